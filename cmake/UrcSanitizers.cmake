@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: MIT
+# URC_SANITIZE="address;undefined" (or "thread") instruments every target.
+foreach(san IN LISTS URC_SANITIZE)
+  if(NOT san MATCHES "^(address|undefined|thread)$")
+    message(FATAL_ERROR "URC_SANITIZE: unknown sanitizer '${san}'")
+  endif()
+  add_compile_options(-fsanitize=${san} -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=${san})
+endforeach()
+if("undefined" IN_LIST URC_SANITIZE)
+  # A UBSan finding fails the test instead of scrolling past.
+  add_compile_options(-fno-sanitize-recover=undefined)
+endif()
