@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+// Device globals as adapters see them (seed 004): sizes from "SYCL/device globals" metadata,
+// overflow-safe bounds, and a per-program cache of resolved symbols.
+#ifndef URC_COMMON_DEVGLOBAL_H
+#define URC_COMMON_DEVGLOBAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "props.h"
+#include "ur_api.h"
+
+/// What the metadata says of one variable: value = {uint32 size; uint32 device_image_scope}.
+typedef struct urc_dg_desc_t {
+    uint32_t size;
+    bool image_scope;
+} urc_dg_desc_t;
+
+/// Looks `name` up in the program's "SYCL/device globals". Returns UR_RESULT_SUCCESS and fills
+/// `desc` when listed; UR_RESULT_ERROR_INVALID_VALUE (with a message) when the program carries
+/// the set but not the name, or the entry is malformed; UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION
+/// when the program carries no such set (the caller then asks the driver).
+ur_result_t urc_dg_describe(const urc_props_t *props, const char *name, urc_dg_desc_t *desc);
+
+/// `offset <= size && count <= size - offset`, or UR_RESULT_ERROR_INVALID_VALUE with a message
+/// naming the variable, offset, count and size. Never overflows.
+ur_result_t urc_dg_check_range(const char *name, size_t size, size_t offset, size_t count);
+
+/// name -> (device address, size) for one program on one device; thread-safe, read-mostly.
+typedef struct urc_dg_cache_t urc_dg_cache_t;
+
+urc_dg_cache_t *urc_dg_cache_create(void);
+void urc_dg_cache_destroy(urc_dg_cache_t *cache);
+bool urc_dg_cache_get(urc_dg_cache_t *cache, const char *name, uint64_t *address, size_t *size);
+ur_result_t urc_dg_cache_put(urc_dg_cache_t *cache, const char *name, uint64_t address,
+                             size_t size);
+
+#endif // URC_COMMON_DEVGLOBAL_H
