@@ -56,6 +56,8 @@ extern "C" {
 
 // ---- registry: Stable identifiers of functions and structure types
 
+/// Identifies each UR entry point by a fixed number; the values stay the same across API
+/// versions.
 typedef enum ur_function_t {
     UR_FUNCTION_CONTEXT_CREATE = 1,
     UR_FUNCTION_CONTEXT_RETAIN = 2,
@@ -311,6 +313,8 @@ typedef enum ur_function_t {
     UR_FUNCTION_FORCE_UINT32 = 0x7fffffff
 } ur_function_t;
 
+/// Tells which structure a typed descriptor or properties struct is; put it in the `stype`
+/// member so that `pNext` chains can be walked.
 typedef enum ur_structure_type_t {
     UR_STRUCTURE_TYPE_CONTEXT_PROPERTIES = 0,
     UR_STRUCTURE_TYPE_IMAGE_DESC = 1,
@@ -422,6 +426,8 @@ typedef struct ur_physical_mem_handle_t_ *ur_physical_mem_handle_t;
 #define UR_BIT(_i) (1 << _i)
 #endif
 
+/// The result of every UR call: `UR_RESULT_SUCCESS` on success, or a code saying why the call
+/// failed.
 typedef enum ur_result_t {
     UR_RESULT_SUCCESS = 0,
     UR_RESULT_ERROR_INVALID_OPERATION = 1,
@@ -509,28 +515,38 @@ typedef enum ur_result_t {
     UR_RESULT_FORCE_UINT32 = 0x7fffffff
 } ur_result_t;
 
+/// The common head of every properties structure: its type tag and a pointer to the next
+/// structure in the extension chain.
 typedef struct ur_base_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
 } ur_base_properties_t;
 
+/// The common head of every descriptor structure: its type tag and a pointer to the next
+/// (read-only) structure in the extension chain.
 typedef struct ur_base_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
 } ur_base_desc_t;
 
+/// A 3D offset, in bytes along `x` and in rows and slices along `y` and `z`, used by
+/// rectangular copies.
 typedef struct ur_rect_offset_t {
     uint64_t x;  ///< [in]
     uint64_t y;  ///< [in]
     uint64_t z;  ///< [in]
 } ur_rect_offset_t;
 
+/// The size of a 3D region: `width` in bytes, `height` in rows and `depth` in slices, used by
+/// rectangular copies.
 typedef struct ur_rect_region_t {
     uint64_t width;  ///< [in]
     uint64_t height;  ///< [in]
     uint64_t depth;  ///< [in]
 } ur_rect_region_t;
 
+/// The native runtime an adapter or platform is built on, such as Level Zero, OpenCL, CUDA or
+/// HIP.
 typedef enum ur_backend_t {
     UR_BACKEND_UNKNOWN = 0,
     UR_BACKEND_LEVEL_ZERO = 1,
@@ -545,6 +561,8 @@ typedef enum ur_backend_t {
 // ---- loader: Loader initialisation and configuration
 
 typedef uint32_t ur_device_init_flags_t;
+/// Selects which kinds of device the loader should initialise adapters for; pass 0 for the
+/// default.
 typedef enum ur_device_init_flag_t {
     UR_DEVICE_INIT_FLAG_GPU = UR_BIT(0),
     UR_DEVICE_INIT_FLAG_CPU = UR_BIT(1),
@@ -556,7 +574,8 @@ typedef enum ur_device_init_flag_t {
 /// Bits of ur_device_init_flags_t that no flag uses.
 #define UR_DEVICE_INIT_FLAGS_MASK 0xffffffe0
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates an empty loader configuration, to be filled in and passed to `urLoaderInit`,
+/// and returns it in `*phLoaderConfig`.
 /// Implemented by the loader itself.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phLoaderConfig`
@@ -564,7 +583,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigCreate(
     ur_loader_config_handle_t *phLoaderConfig  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Adds one to the reference count of the loader configuration `hLoaderConfig`.
 /// Implemented by the loader itself.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hLoaderConfig`
@@ -572,7 +591,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigRetain(
     ur_loader_config_handle_t hLoaderConfig  ///< [in][retain]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Drops one reference to `hLoaderConfig`; the configuration is destroyed when its count
+/// reaches zero.
 /// Implemented by the loader itself.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hLoaderConfig`
@@ -580,13 +600,15 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigRelease(
     ur_loader_config_handle_t hLoaderConfig  ///< [in][release]
 );
 
+/// The properties of a loader configuration that `urLoaderConfigGetInfo` can report.
 typedef enum ur_loader_config_info_t {
     UR_LOADER_CONFIG_INFO_AVAILABLE_LAYERS = 0,  ///< [char[]]
     UR_LOADER_CONFIG_INFO_REFERENCE_COUNT = 1,  ///< [uint32_t]
     UR_LOADER_CONFIG_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_loader_config_info_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of `hLoaderConfig`, writing at most `propSize` bytes to
+/// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Implemented by the loader itself.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hLoaderConfig`
@@ -602,7 +624,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigGetInfo(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Asks that the layer named `pLayerName` be enabled when the loader is initialised with
+/// `hLoaderConfig`.
 /// Implemented by the loader itself.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hLoaderConfig`
@@ -612,6 +635,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigEnableLayer(
     const char *pLayerName  ///< [in]
 );
 
+/// A position in the caller's source code (function, file, line and column), reported to
+/// tracing layers.
 typedef struct ur_code_location_t {
     const char *functionName;  ///< [in][out]
     const char *sourceFile;  ///< [in][out]
@@ -619,11 +644,14 @@ typedef struct ur_code_location_t {
     uint32_t columnNumber;  ///< [in][out]
 } ur_code_location_t;
 
+/// A function the loader calls to learn where in the caller's source code the current UR call
+/// comes from; it receives the `pUserData` given at registration.
 typedef ur_code_location_t (*ur_code_location_callback_t)(
     void *pUserData  ///< [in][out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Registers `pfnCodeloc`, called with `pUserData`, as the source of code locations that
+/// layers enabled through `hLoaderConfig` attach to calls.
 /// Implemented by the loader itself.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hLoaderConfig`
@@ -634,7 +662,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigSetCodeLocationCallback(
     void *pUserData  ///< [in][out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Turns the mock adapter on or off for a loader initialised with `hLoaderConfig`; when
+/// on, calls go to a fake adapter instead of real hardware.
 /// Implemented by the loader itself.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hLoaderConfig`
@@ -643,7 +672,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigSetMockingEnabled(
     ur_bool_t enable  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Initialises the loader and the adapters for the device kinds in `device_flags`, using
+/// `hLoaderConfig` if it is not NULL; call it before any other UR function.
 /// Implemented by the loader itself.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_DEVICE_INIT_FLAGS_MASK & device_flags`
@@ -652,13 +682,15 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderInit(
     ur_loader_config_handle_t hLoaderConfig  ///< [in][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Releases everything the loader set up in `urLoaderInit`; call it once the process has
+/// finished using UR.
 /// Implemented by the loader itself.
 UR_APIEXPORT ur_result_t UR_APICALL urLoaderTearDown(void);
 
 // ---- adapter: Adapters: one per loaded backend library
 
-/// @brief See the Unified Runtime specification.
+/// @brief Lists the loaded adapters: writes up to `NumEntries` handles to `phAdapters` and the
+/// number available to `*pNumAdapters`; each returned handle holds a reference.
 /// Table slot: Adapter.pfnGet; the loader dispatches on `none`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -669,7 +701,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urAdapterGet(
     uint32_t *pNumAdapters  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Drops one reference to `hAdapter`; the adapter is torn down when the last reference
+/// goes.
 /// Table slot: Adapter.pfnRelease; the loader dispatches on `hAdapter`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -678,7 +711,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urAdapterRelease(
     ur_adapter_handle_t hAdapter  ///< [in][release]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Adds one to the reference count of `hAdapter`.
 /// Table slot: Adapter.pfnRetain; the loader dispatches on `hAdapter`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -687,7 +720,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urAdapterRetain(
     ur_adapter_handle_t hAdapter  ///< [in][retain]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Reports the message and native error code of the last failure in `hAdapter` on this
+/// thread that returned `UR_RESULT_ERROR_ADAPTER_SPECIFIC`.
 /// Table slot: Adapter.pfnGetLastError; the loader dispatches on `hAdapter`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -700,6 +734,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urAdapterGetLastError(
     int32_t *pError  ///< [out]
 );
 
+/// The properties of an adapter that `urAdapterGetInfo` can report.
 typedef enum ur_adapter_info_t {
     UR_ADAPTER_INFO_BACKEND = 0,  ///< [ur_backend_t]
     UR_ADAPTER_INFO_REFERENCE_COUNT = 1,  ///< [uint32_t]
@@ -707,7 +742,8 @@ typedef enum ur_adapter_info_t {
     UR_ADAPTER_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_adapter_info_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of `hAdapter`, writing at most `propSize` bytes to
+/// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Adapter.pfnGetInfo; the loader dispatches on `hAdapter`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -724,6 +760,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urAdapterGetInfo(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
+/// The severity of a log message, from `DEBUG` (most verbose) to `ERROR`; `QUIET` reports
+/// nothing.
 typedef enum ur_logger_level_t {
     UR_LOGGER_LEVEL_DEBUG = 0,
     UR_LOGGER_LEVEL_INFO = 1,
@@ -733,13 +771,16 @@ typedef enum ur_logger_level_t {
     UR_LOGGER_LEVEL_FORCE_UINT32 = 0x7fffffff
 } ur_logger_level_t;
 
+/// A function an adapter calls with each log message at or above the chosen level, together
+/// with the `pUserData` given at registration.
 typedef void (*ur_logger_callback_t)(
     ur_logger_level_t level,  ///< [out]
     const char *pLoggerMsg,  ///< [in][out]
     void *pUserData  ///< [in][out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Sends `hAdapter`'s log messages of severity `level` and above to `pfnLoggerCallback`,
+/// which also receives `pUserData`.
 /// Table slot: Adapter.pfnSetLoggerCallback; the loader dispatches on `hAdapter`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -753,7 +794,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urAdapterSetLoggerCallback(
     ur_logger_level_t level  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Changes the lowest severity of the messages `hAdapter` passes to its logger callback
+/// to `level`.
 /// Table slot: Adapter.pfnSetLoggerCallbackLevel; the loader dispatches on `hAdapter`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -766,7 +808,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urAdapterSetLoggerCallbackLevel(
 
 // ---- platform: Platforms of an adapter
 
-/// @brief See the Unified Runtime specification.
+/// @brief Lists the platforms of `hAdapter`: writes up to `NumEntries` handles to `phPlatforms`
+/// and the number available to `*pNumPlatforms`.
 /// Table slot: Platform.pfnGet; the loader dispatches on `hAdapter`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -780,6 +823,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urPlatformGet(
     uint32_t *pNumPlatforms  ///< [out][opt]
 );
 
+/// The properties of a platform that `urPlatformGetInfo` can report.
 typedef enum ur_platform_info_t {
     UR_PLATFORM_INFO_NAME = 1,  ///< [char[]]
     UR_PLATFORM_INFO_VENDOR_NAME = 2,  ///< [char[]]
@@ -791,7 +835,8 @@ typedef enum ur_platform_info_t {
     UR_PLATFORM_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_platform_info_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of `hPlatform`, writing at most `propSize` bytes to
+/// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Platform.pfnGetInfo; the loader dispatches on `hPlatform`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -808,6 +853,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urPlatformGetInfo(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
+/// The versions of the UR API, encoded with `UR_MAKE_VERSION(major, minor)`; `CURRENT` is the
+/// version these headers describe.
 typedef enum ur_api_version_t {
     UR_API_VERSION_0_6 = UR_MAKE_VERSION(0, 6),
     UR_API_VERSION_0_7 = UR_MAKE_VERSION(0, 7),
@@ -820,7 +867,7 @@ typedef enum ur_api_version_t {
     UR_API_VERSION_FORCE_UINT32 = 0x7fffffff
 } ur_api_version_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*pVersion` the UR API version that `hPlatform`'s adapter supports.
 /// Table slot: Platform.pfnGetApiVersion; the loader dispatches on `hPlatform`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -831,7 +878,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urPlatformGetApiVersion(
     ur_api_version_t *pVersion  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*phNativePlatform` the backend's own handle for `hPlatform`; UR keeps
+/// ownership of it.
 /// Table slot: Platform.pfnGetNativeHandle; the loader dispatches on `hPlatform`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -842,13 +890,16 @@ UR_APIEXPORT ur_result_t UR_APICALL urPlatformGetNativeHandle(
     ur_native_handle_t *phNativePlatform  ///< [out]
 );
 
+/// Options for `urPlatformCreateWithNativeHandle`; `isNativeHandleOwned` says whether UR takes
+/// ownership of the native handle.
 typedef struct ur_platform_native_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     bool isNativeHandleOwned;  ///< [in]
 } ur_platform_native_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Wraps the backend platform handle `hNativePlatform` of `hAdapter` in a UR platform
+/// handle returned in `*phPlatform`.
 /// Table slot: Platform.pfnCreateWithNativeHandle; the loader dispatches on `hAdapter`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -861,7 +912,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urPlatformCreateWithNativeHandle(
     ur_platform_handle_t *phPlatform  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Translates the generic compiler or linker option `pFrontendOption` into the
+/// equivalent option for `hPlatform`'s backend, returned in `*ppPlatformOption`.
 /// Table slot: Platform.pfnGetBackendOption; the loader dispatches on `hPlatform`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -894,12 +946,16 @@ UR_APIEXPORT ur_result_t UR_APICALL urPlatformGetBackendOption(
 
 #define UR_DEVICE_BINARY_TARGET_NATIVE_CPU "native_cpu"
 
+/// Describes one candidate device binary for `urDeviceSelectBinary` by its target string (one
+/// of the `UR_DEVICE_BINARY_TARGET_*` values).
 typedef struct ur_device_binary_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
     const char *pDeviceTargetSpec;  ///< [in]
 } ur_device_binary_t;
 
+/// The kind of a device (GPU, CPU, FPGA and so on), used to filter devices and reported by
+/// `UR_DEVICE_INFO_TYPE`.
 typedef enum ur_device_type_t {
     UR_DEVICE_TYPE_DEFAULT = 1,
     UR_DEVICE_TYPE_ALL = 2,
@@ -912,7 +968,8 @@ typedef enum ur_device_type_t {
     UR_DEVICE_TYPE_FORCE_UINT32 = 0x7fffffff
 } ur_device_type_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Lists the devices of type `DeviceType` on `hPlatform`: writes up to `NumEntries`
+/// handles to `phDevices` and the number available to `*pNumDevices`.
 /// Table slot: Device.pfnGet; the loader dispatches on `hPlatform`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -928,7 +985,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urDeviceGet(
     uint32_t *pNumDevices  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Like `urDeviceGet`, but lists only the devices that the `ONEAPI_DEVICE_SELECTOR`
+/// environment variable leaves visible.
 /// Implemented by the loader itself.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hPlatform`
@@ -941,6 +999,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urDeviceGetSelected(
     uint32_t *pNumDevices  ///< [out][opt]
 );
 
+/// The properties of a device that `urDeviceGetInfo` can report; the comment after each names
+/// the type of its value.
 typedef enum ur_device_info_t {
     UR_DEVICE_INFO_TYPE = 0,  ///< [ur_device_type_t]
     UR_DEVICE_INFO_VENDOR_ID = 1,  ///< [uint32_t]
@@ -1138,7 +1198,8 @@ typedef enum ur_device_info_t {
     UR_DEVICE_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_device_info_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of `hDevice`, writing at most `propSize` bytes to
+/// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Device.pfnGetInfo; the loader dispatches on `hDevice`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1155,7 +1216,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urDeviceGetInfo(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Adds one to the reference count of `hDevice`; this matters only for sub-devices, as
+/// root devices are not reference counted.
 /// Table slot: Device.pfnRetain; the loader dispatches on `hDevice`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1164,7 +1226,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urDeviceRetain(
     ur_device_handle_t hDevice  ///< [in][retain]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Drops one reference to `hDevice`; a sub-device is destroyed when its count reaches
+/// zero, while root devices are unaffected.
 /// Table slot: Device.pfnRelease; the loader dispatches on `hDevice`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1174,6 +1237,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urDeviceRelease(
 );
 
 typedef uint32_t ur_device_affinity_domain_flags_t;
+/// The memory or cache levels by which a device can be split into sub-devices that share that
+/// level.
 typedef enum ur_device_affinity_domain_flag_t {
     UR_DEVICE_AFFINITY_DOMAIN_FLAG_NUMA = UR_BIT(0),
     UR_DEVICE_AFFINITY_DOMAIN_FLAG_L4_CACHE = UR_BIT(1),
@@ -1186,6 +1251,8 @@ typedef enum ur_device_affinity_domain_flag_t {
 /// Bits of ur_device_affinity_domain_flags_t that no flag uses.
 #define UR_DEVICE_AFFINITY_DOMAIN_FLAGS_MASK 0xffffffc0
 
+/// The ways a device can be split into sub-devices: into equal parts, by explicit counts, by
+/// affinity domain, or by compute slice.
 typedef enum ur_device_partition_t {
     UR_DEVICE_PARTITION_EQUALLY = 0x1086,
     UR_DEVICE_PARTITION_BY_COUNTS = 0x1087,
@@ -1194,17 +1261,21 @@ typedef enum ur_device_partition_t {
     UR_DEVICE_PARTITION_FORCE_UINT32 = 0x7fffffff
 } ur_device_partition_t;
 
+/// The argument of one partition property; which member is used depends on the property's
+/// `type`.
 typedef union ur_device_partition_value_t {
     uint32_t equally;  ///< [in]
     uint32_t count;  ///< [in]
     ur_device_affinity_domain_flags_t affinity_domain;  ///< [in]
 } ur_device_partition_value_t;
 
+/// One partitioning rule: how to split the device (`type`) and its argument (`value`).
 typedef struct ur_device_partition_property_t {
     ur_device_partition_t type;  ///< [in]
     ur_device_partition_value_t value;  ///< [in][tagged_by(type)]
 } ur_device_partition_property_t;
 
+/// The list of `PropCount` partitioning rules passed to `urDevicePartition`.
 typedef struct ur_device_partition_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
@@ -1212,7 +1283,8 @@ typedef struct ur_device_partition_properties_t {
     size_t PropCount;  ///< [in]
 } ur_device_partition_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Splits `hDevice` into sub-devices as described by `pProperties`, writing up to
+/// `NumDevices` handles to `phSubDevices` and the number created to `*pNumDevicesRet`.
 /// Table slot: Device.pfnPartition; the loader dispatches on `hDevice`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1227,7 +1299,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urDevicePartition(
     uint32_t *pNumDevicesRet  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Picks the binary in `pBinaries` (an array of `NumBinaries`) best suited to `hDevice`
+/// and writes its index to `*pSelectedBinary`.
 /// Table slot: Device.pfnSelectBinary; the loader dispatches on `hDevice`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1243,6 +1316,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urDeviceSelectBinary(
 );
 
 typedef uint32_t ur_device_fp_capability_flags_t;
+/// The floating-point features a device supports for one precision, such as rounding modes,
+/// denormals and fused multiply-add.
 typedef enum ur_device_fp_capability_flag_t {
     UR_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT = UR_BIT(0),
     UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST = UR_BIT(1),
@@ -1257,6 +1332,7 @@ typedef enum ur_device_fp_capability_flag_t {
 /// Bits of ur_device_fp_capability_flags_t that no flag uses.
 #define UR_DEVICE_FP_CAPABILITY_FLAGS_MASK 0xffffff00
 
+/// The kind of cache a device has in front of global memory: none, read-only, or read-write.
 typedef enum ur_device_mem_cache_type_t {
     UR_DEVICE_MEM_CACHE_TYPE_NONE = 0,
     UR_DEVICE_MEM_CACHE_TYPE_READ_ONLY_CACHE = 1,
@@ -1264,6 +1340,8 @@ typedef enum ur_device_mem_cache_type_t {
     UR_DEVICE_MEM_CACHE_TYPE_FORCE_UINT32 = 0x7fffffff
 } ur_device_mem_cache_type_t;
 
+/// How a device provides work-group local memory: not at all, as dedicated local storage, or
+/// carved out of global memory.
 typedef enum ur_device_local_mem_type_t {
     UR_DEVICE_LOCAL_MEM_TYPE_NONE = 0,
     UR_DEVICE_LOCAL_MEM_TYPE_LOCAL = 1,
@@ -1272,6 +1350,7 @@ typedef enum ur_device_local_mem_type_t {
 } ur_device_local_mem_type_t;
 
 typedef uint32_t ur_device_exec_capability_flags_t;
+/// The kinds of code a device can run: OpenCL-style kernels and native host functions.
 typedef enum ur_device_exec_capability_flag_t {
     UR_DEVICE_EXEC_CAPABILITY_FLAG_KERNEL = UR_BIT(0),
     UR_DEVICE_EXEC_CAPABILITY_FLAG_NATIVE_KERNEL = UR_BIT(1),
@@ -1280,7 +1359,8 @@ typedef enum ur_device_exec_capability_flag_t {
 /// Bits of ur_device_exec_capability_flags_t that no flag uses.
 #define UR_DEVICE_EXEC_CAPABILITY_FLAGS_MASK 0xfffffffc
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*phNativeDevice` the backend's own handle for `hDevice`; UR keeps
+/// ownership of it.
 /// Table slot: Device.pfnGetNativeHandle; the loader dispatches on `hDevice`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1291,13 +1371,16 @@ UR_APIEXPORT ur_result_t UR_APICALL urDeviceGetNativeHandle(
     ur_native_handle_t *phNativeDevice  ///< [out]
 );
 
+/// Options for `urDeviceCreateWithNativeHandle`; `isNativeHandleOwned` says whether UR takes
+/// ownership of the native handle.
 typedef struct ur_device_native_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     bool isNativeHandleOwned;  ///< [in]
 } ur_device_native_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Wraps the backend device handle `hNativeDevice` of `hAdapter` in a UR device handle
+/// returned in `*phDevice`.
 /// Table slot: Device.pfnCreateWithNativeHandle; the loader dispatches on `hAdapter`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1310,7 +1393,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urDeviceCreateWithNativeHandle(
     ur_device_handle_t *phDevice  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Reads the device clock and the host clock of `hDevice` at about the same moment, in
+/// nanoseconds; either output may be NULL.
 /// Table slot: Device.pfnGetGlobalTimestamps; the loader dispatches on `hDevice`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1322,6 +1406,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urDeviceGetGlobalTimestamps(
 );
 
 typedef uint32_t ur_memory_order_capability_flags_t;
+/// The memory orderings (relaxed, acquire, release and so on) a device supports for atomics or
+/// fences.
 typedef enum ur_memory_order_capability_flag_t {
     UR_MEMORY_ORDER_CAPABILITY_FLAG_RELAXED = UR_BIT(0),
     UR_MEMORY_ORDER_CAPABILITY_FLAG_ACQUIRE = UR_BIT(1),
@@ -1334,6 +1420,7 @@ typedef enum ur_memory_order_capability_flag_t {
 #define UR_MEMORY_ORDER_CAPABILITY_FLAGS_MASK 0xffffffe0
 
 typedef uint32_t ur_memory_scope_capability_flags_t;
+/// The scopes (work-item up to system) at which a device supports atomics or fences.
 typedef enum ur_memory_scope_capability_flag_t {
     UR_MEMORY_SCOPE_CAPABILITY_FLAG_WORK_ITEM = UR_BIT(0),
     UR_MEMORY_SCOPE_CAPABILITY_FLAG_SUB_GROUP = UR_BIT(1),
@@ -1346,6 +1433,8 @@ typedef enum ur_memory_scope_capability_flag_t {
 #define UR_MEMORY_SCOPE_CAPABILITY_FLAGS_MASK 0xffffffe0
 
 typedef uint32_t ur_device_usm_access_capability_flags_t;
+/// How a device can use one kind of USM allocation: plain access, atomics, concurrent access
+/// with the host, or concurrent atomics.
 typedef enum ur_device_usm_access_capability_flag_t {
     UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ACCESS = UR_BIT(0),
     UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_ACCESS = UR_BIT(1),
@@ -1357,6 +1446,8 @@ typedef enum ur_device_usm_access_capability_flag_t {
 #define UR_DEVICE_USM_ACCESS_CAPABILITY_FLAGS_MASK 0xfffffff0
 
 typedef uint32_t ur_device_throttle_reasons_flags_t;
+/// Why a device is currently running below its maximum clock: power or current limits,
+/// temperature, power supply, or other reasons.
 typedef enum ur_device_throttle_reasons_flag_t {
     UR_DEVICE_THROTTLE_REASONS_FLAG_POWER_CAP = UR_BIT(0),
     UR_DEVICE_THROTTLE_REASONS_FLAG_CURRENT_LIMIT = UR_BIT(1),
@@ -1371,6 +1462,8 @@ typedef enum ur_device_throttle_reasons_flag_t {
 #define UR_DEVICE_THROTTLE_REASONS_FLAGS_MASK 0xffffff80
 
 typedef uint32_t ur_kernel_launch_properties_flags_t;
+/// The optional kernel launch features a device supports, such as cooperative launches,
+/// clusters and work-group memory.
 typedef enum ur_kernel_launch_properties_flag_t {
     UR_KERNEL_LAUNCH_PROPERTIES_FLAG_COOPERATIVE = UR_BIT(0),
     UR_KERNEL_LAUNCH_PROPERTIES_FLAG_CLUSTER_DIMENSION = UR_BIT(1),
@@ -1384,6 +1477,7 @@ typedef enum ur_kernel_launch_properties_flag_t {
 // ---- context: Contexts
 
 typedef uint32_t ur_context_flags_t;
+/// Options for creating a context; none are defined yet.
 typedef enum ur_context_flag_t {
     UR_CONTEXT_FLAG_TBD = UR_BIT(0),
     UR_CONTEXT_FLAG_FORCE_UINT32 = 0x7fffffff
@@ -1391,13 +1485,16 @@ typedef enum ur_context_flag_t {
 /// Bits of ur_context_flags_t that no flag uses.
 #define UR_CONTEXT_FLAGS_MASK 0xfffffffe
 
+/// Options for `urContextCreate`, given as `flags` plus optional extension structures in
+/// `pNext`.
 typedef struct ur_context_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     ur_context_flags_t flags;  ///< [in]
 } ur_context_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates a context spanning the `DeviceCount` devices in `phDevices` and returns it in
+/// `*phContext`.
 /// Table slot: Context.pfnCreate; the loader dispatches on `phDevices[0]`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1411,7 +1508,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urContextCreate(
     ur_context_handle_t *phContext  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Adds one to the reference count of `hContext`.
 /// Table slot: Context.pfnRetain; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1420,6 +1517,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urContextRetain(
     ur_context_handle_t hContext  ///< [in][retain]
 );
 
+/// The properties of a context that `urContextGetInfo` can report.
 typedef enum ur_context_info_t {
     UR_CONTEXT_INFO_NUM_DEVICES = 0,  ///< [uint32_t]
     UR_CONTEXT_INFO_DEVICES = 1,  ///< [ur_device_handle_t[]]
@@ -1429,7 +1527,8 @@ typedef enum ur_context_info_t {
     UR_CONTEXT_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_context_info_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Drops one reference to `hContext`; the context is destroyed when its count reaches
+/// zero.
 /// Table slot: Context.pfnRelease; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1438,7 +1537,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urContextRelease(
     ur_context_handle_t hContext  ///< [in][release]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of `hContext`, writing at most `propSize` bytes to
+/// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Context.pfnGetInfo; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1455,7 +1555,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urContextGetInfo(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*phNativeContext` the backend's own handle for `hContext`; UR keeps
+/// ownership of it.
 /// Table slot: Context.pfnGetNativeHandle; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1466,13 +1567,16 @@ UR_APIEXPORT ur_result_t UR_APICALL urContextGetNativeHandle(
     ur_native_handle_t *phNativeContext  ///< [out]
 );
 
+/// Options for `urContextCreateWithNativeHandle`; `isNativeHandleOwned` says whether UR takes
+/// ownership of the native handle.
 typedef struct ur_context_native_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     bool isNativeHandleOwned;  ///< [in]
 } ur_context_native_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Wraps the backend context handle `hNativeContext` of `hAdapter`, covering the
+/// `numDevices` devices in `phDevices`, in a UR context returned in `*phContext`.
 /// Table slot: Context.pfnCreateWithNativeHandle; the loader dispatches on `hAdapter`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1487,11 +1591,12 @@ UR_APIEXPORT ur_result_t UR_APICALL urContextCreateWithNativeHandle(
     ur_context_handle_t *phContext  ///< [out][alloc]
 );
 
+/// A function called with the registered `pUserData` when a context is finally destroyed.
 typedef void (*ur_context_extended_deleter_t)(
     void *pUserData  ///< [in][out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Registers `pfnDeleter`, to be called with `pUserData` when `hContext` is destroyed.
 /// Table slot: Context.pfnSetExtendedDeleter; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1506,6 +1611,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urContextSetExtendedDeleter(
 // ---- memory: Buffers and images
 
 typedef uint32_t ur_mem_flags_t;
+/// How a buffer or image may be accessed by kernels and how its initial contents and backing
+/// store relate to host memory.
 typedef enum ur_mem_flag_t {
     UR_MEM_FLAG_READ_WRITE = UR_BIT(0),
     UR_MEM_FLAG_WRITE_ONLY = UR_BIT(1),
@@ -1518,6 +1625,8 @@ typedef enum ur_mem_flag_t {
 /// Bits of ur_mem_flags_t that no flag uses.
 #define UR_MEM_FLAGS_MASK 0xffffffc0
 
+/// The shape of an image: 1D, 2D or 3D, optionally an array of layers, or (experimental) a
+/// cubemap or gather image.
 typedef enum ur_mem_type_t {
     UR_MEM_TYPE_IMAGE2D = 0,
     UR_MEM_TYPE_IMAGE3D = 1,
@@ -1529,6 +1638,7 @@ typedef enum ur_mem_type_t {
     UR_MEM_TYPE_FORCE_UINT32 = 0x7fffffff
 } ur_mem_type_t;
 
+/// The properties of a memory object that `urMemGetInfo` can report.
 typedef enum ur_mem_info_t {
     UR_MEM_INFO_SIZE = 0,  ///< [size_t]
     UR_MEM_INFO_CONTEXT = 1,  ///< [ur_context_handle_t]
@@ -1536,6 +1646,7 @@ typedef enum ur_mem_info_t {
     UR_MEM_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_mem_info_t;
 
+/// Which channels an image element has and in what order they are stored.
 typedef enum ur_image_channel_order_t {
     UR_IMAGE_CHANNEL_ORDER_A = 0,
     UR_IMAGE_CHANNEL_ORDER_R = 1,
@@ -1555,6 +1666,8 @@ typedef enum ur_image_channel_order_t {
     UR_IMAGE_CHANNEL_ORDER_FORCE_UINT32 = 0x7fffffff
 } ur_image_channel_order_t;
 
+/// How each channel of an image element is stored: its bit width and whether it is normalised,
+/// integer or floating point.
 typedef enum ur_image_channel_type_t {
     UR_IMAGE_CHANNEL_TYPE_SNORM_INT8 = 0,
     UR_IMAGE_CHANNEL_TYPE_SNORM_INT16 = 1,
@@ -1574,6 +1687,7 @@ typedef enum ur_image_channel_type_t {
     UR_IMAGE_CHANNEL_TYPE_FORCE_UINT32 = 0x7fffffff
 } ur_image_channel_type_t;
 
+/// The properties of an image that `urMemImageGetInfo` can report.
 typedef enum ur_image_info_t {
     UR_IMAGE_INFO_FORMAT = 0,  ///< [ur_image_format_t]
     UR_IMAGE_INFO_ELEMENT_SIZE = 1,  ///< [size_t]
@@ -1588,11 +1702,14 @@ typedef enum ur_image_info_t {
     UR_IMAGE_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_image_info_t;
 
+/// The layout of one image element: its channel order and channel data type.
 typedef struct ur_image_format_t {
     ur_image_channel_order_t channelOrder;  ///< [in]
     ur_image_channel_type_t channelType;  ///< [in]
 } ur_image_format_t;
 
+/// The shape and size of an image: its type, extent in each dimension, number of array layers,
+/// row and slice pitch, mip levels and samples.
 typedef struct ur_image_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
@@ -1607,7 +1724,8 @@ typedef struct ur_image_desc_t {
     uint32_t numSamples;  ///< [in]
 } ur_image_desc_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates an image in `hContext` with format `pImageFormat` and shape `pImageDesc`,
+/// optionally using or copying the host memory at `pHost`, and returns it in `*phMem`.
 /// Table slot: Mem.pfnImageCreate; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1631,25 +1749,32 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemImageCreate(
     ur_mem_handle_t *phMem  ///< [out][alloc]
 );
 
+/// Optional settings for `urMemBufferCreate`; `pHost` is the host memory to use or copy from
+/// when `flags` ask for it.
 typedef struct ur_buffer_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     void *pHost;  ///< [in][opt]
 } ur_buffer_properties_t;
 
+/// Extension to `ur_buffer_properties_t` that asks for the buffer to be placed in memory
+/// channel `channel` (FPGA devices).
 typedef struct ur_buffer_channel_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     uint32_t channel;  ///< [in]
 } ur_buffer_channel_properties_t;
 
+/// Extension to `ur_buffer_properties_t` that asks for the buffer to be placed at memory
+/// location `location` (FPGA devices).
 typedef struct ur_buffer_alloc_location_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     uint32_t location;  ///< [in]
 } ur_buffer_alloc_location_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates a buffer of `size` bytes in `hContext` with access and host-memory behaviour
+/// given by `flags`, and returns it in `*phBuffer`.
 /// Table slot: Mem.pfnBufferCreate; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1665,7 +1790,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemBufferCreate(
     ur_mem_handle_t *phBuffer  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Adds one to the reference count of the buffer or image `hMem`.
 /// Table slot: Mem.pfnRetain; the loader dispatches on `hMem`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1674,7 +1799,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemRetain(
     ur_mem_handle_t hMem  ///< [in][retain]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Drops one reference to the buffer or image `hMem`; the object is deleted when its
+/// count reaches zero.
 /// Table slot: Mem.pfnRelease; the loader dispatches on `hMem`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1683,6 +1809,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemRelease(
     ur_mem_handle_t hMem  ///< [in][release]
 );
 
+/// A byte range within a buffer, starting at `origin` and `size` bytes long, used to create a
+/// sub-buffer.
 typedef struct ur_buffer_region_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
@@ -1690,12 +1818,15 @@ typedef struct ur_buffer_region_t {
     size_t size;  ///< [in]
 } ur_buffer_region_t;
 
+/// How `urMemBufferPartition` interprets its region argument; only a plain byte range is
+/// defined.
 typedef enum ur_buffer_create_type_t {
     UR_BUFFER_CREATE_TYPE_REGION = 0,
     UR_BUFFER_CREATE_TYPE_FORCE_UINT32 = 0x7fffffff
 } ur_buffer_create_type_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates a sub-buffer of `hBuffer` covering the region `pRegion`, sharing the parent's
+/// storage, and returns it in `*phMem`.
 /// Table slot: Mem.pfnBufferPartition; the loader dispatches on `hBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1713,7 +1844,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemBufferPartition(
     ur_mem_handle_t *phMem  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*phNativeMem` the backend's own handle for `hMem` as seen on `hDevice`; UR
+/// keeps ownership of it.
 /// Table slot: Mem.pfnGetNativeHandle; the loader dispatches on `hMem`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1725,13 +1857,16 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemGetNativeHandle(
     ur_native_handle_t *phNativeMem  ///< [out]
 );
 
+/// Options for creating a buffer or image from a native handle; `isNativeHandleOwned` says
+/// whether UR takes ownership of it.
 typedef struct ur_mem_native_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     bool isNativeHandleOwned;  ///< [in]
 } ur_mem_native_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Wraps the backend memory handle `hNativeMem` in a UR buffer belonging to `hContext`,
+/// returned in `*phMem`.
 /// Table slot: Mem.pfnBufferCreateWithNativeHandle; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1744,7 +1879,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemBufferCreateWithNativeHandle(
     ur_mem_handle_t *phMem  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Wraps the backend image handle `hNativeMem`, with format `pImageFormat` and shape
+/// `pImageDesc`, in a UR image belonging to `hContext`, returned in `*phMem`.
 /// Table slot: Mem.pfnImageCreateWithNativeHandle; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1761,7 +1897,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemImageCreateWithNativeHandle(
     ur_mem_handle_t *phMem  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of the memory object `hMemory`, writing at most
+/// `propSize` bytes to `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Mem.pfnGetInfo; the loader dispatches on `hMemory`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1778,7 +1915,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemGetInfo(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries image property `propName` of `hMemory`, writing at most `propSize` bytes to
+/// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Mem.pfnImageGetInfo; the loader dispatches on `hMemory`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1797,12 +1935,16 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemImageGetInfo(
 
 // ---- sampler: Samplers
 
+/// How a sampler computes a value between texels: take the nearest one, or interpolate
+/// linearly.
 typedef enum ur_sampler_filter_mode_t {
     UR_SAMPLER_FILTER_MODE_NEAREST = 0,
     UR_SAMPLER_FILTER_MODE_LINEAR = 1,
     UR_SAMPLER_FILTER_MODE_FORCE_UINT32 = 0x7fffffff
 } ur_sampler_filter_mode_t;
 
+/// What a sampler returns for coordinates outside the image: undefined, clamped to the edge or
+/// border, or wrapped (plain or mirrored).
 typedef enum ur_sampler_addressing_mode_t {
     UR_SAMPLER_ADDRESSING_MODE_NONE = 0,
     UR_SAMPLER_ADDRESSING_MODE_CLAMP_TO_EDGE = 1,
@@ -1812,6 +1954,7 @@ typedef enum ur_sampler_addressing_mode_t {
     UR_SAMPLER_ADDRESSING_MODE_FORCE_UINT32 = 0x7fffffff
 } ur_sampler_addressing_mode_t;
 
+/// The properties of a sampler that `urSamplerGetInfo` can report.
 typedef enum ur_sampler_info_t {
     UR_SAMPLER_INFO_REFERENCE_COUNT = 0,  ///< [uint32_t]
     UR_SAMPLER_INFO_CONTEXT = 1,  ///< [ur_context_handle_t]
@@ -1821,6 +1964,8 @@ typedef enum ur_sampler_info_t {
     UR_SAMPLER_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_sampler_info_t;
 
+/// The settings of a sampler: whether coordinates are normalised, its addressing mode and its
+/// filter mode.
 typedef struct ur_sampler_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
@@ -1829,7 +1974,8 @@ typedef struct ur_sampler_desc_t {
     ur_sampler_filter_mode_t filterMode;  ///< [in]
 } ur_sampler_desc_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates a sampler in `hContext` with the settings in `pDesc` and returns it in
+/// `*phSampler`.
 /// Table slot: Sampler.pfnCreate; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1843,7 +1989,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urSamplerCreate(
     ur_sampler_handle_t *phSampler  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Adds one to the reference count of `hSampler`.
 /// Table slot: Sampler.pfnRetain; the loader dispatches on `hSampler`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1852,7 +1998,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urSamplerRetain(
     ur_sampler_handle_t hSampler  ///< [in][retain]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Drops one reference to `hSampler`; the sampler is destroyed when its count reaches
+/// zero.
 /// Table slot: Sampler.pfnRelease; the loader dispatches on `hSampler`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1861,7 +2008,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urSamplerRelease(
     ur_sampler_handle_t hSampler  ///< [in][release]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of `hSampler`, writing at most `propSize` bytes to
+/// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Sampler.pfnGetInfo; the loader dispatches on `hSampler`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1878,7 +2026,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urSamplerGetInfo(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*phNativeSampler` the backend's own handle for `hSampler`; UR keeps
+/// ownership of it.
 /// Table slot: Sampler.pfnGetNativeHandle; the loader dispatches on `hSampler`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1889,13 +2038,16 @@ UR_APIEXPORT ur_result_t UR_APICALL urSamplerGetNativeHandle(
     ur_native_handle_t *phNativeSampler  ///< [out]
 );
 
+/// Options for `urSamplerCreateWithNativeHandle`; `isNativeHandleOwned` says whether UR takes
+/// ownership of the native handle.
 typedef struct ur_sampler_native_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     bool isNativeHandleOwned;  ///< [in]
 } ur_sampler_native_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Wraps the backend sampler handle `hNativeSampler` in a UR sampler belonging to
+/// `hContext`, returned in `*phSampler`.
 /// Table slot: Sampler.pfnCreateWithNativeHandle; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -1911,6 +2063,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urSamplerCreateWithNativeHandle(
 // ---- usm: Unified shared memory and pools
 
 typedef uint32_t ur_usm_host_mem_flags_t;
+/// Options for host USM allocations, given in `ur_usm_host_desc_t`.
 typedef enum ur_usm_host_mem_flag_t {
     UR_USM_HOST_MEM_FLAG_INITIAL_PLACEMENT = UR_BIT(0),
     UR_USM_HOST_MEM_FLAG_INITIAL_FORCE_UINT32 = 0x7fffffff
@@ -1919,6 +2072,8 @@ typedef enum ur_usm_host_mem_flag_t {
 #define UR_USM_HOST_MEM_FLAGS_MASK 0xfffffffe
 
 typedef uint32_t ur_usm_device_mem_flags_t;
+/// Options for device USM allocations, given in `ur_usm_device_desc_t`: write-combined memory,
+/// initial placement, and read-only use by the device.
 typedef enum ur_usm_device_mem_flag_t {
     UR_USM_DEVICE_MEM_FLAG_WRITE_COMBINED = UR_BIT(0),
     UR_USM_DEVICE_MEM_FLAG_INITIAL_PLACEMENT = UR_BIT(1),
@@ -1929,6 +2084,8 @@ typedef enum ur_usm_device_mem_flag_t {
 #define UR_USM_DEVICE_MEM_FLAGS_MASK 0xfffffff8
 
 typedef uint32_t ur_usm_pool_flags_t;
+/// Options for a USM pool: zero-filled blocks, use of the backend's own pool, and read-only
+/// allocations.
 typedef enum ur_usm_pool_flag_t {
     UR_USM_POOL_FLAG_ZERO_INITIALIZE_BLOCK = UR_BIT(0),
     UR_USM_POOL_FLAG_USE_NATIVE_MEMORY_POOL_EXP = UR_BIT(1),
@@ -1938,6 +2095,8 @@ typedef enum ur_usm_pool_flag_t {
 /// Bits of ur_usm_pool_flags_t that no flag uses.
 #define UR_USM_POOL_FLAGS_MASK 0xfffffff8
 
+/// The kind of a USM allocation: host, device or shared, or unknown when the pointer is not a
+/// USM allocation.
 typedef enum ur_usm_type_t {
     UR_USM_TYPE_UNKNOWN = 0,
     UR_USM_TYPE_HOST = 1,
@@ -1946,6 +2105,7 @@ typedef enum ur_usm_type_t {
     UR_USM_TYPE_FORCE_UINT32 = 0x7fffffff
 } ur_usm_type_t;
 
+/// The properties of a USM allocation that `urUSMGetMemAllocInfo` can report.
 typedef enum ur_usm_alloc_info_t {
     UR_USM_ALLOC_INFO_TYPE = 0,  ///< [ur_usm_type_t]
     UR_USM_ALLOC_INFO_BASE_PTR = 1,  ///< [void*]
@@ -1956,6 +2116,8 @@ typedef enum ur_usm_alloc_info_t {
 } ur_usm_alloc_info_t;
 
 typedef uint32_t ur_usm_advice_flags_t;
+/// Hints about how a USM range will be used, passed to `urEnqueueUSMAdvise` or as allocation
+/// hints; each SET has a matching CLEAR.
 typedef enum ur_usm_advice_flag_t {
     UR_USM_ADVICE_FLAG_DEFAULT = UR_BIT(0),
     UR_USM_ADVICE_FLAG_SET_READ_MOSTLY = UR_BIT(1),
@@ -1981,6 +2143,8 @@ typedef enum ur_usm_advice_flag_t {
 
 typedef struct ur_usm_pool_handle_t_ *ur_usm_pool_handle_t;
 
+/// Settings for a USM allocation: usage hints and the required alignment in bytes (0 for the
+/// default); chain host or device descriptors through `pNext`.
 typedef struct ur_usm_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
@@ -1988,30 +2152,38 @@ typedef struct ur_usm_desc_t {
     uint32_t align;  ///< [in]
 } ur_usm_desc_t;
 
+/// Extension to `ur_usm_desc_t` carrying flags for the host side of an allocation.
 typedef struct ur_usm_host_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
     ur_usm_host_mem_flags_t flags;  ///< [in]
 } ur_usm_host_desc_t;
 
+/// Extension to `ur_usm_desc_t` carrying flags for the device side of an allocation.
 typedef struct ur_usm_device_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
     ur_usm_device_mem_flags_t flags;  ///< [in]
 } ur_usm_device_desc_t;
 
+/// Extension to `ur_usm_desc_t` that asks for the allocation to be placed at memory location
+/// `location` (FPGA devices).
 typedef struct ur_usm_alloc_location_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
     uint32_t location;  ///< [in]
 } ur_usm_alloc_location_desc_t;
 
+/// The settings of a USM pool created by `urUSMPoolCreate`; chain `ur_usm_pool_limits_desc_t`
+/// through `pNext` to bound it.
 typedef struct ur_usm_pool_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
     ur_usm_pool_flags_t flags;  ///< [in]
 } ur_usm_pool_desc_t;
 
+/// Size limits for a USM pool: allocations larger than `maxPoolableSize` bypass it, and it asks
+/// the driver for at least `minDriverAllocSize` bytes at a time.
 typedef struct ur_usm_pool_limits_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
@@ -2019,7 +2191,8 @@ typedef struct ur_usm_pool_limits_desc_t {
     size_t minDriverAllocSize;  ///< [in]
 } ur_usm_pool_limits_desc_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Allocates `size` bytes of host USM memory usable by every device of `hContext`, from
+/// `pool` if given, and writes the pointer to `*ppMem`.
 /// Table slot: USM.pfnHostAlloc; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2035,7 +2208,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMHostAlloc(
     void **ppMem  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Allocates `size` bytes of USM memory on `hDevice`, from `pool` if given, and writes
+/// the pointer to `*ppMem`; the host cannot access it directly.
 /// Table slot: USM.pfnDeviceAlloc; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2053,7 +2227,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMDeviceAlloc(
     void **ppMem  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Allocates `size` bytes of shared USM memory that both the host and `hDevice` can
+/// access and that migrates between them, and writes the pointer to `*ppMem`.
 /// Table slot: USM.pfnSharedAlloc; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2071,7 +2246,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMSharedAlloc(
     void **ppMem  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Frees the USM allocation at `pMem` made in `hContext`, first waiting for earlier
+/// commands that may still use it.
 /// Table slot: USM.pfnFree; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2082,7 +2258,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMFree(
     void *pMem  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of the USM allocation containing `pMem`, writing at most
+/// `propSize` bytes to `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: USM.pfnGetMemAllocInfo; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2098,7 +2275,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMGetMemAllocInfo(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates a USM memory pool in `hContext` with the settings in `pPoolDesc` and returns
+/// it in `*ppPool`.
 /// Table slot: USM.pfnPoolCreate; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2112,7 +2290,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolCreate(
     ur_usm_pool_handle_t *ppPool  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Adds one to the reference count of the USM pool `pPool`.
 /// Table slot: USM.pfnPoolRetain; the loader dispatches on `pPool`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2121,7 +2299,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolRetain(
     ur_usm_pool_handle_t pPool  ///< [in][retain]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Drops one reference to the USM pool `pPool`; the pool is destroyed when its count
+/// reaches zero.
 /// Table slot: USM.pfnPoolRelease; the loader dispatches on `pPool`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2130,6 +2309,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolRelease(
     ur_usm_pool_handle_t pPool  ///< [in][release]
 );
 
+/// The properties of a USM pool that `urUSMPoolGetInfo` can report, including (experimental)
+/// its size limits and usage statistics.
 typedef enum ur_usm_pool_info_t {
     UR_USM_POOL_INFO_REFERENCE_COUNT = 0,  ///< [uint32_t]
     UR_USM_POOL_INFO_CONTEXT = 1,  ///< [ur_context_handle_t]
@@ -2142,7 +2323,8 @@ typedef enum ur_usm_pool_info_t {
     UR_USM_POOL_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_usm_pool_info_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of `hPool`, writing at most `propSize` bytes to
+/// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: USM.pfnPoolGetInfo; the loader dispatches on `hPool`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2161,13 +2343,16 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolGetInfo(
 
 // ---- virtual-memory: Virtual memory reservations and physical memory
 
+/// The page sizes that `urVirtualMemGranularityGetInfo` can report: the smallest allowed and
+/// the one recommended for performance.
 typedef enum ur_virtual_mem_granularity_info_t {
     UR_VIRTUAL_MEM_GRANULARITY_INFO_MINIMUM = 0x30100,  ///< [size_t]
     UR_VIRTUAL_MEM_GRANULARITY_INFO_RECOMMENDED = 0x30101,  ///< [size_t]
     UR_VIRTUAL_MEM_GRANULARITY_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_virtual_mem_granularity_info_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Reports the minimum or recommended granularity, in bytes, for virtual memory of
+/// `allocationSize` bytes on `hDevice` in `hContext`.
 /// Table slot: VirtualMem.pfnGranularityGetInfo; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2186,7 +2371,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urVirtualMemGranularityGetInfo(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Reserves `size` bytes of virtual address space in `hContext`, at `pStart` if
+/// possible, and writes its start to `*ppStart`; no memory is mapped there yet.
 /// Table slot: VirtualMem.pfnReserve; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2199,7 +2385,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urVirtualMemReserve(
     void **ppStart  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Gives back the reservation of `size` bytes of virtual address space starting at
+/// `pStart` in `hContext`.
 /// Table slot: VirtualMem.pfnFree; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2212,6 +2399,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urVirtualMemFree(
 );
 
 typedef uint32_t ur_virtual_mem_access_flags_t;
+/// How mapped virtual memory may be accessed: not at all, read and write, or read only.
 typedef enum ur_virtual_mem_access_flag_t {
     UR_VIRTUAL_MEM_ACCESS_FLAG_NONE = UR_BIT(0),
     UR_VIRTUAL_MEM_ACCESS_FLAG_READ_WRITE = UR_BIT(1),
@@ -2221,7 +2409,8 @@ typedef enum ur_virtual_mem_access_flag_t {
 /// Bits of ur_virtual_mem_access_flags_t that no flag uses.
 #define UR_VIRTUAL_MEM_ACCESS_FLAGS_MASK 0xfffffff8
 
-/// @brief See the Unified Runtime specification.
+/// @brief Maps `size` bytes of the physical memory `hPhysicalMem`, from byte `offset`, at the
+/// reserved virtual address `pStart`, with access `flags`.
 /// Table slot: VirtualMem.pfnMap; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2238,7 +2427,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urVirtualMemMap(
     ur_virtual_mem_access_flags_t flags  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Removes the physical memory mapped to the `size` bytes of virtual memory at `pStart`;
+/// the address range stays reserved.
 /// Table slot: VirtualMem.pfnUnmap; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2250,7 +2440,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urVirtualMemUnmap(
     size_t size  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Changes the access allowed to the `size` bytes of mapped virtual memory at `pStart`
+/// to `flags`.
 /// Table slot: VirtualMem.pfnSetAccess; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2264,12 +2455,14 @@ UR_APIEXPORT ur_result_t UR_APICALL urVirtualMemSetAccess(
     ur_virtual_mem_access_flags_t flags  ///< [in]
 );
 
+/// The properties of a mapped range of virtual memory that `urVirtualMemGetInfo` can report.
 typedef enum ur_virtual_mem_info_t {
     UR_VIRTUAL_MEM_INFO_ACCESS_MODE = 0,  ///< [ur_virtual_mem_access_flags_t]
     UR_VIRTUAL_MEM_INFO_ACCESS_FORCE_UINT32 = 0x7fffffff
 } ur_virtual_mem_info_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of the mapped range of `size` bytes at `pStart`, writing
+/// at most `propSize` bytes to `pPropValue` and the size needed to `*pPropSizeRet`.
 /// Table slot: VirtualMem.pfnGetInfo; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2287,6 +2480,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urVirtualMemGetInfo(
 );
 
 typedef uint32_t ur_physical_mem_flags_t;
+/// Options for physical memory allocations, such as allowing the memory to be shared with other
+/// processes.
 typedef enum ur_physical_mem_flag_t {
     UR_PHYSICAL_MEM_FLAG_ENABLE_IPC = UR_BIT(1),
     UR_PHYSICAL_MEM_FLAG_ENABLE_FORCE_UINT32 = 0x7fffffff
@@ -2294,13 +2489,15 @@ typedef enum ur_physical_mem_flag_t {
 /// Bits of ur_physical_mem_flags_t that no flag uses.
 #define UR_PHYSICAL_MEM_FLAGS_MASK 0xfffffffd
 
+/// Optional settings for `urPhysicalMemCreate`.
 typedef struct ur_physical_mem_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     ur_physical_mem_flags_t flags;  ///< [in]
 } ur_physical_mem_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Allocates `size` bytes of physical memory on `hDevice` in `hContext`, to be mapped
+/// into reserved virtual memory, and returns it in `*phPhysicalMem`.
 /// Table slot: PhysicalMem.pfnCreate; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2315,7 +2512,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urPhysicalMemCreate(
     ur_physical_mem_handle_t *phPhysicalMem  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Adds one to the reference count of `hPhysicalMem`.
 /// Table slot: PhysicalMem.pfnRetain; the loader dispatches on `hPhysicalMem`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2324,7 +2521,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urPhysicalMemRetain(
     ur_physical_mem_handle_t hPhysicalMem  ///< [in][retain]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Drops one reference to `hPhysicalMem`; the memory is freed when its count reaches
+/// zero.
 /// Table slot: PhysicalMem.pfnRelease; the loader dispatches on `hPhysicalMem`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2333,6 +2531,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urPhysicalMemRelease(
     ur_physical_mem_handle_t hPhysicalMem  ///< [in][release]
 );
 
+/// The properties of a physical memory allocation that `urPhysicalMemGetInfo` can report.
 typedef enum ur_physical_mem_info_t {
     UR_PHYSICAL_MEM_INFO_CONTEXT = 0,  ///< [ur_context_handle_t]
     UR_PHYSICAL_MEM_INFO_DEVICE = 1,  ///< [ur_device_handle_t]
@@ -2342,7 +2541,8 @@ typedef enum ur_physical_mem_info_t {
     UR_PHYSICAL_MEM_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_physical_mem_info_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of `hPhysicalMem`, writing at most `propSize` bytes to
+/// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: PhysicalMem.pfnGetInfo; the loader dispatches on `hPhysicalMem`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2358,6 +2558,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urPhysicalMemGetInfo(
 
 // ---- program: Programs: creation, build, compile, link, queries
 
+/// The type of a program metadata value: 32- or 64-bit integer, byte array or string.
 typedef enum ur_program_metadata_type_t {
     UR_PROGRAM_METADATA_TYPE_UINT32 = 0,
     UR_PROGRAM_METADATA_TYPE_UINT64 = 1,
@@ -2366,6 +2567,7 @@ typedef enum ur_program_metadata_type_t {
     UR_PROGRAM_METADATA_TYPE_FORCE_UINT32 = 0x7fffffff
 } ur_program_metadata_type_t;
 
+/// The value of one program metadata entry; which member is used depends on the entry's `type`.
 typedef union ur_program_metadata_value_t {
     uint32_t data32;  ///< [in]
     uint64_t data64;  ///< [in]
@@ -2373,6 +2575,8 @@ typedef union ur_program_metadata_value_t {
     void *pData;  ///< [in]
 } ur_program_metadata_value_t;
 
+/// One named metadata entry attached to a program at creation, with its type, size in bytes and
+/// value.
 typedef struct ur_program_metadata_t {
     const char *pName;  ///< [in]
     ur_program_metadata_type_t type;  ///< [in]
@@ -2380,6 +2584,7 @@ typedef struct ur_program_metadata_t {
     ur_program_metadata_value_t value;  ///< [in][tagged_by(type)]
 } ur_program_metadata_t;
 
+/// Optional settings for creating a program: an array of `count` metadata entries.
 typedef struct ur_program_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
@@ -2387,7 +2592,8 @@ typedef struct ur_program_properties_t {
     const ur_program_metadata_t *pMetadatas;  ///< [in][opt][range(0,count)]
 } ur_program_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates a program in `hContext` from `length` bytes of intermediate language (such as
+/// SPIR-V) at `pIL`, and returns it in `*phProgram`; it still needs building.
 /// Table slot: Program.pfnCreateWithIL; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2403,7 +2609,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramCreateWithIL(
     ur_program_handle_t *phProgram  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates a program in `hContext` from one device binary per device: `ppBinaries[i]`,
+/// `pLengths[i]` bytes long, for `phDevices[i]`; returns it in `*phProgram`.
 /// Table slot: Program.pfnCreateWithBinary; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2423,7 +2630,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramCreateWithBinary(
     ur_program_handle_t *phProgram  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Compiles and links `hProgram` for the devices of `hContext` with the options in
+/// `pOptions`, making its kernels ready to create.
 /// Table slot: Program.pfnBuild; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2435,7 +2643,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramBuild(
     const char *pOptions  ///< [in][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Compiles `hProgram` for the devices of `hContext` with the options in `pOptions`,
+/// producing an object that `urProgramLink` can link.
 /// Table slot: Program.pfnCompile; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2447,7 +2656,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramCompile(
     const char *pOptions  ///< [in][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Links the `count` compiled programs in `phPrograms` with the options in `pOptions`
+/// into a new executable program returned in `*phProgram`.
 /// Table slot: Program.pfnLink; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2463,7 +2673,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramLink(
     ur_program_handle_t *phProgram  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Adds one to the reference count of `hProgram`.
 /// Table slot: Program.pfnRetain; the loader dispatches on `hProgram`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2472,7 +2682,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramRetain(
     ur_program_handle_t hProgram  ///< [in][retain]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Drops one reference to `hProgram`; the program is destroyed when its count reaches
+/// zero.
 /// Table slot: Program.pfnRelease; the loader dispatches on `hProgram`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2481,7 +2692,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramRelease(
     ur_program_handle_t hProgram  ///< [in][release]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*ppFunctionPointer` the device address of the function `pFunctionName` in
+/// the built program `hProgram` on `hDevice`.
 /// Table slot: Program.pfnGetFunctionPointer; the loader dispatches on `hDevice`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2496,7 +2708,9 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramGetFunctionPointer(
     void **ppFunctionPointer  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*ppGlobalVariablePointerRet` the device address of the global variable
+/// `pGlobalVariableName` of `hProgram` on `hDevice`, and its size to `*pGlobalVariableSizeRet`
+/// if given.
 /// Table slot: Program.pfnGetGlobalVariablePointer; the loader dispatches on `hDevice`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2512,6 +2726,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramGetGlobalVariablePointer(
     void **ppGlobalVariablePointerRet  ///< [out]
 );
 
+/// The properties of a program that `urProgramGetInfo` can report.
 typedef enum ur_program_info_t {
     UR_PROGRAM_INFO_REFERENCE_COUNT = 0,  ///< [uint32_t]
     UR_PROGRAM_INFO_CONTEXT = 1,  ///< [ur_context_handle_t]
@@ -2525,7 +2740,8 @@ typedef enum ur_program_info_t {
     UR_PROGRAM_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_program_info_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of `hProgram`, writing at most `propSize` bytes to
+/// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Program.pfnGetInfo; the loader dispatches on `hProgram`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2542,6 +2758,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramGetInfo(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
+/// Where the last build, compile or link of a program for a device stands: not started, failed,
+/// succeeded, or still running.
 typedef enum ur_program_build_status_t {
     UR_PROGRAM_BUILD_STATUS_NONE = 0,
     UR_PROGRAM_BUILD_STATUS_ERROR = 1,
@@ -2550,6 +2768,8 @@ typedef enum ur_program_build_status_t {
     UR_PROGRAM_BUILD_STATUS_FORCE_UINT32 = 0x7fffffff
 } ur_program_build_status_t;
 
+/// What kind of binary a program holds for a device: none, a compiled object, a library, or an
+/// executable.
 typedef enum ur_program_binary_type_t {
     UR_PROGRAM_BINARY_TYPE_NONE = 0,
     UR_PROGRAM_BINARY_TYPE_COMPILED_OBJECT = 1,
@@ -2558,6 +2778,7 @@ typedef enum ur_program_binary_type_t {
     UR_PROGRAM_BINARY_TYPE_FORCE_UINT32 = 0x7fffffff
 } ur_program_binary_type_t;
 
+/// The per-device build properties of a program that `urProgramGetBuildInfo` can report.
 typedef enum ur_program_build_info_t {
     UR_PROGRAM_BUILD_INFO_STATUS = 0,  ///< [ur_program_build_status_t]
     UR_PROGRAM_BUILD_INFO_OPTIONS = 1,  ///< [char[]]
@@ -2566,7 +2787,8 @@ typedef enum ur_program_build_info_t {
     UR_PROGRAM_BUILD_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_program_build_info_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries build property `propName` of `hProgram` for `hDevice`, writing at most
+/// `propSize` bytes to `pPropValue` and the size needed to `*pPropSizeRet`.
 /// Table slot: Program.pfnGetBuildInfo; the loader dispatches on `hProgram`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2582,13 +2804,16 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramGetBuildInfo(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
+/// The new value of one specialization constant: its numeric `id` and `size` bytes of data at
+/// `pValue`.
 typedef struct ur_specialization_constant_info_t {
     uint32_t id;  ///< [in]
     size_t size;  ///< [in]
     const void *pValue;  ///< [in]
 } ur_specialization_constant_info_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Sets the `count` specialization constants in `pSpecConstants` on `hProgram`, created
+/// from IL; the values apply to its next `urProgramBuild` or `urProgramCompile`.
 /// Table slot: Program.pfnSetSpecializationConstants; the loader dispatches on `hProgram`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2601,7 +2826,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramSetSpecializationConstants(
     const ur_specialization_constant_info_t *pSpecConstants  ///< [in][range(0,count)]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*phNativeProgram` the backend's own handle for `hProgram`; UR keeps
+/// ownership of it.
 /// Table slot: Program.pfnGetNativeHandle; the loader dispatches on `hProgram`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2612,13 +2838,16 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramGetNativeHandle(
     ur_native_handle_t *phNativeProgram  ///< [out]
 );
 
+/// Options for `urProgramCreateWithNativeHandle`; `isNativeHandleOwned` says whether UR takes
+/// ownership of the native handle.
 typedef struct ur_program_native_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     bool isNativeHandleOwned;  ///< [in]
 } ur_program_native_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Wraps the backend program handle `hNativeProgram` in a UR program belonging to
+/// `hContext`, returned in `*phProgram`.
 /// Table slot: Program.pfnCreateWithNativeHandle; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2633,6 +2862,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramCreateWithNativeHandle(
 
 // ---- queue: Queues
 
+/// The properties of a queue that `urQueueGetInfo` can report.
 typedef enum ur_queue_info_t {
     UR_QUEUE_INFO_CONTEXT = 0,  ///< [ur_context_handle_t]
     UR_QUEUE_INFO_DEVICE = 1,  ///< [ur_device_handle_t]
@@ -2645,6 +2875,8 @@ typedef enum ur_queue_info_t {
 } ur_queue_info_t;
 
 typedef uint32_t ur_queue_flags_t;
+/// Options for a queue: out-of-order execution, profiling, priority, submission mode, event
+/// handling and default-stream behaviour.
 typedef enum ur_queue_flag_t {
     UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE = UR_BIT(0),
     UR_QUEUE_FLAG_PROFILING_ENABLE = UR_BIT(1),
@@ -2663,7 +2895,8 @@ typedef enum ur_queue_flag_t {
 /// Bits of ur_queue_flags_t that no flag uses.
 #define UR_QUEUE_FLAGS_MASK 0xfffff000
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of `hQueue`, writing at most `propSize` bytes to
+/// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Queue.pfnGetInfo; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2680,19 +2913,24 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueGetInfo(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
+/// Optional settings for `urQueueCreate`, given as `flags` plus extension structures in
+/// `pNext`.
 typedef struct ur_queue_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     ur_queue_flags_t flags;  ///< [in]
 } ur_queue_properties_t;
 
+/// Extension to `ur_queue_properties_t` that picks which of the device's compute queues
+/// (`computeIndex`) the new queue uses.
 typedef struct ur_queue_index_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     uint32_t computeIndex;  ///< [in]
 } ur_queue_index_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates a command queue that submits work to `hDevice` in `hContext`, with the
+/// options in `pProperties`, and returns it in `*phQueue`.
 /// Table slot: Queue.pfnCreate; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2706,7 +2944,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueCreate(
     ur_queue_handle_t *phQueue  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Adds one to the reference count of `hQueue`.
 /// Table slot: Queue.pfnRetain; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2715,7 +2953,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueRetain(
     ur_queue_handle_t hQueue  ///< [in][retain]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Drops one reference to `hQueue` and flushes its pending commands; the queue is
+/// destroyed once the count is zero and its commands have finished.
 /// Table slot: Queue.pfnRelease; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2724,13 +2963,15 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueRelease(
     ur_queue_handle_t hQueue  ///< [in][release]
 );
 
+/// Extra backend-specific data exchanged when converting a queue to or from a native handle.
 typedef struct ur_queue_native_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
     void *pNativeData;  ///< [in][opt]
 } ur_queue_native_desc_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*phNativeQueue` the backend's own handle for `hQueue`, using `pDesc` for
+/// backend-specific details; UR keeps ownership of it.
 /// Table slot: Queue.pfnGetNativeHandle; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2742,13 +2983,16 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueGetNativeHandle(
     ur_native_handle_t *phNativeQueue  ///< [out]
 );
 
+/// Options for `urQueueCreateWithNativeHandle`; `isNativeHandleOwned` says whether UR takes
+/// ownership of the native handle.
 typedef struct ur_queue_native_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     bool isNativeHandleOwned;  ///< [in]
 } ur_queue_native_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Wraps the backend queue handle `hNativeQueue` for `hDevice` in a UR queue belonging
+/// to `hContext`, returned in `*phQueue`.
 /// Table slot: Queue.pfnCreateWithNativeHandle; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2762,7 +3006,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueCreateWithNativeHandle(
     ur_queue_handle_t *phQueue  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Blocks until every command submitted to `hQueue` has finished.
 /// Table slot: Queue.pfnFinish; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2771,7 +3015,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueFinish(
     ur_queue_handle_t hQueue  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Makes sure every command enqueued on `hQueue` so far has been handed to the device,
+/// without waiting for it to finish.
 /// Table slot: Queue.pfnFlush; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2782,6 +3027,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueFlush(
 
 // ---- event: Events
 
+/// The kind of command an event belongs to, as reported by `UR_EVENT_INFO_COMMAND_TYPE`.
 typedef enum ur_command_t {
     UR_COMMAND_KERNEL_LAUNCH = 0,
     UR_COMMAND_EVENTS_WAIT = 1,
@@ -2822,6 +3068,8 @@ typedef enum ur_command_t {
     UR_COMMAND_FORCE_UINT32 = 0x7fffffff
 } ur_command_t;
 
+/// The execution state of the command behind an event: queued, submitted, running, complete, or
+/// failed.
 typedef enum ur_event_status_t {
     UR_EVENT_STATUS_COMPLETE = 0,
     UR_EVENT_STATUS_RUNNING = 1,
@@ -2831,6 +3079,7 @@ typedef enum ur_event_status_t {
     UR_EVENT_STATUS_FORCE_UINT32 = 0x7fffffff
 } ur_event_status_t;
 
+/// The properties of an event that `urEventGetInfo` can report.
 typedef enum ur_event_info_t {
     UR_EVENT_INFO_COMMAND_QUEUE = 0,  ///< [ur_queue_handle_t]
     UR_EVENT_INFO_CONTEXT = 1,  ///< [ur_context_handle_t]
@@ -2840,6 +3089,8 @@ typedef enum ur_event_info_t {
     UR_EVENT_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_event_info_t;
 
+/// The moments in a command's life whose device timestamps `urEventGetProfilingInfo` can
+/// report, in nanoseconds.
 typedef enum ur_profiling_info_t {
     UR_PROFILING_INFO_COMMAND_QUEUED = 0,  ///< [uint64_t][optional-query]
     UR_PROFILING_INFO_COMMAND_SUBMIT = 1,  ///< [uint64_t][optional-query]
@@ -2849,7 +3100,8 @@ typedef enum ur_profiling_info_t {
     UR_PROFILING_INFO_COMMAND_FORCE_UINT32 = 0x7fffffff
 } ur_profiling_info_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of `hEvent`, writing at most `propSize` bytes to
+/// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Event.pfnGetInfo; the loader dispatches on `hEvent`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2866,7 +3118,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEventGetInfo(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Reads the timestamp `propName` of the command behind `hEvent` into `pPropValue`; the
+/// queue must have been created with profiling enabled.
 /// Table slot: Event.pfnGetProfilingInfo; the loader dispatches on `hEvent`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2881,7 +3134,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEventGetProfilingInfo(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Blocks until the commands behind all `numEvents` events in `phEventWaitList` have
+/// finished.
 /// Table slot: Event.pfnWait; the loader dispatches on `phEventWaitList[0]`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2892,7 +3146,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urEventWait(
     const ur_event_handle_t *phEventWaitList  ///< [in][range(0,numEvents)]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Adds one to the reference count of `hEvent`.
 /// Table slot: Event.pfnRetain; the loader dispatches on `hEvent`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2901,7 +3155,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urEventRetain(
     ur_event_handle_t hEvent  ///< [in][retain]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Drops one reference to `hEvent`; the event is destroyed when its count reaches zero.
 /// Table slot: Event.pfnRelease; the loader dispatches on `hEvent`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2910,7 +3164,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEventRelease(
     ur_event_handle_t hEvent  ///< [in][release]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*phNativeEvent` the backend's own handle for `hEvent`; UR keeps ownership
+/// of it.
 /// Table slot: Event.pfnGetNativeHandle; the loader dispatches on `hEvent`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2921,13 +3176,16 @@ UR_APIEXPORT ur_result_t UR_APICALL urEventGetNativeHandle(
     ur_native_handle_t *phNativeEvent  ///< [out]
 );
 
+/// Options for `urEventCreateWithNativeHandle`; `isNativeHandleOwned` says whether UR takes
+/// ownership of the native handle.
 typedef struct ur_event_native_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     bool isNativeHandleOwned;  ///< [in]
 } ur_event_native_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Wraps the backend event handle `hNativeEvent` in a UR event belonging to `hContext`,
+/// returned in `*phEvent`.
 /// Table slot: Event.pfnCreateWithNativeHandle; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2940,6 +3198,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urEventCreateWithNativeHandle(
     ur_event_handle_t *phEvent  ///< [out][alloc]
 );
 
+/// The execution states an event callback can be registered for.
 typedef enum ur_execution_info_t {
     UR_EXECUTION_INFO_COMPLETE = 0,
     UR_EXECUTION_INFO_RUNNING = 1,
@@ -2948,13 +3207,16 @@ typedef enum ur_execution_info_t {
     UR_EXECUTION_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_execution_info_t;
 
+/// A function called when an event reaches the state it was registered for; it gets the event,
+/// that state and the registered `pUserData`.
 typedef void (*ur_event_callback_t)(
     ur_event_handle_t hEvent,  ///< [in]
     ur_execution_info_t execStatus,  ///< [in]
     void *pUserData  ///< [in][out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Registers `pfnNotify`, called with `pUserData`, to run once the command behind
+/// `hEvent` reaches state `execStatus`.
 /// Table slot: Event.pfnSetCallback; the loader dispatches on `hEvent`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -2972,6 +3234,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEventSetCallback(
 // ---- enqueue: Commands enqueued on a queue
 
 typedef uint32_t ur_kernel_launch_flags_t;
+/// Options for one kernel launch: run it as a cooperative kernel, or allow the adapter to run
+/// launches serially on one native queue when it can.
 typedef enum ur_kernel_launch_flag_t {
     UR_KERNEL_LAUNCH_FLAG_COOPERATIVE = UR_BIT(0),
     UR_KERNEL_LAUNCH_FLAG_OPPORTUNISTIC_QUEUE_SERIALIZE = UR_BIT(1),
@@ -2980,25 +3244,32 @@ typedef enum ur_kernel_launch_flag_t {
 /// Bits of ur_kernel_launch_flags_t that no flag uses.
 #define UR_KERNEL_LAUNCH_FLAGS_MASK 0xfffffffc
 
+/// Extra options for a kernel launch, given as `flags` plus cluster or work-group memory
+/// properties chained through `pNext`.
 typedef struct ur_kernel_launch_ext_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     ur_kernel_launch_flags_t flags;  ///< [in]
 } ur_kernel_launch_ext_properties_t;
 
+/// Launch property that groups work-groups into clusters of `clusterDim[0]` x `clusterDim[1]` x
+/// `clusterDim[2]` work-groups.
 typedef struct ur_kernel_launch_cluster_property_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     uint32_t clusterDim[3];  ///< [in]
 } ur_kernel_launch_cluster_property_t;
 
+/// Launch property giving the size in bytes of dynamic work-group memory, `workgroup_mem_size`,
+/// for the kernel.
 typedef struct ur_kernel_launch_workgroup_property_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     size_t workgroup_mem_size;  ///< [in]
 } ur_kernel_launch_workgroup_property_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a marker on `hQueue` that completes once the events in `phEventWaitList`
+/// (or, if the list is empty, all earlier commands) have completed.
 /// Table slot: Enqueue.pfnEventsWait; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3012,7 +3283,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueEventsWait(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a barrier on `hQueue`: later commands wait until the events in
+/// `phEventWaitList` (or, if the list is empty, all earlier commands) complete.
 /// Table slot: Enqueue.pfnEventsWaitWithBarrier; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3026,7 +3298,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueEventsWaitWithBarrier(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a copy of `size` bytes, starting `offset` bytes into `hBuffer`, into host
+/// memory at `pDst`; with `blockingRead` the call returns only when it is done.
 /// Table slot: Enqueue.pfnMemBufferRead; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3047,7 +3320,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferRead(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a copy of `size` bytes from host memory at `pSrc` into `hBuffer`, starting
+/// `offset` bytes in; with `blockingWrite` the call returns only when it is done.
 /// Table slot: Enqueue.pfnMemBufferWrite; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3068,7 +3342,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferWrite(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a copy of the 3D box `region` at `bufferOrigin` in `hBuffer` to `hostOrigin`
+/// in the host memory at `pDst`, using the given row and slice pitches for each side.
 /// Table slot: Enqueue.pfnMemBufferReadRect; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3097,7 +3372,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferReadRect(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a copy of the 3D box `region` at `hostOrigin` in the host memory at `pSrc`
+/// to `bufferOrigin` in `hBuffer`, using the given row and slice pitches for each side.
 /// Table slot: Enqueue.pfnMemBufferWriteRect; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3126,7 +3402,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferWriteRect(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a copy of `size` bytes from `hBufferSrc`, starting at `srcOffset`, into
+/// `hBufferDst`, starting at `dstOffset`.
 /// Table slot: Enqueue.pfnMemBufferCopy; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3147,7 +3424,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferCopy(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a copy of the 3D box `region` from `srcOrigin` in `hBufferSrc` to
+/// `dstOrigin` in `hBufferDst`, using the given row and slice pitches for each buffer.
 /// Table slot: Enqueue.pfnMemBufferCopyRect; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3175,7 +3453,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferCopyRect(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a fill of `size` bytes of `hBuffer`, starting `offset` bytes in, with
+/// repeated copies of the `patternSize`-byte pattern at `pPattern`.
 /// Table slot: Enqueue.pfnMemBufferFill; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3201,7 +3480,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferFill(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a copy of the box `region` at `origin` in `hImage` into host memory at
+/// `pDst`, laid out with `rowPitch` and `slicePitch`.
 /// Table slot: Enqueue.pfnMemImageRead; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3225,7 +3505,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemImageRead(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a copy from host memory at `pSrc`, laid out with `rowPitch` and
+/// `slicePitch`, into the box `region` at `origin` in `hImage`.
 /// Table slot: Enqueue.pfnMemImageWrite; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3249,7 +3530,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemImageWrite(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a copy of the box `region` from `srcOrigin` in `hImageSrc` to `dstOrigin` in
+/// `hImageDst`.
 /// Table slot: Enqueue.pfnMemImageCopy; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3272,6 +3554,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemImageCopy(
 );
 
 typedef uint32_t ur_map_flags_t;
+/// How the host will use a mapped buffer region: read it, write it, or overwrite it entirely so
+/// its old contents need not be copied.
 typedef enum ur_map_flag_t {
     UR_MAP_FLAG_READ = UR_BIT(0),
     UR_MAP_FLAG_WRITE = UR_BIT(1),
@@ -3282,6 +3566,8 @@ typedef enum ur_map_flag_t {
 #define UR_MAP_FLAGS_MASK 0xfffffff8
 
 typedef uint32_t ur_usm_migration_flags_t;
+/// The direction in which `urEnqueueUSMPrefetch` moves shared USM memory: to the device or to
+/// the host.
 typedef enum ur_usm_migration_flag_t {
     UR_USM_MIGRATION_FLAG_HOST_TO_DEVICE = UR_BIT(0),
     UR_USM_MIGRATION_FLAG_DEVICE_TO_HOST = UR_BIT(1),
@@ -3290,7 +3576,8 @@ typedef enum ur_usm_migration_flag_t {
 /// Bits of ur_usm_migration_flags_t that no flag uses.
 #define UR_USM_MIGRATION_FLAGS_MASK 0xfffffffc
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a mapping of `size` bytes of `hBuffer`, starting `offset` bytes in, into
+/// host memory for the use in `mapFlags`, and writes the host address to `*ppRetMap`.
 /// Table slot: Enqueue.pfnMemBufferMap; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3313,7 +3600,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferMap(
     void **ppRetMap  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues the unmapping of the region of `hMem` mapped at `pMappedPtr`, writing back
+/// any host changes; the pointer is invalid afterwards.
 /// Table slot: Enqueue.pfnMemUnmap; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3331,7 +3619,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemUnmap(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a fill of `size` bytes of USM memory at `pMem` with repeated copies of the
+/// `patternSize`-byte pattern at `pPattern`.
 /// Table slot: Enqueue.pfnUSMFill; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3354,7 +3643,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMFill(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a copy of `size` bytes from `pSrc` to `pDst`, either of which may be USM or
+/// host memory; with `blocking` the call returns only when it is done.
 /// Table slot: Enqueue.pfnUSMMemcpy; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3375,7 +3665,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMMemcpy(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a hint to migrate the `size` bytes of shared USM memory at `pMem` in the
+/// direction given by `flags` ahead of use.
 /// Table slot: Enqueue.pfnUSMPrefetch; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3395,7 +3686,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMPrefetch(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues the usage hints in `advice` for the `size` bytes of USM memory at `pMem`,
+/// which the backend may use to tune placement.
 /// Table slot: Enqueue.pfnUSMAdvise; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3411,7 +3703,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMAdvise(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a fill of a 2D region of `height` rows of `width` bytes, rows `pitch` bytes
+/// apart, at `pMem` with the `patternSize`-byte pattern at `pPattern`.
 /// Table slot: Enqueue.pfnUSMFill2D; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3441,7 +3734,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMFill2D(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a copy of `height` rows of `width` bytes from `pSrc` (rows `srcPitch` bytes
+/// apart) to `pDst` (rows `dstPitch` bytes apart).
 /// Table slot: Enqueue.pfnUSMMemcpy2D; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3469,7 +3763,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMMemcpy2D(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a copy of `count` bytes from host memory at `pSrc` into the device global
+/// `name` of `hProgram`, starting `offset` bytes into it.
 /// Table slot: Enqueue.pfnDeviceGlobalVariableWrite; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3492,7 +3787,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueDeviceGlobalVariableWrite(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a copy of `count` bytes, starting `offset` bytes into the device global
+/// `name` of `hProgram`, into host memory at `pDst`.
 /// Table slot: Enqueue.pfnDeviceGlobalVariableRead; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3515,7 +3811,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueDeviceGlobalVariableRead(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a read of `size` bytes from the host pipe `pipe_symbol` of `hProgram` into
+/// host memory at `pDst`.
 /// Table slot: Enqueue.pfnReadHostPipe; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3537,7 +3834,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueReadHostPipe(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a write of `size` bytes from host memory at `pSrc` into the host pipe
+/// `pipe_symbol` of `hProgram`.
 /// Table slot: Enqueue.pfnWriteHostPipe; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3561,6 +3859,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueWriteHostPipe(
 
 // ---- exp-enqueue-kernel-launch-with-args: Experimental: kernel launch with inline arguments
 
+/// The kind of a kernel argument passed inline at launch: a value, a USM pointer, a memory
+/// object, local memory, or a sampler.
 typedef enum ur_exp_kernel_arg_type_t {
     UR_EXP_KERNEL_ARG_TYPE_VALUE = 0,
     UR_EXP_KERNEL_ARG_TYPE_POINTER = 1,
@@ -3570,11 +3870,15 @@ typedef enum ur_exp_kernel_arg_type_t {
     UR_EXP_KERNEL_ARG_TYPE_FORCE_UINT32 = 0x7fffffff
 } ur_exp_kernel_arg_type_t;
 
+/// A memory object passed as a kernel argument, together with the access the kernel needs to
+/// it.
 typedef struct ur_exp_kernel_arg_mem_obj_tuple_t {
     ur_mem_handle_t hMem;  ///< [in]
     ur_mem_flags_t flags;  ///< [in]
 } ur_exp_kernel_arg_mem_obj_tuple_t;
 
+/// The value of an inline kernel argument; which member is used depends on the argument's
+/// `type`.
 typedef union ur_exp_kernel_arg_value_t {
     const void *value;  ///< [in]
     const void *pointer;  ///< [in]
@@ -3582,6 +3886,7 @@ typedef union ur_exp_kernel_arg_value_t {
     ur_sampler_handle_t sampler;  ///< [in]
 } ur_exp_kernel_arg_value_t;
 
+/// One kernel argument passed at launch: its kind, index, size in bytes and value.
 typedef struct ur_exp_kernel_arg_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
@@ -3591,7 +3896,8 @@ typedef struct ur_exp_kernel_arg_properties_t {
     ur_exp_kernel_arg_value_t value;  ///< [in][tagged_by(type)]
 } ur_exp_kernel_arg_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a launch of `hKernel` over a `workDim`-dimensional range, setting the
+/// `numArgs` arguments in `pArgs` for this launch only.
 /// Table slot: EnqueueExp.pfnKernelLaunchWithArgsExp; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3619,7 +3925,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueKernelLaunchWithArgsExp(
 
 // ---- kernel: Kernels
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates a kernel object for the kernel function `pKernelName` of the built program
+/// `hProgram` and returns it in `*phKernel`.
 /// Table slot: Kernel.pfnCreate; the loader dispatches on `hProgram`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3632,16 +3939,21 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelCreate(
     ur_kernel_handle_t *phKernel  ///< [out][alloc]
 );
 
+/// Extra options for a kernel argument passed by value; no members are defined beyond the
+/// extension chain.
 typedef struct ur_kernel_arg_value_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
 } ur_kernel_arg_value_properties_t;
 
+/// Extra options for a kernel argument in local memory; no members are defined beyond the
+/// extension chain.
 typedef struct ur_kernel_arg_local_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
 } ur_kernel_arg_local_properties_t;
 
+/// The properties of a kernel that `urKernelGetInfo` can report.
 typedef enum ur_kernel_info_t {
     UR_KERNEL_INFO_FUNCTION_NAME = 0,  ///< [char[]]
     UR_KERNEL_INFO_NUM_ARGS = 1,  ///< [uint32_t]
@@ -3654,6 +3966,7 @@ typedef enum ur_kernel_info_t {
     UR_KERNEL_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_kernel_info_t;
 
+/// The per-device work-group properties of a kernel that `urKernelGetGroupInfo` can report.
 typedef enum ur_kernel_group_info_t {
     UR_KERNEL_GROUP_INFO_GLOBAL_WORK_SIZE = 0,
     UR_KERNEL_GROUP_INFO_WORK_GROUP_SIZE = 1,  ///< [size_t]
@@ -3666,6 +3979,7 @@ typedef enum ur_kernel_group_info_t {
     UR_KERNEL_GROUP_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_kernel_group_info_t;
 
+/// The per-device sub-group properties of a kernel that `urKernelGetSubGroupInfo` can report.
 typedef enum ur_kernel_sub_group_info_t {
     UR_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE = 0,  ///< [uint32_t]
     UR_KERNEL_SUB_GROUP_INFO_MAX_NUM_SUB_GROUPS = 1,  ///< [uint32_t]
@@ -3674,6 +3988,8 @@ typedef enum ur_kernel_sub_group_info_t {
     UR_KERNEL_SUB_GROUP_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_kernel_sub_group_info_t;
 
+/// How a kernel would like the device's cache split: the default, more shared local memory, or
+/// more data cache.
 typedef enum ur_kernel_cache_config_t {
     UR_KERNEL_CACHE_CONFIG_DEFAULT = 0,
     UR_KERNEL_CACHE_CONFIG_LARGE_SLM = 1,
@@ -3681,6 +3997,7 @@ typedef enum ur_kernel_cache_config_t {
     UR_KERNEL_CACHE_CONFIG_FORCE_UINT32 = 0x7fffffff
 } ur_kernel_cache_config_t;
 
+/// The execution settings of a kernel that `urKernelSetExecInfo` can change.
 typedef enum ur_kernel_exec_info_t {
     UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS = 0,  ///< [ur_bool_t]
     UR_KERNEL_EXEC_INFO_USM_PTRS = 1,  ///< [void*[]]
@@ -3688,7 +4005,8 @@ typedef enum ur_kernel_exec_info_t {
     UR_KERNEL_EXEC_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_kernel_exec_info_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of `hKernel`, writing at most `propSize` bytes to
+/// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Kernel.pfnGetInfo; the loader dispatches on `hKernel`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3705,7 +4023,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelGetInfo(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries work-group property `propName` of `hKernel` on `hDevice`, writing at most
+/// `propSize` bytes to `pPropValue` and the size needed to `*pPropSizeRet`.
 /// Table slot: Kernel.pfnGetGroupInfo; the loader dispatches on `hKernel`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3720,7 +4039,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelGetGroupInfo(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries sub-group property `propName` of `hKernel` on `hDevice`, writing at most
+/// `propSize` bytes to `pPropValue` and the size needed to `*pPropSizeRet`.
 /// Table slot: Kernel.pfnGetSubGroupInfo; the loader dispatches on `hKernel`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3736,7 +4056,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelGetSubGroupInfo(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Adds one to the reference count of `hKernel`.
 /// Table slot: Kernel.pfnRetain; the loader dispatches on `hKernel`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3745,7 +4065,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelRetain(
     ur_kernel_handle_t hKernel  ///< [in][retain]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Drops one reference to `hKernel`; the kernel is destroyed when its count reaches
+/// zero.
 /// Table slot: Kernel.pfnRelease; the loader dispatches on `hKernel`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3754,17 +4075,21 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelRelease(
     ur_kernel_handle_t hKernel  ///< [in][release]
 );
 
+/// Extra options for a kernel argument that is a USM pointer; no members are defined beyond the
+/// extension chain.
 typedef struct ur_kernel_arg_pointer_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
 } ur_kernel_arg_pointer_properties_t;
 
+/// Extra options for `urKernelSetExecInfo`; no members are defined beyond the extension chain.
 typedef struct ur_kernel_exec_info_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
 } ur_kernel_exec_info_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Sets the execution setting `propName` of `hKernel` to the `propSize`-byte value at
+/// `pPropValue`, for launches that follow.
 /// Table slot: Kernel.pfnSetExecInfo; the loader dispatches on `hKernel`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3779,18 +4104,23 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelSetExecInfo(
     const void *pPropValue  ///< [in][typename(propName,propSize)]
 );
 
+/// Extra options for a kernel argument that is a sampler; no members are defined beyond the
+/// extension chain.
 typedef struct ur_kernel_arg_sampler_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
 } ur_kernel_arg_sampler_properties_t;
 
+/// Extra options for a kernel argument that is a memory object: `memoryAccess` says how the
+/// kernel will access it.
 typedef struct ur_kernel_arg_mem_obj_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     ur_mem_flags_t memoryAccess;  ///< [in]
 } ur_kernel_arg_mem_obj_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Sets the `count` specialization constants in `pSpecConstants` for `hKernel` alone,
+/// without rebuilding; optional, see `UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS`.
 /// Table slot: Kernel.pfnSetSpecializationConstants; the loader dispatches on `hKernel`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3803,7 +4133,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelSetSpecializationConstants(
     const ur_specialization_constant_info_t *pSpecConstants  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*phNativeKernel` the backend's own handle for `hKernel`; UR keeps
+/// ownership of it.
 /// Table slot: Kernel.pfnGetNativeHandle; the loader dispatches on `hKernel`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3814,13 +4145,16 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelGetNativeHandle(
     ur_native_handle_t *phNativeKernel  ///< [out]
 );
 
+/// Options for `urKernelCreateWithNativeHandle`; `isNativeHandleOwned` says whether UR takes
+/// ownership of the native handle.
 typedef struct ur_kernel_native_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     bool isNativeHandleOwned;  ///< [in]
 } ur_kernel_native_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Wraps the backend kernel handle `hNativeKernel`, from program `hProgram`, in a UR
+/// kernel belonging to `hContext`, returned in `*phKernel`.
 /// Table slot: Kernel.pfnCreateWithNativeHandle; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3834,7 +4168,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelCreateWithNativeHandle(
     ur_kernel_handle_t *phKernel  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `pSuggestedLocalWorkSize` a good work-group size for launching `hKernel` on
+/// `hQueue` over the given `numWorkDim`-dimensional global range.
 /// Table slot: Kernel.pfnGetSuggestedLocalWorkSize; the loader dispatches on `hKernel`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3852,7 +4187,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelGetSuggestedLocalWorkSize(
     size_t *pSuggestedLocalWorkSize  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Like `urKernelGetSuggestedLocalWorkSize`, but takes into account the `numArgs` launch
+/// arguments in `pArgs`.
 /// Table slot: Kernel.pfnGetSuggestedLocalWorkSizeWithArgs; the loader dispatches on `hKernel`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3874,7 +4210,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelGetSuggestedLocalWorkSizeWithArgs(
     size_t *pSuggestedLocalWorkSize  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*pGroupCountRet` the largest number of work-groups of size
+/// `pLocalWorkSize` that a cooperative launch of `hKernel` on `hDevice` can run at once.
 /// Table slot: Kernel.pfnSuggestMaxCooperativeGroupCount; the loader dispatches on `hKernel`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3895,6 +4232,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelSuggestMaxCooperativeGroupCount(
 // ---- exp-2d-block-array-capabilities: Experimental: 2D block array capabilities
 
 typedef uint32_t ur_exp_device_2d_block_array_capability_flags_t;
+/// Whether a device supports 2D block array loads and stores from device code.
 typedef enum ur_exp_device_2d_block_array_capability_flag_t {
     UR_EXP_DEVICE_2D_BLOCK_ARRAY_CAPABILITY_FLAG_LOAD = UR_BIT(0),
     UR_EXP_DEVICE_2D_BLOCK_ARRAY_CAPABILITY_FLAG_STORE = UR_BIT(1),
@@ -3906,6 +4244,7 @@ typedef enum ur_exp_device_2d_block_array_capability_flag_t {
 // ---- exp-async-alloc: Experimental: asynchronous USM allocation
 
 typedef uint32_t ur_exp_async_usm_alloc_flags_t;
+/// Options for an asynchronous USM allocation; none are defined yet.
 typedef enum ur_exp_async_usm_alloc_flag_t {
     UR_EXP_ASYNC_USM_ALLOC_FLAG_TBD = UR_BIT(0),
     UR_EXP_ASYNC_USM_ALLOC_FLAG_FORCE_UINT32 = 0x7fffffff
@@ -3913,12 +4252,15 @@ typedef enum ur_exp_async_usm_alloc_flag_t {
 /// Bits of ur_exp_async_usm_alloc_flags_t that no flag uses.
 #define UR_EXP_ASYNC_USM_ALLOC_FLAGS_MASK 0xfffffffe
 
+/// Optional settings for the enqueued USM allocation functions.
 typedef struct ur_exp_async_usm_alloc_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     ur_exp_async_usm_alloc_flags_t flags;  ///< [in]
 } ur_exp_async_usm_alloc_properties_t;
 
+/// Extension to `ur_usm_pool_desc_t` that creates the pool inside an existing USM allocation of
+/// `size` bytes at `pMem`, of type `memType` on `device`.
 typedef struct ur_usm_pool_buffer_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
@@ -3928,7 +4270,8 @@ typedef struct ur_usm_pool_buffer_desc_t {
     ur_device_handle_t device;  ///< [in][opt]
 } ur_usm_pool_buffer_desc_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues an allocation of `size` bytes of device USM memory from `pPool` (or the
+/// default pool) on `hQueue`; the pointer is written to `*ppMem`.
 /// Table slot: EnqueueExp.pfnUSMDeviceAllocExp; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3947,7 +4290,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMDeviceAllocExp(
     ur_event_handle_t *phEvent  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues an allocation of `size` bytes of shared USM memory from `pPool` (or the
+/// default pool) on `hQueue`; the pointer is written to `*ppMem`.
 /// Table slot: EnqueueExp.pfnUSMSharedAllocExp; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3966,7 +4310,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMSharedAllocExp(
     ur_event_handle_t *phEvent  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues an allocation of `size` bytes of host USM memory from `pPool` (or the
+/// default pool) on `hQueue`; the pointer is written to `*ppMem`.
 /// Table slot: EnqueueExp.pfnUSMHostAllocExp; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -3985,7 +4330,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMHostAllocExp(
     ur_event_handle_t *phEvent  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues on `hQueue` the freeing of the USM memory at `pMem`, which an enqueued
+/// allocation took from `pPool` or the default pool.
 /// Table slot: EnqueueExp.pfnUSMFreeExp; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4002,7 +4348,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMFreeExp(
     ur_event_handle_t *phEvent  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates a USM memory pool for `hDevice` in `hContext` with the settings in
+/// `pPoolDesc` and returns it in `*pPool`.
 /// Table slot: USMExp.pfnPoolCreateExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4018,7 +4365,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolCreateExp(
     ur_usm_pool_handle_t *pPool  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Destroys the USM pool `hPool` that was created for `hDevice` in `hContext`.
 /// Table slot: USMExp.pfnPoolDestroyExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4031,7 +4378,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolDestroyExp(
     ur_usm_pool_handle_t hPool  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*pPool` the pool that `hDevice` in `hContext` uses for enqueued
+/// allocations when none was set.
 /// Table slot: USMExp.pfnPoolGetDefaultDevicePoolExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4044,7 +4392,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolGetDefaultDevicePoolExp(
     ur_usm_pool_handle_t *pPool  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of `hPool`, writing the value to `pPropValue` and its
+/// size to `*pPropSizeRet`.
 /// Table slot: USMExp.pfnPoolGetInfoExp; the loader dispatches on `hPool`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4058,7 +4407,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolGetInfoExp(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Sets property `propName` of `hPool`, such as its release threshold, to the
+/// `propSize`-byte value at `pPropValue`.
 /// Table slot: USMExp.pfnPoolSetInfoExp; the loader dispatches on `hPool`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4072,7 +4422,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolSetInfoExp(
     size_t propSize  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Makes `hPool` the pool that enqueued allocations on `hDevice` in `hContext` use when
+/// no pool is given.
 /// Table slot: USMExp.pfnPoolSetDevicePoolExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4085,7 +4436,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolSetDevicePoolExp(
     ur_usm_pool_handle_t hPool  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*pPool` the pool that enqueued allocations on `hDevice` in `hContext`
+/// currently use when no pool is given.
 /// Table slot: USMExp.pfnPoolGetDevicePoolExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4098,7 +4450,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolGetDevicePoolExp(
     ur_usm_pool_handle_t *pPool  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Asks `hPool` to give unused memory back to the system, keeping at least
+/// `minBytesToKeep` bytes reserved.
 /// Table slot: USMExp.pfnPoolTrimToExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4123,6 +4476,8 @@ typedef struct ur_exp_external_mem_handle_t_ *ur_exp_external_mem_handle_t;
 typedef struct ur_exp_external_semaphore_handle_t_ *ur_exp_external_semaphore_handle_t;
 
 typedef uint32_t ur_exp_image_copy_flags_t;
+/// Which memories a bindless image copy moves data between: host and device (either way),
+/// device and device, or host and host.
 typedef enum ur_exp_image_copy_flag_t {
     UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE = UR_BIT(0),
     UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST = UR_BIT(1),
@@ -4133,6 +4488,8 @@ typedef enum ur_exp_image_copy_flag_t {
 /// Bits of ur_exp_image_copy_flags_t that no flag uses.
 #define UR_EXP_IMAGE_COPY_FLAGS_MASK 0xfffffff0
 
+/// Whether the source and destination of a bindless image copy are plain memory or image
+/// memory.
 typedef enum ur_exp_image_copy_input_types_t {
     UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE = 0,
     UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM = 1,
@@ -4141,12 +4498,16 @@ typedef enum ur_exp_image_copy_input_types_t {
     UR_EXP_IMAGE_COPY_INPUT_TYPES_FORCE_UINT32 = 0x7fffffff
 } ur_exp_image_copy_input_types_t;
 
+/// Whether a cubemap sampler filters each face on its own or blends across the edges between
+/// faces.
 typedef enum ur_exp_sampler_cubemap_filter_mode_t {
     UR_EXP_SAMPLER_CUBEMAP_FILTER_MODE_DISJOINTED = 0,
     UR_EXP_SAMPLER_CUBEMAP_FILTER_MODE_SEAMLESS = 1,
     UR_EXP_SAMPLER_CUBEMAP_FILTER_MODE_FORCE_UINT32 = 0x7fffffff
 } ur_exp_sampler_cubemap_filter_mode_t;
 
+/// The kind of handle by which memory from another API (Vulkan, DirectX, a DMA buffer) is
+/// imported.
 typedef enum ur_exp_external_mem_type_t {
     UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD = 0,
     UR_EXP_EXTERNAL_MEM_TYPE_WIN32_NT = 1,
@@ -4156,6 +4517,8 @@ typedef enum ur_exp_external_mem_type_t {
     UR_EXP_EXTERNAL_MEM_TYPE_FORCE_UINT32 = 0x7fffffff
 } ur_exp_external_mem_type_t;
 
+/// The kind of handle by which a semaphore or fence from another API is imported, including
+/// timeline semaphores.
 typedef enum ur_exp_external_semaphore_type_t {
     UR_EXP_EXTERNAL_SEMAPHORE_TYPE_OPAQUE_FD = 0,
     UR_EXP_EXTERNAL_SEMAPHORE_TYPE_WIN32_NT = 1,
@@ -4166,30 +4529,39 @@ typedef enum ur_exp_external_semaphore_type_t {
     UR_EXP_EXTERNAL_SEMAPHORE_TYPE_FORCE_UINT32 = 0x7fffffff
 } ur_exp_external_semaphore_type_t;
 
+/// What backs image memory: a USM pointer or an opaque backend image handle.
 typedef enum ur_exp_image_mem_type_t {
     UR_EXP_IMAGE_MEM_TYPE_USM_POINTER = 0,
     UR_EXP_IMAGE_MEM_TYPE_OPAQUE_HANDLE = 1,
     UR_EXP_IMAGE_MEM_TYPE_FORCE_UINT32 = 0x7fffffff
 } ur_exp_image_mem_type_t;
 
+/// Names an external memory or semaphore object to import by its POSIX file descriptor `fd`;
+/// chain it to the import descriptor.
 typedef struct ur_exp_file_descriptor_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
     int fd;  ///< [in]
 } ur_exp_file_descriptor_t;
 
+/// Names an external memory or semaphore object to import by its Win32 `handle`; chain it to
+/// the import descriptor.
 typedef struct ur_exp_win32_handle_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
     void *handle;  ///< [in]
 } ur_exp_win32_handle_t;
 
+/// Names a shareable Win32 object to import by its NT object name, a NUL-terminated wide string
+/// at `name`; chain it to the import descriptor.
 typedef struct ur_exp_win32_name_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
     const void *name;  ///< [in]
 } ur_exp_win32_name_t;
 
+/// Extension to `ur_sampler_desc_t` for mipmapped images: the range of mip levels used, the
+/// maximum anisotropy, and how levels are filtered.
 typedef struct ur_exp_sampler_mip_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
@@ -4199,28 +4571,38 @@ typedef struct ur_exp_sampler_mip_properties_t {
     ur_sampler_filter_mode_t mipFilterMode;  ///< [in]
 } ur_exp_sampler_mip_properties_t;
 
+/// Extension to `ur_sampler_desc_t` giving a separate addressing mode for each of the three
+/// dimensions.
 typedef struct ur_exp_sampler_addr_modes_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     ur_sampler_addressing_mode_t addrModes[3];  ///< [in]
 } ur_exp_sampler_addr_modes_t;
 
+/// Extension to `ur_sampler_desc_t` choosing how a sampler filters across the faces of a
+/// cubemap.
 typedef struct ur_exp_sampler_cubemap_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     ur_exp_sampler_cubemap_filter_mode_t cubemapFilterMode;  ///< [in]
 } ur_exp_sampler_cubemap_properties_t;
 
+/// Describes external memory to import; chain a file descriptor, Win32 handle or Win32 name
+/// structure through `pNext`.
 typedef struct ur_exp_external_mem_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
 } ur_exp_external_mem_desc_t;
 
+/// Describes an external semaphore to import; chain a file descriptor, Win32 handle or Win32
+/// name structure through `pNext`.
 typedef struct ur_exp_external_semaphore_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
 } ur_exp_external_semaphore_desc_t;
 
+/// The part of a bindless image copy: where it starts in the source and the destination, and
+/// its extent.
 typedef struct ur_exp_image_copy_region_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
@@ -4229,6 +4611,8 @@ typedef struct ur_exp_image_copy_region_t {
     ur_rect_region_t copyExtent;  ///< [in]
 } ur_exp_image_copy_region_t;
 
+/// Extension to `ur_image_desc_t` saying that `rowPitch` and `slicePitch` were chosen by the
+/// user rather than computed by the driver.
 typedef struct ur_exp_image_user_pitch_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
@@ -4236,7 +4620,8 @@ typedef struct ur_exp_image_user_pitch_desc_t {
     size_t slicePitch;  ///< [in]
 } ur_exp_image_user_pitch_desc_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Allocates device USM memory on `hDevice` for `height` rows of `widthInBytes` bytes,
+/// padding rows for `elementSizeBytes`-byte elements; returns it and the row pitch.
 /// Table slot: USMExp.pfnPitchedAllocExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4258,7 +4643,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPitchedAllocExp(
     size_t *pResultPitch  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Destroys the unsampled bindless image handle `hImage` on `hDevice`; the image memory
+/// behind it is not freed.
 /// Table slot: BindlessImagesExp.pfnUnsampledImageHandleDestroyExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4270,7 +4656,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesUnsampledImageHandleDestroyE
     ur_exp_image_native_handle_t hImage  ///< [in][release]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Destroys the sampled bindless image handle `hImage` on `hDevice`; the image memory
+/// behind it is not freed.
 /// Table slot: BindlessImagesExp.pfnSampledImageHandleDestroyExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4282,7 +4669,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesSampledImageHandleDestroyExp
     ur_exp_image_native_handle_t hImage  ///< [in][release]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Allocates image memory on `hDevice` for an image with format `pImageFormat` and shape
+/// `pImageDesc`, and returns its handle in `*phImageMem`.
 /// Table slot: BindlessImagesExp.pfnImageAllocateExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4300,7 +4688,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesImageAllocateExp(
     ur_exp_image_mem_native_handle_t *phImageMem  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Frees the image memory `hImageMem` allocated on `hDevice` in `hContext`.
 /// Table slot: BindlessImagesExp.pfnImageFreeExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4312,7 +4700,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesImageFreeExp(
     ur_exp_image_mem_native_handle_t hImageMem  ///< [in][release]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates a bindless handle in `*phImage` through which kernels on `hDevice` read and
+/// write the image in `hImageMem` without a sampler.
 /// Table slot: BindlessImagesExp.pfnUnsampledImageCreateExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4331,7 +4720,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesUnsampledImageCreateExp(
     ur_exp_image_native_handle_t *phImage  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates a bindless handle in `*phImage` through which kernels on `hDevice` sample the
+/// image in `hImageMem` with the sampler settings in `pSamplerDesc`.
 /// Table slot: BindlessImagesExp.pfnSampledImageCreateExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4353,7 +4743,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesSampledImageCreateExp(
     ur_exp_image_native_handle_t *phImage  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues a copy of the region `pCopyRegion` from image or memory `pSrc` to `pDst` on
+/// `hQueue`, with the direction in `imageCopyFlags`.
 /// Table slot: BindlessImagesExp.pfnImageCopyExp; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4384,7 +4775,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesImageCopyExp(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of the image memory `hImageMem`, writing the value to
+/// `pPropValue` and its size to `*pPropSizeRet`.
 /// Table slot: BindlessImagesExp.pfnImageGetInfoExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4399,7 +4791,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesImageGetInfoExp(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*pSupportedRet` whether `hDevice` can allocate image memory of type
+/// `imageMemHandleType` for the given image format and shape.
 /// Table slot: BindlessImagesExp.pfnGetImageMemoryHandleTypeSupportExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4418,7 +4811,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesGetImageMemoryHandleTypeSupp
     ur_bool_t *pSupportedRet  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*pSupportedRet` whether `hDevice` can create an unsampled image handle for
+/// the given format and shape in memory of type `imageMemHandleType`.
 /// Table slot: BindlessImagesExp.pfnGetImageUnsampledHandleSupportExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4437,7 +4831,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesGetImageUnsampledHandleSuppo
     ur_bool_t *pSupportedRet  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*pSupportedRet` whether `hDevice` can create a sampled image handle for
+/// the given format and shape in memory of type `imageMemHandleType`.
 /// Table slot: BindlessImagesExp.pfnGetImageSampledHandleSupportExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4456,7 +4851,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesGetImageSampledHandleSupport
     ur_bool_t *pSupportedRet  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*phImageMem` a handle to mip level `mipmapLevel` of the mipmapped image
+/// memory `hImageMem`.
 /// Table slot: BindlessImagesExp.pfnMipmapGetLevelExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4471,7 +4867,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesMipmapGetLevelExp(
     ur_exp_image_mem_native_handle_t *phImageMem  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Frees the mipmapped image memory `hMem` allocated on `hDevice`, with all of its
+/// levels.
 /// Table slot: BindlessImagesExp.pfnMipmapFreeExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4483,7 +4880,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesMipmapFreeExp(
     ur_exp_image_mem_native_handle_t hMem  ///< [in][release]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Imports `size` bytes of memory from another API, described by `pExternalMemDesc`, for
+/// use on `hDevice`, and returns it in `*phExternalMem`.
 /// Table slot: BindlessImagesExp.pfnImportExternalMemoryExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4500,7 +4898,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesImportExternalMemoryExp(
     ur_exp_external_mem_handle_t *phExternalMem  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Maps the imported memory `hExternalMem` as image memory with format `pImageFormat`
+/// and shape `pImageDesc`, returning its handle in `*phImageMem`.
 /// Table slot: BindlessImagesExp.pfnMapExternalArrayExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4520,7 +4919,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesMapExternalArrayExp(
     ur_exp_image_mem_native_handle_t *phImageMem  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Maps `size` bytes of the imported memory `hExternalMem`, from byte `offset`, into
+/// device-accessible memory and writes its address to `*ppRetMem`.
 /// Table slot: BindlessImagesExp.pfnMapExternalLinearMemoryExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4537,7 +4937,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesMapExternalLinearMemoryExp(
     void **ppRetMem  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Releases the external memory `hExternalMem` imported on `hDevice` by
+/// `urBindlessImagesImportExternalMemoryExp`.
 /// Table slot: BindlessImagesExp.pfnReleaseExternalMemoryExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4550,7 +4951,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesReleaseExternalMemoryExp(
     ur_exp_external_mem_handle_t hExternalMem  ///< [in][release]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Unmaps the linear memory at `pMem` that `urBindlessImagesMapExternalLinearMemoryExp`
+/// mapped on `hDevice`.
 /// Table slot: BindlessImagesExp.pfnFreeMappedLinearMemoryExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4563,7 +4965,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesFreeMappedLinearMemoryExp(
     void *pMem  ///< [in][release]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*pSupportedRet` whether `hDevice` can import external memory given by
+/// handles of type `memHandleType`.
 /// Table slot: BindlessImagesExp.pfnSupportsImportingHandleTypeExp; the loader dispatches on `hDevice`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4575,7 +4978,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesSupportsImportingHandleTypeE
     ur_bool_t *pSupportedRet  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Imports a semaphore or fence from another API, described by `pExternalSemaphoreDesc`,
+/// for use on `hDevice`, and returns it in `*phExternalSemaphore`.
 /// Table slot: BindlessImagesExp.pfnImportExternalSemaphoreExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4591,7 +4995,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesImportExternalSemaphoreExp(
     ur_exp_external_semaphore_handle_t *phExternalSemaphore  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Releases the imported external semaphore `hExternalSemaphore`.
 /// Table slot: BindlessImagesExp.pfnReleaseExternalSemaphoreExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4604,7 +5008,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesReleaseExternalSemaphoreExp(
     ur_exp_external_semaphore_handle_t hExternalSemaphore  ///< [in][release]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues on `hQueue` a wait on the external semaphore `hSemaphore`, until it reaches
+/// `waitValue` if `hasWaitValue` is set (timeline semaphores).
 /// Table slot: BindlessImagesExp.pfnWaitExternalSemaphoreExp; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4620,7 +5025,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesWaitExternalSemaphoreExp(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues on `hQueue` a signal of the external semaphore `hSemaphore`, setting it to
+/// `signalValue` if `hasSignalValue` is set (timeline semaphores).
 /// Table slot: BindlessImagesExp.pfnSignalExternalSemaphoreExp; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4638,7 +5044,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesSignalExternalSemaphoreExp(
 
 // ---- exp-device-wait: Experimental: waiting on a whole device
 
-/// @brief See the Unified Runtime specification.
+/// @brief Blocks until all work submitted to every queue of `hDevice` has finished.
 /// Table slot: DeviceExp.pfnWaitExp; the loader dispatches on `hDevice`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4649,7 +5055,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urDeviceWaitExp(
 
 // ---- exp-dynamic-link: Experimental: dynamic linking of programs
 
-/// @brief See the Unified Runtime specification.
+/// @brief Resolves the imported symbols of the `count` programs in `phPrograms` against each
+/// other's exports, so that their kernels become ready to use.
 /// Table slot: ProgramExp.pfnDynamicLinkExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4664,7 +5071,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramDynamicLinkExp(
 
 // ---- exp-enqueue-timestamp-recording: Experimental: timestamp recording
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues on `hQueue` a command that records the device time in the event returned in
+/// `*phEvent`; with `blocking` the call waits for it.
 /// Table slot: EnqueueExp.pfnTimestampRecordingExp; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4682,7 +5090,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueTimestampRecordingExp(
 
 // ---- exp-inter-process-communication: Experimental: inter-process memory and event handles
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates handle data through which another process can open the device USM allocation
+/// at `pMem`; writes a pointer to it and its size in bytes.
 /// Table slot: IPCExp.pfnGetMemHandleExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4696,7 +5105,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCGetMemHandleExp(
     size_t *pIPCMemHandleDataSizeRet  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Releases IPC memory handle data that `urIPCGetMemHandleExp` returned; the allocation
+/// itself is unaffected.
 /// Table slot: IPCExp.pfnPutMemHandleExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4707,7 +5117,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCPutMemHandleExp(
     void *pIPCMemHandleData  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Opens, in this process, the USM allocation described by `ipcMemHandleDataSize` bytes
+/// of handle data from another process, and writes its address here to `*ppMem`.
 /// Table slot: IPCExp.pfnOpenMemHandleExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4723,7 +5134,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCOpenMemHandleExp(
     void **ppMem  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Closes the memory at `pMem` that `urIPCOpenMemHandleExp` opened; the owning process's
+/// allocation is unaffected.
 /// Table slot: IPCExp.pfnCloseMemHandleExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4734,7 +5146,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCCloseMemHandleExp(
     void *pMem  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates handle data through which another process can open the physical memory
+/// `hPhysMem`; writes a pointer to it and its size in bytes.
 /// Table slot: IPCExp.pfnGetPhysMemHandleExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4749,7 +5162,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCGetPhysMemHandleExp(
     size_t *pIPCPhysMemHandleDataSizeRet  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Releases IPC handle data that `urIPCGetPhysMemHandleExp` returned; the physical
+/// memory itself is unaffected.
 /// Table slot: IPCExp.pfnPutPhysMemHandleExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4760,7 +5174,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCPutPhysMemHandleExp(
     const void *pIPCPhysMemHandleData  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Opens, in this process, the physical memory described by handle data from another
+/// process, and returns it in `*phPhysMem`.
 /// Table slot: IPCExp.pfnOpenPhysMemHandleExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4776,7 +5191,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCOpenPhysMemHandleExp(
     ur_physical_mem_handle_t *phPhysMem  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Closes the physical memory `hPhysMem` that `urIPCOpenPhysMemHandleExp` opened.
 /// Table slot: IPCExp.pfnClosePhysMemHandleExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4787,7 +5202,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCClosePhysMemHandleExp(
     ur_physical_mem_handle_t hPhysMem  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates handle data through which another process can open `hEvent`; writes a pointer
+/// to it and its size in bytes.
 /// Table slot: IPCExp.pfnGetEventHandleExp; the loader dispatches on `hEvent`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4800,7 +5216,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCGetEventHandleExp(
     size_t *pIPCEventHandleDataSizeRet  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Releases IPC event handle data that `urIPCGetEventHandleExp` returned, in the same
+/// process; the event itself is unaffected.
 /// Table slot: IPCExp.pfnPutEventHandleExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4811,7 +5228,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCPutEventHandleExp(
     void *pIPCEventHandleData  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Opens, in this process, the event described by `ipcEventHandleDataSize` bytes of
+/// handle data from another process, and returns it in `*phEvent`.
 /// Table slot: IPCExp.pfnOpenEventHandleExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4827,7 +5245,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCOpenEventHandleExp(
 
 // ---- exp-memory-export: Experimental: exportable memory
 
-/// @brief See the Unified Runtime specification.
+/// @brief Allocates `size` bytes of device memory on `hDevice`, aligned to `alignment`, that
+/// can later be exported as a handle of type `handleTypeToExport`.
 /// Table slot: MemoryExportExp.pfnAllocExportableMemoryExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4845,7 +5264,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemoryExportAllocExportableMemoryExp(
     void **ppMem  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Frees the exportable memory at `pMem` allocated by
+/// `urMemoryExportAllocExportableMemoryExp`.
 /// Table slot: MemoryExportExp.pfnFreeExportableMemoryExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4858,7 +5278,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemoryExportFreeExportableMemoryExp(
     void *pMem  ///< [in][release]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `pMemHandleRet` a handle of type `handleTypeToExport` (such as a file
+/// descriptor) for the exportable memory at `pMem`, for use by other APIs.
 /// Table slot: MemoryExportExp.pfnExportMemoryHandleExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4876,6 +5297,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemoryExportExportMemoryHandleExp(
 // ---- exp-multi-device-compile: Experimental: build, compile and link for chosen devices
 
 typedef uint32_t ur_exp_program_flags_t;
+/// Options for building, compiling or linking a program for chosen devices, such as allowing
+/// unresolved symbols.
 typedef enum ur_exp_program_flag_t {
     UR_EXP_PROGRAM_FLAG_ALLOW_UNRESOLVED_SYMBOLS = UR_BIT(0),
     UR_EXP_PROGRAM_FLAG_ALLOW_UNRESOLVED_FORCE_UINT32 = 0x7fffffff
@@ -4883,7 +5306,8 @@ typedef enum ur_exp_program_flag_t {
 /// Bits of ur_exp_program_flags_t that no flag uses.
 #define UR_EXP_PROGRAM_FLAGS_MASK 0xfffffffe
 
-/// @brief See the Unified Runtime specification.
+/// @brief Compiles and links `hProgram` for the `numDevices` devices in `phDevices` only, with
+/// `flags` and the options in `pOptions`.
 /// Table slot: ProgramExp.pfnBuildExp; the loader dispatches on `hProgram`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4898,7 +5322,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramBuildExp(
     const char *pOptions  ///< [in][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Compiles `hProgram` for the `numDevices` devices in `phDevices` only, with `flags`
+/// and the options in `pOptions`.
 /// Table slot: ProgramExp.pfnCompileExp; the loader dispatches on `hProgram`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4913,7 +5338,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramCompileExp(
     const char *pOptions  ///< [in][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Links the `count` compiled programs in `phPrograms` for the `numDevices` devices in
+/// `phDevices` into a new program returned in `*phProgram`.
 /// Table slot: ProgramExp.pfnLinkExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4936,7 +5362,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramLinkExp(
 
 // ---- exp-usm-context-memcpy: Experimental: context-level USM copies
 
-/// @brief See the Unified Runtime specification.
+/// @brief Copies `size` bytes from `pSrc` to `pDst`, USM allocations of `hContext`, without a
+/// queue; returns when the copy is done.
 /// Table slot: USMExp.pfnContextMemcpyExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4954,6 +5381,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMContextMemcpyExp(
 // ---- exp-usm-host-alloc-register: Experimental: registering host allocations
 
 typedef uint32_t ur_exp_usm_host_alloc_register_flags_t;
+/// Options for registering host memory with a context, such as promising that devices will only
+/// read it.
 typedef enum ur_exp_usm_host_alloc_register_flag_t {
     UR_EXP_USM_HOST_ALLOC_REGISTER_FLAG_READ_ONLY = UR_BIT(0),
     UR_EXP_USM_HOST_ALLOC_REGISTER_FLAG_READ_FORCE_UINT32 = 0x7fffffff
@@ -4961,13 +5390,15 @@ typedef enum ur_exp_usm_host_alloc_register_flag_t {
 /// Bits of ur_exp_usm_host_alloc_register_flags_t that no flag uses.
 #define UR_EXP_USM_HOST_ALLOC_REGISTER_FLAGS_MASK 0xfffffffe
 
+/// Optional settings for `urUSMHostAllocRegisterExp`.
 typedef struct ur_exp_usm_host_alloc_register_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     ur_exp_usm_host_alloc_register_flags_t flags;  ///< [in]
 } ur_exp_usm_host_alloc_register_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Registers `size` bytes of ordinary host memory at `pHostMem` with `hContext`, so that
+/// its devices can access it like host USM.
 /// Table slot: USMExp.pfnHostAllocRegisterExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4981,7 +5412,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMHostAllocRegisterExp(
     const ur_exp_usm_host_alloc_register_properties_t *pProperties  ///< [in][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Undoes `urUSMHostAllocRegisterExp` for the host memory at `pHostMem`; the memory
+/// itself stays allocated.
 /// Table slot: USMExp.pfnHostAllocUnregisterExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -4994,7 +5426,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMHostAllocUnregisterExp(
 
 // ---- exp-usm-import-release: Experimental: importing host memory
 
-/// @brief See the Unified Runtime specification.
+/// @brief Imports `size` bytes of host memory at `pMem` into USM for `hContext`, typically
+/// pinning it for faster transfers.
 /// Table slot: USMExp.pfnImportExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5006,7 +5439,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMImportExp(
     size_t size  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Undoes `urUSMImportExp` for the host memory at `pMem`.
 /// Table slot: USMExp.pfnReleaseExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5019,13 +5452,15 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMReleaseExp(
 
 // ---- exp-usm-p2p: Experimental: peer-to-peer USM access
 
+/// The properties of access between two devices that `urUsmP2PPeerAccessGetInfoExp` can report.
 typedef enum ur_exp_peer_info_t {
     UR_EXP_PEER_INFO_UR_PEER_ACCESS_SUPPORT = 0,  ///< [int]
     UR_EXP_PEER_INFO_UR_PEER_ATOMICS_SUPPORT = 1,  ///< [int]
     UR_EXP_PEER_INFO_UR_PEER_FORCE_UINT32 = 0x7fffffff
 } ur_exp_peer_info_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Lets kernels running on `commandDevice` access USM device memory allocated on
+/// `peerDevice`.
 /// Table slot: UsmP2PExp.pfnEnablePeerAccessExp; the loader dispatches on `commandDevice`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5036,7 +5471,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUsmP2PEnablePeerAccessExp(
     ur_device_handle_t peerDevice  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Withdraws the access of `commandDevice` to USM device memory on `peerDevice` granted
+/// by `urUsmP2PEnablePeerAccessExp`.
 /// Table slot: UsmP2PExp.pfnDisablePeerAccessExp; the loader dispatches on `commandDevice`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5047,7 +5483,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUsmP2PDisablePeerAccessExp(
     ur_device_handle_t peerDevice  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of access from `commandDevice` to memory on `peerDevice`,
+/// writing at most `propSize` bytes to `pPropValue`.
 /// Table slot: UsmP2PExp.pfnPeerAccessGetInfoExp; the loader dispatches on `commandDevice`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5069,6 +5506,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urUsmP2PPeerAccessGetInfoExp(
 // ---- exp-command-buffer: Experimental: command buffers
 
 typedef uint32_t ur_device_command_buffer_update_capability_flags_t;
+/// Which parts of a kernel command already recorded in a command buffer a device can change:
+/// arguments, work sizes, kernel, or events.
 typedef enum ur_device_command_buffer_update_capability_flag_t {
     UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_ARGUMENTS = UR_BIT(0),
     UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_LOCAL_WORK_SIZE = UR_BIT(1),
@@ -5080,17 +5519,21 @@ typedef enum ur_device_command_buffer_update_capability_flag_t {
 /// Bits of ur_device_command_buffer_update_capability_flags_t that no flag uses.
 #define UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAGS_MASK 0xffffffc0
 
+/// The properties of a command buffer that `urCommandBufferGetInfoExp` can report.
 typedef enum ur_exp_command_buffer_info_t {
     UR_EXP_COMMAND_BUFFER_INFO_REFERENCE_COUNT = 0,  ///< [uint32_t]
     UR_EXP_COMMAND_BUFFER_INFO_DESCRIPTOR = 1,  ///< [ur_exp_command_buffer_desc_t]
     UR_EXP_COMMAND_BUFFER_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_exp_command_buffer_info_t;
 
+/// The properties of a command in a command buffer that can be queried.
 typedef enum ur_exp_command_buffer_command_info_t {
     UR_EXP_COMMAND_BUFFER_COMMAND_INFO_REFERENCE_COUNT = 0,  ///< [uint32_t]
     UR_EXP_COMMAND_BUFFER_COMMAND_INFO_REFERENCE_FORCE_UINT32 = 0x7fffffff
 } ur_exp_command_buffer_command_info_t;
 
+/// The settings of a new command buffer: whether its commands can be updated after finalising,
+/// whether they run in order, and whether they are profiled.
 typedef struct ur_exp_command_buffer_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
@@ -5105,6 +5548,8 @@ typedef struct ur_exp_command_buffer_handle_t_ *ur_exp_command_buffer_handle_t;
 
 typedef struct ur_exp_command_buffer_command_handle_t_ *ur_exp_command_buffer_command_handle_t;
 
+/// A new memory object `hNewMemObjArg` for argument `argIndex` of a kernel command being
+/// updated.
 typedef struct ur_exp_command_buffer_update_memobj_arg_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
@@ -5113,6 +5558,8 @@ typedef struct ur_exp_command_buffer_update_memobj_arg_desc_t {
     ur_mem_handle_t hNewMemObjArg;  ///< [in][opt]
 } ur_exp_command_buffer_update_memobj_arg_desc_t;
 
+/// A new USM pointer, read from `pNewPointerArg`, for argument `argIndex` of a kernel command
+/// being updated.
 typedef struct ur_exp_command_buffer_update_pointer_arg_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
@@ -5121,6 +5568,8 @@ typedef struct ur_exp_command_buffer_update_pointer_arg_desc_t {
     const void *pNewPointerArg;  ///< [in][opt]
 } ur_exp_command_buffer_update_pointer_arg_desc_t;
 
+/// A new value of `argSize` bytes at `pNewValueArg` for argument `argIndex` of a kernel command
+/// being updated.
 typedef struct ur_exp_command_buffer_update_value_arg_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
@@ -5130,6 +5579,8 @@ typedef struct ur_exp_command_buffer_update_value_arg_desc_t {
     const void *pNewValueArg;  ///< [in][opt]
 } ur_exp_command_buffer_update_value_arg_desc_t;
 
+/// The changes to make to the kernel command `hCommand`: a new kernel, new arguments, and new
+/// work dimensions, offsets and sizes; NULL members stay unchanged.
 typedef struct ur_exp_command_buffer_update_kernel_launch_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
@@ -5147,7 +5598,8 @@ typedef struct ur_exp_command_buffer_update_kernel_launch_desc_t {
     size_t *pNewLocalWorkSize;  ///< [in][opt][range(0,newWorkDim)]
 } ur_exp_command_buffer_update_kernel_launch_desc_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates an empty command buffer for recording commands to run on `hDevice` in
+/// `hContext`, with the settings in `pCommandBufferDesc`; returns it in `*phCommandBuffer`.
 /// Table slot: CommandBufferExp.pfnCreateExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5162,7 +5614,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferCreateExp(
     ur_exp_command_buffer_handle_t *phCommandBuffer  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Adds one to the reference count of `hCommandBuffer`.
 /// Table slot: CommandBufferExp.pfnRetainExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5171,7 +5623,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferRetainExp(
     ur_exp_command_buffer_handle_t hCommandBuffer  ///< [in][retain]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Drops one reference to `hCommandBuffer`; the command buffer is destroyed when its
+/// count reaches zero.
 /// Table slot: CommandBufferExp.pfnReleaseExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5180,7 +5633,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferReleaseExp(
     ur_exp_command_buffer_handle_t hCommandBuffer  ///< [in][release]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Closes `hCommandBuffer` for recording: nothing further may be appended to it, and it
+/// can now be enqueued.
 /// Table slot: CommandBufferExp.pfnFinalizeExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5189,7 +5643,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferFinalizeExp(
     ur_exp_command_buffer_handle_t hCommandBuffer  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Appends to `hCommandBuffer` a launch of `hKernel` over a `workDim`-dimensional range;
+/// `phKernelAlternatives` lists kernels an update may switch it to.
 /// Table slot: CommandBufferExp.pfnAppendKernelLaunchExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5220,7 +5675,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendKernelLaunchExp(
     ur_exp_command_buffer_command_handle_t *phCommand  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Appends to `hCommandBuffer` a launch of `hKernel` over a `workDim`-dimensional range,
+/// with the `numArgs` arguments in `pArgs` set for this command only.
 /// Table slot: CommandBufferExp.pfnAppendKernelLaunchWithArgsExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5255,7 +5711,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendKernelLaunchWithArgsExp
     ur_exp_command_buffer_command_handle_t *phCommand  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Appends to `hCommandBuffer` a copy of `size` bytes from `pSrc` to `pDst`, either of
+/// which may be USM or host memory.
 /// Table slot: CommandBufferExp.pfnAppendUSMMemcpyExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5281,7 +5738,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendUSMMemcpyExp(
     ur_exp_command_buffer_command_handle_t *phCommand  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Appends to `hCommandBuffer` a fill of `size` bytes of USM memory at `pMemory` with
+/// repeated copies of the `patternSize`-byte pattern at `pPattern`.
 /// Table slot: CommandBufferExp.pfnAppendUSMFillExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5310,7 +5768,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendUSMFillExp(
     ur_exp_command_buffer_command_handle_t *phCommand  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Appends to `hCommandBuffer` a copy of `size` bytes from `hSrcMem` at `srcOffset` to
+/// `hDstMem` at `dstOffset`.
 /// Table slot: CommandBufferExp.pfnAppendMemBufferCopyExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5337,7 +5796,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferCopyExp(
     ur_exp_command_buffer_command_handle_t *phCommand  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Appends to `hCommandBuffer` a copy of `size` bytes from host memory at `pSrc` into
+/// `hBuffer`, starting `offset` bytes in.
 /// Table slot: CommandBufferExp.pfnAppendMemBufferWriteExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5363,7 +5823,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferWriteExp(
     ur_exp_command_buffer_command_handle_t *phCommand  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Appends to `hCommandBuffer` a copy of `size` bytes, starting `offset` bytes into
+/// `hBuffer`, into host memory at `pDst`.
 /// Table slot: CommandBufferExp.pfnAppendMemBufferReadExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5389,7 +5850,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferReadExp(
     ur_exp_command_buffer_command_handle_t *phCommand  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Appends to `hCommandBuffer` a copy of the 3D box `region` from `srcOrigin` in
+/// `hSrcMem` to `dstOrigin` in `hDstMem`, using the given pitches.
 /// Table slot: CommandBufferExp.pfnAppendMemBufferCopyRectExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5420,7 +5882,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferCopyRectExp(
     ur_exp_command_buffer_command_handle_t *phCommand  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Appends to `hCommandBuffer` a copy of the 3D box `region` from `hostOffset` in host
+/// memory at `pSrc` to `bufferOffset` in `hBuffer`.
 /// Table slot: CommandBufferExp.pfnAppendMemBufferWriteRectExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5451,7 +5914,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferWriteRectExp(
     ur_exp_command_buffer_command_handle_t *phCommand  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Appends to `hCommandBuffer` a copy of the 3D box `region` from `bufferOffset` in
+/// `hBuffer` to `hostOffset` in host memory at `pDst`.
 /// Table slot: CommandBufferExp.pfnAppendMemBufferReadRectExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5482,7 +5946,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferReadRectExp(
     ur_exp_command_buffer_command_handle_t *phCommand  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Appends to `hCommandBuffer` a fill of `size` bytes of `hBuffer`, starting `offset`
+/// bytes in, with the `patternSize`-byte pattern at `pPattern`.
 /// Table slot: CommandBufferExp.pfnAppendMemBufferFillExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5509,7 +5974,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferFillExp(
     ur_exp_command_buffer_command_handle_t *phCommand  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Appends to `hCommandBuffer` a hint to migrate the `size` bytes of shared USM memory
+/// at `pMemory` in the direction given by `flags`.
 /// Table slot: CommandBufferExp.pfnAppendUSMPrefetchExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5535,7 +6001,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendUSMPrefetchExp(
     ur_exp_command_buffer_command_handle_t *phCommand  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Appends to `hCommandBuffer` the usage hints in `advice` for the `size` bytes of USM
+/// memory at `pMemory`.
 /// Table slot: CommandBufferExp.pfnAppendUSMAdviseExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5561,11 +6028,14 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendUSMAdviseExp(
     ur_exp_command_buffer_command_handle_t *phCommand  ///< [out][opt][alloc]
 );
 
+/// A function that records work into the backend's native command buffer through the backend's
+/// own API; it receives the registered `pUserData`.
 typedef void (*ur_exp_command_buffer_native_command_function_t)(
     void *pUserData  ///< [in][out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Appends to `hCommandBuffer` work recorded by calling `pfnNativeCommand` with `pData`,
+/// which adds commands through the backend's native API.
 /// Table slot: CommandBufferExp.pfnAppendNativeCommandExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5583,7 +6053,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendNativeCommandExp(
     ur_exp_command_buffer_sync_point_t *pSyncPoint  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues on `hQueue` one run of every command in the finalised command buffer
+/// `hCommandBuffer`.
 /// Table slot: EnqueueExp.pfnCommandBufferExp; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5599,7 +6070,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueCommandBufferExp(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Changes the kernel commands of the finalised, updatable `hCommandBuffer` as described
+/// by the `numKernelUpdates` entries in `pUpdateKernelLaunch`.
 /// Table slot: CommandBufferExp.pfnUpdateKernelLaunchExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5613,7 +6085,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferUpdateKernelLaunchExp(
     const ur_exp_command_buffer_update_kernel_launch_desc_t *pUpdateKernelLaunch  ///< [in][range(0,numKernelUpdates)]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*phSignalEvent` a new event that `hCommand` signals the next time its
+/// command buffer runs; the caller must release it.
 /// Table slot: CommandBufferExp.pfnUpdateSignalEventExp; the loader dispatches on `hCommand`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5624,7 +6097,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferUpdateSignalEventExp(
     ur_event_handle_t *phSignalEvent  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Replaces the events that `hCommand` waits for, from the next run of its command
+/// buffer, with the `numEventsInWaitList` events in `phEventWaitList`.
 /// Table slot: CommandBufferExp.pfnUpdateWaitEventsExp; the loader dispatches on `hCommand`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5637,7 +6111,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferUpdateWaitEventsExp(
     const ur_event_handle_t *phEventWaitList  ///< [in][opt][range(0,numEventsInWaitList)]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Queries property `propName` of `hCommandBuffer`, writing at most `propSize` bytes to
+/// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: CommandBufferExp.pfnGetInfoExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5654,7 +6129,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferGetInfoExp(
     size_t *pPropSizeRet  ///< [out][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*phNativeCommandBuffer` the backend's own handle for `hCommandBuffer`; UR
+/// keeps ownership of it.
 /// Table slot: CommandBufferExp.pfnGetNativeHandleExp; the loader dispatches on `hCommandBuffer`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5668,6 +6144,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferGetNativeHandleExp(
 // ---- exp-host-task: Experimental: host tasks
 
 typedef uint32_t ur_exp_host_task_flags_t;
+/// Options for a host task; none are defined yet.
 typedef enum ur_exp_host_task_flag_t {
     UR_EXP_HOST_TASK_FLAG_TBD = UR_BIT(0),
     UR_EXP_HOST_TASK_FLAG_FORCE_UINT32 = 0x7fffffff
@@ -5675,17 +6152,21 @@ typedef enum ur_exp_host_task_flag_t {
 /// Bits of ur_exp_host_task_flags_t that no flag uses.
 #define UR_EXP_HOST_TASK_FLAGS_MASK 0xfffffffe
 
+/// Optional settings for `urEnqueueHostTaskExp`.
 typedef struct ur_exp_host_task_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     ur_exp_host_task_flags_t flags;  ///< [in]
 } ur_exp_host_task_properties_t;
 
+/// A host function that `urEnqueueHostTaskExp` runs; it receives the `data` pointer given there
+/// and must not call any UR function.
 typedef void (*ur_exp_host_task_function_t)(
     void *pfnHostTask  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues on `hQueue` a call of the host function `pfnHostTask` with `data`, run once
+/// the events in `phEventWaitList` have completed.
 /// Table slot: EnqueueExp.pfnHostTaskExp; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5706,6 +6187,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueHostTaskExp(
 // ---- exp-low-power-events: Experimental: low-power events
 
 typedef uint32_t ur_exp_enqueue_ext_flags_t;
+/// Extra options for enqueued commands, such as asking for low-power events that use less CPU
+/// while waited on, at the cost of higher completion latency.
 typedef enum ur_exp_enqueue_ext_flag_t {
     UR_EXP_ENQUEUE_EXT_FLAG_LOW_POWER_EVENTS_SUPPORT = UR_BIT(11),
     UR_EXP_ENQUEUE_EXT_FLAG_LOW_POWER_EVENTS_FORCE_UINT32 = 0x7fffffff
@@ -5713,13 +6196,16 @@ typedef enum ur_exp_enqueue_ext_flag_t {
 /// Bits of ur_exp_enqueue_ext_flags_t that no flag uses.
 #define UR_EXP_ENQUEUE_EXT_FLAGS_MASK 0xfffff7ff
 
+/// Optional settings for `urEnqueueEventsWaitWithBarrierExt`.
 typedef struct ur_exp_enqueue_ext_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     ur_exp_enqueue_ext_flags_t flags;  ///< [in]
 } ur_exp_enqueue_ext_properties_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Like `urEnqueueEventsWaitWithBarrier`, with extra options in `pProperties`; a
+/// reusable event from `urEventCreateExp` passed in `*phEvent` is signalled instead of a new
+/// one.
 /// Table slot: Enqueue.pfnEventsWaitWithBarrierExt; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5737,6 +6223,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueEventsWaitWithBarrierExt(
 // ---- exp-native-enqueue: Experimental: native command enqueue
 
 typedef uint32_t ur_exp_enqueue_native_command_flags_t;
+/// Options for a native command; none are defined yet.
 typedef enum ur_exp_enqueue_native_command_flag_t {
     UR_EXP_ENQUEUE_NATIVE_COMMAND_FLAG_TBD = UR_BIT(0),
     UR_EXP_ENQUEUE_NATIVE_COMMAND_FLAG_FORCE_UINT32 = 0x7fffffff
@@ -5744,18 +6231,22 @@ typedef enum ur_exp_enqueue_native_command_flag_t {
 /// Bits of ur_exp_enqueue_native_command_flags_t that no flag uses.
 #define UR_EXP_ENQUEUE_NATIVE_COMMAND_FLAGS_MASK 0xfffffffe
 
+/// Optional settings for `urEnqueueNativeCommandExp`.
 typedef struct ur_exp_enqueue_native_command_properties_t {
     ur_structure_type_t stype;  ///< [in]
     void *pNext;  ///< [inout][opt]
     ur_exp_enqueue_native_command_flags_t flags;  ///< [in]
 } ur_exp_enqueue_native_command_properties_t;
 
+/// A function that submits work to the backend's native queue behind `hQueue` through the
+/// backend's own API; it receives the registered `pUserData`.
 typedef void (*ur_exp_enqueue_native_command_function_t)(
     ur_queue_handle_t hQueue,  ///< [in]
     void *pUserData  ///< [in][out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Calls `pfnNativeEnqueue` with `data` to submit native backend work in order on
+/// `hQueue`; the `numMemsInMemList` buffers in `phMemList` are made available to it.
 /// Table slot: EnqueueExp.pfnNativeCommandExp; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5776,6 +6267,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueNativeCommandExp(
 // ---- exp-reusable-events: Experimental: reusable events
 
 typedef uint32_t ur_exp_event_flags_t;
+/// Options for a reusable event: record profiling timestamps, or allow sharing it with other
+/// processes.
 typedef enum ur_exp_event_flag_t {
     UR_EXP_EVENT_FLAG_ENABLE_PROFILING = UR_BIT(0),
     UR_EXP_EVENT_FLAG_IPC_EXP = UR_BIT(1),
@@ -5784,13 +6277,15 @@ typedef enum ur_exp_event_flag_t {
 /// Bits of ur_exp_event_flags_t that no flag uses.
 #define UR_EXP_EVENT_FLAGS_MASK 0xfffffffc
 
+/// The settings for a reusable event made with `urEventCreateExp`.
 typedef struct ur_exp_event_desc_t {
     ur_structure_type_t stype;  ///< [in]
     const void *pNext;  ///< [in][opt]
     ur_exp_event_flags_t flags;  ///< [in]
 } ur_exp_event_desc_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates in `*phEvent` a reusable event for `hDevice` in `hContext`, not tied to any
+/// command, that `urEnqueueEventsWaitWithBarrierExt` can signal.
 /// Table slot: EventExp.pfnCreateExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5812,7 +6307,8 @@ typedef struct ur_exp_graph_handle_t_ *ur_exp_graph_handle_t;
 
 typedef struct ur_exp_executable_graph_handle_t_ *ur_exp_executable_graph_handle_t;
 
-/// @brief See the Unified Runtime specification.
+/// @brief Creates an empty graph in `hContext`, into which a queue can capture commands, and
+/// returns it in `*phGraph`.
 /// Table slot: GraphExp.pfnCreateExp; the loader dispatches on `hContext`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5823,7 +6319,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urGraphCreateExp(
     ur_exp_graph_handle_t *phGraph  ///< [out][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Starts capturing the commands enqueued on `hQueue` into a new graph instead of
+/// running them.
 /// Table slot: QueueExp.pfnBeginGraphCaptureExp; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5832,7 +6329,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueBeginGraphCaptureExp(
     ur_queue_handle_t hQueue  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Starts capturing the commands enqueued on `hQueue` into the existing graph `hGraph`
+/// instead of running them.
 /// Table slot: QueueExp.pfnBeginCaptureIntoGraphExp; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5843,7 +6341,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueBeginCaptureIntoGraphExp(
     ur_exp_graph_handle_t hGraph  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Stops capturing on `hQueue` and writes the graph holding the captured commands to
+/// `*phGraph`.
 /// Table slot: QueueExp.pfnEndGraphCaptureExp; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5854,7 +6353,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueEndGraphCaptureExp(
     ur_exp_graph_handle_t *phGraph  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Turns the captured graph `hGraph` into an executable graph, returned in
+/// `*phExecGraph`, that can be enqueued repeatedly.
 /// Table slot: GraphExp.pfnInstantiateGraphExp; the loader dispatches on `hGraph`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5865,7 +6365,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urGraphInstantiateGraphExp(
     ur_exp_executable_graph_handle_t *phExecGraph  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Enqueues on `hQueue` one run of the executable graph `hGraph`.
 /// Table slot: EnqueueExp.pfnGraphExp; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5881,7 +6381,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueGraphExp(
     ur_event_handle_t *phEvent  ///< [out][opt][alloc]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Destroys the captured graph `hGraph`.
 /// Table slot: GraphExp.pfnDestroyExp; the loader dispatches on `hGraph`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5890,7 +6390,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urGraphDestroyExp(
     ur_exp_graph_handle_t hGraph  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Destroys the executable graph `hExecutableGraph`, which must not be running on any
+/// queue.
 /// Table slot: GraphExp.pfnExecutableGraphDestroyExp; the loader dispatches on `hExecutableGraph`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5899,7 +6400,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urGraphExecutableGraphDestroyExp(
     ur_exp_executable_graph_handle_t hExecutableGraph  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*pResult` whether `hQueue` is currently capturing commands into a graph.
 /// Table slot: QueueExp.pfnIsGraphCaptureEnabledExp; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5910,7 +6411,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueIsGraphCaptureEnabledExp(
     bool *pResult  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*phGraph` the graph that `hQueue` is currently capturing commands into.
 /// Table slot: QueueExp.pfnGetGraphExp; the loader dispatches on `hQueue`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5921,7 +6422,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueGetGraphExp(
     ur_exp_graph_handle_t *phGraph  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*pResult` whether the graph `hGraph` holds no commands.
 /// Table slot: GraphExp.pfnIsEmptyExp; the loader dispatches on `hGraph`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5932,7 +6433,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urGraphIsEmptyExp(
     bool *pResult  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*pGraphId` a number identifying `hGraph` that is unique within the
+/// process; later graphs get larger numbers.
 /// Table slot: GraphExp.pfnGetIdExp; the loader dispatches on `hGraph`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5943,11 +6445,12 @@ UR_APIEXPORT ur_result_t UR_APICALL urGraphGetIdExp(
     uint64_t *pGraphId  ///< [out]
 );
 
+/// A function called with the registered `pUserData` when a graph is destroyed.
 typedef void (*ur_exp_graph_destruction_callback_t)(
     void *pUserData  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Registers `pfnCallback`, called with `pUserData`, to run when `hGraph` is destroyed.
 /// Table slot: GraphExp.pfnSetDestructionCallbackExp; the loader dispatches on `hGraph`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5959,7 +6462,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urGraphSetDestructionCallbackExp(
     void *pUserData  ///< [in][opt]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes a description of the commands in `hGraph` to the file at `filePath`, for
+/// debugging.
 /// Table slot: GraphExp.pfnDumpContentsExp; the loader dispatches on `hGraph`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5970,7 +6474,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urGraphDumpContentsExp(
     const char *filePath  ///< [in]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*phNativeGraph` the backend's own handle for `hGraph`; UR keeps ownership
+/// of it.
 /// Table slot: GraphExp.pfnGetNativeHandleExp; the loader dispatches on `hGraph`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
@@ -5981,7 +6486,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urGraphGetNativeHandleExp(
     ur_native_handle_t *phNativeGraph  ///< [out]
 );
 
-/// @brief See the Unified Runtime specification.
+/// @brief Writes to `*phNativeExecutableGraph` the backend's own handle for `hExecutableGraph`;
+/// UR keeps ownership of it.
 /// Table slot: GraphExp.pfnExecutableGraphGetNativeHandleExp; the loader dispatches on `hExecutableGraph`.
 /// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
