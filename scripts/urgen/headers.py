@@ -124,15 +124,13 @@ def _record(lines, item):
     lines.append("} %s;" % item.name)
 
 
-def function_doc(lines, fn, implemented_by):
+def function_doc(lines, fn):
     _doc(lines, "@brief " + (fn.doc or "See the Unified Runtime specification."))
     if fn.table:
         lines.append("/// Table slot: %s.pfn%s; the loader dispatches on `%s`." %
                      (fn.table, fn.slot, fn.route))
     else:
         lines.append("/// Implemented by the loader itself.")
-    if implemented_by is not None:
-        lines.append("/// urc adapters implementing it: %s." % (", ".join(implemented_by) or "none"))
     if fn.checks:
         lines.append("/// @returns, besides the results of the call itself:")
         for result, expr in fn.checks:
@@ -145,7 +143,6 @@ def ur_api_h(spec):
              "// entry points. Names, values and layouts match UR; urc's own notes are in README.md.",
              "#ifndef URC_INCLUDE_UR_API_H",
              "#define URC_INCLUDE_UR_API_H", "", PREAMBLE]
-    adapters = sorted(spec.implemented)
     section = None
     for item in spec.items:
         if item.section != section:
@@ -177,8 +174,7 @@ def ur_api_h(spec):
             lines.append("typedef %s (*%s)(%s);" % (item.ctype, item.name,
                                                   _param_block(item.members)))
         elif k == "fn":
-            by = [a for a in adapters if item.name in spec.implemented[a]] if item.table else None
-            function_doc(lines, item, by)
+            function_doc(lines, item)
             lines.append("UR_APIEXPORT ur_result_t UR_APICALL %s(%s);" %
                          (item.name, _param_block(item.params)))
     lines += ["", POSTAMBLE.rstrip("\n"), "", "#endif // URC_INCLUDE_UR_API_H", ""]
