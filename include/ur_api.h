@@ -692,7 +692,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderTearDown(void);
 /// @brief Lists the loaded adapters: writes up to `NumEntries` handles to `phAdapters` and the
 /// number available to `*pNumAdapters`; each returned handle holds a reference.
 /// Table slot: Adapter.pfnGet; the loader dispatches on `none`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `NumEntries == 0 && phAdapters != NULL`
 UR_APIEXPORT ur_result_t UR_APICALL urAdapterGet(
@@ -704,7 +703,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urAdapterGet(
 /// @brief Drops one reference to `hAdapter`; the adapter is torn down when the last reference
 /// goes.
 /// Table slot: Adapter.pfnRelease; the loader dispatches on `hAdapter`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hAdapter`
 UR_APIEXPORT ur_result_t UR_APICALL urAdapterRelease(
@@ -713,7 +711,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urAdapterRelease(
 
 /// @brief Adds one to the reference count of `hAdapter`.
 /// Table slot: Adapter.pfnRetain; the loader dispatches on `hAdapter`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hAdapter`
 UR_APIEXPORT ur_result_t UR_APICALL urAdapterRetain(
@@ -723,7 +720,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urAdapterRetain(
 /// @brief Reports the message and native error code of the last failure in `hAdapter` on this
 /// thread that returned `UR_RESULT_ERROR_ADAPTER_SPECIFIC`.
 /// Table slot: Adapter.pfnGetLastError; the loader dispatches on `hAdapter`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hAdapter`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMessage`
@@ -745,7 +741,6 @@ typedef enum ur_adapter_info_t {
 /// @brief Queries property `propName` of `hAdapter`, writing at most `propSize` bytes to
 /// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Adapter.pfnGetInfo; the loader dispatches on `hAdapter`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hAdapter`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_ADAPTER_INFO_VERSION < propName`
@@ -782,7 +777,6 @@ typedef void (*ur_logger_callback_t)(
 /// @brief Sends `hAdapter`'s log messages of severity `level` and above to `pfnLoggerCallback`,
 /// which also receives `pUserData`.
 /// Table slot: Adapter.pfnSetLoggerCallback; the loader dispatches on `hAdapter`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hAdapter`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pfnLoggerCallback`
@@ -797,7 +791,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urAdapterSetLoggerCallback(
 /// @brief Changes the lowest severity of the messages `hAdapter` passes to its logger callback
 /// to `level`.
 /// Table slot: Adapter.pfnSetLoggerCallbackLevel; the loader dispatches on `hAdapter`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hAdapter`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_LOGGER_LEVEL_QUIET < level`
@@ -811,7 +804,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urAdapterSetLoggerCallbackLevel(
 /// @brief Lists the platforms of `hAdapter`: writes up to `NumEntries` handles to `phPlatforms`
 /// and the number available to `*pNumPlatforms`.
 /// Table slot: Platform.pfnGet; the loader dispatches on `hAdapter`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hAdapter`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `NumEntries == 0 && phPlatforms != NULL`
@@ -838,7 +830,6 @@ typedef enum ur_platform_info_t {
 /// @brief Queries property `propName` of `hPlatform`, writing at most `propSize` bytes to
 /// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Platform.pfnGetInfo; the loader dispatches on `hPlatform`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hPlatform`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_PLATFORM_INFO_ADAPTER < propName`
@@ -869,7 +860,6 @@ typedef enum ur_api_version_t {
 
 /// @brief Writes to `*pVersion` the UR API version that `hPlatform`'s adapter supports.
 /// Table slot: Platform.pfnGetApiVersion; the loader dispatches on `hPlatform`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hPlatform`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pVersion`
@@ -881,7 +871,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urPlatformGetApiVersion(
 /// @brief Writes to `*phNativePlatform` the backend's own handle for `hPlatform`; UR keeps
 /// ownership of it.
 /// Table slot: Platform.pfnGetNativeHandle; the loader dispatches on `hPlatform`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hPlatform`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phNativePlatform`
@@ -901,7 +890,6 @@ typedef struct ur_platform_native_properties_t {
 /// @brief Wraps the backend platform handle `hNativePlatform` of `hAdapter` in a UR platform
 /// handle returned in `*phPlatform`.
 /// Table slot: Platform.pfnCreateWithNativeHandle; the loader dispatches on `hAdapter`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hAdapter`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phPlatform`
@@ -915,7 +903,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urPlatformCreateWithNativeHandle(
 /// @brief Translates the generic compiler or linker option `pFrontendOption` into the
 /// equivalent option for `hPlatform`'s backend, returned in `*ppPlatformOption`.
 /// Table slot: Platform.pfnGetBackendOption; the loader dispatches on `hPlatform`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hPlatform`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pFrontendOption`
@@ -971,7 +958,6 @@ typedef enum ur_device_type_t {
 /// @brief Lists the devices of type `DeviceType` on `hPlatform`: writes up to `NumEntries`
 /// handles to `phDevices` and the number available to `*pNumDevices`.
 /// Table slot: Device.pfnGet; the loader dispatches on `hPlatform`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hPlatform`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_DEVICE_TYPE_CUSTOM < DeviceType`
@@ -1201,7 +1187,6 @@ typedef enum ur_device_info_t {
 /// @brief Queries property `propName` of `hDevice`, writing at most `propSize` bytes to
 /// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Device.pfnGetInfo; the loader dispatches on `hDevice`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP < propName`
@@ -1219,7 +1204,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urDeviceGetInfo(
 /// @brief Adds one to the reference count of `hDevice`; this matters only for sub-devices, as
 /// root devices are not reference counted.
 /// Table slot: Device.pfnRetain; the loader dispatches on `hDevice`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 UR_APIEXPORT ur_result_t UR_APICALL urDeviceRetain(
@@ -1229,7 +1213,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urDeviceRetain(
 /// @brief Drops one reference to `hDevice`; a sub-device is destroyed when its count reaches
 /// zero, while root devices are unaffected.
 /// Table slot: Device.pfnRelease; the loader dispatches on `hDevice`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 UR_APIEXPORT ur_result_t UR_APICALL urDeviceRelease(
@@ -1286,7 +1269,6 @@ typedef struct ur_device_partition_properties_t {
 /// @brief Splits `hDevice` into sub-devices as described by `pProperties`, writing up to
 /// `NumDevices` handles to `phSubDevices` and the number created to `*pNumDevicesRet`.
 /// Table slot: Device.pfnPartition; the loader dispatches on `hDevice`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pProperties`
@@ -1302,7 +1284,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urDevicePartition(
 /// @brief Picks the binary in `pBinaries` (an array of `NumBinaries`) best suited to `hDevice`
 /// and writes its index to `*pSelectedBinary`.
 /// Table slot: Device.pfnSelectBinary; the loader dispatches on `hDevice`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pBinaries`
@@ -1362,7 +1343,6 @@ typedef enum ur_device_exec_capability_flag_t {
 /// @brief Writes to `*phNativeDevice` the backend's own handle for `hDevice`; UR keeps
 /// ownership of it.
 /// Table slot: Device.pfnGetNativeHandle; the loader dispatches on `hDevice`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phNativeDevice`
@@ -1382,7 +1362,6 @@ typedef struct ur_device_native_properties_t {
 /// @brief Wraps the backend device handle `hNativeDevice` of `hAdapter` in a UR device handle
 /// returned in `*phDevice`.
 /// Table slot: Device.pfnCreateWithNativeHandle; the loader dispatches on `hAdapter`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hAdapter`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phDevice`
@@ -1396,7 +1375,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urDeviceCreateWithNativeHandle(
 /// @brief Reads the device clock and the host clock of `hDevice` at about the same moment, in
 /// nanoseconds; either output may be NULL.
 /// Table slot: Device.pfnGetGlobalTimestamps; the loader dispatches on `hDevice`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 UR_APIEXPORT ur_result_t UR_APICALL urDeviceGetGlobalTimestamps(
@@ -1496,7 +1474,6 @@ typedef struct ur_context_properties_t {
 /// @brief Creates a context spanning the `DeviceCount` devices in `phDevices` and returns it in
 /// `*phContext`.
 /// Table slot: Context.pfnCreate; the loader dispatches on `phDevices[0]`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phDevices`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phContext`
@@ -1510,7 +1487,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urContextCreate(
 
 /// @brief Adds one to the reference count of `hContext`.
 /// Table slot: Context.pfnRetain; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 UR_APIEXPORT ur_result_t UR_APICALL urContextRetain(
@@ -1530,7 +1506,6 @@ typedef enum ur_context_info_t {
 /// @brief Drops one reference to `hContext`; the context is destroyed when its count reaches
 /// zero.
 /// Table slot: Context.pfnRelease; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 UR_APIEXPORT ur_result_t UR_APICALL urContextRelease(
@@ -1540,7 +1515,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urContextRelease(
 /// @brief Queries property `propName` of `hContext`, writing at most `propSize` bytes to
 /// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Context.pfnGetInfo; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_CONTEXT_INFO_USM_FILL2D_SUPPORT < propName`
@@ -1558,7 +1532,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urContextGetInfo(
 /// @brief Writes to `*phNativeContext` the backend's own handle for `hContext`; UR keeps
 /// ownership of it.
 /// Table slot: Context.pfnGetNativeHandle; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phNativeContext`
@@ -1578,7 +1551,6 @@ typedef struct ur_context_native_properties_t {
 /// @brief Wraps the backend context handle `hNativeContext` of `hAdapter`, covering the
 /// `numDevices` devices in `phDevices`, in a UR context returned in `*phContext`.
 /// Table slot: Context.pfnCreateWithNativeHandle; the loader dispatches on `hAdapter`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hAdapter`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phContext`
@@ -1598,7 +1570,6 @@ typedef void (*ur_context_extended_deleter_t)(
 
 /// @brief Registers `pfnDeleter`, to be called with `pUserData` when `hContext` is destroyed.
 /// Table slot: Context.pfnSetExtendedDeleter; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pfnDeleter`
@@ -1727,7 +1698,6 @@ typedef struct ur_image_desc_t {
 /// @brief Creates an image in `hContext` with format `pImageFormat` and shape `pImageDesc`,
 /// optionally using or copying the host memory at `pHost`, and returns it in `*phMem`.
 /// Table slot: Mem.pfnImageCreate; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pImageFormat`
@@ -1776,7 +1746,6 @@ typedef struct ur_buffer_alloc_location_properties_t {
 /// @brief Creates a buffer of `size` bytes in `hContext` with access and host-memory behaviour
 /// given by `flags`, and returns it in `*phBuffer`.
 /// Table slot: Mem.pfnBufferCreate; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phBuffer`
@@ -1792,7 +1761,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemBufferCreate(
 
 /// @brief Adds one to the reference count of the buffer or image `hMem`.
 /// Table slot: Mem.pfnRetain; the loader dispatches on `hMem`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hMem`
 UR_APIEXPORT ur_result_t UR_APICALL urMemRetain(
@@ -1802,7 +1770,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemRetain(
 /// @brief Drops one reference to the buffer or image `hMem`; the object is deleted when its
 /// count reaches zero.
 /// Table slot: Mem.pfnRelease; the loader dispatches on `hMem`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hMem`
 UR_APIEXPORT ur_result_t UR_APICALL urMemRelease(
@@ -1828,7 +1795,6 @@ typedef enum ur_buffer_create_type_t {
 /// @brief Creates a sub-buffer of `hBuffer` covering the region `pRegion`, sharing the parent's
 /// storage, and returns it in `*phMem`.
 /// Table slot: Mem.pfnBufferPartition; the loader dispatches on `hBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hBuffer`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pRegion`
@@ -1847,7 +1813,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemBufferPartition(
 /// @brief Writes to `*phNativeMem` the backend's own handle for `hMem` as seen on `hDevice`; UR
 /// keeps ownership of it.
 /// Table slot: Mem.pfnGetNativeHandle; the loader dispatches on `hMem`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hMem`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phNativeMem`
@@ -1868,7 +1833,6 @@ typedef struct ur_mem_native_properties_t {
 /// @brief Wraps the backend memory handle `hNativeMem` in a UR buffer belonging to `hContext`,
 /// returned in `*phMem`.
 /// Table slot: Mem.pfnBufferCreateWithNativeHandle; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phMem`
@@ -1882,7 +1846,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemBufferCreateWithNativeHandle(
 /// @brief Wraps the backend image handle `hNativeMem`, with format `pImageFormat` and shape
 /// `pImageDesc`, in a UR image belonging to `hContext`, returned in `*phMem`.
 /// Table slot: Mem.pfnImageCreateWithNativeHandle; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pImageFormat`
@@ -1900,7 +1863,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemImageCreateWithNativeHandle(
 /// @brief Queries property `propName` of the memory object `hMemory`, writing at most
 /// `propSize` bytes to `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Mem.pfnGetInfo; the loader dispatches on `hMemory`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hMemory`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_MEM_INFO_REFERENCE_COUNT < propName`
@@ -1918,7 +1880,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemGetInfo(
 /// @brief Queries image property `propName` of `hMemory`, writing at most `propSize` bytes to
 /// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Mem.pfnImageGetInfo; the loader dispatches on `hMemory`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hMemory`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_IMAGE_INFO_NUM_SAMPLES < propName`
@@ -1977,7 +1938,6 @@ typedef struct ur_sampler_desc_t {
 /// @brief Creates a sampler in `hContext` with the settings in `pDesc` and returns it in
 /// `*phSampler`.
 /// Table slot: Sampler.pfnCreate; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pDesc`
@@ -1991,7 +1951,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urSamplerCreate(
 
 /// @brief Adds one to the reference count of `hSampler`.
 /// Table slot: Sampler.pfnRetain; the loader dispatches on `hSampler`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hSampler`
 UR_APIEXPORT ur_result_t UR_APICALL urSamplerRetain(
@@ -2001,7 +1960,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urSamplerRetain(
 /// @brief Drops one reference to `hSampler`; the sampler is destroyed when its count reaches
 /// zero.
 /// Table slot: Sampler.pfnRelease; the loader dispatches on `hSampler`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hSampler`
 UR_APIEXPORT ur_result_t UR_APICALL urSamplerRelease(
@@ -2011,7 +1969,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urSamplerRelease(
 /// @brief Queries property `propName` of `hSampler`, writing at most `propSize` bytes to
 /// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Sampler.pfnGetInfo; the loader dispatches on `hSampler`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hSampler`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_SAMPLER_INFO_FILTER_MODE < propName`
@@ -2029,7 +1986,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urSamplerGetInfo(
 /// @brief Writes to `*phNativeSampler` the backend's own handle for `hSampler`; UR keeps
 /// ownership of it.
 /// Table slot: Sampler.pfnGetNativeHandle; the loader dispatches on `hSampler`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hSampler`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phNativeSampler`
@@ -2049,7 +2005,6 @@ typedef struct ur_sampler_native_properties_t {
 /// @brief Wraps the backend sampler handle `hNativeSampler` in a UR sampler belonging to
 /// `hContext`, returned in `*phSampler`.
 /// Table slot: Sampler.pfnCreateWithNativeHandle; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phSampler`
@@ -2194,7 +2149,6 @@ typedef struct ur_usm_pool_limits_desc_t {
 /// @brief Allocates `size` bytes of host USM memory usable by every device of `hContext`, from
 /// `pool` if given, and writes the pointer to `*ppMem`.
 /// Table slot: USM.pfnHostAlloc; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMem`
@@ -2211,7 +2165,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMHostAlloc(
 /// @brief Allocates `size` bytes of USM memory on `hDevice`, from `pool` if given, and writes
 /// the pointer to `*ppMem`; the host cannot access it directly.
 /// Table slot: USM.pfnDeviceAlloc; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -2230,7 +2183,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMDeviceAlloc(
 /// @brief Allocates `size` bytes of shared USM memory that both the host and `hDevice` can
 /// access and that migrates between them, and writes the pointer to `*ppMem`.
 /// Table slot: USM.pfnSharedAlloc; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -2249,7 +2201,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMSharedAlloc(
 /// @brief Frees the USM allocation at `pMem` made in `hContext`, first waiting for earlier
 /// commands that may still use it.
 /// Table slot: USM.pfnFree; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pMem`
@@ -2261,7 +2212,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMFree(
 /// @brief Queries property `propName` of the USM allocation containing `pMem`, writing at most
 /// `propSize` bytes to `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: USM.pfnGetMemAllocInfo; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pMem`
@@ -2278,7 +2228,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMGetMemAllocInfo(
 /// @brief Creates a USM memory pool in `hContext` with the settings in `pPoolDesc` and returns
 /// it in `*ppPool`.
 /// Table slot: USM.pfnPoolCreate; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pPoolDesc`
@@ -2292,7 +2241,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolCreate(
 
 /// @brief Adds one to the reference count of the USM pool `pPool`.
 /// Table slot: USM.pfnPoolRetain; the loader dispatches on `pPool`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == pPool`
 UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolRetain(
@@ -2302,7 +2250,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolRetain(
 /// @brief Drops one reference to the USM pool `pPool`; the pool is destroyed when its count
 /// reaches zero.
 /// Table slot: USM.pfnPoolRelease; the loader dispatches on `pPool`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == pPool`
 UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolRelease(
@@ -2326,7 +2273,6 @@ typedef enum ur_usm_pool_info_t {
 /// @brief Queries property `propName` of `hPool`, writing at most `propSize` bytes to
 /// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: USM.pfnPoolGetInfo; the loader dispatches on `hPool`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hPool`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_USM_POOL_INFO_USED_HIGH_EXP < propName`
@@ -2354,7 +2300,6 @@ typedef enum ur_virtual_mem_granularity_info_t {
 /// @brief Reports the minimum or recommended granularity, in bytes, for virtual memory of
 /// `allocationSize` bytes on `hDevice` in `hContext`.
 /// Table slot: VirtualMem.pfnGranularityGetInfo; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_VIRTUAL_MEM_GRANULARITY_INFO_RECOMMENDED < propName`
@@ -2374,7 +2319,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urVirtualMemGranularityGetInfo(
 /// @brief Reserves `size` bytes of virtual address space in `hContext`, at `pStart` if
 /// possible, and writes its start to `*ppStart`; no memory is mapped there yet.
 /// Table slot: VirtualMem.pfnReserve; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppStart`
@@ -2388,7 +2332,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urVirtualMemReserve(
 /// @brief Gives back the reservation of `size` bytes of virtual address space starting at
 /// `pStart` in `hContext`.
 /// Table slot: VirtualMem.pfnFree; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pStart`
@@ -2412,7 +2355,6 @@ typedef enum ur_virtual_mem_access_flag_t {
 /// @brief Maps `size` bytes of the physical memory `hPhysicalMem`, from byte `offset`, at the
 /// reserved virtual address `pStart`, with access `flags`.
 /// Table slot: VirtualMem.pfnMap; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hPhysicalMem`
@@ -2430,7 +2372,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urVirtualMemMap(
 /// @brief Removes the physical memory mapped to the `size` bytes of virtual memory at `pStart`;
 /// the address range stays reserved.
 /// Table slot: VirtualMem.pfnUnmap; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pStart`
@@ -2443,7 +2384,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urVirtualMemUnmap(
 /// @brief Changes the access allowed to the `size` bytes of mapped virtual memory at `pStart`
 /// to `flags`.
 /// Table slot: VirtualMem.pfnSetAccess; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pStart`
@@ -2464,7 +2404,6 @@ typedef enum ur_virtual_mem_info_t {
 /// @brief Queries property `propName` of the mapped range of `size` bytes at `pStart`, writing
 /// at most `propSize` bytes to `pPropValue` and the size needed to `*pPropSizeRet`.
 /// Table slot: VirtualMem.pfnGetInfo; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pStart`
@@ -2499,7 +2438,6 @@ typedef struct ur_physical_mem_properties_t {
 /// @brief Allocates `size` bytes of physical memory on `hDevice` in `hContext`, to be mapped
 /// into reserved virtual memory, and returns it in `*phPhysicalMem`.
 /// Table slot: PhysicalMem.pfnCreate; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -2514,7 +2452,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urPhysicalMemCreate(
 
 /// @brief Adds one to the reference count of `hPhysicalMem`.
 /// Table slot: PhysicalMem.pfnRetain; the loader dispatches on `hPhysicalMem`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hPhysicalMem`
 UR_APIEXPORT ur_result_t UR_APICALL urPhysicalMemRetain(
@@ -2524,7 +2461,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urPhysicalMemRetain(
 /// @brief Drops one reference to `hPhysicalMem`; the memory is freed when its count reaches
 /// zero.
 /// Table slot: PhysicalMem.pfnRelease; the loader dispatches on `hPhysicalMem`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hPhysicalMem`
 UR_APIEXPORT ur_result_t UR_APICALL urPhysicalMemRelease(
@@ -2544,7 +2480,6 @@ typedef enum ur_physical_mem_info_t {
 /// @brief Queries property `propName` of `hPhysicalMem`, writing at most `propSize` bytes to
 /// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: PhysicalMem.pfnGetInfo; the loader dispatches on `hPhysicalMem`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hPhysicalMem`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_PHYSICAL_MEM_INFO_REFERENCE_COUNT < propName`
@@ -2595,7 +2530,6 @@ typedef struct ur_program_properties_t {
 /// @brief Creates a program in `hContext` from `length` bytes of intermediate language (such as
 /// SPIR-V) at `pIL`, and returns it in `*phProgram`; it still needs building.
 /// Table slot: Program.pfnCreateWithIL; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pIL`
@@ -2612,7 +2546,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramCreateWithIL(
 /// @brief Creates a program in `hContext` from one device binary per device: `ppBinaries[i]`,
 /// `pLengths[i]` bytes long, for `phDevices[i]`; returns it in `*phProgram`.
 /// Table slot: Program.pfnCreateWithBinary; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phDevices`
@@ -2633,7 +2566,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramCreateWithBinary(
 /// @brief Compiles and links `hProgram` for the devices of `hContext` with the options in
 /// `pOptions`, making its kernels ready to create.
 /// Table slot: Program.pfnBuild; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hProgram`
@@ -2646,7 +2578,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramBuild(
 /// @brief Compiles `hProgram` for the devices of `hContext` with the options in `pOptions`,
 /// producing an object that `urProgramLink` can link.
 /// Table slot: Program.pfnCompile; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hProgram`
@@ -2659,7 +2590,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramCompile(
 /// @brief Links the `count` compiled programs in `phPrograms` with the options in `pOptions`
 /// into a new executable program returned in `*phProgram`.
 /// Table slot: Program.pfnLink; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phPrograms`
@@ -2675,7 +2605,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramLink(
 
 /// @brief Adds one to the reference count of `hProgram`.
 /// Table slot: Program.pfnRetain; the loader dispatches on `hProgram`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hProgram`
 UR_APIEXPORT ur_result_t UR_APICALL urProgramRetain(
@@ -2685,7 +2614,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramRetain(
 /// @brief Drops one reference to `hProgram`; the program is destroyed when its count reaches
 /// zero.
 /// Table slot: Program.pfnRelease; the loader dispatches on `hProgram`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hProgram`
 UR_APIEXPORT ur_result_t UR_APICALL urProgramRelease(
@@ -2695,7 +2623,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramRelease(
 /// @brief Writes to `*ppFunctionPointer` the device address of the function `pFunctionName` in
 /// the built program `hProgram` on `hDevice`.
 /// Table slot: Program.pfnGetFunctionPointer; the loader dispatches on `hDevice`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hProgram`
@@ -2712,7 +2639,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramGetFunctionPointer(
 /// `pGlobalVariableName` of `hProgram` on `hDevice`, and its size to `*pGlobalVariableSizeRet`
 /// if given.
 /// Table slot: Program.pfnGetGlobalVariablePointer; the loader dispatches on `hDevice`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hProgram`
@@ -2743,7 +2669,6 @@ typedef enum ur_program_info_t {
 /// @brief Queries property `propName` of `hProgram`, writing at most `propSize` bytes to
 /// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Program.pfnGetInfo; the loader dispatches on `hProgram`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hProgram`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_PROGRAM_INFO_KERNEL_NAMES < propName`
@@ -2790,7 +2715,6 @@ typedef enum ur_program_build_info_t {
 /// @brief Queries build property `propName` of `hProgram` for `hDevice`, writing at most
 /// `propSize` bytes to `pPropValue` and the size needed to `*pPropSizeRet`.
 /// Table slot: Program.pfnGetBuildInfo; the loader dispatches on `hProgram`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hProgram`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -2815,7 +2739,6 @@ typedef struct ur_specialization_constant_info_t {
 /// @brief Sets the `count` specialization constants in `pSpecConstants` on `hProgram`, created
 /// from IL; the values apply to its next `urProgramBuild` or `urProgramCompile`.
 /// Table slot: Program.pfnSetSpecializationConstants; the loader dispatches on `hProgram`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hProgram`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pSpecConstants`
@@ -2829,7 +2752,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramSetSpecializationConstants(
 /// @brief Writes to `*phNativeProgram` the backend's own handle for `hProgram`; UR keeps
 /// ownership of it.
 /// Table slot: Program.pfnGetNativeHandle; the loader dispatches on `hProgram`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hProgram`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phNativeProgram`
@@ -2849,7 +2771,6 @@ typedef struct ur_program_native_properties_t {
 /// @brief Wraps the backend program handle `hNativeProgram` in a UR program belonging to
 /// `hContext`, returned in `*phProgram`.
 /// Table slot: Program.pfnCreateWithNativeHandle; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phProgram`
@@ -2898,7 +2819,6 @@ typedef enum ur_queue_flag_t {
 /// @brief Queries property `propName` of `hQueue`, writing at most `propSize` bytes to
 /// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Queue.pfnGetInfo; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_QUEUE_INFO_EMPTY < propName`
@@ -2932,7 +2852,6 @@ typedef struct ur_queue_index_properties_t {
 /// @brief Creates a command queue that submits work to `hDevice` in `hContext`, with the
 /// options in `pProperties`, and returns it in `*phQueue`.
 /// Table slot: Queue.pfnCreate; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -2946,7 +2865,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueCreate(
 
 /// @brief Adds one to the reference count of `hQueue`.
 /// Table slot: Queue.pfnRetain; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 UR_APIEXPORT ur_result_t UR_APICALL urQueueRetain(
@@ -2956,7 +2874,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueRetain(
 /// @brief Drops one reference to `hQueue` and flushes its pending commands; the queue is
 /// destroyed once the count is zero and its commands have finished.
 /// Table slot: Queue.pfnRelease; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 UR_APIEXPORT ur_result_t UR_APICALL urQueueRelease(
@@ -2973,7 +2890,6 @@ typedef struct ur_queue_native_desc_t {
 /// @brief Writes to `*phNativeQueue` the backend's own handle for `hQueue`, using `pDesc` for
 /// backend-specific details; UR keeps ownership of it.
 /// Table slot: Queue.pfnGetNativeHandle; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phNativeQueue`
@@ -2994,7 +2910,6 @@ typedef struct ur_queue_native_properties_t {
 /// @brief Wraps the backend queue handle `hNativeQueue` for `hDevice` in a UR queue belonging
 /// to `hContext`, returned in `*phQueue`.
 /// Table slot: Queue.pfnCreateWithNativeHandle; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phQueue`
@@ -3008,7 +2923,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueCreateWithNativeHandle(
 
 /// @brief Blocks until every command submitted to `hQueue` has finished.
 /// Table slot: Queue.pfnFinish; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 UR_APIEXPORT ur_result_t UR_APICALL urQueueFinish(
@@ -3018,7 +2932,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueFinish(
 /// @brief Makes sure every command enqueued on `hQueue` so far has been handed to the device,
 /// without waiting for it to finish.
 /// Table slot: Queue.pfnFlush; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 UR_APIEXPORT ur_result_t UR_APICALL urQueueFlush(
@@ -3103,7 +3016,6 @@ typedef enum ur_profiling_info_t {
 /// @brief Queries property `propName` of `hEvent`, writing at most `propSize` bytes to
 /// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Event.pfnGetInfo; the loader dispatches on `hEvent`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hEvent`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_EVENT_INFO_REFERENCE_COUNT < propName`
@@ -3121,7 +3033,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEventGetInfo(
 /// @brief Reads the timestamp `propName` of the command behind `hEvent` into `pPropValue`; the
 /// queue must have been created with profiling enabled.
 /// Table slot: Event.pfnGetProfilingInfo; the loader dispatches on `hEvent`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hEvent`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_PROFILING_INFO_COMMAND_COMPLETE < propName`
@@ -3137,7 +3048,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEventGetProfilingInfo(
 /// @brief Blocks until the commands behind all `numEvents` events in `phEventWaitList` have
 /// finished.
 /// Table slot: Event.pfnWait; the loader dispatches on `phEventWaitList[0]`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phEventWaitList`
 ///   - UR_RESULT_ERROR_INVALID_VALUE when `numEvents == 0`
@@ -3148,7 +3058,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEventWait(
 
 /// @brief Adds one to the reference count of `hEvent`.
 /// Table slot: Event.pfnRetain; the loader dispatches on `hEvent`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hEvent`
 UR_APIEXPORT ur_result_t UR_APICALL urEventRetain(
@@ -3157,7 +3066,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEventRetain(
 
 /// @brief Drops one reference to `hEvent`; the event is destroyed when its count reaches zero.
 /// Table slot: Event.pfnRelease; the loader dispatches on `hEvent`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hEvent`
 UR_APIEXPORT ur_result_t UR_APICALL urEventRelease(
@@ -3167,7 +3075,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEventRelease(
 /// @brief Writes to `*phNativeEvent` the backend's own handle for `hEvent`; UR keeps ownership
 /// of it.
 /// Table slot: Event.pfnGetNativeHandle; the loader dispatches on `hEvent`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hEvent`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phNativeEvent`
@@ -3187,7 +3094,6 @@ typedef struct ur_event_native_properties_t {
 /// @brief Wraps the backend event handle `hNativeEvent` in a UR event belonging to `hContext`,
 /// returned in `*phEvent`.
 /// Table slot: Event.pfnCreateWithNativeHandle; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phEvent`
@@ -3218,7 +3124,6 @@ typedef void (*ur_event_callback_t)(
 /// @brief Registers `pfnNotify`, called with `pUserData`, to run once the command behind
 /// `hEvent` reaches state `execStatus`.
 /// Table slot: Event.pfnSetCallback; the loader dispatches on `hEvent`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hEvent`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pfnNotify`
@@ -3271,7 +3176,6 @@ typedef struct ur_kernel_launch_workgroup_property_t {
 /// @brief Enqueues a marker on `hQueue` that completes once the events in `phEventWaitList`
 /// (or, if the list is empty, all earlier commands) have completed.
 /// Table slot: Enqueue.pfnEventsWait; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
@@ -3286,7 +3190,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueEventsWait(
 /// @brief Enqueues a barrier on `hQueue`: later commands wait until the events in
 /// `phEventWaitList` (or, if the list is empty, all earlier commands) complete.
 /// Table slot: Enqueue.pfnEventsWaitWithBarrier; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
@@ -3301,7 +3204,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueEventsWaitWithBarrier(
 /// @brief Enqueues a copy of `size` bytes, starting `offset` bytes into `hBuffer`, into host
 /// memory at `pDst`; with `blockingRead` the call returns only when it is done.
 /// Table slot: Enqueue.pfnMemBufferRead; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hBuffer`
@@ -3323,7 +3225,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferRead(
 /// @brief Enqueues a copy of `size` bytes from host memory at `pSrc` into `hBuffer`, starting
 /// `offset` bytes in; with `blockingWrite` the call returns only when it is done.
 /// Table slot: Enqueue.pfnMemBufferWrite; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hBuffer`
@@ -3345,7 +3246,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferWrite(
 /// @brief Enqueues a copy of the 3D box `region` at `bufferOrigin` in `hBuffer` to `hostOrigin`
 /// in the host memory at `pDst`, using the given row and slice pitches for each side.
 /// Table slot: Enqueue.pfnMemBufferReadRect; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hBuffer`
@@ -3375,7 +3275,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferReadRect(
 /// @brief Enqueues a copy of the 3D box `region` at `hostOrigin` in the host memory at `pSrc`
 /// to `bufferOrigin` in `hBuffer`, using the given row and slice pitches for each side.
 /// Table slot: Enqueue.pfnMemBufferWriteRect; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hBuffer`
@@ -3405,7 +3304,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferWriteRect(
 /// @brief Enqueues a copy of `size` bytes from `hBufferSrc`, starting at `srcOffset`, into
 /// `hBufferDst`, starting at `dstOffset`.
 /// Table slot: Enqueue.pfnMemBufferCopy; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hBufferSrc`
@@ -3427,7 +3325,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferCopy(
 /// @brief Enqueues a copy of the 3D box `region` from `srcOrigin` in `hBufferSrc` to
 /// `dstOrigin` in `hBufferDst`, using the given row and slice pitches for each buffer.
 /// Table slot: Enqueue.pfnMemBufferCopyRect; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hBufferSrc`
@@ -3456,7 +3353,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferCopyRect(
 /// @brief Enqueues a fill of `size` bytes of `hBuffer`, starting `offset` bytes in, with
 /// repeated copies of the `patternSize`-byte pattern at `pPattern`.
 /// Table slot: Enqueue.pfnMemBufferFill; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hBuffer`
@@ -3483,7 +3379,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferFill(
 /// @brief Enqueues a copy of the box `region` at `origin` in `hImage` into host memory at
 /// `pDst`, laid out with `rowPitch` and `slicePitch`.
 /// Table slot: Enqueue.pfnMemImageRead; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hImage`
@@ -3508,7 +3403,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemImageRead(
 /// @brief Enqueues a copy from host memory at `pSrc`, laid out with `rowPitch` and
 /// `slicePitch`, into the box `region` at `origin` in `hImage`.
 /// Table slot: Enqueue.pfnMemImageWrite; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hImage`
@@ -3533,7 +3427,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemImageWrite(
 /// @brief Enqueues a copy of the box `region` from `srcOrigin` in `hImageSrc` to `dstOrigin` in
 /// `hImageDst`.
 /// Table slot: Enqueue.pfnMemImageCopy; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hImageSrc`
@@ -3579,7 +3472,6 @@ typedef enum ur_usm_migration_flag_t {
 /// @brief Enqueues a mapping of `size` bytes of `hBuffer`, starting `offset` bytes in, into
 /// host memory for the use in `mapFlags`, and writes the host address to `*ppRetMap`.
 /// Table slot: Enqueue.pfnMemBufferMap; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hBuffer`
@@ -3603,7 +3495,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferMap(
 /// @brief Enqueues the unmapping of the region of `hMem` mapped at `pMappedPtr`, writing back
 /// any host changes; the pointer is invalid afterwards.
 /// Table slot: Enqueue.pfnMemUnmap; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hMem`
@@ -3622,7 +3513,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemUnmap(
 /// @brief Enqueues a fill of `size` bytes of USM memory at `pMem` with repeated copies of the
 /// `patternSize`-byte pattern at `pPattern`.
 /// Table slot: Enqueue.pfnUSMFill; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pMem`
@@ -3646,7 +3536,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMFill(
 /// @brief Enqueues a copy of `size` bytes from `pSrc` to `pDst`, either of which may be USM or
 /// host memory; with `blocking` the call returns only when it is done.
 /// Table slot: Enqueue.pfnUSMMemcpy; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pDst`
@@ -3668,7 +3557,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMMemcpy(
 /// @brief Enqueues a hint to migrate the `size` bytes of shared USM memory at `pMem` in the
 /// direction given by `flags` ahead of use.
 /// Table slot: Enqueue.pfnUSMPrefetch; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pMem`
@@ -3689,7 +3577,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMPrefetch(
 /// @brief Enqueues the usage hints in `advice` for the `size` bytes of USM memory at `pMem`,
 /// which the backend may use to tune placement.
 /// Table slot: Enqueue.pfnUSMAdvise; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pMem`
@@ -3706,7 +3593,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMAdvise(
 /// @brief Enqueues a fill of a 2D region of `height` rows of `width` bytes, rows `pitch` bytes
 /// apart, at `pMem` with the `patternSize`-byte pattern at `pPattern`.
 /// Table slot: Enqueue.pfnUSMFill2D; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pMem`
@@ -3737,7 +3623,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMFill2D(
 /// @brief Enqueues a copy of `height` rows of `width` bytes from `pSrc` (rows `srcPitch` bytes
 /// apart) to `pDst` (rows `dstPitch` bytes apart).
 /// Table slot: Enqueue.pfnUSMMemcpy2D; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pDst`
@@ -3766,7 +3651,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMMemcpy2D(
 /// @brief Enqueues a copy of `count` bytes from host memory at `pSrc` into the device global
 /// `name` of `hProgram`, starting `offset` bytes into it.
 /// Table slot: Enqueue.pfnDeviceGlobalVariableWrite; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hProgram`
@@ -3790,7 +3674,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueDeviceGlobalVariableWrite(
 /// @brief Enqueues a copy of `count` bytes, starting `offset` bytes into the device global
 /// `name` of `hProgram`, into host memory at `pDst`.
 /// Table slot: Enqueue.pfnDeviceGlobalVariableRead; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hProgram`
@@ -3814,7 +3697,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueDeviceGlobalVariableRead(
 /// @brief Enqueues a read of `size` bytes from the host pipe `pipe_symbol` of `hProgram` into
 /// host memory at `pDst`.
 /// Table slot: Enqueue.pfnReadHostPipe; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hProgram`
@@ -3837,7 +3719,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueReadHostPipe(
 /// @brief Enqueues a write of `size` bytes from host memory at `pSrc` into the host pipe
 /// `pipe_symbol` of `hProgram`.
 /// Table slot: Enqueue.pfnWriteHostPipe; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hProgram`
@@ -3899,7 +3780,6 @@ typedef struct ur_exp_kernel_arg_properties_t {
 /// @brief Enqueues a launch of `hKernel` over a `workDim`-dimensional range, setting the
 /// `numArgs` arguments in `pArgs` for this launch only.
 /// Table slot: EnqueueExp.pfnKernelLaunchWithArgsExp; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hKernel`
@@ -3928,7 +3808,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueKernelLaunchWithArgsExp(
 /// @brief Creates a kernel object for the kernel function `pKernelName` of the built program
 /// `hProgram` and returns it in `*phKernel`.
 /// Table slot: Kernel.pfnCreate; the loader dispatches on `hProgram`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hProgram`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pKernelName`
@@ -4008,7 +3887,6 @@ typedef enum ur_kernel_exec_info_t {
 /// @brief Queries property `propName` of `hKernel`, writing at most `propSize` bytes to
 /// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: Kernel.pfnGetInfo; the loader dispatches on `hKernel`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hKernel`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_KERNEL_INFO_SPILL_MEM_SIZE < propName`
@@ -4026,7 +3904,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelGetInfo(
 /// @brief Queries work-group property `propName` of `hKernel` on `hDevice`, writing at most
 /// `propSize` bytes to `pPropValue` and the size needed to `*pPropSizeRet`.
 /// Table slot: Kernel.pfnGetGroupInfo; the loader dispatches on `hKernel`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hKernel`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4042,7 +3919,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelGetGroupInfo(
 /// @brief Queries sub-group property `propName` of `hKernel` on `hDevice`, writing at most
 /// `propSize` bytes to `pPropValue` and the size needed to `*pPropSizeRet`.
 /// Table slot: Kernel.pfnGetSubGroupInfo; the loader dispatches on `hKernel`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hKernel`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4058,7 +3934,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelGetSubGroupInfo(
 
 /// @brief Adds one to the reference count of `hKernel`.
 /// Table slot: Kernel.pfnRetain; the loader dispatches on `hKernel`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hKernel`
 UR_APIEXPORT ur_result_t UR_APICALL urKernelRetain(
@@ -4068,7 +3943,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelRetain(
 /// @brief Drops one reference to `hKernel`; the kernel is destroyed when its count reaches
 /// zero.
 /// Table slot: Kernel.pfnRelease; the loader dispatches on `hKernel`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hKernel`
 UR_APIEXPORT ur_result_t UR_APICALL urKernelRelease(
@@ -4091,7 +3965,6 @@ typedef struct ur_kernel_exec_info_properties_t {
 /// @brief Sets the execution setting `propName` of `hKernel` to the `propSize`-byte value at
 /// `pPropValue`, for launches that follow.
 /// Table slot: Kernel.pfnSetExecInfo; the loader dispatches on `hKernel`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hKernel`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pPropValue`
@@ -4122,7 +3995,6 @@ typedef struct ur_kernel_arg_mem_obj_properties_t {
 /// @brief Sets the `count` specialization constants in `pSpecConstants` for `hKernel` alone,
 /// without rebuilding; optional, see `UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS`.
 /// Table slot: Kernel.pfnSetSpecializationConstants; the loader dispatches on `hKernel`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hKernel`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pSpecConstants`
@@ -4136,7 +4008,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelSetSpecializationConstants(
 /// @brief Writes to `*phNativeKernel` the backend's own handle for `hKernel`; UR keeps
 /// ownership of it.
 /// Table slot: Kernel.pfnGetNativeHandle; the loader dispatches on `hKernel`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hKernel`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phNativeKernel`
@@ -4156,7 +4027,6 @@ typedef struct ur_kernel_native_properties_t {
 /// @brief Wraps the backend kernel handle `hNativeKernel`, from program `hProgram`, in a UR
 /// kernel belonging to `hContext`, returned in `*phKernel`.
 /// Table slot: Kernel.pfnCreateWithNativeHandle; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phKernel`
@@ -4171,7 +4041,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelCreateWithNativeHandle(
 /// @brief Writes to `pSuggestedLocalWorkSize` a good work-group size for launching `hKernel` on
 /// `hQueue` over the given `numWorkDim`-dimensional global range.
 /// Table slot: Kernel.pfnGetSuggestedLocalWorkSize; the loader dispatches on `hKernel`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hKernel`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
@@ -4190,7 +4059,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelGetSuggestedLocalWorkSize(
 /// @brief Like `urKernelGetSuggestedLocalWorkSize`, but takes into account the `numArgs` launch
 /// arguments in `pArgs`.
 /// Table slot: Kernel.pfnGetSuggestedLocalWorkSizeWithArgs; the loader dispatches on `hKernel`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hKernel`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
@@ -4213,7 +4081,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelGetSuggestedLocalWorkSizeWithArgs(
 /// @brief Writes to `*pGroupCountRet` the largest number of work-groups of size
 /// `pLocalWorkSize` that a cooperative launch of `hKernel` on `hDevice` can run at once.
 /// Table slot: Kernel.pfnSuggestMaxCooperativeGroupCount; the loader dispatches on `hKernel`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hKernel`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4273,7 +4140,6 @@ typedef struct ur_usm_pool_buffer_desc_t {
 /// @brief Enqueues an allocation of `size` bytes of device USM memory from `pPool` (or the
 /// default pool) on `hQueue`; the pointer is written to `*ppMem`.
 /// Table slot: EnqueueExp.pfnUSMDeviceAllocExp; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMem`
@@ -4293,7 +4159,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMDeviceAllocExp(
 /// @brief Enqueues an allocation of `size` bytes of shared USM memory from `pPool` (or the
 /// default pool) on `hQueue`; the pointer is written to `*ppMem`.
 /// Table slot: EnqueueExp.pfnUSMSharedAllocExp; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMem`
@@ -4313,7 +4178,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMSharedAllocExp(
 /// @brief Enqueues an allocation of `size` bytes of host USM memory from `pPool` (or the
 /// default pool) on `hQueue`; the pointer is written to `*ppMem`.
 /// Table slot: EnqueueExp.pfnUSMHostAllocExp; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMem`
@@ -4333,7 +4197,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMHostAllocExp(
 /// @brief Enqueues on `hQueue` the freeing of the USM memory at `pMem`, which an enqueued
 /// allocation took from `pPool` or the default pool.
 /// Table slot: EnqueueExp.pfnUSMFreeExp; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pMem`
@@ -4351,7 +4214,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMFreeExp(
 /// @brief Creates a USM memory pool for `hDevice` in `hContext` with the settings in
 /// `pPoolDesc` and returns it in `*pPool`.
 /// Table slot: USMExp.pfnPoolCreateExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4367,7 +4229,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolCreateExp(
 
 /// @brief Destroys the USM pool `hPool` that was created for `hDevice` in `hContext`.
 /// Table slot: USMExp.pfnPoolDestroyExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4381,7 +4242,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolDestroyExp(
 /// @brief Writes to `*pPool` the pool that `hDevice` in `hContext` uses for enqueued
 /// allocations when none was set.
 /// Table slot: USMExp.pfnPoolGetDefaultDevicePoolExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4395,7 +4255,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolGetDefaultDevicePoolExp(
 /// @brief Queries property `propName` of `hPool`, writing the value to `pPropValue` and its
 /// size to `*pPropSizeRet`.
 /// Table slot: USMExp.pfnPoolGetInfoExp; the loader dispatches on `hPool`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hPool`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_USM_POOL_INFO_USED_HIGH_EXP < propName`
@@ -4410,7 +4269,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolGetInfoExp(
 /// @brief Sets property `propName` of `hPool`, such as its release threshold, to the
 /// `propSize`-byte value at `pPropValue`.
 /// Table slot: USMExp.pfnPoolSetInfoExp; the loader dispatches on `hPool`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hPool`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pPropValue`
@@ -4425,7 +4283,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolSetInfoExp(
 /// @brief Makes `hPool` the pool that enqueued allocations on `hDevice` in `hContext` use when
 /// no pool is given.
 /// Table slot: USMExp.pfnPoolSetDevicePoolExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4439,7 +4296,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolSetDevicePoolExp(
 /// @brief Writes to `*pPool` the pool that enqueued allocations on `hDevice` in `hContext`
 /// currently use when no pool is given.
 /// Table slot: USMExp.pfnPoolGetDevicePoolExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4453,7 +4309,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPoolGetDevicePoolExp(
 /// @brief Asks `hPool` to give unused memory back to the system, keeping at least
 /// `minBytesToKeep` bytes reserved.
 /// Table slot: USMExp.pfnPoolTrimToExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4623,7 +4478,6 @@ typedef struct ur_exp_image_user_pitch_desc_t {
 /// @brief Allocates device USM memory on `hDevice` for `height` rows of `widthInBytes` bytes,
 /// padding rows for `elementSizeBytes`-byte elements; returns it and the row pitch.
 /// Table slot: USMExp.pfnPitchedAllocExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4646,7 +4500,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMPitchedAllocExp(
 /// @brief Destroys the unsampled bindless image handle `hImage` on `hDevice`; the image memory
 /// behind it is not freed.
 /// Table slot: BindlessImagesExp.pfnUnsampledImageHandleDestroyExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4659,7 +4512,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesUnsampledImageHandleDestroyE
 /// @brief Destroys the sampled bindless image handle `hImage` on `hDevice`; the image memory
 /// behind it is not freed.
 /// Table slot: BindlessImagesExp.pfnSampledImageHandleDestroyExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4672,7 +4524,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesSampledImageHandleDestroyExp
 /// @brief Allocates image memory on `hDevice` for an image with format `pImageFormat` and shape
 /// `pImageDesc`, and returns its handle in `*phImageMem`.
 /// Table slot: BindlessImagesExp.pfnImageAllocateExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4690,7 +4541,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesImageAllocateExp(
 
 /// @brief Frees the image memory `hImageMem` allocated on `hDevice` in `hContext`.
 /// Table slot: BindlessImagesExp.pfnImageFreeExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4703,7 +4553,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesImageFreeExp(
 /// @brief Creates a bindless handle in `*phImage` through which kernels on `hDevice` read and
 /// write the image in `hImageMem` without a sampler.
 /// Table slot: BindlessImagesExp.pfnUnsampledImageCreateExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4723,7 +4572,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesUnsampledImageCreateExp(
 /// @brief Creates a bindless handle in `*phImage` through which kernels on `hDevice` sample the
 /// image in `hImageMem` with the sampler settings in `pSamplerDesc`.
 /// Table slot: BindlessImagesExp.pfnSampledImageCreateExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4746,7 +4594,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesSampledImageCreateExp(
 /// @brief Enqueues a copy of the region `pCopyRegion` from image or memory `pSrc` to `pDst` on
 /// `hQueue`, with the direction in `imageCopyFlags`.
 /// Table slot: BindlessImagesExp.pfnImageCopyExp; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pSrc`
@@ -4778,7 +4625,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesImageCopyExp(
 /// @brief Queries property `propName` of the image memory `hImageMem`, writing the value to
 /// `pPropValue` and its size to `*pPropSizeRet`.
 /// Table slot: BindlessImagesExp.pfnImageGetInfoExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_IMAGE_INFO_NUM_SAMPLES < propName`
@@ -4794,7 +4640,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesImageGetInfoExp(
 /// @brief Writes to `*pSupportedRet` whether `hDevice` can allocate image memory of type
 /// `imageMemHandleType` for the given image format and shape.
 /// Table slot: BindlessImagesExp.pfnGetImageMemoryHandleTypeSupportExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4814,7 +4659,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesGetImageMemoryHandleTypeSupp
 /// @brief Writes to `*pSupportedRet` whether `hDevice` can create an unsampled image handle for
 /// the given format and shape in memory of type `imageMemHandleType`.
 /// Table slot: BindlessImagesExp.pfnGetImageUnsampledHandleSupportExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4834,7 +4678,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesGetImageUnsampledHandleSuppo
 /// @brief Writes to `*pSupportedRet` whether `hDevice` can create a sampled image handle for
 /// the given format and shape in memory of type `imageMemHandleType`.
 /// Table slot: BindlessImagesExp.pfnGetImageSampledHandleSupportExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4854,7 +4697,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesGetImageSampledHandleSupport
 /// @brief Writes to `*phImageMem` a handle to mip level `mipmapLevel` of the mipmapped image
 /// memory `hImageMem`.
 /// Table slot: BindlessImagesExp.pfnMipmapGetLevelExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4870,7 +4712,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesMipmapGetLevelExp(
 /// @brief Frees the mipmapped image memory `hMem` allocated on `hDevice`, with all of its
 /// levels.
 /// Table slot: BindlessImagesExp.pfnMipmapFreeExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4883,7 +4724,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesMipmapFreeExp(
 /// @brief Imports `size` bytes of memory from another API, described by `pExternalMemDesc`, for
 /// use on `hDevice`, and returns it in `*phExternalMem`.
 /// Table slot: BindlessImagesExp.pfnImportExternalMemoryExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4901,7 +4741,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesImportExternalMemoryExp(
 /// @brief Maps the imported memory `hExternalMem` as image memory with format `pImageFormat`
 /// and shape `pImageDesc`, returning its handle in `*phImageMem`.
 /// Table slot: BindlessImagesExp.pfnMapExternalArrayExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4922,7 +4761,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesMapExternalArrayExp(
 /// @brief Maps `size` bytes of the imported memory `hExternalMem`, from byte `offset`, into
 /// device-accessible memory and writes its address to `*ppRetMem`.
 /// Table slot: BindlessImagesExp.pfnMapExternalLinearMemoryExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4940,7 +4778,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesMapExternalLinearMemoryExp(
 /// @brief Releases the external memory `hExternalMem` imported on `hDevice` by
 /// `urBindlessImagesImportExternalMemoryExp`.
 /// Table slot: BindlessImagesExp.pfnReleaseExternalMemoryExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4954,7 +4791,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesReleaseExternalMemoryExp(
 /// @brief Unmaps the linear memory at `pMem` that `urBindlessImagesMapExternalLinearMemoryExp`
 /// mapped on `hDevice`.
 /// Table slot: BindlessImagesExp.pfnFreeMappedLinearMemoryExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4968,7 +4804,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesFreeMappedLinearMemoryExp(
 /// @brief Writes to `*pSupportedRet` whether `hDevice` can import external memory given by
 /// handles of type `memHandleType`.
 /// Table slot: BindlessImagesExp.pfnSupportsImportingHandleTypeExp; the loader dispatches on `hDevice`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pSupportedRet`
@@ -4981,7 +4816,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesSupportsImportingHandleTypeE
 /// @brief Imports a semaphore or fence from another API, described by `pExternalSemaphoreDesc`,
 /// for use on `hDevice`, and returns it in `*phExternalSemaphore`.
 /// Table slot: BindlessImagesExp.pfnImportExternalSemaphoreExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -4997,7 +4831,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesImportExternalSemaphoreExp(
 
 /// @brief Releases the imported external semaphore `hExternalSemaphore`.
 /// Table slot: BindlessImagesExp.pfnReleaseExternalSemaphoreExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -5011,7 +4844,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesReleaseExternalSemaphoreExp(
 /// @brief Enqueues on `hQueue` a wait on the external semaphore `hSemaphore`, until it reaches
 /// `waitValue` if `hasWaitValue` is set (timeline semaphores).
 /// Table slot: BindlessImagesExp.pfnWaitExternalSemaphoreExp; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hSemaphore`
@@ -5028,7 +4860,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesWaitExternalSemaphoreExp(
 /// @brief Enqueues on `hQueue` a signal of the external semaphore `hSemaphore`, setting it to
 /// `signalValue` if `hasSignalValue` is set (timeline semaphores).
 /// Table slot: BindlessImagesExp.pfnSignalExternalSemaphoreExp; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hSemaphore`
@@ -5046,7 +4877,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesSignalExternalSemaphoreExp(
 
 /// @brief Blocks until all work submitted to every queue of `hDevice` has finished.
 /// Table slot: DeviceExp.pfnWaitExp; the loader dispatches on `hDevice`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 UR_APIEXPORT ur_result_t UR_APICALL urDeviceWaitExp(
@@ -5058,7 +4888,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urDeviceWaitExp(
 /// @brief Resolves the imported symbols of the `count` programs in `phPrograms` against each
 /// other's exports, so that their kernels become ready to use.
 /// Table slot: ProgramExp.pfnDynamicLinkExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phPrograms`
@@ -5074,7 +4903,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramDynamicLinkExp(
 /// @brief Enqueues on `hQueue` a command that records the device time in the event returned in
 /// `*phEvent`; with `blocking` the call waits for it.
 /// Table slot: EnqueueExp.pfnTimestampRecordingExp; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phEvent`
@@ -5093,7 +4921,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueTimestampRecordingExp(
 /// @brief Creates handle data through which another process can open the device USM allocation
 /// at `pMem`; writes a pointer to it and its size in bytes.
 /// Table slot: IPCExp.pfnGetMemHandleExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppIPCMemHandleData`
@@ -5108,7 +4935,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCGetMemHandleExp(
 /// @brief Releases IPC memory handle data that `urIPCGetMemHandleExp` returned; the allocation
 /// itself is unaffected.
 /// Table slot: IPCExp.pfnPutMemHandleExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pIPCMemHandleData`
@@ -5120,7 +4946,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCPutMemHandleExp(
 /// @brief Opens, in this process, the USM allocation described by `ipcMemHandleDataSize` bytes
 /// of handle data from another process, and writes its address here to `*ppMem`.
 /// Table slot: IPCExp.pfnOpenMemHandleExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -5137,7 +4962,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCOpenMemHandleExp(
 /// @brief Closes the memory at `pMem` that `urIPCOpenMemHandleExp` opened; the owning process's
 /// allocation is unaffected.
 /// Table slot: IPCExp.pfnCloseMemHandleExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pMem`
@@ -5149,7 +4973,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCCloseMemHandleExp(
 /// @brief Creates handle data through which another process can open the physical memory
 /// `hPhysMem`; writes a pointer to it and its size in bytes.
 /// Table slot: IPCExp.pfnGetPhysMemHandleExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hPhysMem`
@@ -5165,7 +4988,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCGetPhysMemHandleExp(
 /// @brief Releases IPC handle data that `urIPCGetPhysMemHandleExp` returned; the physical
 /// memory itself is unaffected.
 /// Table slot: IPCExp.pfnPutPhysMemHandleExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pIPCPhysMemHandleData`
@@ -5177,7 +4999,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCPutPhysMemHandleExp(
 /// @brief Opens, in this process, the physical memory described by handle data from another
 /// process, and returns it in `*phPhysMem`.
 /// Table slot: IPCExp.pfnOpenPhysMemHandleExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -5193,7 +5014,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCOpenPhysMemHandleExp(
 
 /// @brief Closes the physical memory `hPhysMem` that `urIPCOpenPhysMemHandleExp` opened.
 /// Table slot: IPCExp.pfnClosePhysMemHandleExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hPhysMem`
@@ -5205,7 +5025,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCClosePhysMemHandleExp(
 /// @brief Creates handle data through which another process can open `hEvent`; writes a pointer
 /// to it and its size in bytes.
 /// Table slot: IPCExp.pfnGetEventHandleExp; the loader dispatches on `hEvent`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hEvent`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppIPCEventHandleData`
@@ -5219,7 +5038,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCGetEventHandleExp(
 /// @brief Releases IPC event handle data that `urIPCGetEventHandleExp` returned, in the same
 /// process; the event itself is unaffected.
 /// Table slot: IPCExp.pfnPutEventHandleExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pIPCEventHandleData`
@@ -5231,7 +5049,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCPutEventHandleExp(
 /// @brief Opens, in this process, the event described by `ipcEventHandleDataSize` bytes of
 /// handle data from another process, and returns it in `*phEvent`.
 /// Table slot: IPCExp.pfnOpenEventHandleExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phEvent`
@@ -5248,7 +5065,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCOpenEventHandleExp(
 /// @brief Allocates `size` bytes of device memory on `hDevice`, aligned to `alignment`, that
 /// can later be exported as a handle of type `handleTypeToExport`.
 /// Table slot: MemoryExportExp.pfnAllocExportableMemoryExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -5267,7 +5083,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemoryExportAllocExportableMemoryExp(
 /// @brief Frees the exportable memory at `pMem` allocated by
 /// `urMemoryExportAllocExportableMemoryExp`.
 /// Table slot: MemoryExportExp.pfnFreeExportableMemoryExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -5281,7 +5096,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemoryExportFreeExportableMemoryExp(
 /// @brief Writes to `pMemHandleRet` a handle of type `handleTypeToExport` (such as a file
 /// descriptor) for the exportable memory at `pMem`, for use by other APIs.
 /// Table slot: MemoryExportExp.pfnExportMemoryHandleExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -5309,7 +5123,6 @@ typedef enum ur_exp_program_flag_t {
 /// @brief Compiles and links `hProgram` for the `numDevices` devices in `phDevices` only, with
 /// `flags` and the options in `pOptions`.
 /// Table slot: ProgramExp.pfnBuildExp; the loader dispatches on `hProgram`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hProgram`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phDevices`
@@ -5325,7 +5138,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramBuildExp(
 /// @brief Compiles `hProgram` for the `numDevices` devices in `phDevices` only, with `flags`
 /// and the options in `pOptions`.
 /// Table slot: ProgramExp.pfnCompileExp; the loader dispatches on `hProgram`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hProgram`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phDevices`
@@ -5341,7 +5153,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramCompileExp(
 /// @brief Links the `count` compiled programs in `phPrograms` for the `numDevices` devices in
 /// `phDevices` into a new program returned in `*phProgram`.
 /// Table slot: ProgramExp.pfnLinkExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phDevices`
@@ -5365,7 +5176,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramLinkExp(
 /// @brief Copies `size` bytes from `pSrc` to `pDst`, USM allocations of `hContext`, without a
 /// queue; returns when the copy is done.
 /// Table slot: USMExp.pfnContextMemcpyExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pDst`
@@ -5400,7 +5210,6 @@ typedef struct ur_exp_usm_host_alloc_register_properties_t {
 /// @brief Registers `size` bytes of ordinary host memory at `pHostMem` with `hContext`, so that
 /// its devices can access it like host USM.
 /// Table slot: USMExp.pfnHostAllocRegisterExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pHostMem`
@@ -5415,7 +5224,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMHostAllocRegisterExp(
 /// @brief Undoes `urUSMHostAllocRegisterExp` for the host memory at `pHostMem`; the memory
 /// itself stays allocated.
 /// Table slot: USMExp.pfnHostAllocUnregisterExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pHostMem`
@@ -5429,7 +5237,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMHostAllocUnregisterExp(
 /// @brief Imports `size` bytes of host memory at `pMem` into USM for `hContext`, typically
 /// pinning it for faster transfers.
 /// Table slot: USMExp.pfnImportExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pMem`
@@ -5441,7 +5248,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMImportExp(
 
 /// @brief Undoes `urUSMImportExp` for the host memory at `pMem`.
 /// Table slot: USMExp.pfnReleaseExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pMem`
@@ -5462,7 +5268,6 @@ typedef enum ur_exp_peer_info_t {
 /// @brief Lets kernels running on `commandDevice` access USM device memory allocated on
 /// `peerDevice`.
 /// Table slot: UsmP2PExp.pfnEnablePeerAccessExp; the loader dispatches on `commandDevice`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == commandDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == peerDevice`
@@ -5474,7 +5279,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUsmP2PEnablePeerAccessExp(
 /// @brief Withdraws the access of `commandDevice` to USM device memory on `peerDevice` granted
 /// by `urUsmP2PEnablePeerAccessExp`.
 /// Table slot: UsmP2PExp.pfnDisablePeerAccessExp; the loader dispatches on `commandDevice`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == commandDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == peerDevice`
@@ -5486,7 +5290,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urUsmP2PDisablePeerAccessExp(
 /// @brief Queries property `propName` of access from `commandDevice` to memory on `peerDevice`,
 /// writing at most `propSize` bytes to `pPropValue`.
 /// Table slot: UsmP2PExp.pfnPeerAccessGetInfoExp; the loader dispatches on `commandDevice`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == commandDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == peerDevice`
@@ -5601,7 +5404,6 @@ typedef struct ur_exp_command_buffer_update_kernel_launch_desc_t {
 /// @brief Creates an empty command buffer for recording commands to run on `hDevice` in
 /// `hContext`, with the settings in `pCommandBufferDesc`; returns it in `*phCommandBuffer`.
 /// Table slot: CommandBufferExp.pfnCreateExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -5616,7 +5418,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferCreateExp(
 
 /// @brief Adds one to the reference count of `hCommandBuffer`.
 /// Table slot: CommandBufferExp.pfnRetainExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferRetainExp(
@@ -5626,7 +5427,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferRetainExp(
 /// @brief Drops one reference to `hCommandBuffer`; the command buffer is destroyed when its
 /// count reaches zero.
 /// Table slot: CommandBufferExp.pfnReleaseExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferReleaseExp(
@@ -5636,7 +5436,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferReleaseExp(
 /// @brief Closes `hCommandBuffer` for recording: nothing further may be appended to it, and it
 /// can now be enqueued.
 /// Table slot: CommandBufferExp.pfnFinalizeExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferFinalizeExp(
@@ -5646,7 +5445,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferFinalizeExp(
 /// @brief Appends to `hCommandBuffer` a launch of `hKernel` over a `workDim`-dimensional range;
 /// `phKernelAlternatives` lists kernels an update may switch it to.
 /// Table slot: CommandBufferExp.pfnAppendKernelLaunchExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hKernel`
@@ -5678,7 +5476,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendKernelLaunchExp(
 /// @brief Appends to `hCommandBuffer` a launch of `hKernel` over a `workDim`-dimensional range,
 /// with the `numArgs` arguments in `pArgs` set for this command only.
 /// Table slot: CommandBufferExp.pfnAppendKernelLaunchWithArgsExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hKernel`
@@ -5714,7 +5511,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendKernelLaunchWithArgsExp
 /// @brief Appends to `hCommandBuffer` a copy of `size` bytes from `pSrc` to `pDst`, either of
 /// which may be USM or host memory.
 /// Table slot: CommandBufferExp.pfnAppendUSMMemcpyExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pDst`
@@ -5741,7 +5537,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendUSMMemcpyExp(
 /// @brief Appends to `hCommandBuffer` a fill of `size` bytes of USM memory at `pMemory` with
 /// repeated copies of the `patternSize`-byte pattern at `pPattern`.
 /// Table slot: CommandBufferExp.pfnAppendUSMFillExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pMemory`
@@ -5771,7 +5566,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendUSMFillExp(
 /// @brief Appends to `hCommandBuffer` a copy of `size` bytes from `hSrcMem` at `srcOffset` to
 /// `hDstMem` at `dstOffset`.
 /// Table slot: CommandBufferExp.pfnAppendMemBufferCopyExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hSrcMem`
@@ -5799,7 +5593,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferCopyExp(
 /// @brief Appends to `hCommandBuffer` a copy of `size` bytes from host memory at `pSrc` into
 /// `hBuffer`, starting `offset` bytes in.
 /// Table slot: CommandBufferExp.pfnAppendMemBufferWriteExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hBuffer`
@@ -5826,7 +5619,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferWriteExp(
 /// @brief Appends to `hCommandBuffer` a copy of `size` bytes, starting `offset` bytes into
 /// `hBuffer`, into host memory at `pDst`.
 /// Table slot: CommandBufferExp.pfnAppendMemBufferReadExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hBuffer`
@@ -5853,7 +5645,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferReadExp(
 /// @brief Appends to `hCommandBuffer` a copy of the 3D box `region` from `srcOrigin` in
 /// `hSrcMem` to `dstOrigin` in `hDstMem`, using the given pitches.
 /// Table slot: CommandBufferExp.pfnAppendMemBufferCopyRectExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hSrcMem`
@@ -5885,7 +5676,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferCopyRectExp(
 /// @brief Appends to `hCommandBuffer` a copy of the 3D box `region` from `hostOffset` in host
 /// memory at `pSrc` to `bufferOffset` in `hBuffer`.
 /// Table slot: CommandBufferExp.pfnAppendMemBufferWriteRectExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hBuffer`
@@ -5917,7 +5707,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferWriteRectExp(
 /// @brief Appends to `hCommandBuffer` a copy of the 3D box `region` from `bufferOffset` in
 /// `hBuffer` to `hostOffset` in host memory at `pDst`.
 /// Table slot: CommandBufferExp.pfnAppendMemBufferReadRectExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hBuffer`
@@ -5949,7 +5738,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferReadRectExp(
 /// @brief Appends to `hCommandBuffer` a fill of `size` bytes of `hBuffer`, starting `offset`
 /// bytes in, with the `patternSize`-byte pattern at `pPattern`.
 /// Table slot: CommandBufferExp.pfnAppendMemBufferFillExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hBuffer`
@@ -5977,7 +5765,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferFillExp(
 /// @brief Appends to `hCommandBuffer` a hint to migrate the `size` bytes of shared USM memory
 /// at `pMemory` in the direction given by `flags`.
 /// Table slot: CommandBufferExp.pfnAppendUSMPrefetchExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pMemory`
@@ -6004,7 +5791,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendUSMPrefetchExp(
 /// @brief Appends to `hCommandBuffer` the usage hints in `advice` for the `size` bytes of USM
 /// memory at `pMemory`.
 /// Table slot: CommandBufferExp.pfnAppendUSMAdviseExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pMemory`
@@ -6037,7 +5823,6 @@ typedef void (*ur_exp_command_buffer_native_command_function_t)(
 /// @brief Appends to `hCommandBuffer` work recorded by calling `pfnNativeCommand` with `pData`,
 /// which adds commands through the backend's native API.
 /// Table slot: CommandBufferExp.pfnAppendNativeCommandExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pfnNativeCommand`
@@ -6056,7 +5841,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendNativeCommandExp(
 /// @brief Enqueues on `hQueue` one run of every command in the finalised command buffer
 /// `hCommandBuffer`.
 /// Table slot: EnqueueExp.pfnCommandBufferExp; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
@@ -6073,7 +5857,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueCommandBufferExp(
 /// @brief Changes the kernel commands of the finalised, updatable `hCommandBuffer` as described
 /// by the `numKernelUpdates` entries in `pUpdateKernelLaunch`.
 /// Table slot: CommandBufferExp.pfnUpdateKernelLaunchExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == pUpdateKernelLaunch->hCommand`
@@ -6088,7 +5871,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferUpdateKernelLaunchExp(
 /// @brief Writes to `*phSignalEvent` a new event that `hCommand` signals the next time its
 /// command buffer runs; the caller must release it.
 /// Table slot: CommandBufferExp.pfnUpdateSignalEventExp; the loader dispatches on `hCommand`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommand`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phSignalEvent`
@@ -6100,7 +5882,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferUpdateSignalEventExp(
 /// @brief Replaces the events that `hCommand` waits for, from the next run of its command
 /// buffer, with the `numEventsInWaitList` events in `phEventWaitList`.
 /// Table slot: CommandBufferExp.pfnUpdateWaitEventsExp; the loader dispatches on `hCommand`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommand`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
@@ -6114,7 +5895,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferUpdateWaitEventsExp(
 /// @brief Queries property `propName` of `hCommandBuffer`, writing at most `propSize` bytes to
 /// `pPropValue` and the size the value needs to `*pPropSizeRet`.
 /// Table slot: CommandBufferExp.pfnGetInfoExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_EXP_COMMAND_BUFFER_INFO_DESCRIPTOR < propName`
@@ -6132,7 +5912,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferGetInfoExp(
 /// @brief Writes to `*phNativeCommandBuffer` the backend's own handle for `hCommandBuffer`; UR
 /// keeps ownership of it.
 /// Table slot: CommandBufferExp.pfnGetNativeHandleExp; the loader dispatches on `hCommandBuffer`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hCommandBuffer`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phNativeCommandBuffer`
@@ -6168,7 +5947,6 @@ typedef void (*ur_exp_host_task_function_t)(
 /// @brief Enqueues on `hQueue` a call of the host function `pfnHostTask` with `data`, run once
 /// the events in `phEventWaitList` have completed.
 /// Table slot: EnqueueExp.pfnHostTaskExp; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pfnHostTask`
@@ -6207,7 +5985,6 @@ typedef struct ur_exp_enqueue_ext_properties_t {
 /// reusable event from `urEventCreateExp` passed in `*phEvent` is signalled instead of a new
 /// one.
 /// Table slot: Enqueue.pfnEventsWaitWithBarrierExt; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
@@ -6248,7 +6025,6 @@ typedef void (*ur_exp_enqueue_native_command_function_t)(
 /// @brief Calls `pfnNativeEnqueue` with `data` to submit native backend work in order on
 /// `hQueue`; the `numMemsInMemList` buffers in `phMemList` are made available to it.
 /// Table slot: EnqueueExp.pfnNativeCommandExp; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pfnNativeEnqueue`
@@ -6287,7 +6063,6 @@ typedef struct ur_exp_event_desc_t {
 /// @brief Creates in `*phEvent` a reusable event for `hDevice` in `hContext`, not tied to any
 /// command, that `urEnqueueEventsWaitWithBarrierExt` can signal.
 /// Table slot: EventExp.pfnCreateExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
@@ -6310,7 +6085,6 @@ typedef struct ur_exp_executable_graph_handle_t_ *ur_exp_executable_graph_handle
 /// @brief Creates an empty graph in `hContext`, into which a queue can capture commands, and
 /// returns it in `*phGraph`.
 /// Table slot: GraphExp.pfnCreateExp; the loader dispatches on `hContext`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phGraph`
@@ -6322,7 +6096,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urGraphCreateExp(
 /// @brief Starts capturing the commands enqueued on `hQueue` into a new graph instead of
 /// running them.
 /// Table slot: QueueExp.pfnBeginGraphCaptureExp; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 UR_APIEXPORT ur_result_t UR_APICALL urQueueBeginGraphCaptureExp(
@@ -6332,7 +6105,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueBeginGraphCaptureExp(
 /// @brief Starts capturing the commands enqueued on `hQueue` into the existing graph `hGraph`
 /// instead of running them.
 /// Table slot: QueueExp.pfnBeginCaptureIntoGraphExp; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hGraph`
@@ -6344,7 +6116,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueBeginCaptureIntoGraphExp(
 /// @brief Stops capturing on `hQueue` and writes the graph holding the captured commands to
 /// `*phGraph`.
 /// Table slot: QueueExp.pfnEndGraphCaptureExp; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phGraph`
@@ -6356,7 +6127,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueEndGraphCaptureExp(
 /// @brief Turns the captured graph `hGraph` into an executable graph, returned in
 /// `*phExecGraph`, that can be enqueued repeatedly.
 /// Table slot: GraphExp.pfnInstantiateGraphExp; the loader dispatches on `hGraph`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hGraph`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phExecGraph`
@@ -6367,7 +6137,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urGraphInstantiateGraphExp(
 
 /// @brief Enqueues on `hQueue` one run of the executable graph `hGraph`.
 /// Table slot: EnqueueExp.pfnGraphExp; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hGraph`
@@ -6383,7 +6152,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueGraphExp(
 
 /// @brief Destroys the captured graph `hGraph`.
 /// Table slot: GraphExp.pfnDestroyExp; the loader dispatches on `hGraph`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hGraph`
 UR_APIEXPORT ur_result_t UR_APICALL urGraphDestroyExp(
@@ -6393,7 +6161,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urGraphDestroyExp(
 /// @brief Destroys the executable graph `hExecutableGraph`, which must not be running on any
 /// queue.
 /// Table slot: GraphExp.pfnExecutableGraphDestroyExp; the loader dispatches on `hExecutableGraph`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hExecutableGraph`
 UR_APIEXPORT ur_result_t UR_APICALL urGraphExecutableGraphDestroyExp(
@@ -6402,7 +6169,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urGraphExecutableGraphDestroyExp(
 
 /// @brief Writes to `*pResult` whether `hQueue` is currently capturing commands into a graph.
 /// Table slot: QueueExp.pfnIsGraphCaptureEnabledExp; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pResult`
@@ -6413,7 +6179,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueIsGraphCaptureEnabledExp(
 
 /// @brief Writes to `*phGraph` the graph that `hQueue` is currently capturing commands into.
 /// Table slot: QueueExp.pfnGetGraphExp; the loader dispatches on `hQueue`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phGraph`
@@ -6424,7 +6189,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urQueueGetGraphExp(
 
 /// @brief Writes to `*pResult` whether the graph `hGraph` holds no commands.
 /// Table slot: GraphExp.pfnIsEmptyExp; the loader dispatches on `hGraph`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hGraph`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pResult`
@@ -6436,7 +6200,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urGraphIsEmptyExp(
 /// @brief Writes to `*pGraphId` a number identifying `hGraph` that is unique within the
 /// process; later graphs get larger numbers.
 /// Table slot: GraphExp.pfnGetIdExp; the loader dispatches on `hGraph`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hGraph`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pGraphId`
@@ -6452,7 +6215,6 @@ typedef void (*ur_exp_graph_destruction_callback_t)(
 
 /// @brief Registers `pfnCallback`, called with `pUserData`, to run when `hGraph` is destroyed.
 /// Table slot: GraphExp.pfnSetDestructionCallbackExp; the loader dispatches on `hGraph`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hGraph`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pfnCallback`
@@ -6465,7 +6227,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urGraphSetDestructionCallbackExp(
 /// @brief Writes a description of the commands in `hGraph` to the file at `filePath`, for
 /// debugging.
 /// Table slot: GraphExp.pfnDumpContentsExp; the loader dispatches on `hGraph`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hGraph`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == filePath`
@@ -6477,7 +6238,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urGraphDumpContentsExp(
 /// @brief Writes to `*phNativeGraph` the backend's own handle for `hGraph`; UR keeps ownership
 /// of it.
 /// Table slot: GraphExp.pfnGetNativeHandleExp; the loader dispatches on `hGraph`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hGraph`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phNativeGraph`
@@ -6489,7 +6249,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urGraphGetNativeHandleExp(
 /// @brief Writes to `*phNativeExecutableGraph` the backend's own handle for `hExecutableGraph`;
 /// UR keeps ownership of it.
 /// Table slot: GraphExp.pfnExecutableGraphGetNativeHandleExp; the loader dispatches on `hExecutableGraph`.
-/// urc adapters implementing it: none.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hExecutableGraph`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phNativeExecutableGraph`
