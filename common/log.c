@@ -7,117 +7,181 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include "alloc.h"
+#include "kvparse.h"
 
 struct urc_logger_t {
     urc_env_id_t variable;
     const char *name; // "LOADER", from the variable's name
-    pthread_once_t once;
     atomic_int level;
     atomic_int flush_level;
+    atomic_int callback_level;
     pthread_mutex_t lock; // one message at a time, and guards the fields below
     FILE *out;
     bool owns_out;
+    bool fileline;
+    bool valid;
+    char output[512];
     ur_logger_callback_t callback;
     void *callback_data;
-    atomic_int callback_level;
+    // What the settings were made from, so an unchanged variable keeps its open file.
+    bool configured;
+    char *configured_spec;
+    int configured_default;
 };
 
-#define LOGGER(v) {.variable = (v), .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER}
+#define LOGGER(v)                                                                                  \
+    { .variable = (v), .lock = PTHREAD_MUTEX_INITIALIZER }
 static urc_logger_t loggers[] = {LOGGER(URC_ENV_LOG_LOADER), LOGGER(URC_ENV_LOG_OPENCL),
                                  LOGGER(URC_ENV_LOG_CUDA), LOGGER(URC_ENV_LOG_LEVEL_ZERO)};
 
 static const char *const level_names[] = {"debug", "info", "warning", "error", "quiet"};
 static const char *const level_tags[] = {"DEBUG", "INFO", "WARNING", "ERROR", "QUIET"};
 
-static int parse_level(const char *s, size_t n) {
+typedef struct settings_t {
+    int level, flush;
+    bool fileline;
+    FILE *out;
+    bool owns_out;
+    char output[512];
+} settings_t;
+
+static bool parse_level(const urc_kv_entry_t *e, int *level, char *err, size_t size) {
+    // UR reads the first value only; a level given as a list is unusual but not an error.
     for (int i = 0; i <= UR_LOGGER_LEVEL_QUIET; ++i)
-        if (strlen(level_names[i]) == n && strncmp(s, level_names[i], n) == 0)
-            return i;
-    return -1;
+        if (e->count > 0 && strcmp(e->values[0], level_names[i]) == 0) {
+            *level = i;
+            return true;
+        }
+    snprintf(err, size, "'%s' is not a level (debug, info, warning, error, quiet)",
+             e->count > 0 ? e->values[0] : "");
+    return false;
 }
 
-static void set_output(urc_logger_t *lg, FILE *f, bool owns) {
-    if (lg->owns_out && lg->out != NULL)
-        fclose(lg->out);
-    lg->out = f;
-    lg->owns_out = owns;
+static bool parse_bool(const char *v) {
+    static const char *const yes[] = {"y", "yes", "t", "true", "1"};
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; ++i)
+        if (strcasecmp(v, yes[i]) == 0)
+            return true;
+    return false;
 }
 
-// Applies "key:value;key:value"; on any error reports it once and keeps the defaults.
+static bool parse_output(const urc_kv_entry_t *e, settings_t *s, char *err, size_t size) {
+    const char *sink = e->count > 0 ? e->values[0] : "";
+    if ((strcmp(sink, "stdout") == 0 || strcmp(sink, "stderr") == 0) && e->count == 1) {
+        s->out = sink[3] == 'o' ? stdout : stderr;
+        snprintf(s->output, sizeof s->output, "%s", sink);
+        return true;
+    }
+    if (strcmp(sink, "file") == 0 && e->count == 2 && e->values[1][0] != '\0') {
+        // Appending, not truncating: loggers of several libraries may share one file and
+        // a re-initialised loader must not wipe what was written before.
+        FILE *f = fopen(e->values[1], "a");
+        if (f == NULL) {
+            snprintf(err, size, "cannot open log file '%s'", e->values[1]);
+            return false;
+        }
+        s->out = f;
+        s->owns_out = true;
+        snprintf(s->output, sizeof s->output, "file,%s", e->values[1]);
+        return true;
+    }
+    snprintf(err, size, "output must be stdout, stderr or file,<path>");
+    return false;
+}
+
+// Reads a UR_LOG_<NAME> value into `s`; false (and `err`) when it is malformed.
+static bool parse_spec(const char *spec, settings_t *s, char *err, size_t size) {
+    urc_kv_map_t map;
+    urc_kv_options_t opt = {.reject_empty = true, .allow_duplicate = false, .lower = false};
+    if (!urc_kv_parse_map(spec, opt, &map, err, size))
+        return false;
+    bool ok = true;
+    for (size_t i = 0; ok && i < map.count; ++i) {
+        const urc_kv_entry_t *e = &map.entries[i];
+        if (strcmp(e->key, "level") == 0)
+            ok = parse_level(e, &s->level, err, size);
+        else if (strcmp(e->key, "flush") == 0)
+            ok = parse_level(e, &s->flush, err, size);
+        else if (strcmp(e->key, "fileline") == 0)
+            s->fileline = e->count > 0 && parse_bool(e->values[0]);
+        else if (strcmp(e->key, "output") == 0)
+            ok = parse_output(e, s, err, size); // the parser allows each key once
+        else {
+            snprintf(err, size, "unknown key '%s' (level, flush, fileline, output)", e->key);
+            ok = false;
+        }
+    }
+    urc_kv_map_free(&map);
+    return ok;
+}
+
+static int default_level(const urc_logger_t *lg) {
+    if (lg->variable == URC_ENV_LOG_CUDA && !urc_env_bool(URC_ENV_SUPPRESS_ERROR_MESSAGE, false))
+        return UR_LOGGER_LEVEL_ERROR;
+    return UR_LOGGER_LEVEL_QUIET;
+}
+
+static bool same_spec(const char *a, const char *b) {
+    return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
 static void configure(urc_logger_t *lg) {
     const char *var = urc_env_table(&(size_t){0})[lg->variable].name;
-    int dflt = lg->variable == URC_ENV_LOG_CUDA &&
-                       !urc_env_bool(URC_ENV_SUPPRESS_ERROR_MESSAGE, false)
-                   ? UR_LOGGER_LEVEL_ERROR
-                   : UR_LOGGER_LEVEL_QUIET;
-    int level = dflt, flush = UR_LOGGER_LEVEL_ERROR;
-    FILE *out = stderr;
-    bool owns = false;
     const char *spec = urc_env_get(lg->variable);
-    const char *bad = NULL;
-    for (const char *p = spec; p != NULL && *p != '\0' && bad == NULL;) {
-        const char *end = strchr(p, ';');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        const char *colon = memchr(p, ':', len);
-        if (colon == NULL) {
-            bad = "an entry has no ':'";
-            break;
-        }
-        size_t klen = (size_t)(colon - p), vlen = len - klen - 1;
-        const char *val = colon + 1;
-        if (klen == 5 && strncmp(p, "level", 5) == 0) {
-            if ((level = parse_level(val, vlen)) < 0)
-                bad = "unknown level";
-        } else if (klen == 5 && strncmp(p, "flush", 5) == 0) {
-            if ((flush = parse_level(val, vlen)) < 0)
-                bad = "unknown flush level";
-        } else if (klen == 6 && strncmp(p, "output", 6) == 0) {
-            if (vlen == 6 && strncmp(val, "stdout", 6) == 0) {
-                out = stdout;
-            } else if (vlen == 6 && strncmp(val, "stderr", 6) == 0) {
-                out = stderr;
-            } else if (vlen > 5 && strncmp(val, "file,", 5) == 0) {
-                char path[4096];
-                size_t plen = vlen - 5;
-                if (plen >= sizeof path) {
-                    bad = "file path too long";
-                    break;
-                }
-                memcpy(path, val + 5, plen);
-                path[plen] = '\0';
-                FILE *f = fopen(path, "a");
-                if (f == NULL) {
-                    bad = "cannot open the output file";
-                    break;
-                }
-                if (owns)
-                    fclose(out);
-                out = f;
-                owns = true;
-            } else {
-                bad = "output must be stdout, stderr or file,<path>";
-            }
-        } else if (klen == 8 && strncmp(p, "fileline", 8) == 0) {
-            // Accepted for UR compatibility; urc's messages carry no source location.
-        } else {
-            bad = "unknown key (use level, flush, output)";
-        }
-        p = end ? end + 1 : NULL;
-    }
-    if (bad != NULL) {
-        fprintf(stderr, "urc: %s=\"%s\": %s; logging stays at its defaults\n", var, spec, bad);
-        if (owns)
-            fclose(out);
-        level = dflt;
-        flush = UR_LOGGER_LEVEL_ERROR;
-        out = stderr;
-        owns = false;
-    }
+    int dflt = default_level(lg);
     pthread_mutex_lock(&lg->lock);
-    set_output(lg, out, owns);
+    bool unchanged =
+        lg->configured && dflt == lg->configured_default && same_spec(spec, lg->configured_spec);
     pthread_mutex_unlock(&lg->lock);
-    atomic_store(&lg->level, level);
-    atomic_store(&lg->flush_level, flush);
+    if (unchanged)
+        return;
+
+    settings_t s = {.level = dflt, .flush = UR_LOGGER_LEVEL_ERROR, .out = stderr};
+    snprintf(s.output, sizeof s.output, "stderr");
+    char err[256] = "";
+    bool valid = spec == NULL || parse_spec(spec, &s, err, sizeof err);
+    if (!valid) {
+        fprintf(stderr, "urc: %s=\"%s\": %s; logging stays at its defaults\n", var, spec, err);
+        if (s.owns_out)
+            fclose(s.out);
+        s = (settings_t){.level = dflt, .flush = UR_LOGGER_LEVEL_ERROR, .out = stderr};
+        snprintf(s.output, sizeof s.output, "stderr");
+    }
+
+    char *saved = urc_strdup(spec);
+    pthread_mutex_lock(&lg->lock);
+    if (lg->owns_out && lg->out != NULL)
+        fclose(lg->out);
+    lg->out = s.out;
+    lg->owns_out = s.owns_out;
+    lg->fileline = s.fileline;
+    lg->valid = valid;
+    memcpy(lg->output, s.output, sizeof lg->output);
+    free(lg->configured_spec);
+    lg->configured_spec = saved;
+    lg->configured_default = dflt;
+    lg->configured = spec == NULL || saved != NULL; // a failed copy means "look again next time"
+    atomic_store(&lg->level, s.level);
+    atomic_store(&lg->flush_level, s.flush);
+    pthread_mutex_unlock(&lg->lock);
+}
+
+static void close_all(void) {
+    for (size_t i = 0; i < sizeof loggers / sizeof loggers[0]; ++i) {
+        urc_logger_t *lg = &loggers[i];
+        pthread_mutex_lock(&lg->lock);
+        if (lg->owns_out && lg->out != NULL)
+            fclose(lg->out);
+        lg->out = NULL;
+        lg->owns_out = false;
+        URC_FREE(lg->configured_spec);
+        lg->configured = false;
+        atomic_store(&lg->level, UR_LOGGER_LEVEL_QUIET);
+        pthread_mutex_unlock(&lg->lock);
+    }
 }
 
 static void init_all(void) {
@@ -127,6 +191,8 @@ static void init_all(void) {
         atomic_init(&lg->callback_level, UR_LOGGER_LEVEL_QUIET);
         configure(lg);
     }
+    // Log files are closed when the library is unloaded or the process exits.
+    atexit(close_all);
 }
 
 static pthread_once_t all_once = PTHREAD_ONCE_INIT;
@@ -143,31 +209,60 @@ void urc_log_reconfigure(urc_logger_t *logger) {
     configure(logger);
 }
 
+void urc_log_get_settings(urc_logger_t *lg, urc_log_settings_t *s) {
+    pthread_mutex_lock(&lg->lock);
+    s->level = (ur_logger_level_t)atomic_load(&lg->level);
+    s->flush_level = (ur_logger_level_t)atomic_load(&lg->flush_level);
+    s->fileline = lg->fileline;
+    s->valid = lg->valid;
+    memcpy(s->output, lg->output, sizeof s->output);
+    pthread_mutex_unlock(&lg->lock);
+}
+
 bool urc_log_enabled(const urc_logger_t *lg, ur_logger_level_t level) {
     return (int)level >= atomic_load_explicit(&lg->level, memory_order_relaxed) ||
            (int)level >= atomic_load_explicit(&lg->callback_level, memory_order_relaxed);
 }
 
-void urc_log_write(urc_logger_t *lg, ur_logger_level_t level, const char *fmt, ...) {
+static void write_message(urc_logger_t *lg, ur_logger_level_t level, const char *file, int line,
+                          const char *fmt, va_list ap) {
     if ((unsigned)level >= UR_LOGGER_LEVEL_QUIET)
         return;
-    char msg[2048];
-    int n = snprintf(msg, sizeof msg, "<%s>[%s]: ", lg->name, level_tags[level]);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
-    va_end(ap);
+    char text[2048];
+    vsnprintf(text, sizeof text, fmt, ap);
+    char where[300] = "";
     pthread_mutex_lock(&lg->lock);
+    if (lg->fileline && file != NULL)
+        snprintf(where, sizeof where, " <%s:%d>", file, line);
     if ((int)level >= atomic_load(&lg->level) && lg->out != NULL) {
-        fprintf(lg->out, "%s\n", msg);
+        fprintf(lg->out, "<%s>[%s]: %s%s\n", lg->name, level_tags[level], text, where);
         if ((int)level >= atomic_load(&lg->flush_level))
             fflush(lg->out);
     }
     ur_logger_callback_t cb = lg->callback;
     void *data = lg->callback_data;
     pthread_mutex_unlock(&lg->lock);
-    if (cb != NULL && (int)level >= atomic_load(&lg->callback_level))
+    if (cb != NULL && (int)level >= atomic_load(&lg->callback_level)) {
+        // UR's callback sink is a logger named UR_LOG_CALLBACK with the usual prefix.
+        char msg[2400];
+        snprintf(msg, sizeof msg, "<UR_LOG_CALLBACK>[%s]: %s%s\n", level_tags[level], text, where);
         cb(level, msg, data);
+    }
+}
+
+void urc_log_write(urc_logger_t *lg, ur_logger_level_t level, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    write_message(lg, level, NULL, 0, fmt, ap);
+    va_end(ap);
+}
+
+void urc_log_write_at(urc_logger_t *lg, ur_logger_level_t level, const char *file, int line,
+                      const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    write_message(lg, level, file, line, fmt, ap);
+    va_end(ap);
 }
 
 void urc_log_set_callback(urc_logger_t *lg, ur_logger_callback_t callback, void *user_data,

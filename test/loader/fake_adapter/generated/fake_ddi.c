@@ -6,67 +6,67 @@
 #include "ur_checks.h"
 #include "ur_unsupported.h"
 
-static ur_result_t UR_APICALL recorded_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters, uint32_t *pNumAdapters) {
+static ur_result_t UR_APICALL checked_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters, uint32_t *pNumAdapters) {
     ur_result_t result = urc_check_adapter_get(NumEntries, phAdapters, pNumAdapters);
     if (result != UR_RESULT_SUCCESS)
         return result;
-    return fake_record(0, NULL);
+    return fake_adapter_get(NumEntries, phAdapters, pNumAdapters);
 }
 
-static ur_result_t UR_APICALL recorded_adapter_release(ur_adapter_handle_t hAdapter) {
+static ur_result_t UR_APICALL checked_adapter_release(ur_adapter_handle_t hAdapter) {
     ur_result_t result = urc_check_adapter_release(hAdapter);
     if (result != UR_RESULT_SUCCESS)
         return result;
-    return fake_record(1, (const void *)hAdapter);
+    return fake_adapter_release(hAdapter);
 }
 
-static ur_result_t UR_APICALL recorded_adapter_retain(ur_adapter_handle_t hAdapter) {
+static ur_result_t UR_APICALL checked_adapter_retain(ur_adapter_handle_t hAdapter) {
     ur_result_t result = urc_check_adapter_retain(hAdapter);
     if (result != UR_RESULT_SUCCESS)
         return result;
-    return fake_record(2, (const void *)hAdapter);
+    return fake_adapter_retain(hAdapter);
 }
 
-static ur_result_t UR_APICALL recorded_adapter_get_last_error(ur_adapter_handle_t hAdapter, const char **ppMessage, int32_t *pError) {
+static ur_result_t UR_APICALL checked_adapter_get_last_error(ur_adapter_handle_t hAdapter, const char **ppMessage, int32_t *pError) {
     ur_result_t result = urc_check_adapter_get_last_error(hAdapter, ppMessage, pError);
     if (result != UR_RESULT_SUCCESS)
         return result;
-    return fake_record(3, (const void *)hAdapter);
+    return fake_adapter_get_last_error(hAdapter, ppMessage, pError);
 }
 
-static ur_result_t UR_APICALL recorded_adapter_get_info(ur_adapter_handle_t hAdapter, ur_adapter_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+static ur_result_t UR_APICALL checked_adapter_get_info(ur_adapter_handle_t hAdapter, ur_adapter_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     ur_result_t result = urc_check_adapter_get_info(hAdapter, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
-    return fake_record(4, (const void *)hAdapter);
+    return fake_adapter_get_info(hAdapter, propName, propSize, pPropValue, pPropSizeRet);
 }
 
-static ur_result_t UR_APICALL recorded_adapter_set_logger_callback(ur_adapter_handle_t hAdapter, ur_logger_callback_t pfnLoggerCallback, void *pUserData, ur_logger_level_t level) {
+static ur_result_t UR_APICALL checked_adapter_set_logger_callback(ur_adapter_handle_t hAdapter, ur_logger_callback_t pfnLoggerCallback, void *pUserData, ur_logger_level_t level) {
     ur_result_t result = urc_check_adapter_set_logger_callback(hAdapter, pfnLoggerCallback, pUserData, level);
     if (result != UR_RESULT_SUCCESS)
         return result;
-    return fake_record(5, (const void *)hAdapter);
+    return fake_adapter_set_logger_callback(hAdapter, pfnLoggerCallback, pUserData, level);
 }
 
-static ur_result_t UR_APICALL recorded_adapter_set_logger_callback_level(ur_adapter_handle_t hAdapter, ur_logger_level_t level) {
+static ur_result_t UR_APICALL checked_adapter_set_logger_callback_level(ur_adapter_handle_t hAdapter, ur_logger_level_t level) {
     ur_result_t result = urc_check_adapter_set_logger_callback_level(hAdapter, level);
     if (result != UR_RESULT_SUCCESS)
         return result;
-    return fake_record(6, (const void *)hAdapter);
+    return fake_adapter_set_logger_callback_level(hAdapter, level);
 }
 
-static ur_result_t UR_APICALL recorded_platform_get(ur_adapter_handle_t hAdapter, uint32_t NumEntries, ur_platform_handle_t *phPlatforms, uint32_t *pNumPlatforms) {
+static ur_result_t UR_APICALL checked_platform_get(ur_adapter_handle_t hAdapter, uint32_t NumEntries, ur_platform_handle_t *phPlatforms, uint32_t *pNumPlatforms) {
     ur_result_t result = urc_check_platform_get(hAdapter, NumEntries, phPlatforms, pNumPlatforms);
     if (result != UR_RESULT_SUCCESS)
         return result;
-    return fake_record(7, (const void *)hAdapter);
+    return fake_platform_get(hAdapter, NumEntries, phPlatforms, pNumPlatforms);
 }
 
-static ur_result_t UR_APICALL recorded_platform_get_info(ur_platform_handle_t hPlatform, ur_platform_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+static ur_result_t UR_APICALL checked_platform_get_info(ur_platform_handle_t hPlatform, ur_platform_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     ur_result_t result = urc_check_platform_get_info(hPlatform, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
-    return fake_record(8, (const void *)hPlatform);
+    return fake_platform_get_info(hPlatform, propName, propSize, pPropValue, pPropSizeRet);
 }
 
 static ur_result_t UR_APICALL recorded_platform_get_native_handle(ur_platform_handle_t hPlatform, ur_native_handle_t *phNativePlatform) {
@@ -1623,39 +1623,39 @@ static ur_result_t UR_APICALL recorded_virtual_mem_get_info(ur_context_handle_t 
     return fake_record(230, (const void *)hContext);
 }
 
-static ur_result_t UR_APICALL recorded_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType, uint32_t NumEntries, ur_device_handle_t *phDevices, uint32_t *pNumDevices) {
+static ur_result_t UR_APICALL checked_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType, uint32_t NumEntries, ur_device_handle_t *phDevices, uint32_t *pNumDevices) {
     ur_result_t result = urc_check_device_get(hPlatform, DeviceType, NumEntries, phDevices, pNumDevices);
     if (result != UR_RESULT_SUCCESS)
         return result;
-    return fake_record(231, (const void *)hPlatform);
+    return fake_device_get(hPlatform, DeviceType, NumEntries, phDevices, pNumDevices);
 }
 
-static ur_result_t UR_APICALL recorded_device_get_info(ur_device_handle_t hDevice, ur_device_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+static ur_result_t UR_APICALL checked_device_get_info(ur_device_handle_t hDevice, ur_device_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     ur_result_t result = urc_check_device_get_info(hDevice, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
-    return fake_record(232, (const void *)hDevice);
+    return fake_device_get_info(hDevice, propName, propSize, pPropValue, pPropSizeRet);
 }
 
-static ur_result_t UR_APICALL recorded_device_retain(ur_device_handle_t hDevice) {
+static ur_result_t UR_APICALL checked_device_retain(ur_device_handle_t hDevice) {
     ur_result_t result = urc_check_device_retain(hDevice);
     if (result != UR_RESULT_SUCCESS)
         return result;
-    return fake_record(233, (const void *)hDevice);
+    return fake_device_retain(hDevice);
 }
 
-static ur_result_t UR_APICALL recorded_device_release(ur_device_handle_t hDevice) {
+static ur_result_t UR_APICALL checked_device_release(ur_device_handle_t hDevice) {
     ur_result_t result = urc_check_device_release(hDevice);
     if (result != UR_RESULT_SUCCESS)
         return result;
-    return fake_record(234, (const void *)hDevice);
+    return fake_device_release(hDevice);
 }
 
-static ur_result_t UR_APICALL recorded_device_partition(ur_device_handle_t hDevice, const ur_device_partition_properties_t *pProperties, uint32_t NumDevices, ur_device_handle_t *phSubDevices, uint32_t *pNumDevicesRet) {
+static ur_result_t UR_APICALL checked_device_partition(ur_device_handle_t hDevice, const ur_device_partition_properties_t *pProperties, uint32_t NumDevices, ur_device_handle_t *phSubDevices, uint32_t *pNumDevicesRet) {
     ur_result_t result = urc_check_device_partition(hDevice, pProperties, NumDevices, phSubDevices, pNumDevicesRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
-    return fake_record(235, (const void *)hDevice);
+    return fake_device_partition(hDevice, pProperties, NumDevices, phSubDevices, pNumDevicesRet);
 }
 
 static ur_result_t UR_APICALL recorded_device_select_binary(ur_device_handle_t hDevice, const ur_device_binary_t *pBinaries, uint32_t NumBinaries, uint32_t *pSelectedBinary) {
@@ -1695,17 +1695,17 @@ static ur_result_t UR_APICALL recorded_device_wait_exp(ur_device_handle_t hDevic
 
 const ur_dditable_t fake_ddi = {
     .Adapter = {
-        .pfnGet = recorded_adapter_get,
-        .pfnRelease = recorded_adapter_release,
-        .pfnRetain = recorded_adapter_retain,
-        .pfnGetLastError = recorded_adapter_get_last_error,
-        .pfnGetInfo = recorded_adapter_get_info,
-        .pfnSetLoggerCallback = recorded_adapter_set_logger_callback,
-        .pfnSetLoggerCallbackLevel = recorded_adapter_set_logger_callback_level,
+        .pfnGet = checked_adapter_get,
+        .pfnRelease = checked_adapter_release,
+        .pfnRetain = checked_adapter_retain,
+        .pfnGetLastError = checked_adapter_get_last_error,
+        .pfnGetInfo = checked_adapter_get_info,
+        .pfnSetLoggerCallback = checked_adapter_set_logger_callback,
+        .pfnSetLoggerCallbackLevel = checked_adapter_set_logger_callback_level,
     },
     .Platform = {
-        .pfnGet = recorded_platform_get,
-        .pfnGetInfo = recorded_platform_get_info,
+        .pfnGet = checked_platform_get,
+        .pfnGetInfo = checked_platform_get_info,
         .pfnGetNativeHandle = recorded_platform_get_native_handle,
         .pfnCreateWithNativeHandle = recorded_platform_create_with_native_handle,
         .pfnGetApiVersion = recorded_platform_get_api_version,
@@ -1974,11 +1974,11 @@ const ur_dditable_t fake_ddi = {
         .pfnGetInfo = recorded_virtual_mem_get_info,
     },
     .Device = {
-        .pfnGet = recorded_device_get,
-        .pfnGetInfo = recorded_device_get_info,
-        .pfnRetain = recorded_device_retain,
-        .pfnRelease = recorded_device_release,
-        .pfnPartition = recorded_device_partition,
+        .pfnGet = checked_device_get,
+        .pfnGetInfo = checked_device_get_info,
+        .pfnRetain = checked_device_retain,
+        .pfnRelease = checked_device_release,
+        .pfnPartition = checked_device_partition,
         .pfnSelectBinary = recorded_device_select_binary,
         .pfnGetNativeHandle = recorded_device_get_native_handle,
         .pfnCreateWithNativeHandle = recorded_device_create_with_native_handle,

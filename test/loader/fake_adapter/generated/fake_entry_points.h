@@ -14,5 +14,19 @@ ur_result_t fake_record(uint32_t slot, const void *route);
 /// Called by every getter; a non-success result is returned to the loader.
 ur_result_t fake_table_hook(const char *table);
 
+ur_result_t fake_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters, uint32_t *pNumAdapters);
+ur_result_t fake_adapter_release(ur_adapter_handle_t hAdapter);
+ur_result_t fake_adapter_retain(ur_adapter_handle_t hAdapter);
+ur_result_t fake_adapter_get_last_error(ur_adapter_handle_t hAdapter, const char **ppMessage, int32_t *pError);
+ur_result_t fake_adapter_get_info(ur_adapter_handle_t hAdapter, ur_adapter_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
+ur_result_t fake_adapter_set_logger_callback(ur_adapter_handle_t hAdapter, ur_logger_callback_t pfnLoggerCallback, void *pUserData, ur_logger_level_t level);
+ur_result_t fake_adapter_set_logger_callback_level(ur_adapter_handle_t hAdapter, ur_logger_level_t level);
+ur_result_t fake_platform_get(ur_adapter_handle_t hAdapter, uint32_t NumEntries, ur_platform_handle_t *phPlatforms, uint32_t *pNumPlatforms);
+ur_result_t fake_platform_get_info(ur_platform_handle_t hPlatform, ur_platform_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
+ur_result_t fake_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType, uint32_t NumEntries, ur_device_handle_t *phDevices, uint32_t *pNumDevices);
+ur_result_t fake_device_get_info(ur_device_handle_t hDevice, ur_device_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
+ur_result_t fake_device_retain(ur_device_handle_t hDevice);
+ur_result_t fake_device_release(ur_device_handle_t hDevice);
+ur_result_t fake_device_partition(ur_device_handle_t hDevice, const ur_device_partition_properties_t *pProperties, uint32_t NumDevices, ur_device_handle_t *phSubDevices, uint32_t *pNumDevicesRet);
 
 #endif // URC_FAKE_GENERATED_FAKE_ENTRY_POINTS_H

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+// urLoaderInit / urLoaderTearDown and the loader configuration object.
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "env.h"
+#include "loader.h"
+#include "ur_checks.h"
+
+struct ur_loader_config_handle_t_ {
+    atomic_uint refcount;
+    atomic_bool mock;
+    // Kept for UR compatibility: only layers report code locations, and urc has none.
+    ur_code_location_callback_t codeloc;
+    void *codeloc_data;
+    pthread_mutex_t lock; // guards codeloc and codeloc_data
+};
+
+// Writers (init, teardown) exclude urAdapterGet, the only reader.
+static pthread_rwlock_t state_lock = PTHREAD_RWLOCK_INITIALIZER;
+static uint32_t init_count;         // guarded by state_lock
+static urc_adapter_list_t adapters; // guarded by state_lock
+
+ur_result_t urc_loader_read_begin(const urc_adapter_list_t **list) {
+    pthread_rwlock_rdlock(&state_lock);
+    if (init_count == 0) {
+        pthread_rwlock_unlock(&state_lock);
+        return UR_RESULT_ERROR_UNINITIALIZED;
+    }
+    *list = &adapters;
+    return UR_RESULT_SUCCESS;
+}
+
+void urc_loader_read_end(void) {
+    pthread_rwlock_unlock(&state_lock);
+}
+
+// The first initialisation (and the first after a full teardown) reads the environment
+// afresh, as UR's loader builds a new context then.
+static ur_result_t first_init(ur_loader_config_handle_t config) {
+    urc_env_reload();
+    urc_logger_t *lg = urc_loader_log();
+    urc_log_reconfigure(lg);
+    const char *layers = urc_env_get(URC_ENV_ENABLE_LAYERS);
+    if (layers != NULL)
+        URC_LOG(lg, UR_LOGGER_LEVEL_WARN, "UR_ENABLE_LAYERS=\"%s\" ignored: urc has no layers",
+                layers);
+    bool mock = config != NULL && atomic_load(&config->mock);
+    ur_result_t result = urc_discover_adapters(mock, &adapters);
+    URC_LOG(lg, UR_LOGGER_LEVEL_INFO, "urLoaderInit: %zu adapter(s) loaded", adapters.count);
+    return result;
+}
+
+UR_APIEXPORT ur_result_t UR_APICALL urLoaderInit(ur_device_init_flags_t device_flags,
+                                                 ur_loader_config_handle_t hLoaderConfig) {
+    // The device flags are checked, then ignored, as in UR.
+    ur_result_t result = urc_check_loader_init(device_flags, hLoaderConfig);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    pthread_rwlock_wrlock(&state_lock);
+    if (init_count == UINT32_MAX) {
+        result = UR_RESULT_ERROR_OUT_OF_RESOURCES;
+    } else if (init_count == 0) {
+        result = first_init(hLoaderConfig);
+    }
+    // Unlike UR, a failed first initialisation is not counted, so the next call retries.
+    if (result == UR_RESULT_SUCCESS)
+        ++init_count;
+    pthread_rwlock_unlock(&state_lock);
+    return result;
+}
+
+UR_APIEXPORT ur_result_t UR_APICALL urLoaderTearDown(void) {
+    ur_result_t result = urc_check_loader_tear_down();
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    pthread_rwlock_wrlock(&state_lock);
+    if (init_count == 0) {
+        result = UR_RESULT_ERROR_UNINITIALIZED;
+    } else if (--init_count == 0) {
+        // Adapter handles the application still holds die with their libraries, as in UR.
+        urc_adapter_list_close(&adapters);
+    }
+    pthread_rwlock_unlock(&state_lock);
+    URC_LOG(urc_loader_log(), UR_LOGGER_LEVEL_INFO, "---> urLoaderTearDown() -> %s",
+            result == UR_RESULT_SUCCESS ? "UR_RESULT_SUCCESS" : "UR_RESULT_ERROR_UNINITIALIZED");
+    return result;
+}
+
+UR_APIEXPORT ur_result_t UR_APICALL
+urLoaderConfigCreate(ur_loader_config_handle_t *phLoaderConfig) {
+    ur_result_t result = urc_check_loader_config_create(phLoaderConfig);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    ur_loader_config_handle_t config = URC_NEW(struct ur_loader_config_handle_t_);
+    if (config == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    atomic_init(&config->refcount, 1);
+    atomic_init(&config->mock, false);
+    pthread_mutex_init(&config->lock, NULL);
+    *phLoaderConfig = config;
+    return UR_RESULT_SUCCESS;
+}
+
+UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigRetain(ur_loader_config_handle_t hLoaderConfig) {
+    ur_result_t result = urc_check_loader_config_retain(hLoaderConfig);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    atomic_fetch_add_explicit(&hLoaderConfig->refcount, 1, memory_order_relaxed);
+    return UR_RESULT_SUCCESS;
+}
+
+UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigRelease(ur_loader_config_handle_t hLoaderConfig) {
+    ur_result_t result = urc_check_loader_config_release(hLoaderConfig);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (atomic_fetch_sub_explicit(&hLoaderConfig->refcount, 1, memory_order_acq_rel) == 1) {
+        pthread_mutex_destroy(&hLoaderConfig->lock);
+        free(hLoaderConfig);
+    }
+    return UR_RESULT_SUCCESS;
+}
+
+// Writes a value of exactly `size` bytes; UR's loader config wants the exact size.
+static ur_result_t answer_exact(const void *value, size_t size, size_t propSize, void *pPropValue,
+                                size_t *pPropSizeRet) {
+    if (pPropSizeRet != NULL)
+        *pPropSizeRet = size;
+    if (pPropValue != NULL) {
+        if (propSize != size)
+            return UR_RESULT_ERROR_INVALID_SIZE;
+        memcpy(pPropValue, value, size);
+    }
+    return UR_RESULT_SUCCESS;
+}
+
+UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigGetInfo(ur_loader_config_handle_t hLoaderConfig,
+                                                          ur_loader_config_info_t propName,
+                                                          size_t propSize, void *pPropValue,
+                                                          size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_loader_config_get_info(hLoaderConfig, propName, propSize,
+                                                          pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    switch (propName) {
+    case UR_LOADER_CONFIG_INFO_AVAILABLE_LAYERS:
+        // No layers: the ';'-separated list is empty.
+        return answer_exact("", 1, propSize, pPropValue, pPropSizeRet);
+    case UR_LOADER_CONFIG_INFO_REFERENCE_COUNT: {
+        uint32_t count = atomic_load_explicit(&hLoaderConfig->refcount, memory_order_relaxed);
+        return answer_exact(&count, sizeof count, propSize, pPropValue, pPropSizeRet);
+    }
+    default:
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+}
+
+UR_APIEXPORT ur_result_t UR_APICALL
+urLoaderConfigEnableLayer(ur_loader_config_handle_t hLoaderConfig, const char *pLayerName) {
+    ur_result_t result = urc_check_loader_config_enable_layer(hLoaderConfig, pLayerName);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    URC_LOG(urc_loader_log(), UR_LOGGER_LEVEL_INFO, "layer '%s' requested: urc has no layers",
+            pLayerName);
+    return UR_RESULT_ERROR_LAYER_NOT_PRESENT;
+}
+
+UR_APIEXPORT ur_result_t UR_APICALL
+urLoaderConfigSetCodeLocationCallback(ur_loader_config_handle_t hLoaderConfig,
+                                      ur_code_location_callback_t pfnCodeloc, void *pUserData) {
+    ur_result_t result =
+        urc_check_loader_config_set_code_location_callback(hLoaderConfig, pfnCodeloc, pUserData);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    pthread_mutex_lock(&hLoaderConfig->lock);
+    hLoaderConfig->codeloc = pfnCodeloc;
+    hLoaderConfig->codeloc_data = pUserData;
+    pthread_mutex_unlock(&hLoaderConfig->lock);
+    return UR_RESULT_SUCCESS;
+}
+
+UR_APIEXPORT ur_result_t UR_APICALL
+urLoaderConfigSetMockingEnabled(ur_loader_config_handle_t hLoaderConfig, ur_bool_t enable) {
+    ur_result_t result = urc_check_loader_config_set_mocking_enabled(hLoaderConfig, enable);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    atomic_store(&hLoaderConfig->mock, enable != 0);
+    return UR_RESULT_SUCCESS;
+}
