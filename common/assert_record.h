@@ -29,8 +29,10 @@ typedef struct urc_assert_record_t {
     uint64_t local_id[3];
 } urc_assert_record_t;
 
-/// Decodes the 704 raw bytes read back from the device (strings bounded and terminated).
-/// Returns true when an assert was recorded (flag == 2).
+/// Decodes the 704 raw bytes read back from the device: little-endian fields, strings copied up
+/// to 256/256/128 characters and always terminated, even when the device wrote no NUL.
+/// Returns true when an assert was recorded (flag == 2); `out` is filled whatever the flag.
+/// A NULL `raw` or `size` below URC_ASSERT_RECORD_SIZE gives false and a zeroed `out`.
 bool urc_assert_decode(const void *raw, size_t size, urc_assert_record_t *out);
 
 /// The seed's message, without the newline:
@@ -38,14 +40,29 @@ bool urc_assert_decode(const void *raw, size_t size, urc_assert_record_t *out);
 /// Empty strings read "<unknown file>", "<unknown func>", "<unknown expr>".
 void urc_assert_format(const urc_assert_record_t *rec, char *buf, size_t size);
 
-/// Delivers an assert seen on the host. Abort mode (default): prints the message to stderr,
-/// raises SIGTRAP first when a debugger is attached, then aborts. Report mode
-/// (URC_ASSERT_MODE=report): records the message for urAdapterGetLastError and the fields for
-/// urcAssertGetLastReport, and returns UR_RESULT_ERROR_ADAPTER_SPECIFIC with native code
-/// URC_ERROR_DEVICE_ASSERT.
+/// Delivers an assert seen on the host; both modes first print the message and a newline to
+/// stderr and flush it (seed 000, requirement 2).
+/// Abort mode (default): raises SIGTRAP when a tracer (debugger) is attached, so the debugger
+/// stops here, then calls abort(); never returns.
+/// Report mode (URC_ASSERT_MODE=report): records the message and native code
+/// URC_ERROR_DEVICE_ASSERT for urAdapterGetLastError (this library, this thread), hands the
+/// fields to urc's loader for urcAssertGetLastReport, and returns
+/// UR_RESULT_ERROR_ADAPTER_SPECIFIC, which the adapter returns from the call that observed it.
+/// A NULL `rec` gives UR_RESULT_ERROR_INVALID_NULL_POINTER.
 ur_result_t urc_assert_deliver(const urc_assert_record_t *rec);
 
-/// True in report mode.
+/// For backends whose driver detects the assert itself and gives no record (CUDA's
+/// CUDA_ERROR_ASSERT after the device printed its own message): delivers `message` as
+/// urc_assert_deliver does, with empty fields in the report (line 0, ids 0). A NULL `message`
+/// gives UR_RESULT_ERROR_INVALID_NULL_POINTER.
+ur_result_t urc_assert_deliver_native(const char *message);
+
+/// True in report mode. Any other URC_ASSERT_MODE than abort/report (any case) warns once on
+/// stderr and means abort.
 bool urc_assert_report_mode(void);
+
+/// The process id of this process's tracer (TracerPid in /proc/self/status), 0 when there is
+/// none or it cannot be read.
+int urc_assert_tracer_pid(void);
 
 #endif // URC_COMMON_ASSERT_RECORD_H
