@@ -4446,10 +4446,10 @@ static inline ur_result_t urc_check_command_buffer_update_kernel_launch_exp(ur_e
     (void)pUpdateKernelLaunch;
     if (NULL == hCommandBuffer)
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (NULL == pUpdateKernelLaunch->hCommand)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == pUpdateKernelLaunch)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (NULL == pUpdateKernelLaunch->hCommand)
+        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (numKernelUpdates == 0)
         return UR_RESULT_ERROR_INVALID_SIZE;
     return UR_RESULT_SUCCESS;

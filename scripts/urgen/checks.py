@@ -64,7 +64,9 @@ def element_checks(fn):
 
 
 def ordered_checks(fn):
-    first = [c for c in fn.checks if c[0] == "INVALID_NULL_HANDLE"]
+    # A handle inside a struct (`NULL == pDesc->hCommand`) can only be read once the struct
+    # pointer itself is known to be non-NULL, so those come after the pointer checks.
+    first = [c for c in fn.checks if c[0] == "INVALID_NULL_HANDLE" and "->" not in c[1]]
     second = [c for c in fn.checks if c[0] == "INVALID_NULL_POINTER" and c[1].startswith("NULL == ")]
     rest = [c for c in fn.checks if c not in first and c not in second]
     return first + second + rest

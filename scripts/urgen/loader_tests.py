@@ -124,10 +124,13 @@ class _Emitter:
                     continue
             lines.append("    %s = %s;" % (target, value))
 
-    def call(self, fn):
+    def call(self, fn, null_param=None):
+        """Declarations and arguments of a call; `null_param` (a required pointer) is NULL."""
         lines, args = [], []
         fixes = dict(NAMED_OVERRIDES)
         fixes.update(ARG_OVERRIDES.get(fn.name, {}))
+        if null_param is not None:
+            fixes[null_param] = "NULL"
         for i, p in enumerate(fn.params):
             base = p.ctype.replace("const ", "").strip()
             pointee = base[:-1].strip() if base.endswith("*") else None
@@ -176,6 +179,26 @@ class _Emitter:
         return lines, args
 
 
+def _first_required_pointer(fn):
+    for result, expr in fn.checks:
+        if result == "INVALID_NULL_POINTER" and expr.startswith("NULL == "):
+            name = expr[len("NULL == "):].strip()
+            if fn.param(name) is not None:
+                return name
+    return None
+
+
+def _call_function(em, fn, name, null_param):
+    lines, args = em.call(fn, null_param)
+    out = ["", "static ur_result_t %s(void *h) {" % name]
+    if null_param is not None:
+        out.append("    (void)h; // the handle may have been the NULL parameter")
+    out += lines
+    out.append("    return %s(%s);" % (fn.name, ", ".join(args)))
+    out.append("}")
+    return out
+
+
 def dispatch_calls(spec):
     slots = slot_index(spec)
     em = _Emitter(spec)
@@ -191,6 +214,10 @@ def dispatch_calls(spec):
                   "    const char *route; // the argument the loader dispatches on",
                   "    /// Calls the entry point with every handle set to `h`; NULL for urAdapterGet.",
                   "    ur_result_t (*call)(void *h);",
+                  "    /// The same call with its first required pointer NULL (named by `null_pointer`);",
+                  "    /// NULL when the entry point has no required pointer.",
+                  "    ur_result_t (*call_null_pointer)(void *h);",
+                  "    const char *null_pointer;",
                   "} urc_dispatch_call_t;", "",
                   "#define URC_SLOT_COUNT %d" % len(slots), "",
                   "extern const urc_dispatch_call_t urc_dispatch_calls[URC_SLOT_COUNT];", ""]
@@ -216,14 +243,17 @@ def dispatch_calls(spec):
     for t in spec.tables:
         for fn in t.functions:
             if fn.route == "none":
-                table.append('    {%d, "%s", "none", NULL},' % (slots[fn.name], fn.name))
+                table.append('    {%d, "%s", "none", NULL, NULL, NULL},' % (slots[fn.name], fn.name))
                 continue
-            lines, args = em.call(fn)
             name = "call_" + snake(fn.name)
-            c += ["", "static ur_result_t %s(void *h) {" % name]
-            c += lines
-            c.append("    return %s(%s);" % (fn.name, ", ".join(args)))
-            c.append("}")
-            table.append('    {%d, "%s", "%s", %s},' % (slots[fn.name], fn.name, fn.route, name))
+            c += _call_function(em, fn, name, None)
+            required = _first_required_pointer(fn)
+            if required is None:
+                table.append('    {%d, "%s", "%s", %s, NULL, NULL},'
+                             % (slots[fn.name], fn.name, fn.route, name))
+                continue
+            c += _call_function(em, fn, name + "_null", required)
+            table.append('    {%d, "%s", "%s", %s, %s_null, "%s"},'
+                         % (slots[fn.name], fn.name, fn.route, name, name, required))
     c += ["", "const urc_dispatch_call_t urc_dispatch_calls[URC_SLOT_COUNT] = {"] + table + ["};", ""]
     return "\n".join(h), "\n".join(c)

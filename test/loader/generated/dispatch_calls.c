@@ -31,12 +31,22 @@ static ur_result_t call_adapter_get_last_error(void *h) {
     return urAdapterGetLastError((ur_adapter_handle_t)h, (const char **)(void *)scratch[1], (int32_t *)(void *)scratch[2]);
 }
 
+static ur_result_t call_adapter_get_last_error_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urAdapterGetLastError((ur_adapter_handle_t)h, NULL, (int32_t *)(void *)scratch[2]);
+}
+
 static ur_result_t call_adapter_get_info(void *h) {
     return urAdapterGetInfo((ur_adapter_handle_t)h, UR_ADAPTER_INFO_BACKEND, 1, (void *)(void *)scratch[3], (size_t *)(void *)scratch[4]);
 }
 
 static ur_result_t call_adapter_set_logger_callback(void *h) {
     return urAdapterSetLoggerCallback((ur_adapter_handle_t)h, (ur_logger_callback_t)(void (*)(void))dummy_function, (void *)(void *)scratch[2], UR_LOGGER_LEVEL_DEBUG);
+}
+
+static ur_result_t call_adapter_set_logger_callback_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urAdapterSetLoggerCallback((ur_adapter_handle_t)h, NULL, (void *)(void *)scratch[2], UR_LOGGER_LEVEL_DEBUG);
 }
 
 static ur_result_t call_adapter_set_logger_callback_level(void *h) {
@@ -55,16 +65,36 @@ static ur_result_t call_platform_get_native_handle(void *h) {
     return urPlatformGetNativeHandle((ur_platform_handle_t)h, (ur_native_handle_t *)(void *)scratch[1]);
 }
 
+static ur_result_t call_platform_get_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urPlatformGetNativeHandle((ur_platform_handle_t)h, NULL);
+}
+
 static ur_result_t call_platform_create_with_native_handle(void *h) {
     return urPlatformCreateWithNativeHandle(1, (ur_adapter_handle_t)h, NULL, (ur_platform_handle_t *)(void *)scratch[3]);
+}
+
+static ur_result_t call_platform_create_with_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urPlatformCreateWithNativeHandle(1, (ur_adapter_handle_t)h, NULL, NULL);
 }
 
 static ur_result_t call_platform_get_api_version(void *h) {
     return urPlatformGetApiVersion((ur_platform_handle_t)h, (ur_api_version_t *)(void *)scratch[1]);
 }
 
+static ur_result_t call_platform_get_api_version_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urPlatformGetApiVersion((ur_platform_handle_t)h, NULL);
+}
+
 static ur_result_t call_platform_get_backend_option(void *h) {
     return urPlatformGetBackendOption((ur_platform_handle_t)h, "x", (const char **)(void *)scratch[2]);
+}
+
+static ur_result_t call_platform_get_backend_option_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urPlatformGetBackendOption((ur_platform_handle_t)h, NULL, (const char **)(void *)scratch[2]);
 }
 
 static ur_result_t call_context_create(void *h) {
@@ -72,6 +102,11 @@ static ur_result_t call_context_create(void *h) {
     for (int i = 0; i < 4; ++i)
         phDevices_v[i] = (ur_device_handle_t)h;
     return urContextCreate(1, phDevices_v, NULL, (ur_context_handle_t *)(void *)scratch[3]);
+}
+
+static ur_result_t call_context_create_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urContextCreate(1, NULL, NULL, (ur_context_handle_t *)(void *)scratch[3]);
 }
 
 static ur_result_t call_context_retain(void *h) {
@@ -90,6 +125,11 @@ static ur_result_t call_context_get_native_handle(void *h) {
     return urContextGetNativeHandle((ur_context_handle_t)h, (ur_native_handle_t *)(void *)scratch[1]);
 }
 
+static ur_result_t call_context_get_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urContextGetNativeHandle((ur_context_handle_t)h, NULL);
+}
+
 static ur_result_t call_context_create_with_native_handle(void *h) {
     ur_device_handle_t phDevices_v[4];
     for (int i = 0; i < 4; ++i)
@@ -97,8 +137,21 @@ static ur_result_t call_context_create_with_native_handle(void *h) {
     return urContextCreateWithNativeHandle(1, (ur_adapter_handle_t)h, 1, phDevices_v, NULL, (ur_context_handle_t *)(void *)scratch[5]);
 }
 
+static ur_result_t call_context_create_with_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_device_handle_t phDevices_v[4];
+    for (int i = 0; i < 4; ++i)
+        phDevices_v[i] = (ur_device_handle_t)h;
+    return urContextCreateWithNativeHandle(1, (ur_adapter_handle_t)h, 1, phDevices_v, NULL, NULL);
+}
+
 static ur_result_t call_context_set_extended_deleter(void *h) {
     return urContextSetExtendedDeleter((ur_context_handle_t)h, (ur_context_extended_deleter_t)(void (*)(void))dummy_function, (void *)(void *)scratch[2]);
+}
+
+static ur_result_t call_context_set_extended_deleter_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urContextSetExtendedDeleter((ur_context_handle_t)h, NULL, (void *)(void *)scratch[2]);
 }
 
 static ur_result_t call_event_get_info(void *h) {
@@ -116,6 +169,11 @@ static ur_result_t call_event_wait(void *h) {
     return urEventWait(1, phEventWaitList_v);
 }
 
+static ur_result_t call_event_wait_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urEventWait(1, NULL);
+}
+
 static ur_result_t call_event_retain(void *h) {
     return urEventRetain((ur_event_handle_t)h);
 }
@@ -128,12 +186,27 @@ static ur_result_t call_event_get_native_handle(void *h) {
     return urEventGetNativeHandle((ur_event_handle_t)h, (ur_native_handle_t *)(void *)scratch[1]);
 }
 
+static ur_result_t call_event_get_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urEventGetNativeHandle((ur_event_handle_t)h, NULL);
+}
+
 static ur_result_t call_event_create_with_native_handle(void *h) {
     return urEventCreateWithNativeHandle(1, (ur_context_handle_t)h, NULL, (ur_event_handle_t *)(void *)scratch[3]);
 }
 
+static ur_result_t call_event_create_with_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urEventCreateWithNativeHandle(1, (ur_context_handle_t)h, NULL, NULL);
+}
+
 static ur_result_t call_event_set_callback(void *h) {
     return urEventSetCallback((ur_event_handle_t)h, UR_EXECUTION_INFO_COMPLETE, (ur_event_callback_t)(void (*)(void))dummy_function, (void *)(void *)scratch[3]);
+}
+
+static ur_result_t call_event_set_callback_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urEventSetCallback((ur_event_handle_t)h, UR_EXECUTION_INFO_COMPLETE, NULL, (void *)(void *)scratch[3]);
 }
 
 static ur_result_t call_event_create_exp(void *h) {
@@ -143,8 +216,18 @@ static ur_result_t call_event_create_exp(void *h) {
     return urEventCreateExp((ur_context_handle_t)h, (ur_device_handle_t)h, &pEventDesc_v, (ur_event_handle_t *)(void *)scratch[3]);
 }
 
+static ur_result_t call_event_create_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urEventCreateExp((ur_context_handle_t)h, (ur_device_handle_t)h, NULL, (ur_event_handle_t *)(void *)scratch[3]);
+}
+
 static ur_result_t call_program_create_with_il(void *h) {
     return urProgramCreateWithIL((ur_context_handle_t)h, (const void *)(void *)scratch[1], 1, NULL, (ur_program_handle_t *)(void *)scratch[4]);
+}
+
+static ur_result_t call_program_create_with_il_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urProgramCreateWithIL((ur_context_handle_t)h, NULL, 1, NULL, (ur_program_handle_t *)(void *)scratch[4]);
 }
 
 static ur_result_t call_program_create_with_binary(void *h) {
@@ -158,6 +241,17 @@ static ur_result_t call_program_create_with_binary(void *h) {
     const uint8_t * ppBinaries_v[4];
     memset(ppBinaries_v, 0, sizeof ppBinaries_v);
     return urProgramCreateWithBinary((ur_context_handle_t)h, 1, phDevices_v, pLengths_v, ppBinaries_v, NULL, (ur_program_handle_t *)(void *)scratch[6]);
+}
+
+static ur_result_t call_program_create_with_binary_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    size_t pLengths_v[4];
+    memset(pLengths_v, 0, sizeof pLengths_v);
+    for (int i = 0; i < 4; ++i)
+        pLengths_v[i] = 1;
+    const uint8_t * ppBinaries_v[4];
+    memset(ppBinaries_v, 0, sizeof ppBinaries_v);
+    return urProgramCreateWithBinary((ur_context_handle_t)h, 1, NULL, pLengths_v, ppBinaries_v, NULL, (ur_program_handle_t *)(void *)scratch[6]);
 }
 
 static ur_result_t call_program_build(void *h) {
@@ -175,6 +269,11 @@ static ur_result_t call_program_link(void *h) {
     return urProgramLink((ur_context_handle_t)h, 1, phPrograms_v, NULL, (ur_program_handle_t *)(void *)scratch[4]);
 }
 
+static ur_result_t call_program_link_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urProgramLink((ur_context_handle_t)h, 1, NULL, NULL, (ur_program_handle_t *)(void *)scratch[4]);
+}
+
 static ur_result_t call_program_retain(void *h) {
     return urProgramRetain((ur_program_handle_t)h);
 }
@@ -187,8 +286,18 @@ static ur_result_t call_program_get_function_pointer(void *h) {
     return urProgramGetFunctionPointer((ur_device_handle_t)h, (ur_program_handle_t)h, "x", (void **)(void *)scratch[3]);
 }
 
+static ur_result_t call_program_get_function_pointer_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urProgramGetFunctionPointer((ur_device_handle_t)h, (ur_program_handle_t)h, NULL, (void **)(void *)scratch[3]);
+}
+
 static ur_result_t call_program_get_global_variable_pointer(void *h) {
     return urProgramGetGlobalVariablePointer((ur_device_handle_t)h, (ur_program_handle_t)h, "x", (size_t *)(void *)scratch[3], (void **)(void *)scratch[4]);
+}
+
+static ur_result_t call_program_get_global_variable_pointer_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urProgramGetGlobalVariablePointer((ur_device_handle_t)h, (ur_program_handle_t)h, NULL, (size_t *)(void *)scratch[3], (void **)(void *)scratch[4]);
 }
 
 static ur_result_t call_program_get_info(void *h) {
@@ -212,12 +321,27 @@ static ur_result_t call_program_set_specialization_constants(void *h) {
     return urProgramSetSpecializationConstants((ur_program_handle_t)h, 1, pSpecConstants_v);
 }
 
+static ur_result_t call_program_set_specialization_constants_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urProgramSetSpecializationConstants((ur_program_handle_t)h, 1, NULL);
+}
+
 static ur_result_t call_program_get_native_handle(void *h) {
     return urProgramGetNativeHandle((ur_program_handle_t)h, (ur_native_handle_t *)(void *)scratch[1]);
 }
 
+static ur_result_t call_program_get_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urProgramGetNativeHandle((ur_program_handle_t)h, NULL);
+}
+
 static ur_result_t call_program_create_with_native_handle(void *h) {
     return urProgramCreateWithNativeHandle(1, (ur_context_handle_t)h, NULL, (ur_program_handle_t *)(void *)scratch[3]);
+}
+
+static ur_result_t call_program_create_with_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urProgramCreateWithNativeHandle(1, (ur_context_handle_t)h, NULL, NULL);
 }
 
 static ur_result_t call_program_dynamic_link_exp(void *h) {
@@ -227,6 +351,11 @@ static ur_result_t call_program_dynamic_link_exp(void *h) {
     return urProgramDynamicLinkExp((ur_context_handle_t)h, 1, phPrograms_v);
 }
 
+static ur_result_t call_program_dynamic_link_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urProgramDynamicLinkExp((ur_context_handle_t)h, 1, NULL);
+}
+
 static ur_result_t call_program_build_exp(void *h) {
     ur_device_handle_t phDevices_v[4];
     for (int i = 0; i < 4; ++i)
@@ -234,11 +363,21 @@ static ur_result_t call_program_build_exp(void *h) {
     return urProgramBuildExp((ur_program_handle_t)h, 1, phDevices_v, 0, NULL);
 }
 
+static ur_result_t call_program_build_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urProgramBuildExp((ur_program_handle_t)h, 1, NULL, 0, NULL);
+}
+
 static ur_result_t call_program_compile_exp(void *h) {
     ur_device_handle_t phDevices_v[4];
     for (int i = 0; i < 4; ++i)
         phDevices_v[i] = (ur_device_handle_t)h;
     return urProgramCompileExp((ur_program_handle_t)h, 1, phDevices_v, 0, NULL);
+}
+
+static ur_result_t call_program_compile_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urProgramCompileExp((ur_program_handle_t)h, 1, NULL, 0, NULL);
 }
 
 static ur_result_t call_program_link_exp(void *h) {
@@ -251,8 +390,21 @@ static ur_result_t call_program_link_exp(void *h) {
     return urProgramLinkExp((ur_context_handle_t)h, 1, phDevices_v, 0, 1, phPrograms_v, NULL, (ur_program_handle_t *)(void *)scratch[7]);
 }
 
+static ur_result_t call_program_link_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_program_handle_t phPrograms_v[4];
+    for (int i = 0; i < 4; ++i)
+        phPrograms_v[i] = (ur_program_handle_t)h;
+    return urProgramLinkExp((ur_context_handle_t)h, 1, NULL, 0, 1, phPrograms_v, NULL, (ur_program_handle_t *)(void *)scratch[7]);
+}
+
 static ur_result_t call_kernel_create(void *h) {
     return urKernelCreate((ur_program_handle_t)h, "x", (ur_kernel_handle_t *)(void *)scratch[2]);
+}
+
+static ur_result_t call_kernel_create_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urKernelCreate((ur_program_handle_t)h, NULL, (ur_kernel_handle_t *)(void *)scratch[2]);
 }
 
 static ur_result_t call_kernel_get_info(void *h) {
@@ -279,12 +431,27 @@ static ur_result_t call_kernel_get_native_handle(void *h) {
     return urKernelGetNativeHandle((ur_kernel_handle_t)h, (ur_native_handle_t *)(void *)scratch[1]);
 }
 
+static ur_result_t call_kernel_get_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urKernelGetNativeHandle((ur_kernel_handle_t)h, NULL);
+}
+
 static ur_result_t call_kernel_create_with_native_handle(void *h) {
     return urKernelCreateWithNativeHandle(1, (ur_context_handle_t)h, (ur_program_handle_t)h, NULL, (ur_kernel_handle_t *)(void *)scratch[4]);
 }
 
+static ur_result_t call_kernel_create_with_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urKernelCreateWithNativeHandle(1, (ur_context_handle_t)h, (ur_program_handle_t)h, NULL, NULL);
+}
+
 static ur_result_t call_kernel_get_suggested_local_work_size(void *h) {
     return urKernelGetSuggestedLocalWorkSize((ur_kernel_handle_t)h, (ur_queue_handle_t)h, 1, (const size_t *)ones, (const size_t *)ones, (size_t *)(void *)scratch[5]);
+}
+
+static ur_result_t call_kernel_get_suggested_local_work_size_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urKernelGetSuggestedLocalWorkSize((ur_kernel_handle_t)h, (ur_queue_handle_t)h, 1, NULL, (const size_t *)ones, (size_t *)(void *)scratch[5]);
 }
 
 static ur_result_t call_kernel_get_suggested_local_work_size_with_args(void *h) {
@@ -304,8 +471,31 @@ static ur_result_t call_kernel_get_suggested_local_work_size_with_args(void *h) 
     return urKernelGetSuggestedLocalWorkSizeWithArgs((ur_kernel_handle_t)h, (ur_queue_handle_t)h, 1, (const size_t *)ones, (const size_t *)ones, 1, pArgs_v, (size_t *)(void *)scratch[7]);
 }
 
+static ur_result_t call_kernel_get_suggested_local_work_size_with_args_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_exp_kernel_arg_properties_t pArgs_v[4];
+    memset(&pArgs_v[0], 0, sizeof pArgs_v[0]);
+    pArgs_v[0].stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    pArgs_v[0].type = UR_EXP_KERNEL_ARG_TYPE_VALUE;
+    memset(&pArgs_v[1], 0, sizeof pArgs_v[1]);
+    pArgs_v[1].stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    pArgs_v[1].type = UR_EXP_KERNEL_ARG_TYPE_VALUE;
+    memset(&pArgs_v[2], 0, sizeof pArgs_v[2]);
+    pArgs_v[2].stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    pArgs_v[2].type = UR_EXP_KERNEL_ARG_TYPE_VALUE;
+    memset(&pArgs_v[3], 0, sizeof pArgs_v[3]);
+    pArgs_v[3].stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    pArgs_v[3].type = UR_EXP_KERNEL_ARG_TYPE_VALUE;
+    return urKernelGetSuggestedLocalWorkSizeWithArgs((ur_kernel_handle_t)h, (ur_queue_handle_t)h, 1, NULL, (const size_t *)ones, 1, pArgs_v, (size_t *)(void *)scratch[7]);
+}
+
 static ur_result_t call_kernel_set_exec_info(void *h) {
     return urKernelSetExecInfo((ur_kernel_handle_t)h, UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS, 1, NULL, (const void *)(void *)scratch[4]);
+}
+
+static ur_result_t call_kernel_set_exec_info_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urKernelSetExecInfo((ur_kernel_handle_t)h, UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS, 1, NULL, NULL);
 }
 
 static ur_result_t call_kernel_set_specialization_constants(void *h) {
@@ -315,8 +505,18 @@ static ur_result_t call_kernel_set_specialization_constants(void *h) {
     return urKernelSetSpecializationConstants((ur_kernel_handle_t)h, 1, &pSpecConstants_v);
 }
 
+static ur_result_t call_kernel_set_specialization_constants_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urKernelSetSpecializationConstants((ur_kernel_handle_t)h, 1, NULL);
+}
+
 static ur_result_t call_kernel_suggest_max_cooperative_group_count(void *h) {
     return urKernelSuggestMaxCooperativeGroupCount((ur_kernel_handle_t)h, (ur_device_handle_t)h, 1, (const size_t *)ones, 1, (uint32_t *)(void *)scratch[5]);
+}
+
+static ur_result_t call_kernel_suggest_max_cooperative_group_count_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urKernelSuggestMaxCooperativeGroupCount((ur_kernel_handle_t)h, (ur_device_handle_t)h, 1, NULL, 1, (uint32_t *)(void *)scratch[5]);
 }
 
 static ur_result_t call_queue_get_info(void *h) {
@@ -325,6 +525,11 @@ static ur_result_t call_queue_get_info(void *h) {
 
 static ur_result_t call_queue_create(void *h) {
     return urQueueCreate((ur_context_handle_t)h, (ur_device_handle_t)h, NULL, (ur_queue_handle_t *)(void *)scratch[3]);
+}
+
+static ur_result_t call_queue_create_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urQueueCreate((ur_context_handle_t)h, (ur_device_handle_t)h, NULL, NULL);
 }
 
 static ur_result_t call_queue_retain(void *h) {
@@ -339,8 +544,18 @@ static ur_result_t call_queue_get_native_handle(void *h) {
     return urQueueGetNativeHandle((ur_queue_handle_t)h, NULL, (ur_native_handle_t *)(void *)scratch[2]);
 }
 
+static ur_result_t call_queue_get_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urQueueGetNativeHandle((ur_queue_handle_t)h, NULL, NULL);
+}
+
 static ur_result_t call_queue_create_with_native_handle(void *h) {
     return urQueueCreateWithNativeHandle(1, (ur_context_handle_t)h, (ur_device_handle_t)h, NULL, (ur_queue_handle_t *)(void *)scratch[4]);
+}
+
+static ur_result_t call_queue_create_with_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urQueueCreateWithNativeHandle(1, (ur_context_handle_t)h, (ur_device_handle_t)h, NULL, NULL);
 }
 
 static ur_result_t call_queue_finish(void *h) {
@@ -363,12 +578,27 @@ static ur_result_t call_queue_end_graph_capture_exp(void *h) {
     return urQueueEndGraphCaptureExp((ur_queue_handle_t)h, (ur_exp_graph_handle_t *)(void *)scratch[1]);
 }
 
+static ur_result_t call_queue_end_graph_capture_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urQueueEndGraphCaptureExp((ur_queue_handle_t)h, NULL);
+}
+
 static ur_result_t call_queue_is_graph_capture_enabled_exp(void *h) {
     return urQueueIsGraphCaptureEnabledExp((ur_queue_handle_t)h, (bool *)(void *)scratch[1]);
 }
 
+static ur_result_t call_queue_is_graph_capture_enabled_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urQueueIsGraphCaptureEnabledExp((ur_queue_handle_t)h, NULL);
+}
+
 static ur_result_t call_queue_get_graph_exp(void *h) {
     return urQueueGetGraphExp((ur_queue_handle_t)h, (ur_exp_graph_handle_t *)(void *)scratch[1]);
+}
+
+static ur_result_t call_queue_get_graph_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urQueueGetGraphExp((ur_queue_handle_t)h, NULL);
 }
 
 static ur_result_t call_sampler_create(void *h) {
@@ -378,6 +608,11 @@ static ur_result_t call_sampler_create(void *h) {
     pDesc_v.addressingMode = UR_SAMPLER_ADDRESSING_MODE_NONE;
     pDesc_v.filterMode = UR_SAMPLER_FILTER_MODE_NEAREST;
     return urSamplerCreate((ur_context_handle_t)h, &pDesc_v, (ur_sampler_handle_t *)(void *)scratch[2]);
+}
+
+static ur_result_t call_sampler_create_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urSamplerCreate((ur_context_handle_t)h, NULL, (ur_sampler_handle_t *)(void *)scratch[2]);
 }
 
 static ur_result_t call_sampler_retain(void *h) {
@@ -396,8 +631,18 @@ static ur_result_t call_sampler_get_native_handle(void *h) {
     return urSamplerGetNativeHandle((ur_sampler_handle_t)h, (ur_native_handle_t *)(void *)scratch[1]);
 }
 
+static ur_result_t call_sampler_get_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urSamplerGetNativeHandle((ur_sampler_handle_t)h, NULL);
+}
+
 static ur_result_t call_sampler_create_with_native_handle(void *h) {
     return urSamplerCreateWithNativeHandle(1, (ur_context_handle_t)h, NULL, (ur_sampler_handle_t *)(void *)scratch[3]);
+}
+
+static ur_result_t call_sampler_create_with_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urSamplerCreateWithNativeHandle(1, (ur_context_handle_t)h, NULL, NULL);
 }
 
 static ur_result_t call_mem_image_create(void *h) {
@@ -412,8 +657,22 @@ static ur_result_t call_mem_image_create(void *h) {
     return urMemImageCreate((ur_context_handle_t)h, 0, &pImageFormat_v, &pImageDesc_v, NULL, (ur_mem_handle_t *)(void *)scratch[5]);
 }
 
+static ur_result_t call_mem_image_create_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_image_desc_t pImageDesc_v;
+    memset(&pImageDesc_v, 0, sizeof pImageDesc_v);
+    pImageDesc_v.stype = UR_STRUCTURE_TYPE_IMAGE_DESC;
+    pImageDesc_v.type = UR_MEM_TYPE_IMAGE2D;
+    return urMemImageCreate((ur_context_handle_t)h, 0, NULL, &pImageDesc_v, NULL, (ur_mem_handle_t *)(void *)scratch[5]);
+}
+
 static ur_result_t call_mem_buffer_create(void *h) {
     return urMemBufferCreate((ur_context_handle_t)h, 0, 1, NULL, (ur_mem_handle_t *)(void *)scratch[4]);
+}
+
+static ur_result_t call_mem_buffer_create_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urMemBufferCreate((ur_context_handle_t)h, 0, 1, NULL, NULL);
 }
 
 static ur_result_t call_mem_retain(void *h) {
@@ -432,12 +691,27 @@ static ur_result_t call_mem_buffer_partition(void *h) {
     return urMemBufferPartition((ur_mem_handle_t)h, 0, UR_BUFFER_CREATE_TYPE_REGION, &pRegion_v, (ur_mem_handle_t *)(void *)scratch[4]);
 }
 
+static ur_result_t call_mem_buffer_partition_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urMemBufferPartition((ur_mem_handle_t)h, 0, UR_BUFFER_CREATE_TYPE_REGION, NULL, (ur_mem_handle_t *)(void *)scratch[4]);
+}
+
 static ur_result_t call_mem_get_native_handle(void *h) {
     return urMemGetNativeHandle((ur_mem_handle_t)h, (ur_device_handle_t)h, (ur_native_handle_t *)(void *)scratch[2]);
 }
 
+static ur_result_t call_mem_get_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urMemGetNativeHandle((ur_mem_handle_t)h, (ur_device_handle_t)h, NULL);
+}
+
 static ur_result_t call_mem_buffer_create_with_native_handle(void *h) {
     return urMemBufferCreateWithNativeHandle(1, (ur_context_handle_t)h, NULL, (ur_mem_handle_t *)(void *)scratch[3]);
+}
+
+static ur_result_t call_mem_buffer_create_with_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urMemBufferCreateWithNativeHandle(1, (ur_context_handle_t)h, NULL, NULL);
 }
 
 static ur_result_t call_mem_image_create_with_native_handle(void *h) {
@@ -452,6 +726,15 @@ static ur_result_t call_mem_image_create_with_native_handle(void *h) {
     return urMemImageCreateWithNativeHandle(1, (ur_context_handle_t)h, &pImageFormat_v, &pImageDesc_v, NULL, (ur_mem_handle_t *)(void *)scratch[5]);
 }
 
+static ur_result_t call_mem_image_create_with_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_image_desc_t pImageDesc_v;
+    memset(&pImageDesc_v, 0, sizeof pImageDesc_v);
+    pImageDesc_v.stype = UR_STRUCTURE_TYPE_IMAGE_DESC;
+    pImageDesc_v.type = UR_MEM_TYPE_IMAGE2D;
+    return urMemImageCreateWithNativeHandle(1, (ur_context_handle_t)h, NULL, &pImageDesc_v, NULL, (ur_mem_handle_t *)(void *)scratch[5]);
+}
+
 static ur_result_t call_mem_get_info(void *h) {
     return urMemGetInfo((ur_mem_handle_t)h, UR_MEM_INFO_SIZE, 1, (void *)(void *)scratch[3], (size_t *)(void *)scratch[4]);
 }
@@ -462,6 +745,11 @@ static ur_result_t call_mem_image_get_info(void *h) {
 
 static ur_result_t call_physical_mem_create(void *h) {
     return urPhysicalMemCreate((ur_context_handle_t)h, (ur_device_handle_t)h, 1, NULL, (ur_physical_mem_handle_t *)(void *)scratch[4]);
+}
+
+static ur_result_t call_physical_mem_create_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urPhysicalMemCreate((ur_context_handle_t)h, (ur_device_handle_t)h, 1, NULL, NULL);
 }
 
 static ur_result_t call_physical_mem_retain(void *h) {
@@ -497,11 +785,27 @@ static ur_result_t call_enqueue_mem_buffer_read(void *h) {
     return urEnqueueMemBufferRead((ur_queue_handle_t)h, (ur_mem_handle_t)h, 1, 1, 1, (void *)(void *)scratch[5], 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[8]);
 }
 
+static ur_result_t call_enqueue_mem_buffer_read_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueMemBufferRead((ur_queue_handle_t)h, (ur_mem_handle_t)h, 1, 1, 1, NULL, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[8]);
+}
+
 static ur_result_t call_enqueue_mem_buffer_write(void *h) {
     ur_event_handle_t phEventWaitList_v[4];
     for (int i = 0; i < 4; ++i)
         phEventWaitList_v[i] = (ur_event_handle_t)h;
     return urEnqueueMemBufferWrite((ur_queue_handle_t)h, (ur_mem_handle_t)h, 1, 1, 1, (const void *)(void *)scratch[5], 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[8]);
+}
+
+static ur_result_t call_enqueue_mem_buffer_write_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueMemBufferWrite((ur_queue_handle_t)h, (ur_mem_handle_t)h, 1, 1, 1, NULL, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[8]);
 }
 
 static ur_result_t call_enqueue_mem_buffer_read_rect(void *h) {
@@ -526,6 +830,29 @@ static ur_result_t call_enqueue_mem_buffer_read_rect(void *h) {
     return urEnqueueMemBufferReadRect((ur_queue_handle_t)h, (ur_mem_handle_t)h, 1, bufferOrigin_v, hostOrigin_v, region_v, 1, 1, 1, 1, (void *)(void *)scratch[10], 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[13]);
 }
 
+static ur_result_t call_enqueue_mem_buffer_read_rect_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_rect_offset_t bufferOrigin_v;
+    memset(&bufferOrigin_v, 0, sizeof bufferOrigin_v);
+    bufferOrigin_v.x = 1;
+    bufferOrigin_v.y = 1;
+    bufferOrigin_v.z = 1;
+    ur_rect_offset_t hostOrigin_v;
+    memset(&hostOrigin_v, 0, sizeof hostOrigin_v);
+    hostOrigin_v.x = 1;
+    hostOrigin_v.y = 1;
+    hostOrigin_v.z = 1;
+    ur_rect_region_t region_v;
+    memset(&region_v, 0, sizeof region_v);
+    region_v.width = 1;
+    region_v.height = 1;
+    region_v.depth = 1;
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueMemBufferReadRect((ur_queue_handle_t)h, (ur_mem_handle_t)h, 1, bufferOrigin_v, hostOrigin_v, region_v, 1, 1, 1, 1, NULL, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[13]);
+}
+
 static ur_result_t call_enqueue_mem_buffer_write_rect(void *h) {
     ur_rect_offset_t bufferOrigin_v;
     memset(&bufferOrigin_v, 0, sizeof bufferOrigin_v);
@@ -546,6 +873,29 @@ static ur_result_t call_enqueue_mem_buffer_write_rect(void *h) {
     for (int i = 0; i < 4; ++i)
         phEventWaitList_v[i] = (ur_event_handle_t)h;
     return urEnqueueMemBufferWriteRect((ur_queue_handle_t)h, (ur_mem_handle_t)h, 1, bufferOrigin_v, hostOrigin_v, region_v, 1, 1, 1, 1, (void *)(void *)scratch[10], 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[13]);
+}
+
+static ur_result_t call_enqueue_mem_buffer_write_rect_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_rect_offset_t bufferOrigin_v;
+    memset(&bufferOrigin_v, 0, sizeof bufferOrigin_v);
+    bufferOrigin_v.x = 1;
+    bufferOrigin_v.y = 1;
+    bufferOrigin_v.z = 1;
+    ur_rect_offset_t hostOrigin_v;
+    memset(&hostOrigin_v, 0, sizeof hostOrigin_v);
+    hostOrigin_v.x = 1;
+    hostOrigin_v.y = 1;
+    hostOrigin_v.z = 1;
+    ur_rect_region_t region_v;
+    memset(&region_v, 0, sizeof region_v);
+    region_v.width = 1;
+    region_v.height = 1;
+    region_v.depth = 1;
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueMemBufferWriteRect((ur_queue_handle_t)h, (ur_mem_handle_t)h, 1, bufferOrigin_v, hostOrigin_v, region_v, 1, 1, 1, 1, NULL, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[13]);
 }
 
 static ur_result_t call_enqueue_mem_buffer_copy(void *h) {
@@ -584,6 +934,14 @@ static ur_result_t call_enqueue_mem_buffer_fill(void *h) {
     return urEnqueueMemBufferFill((ur_queue_handle_t)h, (ur_mem_handle_t)h, (const void *)(void *)scratch[2], 1, 1, 1, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[8]);
 }
 
+static ur_result_t call_enqueue_mem_buffer_fill_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueMemBufferFill((ur_queue_handle_t)h, (ur_mem_handle_t)h, NULL, 1, 1, 1, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[8]);
+}
+
 static ur_result_t call_enqueue_mem_image_read(void *h) {
     ur_rect_offset_t origin_v;
     memset(&origin_v, 0, sizeof origin_v);
@@ -601,6 +959,24 @@ static ur_result_t call_enqueue_mem_image_read(void *h) {
     return urEnqueueMemImageRead((ur_queue_handle_t)h, (ur_mem_handle_t)h, 1, origin_v, region_v, 1, 1, (void *)(void *)scratch[7], 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[10]);
 }
 
+static ur_result_t call_enqueue_mem_image_read_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_rect_offset_t origin_v;
+    memset(&origin_v, 0, sizeof origin_v);
+    origin_v.x = 1;
+    origin_v.y = 1;
+    origin_v.z = 1;
+    ur_rect_region_t region_v;
+    memset(&region_v, 0, sizeof region_v);
+    region_v.width = 1;
+    region_v.height = 1;
+    region_v.depth = 1;
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueMemImageRead((ur_queue_handle_t)h, (ur_mem_handle_t)h, 1, origin_v, region_v, 1, 1, NULL, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[10]);
+}
+
 static ur_result_t call_enqueue_mem_image_write(void *h) {
     ur_rect_offset_t origin_v;
     memset(&origin_v, 0, sizeof origin_v);
@@ -616,6 +992,24 @@ static ur_result_t call_enqueue_mem_image_write(void *h) {
     for (int i = 0; i < 4; ++i)
         phEventWaitList_v[i] = (ur_event_handle_t)h;
     return urEnqueueMemImageWrite((ur_queue_handle_t)h, (ur_mem_handle_t)h, 1, origin_v, region_v, 1, 1, (void *)(void *)scratch[7], 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[10]);
+}
+
+static ur_result_t call_enqueue_mem_image_write_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_rect_offset_t origin_v;
+    memset(&origin_v, 0, sizeof origin_v);
+    origin_v.x = 1;
+    origin_v.y = 1;
+    origin_v.z = 1;
+    ur_rect_region_t region_v;
+    memset(&region_v, 0, sizeof region_v);
+    region_v.width = 1;
+    region_v.height = 1;
+    region_v.depth = 1;
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueMemImageWrite((ur_queue_handle_t)h, (ur_mem_handle_t)h, 1, origin_v, region_v, 1, 1, NULL, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[10]);
 }
 
 static ur_result_t call_enqueue_mem_image_copy(void *h) {
@@ -647,11 +1041,27 @@ static ur_result_t call_enqueue_mem_buffer_map(void *h) {
     return urEnqueueMemBufferMap((ur_queue_handle_t)h, (ur_mem_handle_t)h, 1, 0, 1, 1, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[8], (void **)(void *)scratch[9]);
 }
 
+static ur_result_t call_enqueue_mem_buffer_map_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueMemBufferMap((ur_queue_handle_t)h, (ur_mem_handle_t)h, 1, 0, 1, 1, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[8], NULL);
+}
+
 static ur_result_t call_enqueue_mem_unmap(void *h) {
     ur_event_handle_t phEventWaitList_v[4];
     for (int i = 0; i < 4; ++i)
         phEventWaitList_v[i] = (ur_event_handle_t)h;
     return urEnqueueMemUnmap((ur_queue_handle_t)h, (ur_mem_handle_t)h, (void *)(void *)scratch[2], 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[5]);
+}
+
+static ur_result_t call_enqueue_mem_unmap_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueMemUnmap((ur_queue_handle_t)h, (ur_mem_handle_t)h, NULL, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[5]);
 }
 
 static ur_result_t call_enqueue_usm_fill(void *h) {
@@ -661,11 +1071,27 @@ static ur_result_t call_enqueue_usm_fill(void *h) {
     return urEnqueueUSMFill((ur_queue_handle_t)h, (void *)(void *)scratch[1], 1, (const void *)(void *)scratch[3], 1, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[7]);
 }
 
+static ur_result_t call_enqueue_usm_fill_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueUSMFill((ur_queue_handle_t)h, NULL, 1, (const void *)(void *)scratch[3], 1, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[7]);
+}
+
 static ur_result_t call_enqueue_usm_memcpy(void *h) {
     ur_event_handle_t phEventWaitList_v[4];
     for (int i = 0; i < 4; ++i)
         phEventWaitList_v[i] = (ur_event_handle_t)h;
     return urEnqueueUSMMemcpy((ur_queue_handle_t)h, 1, (void *)(void *)scratch[2], (const void *)(void *)scratch[3], 1, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[7]);
+}
+
+static ur_result_t call_enqueue_usm_memcpy_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueUSMMemcpy((ur_queue_handle_t)h, 1, NULL, (const void *)(void *)scratch[3], 1, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[7]);
 }
 
 static ur_result_t call_enqueue_usm_prefetch(void *h) {
@@ -675,8 +1101,21 @@ static ur_result_t call_enqueue_usm_prefetch(void *h) {
     return urEnqueueUSMPrefetch((ur_queue_handle_t)h, (const void *)(void *)scratch[1], 1, 0, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[6]);
 }
 
+static ur_result_t call_enqueue_usm_prefetch_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueUSMPrefetch((ur_queue_handle_t)h, NULL, 1, 0, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[6]);
+}
+
 static ur_result_t call_enqueue_usm_advise(void *h) {
     return urEnqueueUSMAdvise((ur_queue_handle_t)h, (const void *)(void *)scratch[1], 1, 0, (ur_event_handle_t *)(void *)scratch[4]);
+}
+
+static ur_result_t call_enqueue_usm_advise_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urEnqueueUSMAdvise((ur_queue_handle_t)h, NULL, 1, 0, (ur_event_handle_t *)(void *)scratch[4]);
 }
 
 static ur_result_t call_enqueue_usm_fill_2d(void *h) {
@@ -686,11 +1125,27 @@ static ur_result_t call_enqueue_usm_fill_2d(void *h) {
     return urEnqueueUSMFill2D((ur_queue_handle_t)h, (void *)(void *)scratch[1], 1, 1, (const void *)(void *)scratch[4], 1, 1, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[9]);
 }
 
+static ur_result_t call_enqueue_usm_fill_2d_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueUSMFill2D((ur_queue_handle_t)h, NULL, 1, 1, (const void *)(void *)scratch[4], 1, 1, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[9]);
+}
+
 static ur_result_t call_enqueue_usm_memcpy_2d(void *h) {
     ur_event_handle_t phEventWaitList_v[4];
     for (int i = 0; i < 4; ++i)
         phEventWaitList_v[i] = (ur_event_handle_t)h;
     return urEnqueueUSMMemcpy2D((ur_queue_handle_t)h, 1, (void *)(void *)scratch[2], 1, (const void *)(void *)scratch[4], 1, 1, 1, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[10]);
+}
+
+static ur_result_t call_enqueue_usm_memcpy_2d_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueUSMMemcpy2D((ur_queue_handle_t)h, 1, NULL, 1, (const void *)(void *)scratch[4], 1, 1, 1, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[10]);
 }
 
 static ur_result_t call_enqueue_device_global_variable_write(void *h) {
@@ -700,11 +1155,27 @@ static ur_result_t call_enqueue_device_global_variable_write(void *h) {
     return urEnqueueDeviceGlobalVariableWrite((ur_queue_handle_t)h, (ur_program_handle_t)h, "x", 1, 1, 1, (const void *)(void *)scratch[6], 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[9]);
 }
 
+static ur_result_t call_enqueue_device_global_variable_write_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueDeviceGlobalVariableWrite((ur_queue_handle_t)h, (ur_program_handle_t)h, NULL, 1, 1, 1, (const void *)(void *)scratch[6], 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[9]);
+}
+
 static ur_result_t call_enqueue_device_global_variable_read(void *h) {
     ur_event_handle_t phEventWaitList_v[4];
     for (int i = 0; i < 4; ++i)
         phEventWaitList_v[i] = (ur_event_handle_t)h;
     return urEnqueueDeviceGlobalVariableRead((ur_queue_handle_t)h, (ur_program_handle_t)h, "x", 1, 1, 1, (void *)(void *)scratch[6], 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[9]);
+}
+
+static ur_result_t call_enqueue_device_global_variable_read_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueDeviceGlobalVariableRead((ur_queue_handle_t)h, (ur_program_handle_t)h, NULL, 1, 1, 1, (void *)(void *)scratch[6], 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[9]);
 }
 
 static ur_result_t call_enqueue_read_host_pipe(void *h) {
@@ -714,11 +1185,27 @@ static ur_result_t call_enqueue_read_host_pipe(void *h) {
     return urEnqueueReadHostPipe((ur_queue_handle_t)h, (ur_program_handle_t)h, "x", 1, (void *)(void *)scratch[4], 1, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[8]);
 }
 
+static ur_result_t call_enqueue_read_host_pipe_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueReadHostPipe((ur_queue_handle_t)h, (ur_program_handle_t)h, NULL, 1, (void *)(void *)scratch[4], 1, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[8]);
+}
+
 static ur_result_t call_enqueue_write_host_pipe(void *h) {
     ur_event_handle_t phEventWaitList_v[4];
     for (int i = 0; i < 4; ++i)
         phEventWaitList_v[i] = (ur_event_handle_t)h;
     return urEnqueueWriteHostPipe((ur_queue_handle_t)h, (ur_program_handle_t)h, "x", 1, (void *)(void *)scratch[4], 1, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[8]);
+}
+
+static ur_result_t call_enqueue_write_host_pipe_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueWriteHostPipe((ur_queue_handle_t)h, (ur_program_handle_t)h, NULL, 1, (void *)(void *)scratch[4], 1, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[8]);
 }
 
 static ur_result_t call_enqueue_events_wait_with_barrier_ext(void *h) {
@@ -748,11 +1235,40 @@ static ur_result_t call_enqueue_kernel_launch_with_args_exp(void *h) {
     return urEnqueueKernelLaunchWithArgsExp((ur_queue_handle_t)h, (ur_kernel_handle_t)h, 1, NULL, (const size_t *)ones, NULL, 1, pArgs_v, NULL, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[11]);
 }
 
+static ur_result_t call_enqueue_kernel_launch_with_args_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_exp_kernel_arg_properties_t pArgs_v[4];
+    memset(&pArgs_v[0], 0, sizeof pArgs_v[0]);
+    pArgs_v[0].stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    pArgs_v[0].type = UR_EXP_KERNEL_ARG_TYPE_VALUE;
+    memset(&pArgs_v[1], 0, sizeof pArgs_v[1]);
+    pArgs_v[1].stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    pArgs_v[1].type = UR_EXP_KERNEL_ARG_TYPE_VALUE;
+    memset(&pArgs_v[2], 0, sizeof pArgs_v[2]);
+    pArgs_v[2].stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    pArgs_v[2].type = UR_EXP_KERNEL_ARG_TYPE_VALUE;
+    memset(&pArgs_v[3], 0, sizeof pArgs_v[3]);
+    pArgs_v[3].stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    pArgs_v[3].type = UR_EXP_KERNEL_ARG_TYPE_VALUE;
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueKernelLaunchWithArgsExp((ur_queue_handle_t)h, (ur_kernel_handle_t)h, 1, NULL, NULL, NULL, 1, pArgs_v, NULL, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[11]);
+}
+
 static ur_result_t call_enqueue_usm_device_alloc_exp(void *h) {
     ur_event_handle_t phEventWaitList_v[4];
     for (int i = 0; i < 4; ++i)
         phEventWaitList_v[i] = (ur_event_handle_t)h;
     return urEnqueueUSMDeviceAllocExp((ur_queue_handle_t)h, (ur_usm_pool_handle_t)h, 1, NULL, 1, phEventWaitList_v, (void **)(void *)scratch[6], (ur_event_handle_t *)(void *)scratch[7]);
+}
+
+static ur_result_t call_enqueue_usm_device_alloc_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueUSMDeviceAllocExp((ur_queue_handle_t)h, (ur_usm_pool_handle_t)h, 1, NULL, 1, phEventWaitList_v, NULL, (ur_event_handle_t *)(void *)scratch[7]);
 }
 
 static ur_result_t call_enqueue_usm_shared_alloc_exp(void *h) {
@@ -762,11 +1278,27 @@ static ur_result_t call_enqueue_usm_shared_alloc_exp(void *h) {
     return urEnqueueUSMSharedAllocExp((ur_queue_handle_t)h, (ur_usm_pool_handle_t)h, 1, NULL, 1, phEventWaitList_v, (void **)(void *)scratch[6], (ur_event_handle_t *)(void *)scratch[7]);
 }
 
+static ur_result_t call_enqueue_usm_shared_alloc_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueUSMSharedAllocExp((ur_queue_handle_t)h, (ur_usm_pool_handle_t)h, 1, NULL, 1, phEventWaitList_v, NULL, (ur_event_handle_t *)(void *)scratch[7]);
+}
+
 static ur_result_t call_enqueue_usm_host_alloc_exp(void *h) {
     ur_event_handle_t phEventWaitList_v[4];
     for (int i = 0; i < 4; ++i)
         phEventWaitList_v[i] = (ur_event_handle_t)h;
     return urEnqueueUSMHostAllocExp((ur_queue_handle_t)h, (ur_usm_pool_handle_t)h, 1, NULL, 1, phEventWaitList_v, (void **)(void *)scratch[6], (ur_event_handle_t *)(void *)scratch[7]);
+}
+
+static ur_result_t call_enqueue_usm_host_alloc_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueUSMHostAllocExp((ur_queue_handle_t)h, (ur_usm_pool_handle_t)h, 1, NULL, 1, phEventWaitList_v, NULL, (ur_event_handle_t *)(void *)scratch[7]);
 }
 
 static ur_result_t call_enqueue_usm_free_exp(void *h) {
@@ -776,11 +1308,27 @@ static ur_result_t call_enqueue_usm_free_exp(void *h) {
     return urEnqueueUSMFreeExp((ur_queue_handle_t)h, (ur_usm_pool_handle_t)h, (void *)(void *)scratch[2], 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[5]);
 }
 
+static ur_result_t call_enqueue_usm_free_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueUSMFreeExp((ur_queue_handle_t)h, (ur_usm_pool_handle_t)h, NULL, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[5]);
+}
+
 static ur_result_t call_enqueue_timestamp_recording_exp(void *h) {
     ur_event_handle_t phEventWaitList_v[4];
     for (int i = 0; i < 4; ++i)
         phEventWaitList_v[i] = (ur_event_handle_t)h;
     return urEnqueueTimestampRecordingExp((ur_queue_handle_t)h, 1, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[4]);
+}
+
+static ur_result_t call_enqueue_timestamp_recording_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueTimestampRecordingExp((ur_queue_handle_t)h, 1, 1, phEventWaitList_v, NULL);
 }
 
 static ur_result_t call_enqueue_command_buffer_exp(void *h) {
@@ -797,6 +1345,14 @@ static ur_result_t call_enqueue_host_task_exp(void *h) {
     return urEnqueueHostTaskExp((ur_queue_handle_t)h, (ur_exp_host_task_function_t)(void (*)(void))dummy_function, NULL, NULL, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[6]);
 }
 
+static ur_result_t call_enqueue_host_task_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueHostTaskExp((ur_queue_handle_t)h, NULL, NULL, NULL, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[6]);
+}
+
 static ur_result_t call_enqueue_native_command_exp(void *h) {
     ur_mem_handle_t phMemList_v[4];
     for (int i = 0; i < 4; ++i)
@@ -805,6 +1361,17 @@ static ur_result_t call_enqueue_native_command_exp(void *h) {
     for (int i = 0; i < 4; ++i)
         phEventWaitList_v[i] = (ur_event_handle_t)h;
     return urEnqueueNativeCommandExp((ur_queue_handle_t)h, (ur_exp_enqueue_native_command_function_t)(void (*)(void))dummy_function, NULL, 1, phMemList_v, NULL, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[8]);
+}
+
+static ur_result_t call_enqueue_native_command_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_mem_handle_t phMemList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phMemList_v[i] = (ur_mem_handle_t)h;
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urEnqueueNativeCommandExp((ur_queue_handle_t)h, NULL, NULL, 1, phMemList_v, NULL, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[8]);
 }
 
 static ur_result_t call_enqueue_graph_exp(void *h) {
@@ -818,20 +1385,45 @@ static ur_result_t call_usm_host_alloc(void *h) {
     return urUSMHostAlloc((ur_context_handle_t)h, NULL, (ur_usm_pool_handle_t)h, 1, (void **)(void *)scratch[4]);
 }
 
+static ur_result_t call_usm_host_alloc_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urUSMHostAlloc((ur_context_handle_t)h, NULL, (ur_usm_pool_handle_t)h, 1, NULL);
+}
+
 static ur_result_t call_usm_device_alloc(void *h) {
     return urUSMDeviceAlloc((ur_context_handle_t)h, (ur_device_handle_t)h, NULL, (ur_usm_pool_handle_t)h, 1, (void **)(void *)scratch[5]);
+}
+
+static ur_result_t call_usm_device_alloc_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urUSMDeviceAlloc((ur_context_handle_t)h, (ur_device_handle_t)h, NULL, (ur_usm_pool_handle_t)h, 1, NULL);
 }
 
 static ur_result_t call_usm_shared_alloc(void *h) {
     return urUSMSharedAlloc((ur_context_handle_t)h, (ur_device_handle_t)h, NULL, (ur_usm_pool_handle_t)h, 1, (void **)(void *)scratch[5]);
 }
 
+static ur_result_t call_usm_shared_alloc_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urUSMSharedAlloc((ur_context_handle_t)h, (ur_device_handle_t)h, NULL, (ur_usm_pool_handle_t)h, 1, NULL);
+}
+
 static ur_result_t call_usm_free(void *h) {
     return urUSMFree((ur_context_handle_t)h, (void *)(void *)scratch[1]);
 }
 
+static ur_result_t call_usm_free_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urUSMFree((ur_context_handle_t)h, NULL);
+}
+
 static ur_result_t call_usm_get_mem_alloc_info(void *h) {
     return urUSMGetMemAllocInfo((ur_context_handle_t)h, (const void *)(void *)scratch[1], UR_USM_ALLOC_INFO_TYPE, 1, (void *)(void *)scratch[4], (size_t *)(void *)scratch[5]);
+}
+
+static ur_result_t call_usm_get_mem_alloc_info_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urUSMGetMemAllocInfo((ur_context_handle_t)h, NULL, UR_USM_ALLOC_INFO_TYPE, 1, (void *)(void *)scratch[4], (size_t *)(void *)scratch[5]);
 }
 
 static ur_result_t call_usm_pool_create(void *h) {
@@ -839,6 +1431,11 @@ static ur_result_t call_usm_pool_create(void *h) {
     memset(&pPoolDesc_v, 0, sizeof pPoolDesc_v);
     pPoolDesc_v.stype = UR_STRUCTURE_TYPE_USM_POOL_DESC;
     return urUSMPoolCreate((ur_context_handle_t)h, &pPoolDesc_v, (ur_usm_pool_handle_t *)(void *)scratch[2]);
+}
+
+static ur_result_t call_usm_pool_create_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urUSMPoolCreate((ur_context_handle_t)h, NULL, (ur_usm_pool_handle_t *)(void *)scratch[2]);
 }
 
 static ur_result_t call_usm_pool_retain(void *h) {
@@ -860,12 +1457,22 @@ static ur_result_t call_usm_pool_create_exp(void *h) {
     return urUSMPoolCreateExp((ur_context_handle_t)h, (ur_device_handle_t)h, &pPoolDesc_v, (ur_usm_pool_handle_t *)(void *)scratch[3]);
 }
 
+static ur_result_t call_usm_pool_create_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urUSMPoolCreateExp((ur_context_handle_t)h, (ur_device_handle_t)h, NULL, (ur_usm_pool_handle_t *)(void *)scratch[3]);
+}
+
 static ur_result_t call_usm_pool_destroy_exp(void *h) {
     return urUSMPoolDestroyExp((ur_context_handle_t)h, (ur_device_handle_t)h, (ur_usm_pool_handle_t)h);
 }
 
 static ur_result_t call_usm_pool_get_default_device_pool_exp(void *h) {
     return urUSMPoolGetDefaultDevicePoolExp((ur_context_handle_t)h, (ur_device_handle_t)h, (ur_usm_pool_handle_t *)(void *)scratch[2]);
+}
+
+static ur_result_t call_usm_pool_get_default_device_pool_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urUSMPoolGetDefaultDevicePoolExp((ur_context_handle_t)h, (ur_device_handle_t)h, NULL);
 }
 
 static ur_result_t call_usm_pool_get_info_exp(void *h) {
@@ -876,12 +1483,22 @@ static ur_result_t call_usm_pool_set_info_exp(void *h) {
     return urUSMPoolSetInfoExp((ur_usm_pool_handle_t)h, UR_USM_POOL_INFO_REFERENCE_COUNT, (void *)(void *)scratch[2], 1);
 }
 
+static ur_result_t call_usm_pool_set_info_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urUSMPoolSetInfoExp((ur_usm_pool_handle_t)h, UR_USM_POOL_INFO_REFERENCE_COUNT, NULL, 1);
+}
+
 static ur_result_t call_usm_pool_set_device_pool_exp(void *h) {
     return urUSMPoolSetDevicePoolExp((ur_context_handle_t)h, (ur_device_handle_t)h, (ur_usm_pool_handle_t)h);
 }
 
 static ur_result_t call_usm_pool_get_device_pool_exp(void *h) {
     return urUSMPoolGetDevicePoolExp((ur_context_handle_t)h, (ur_device_handle_t)h, (ur_usm_pool_handle_t *)(void *)scratch[2]);
+}
+
+static ur_result_t call_usm_pool_get_device_pool_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urUSMPoolGetDevicePoolExp((ur_context_handle_t)h, (ur_device_handle_t)h, NULL);
 }
 
 static ur_result_t call_usm_pool_trim_to_exp(void *h) {
@@ -892,24 +1509,54 @@ static ur_result_t call_usm_pitched_alloc_exp(void *h) {
     return urUSMPitchedAllocExp((ur_context_handle_t)h, (ur_device_handle_t)h, NULL, (ur_usm_pool_handle_t)h, 1, 1, 1, (void **)(void *)scratch[7], (size_t *)(void *)scratch[8]);
 }
 
+static ur_result_t call_usm_pitched_alloc_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urUSMPitchedAllocExp((ur_context_handle_t)h, (ur_device_handle_t)h, NULL, (ur_usm_pool_handle_t)h, 1, 1, 1, NULL, (size_t *)(void *)scratch[8]);
+}
+
 static ur_result_t call_usm_context_memcpy_exp(void *h) {
     return urUSMContextMemcpyExp((ur_context_handle_t)h, (void *)(void *)scratch[1], (const void *)(void *)scratch[2], 1);
+}
+
+static ur_result_t call_usm_context_memcpy_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urUSMContextMemcpyExp((ur_context_handle_t)h, NULL, (const void *)(void *)scratch[2], 1);
 }
 
 static ur_result_t call_usm_host_alloc_unregister_exp(void *h) {
     return urUSMHostAllocUnregisterExp((ur_context_handle_t)h, (void *)(void *)scratch[1]);
 }
 
+static ur_result_t call_usm_host_alloc_unregister_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urUSMHostAllocUnregisterExp((ur_context_handle_t)h, NULL);
+}
+
 static ur_result_t call_usm_host_alloc_register_exp(void *h) {
     return urUSMHostAllocRegisterExp((ur_context_handle_t)h, (void *)(void *)scratch[1], 1, NULL);
+}
+
+static ur_result_t call_usm_host_alloc_register_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urUSMHostAllocRegisterExp((ur_context_handle_t)h, NULL, 1, NULL);
 }
 
 static ur_result_t call_usm_import_exp(void *h) {
     return urUSMImportExp((ur_context_handle_t)h, (void *)(void *)scratch[1], 1);
 }
 
+static ur_result_t call_usm_import_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urUSMImportExp((ur_context_handle_t)h, NULL, 1);
+}
+
 static ur_result_t call_usm_release_exp(void *h) {
     return urUSMReleaseExp((ur_context_handle_t)h, (void *)(void *)scratch[1]);
+}
+
+static ur_result_t call_usm_release_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urUSMReleaseExp((ur_context_handle_t)h, NULL);
 }
 
 static ur_result_t call_bindless_images_unsampled_image_handle_destroy_exp(void *h) {
@@ -932,6 +1579,15 @@ static ur_result_t call_bindless_images_image_allocate_exp(void *h) {
     return urBindlessImagesImageAllocateExp((ur_context_handle_t)h, (ur_device_handle_t)h, &pImageFormat_v, &pImageDesc_v, (ur_exp_image_mem_native_handle_t *)(void *)scratch[4]);
 }
 
+static ur_result_t call_bindless_images_image_allocate_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_image_desc_t pImageDesc_v;
+    memset(&pImageDesc_v, 0, sizeof pImageDesc_v);
+    pImageDesc_v.stype = UR_STRUCTURE_TYPE_IMAGE_DESC;
+    pImageDesc_v.type = UR_MEM_TYPE_IMAGE2D;
+    return urBindlessImagesImageAllocateExp((ur_context_handle_t)h, (ur_device_handle_t)h, NULL, &pImageDesc_v, (ur_exp_image_mem_native_handle_t *)(void *)scratch[4]);
+}
+
 static ur_result_t call_bindless_images_image_free_exp(void *h) {
     return urBindlessImagesImageFreeExp((ur_context_handle_t)h, (ur_device_handle_t)h, 1);
 }
@@ -946,6 +1602,15 @@ static ur_result_t call_bindless_images_unsampled_image_create_exp(void *h) {
     pImageDesc_v.stype = UR_STRUCTURE_TYPE_IMAGE_DESC;
     pImageDesc_v.type = UR_MEM_TYPE_IMAGE2D;
     return urBindlessImagesUnsampledImageCreateExp((ur_context_handle_t)h, (ur_device_handle_t)h, 1, &pImageFormat_v, &pImageDesc_v, (ur_exp_image_native_handle_t *)(void *)scratch[5]);
+}
+
+static ur_result_t call_bindless_images_unsampled_image_create_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_image_desc_t pImageDesc_v;
+    memset(&pImageDesc_v, 0, sizeof pImageDesc_v);
+    pImageDesc_v.stype = UR_STRUCTURE_TYPE_IMAGE_DESC;
+    pImageDesc_v.type = UR_MEM_TYPE_IMAGE2D;
+    return urBindlessImagesUnsampledImageCreateExp((ur_context_handle_t)h, (ur_device_handle_t)h, 1, NULL, &pImageDesc_v, (ur_exp_image_native_handle_t *)(void *)scratch[5]);
 }
 
 static ur_result_t call_bindless_images_sampled_image_create_exp(void *h) {
@@ -963,6 +1628,20 @@ static ur_result_t call_bindless_images_sampled_image_create_exp(void *h) {
     pSamplerDesc_v.addressingMode = UR_SAMPLER_ADDRESSING_MODE_NONE;
     pSamplerDesc_v.filterMode = UR_SAMPLER_FILTER_MODE_NEAREST;
     return urBindlessImagesSampledImageCreateExp((ur_context_handle_t)h, (ur_device_handle_t)h, 1, &pImageFormat_v, &pImageDesc_v, &pSamplerDesc_v, (ur_exp_image_native_handle_t *)(void *)scratch[6]);
+}
+
+static ur_result_t call_bindless_images_sampled_image_create_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_image_desc_t pImageDesc_v;
+    memset(&pImageDesc_v, 0, sizeof pImageDesc_v);
+    pImageDesc_v.stype = UR_STRUCTURE_TYPE_IMAGE_DESC;
+    pImageDesc_v.type = UR_MEM_TYPE_IMAGE2D;
+    ur_sampler_desc_t pSamplerDesc_v;
+    memset(&pSamplerDesc_v, 0, sizeof pSamplerDesc_v);
+    pSamplerDesc_v.stype = UR_STRUCTURE_TYPE_SAMPLER_DESC;
+    pSamplerDesc_v.addressingMode = UR_SAMPLER_ADDRESSING_MODE_NONE;
+    pSamplerDesc_v.filterMode = UR_SAMPLER_FILTER_MODE_NEAREST;
+    return urBindlessImagesSampledImageCreateExp((ur_context_handle_t)h, (ur_device_handle_t)h, 1, NULL, &pImageDesc_v, &pSamplerDesc_v, (ur_exp_image_native_handle_t *)(void *)scratch[6]);
 }
 
 static ur_result_t call_bindless_images_image_copy_exp(void *h) {
@@ -991,6 +1670,33 @@ static ur_result_t call_bindless_images_image_copy_exp(void *h) {
     return urBindlessImagesImageCopyExp((ur_queue_handle_t)h, (const void *)(void *)scratch[1], (void *)(void *)scratch[2], &pSrcImageDesc_v, &pDstImageDesc_v, &pSrcImageFormat_v, &pDstImageFormat_v, &pCopyRegion_v, 0, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[12]);
 }
 
+static ur_result_t call_bindless_images_image_copy_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_image_desc_t pSrcImageDesc_v;
+    memset(&pSrcImageDesc_v, 0, sizeof pSrcImageDesc_v);
+    pSrcImageDesc_v.stype = UR_STRUCTURE_TYPE_IMAGE_DESC;
+    pSrcImageDesc_v.type = UR_MEM_TYPE_IMAGE2D;
+    ur_image_desc_t pDstImageDesc_v;
+    memset(&pDstImageDesc_v, 0, sizeof pDstImageDesc_v);
+    pDstImageDesc_v.stype = UR_STRUCTURE_TYPE_IMAGE_DESC;
+    pDstImageDesc_v.type = UR_MEM_TYPE_IMAGE2D;
+    ur_image_format_t pSrcImageFormat_v;
+    memset(&pSrcImageFormat_v, 0, sizeof pSrcImageFormat_v);
+    pSrcImageFormat_v.channelOrder = UR_IMAGE_CHANNEL_ORDER_A;
+    pSrcImageFormat_v.channelType = UR_IMAGE_CHANNEL_TYPE_SNORM_INT8;
+    ur_image_format_t pDstImageFormat_v;
+    memset(&pDstImageFormat_v, 0, sizeof pDstImageFormat_v);
+    pDstImageFormat_v.channelOrder = UR_IMAGE_CHANNEL_ORDER_A;
+    pDstImageFormat_v.channelType = UR_IMAGE_CHANNEL_TYPE_SNORM_INT8;
+    ur_exp_image_copy_region_t pCopyRegion_v;
+    memset(&pCopyRegion_v, 0, sizeof pCopyRegion_v);
+    pCopyRegion_v.stype = UR_STRUCTURE_TYPE_EXP_IMAGE_COPY_REGION;
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urBindlessImagesImageCopyExp((ur_queue_handle_t)h, NULL, (void *)(void *)scratch[2], &pSrcImageDesc_v, &pDstImageDesc_v, &pSrcImageFormat_v, &pDstImageFormat_v, &pCopyRegion_v, 0, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, 1, phEventWaitList_v, (ur_event_handle_t *)(void *)scratch[12]);
+}
+
 static ur_result_t call_bindless_images_image_get_info_exp(void *h) {
     return urBindlessImagesImageGetInfoExp((ur_context_handle_t)h, 1, UR_IMAGE_INFO_FORMAT, (void *)(void *)scratch[3], (size_t *)(void *)scratch[4]);
 }
@@ -1007,6 +1713,15 @@ static ur_result_t call_bindless_images_get_image_memory_handle_type_support_exp
     return urBindlessImagesGetImageMemoryHandleTypeSupportExp((ur_context_handle_t)h, (ur_device_handle_t)h, &pImageDesc_v, &pImageFormat_v, UR_EXP_IMAGE_MEM_TYPE_USM_POINTER, (ur_bool_t *)(void *)scratch[5]);
 }
 
+static ur_result_t call_bindless_images_get_image_memory_handle_type_support_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_image_format_t pImageFormat_v;
+    memset(&pImageFormat_v, 0, sizeof pImageFormat_v);
+    pImageFormat_v.channelOrder = UR_IMAGE_CHANNEL_ORDER_A;
+    pImageFormat_v.channelType = UR_IMAGE_CHANNEL_TYPE_SNORM_INT8;
+    return urBindlessImagesGetImageMemoryHandleTypeSupportExp((ur_context_handle_t)h, (ur_device_handle_t)h, NULL, &pImageFormat_v, UR_EXP_IMAGE_MEM_TYPE_USM_POINTER, (ur_bool_t *)(void *)scratch[5]);
+}
+
 static ur_result_t call_bindless_images_get_image_unsampled_handle_support_exp(void *h) {
     ur_image_desc_t pImageDesc_v;
     memset(&pImageDesc_v, 0, sizeof pImageDesc_v);
@@ -1017,6 +1732,15 @@ static ur_result_t call_bindless_images_get_image_unsampled_handle_support_exp(v
     pImageFormat_v.channelOrder = UR_IMAGE_CHANNEL_ORDER_A;
     pImageFormat_v.channelType = UR_IMAGE_CHANNEL_TYPE_SNORM_INT8;
     return urBindlessImagesGetImageUnsampledHandleSupportExp((ur_context_handle_t)h, (ur_device_handle_t)h, &pImageDesc_v, &pImageFormat_v, UR_EXP_IMAGE_MEM_TYPE_USM_POINTER, (ur_bool_t *)(void *)scratch[5]);
+}
+
+static ur_result_t call_bindless_images_get_image_unsampled_handle_support_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_image_format_t pImageFormat_v;
+    memset(&pImageFormat_v, 0, sizeof pImageFormat_v);
+    pImageFormat_v.channelOrder = UR_IMAGE_CHANNEL_ORDER_A;
+    pImageFormat_v.channelType = UR_IMAGE_CHANNEL_TYPE_SNORM_INT8;
+    return urBindlessImagesGetImageUnsampledHandleSupportExp((ur_context_handle_t)h, (ur_device_handle_t)h, NULL, &pImageFormat_v, UR_EXP_IMAGE_MEM_TYPE_USM_POINTER, (ur_bool_t *)(void *)scratch[5]);
 }
 
 static ur_result_t call_bindless_images_get_image_sampled_handle_support_exp(void *h) {
@@ -1031,8 +1755,22 @@ static ur_result_t call_bindless_images_get_image_sampled_handle_support_exp(voi
     return urBindlessImagesGetImageSampledHandleSupportExp((ur_context_handle_t)h, (ur_device_handle_t)h, &pImageDesc_v, &pImageFormat_v, UR_EXP_IMAGE_MEM_TYPE_USM_POINTER, (ur_bool_t *)(void *)scratch[5]);
 }
 
+static ur_result_t call_bindless_images_get_image_sampled_handle_support_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_image_format_t pImageFormat_v;
+    memset(&pImageFormat_v, 0, sizeof pImageFormat_v);
+    pImageFormat_v.channelOrder = UR_IMAGE_CHANNEL_ORDER_A;
+    pImageFormat_v.channelType = UR_IMAGE_CHANNEL_TYPE_SNORM_INT8;
+    return urBindlessImagesGetImageSampledHandleSupportExp((ur_context_handle_t)h, (ur_device_handle_t)h, NULL, &pImageFormat_v, UR_EXP_IMAGE_MEM_TYPE_USM_POINTER, (ur_bool_t *)(void *)scratch[5]);
+}
+
 static ur_result_t call_bindless_images_mipmap_get_level_exp(void *h) {
     return urBindlessImagesMipmapGetLevelExp((ur_context_handle_t)h, (ur_device_handle_t)h, 1, 1, (ur_exp_image_mem_native_handle_t *)(void *)scratch[4]);
+}
+
+static ur_result_t call_bindless_images_mipmap_get_level_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urBindlessImagesMipmapGetLevelExp((ur_context_handle_t)h, (ur_device_handle_t)h, 1, 1, NULL);
 }
 
 static ur_result_t call_bindless_images_mipmap_free_exp(void *h) {
@@ -1044,6 +1782,11 @@ static ur_result_t call_bindless_images_import_external_memory_exp(void *h) {
     memset(&pExternalMemDesc_v, 0, sizeof pExternalMemDesc_v);
     pExternalMemDesc_v.stype = UR_STRUCTURE_TYPE_EXP_EXTERNAL_MEM_DESC;
     return urBindlessImagesImportExternalMemoryExp((ur_context_handle_t)h, (ur_device_handle_t)h, 1, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &pExternalMemDesc_v, (ur_exp_external_mem_handle_t *)(void *)scratch[5]);
+}
+
+static ur_result_t call_bindless_images_import_external_memory_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urBindlessImagesImportExternalMemoryExp((ur_context_handle_t)h, (ur_device_handle_t)h, 1, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, NULL, (ur_exp_external_mem_handle_t *)(void *)scratch[5]);
 }
 
 static ur_result_t call_bindless_images_map_external_array_exp(void *h) {
@@ -1058,8 +1801,22 @@ static ur_result_t call_bindless_images_map_external_array_exp(void *h) {
     return urBindlessImagesMapExternalArrayExp((ur_context_handle_t)h, (ur_device_handle_t)h, &pImageFormat_v, &pImageDesc_v, (ur_exp_external_mem_handle_t)h, (ur_exp_image_mem_native_handle_t *)(void *)scratch[5]);
 }
 
+static ur_result_t call_bindless_images_map_external_array_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_image_desc_t pImageDesc_v;
+    memset(&pImageDesc_v, 0, sizeof pImageDesc_v);
+    pImageDesc_v.stype = UR_STRUCTURE_TYPE_IMAGE_DESC;
+    pImageDesc_v.type = UR_MEM_TYPE_IMAGE2D;
+    return urBindlessImagesMapExternalArrayExp((ur_context_handle_t)h, (ur_device_handle_t)h, NULL, &pImageDesc_v, (ur_exp_external_mem_handle_t)h, (ur_exp_image_mem_native_handle_t *)(void *)scratch[5]);
+}
+
 static ur_result_t call_bindless_images_map_external_linear_memory_exp(void *h) {
     return urBindlessImagesMapExternalLinearMemoryExp((ur_context_handle_t)h, (ur_device_handle_t)h, 1, 1, (ur_exp_external_mem_handle_t)h, (void **)(void *)scratch[5]);
+}
+
+static ur_result_t call_bindless_images_map_external_linear_memory_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urBindlessImagesMapExternalLinearMemoryExp((ur_context_handle_t)h, (ur_device_handle_t)h, 1, 1, (ur_exp_external_mem_handle_t)h, NULL);
 }
 
 static ur_result_t call_bindless_images_release_external_memory_exp(void *h) {
@@ -1074,11 +1831,21 @@ static ur_result_t call_bindless_images_supports_importing_handle_type_exp(void 
     return urBindlessImagesSupportsImportingHandleTypeExp((ur_device_handle_t)h, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, (ur_bool_t *)(void *)scratch[2]);
 }
 
+static ur_result_t call_bindless_images_supports_importing_handle_type_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urBindlessImagesSupportsImportingHandleTypeExp((ur_device_handle_t)h, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, NULL);
+}
+
 static ur_result_t call_bindless_images_import_external_semaphore_exp(void *h) {
     ur_exp_external_semaphore_desc_t pExternalSemaphoreDesc_v;
     memset(&pExternalSemaphoreDesc_v, 0, sizeof pExternalSemaphoreDesc_v);
     pExternalSemaphoreDesc_v.stype = UR_STRUCTURE_TYPE_EXP_EXTERNAL_SEMAPHORE_DESC;
     return urBindlessImagesImportExternalSemaphoreExp((ur_context_handle_t)h, (ur_device_handle_t)h, UR_EXP_EXTERNAL_SEMAPHORE_TYPE_OPAQUE_FD, &pExternalSemaphoreDesc_v, (ur_exp_external_semaphore_handle_t *)(void *)scratch[4]);
+}
+
+static ur_result_t call_bindless_images_import_external_semaphore_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urBindlessImagesImportExternalSemaphoreExp((ur_context_handle_t)h, (ur_device_handle_t)h, UR_EXP_EXTERNAL_SEMAPHORE_TYPE_OPAQUE_FD, NULL, (ur_exp_external_semaphore_handle_t *)(void *)scratch[4]);
 }
 
 static ur_result_t call_bindless_images_release_external_semaphore_exp(void *h) {
@@ -1106,6 +1873,11 @@ static ur_result_t call_command_buffer_create_exp(void *h) {
     return urCommandBufferCreateExp((ur_context_handle_t)h, (ur_device_handle_t)h, &pCommandBufferDesc_v, (ur_exp_command_buffer_handle_t *)(void *)scratch[3]);
 }
 
+static ur_result_t call_command_buffer_create_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urCommandBufferCreateExp((ur_context_handle_t)h, (ur_device_handle_t)h, NULL, (ur_exp_command_buffer_handle_t *)(void *)scratch[3]);
+}
+
 static ur_result_t call_command_buffer_retain_exp(void *h) {
     return urCommandBufferRetainExp((ur_exp_command_buffer_handle_t)h);
 }
@@ -1126,6 +1898,17 @@ static ur_result_t call_command_buffer_append_kernel_launch_exp(void *h) {
     for (int i = 0; i < 4; ++i)
         phEventWaitList_v[i] = (ur_event_handle_t)h;
     return urCommandBufferAppendKernelLaunchExp((ur_exp_command_buffer_handle_t)h, (ur_kernel_handle_t)h, 1, NULL, (const size_t *)ones, NULL, 1, phKernelAlternatives_v, 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[12], (ur_event_handle_t *)(void *)scratch[13], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[14]);
+}
+
+static ur_result_t call_command_buffer_append_kernel_launch_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_kernel_handle_t phKernelAlternatives_v[4];
+    for (int i = 0; i < 4; ++i)
+        phKernelAlternatives_v[i] = (ur_kernel_handle_t)h;
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urCommandBufferAppendKernelLaunchExp((ur_exp_command_buffer_handle_t)h, (ur_kernel_handle_t)h, 1, NULL, NULL, NULL, 1, phKernelAlternatives_v, 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[12], (ur_event_handle_t *)(void *)scratch[13], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[14]);
 }
 
 static ur_result_t call_command_buffer_append_kernel_launch_with_args_exp(void *h) {
@@ -1151,6 +1934,30 @@ static ur_result_t call_command_buffer_append_kernel_launch_with_args_exp(void *
     return urCommandBufferAppendKernelLaunchWithArgsExp((ur_exp_command_buffer_handle_t)h, (ur_kernel_handle_t)h, 1, NULL, (const size_t *)ones, NULL, 1, pArgs_v, 1, phKernelAlternatives_v, 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[14], (ur_event_handle_t *)(void *)scratch[15], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[16]);
 }
 
+static ur_result_t call_command_buffer_append_kernel_launch_with_args_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_exp_kernel_arg_properties_t pArgs_v[4];
+    memset(&pArgs_v[0], 0, sizeof pArgs_v[0]);
+    pArgs_v[0].stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    pArgs_v[0].type = UR_EXP_KERNEL_ARG_TYPE_VALUE;
+    memset(&pArgs_v[1], 0, sizeof pArgs_v[1]);
+    pArgs_v[1].stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    pArgs_v[1].type = UR_EXP_KERNEL_ARG_TYPE_VALUE;
+    memset(&pArgs_v[2], 0, sizeof pArgs_v[2]);
+    pArgs_v[2].stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    pArgs_v[2].type = UR_EXP_KERNEL_ARG_TYPE_VALUE;
+    memset(&pArgs_v[3], 0, sizeof pArgs_v[3]);
+    pArgs_v[3].stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    pArgs_v[3].type = UR_EXP_KERNEL_ARG_TYPE_VALUE;
+    ur_kernel_handle_t phKernelAlternatives_v[4];
+    for (int i = 0; i < 4; ++i)
+        phKernelAlternatives_v[i] = (ur_kernel_handle_t)h;
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urCommandBufferAppendKernelLaunchWithArgsExp((ur_exp_command_buffer_handle_t)h, (ur_kernel_handle_t)h, 1, NULL, NULL, NULL, 1, pArgs_v, 1, phKernelAlternatives_v, 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[14], (ur_event_handle_t *)(void *)scratch[15], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[16]);
+}
+
 static ur_result_t call_command_buffer_append_usm_memcpy_exp(void *h) {
     ur_event_handle_t phEventWaitList_v[4];
     for (int i = 0; i < 4; ++i)
@@ -1158,11 +1965,27 @@ static ur_result_t call_command_buffer_append_usm_memcpy_exp(void *h) {
     return urCommandBufferAppendUSMMemcpyExp((ur_exp_command_buffer_handle_t)h, (void *)(void *)scratch[1], (const void *)(void *)scratch[2], 1, 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[8], (ur_event_handle_t *)(void *)scratch[9], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[10]);
 }
 
+static ur_result_t call_command_buffer_append_usm_memcpy_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urCommandBufferAppendUSMMemcpyExp((ur_exp_command_buffer_handle_t)h, NULL, (const void *)(void *)scratch[2], 1, 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[8], (ur_event_handle_t *)(void *)scratch[9], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[10]);
+}
+
 static ur_result_t call_command_buffer_append_usm_fill_exp(void *h) {
     ur_event_handle_t phEventWaitList_v[4];
     for (int i = 0; i < 4; ++i)
         phEventWaitList_v[i] = (ur_event_handle_t)h;
     return urCommandBufferAppendUSMFillExp((ur_exp_command_buffer_handle_t)h, (void *)(void *)scratch[1], (const void *)(void *)scratch[2], 1, 1, 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[9], (ur_event_handle_t *)(void *)scratch[10], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[11]);
+}
+
+static ur_result_t call_command_buffer_append_usm_fill_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urCommandBufferAppendUSMFillExp((ur_exp_command_buffer_handle_t)h, NULL, (const void *)(void *)scratch[2], 1, 1, 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[9], (ur_event_handle_t *)(void *)scratch[10], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[11]);
 }
 
 static ur_result_t call_command_buffer_append_mem_buffer_copy_exp(void *h) {
@@ -1179,11 +2002,27 @@ static ur_result_t call_command_buffer_append_mem_buffer_write_exp(void *h) {
     return urCommandBufferAppendMemBufferWriteExp((ur_exp_command_buffer_handle_t)h, (ur_mem_handle_t)h, 1, 1, (const void *)(void *)scratch[4], 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[9], (ur_event_handle_t *)(void *)scratch[10], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[11]);
 }
 
+static ur_result_t call_command_buffer_append_mem_buffer_write_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urCommandBufferAppendMemBufferWriteExp((ur_exp_command_buffer_handle_t)h, (ur_mem_handle_t)h, 1, 1, NULL, 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[9], (ur_event_handle_t *)(void *)scratch[10], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[11]);
+}
+
 static ur_result_t call_command_buffer_append_mem_buffer_read_exp(void *h) {
     ur_event_handle_t phEventWaitList_v[4];
     for (int i = 0; i < 4; ++i)
         phEventWaitList_v[i] = (ur_event_handle_t)h;
     return urCommandBufferAppendMemBufferReadExp((ur_exp_command_buffer_handle_t)h, (ur_mem_handle_t)h, 1, 1, (void *)(void *)scratch[4], 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[9], (ur_event_handle_t *)(void *)scratch[10], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[11]);
+}
+
+static ur_result_t call_command_buffer_append_mem_buffer_read_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urCommandBufferAppendMemBufferReadExp((ur_exp_command_buffer_handle_t)h, (ur_mem_handle_t)h, 1, 1, NULL, 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[9], (ur_event_handle_t *)(void *)scratch[10], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[11]);
 }
 
 static ur_result_t call_command_buffer_append_mem_buffer_copy_rect_exp(void *h) {
@@ -1230,6 +2069,29 @@ static ur_result_t call_command_buffer_append_mem_buffer_write_rect_exp(void *h)
     return urCommandBufferAppendMemBufferWriteRectExp((ur_exp_command_buffer_handle_t)h, (ur_mem_handle_t)h, bufferOffset_v, hostOffset_v, region_v, 1, 1, 1, 1, (void *)(void *)scratch[9], 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[14], (ur_event_handle_t *)(void *)scratch[15], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[16]);
 }
 
+static ur_result_t call_command_buffer_append_mem_buffer_write_rect_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_rect_offset_t bufferOffset_v;
+    memset(&bufferOffset_v, 0, sizeof bufferOffset_v);
+    bufferOffset_v.x = 1;
+    bufferOffset_v.y = 1;
+    bufferOffset_v.z = 1;
+    ur_rect_offset_t hostOffset_v;
+    memset(&hostOffset_v, 0, sizeof hostOffset_v);
+    hostOffset_v.x = 1;
+    hostOffset_v.y = 1;
+    hostOffset_v.z = 1;
+    ur_rect_region_t region_v;
+    memset(&region_v, 0, sizeof region_v);
+    region_v.width = 1;
+    region_v.height = 1;
+    region_v.depth = 1;
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urCommandBufferAppendMemBufferWriteRectExp((ur_exp_command_buffer_handle_t)h, (ur_mem_handle_t)h, bufferOffset_v, hostOffset_v, region_v, 1, 1, 1, 1, NULL, 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[14], (ur_event_handle_t *)(void *)scratch[15], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[16]);
+}
+
 static ur_result_t call_command_buffer_append_mem_buffer_read_rect_exp(void *h) {
     ur_rect_offset_t bufferOffset_v;
     memset(&bufferOffset_v, 0, sizeof bufferOffset_v);
@@ -1252,11 +2114,42 @@ static ur_result_t call_command_buffer_append_mem_buffer_read_rect_exp(void *h) 
     return urCommandBufferAppendMemBufferReadRectExp((ur_exp_command_buffer_handle_t)h, (ur_mem_handle_t)h, bufferOffset_v, hostOffset_v, region_v, 1, 1, 1, 1, (void *)(void *)scratch[9], 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[14], (ur_event_handle_t *)(void *)scratch[15], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[16]);
 }
 
+static ur_result_t call_command_buffer_append_mem_buffer_read_rect_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_rect_offset_t bufferOffset_v;
+    memset(&bufferOffset_v, 0, sizeof bufferOffset_v);
+    bufferOffset_v.x = 1;
+    bufferOffset_v.y = 1;
+    bufferOffset_v.z = 1;
+    ur_rect_offset_t hostOffset_v;
+    memset(&hostOffset_v, 0, sizeof hostOffset_v);
+    hostOffset_v.x = 1;
+    hostOffset_v.y = 1;
+    hostOffset_v.z = 1;
+    ur_rect_region_t region_v;
+    memset(&region_v, 0, sizeof region_v);
+    region_v.width = 1;
+    region_v.height = 1;
+    region_v.depth = 1;
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urCommandBufferAppendMemBufferReadRectExp((ur_exp_command_buffer_handle_t)h, (ur_mem_handle_t)h, bufferOffset_v, hostOffset_v, region_v, 1, 1, 1, 1, NULL, 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[14], (ur_event_handle_t *)(void *)scratch[15], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[16]);
+}
+
 static ur_result_t call_command_buffer_append_mem_buffer_fill_exp(void *h) {
     ur_event_handle_t phEventWaitList_v[4];
     for (int i = 0; i < 4; ++i)
         phEventWaitList_v[i] = (ur_event_handle_t)h;
     return urCommandBufferAppendMemBufferFillExp((ur_exp_command_buffer_handle_t)h, (ur_mem_handle_t)h, (const void *)(void *)scratch[2], 1, 1, 1, 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[10], (ur_event_handle_t *)(void *)scratch[11], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[12]);
+}
+
+static ur_result_t call_command_buffer_append_mem_buffer_fill_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urCommandBufferAppendMemBufferFillExp((ur_exp_command_buffer_handle_t)h, (ur_mem_handle_t)h, NULL, 1, 1, 1, 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[10], (ur_event_handle_t *)(void *)scratch[11], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[12]);
 }
 
 static ur_result_t call_command_buffer_append_usm_prefetch_exp(void *h) {
@@ -1266,6 +2159,14 @@ static ur_result_t call_command_buffer_append_usm_prefetch_exp(void *h) {
     return urCommandBufferAppendUSMPrefetchExp((ur_exp_command_buffer_handle_t)h, (const void *)(void *)scratch[1], 1, 0, 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[8], (ur_event_handle_t *)(void *)scratch[9], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[10]);
 }
 
+static ur_result_t call_command_buffer_append_usm_prefetch_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urCommandBufferAppendUSMPrefetchExp((ur_exp_command_buffer_handle_t)h, NULL, 1, 0, 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[8], (ur_event_handle_t *)(void *)scratch[9], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[10]);
+}
+
 static ur_result_t call_command_buffer_append_usm_advise_exp(void *h) {
     ur_event_handle_t phEventWaitList_v[4];
     for (int i = 0; i < 4; ++i)
@@ -1273,8 +2174,21 @@ static ur_result_t call_command_buffer_append_usm_advise_exp(void *h) {
     return urCommandBufferAppendUSMAdviseExp((ur_exp_command_buffer_handle_t)h, (const void *)(void *)scratch[1], 1, 0, 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[8], (ur_event_handle_t *)(void *)scratch[9], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[10]);
 }
 
+static ur_result_t call_command_buffer_append_usm_advise_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    ur_event_handle_t phEventWaitList_v[4];
+    for (int i = 0; i < 4; ++i)
+        phEventWaitList_v[i] = (ur_event_handle_t)h;
+    return urCommandBufferAppendUSMAdviseExp((ur_exp_command_buffer_handle_t)h, NULL, 1, 0, 0, NULL, 1, phEventWaitList_v, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[8], (ur_event_handle_t *)(void *)scratch[9], (ur_exp_command_buffer_command_handle_t *)(void *)scratch[10]);
+}
+
 static ur_result_t call_command_buffer_append_native_command_exp(void *h) {
     return urCommandBufferAppendNativeCommandExp((ur_exp_command_buffer_handle_t)h, (ur_exp_command_buffer_native_command_function_t)(void (*)(void))dummy_function, NULL, (ur_exp_command_buffer_handle_t)h, 0, NULL, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[6]);
+}
+
+static ur_result_t call_command_buffer_append_native_command_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urCommandBufferAppendNativeCommandExp((ur_exp_command_buffer_handle_t)h, NULL, NULL, (ur_exp_command_buffer_handle_t)h, 0, NULL, (ur_exp_command_buffer_sync_point_t *)(void *)scratch[6]);
 }
 
 static ur_result_t call_command_buffer_update_kernel_launch_exp(void *h) {
@@ -1298,8 +2212,18 @@ static ur_result_t call_command_buffer_update_kernel_launch_exp(void *h) {
     return urCommandBufferUpdateKernelLaunchExp((ur_exp_command_buffer_handle_t)h, 1, pUpdateKernelLaunch_v);
 }
 
+static ur_result_t call_command_buffer_update_kernel_launch_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urCommandBufferUpdateKernelLaunchExp((ur_exp_command_buffer_handle_t)h, 1, NULL);
+}
+
 static ur_result_t call_command_buffer_update_signal_event_exp(void *h) {
     return urCommandBufferUpdateSignalEventExp((ur_exp_command_buffer_command_handle_t)h, (ur_event_handle_t *)(void *)scratch[1]);
+}
+
+static ur_result_t call_command_buffer_update_signal_event_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urCommandBufferUpdateSignalEventExp((ur_exp_command_buffer_command_handle_t)h, NULL);
 }
 
 static ur_result_t call_command_buffer_update_wait_events_exp(void *h) {
@@ -1317,12 +2241,27 @@ static ur_result_t call_command_buffer_get_native_handle_exp(void *h) {
     return urCommandBufferGetNativeHandleExp((ur_exp_command_buffer_handle_t)h, (ur_native_handle_t *)(void *)scratch[1]);
 }
 
+static ur_result_t call_command_buffer_get_native_handle_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urCommandBufferGetNativeHandleExp((ur_exp_command_buffer_handle_t)h, NULL);
+}
+
 static ur_result_t call_graph_create_exp(void *h) {
     return urGraphCreateExp((ur_context_handle_t)h, (ur_exp_graph_handle_t *)(void *)scratch[1]);
 }
 
+static ur_result_t call_graph_create_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urGraphCreateExp((ur_context_handle_t)h, NULL);
+}
+
 static ur_result_t call_graph_instantiate_graph_exp(void *h) {
     return urGraphInstantiateGraphExp((ur_exp_graph_handle_t)h, (ur_exp_executable_graph_handle_t *)(void *)scratch[1]);
+}
+
+static ur_result_t call_graph_instantiate_graph_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urGraphInstantiateGraphExp((ur_exp_graph_handle_t)h, NULL);
 }
 
 static ur_result_t call_graph_destroy_exp(void *h) {
@@ -1337,52 +2276,117 @@ static ur_result_t call_graph_is_empty_exp(void *h) {
     return urGraphIsEmptyExp((ur_exp_graph_handle_t)h, (bool *)(void *)scratch[1]);
 }
 
+static ur_result_t call_graph_is_empty_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urGraphIsEmptyExp((ur_exp_graph_handle_t)h, NULL);
+}
+
 static ur_result_t call_graph_get_id_exp(void *h) {
     return urGraphGetIdExp((ur_exp_graph_handle_t)h, (uint64_t *)(void *)scratch[1]);
+}
+
+static ur_result_t call_graph_get_id_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urGraphGetIdExp((ur_exp_graph_handle_t)h, NULL);
 }
 
 static ur_result_t call_graph_set_destruction_callback_exp(void *h) {
     return urGraphSetDestructionCallbackExp((ur_exp_graph_handle_t)h, (ur_exp_graph_destruction_callback_t)(void (*)(void))dummy_function, NULL);
 }
 
+static ur_result_t call_graph_set_destruction_callback_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urGraphSetDestructionCallbackExp((ur_exp_graph_handle_t)h, NULL, NULL);
+}
+
 static ur_result_t call_graph_dump_contents_exp(void *h) {
     return urGraphDumpContentsExp((ur_exp_graph_handle_t)h, "x");
+}
+
+static ur_result_t call_graph_dump_contents_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urGraphDumpContentsExp((ur_exp_graph_handle_t)h, NULL);
 }
 
 static ur_result_t call_graph_get_native_handle_exp(void *h) {
     return urGraphGetNativeHandleExp((ur_exp_graph_handle_t)h, (ur_native_handle_t *)(void *)scratch[1]);
 }
 
+static ur_result_t call_graph_get_native_handle_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urGraphGetNativeHandleExp((ur_exp_graph_handle_t)h, NULL);
+}
+
 static ur_result_t call_graph_executable_graph_get_native_handle_exp(void *h) {
     return urGraphExecutableGraphGetNativeHandleExp((ur_exp_executable_graph_handle_t)h, (ur_native_handle_t *)(void *)scratch[1]);
+}
+
+static ur_result_t call_graph_executable_graph_get_native_handle_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urGraphExecutableGraphGetNativeHandleExp((ur_exp_executable_graph_handle_t)h, NULL);
 }
 
 static ur_result_t call_ipc_get_mem_handle_exp(void *h) {
     return urIPCGetMemHandleExp((ur_context_handle_t)h, (void *)(void *)scratch[1], (void **)(void *)scratch[2], (size_t *)(void *)scratch[3]);
 }
 
+static ur_result_t call_ipc_get_mem_handle_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urIPCGetMemHandleExp((ur_context_handle_t)h, (void *)(void *)scratch[1], NULL, (size_t *)(void *)scratch[3]);
+}
+
 static ur_result_t call_ipc_put_mem_handle_exp(void *h) {
     return urIPCPutMemHandleExp((ur_context_handle_t)h, (void *)(void *)scratch[1]);
+}
+
+static ur_result_t call_ipc_put_mem_handle_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urIPCPutMemHandleExp((ur_context_handle_t)h, NULL);
 }
 
 static ur_result_t call_ipc_open_mem_handle_exp(void *h) {
     return urIPCOpenMemHandleExp((ur_context_handle_t)h, (ur_device_handle_t)h, (void *)(void *)scratch[2], 1, (void **)(void *)scratch[4]);
 }
 
+static ur_result_t call_ipc_open_mem_handle_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urIPCOpenMemHandleExp((ur_context_handle_t)h, (ur_device_handle_t)h, NULL, 1, (void **)(void *)scratch[4]);
+}
+
 static ur_result_t call_ipc_close_mem_handle_exp(void *h) {
     return urIPCCloseMemHandleExp((ur_context_handle_t)h, (void *)(void *)scratch[1]);
+}
+
+static ur_result_t call_ipc_close_mem_handle_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urIPCCloseMemHandleExp((ur_context_handle_t)h, NULL);
 }
 
 static ur_result_t call_ipc_get_phys_mem_handle_exp(void *h) {
     return urIPCGetPhysMemHandleExp((ur_context_handle_t)h, (ur_physical_mem_handle_t)h, (void **)(void *)scratch[2], (size_t *)(void *)scratch[3]);
 }
 
+static ur_result_t call_ipc_get_phys_mem_handle_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urIPCGetPhysMemHandleExp((ur_context_handle_t)h, (ur_physical_mem_handle_t)h, NULL, (size_t *)(void *)scratch[3]);
+}
+
 static ur_result_t call_ipc_put_phys_mem_handle_exp(void *h) {
     return urIPCPutPhysMemHandleExp((ur_context_handle_t)h, (const void *)(void *)scratch[1]);
 }
 
+static ur_result_t call_ipc_put_phys_mem_handle_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urIPCPutPhysMemHandleExp((ur_context_handle_t)h, NULL);
+}
+
 static ur_result_t call_ipc_open_phys_mem_handle_exp(void *h) {
     return urIPCOpenPhysMemHandleExp((ur_context_handle_t)h, (ur_device_handle_t)h, (const void *)(void *)scratch[2], 1, (ur_physical_mem_handle_t *)(void *)scratch[4]);
+}
+
+static ur_result_t call_ipc_open_phys_mem_handle_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urIPCOpenPhysMemHandleExp((ur_context_handle_t)h, (ur_device_handle_t)h, (const void *)(void *)scratch[2], 1, NULL);
 }
 
 static ur_result_t call_ipc_close_phys_mem_handle_exp(void *h) {
@@ -1393,20 +2397,45 @@ static ur_result_t call_ipc_get_event_handle_exp(void *h) {
     return urIPCGetEventHandleExp((ur_event_handle_t)h, (void **)(void *)scratch[1], (size_t *)(void *)scratch[2]);
 }
 
+static ur_result_t call_ipc_get_event_handle_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urIPCGetEventHandleExp((ur_event_handle_t)h, NULL, (size_t *)(void *)scratch[2]);
+}
+
 static ur_result_t call_ipc_put_event_handle_exp(void *h) {
     return urIPCPutEventHandleExp((ur_context_handle_t)h, (void *)(void *)scratch[1]);
+}
+
+static ur_result_t call_ipc_put_event_handle_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urIPCPutEventHandleExp((ur_context_handle_t)h, NULL);
 }
 
 static ur_result_t call_ipc_open_event_handle_exp(void *h) {
     return urIPCOpenEventHandleExp((ur_context_handle_t)h, (const void *)(void *)scratch[1], 1, (ur_event_handle_t *)(void *)scratch[3]);
 }
 
+static ur_result_t call_ipc_open_event_handle_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urIPCOpenEventHandleExp((ur_context_handle_t)h, (const void *)(void *)scratch[1], 1, NULL);
+}
+
 static ur_result_t call_memory_export_alloc_exportable_memory_exp(void *h) {
     return urMemoryExportAllocExportableMemoryExp((ur_context_handle_t)h, (ur_device_handle_t)h, 1, 1, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, (void **)(void *)scratch[5]);
 }
 
+static ur_result_t call_memory_export_alloc_exportable_memory_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urMemoryExportAllocExportableMemoryExp((ur_context_handle_t)h, (ur_device_handle_t)h, 1, 1, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, NULL);
+}
+
 static ur_result_t call_memory_export_free_exportable_memory_exp(void *h) {
     return urMemoryExportFreeExportableMemoryExp((ur_context_handle_t)h, (ur_device_handle_t)h, (void *)(void *)scratch[2]);
+}
+
+static ur_result_t call_memory_export_free_exportable_memory_exp_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urMemoryExportFreeExportableMemoryExp((ur_context_handle_t)h, (ur_device_handle_t)h, NULL);
 }
 
 static ur_result_t call_memory_export_export_memory_handle_exp(void *h) {
@@ -1433,24 +2462,54 @@ static ur_result_t call_virtual_mem_reserve(void *h) {
     return urVirtualMemReserve((ur_context_handle_t)h, NULL, 1, (void **)(void *)scratch[3]);
 }
 
+static ur_result_t call_virtual_mem_reserve_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urVirtualMemReserve((ur_context_handle_t)h, NULL, 1, NULL);
+}
+
 static ur_result_t call_virtual_mem_free(void *h) {
     return urVirtualMemFree((ur_context_handle_t)h, (const void *)(void *)scratch[1], 1);
+}
+
+static ur_result_t call_virtual_mem_free_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urVirtualMemFree((ur_context_handle_t)h, NULL, 1);
 }
 
 static ur_result_t call_virtual_mem_map(void *h) {
     return urVirtualMemMap((ur_context_handle_t)h, (const void *)(void *)scratch[1], 1, (ur_physical_mem_handle_t)h, 1, 0);
 }
 
+static ur_result_t call_virtual_mem_map_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urVirtualMemMap((ur_context_handle_t)h, NULL, 1, (ur_physical_mem_handle_t)h, 1, 0);
+}
+
 static ur_result_t call_virtual_mem_unmap(void *h) {
     return urVirtualMemUnmap((ur_context_handle_t)h, (const void *)(void *)scratch[1], 1);
+}
+
+static ur_result_t call_virtual_mem_unmap_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urVirtualMemUnmap((ur_context_handle_t)h, NULL, 1);
 }
 
 static ur_result_t call_virtual_mem_set_access(void *h) {
     return urVirtualMemSetAccess((ur_context_handle_t)h, (const void *)(void *)scratch[1], 1, 0);
 }
 
+static ur_result_t call_virtual_mem_set_access_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urVirtualMemSetAccess((ur_context_handle_t)h, NULL, 1, 0);
+}
+
 static ur_result_t call_virtual_mem_get_info(void *h) {
     return urVirtualMemGetInfo((ur_context_handle_t)h, (const void *)(void *)scratch[1], 1, UR_VIRTUAL_MEM_INFO_ACCESS_MODE, 1, (void *)(void *)scratch[5], (size_t *)(void *)scratch[6]);
+}
+
+static ur_result_t call_virtual_mem_get_info_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urVirtualMemGetInfo((ur_context_handle_t)h, NULL, 1, UR_VIRTUAL_MEM_INFO_ACCESS_MODE, 1, (void *)(void *)scratch[5], (size_t *)(void *)scratch[6]);
 }
 
 static ur_result_t call_device_get(void *h) {
@@ -1478,6 +2537,11 @@ static ur_result_t call_device_partition(void *h) {
     return urDevicePartition((ur_device_handle_t)h, &pProperties_v, 1, (ur_device_handle_t *)(void *)scratch[3], (uint32_t *)(void *)scratch[4]);
 }
 
+static ur_result_t call_device_partition_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urDevicePartition((ur_device_handle_t)h, NULL, 1, (ur_device_handle_t *)(void *)scratch[3], (uint32_t *)(void *)scratch[4]);
+}
+
 static ur_result_t call_device_select_binary(void *h) {
     ur_device_binary_t pBinaries_v;
     memset(&pBinaries_v, 0, sizeof pBinaries_v);
@@ -1486,12 +2550,27 @@ static ur_result_t call_device_select_binary(void *h) {
     return urDeviceSelectBinary((ur_device_handle_t)h, &pBinaries_v, 1, (uint32_t *)(void *)scratch[3]);
 }
 
+static ur_result_t call_device_select_binary_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urDeviceSelectBinary((ur_device_handle_t)h, NULL, 1, (uint32_t *)(void *)scratch[3]);
+}
+
 static ur_result_t call_device_get_native_handle(void *h) {
     return urDeviceGetNativeHandle((ur_device_handle_t)h, (ur_native_handle_t *)(void *)scratch[1]);
 }
 
+static ur_result_t call_device_get_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urDeviceGetNativeHandle((ur_device_handle_t)h, NULL);
+}
+
 static ur_result_t call_device_create_with_native_handle(void *h) {
     return urDeviceCreateWithNativeHandle(1, (ur_adapter_handle_t)h, NULL, (ur_device_handle_t *)(void *)scratch[3]);
+}
+
+static ur_result_t call_device_create_with_native_handle_null(void *h) {
+    (void)h; // the handle may have been the NULL parameter
+    return urDeviceCreateWithNativeHandle(1, (ur_adapter_handle_t)h, NULL, NULL);
 }
 
 static ur_result_t call_device_get_global_timestamps(void *h) {
@@ -1503,245 +2582,245 @@ static ur_result_t call_device_wait_exp(void *h) {
 }
 
 const urc_dispatch_call_t urc_dispatch_calls[URC_SLOT_COUNT] = {
-    {0, "urAdapterGet", "none", NULL},
-    {1, "urAdapterRelease", "hAdapter", call_adapter_release},
-    {2, "urAdapterRetain", "hAdapter", call_adapter_retain},
-    {3, "urAdapterGetLastError", "hAdapter", call_adapter_get_last_error},
-    {4, "urAdapterGetInfo", "hAdapter", call_adapter_get_info},
-    {5, "urAdapterSetLoggerCallback", "hAdapter", call_adapter_set_logger_callback},
-    {6, "urAdapterSetLoggerCallbackLevel", "hAdapter", call_adapter_set_logger_callback_level},
-    {7, "urPlatformGet", "hAdapter", call_platform_get},
-    {8, "urPlatformGetInfo", "hPlatform", call_platform_get_info},
-    {9, "urPlatformGetNativeHandle", "hPlatform", call_platform_get_native_handle},
-    {10, "urPlatformCreateWithNativeHandle", "hAdapter", call_platform_create_with_native_handle},
-    {11, "urPlatformGetApiVersion", "hPlatform", call_platform_get_api_version},
-    {12, "urPlatformGetBackendOption", "hPlatform", call_platform_get_backend_option},
-    {13, "urContextCreate", "phDevices[0]", call_context_create},
-    {14, "urContextRetain", "hContext", call_context_retain},
-    {15, "urContextRelease", "hContext", call_context_release},
-    {16, "urContextGetInfo", "hContext", call_context_get_info},
-    {17, "urContextGetNativeHandle", "hContext", call_context_get_native_handle},
-    {18, "urContextCreateWithNativeHandle", "hAdapter", call_context_create_with_native_handle},
-    {19, "urContextSetExtendedDeleter", "hContext", call_context_set_extended_deleter},
-    {20, "urEventGetInfo", "hEvent", call_event_get_info},
-    {21, "urEventGetProfilingInfo", "hEvent", call_event_get_profiling_info},
-    {22, "urEventWait", "phEventWaitList[0]", call_event_wait},
-    {23, "urEventRetain", "hEvent", call_event_retain},
-    {24, "urEventRelease", "hEvent", call_event_release},
-    {25, "urEventGetNativeHandle", "hEvent", call_event_get_native_handle},
-    {26, "urEventCreateWithNativeHandle", "hContext", call_event_create_with_native_handle},
-    {27, "urEventSetCallback", "hEvent", call_event_set_callback},
-    {28, "urEventCreateExp", "hContext", call_event_create_exp},
-    {29, "urProgramCreateWithIL", "hContext", call_program_create_with_il},
-    {30, "urProgramCreateWithBinary", "hContext", call_program_create_with_binary},
-    {31, "urProgramBuild", "hContext", call_program_build},
-    {32, "urProgramCompile", "hContext", call_program_compile},
-    {33, "urProgramLink", "hContext", call_program_link},
-    {34, "urProgramRetain", "hProgram", call_program_retain},
-    {35, "urProgramRelease", "hProgram", call_program_release},
-    {36, "urProgramGetFunctionPointer", "hDevice", call_program_get_function_pointer},
-    {37, "urProgramGetGlobalVariablePointer", "hDevice", call_program_get_global_variable_pointer},
-    {38, "urProgramGetInfo", "hProgram", call_program_get_info},
-    {39, "urProgramGetBuildInfo", "hProgram", call_program_get_build_info},
-    {40, "urProgramSetSpecializationConstants", "hProgram", call_program_set_specialization_constants},
-    {41, "urProgramGetNativeHandle", "hProgram", call_program_get_native_handle},
-    {42, "urProgramCreateWithNativeHandle", "hContext", call_program_create_with_native_handle},
-    {43, "urProgramDynamicLinkExp", "hContext", call_program_dynamic_link_exp},
-    {44, "urProgramBuildExp", "hProgram", call_program_build_exp},
-    {45, "urProgramCompileExp", "hProgram", call_program_compile_exp},
-    {46, "urProgramLinkExp", "hContext", call_program_link_exp},
-    {47, "urKernelCreate", "hProgram", call_kernel_create},
-    {48, "urKernelGetInfo", "hKernel", call_kernel_get_info},
-    {49, "urKernelGetGroupInfo", "hKernel", call_kernel_get_group_info},
-    {50, "urKernelGetSubGroupInfo", "hKernel", call_kernel_get_sub_group_info},
-    {51, "urKernelRetain", "hKernel", call_kernel_retain},
-    {52, "urKernelRelease", "hKernel", call_kernel_release},
-    {53, "urKernelGetNativeHandle", "hKernel", call_kernel_get_native_handle},
-    {54, "urKernelCreateWithNativeHandle", "hContext", call_kernel_create_with_native_handle},
-    {55, "urKernelGetSuggestedLocalWorkSize", "hKernel", call_kernel_get_suggested_local_work_size},
-    {56, "urKernelGetSuggestedLocalWorkSizeWithArgs", "hKernel", call_kernel_get_suggested_local_work_size_with_args},
-    {57, "urKernelSetExecInfo", "hKernel", call_kernel_set_exec_info},
-    {58, "urKernelSetSpecializationConstants", "hKernel", call_kernel_set_specialization_constants},
-    {59, "urKernelSuggestMaxCooperativeGroupCount", "hKernel", call_kernel_suggest_max_cooperative_group_count},
-    {60, "urQueueGetInfo", "hQueue", call_queue_get_info},
-    {61, "urQueueCreate", "hContext", call_queue_create},
-    {62, "urQueueRetain", "hQueue", call_queue_retain},
-    {63, "urQueueRelease", "hQueue", call_queue_release},
-    {64, "urQueueGetNativeHandle", "hQueue", call_queue_get_native_handle},
-    {65, "urQueueCreateWithNativeHandle", "hContext", call_queue_create_with_native_handle},
-    {66, "urQueueFinish", "hQueue", call_queue_finish},
-    {67, "urQueueFlush", "hQueue", call_queue_flush},
-    {68, "urQueueBeginGraphCaptureExp", "hQueue", call_queue_begin_graph_capture_exp},
-    {69, "urQueueBeginCaptureIntoGraphExp", "hQueue", call_queue_begin_capture_into_graph_exp},
-    {70, "urQueueEndGraphCaptureExp", "hQueue", call_queue_end_graph_capture_exp},
-    {71, "urQueueIsGraphCaptureEnabledExp", "hQueue", call_queue_is_graph_capture_enabled_exp},
-    {72, "urQueueGetGraphExp", "hQueue", call_queue_get_graph_exp},
-    {73, "urSamplerCreate", "hContext", call_sampler_create},
-    {74, "urSamplerRetain", "hSampler", call_sampler_retain},
-    {75, "urSamplerRelease", "hSampler", call_sampler_release},
-    {76, "urSamplerGetInfo", "hSampler", call_sampler_get_info},
-    {77, "urSamplerGetNativeHandle", "hSampler", call_sampler_get_native_handle},
-    {78, "urSamplerCreateWithNativeHandle", "hContext", call_sampler_create_with_native_handle},
-    {79, "urMemImageCreate", "hContext", call_mem_image_create},
-    {80, "urMemBufferCreate", "hContext", call_mem_buffer_create},
-    {81, "urMemRetain", "hMem", call_mem_retain},
-    {82, "urMemRelease", "hMem", call_mem_release},
-    {83, "urMemBufferPartition", "hBuffer", call_mem_buffer_partition},
-    {84, "urMemGetNativeHandle", "hMem", call_mem_get_native_handle},
-    {85, "urMemBufferCreateWithNativeHandle", "hContext", call_mem_buffer_create_with_native_handle},
-    {86, "urMemImageCreateWithNativeHandle", "hContext", call_mem_image_create_with_native_handle},
-    {87, "urMemGetInfo", "hMemory", call_mem_get_info},
-    {88, "urMemImageGetInfo", "hMemory", call_mem_image_get_info},
-    {89, "urPhysicalMemCreate", "hContext", call_physical_mem_create},
-    {90, "urPhysicalMemRetain", "hPhysicalMem", call_physical_mem_retain},
-    {91, "urPhysicalMemRelease", "hPhysicalMem", call_physical_mem_release},
-    {92, "urPhysicalMemGetInfo", "hPhysicalMem", call_physical_mem_get_info},
-    {93, "urEnqueueEventsWait", "hQueue", call_enqueue_events_wait},
-    {94, "urEnqueueEventsWaitWithBarrier", "hQueue", call_enqueue_events_wait_with_barrier},
-    {95, "urEnqueueMemBufferRead", "hQueue", call_enqueue_mem_buffer_read},
-    {96, "urEnqueueMemBufferWrite", "hQueue", call_enqueue_mem_buffer_write},
-    {97, "urEnqueueMemBufferReadRect", "hQueue", call_enqueue_mem_buffer_read_rect},
-    {98, "urEnqueueMemBufferWriteRect", "hQueue", call_enqueue_mem_buffer_write_rect},
-    {99, "urEnqueueMemBufferCopy", "hQueue", call_enqueue_mem_buffer_copy},
-    {100, "urEnqueueMemBufferCopyRect", "hQueue", call_enqueue_mem_buffer_copy_rect},
-    {101, "urEnqueueMemBufferFill", "hQueue", call_enqueue_mem_buffer_fill},
-    {102, "urEnqueueMemImageRead", "hQueue", call_enqueue_mem_image_read},
-    {103, "urEnqueueMemImageWrite", "hQueue", call_enqueue_mem_image_write},
-    {104, "urEnqueueMemImageCopy", "hQueue", call_enqueue_mem_image_copy},
-    {105, "urEnqueueMemBufferMap", "hQueue", call_enqueue_mem_buffer_map},
-    {106, "urEnqueueMemUnmap", "hQueue", call_enqueue_mem_unmap},
-    {107, "urEnqueueUSMFill", "hQueue", call_enqueue_usm_fill},
-    {108, "urEnqueueUSMMemcpy", "hQueue", call_enqueue_usm_memcpy},
-    {109, "urEnqueueUSMPrefetch", "hQueue", call_enqueue_usm_prefetch},
-    {110, "urEnqueueUSMAdvise", "hQueue", call_enqueue_usm_advise},
-    {111, "urEnqueueUSMFill2D", "hQueue", call_enqueue_usm_fill_2d},
-    {112, "urEnqueueUSMMemcpy2D", "hQueue", call_enqueue_usm_memcpy_2d},
-    {113, "urEnqueueDeviceGlobalVariableWrite", "hQueue", call_enqueue_device_global_variable_write},
-    {114, "urEnqueueDeviceGlobalVariableRead", "hQueue", call_enqueue_device_global_variable_read},
-    {115, "urEnqueueReadHostPipe", "hQueue", call_enqueue_read_host_pipe},
-    {116, "urEnqueueWriteHostPipe", "hQueue", call_enqueue_write_host_pipe},
-    {117, "urEnqueueEventsWaitWithBarrierExt", "hQueue", call_enqueue_events_wait_with_barrier_ext},
-    {118, "urEnqueueKernelLaunchWithArgsExp", "hQueue", call_enqueue_kernel_launch_with_args_exp},
-    {119, "urEnqueueUSMDeviceAllocExp", "hQueue", call_enqueue_usm_device_alloc_exp},
-    {120, "urEnqueueUSMSharedAllocExp", "hQueue", call_enqueue_usm_shared_alloc_exp},
-    {121, "urEnqueueUSMHostAllocExp", "hQueue", call_enqueue_usm_host_alloc_exp},
-    {122, "urEnqueueUSMFreeExp", "hQueue", call_enqueue_usm_free_exp},
-    {123, "urEnqueueTimestampRecordingExp", "hQueue", call_enqueue_timestamp_recording_exp},
-    {124, "urEnqueueCommandBufferExp", "hQueue", call_enqueue_command_buffer_exp},
-    {125, "urEnqueueHostTaskExp", "hQueue", call_enqueue_host_task_exp},
-    {126, "urEnqueueNativeCommandExp", "hQueue", call_enqueue_native_command_exp},
-    {127, "urEnqueueGraphExp", "hQueue", call_enqueue_graph_exp},
-    {128, "urUSMHostAlloc", "hContext", call_usm_host_alloc},
-    {129, "urUSMDeviceAlloc", "hContext", call_usm_device_alloc},
-    {130, "urUSMSharedAlloc", "hContext", call_usm_shared_alloc},
-    {131, "urUSMFree", "hContext", call_usm_free},
-    {132, "urUSMGetMemAllocInfo", "hContext", call_usm_get_mem_alloc_info},
-    {133, "urUSMPoolCreate", "hContext", call_usm_pool_create},
-    {134, "urUSMPoolRetain", "pPool", call_usm_pool_retain},
-    {135, "urUSMPoolRelease", "pPool", call_usm_pool_release},
-    {136, "urUSMPoolGetInfo", "hPool", call_usm_pool_get_info},
-    {137, "urUSMPoolCreateExp", "hContext", call_usm_pool_create_exp},
-    {138, "urUSMPoolDestroyExp", "hContext", call_usm_pool_destroy_exp},
-    {139, "urUSMPoolGetDefaultDevicePoolExp", "hContext", call_usm_pool_get_default_device_pool_exp},
-    {140, "urUSMPoolGetInfoExp", "hPool", call_usm_pool_get_info_exp},
-    {141, "urUSMPoolSetInfoExp", "hPool", call_usm_pool_set_info_exp},
-    {142, "urUSMPoolSetDevicePoolExp", "hContext", call_usm_pool_set_device_pool_exp},
-    {143, "urUSMPoolGetDevicePoolExp", "hContext", call_usm_pool_get_device_pool_exp},
-    {144, "urUSMPoolTrimToExp", "hContext", call_usm_pool_trim_to_exp},
-    {145, "urUSMPitchedAllocExp", "hContext", call_usm_pitched_alloc_exp},
-    {146, "urUSMContextMemcpyExp", "hContext", call_usm_context_memcpy_exp},
-    {147, "urUSMHostAllocUnregisterExp", "hContext", call_usm_host_alloc_unregister_exp},
-    {148, "urUSMHostAllocRegisterExp", "hContext", call_usm_host_alloc_register_exp},
-    {149, "urUSMImportExp", "hContext", call_usm_import_exp},
-    {150, "urUSMReleaseExp", "hContext", call_usm_release_exp},
-    {151, "urBindlessImagesUnsampledImageHandleDestroyExp", "hContext", call_bindless_images_unsampled_image_handle_destroy_exp},
-    {152, "urBindlessImagesSampledImageHandleDestroyExp", "hContext", call_bindless_images_sampled_image_handle_destroy_exp},
-    {153, "urBindlessImagesImageAllocateExp", "hContext", call_bindless_images_image_allocate_exp},
-    {154, "urBindlessImagesImageFreeExp", "hContext", call_bindless_images_image_free_exp},
-    {155, "urBindlessImagesUnsampledImageCreateExp", "hContext", call_bindless_images_unsampled_image_create_exp},
-    {156, "urBindlessImagesSampledImageCreateExp", "hContext", call_bindless_images_sampled_image_create_exp},
-    {157, "urBindlessImagesImageCopyExp", "hQueue", call_bindless_images_image_copy_exp},
-    {158, "urBindlessImagesImageGetInfoExp", "hContext", call_bindless_images_image_get_info_exp},
-    {159, "urBindlessImagesGetImageMemoryHandleTypeSupportExp", "hContext", call_bindless_images_get_image_memory_handle_type_support_exp},
-    {160, "urBindlessImagesGetImageUnsampledHandleSupportExp", "hContext", call_bindless_images_get_image_unsampled_handle_support_exp},
-    {161, "urBindlessImagesGetImageSampledHandleSupportExp", "hContext", call_bindless_images_get_image_sampled_handle_support_exp},
-    {162, "urBindlessImagesMipmapGetLevelExp", "hContext", call_bindless_images_mipmap_get_level_exp},
-    {163, "urBindlessImagesMipmapFreeExp", "hContext", call_bindless_images_mipmap_free_exp},
-    {164, "urBindlessImagesImportExternalMemoryExp", "hContext", call_bindless_images_import_external_memory_exp},
-    {165, "urBindlessImagesMapExternalArrayExp", "hContext", call_bindless_images_map_external_array_exp},
-    {166, "urBindlessImagesMapExternalLinearMemoryExp", "hContext", call_bindless_images_map_external_linear_memory_exp},
-    {167, "urBindlessImagesReleaseExternalMemoryExp", "hContext", call_bindless_images_release_external_memory_exp},
-    {168, "urBindlessImagesFreeMappedLinearMemoryExp", "hContext", call_bindless_images_free_mapped_linear_memory_exp},
-    {169, "urBindlessImagesSupportsImportingHandleTypeExp", "hDevice", call_bindless_images_supports_importing_handle_type_exp},
-    {170, "urBindlessImagesImportExternalSemaphoreExp", "hContext", call_bindless_images_import_external_semaphore_exp},
-    {171, "urBindlessImagesReleaseExternalSemaphoreExp", "hContext", call_bindless_images_release_external_semaphore_exp},
-    {172, "urBindlessImagesWaitExternalSemaphoreExp", "hQueue", call_bindless_images_wait_external_semaphore_exp},
-    {173, "urBindlessImagesSignalExternalSemaphoreExp", "hQueue", call_bindless_images_signal_external_semaphore_exp},
-    {174, "urCommandBufferCreateExp", "hContext", call_command_buffer_create_exp},
-    {175, "urCommandBufferRetainExp", "hCommandBuffer", call_command_buffer_retain_exp},
-    {176, "urCommandBufferReleaseExp", "hCommandBuffer", call_command_buffer_release_exp},
-    {177, "urCommandBufferFinalizeExp", "hCommandBuffer", call_command_buffer_finalize_exp},
-    {178, "urCommandBufferAppendKernelLaunchExp", "hCommandBuffer", call_command_buffer_append_kernel_launch_exp},
-    {179, "urCommandBufferAppendKernelLaunchWithArgsExp", "hCommandBuffer", call_command_buffer_append_kernel_launch_with_args_exp},
-    {180, "urCommandBufferAppendUSMMemcpyExp", "hCommandBuffer", call_command_buffer_append_usm_memcpy_exp},
-    {181, "urCommandBufferAppendUSMFillExp", "hCommandBuffer", call_command_buffer_append_usm_fill_exp},
-    {182, "urCommandBufferAppendMemBufferCopyExp", "hCommandBuffer", call_command_buffer_append_mem_buffer_copy_exp},
-    {183, "urCommandBufferAppendMemBufferWriteExp", "hCommandBuffer", call_command_buffer_append_mem_buffer_write_exp},
-    {184, "urCommandBufferAppendMemBufferReadExp", "hCommandBuffer", call_command_buffer_append_mem_buffer_read_exp},
-    {185, "urCommandBufferAppendMemBufferCopyRectExp", "hCommandBuffer", call_command_buffer_append_mem_buffer_copy_rect_exp},
-    {186, "urCommandBufferAppendMemBufferWriteRectExp", "hCommandBuffer", call_command_buffer_append_mem_buffer_write_rect_exp},
-    {187, "urCommandBufferAppendMemBufferReadRectExp", "hCommandBuffer", call_command_buffer_append_mem_buffer_read_rect_exp},
-    {188, "urCommandBufferAppendMemBufferFillExp", "hCommandBuffer", call_command_buffer_append_mem_buffer_fill_exp},
-    {189, "urCommandBufferAppendUSMPrefetchExp", "hCommandBuffer", call_command_buffer_append_usm_prefetch_exp},
-    {190, "urCommandBufferAppendUSMAdviseExp", "hCommandBuffer", call_command_buffer_append_usm_advise_exp},
-    {191, "urCommandBufferAppendNativeCommandExp", "hCommandBuffer", call_command_buffer_append_native_command_exp},
-    {192, "urCommandBufferUpdateKernelLaunchExp", "hCommandBuffer", call_command_buffer_update_kernel_launch_exp},
-    {193, "urCommandBufferUpdateSignalEventExp", "hCommand", call_command_buffer_update_signal_event_exp},
-    {194, "urCommandBufferUpdateWaitEventsExp", "hCommand", call_command_buffer_update_wait_events_exp},
-    {195, "urCommandBufferGetInfoExp", "hCommandBuffer", call_command_buffer_get_info_exp},
-    {196, "urCommandBufferGetNativeHandleExp", "hCommandBuffer", call_command_buffer_get_native_handle_exp},
-    {197, "urGraphCreateExp", "hContext", call_graph_create_exp},
-    {198, "urGraphInstantiateGraphExp", "hGraph", call_graph_instantiate_graph_exp},
-    {199, "urGraphDestroyExp", "hGraph", call_graph_destroy_exp},
-    {200, "urGraphExecutableGraphDestroyExp", "hExecutableGraph", call_graph_executable_graph_destroy_exp},
-    {201, "urGraphIsEmptyExp", "hGraph", call_graph_is_empty_exp},
-    {202, "urGraphGetIdExp", "hGraph", call_graph_get_id_exp},
-    {203, "urGraphSetDestructionCallbackExp", "hGraph", call_graph_set_destruction_callback_exp},
-    {204, "urGraphDumpContentsExp", "hGraph", call_graph_dump_contents_exp},
-    {205, "urGraphGetNativeHandleExp", "hGraph", call_graph_get_native_handle_exp},
-    {206, "urGraphExecutableGraphGetNativeHandleExp", "hExecutableGraph", call_graph_executable_graph_get_native_handle_exp},
-    {207, "urIPCGetMemHandleExp", "hContext", call_ipc_get_mem_handle_exp},
-    {208, "urIPCPutMemHandleExp", "hContext", call_ipc_put_mem_handle_exp},
-    {209, "urIPCOpenMemHandleExp", "hContext", call_ipc_open_mem_handle_exp},
-    {210, "urIPCCloseMemHandleExp", "hContext", call_ipc_close_mem_handle_exp},
-    {211, "urIPCGetPhysMemHandleExp", "hContext", call_ipc_get_phys_mem_handle_exp},
-    {212, "urIPCPutPhysMemHandleExp", "hContext", call_ipc_put_phys_mem_handle_exp},
-    {213, "urIPCOpenPhysMemHandleExp", "hContext", call_ipc_open_phys_mem_handle_exp},
-    {214, "urIPCClosePhysMemHandleExp", "hContext", call_ipc_close_phys_mem_handle_exp},
-    {215, "urIPCGetEventHandleExp", "hEvent", call_ipc_get_event_handle_exp},
-    {216, "urIPCPutEventHandleExp", "hContext", call_ipc_put_event_handle_exp},
-    {217, "urIPCOpenEventHandleExp", "hContext", call_ipc_open_event_handle_exp},
-    {218, "urMemoryExportAllocExportableMemoryExp", "hContext", call_memory_export_alloc_exportable_memory_exp},
-    {219, "urMemoryExportFreeExportableMemoryExp", "hContext", call_memory_export_free_exportable_memory_exp},
-    {220, "urMemoryExportExportMemoryHandleExp", "hContext", call_memory_export_export_memory_handle_exp},
-    {221, "urUsmP2PEnablePeerAccessExp", "commandDevice", call_usm_p_2p_enable_peer_access_exp},
-    {222, "urUsmP2PDisablePeerAccessExp", "commandDevice", call_usm_p_2p_disable_peer_access_exp},
-    {223, "urUsmP2PPeerAccessGetInfoExp", "commandDevice", call_usm_p_2p_peer_access_get_info_exp},
-    {224, "urVirtualMemGranularityGetInfo", "hContext", call_virtual_mem_granularity_get_info},
-    {225, "urVirtualMemReserve", "hContext", call_virtual_mem_reserve},
-    {226, "urVirtualMemFree", "hContext", call_virtual_mem_free},
-    {227, "urVirtualMemMap", "hContext", call_virtual_mem_map},
-    {228, "urVirtualMemUnmap", "hContext", call_virtual_mem_unmap},
-    {229, "urVirtualMemSetAccess", "hContext", call_virtual_mem_set_access},
-    {230, "urVirtualMemGetInfo", "hContext", call_virtual_mem_get_info},
-    {231, "urDeviceGet", "hPlatform", call_device_get},
-    {232, "urDeviceGetInfo", "hDevice", call_device_get_info},
-    {233, "urDeviceRetain", "hDevice", call_device_retain},
-    {234, "urDeviceRelease", "hDevice", call_device_release},
-    {235, "urDevicePartition", "hDevice", call_device_partition},
-    {236, "urDeviceSelectBinary", "hDevice", call_device_select_binary},
-    {237, "urDeviceGetNativeHandle", "hDevice", call_device_get_native_handle},
-    {238, "urDeviceCreateWithNativeHandle", "hAdapter", call_device_create_with_native_handle},
-    {239, "urDeviceGetGlobalTimestamps", "hDevice", call_device_get_global_timestamps},
-    {240, "urDeviceWaitExp", "hDevice", call_device_wait_exp},
+    {0, "urAdapterGet", "none", NULL, NULL, NULL},
+    {1, "urAdapterRelease", "hAdapter", call_adapter_release, NULL, NULL},
+    {2, "urAdapterRetain", "hAdapter", call_adapter_retain, NULL, NULL},
+    {3, "urAdapterGetLastError", "hAdapter", call_adapter_get_last_error, call_adapter_get_last_error_null, "ppMessage"},
+    {4, "urAdapterGetInfo", "hAdapter", call_adapter_get_info, NULL, NULL},
+    {5, "urAdapterSetLoggerCallback", "hAdapter", call_adapter_set_logger_callback, call_adapter_set_logger_callback_null, "pfnLoggerCallback"},
+    {6, "urAdapterSetLoggerCallbackLevel", "hAdapter", call_adapter_set_logger_callback_level, NULL, NULL},
+    {7, "urPlatformGet", "hAdapter", call_platform_get, NULL, NULL},
+    {8, "urPlatformGetInfo", "hPlatform", call_platform_get_info, NULL, NULL},
+    {9, "urPlatformGetNativeHandle", "hPlatform", call_platform_get_native_handle, call_platform_get_native_handle_null, "phNativePlatform"},
+    {10, "urPlatformCreateWithNativeHandle", "hAdapter", call_platform_create_with_native_handle, call_platform_create_with_native_handle_null, "phPlatform"},
+    {11, "urPlatformGetApiVersion", "hPlatform", call_platform_get_api_version, call_platform_get_api_version_null, "pVersion"},
+    {12, "urPlatformGetBackendOption", "hPlatform", call_platform_get_backend_option, call_platform_get_backend_option_null, "pFrontendOption"},
+    {13, "urContextCreate", "phDevices[0]", call_context_create, call_context_create_null, "phDevices"},
+    {14, "urContextRetain", "hContext", call_context_retain, NULL, NULL},
+    {15, "urContextRelease", "hContext", call_context_release, NULL, NULL},
+    {16, "urContextGetInfo", "hContext", call_context_get_info, NULL, NULL},
+    {17, "urContextGetNativeHandle", "hContext", call_context_get_native_handle, call_context_get_native_handle_null, "phNativeContext"},
+    {18, "urContextCreateWithNativeHandle", "hAdapter", call_context_create_with_native_handle, call_context_create_with_native_handle_null, "phContext"},
+    {19, "urContextSetExtendedDeleter", "hContext", call_context_set_extended_deleter, call_context_set_extended_deleter_null, "pfnDeleter"},
+    {20, "urEventGetInfo", "hEvent", call_event_get_info, NULL, NULL},
+    {21, "urEventGetProfilingInfo", "hEvent", call_event_get_profiling_info, NULL, NULL},
+    {22, "urEventWait", "phEventWaitList[0]", call_event_wait, call_event_wait_null, "phEventWaitList"},
+    {23, "urEventRetain", "hEvent", call_event_retain, NULL, NULL},
+    {24, "urEventRelease", "hEvent", call_event_release, NULL, NULL},
+    {25, "urEventGetNativeHandle", "hEvent", call_event_get_native_handle, call_event_get_native_handle_null, "phNativeEvent"},
+    {26, "urEventCreateWithNativeHandle", "hContext", call_event_create_with_native_handle, call_event_create_with_native_handle_null, "phEvent"},
+    {27, "urEventSetCallback", "hEvent", call_event_set_callback, call_event_set_callback_null, "pfnNotify"},
+    {28, "urEventCreateExp", "hContext", call_event_create_exp, call_event_create_exp_null, "pEventDesc"},
+    {29, "urProgramCreateWithIL", "hContext", call_program_create_with_il, call_program_create_with_il_null, "pIL"},
+    {30, "urProgramCreateWithBinary", "hContext", call_program_create_with_binary, call_program_create_with_binary_null, "phDevices"},
+    {31, "urProgramBuild", "hContext", call_program_build, NULL, NULL},
+    {32, "urProgramCompile", "hContext", call_program_compile, NULL, NULL},
+    {33, "urProgramLink", "hContext", call_program_link, call_program_link_null, "phPrograms"},
+    {34, "urProgramRetain", "hProgram", call_program_retain, NULL, NULL},
+    {35, "urProgramRelease", "hProgram", call_program_release, NULL, NULL},
+    {36, "urProgramGetFunctionPointer", "hDevice", call_program_get_function_pointer, call_program_get_function_pointer_null, "pFunctionName"},
+    {37, "urProgramGetGlobalVariablePointer", "hDevice", call_program_get_global_variable_pointer, call_program_get_global_variable_pointer_null, "pGlobalVariableName"},
+    {38, "urProgramGetInfo", "hProgram", call_program_get_info, NULL, NULL},
+    {39, "urProgramGetBuildInfo", "hProgram", call_program_get_build_info, NULL, NULL},
+    {40, "urProgramSetSpecializationConstants", "hProgram", call_program_set_specialization_constants, call_program_set_specialization_constants_null, "pSpecConstants"},
+    {41, "urProgramGetNativeHandle", "hProgram", call_program_get_native_handle, call_program_get_native_handle_null, "phNativeProgram"},
+    {42, "urProgramCreateWithNativeHandle", "hContext", call_program_create_with_native_handle, call_program_create_with_native_handle_null, "phProgram"},
+    {43, "urProgramDynamicLinkExp", "hContext", call_program_dynamic_link_exp, call_program_dynamic_link_exp_null, "phPrograms"},
+    {44, "urProgramBuildExp", "hProgram", call_program_build_exp, call_program_build_exp_null, "phDevices"},
+    {45, "urProgramCompileExp", "hProgram", call_program_compile_exp, call_program_compile_exp_null, "phDevices"},
+    {46, "urProgramLinkExp", "hContext", call_program_link_exp, call_program_link_exp_null, "phDevices"},
+    {47, "urKernelCreate", "hProgram", call_kernel_create, call_kernel_create_null, "pKernelName"},
+    {48, "urKernelGetInfo", "hKernel", call_kernel_get_info, NULL, NULL},
+    {49, "urKernelGetGroupInfo", "hKernel", call_kernel_get_group_info, NULL, NULL},
+    {50, "urKernelGetSubGroupInfo", "hKernel", call_kernel_get_sub_group_info, NULL, NULL},
+    {51, "urKernelRetain", "hKernel", call_kernel_retain, NULL, NULL},
+    {52, "urKernelRelease", "hKernel", call_kernel_release, NULL, NULL},
+    {53, "urKernelGetNativeHandle", "hKernel", call_kernel_get_native_handle, call_kernel_get_native_handle_null, "phNativeKernel"},
+    {54, "urKernelCreateWithNativeHandle", "hContext", call_kernel_create_with_native_handle, call_kernel_create_with_native_handle_null, "phKernel"},
+    {55, "urKernelGetSuggestedLocalWorkSize", "hKernel", call_kernel_get_suggested_local_work_size, call_kernel_get_suggested_local_work_size_null, "pGlobalWorkOffset"},
+    {56, "urKernelGetSuggestedLocalWorkSizeWithArgs", "hKernel", call_kernel_get_suggested_local_work_size_with_args, call_kernel_get_suggested_local_work_size_with_args_null, "pGlobalWorkOffset"},
+    {57, "urKernelSetExecInfo", "hKernel", call_kernel_set_exec_info, call_kernel_set_exec_info_null, "pPropValue"},
+    {58, "urKernelSetSpecializationConstants", "hKernel", call_kernel_set_specialization_constants, call_kernel_set_specialization_constants_null, "pSpecConstants"},
+    {59, "urKernelSuggestMaxCooperativeGroupCount", "hKernel", call_kernel_suggest_max_cooperative_group_count, call_kernel_suggest_max_cooperative_group_count_null, "pLocalWorkSize"},
+    {60, "urQueueGetInfo", "hQueue", call_queue_get_info, NULL, NULL},
+    {61, "urQueueCreate", "hContext", call_queue_create, call_queue_create_null, "phQueue"},
+    {62, "urQueueRetain", "hQueue", call_queue_retain, NULL, NULL},
+    {63, "urQueueRelease", "hQueue", call_queue_release, NULL, NULL},
+    {64, "urQueueGetNativeHandle", "hQueue", call_queue_get_native_handle, call_queue_get_native_handle_null, "phNativeQueue"},
+    {65, "urQueueCreateWithNativeHandle", "hContext", call_queue_create_with_native_handle, call_queue_create_with_native_handle_null, "phQueue"},
+    {66, "urQueueFinish", "hQueue", call_queue_finish, NULL, NULL},
+    {67, "urQueueFlush", "hQueue", call_queue_flush, NULL, NULL},
+    {68, "urQueueBeginGraphCaptureExp", "hQueue", call_queue_begin_graph_capture_exp, NULL, NULL},
+    {69, "urQueueBeginCaptureIntoGraphExp", "hQueue", call_queue_begin_capture_into_graph_exp, NULL, NULL},
+    {70, "urQueueEndGraphCaptureExp", "hQueue", call_queue_end_graph_capture_exp, call_queue_end_graph_capture_exp_null, "phGraph"},
+    {71, "urQueueIsGraphCaptureEnabledExp", "hQueue", call_queue_is_graph_capture_enabled_exp, call_queue_is_graph_capture_enabled_exp_null, "pResult"},
+    {72, "urQueueGetGraphExp", "hQueue", call_queue_get_graph_exp, call_queue_get_graph_exp_null, "phGraph"},
+    {73, "urSamplerCreate", "hContext", call_sampler_create, call_sampler_create_null, "pDesc"},
+    {74, "urSamplerRetain", "hSampler", call_sampler_retain, NULL, NULL},
+    {75, "urSamplerRelease", "hSampler", call_sampler_release, NULL, NULL},
+    {76, "urSamplerGetInfo", "hSampler", call_sampler_get_info, NULL, NULL},
+    {77, "urSamplerGetNativeHandle", "hSampler", call_sampler_get_native_handle, call_sampler_get_native_handle_null, "phNativeSampler"},
+    {78, "urSamplerCreateWithNativeHandle", "hContext", call_sampler_create_with_native_handle, call_sampler_create_with_native_handle_null, "phSampler"},
+    {79, "urMemImageCreate", "hContext", call_mem_image_create, call_mem_image_create_null, "pImageFormat"},
+    {80, "urMemBufferCreate", "hContext", call_mem_buffer_create, call_mem_buffer_create_null, "phBuffer"},
+    {81, "urMemRetain", "hMem", call_mem_retain, NULL, NULL},
+    {82, "urMemRelease", "hMem", call_mem_release, NULL, NULL},
+    {83, "urMemBufferPartition", "hBuffer", call_mem_buffer_partition, call_mem_buffer_partition_null, "pRegion"},
+    {84, "urMemGetNativeHandle", "hMem", call_mem_get_native_handle, call_mem_get_native_handle_null, "phNativeMem"},
+    {85, "urMemBufferCreateWithNativeHandle", "hContext", call_mem_buffer_create_with_native_handle, call_mem_buffer_create_with_native_handle_null, "phMem"},
+    {86, "urMemImageCreateWithNativeHandle", "hContext", call_mem_image_create_with_native_handle, call_mem_image_create_with_native_handle_null, "pImageFormat"},
+    {87, "urMemGetInfo", "hMemory", call_mem_get_info, NULL, NULL},
+    {88, "urMemImageGetInfo", "hMemory", call_mem_image_get_info, NULL, NULL},
+    {89, "urPhysicalMemCreate", "hContext", call_physical_mem_create, call_physical_mem_create_null, "phPhysicalMem"},
+    {90, "urPhysicalMemRetain", "hPhysicalMem", call_physical_mem_retain, NULL, NULL},
+    {91, "urPhysicalMemRelease", "hPhysicalMem", call_physical_mem_release, NULL, NULL},
+    {92, "urPhysicalMemGetInfo", "hPhysicalMem", call_physical_mem_get_info, NULL, NULL},
+    {93, "urEnqueueEventsWait", "hQueue", call_enqueue_events_wait, NULL, NULL},
+    {94, "urEnqueueEventsWaitWithBarrier", "hQueue", call_enqueue_events_wait_with_barrier, NULL, NULL},
+    {95, "urEnqueueMemBufferRead", "hQueue", call_enqueue_mem_buffer_read, call_enqueue_mem_buffer_read_null, "pDst"},
+    {96, "urEnqueueMemBufferWrite", "hQueue", call_enqueue_mem_buffer_write, call_enqueue_mem_buffer_write_null, "pSrc"},
+    {97, "urEnqueueMemBufferReadRect", "hQueue", call_enqueue_mem_buffer_read_rect, call_enqueue_mem_buffer_read_rect_null, "pDst"},
+    {98, "urEnqueueMemBufferWriteRect", "hQueue", call_enqueue_mem_buffer_write_rect, call_enqueue_mem_buffer_write_rect_null, "pSrc"},
+    {99, "urEnqueueMemBufferCopy", "hQueue", call_enqueue_mem_buffer_copy, NULL, NULL},
+    {100, "urEnqueueMemBufferCopyRect", "hQueue", call_enqueue_mem_buffer_copy_rect, NULL, NULL},
+    {101, "urEnqueueMemBufferFill", "hQueue", call_enqueue_mem_buffer_fill, call_enqueue_mem_buffer_fill_null, "pPattern"},
+    {102, "urEnqueueMemImageRead", "hQueue", call_enqueue_mem_image_read, call_enqueue_mem_image_read_null, "pDst"},
+    {103, "urEnqueueMemImageWrite", "hQueue", call_enqueue_mem_image_write, call_enqueue_mem_image_write_null, "pSrc"},
+    {104, "urEnqueueMemImageCopy", "hQueue", call_enqueue_mem_image_copy, NULL, NULL},
+    {105, "urEnqueueMemBufferMap", "hQueue", call_enqueue_mem_buffer_map, call_enqueue_mem_buffer_map_null, "ppRetMap"},
+    {106, "urEnqueueMemUnmap", "hQueue", call_enqueue_mem_unmap, call_enqueue_mem_unmap_null, "pMappedPtr"},
+    {107, "urEnqueueUSMFill", "hQueue", call_enqueue_usm_fill, call_enqueue_usm_fill_null, "pMem"},
+    {108, "urEnqueueUSMMemcpy", "hQueue", call_enqueue_usm_memcpy, call_enqueue_usm_memcpy_null, "pDst"},
+    {109, "urEnqueueUSMPrefetch", "hQueue", call_enqueue_usm_prefetch, call_enqueue_usm_prefetch_null, "pMem"},
+    {110, "urEnqueueUSMAdvise", "hQueue", call_enqueue_usm_advise, call_enqueue_usm_advise_null, "pMem"},
+    {111, "urEnqueueUSMFill2D", "hQueue", call_enqueue_usm_fill_2d, call_enqueue_usm_fill_2d_null, "pMem"},
+    {112, "urEnqueueUSMMemcpy2D", "hQueue", call_enqueue_usm_memcpy_2d, call_enqueue_usm_memcpy_2d_null, "pDst"},
+    {113, "urEnqueueDeviceGlobalVariableWrite", "hQueue", call_enqueue_device_global_variable_write, call_enqueue_device_global_variable_write_null, "name"},
+    {114, "urEnqueueDeviceGlobalVariableRead", "hQueue", call_enqueue_device_global_variable_read, call_enqueue_device_global_variable_read_null, "name"},
+    {115, "urEnqueueReadHostPipe", "hQueue", call_enqueue_read_host_pipe, call_enqueue_read_host_pipe_null, "pipe_symbol"},
+    {116, "urEnqueueWriteHostPipe", "hQueue", call_enqueue_write_host_pipe, call_enqueue_write_host_pipe_null, "pipe_symbol"},
+    {117, "urEnqueueEventsWaitWithBarrierExt", "hQueue", call_enqueue_events_wait_with_barrier_ext, NULL, NULL},
+    {118, "urEnqueueKernelLaunchWithArgsExp", "hQueue", call_enqueue_kernel_launch_with_args_exp, call_enqueue_kernel_launch_with_args_exp_null, "pGlobalWorkSize"},
+    {119, "urEnqueueUSMDeviceAllocExp", "hQueue", call_enqueue_usm_device_alloc_exp, call_enqueue_usm_device_alloc_exp_null, "ppMem"},
+    {120, "urEnqueueUSMSharedAllocExp", "hQueue", call_enqueue_usm_shared_alloc_exp, call_enqueue_usm_shared_alloc_exp_null, "ppMem"},
+    {121, "urEnqueueUSMHostAllocExp", "hQueue", call_enqueue_usm_host_alloc_exp, call_enqueue_usm_host_alloc_exp_null, "ppMem"},
+    {122, "urEnqueueUSMFreeExp", "hQueue", call_enqueue_usm_free_exp, call_enqueue_usm_free_exp_null, "pMem"},
+    {123, "urEnqueueTimestampRecordingExp", "hQueue", call_enqueue_timestamp_recording_exp, call_enqueue_timestamp_recording_exp_null, "phEvent"},
+    {124, "urEnqueueCommandBufferExp", "hQueue", call_enqueue_command_buffer_exp, NULL, NULL},
+    {125, "urEnqueueHostTaskExp", "hQueue", call_enqueue_host_task_exp, call_enqueue_host_task_exp_null, "pfnHostTask"},
+    {126, "urEnqueueNativeCommandExp", "hQueue", call_enqueue_native_command_exp, call_enqueue_native_command_exp_null, "pfnNativeEnqueue"},
+    {127, "urEnqueueGraphExp", "hQueue", call_enqueue_graph_exp, NULL, NULL},
+    {128, "urUSMHostAlloc", "hContext", call_usm_host_alloc, call_usm_host_alloc_null, "ppMem"},
+    {129, "urUSMDeviceAlloc", "hContext", call_usm_device_alloc, call_usm_device_alloc_null, "ppMem"},
+    {130, "urUSMSharedAlloc", "hContext", call_usm_shared_alloc, call_usm_shared_alloc_null, "ppMem"},
+    {131, "urUSMFree", "hContext", call_usm_free, call_usm_free_null, "pMem"},
+    {132, "urUSMGetMemAllocInfo", "hContext", call_usm_get_mem_alloc_info, call_usm_get_mem_alloc_info_null, "pMem"},
+    {133, "urUSMPoolCreate", "hContext", call_usm_pool_create, call_usm_pool_create_null, "pPoolDesc"},
+    {134, "urUSMPoolRetain", "pPool", call_usm_pool_retain, NULL, NULL},
+    {135, "urUSMPoolRelease", "pPool", call_usm_pool_release, NULL, NULL},
+    {136, "urUSMPoolGetInfo", "hPool", call_usm_pool_get_info, NULL, NULL},
+    {137, "urUSMPoolCreateExp", "hContext", call_usm_pool_create_exp, call_usm_pool_create_exp_null, "pPoolDesc"},
+    {138, "urUSMPoolDestroyExp", "hContext", call_usm_pool_destroy_exp, NULL, NULL},
+    {139, "urUSMPoolGetDefaultDevicePoolExp", "hContext", call_usm_pool_get_default_device_pool_exp, call_usm_pool_get_default_device_pool_exp_null, "pPool"},
+    {140, "urUSMPoolGetInfoExp", "hPool", call_usm_pool_get_info_exp, NULL, NULL},
+    {141, "urUSMPoolSetInfoExp", "hPool", call_usm_pool_set_info_exp, call_usm_pool_set_info_exp_null, "pPropValue"},
+    {142, "urUSMPoolSetDevicePoolExp", "hContext", call_usm_pool_set_device_pool_exp, NULL, NULL},
+    {143, "urUSMPoolGetDevicePoolExp", "hContext", call_usm_pool_get_device_pool_exp, call_usm_pool_get_device_pool_exp_null, "pPool"},
+    {144, "urUSMPoolTrimToExp", "hContext", call_usm_pool_trim_to_exp, NULL, NULL},
+    {145, "urUSMPitchedAllocExp", "hContext", call_usm_pitched_alloc_exp, call_usm_pitched_alloc_exp_null, "ppMem"},
+    {146, "urUSMContextMemcpyExp", "hContext", call_usm_context_memcpy_exp, call_usm_context_memcpy_exp_null, "pDst"},
+    {147, "urUSMHostAllocUnregisterExp", "hContext", call_usm_host_alloc_unregister_exp, call_usm_host_alloc_unregister_exp_null, "pHostMem"},
+    {148, "urUSMHostAllocRegisterExp", "hContext", call_usm_host_alloc_register_exp, call_usm_host_alloc_register_exp_null, "pHostMem"},
+    {149, "urUSMImportExp", "hContext", call_usm_import_exp, call_usm_import_exp_null, "pMem"},
+    {150, "urUSMReleaseExp", "hContext", call_usm_release_exp, call_usm_release_exp_null, "pMem"},
+    {151, "urBindlessImagesUnsampledImageHandleDestroyExp", "hContext", call_bindless_images_unsampled_image_handle_destroy_exp, NULL, NULL},
+    {152, "urBindlessImagesSampledImageHandleDestroyExp", "hContext", call_bindless_images_sampled_image_handle_destroy_exp, NULL, NULL},
+    {153, "urBindlessImagesImageAllocateExp", "hContext", call_bindless_images_image_allocate_exp, call_bindless_images_image_allocate_exp_null, "pImageFormat"},
+    {154, "urBindlessImagesImageFreeExp", "hContext", call_bindless_images_image_free_exp, NULL, NULL},
+    {155, "urBindlessImagesUnsampledImageCreateExp", "hContext", call_bindless_images_unsampled_image_create_exp, call_bindless_images_unsampled_image_create_exp_null, "pImageFormat"},
+    {156, "urBindlessImagesSampledImageCreateExp", "hContext", call_bindless_images_sampled_image_create_exp, call_bindless_images_sampled_image_create_exp_null, "pImageFormat"},
+    {157, "urBindlessImagesImageCopyExp", "hQueue", call_bindless_images_image_copy_exp, call_bindless_images_image_copy_exp_null, "pSrc"},
+    {158, "urBindlessImagesImageGetInfoExp", "hContext", call_bindless_images_image_get_info_exp, NULL, NULL},
+    {159, "urBindlessImagesGetImageMemoryHandleTypeSupportExp", "hContext", call_bindless_images_get_image_memory_handle_type_support_exp, call_bindless_images_get_image_memory_handle_type_support_exp_null, "pImageDesc"},
+    {160, "urBindlessImagesGetImageUnsampledHandleSupportExp", "hContext", call_bindless_images_get_image_unsampled_handle_support_exp, call_bindless_images_get_image_unsampled_handle_support_exp_null, "pImageDesc"},
+    {161, "urBindlessImagesGetImageSampledHandleSupportExp", "hContext", call_bindless_images_get_image_sampled_handle_support_exp, call_bindless_images_get_image_sampled_handle_support_exp_null, "pImageDesc"},
+    {162, "urBindlessImagesMipmapGetLevelExp", "hContext", call_bindless_images_mipmap_get_level_exp, call_bindless_images_mipmap_get_level_exp_null, "phImageMem"},
+    {163, "urBindlessImagesMipmapFreeExp", "hContext", call_bindless_images_mipmap_free_exp, NULL, NULL},
+    {164, "urBindlessImagesImportExternalMemoryExp", "hContext", call_bindless_images_import_external_memory_exp, call_bindless_images_import_external_memory_exp_null, "pExternalMemDesc"},
+    {165, "urBindlessImagesMapExternalArrayExp", "hContext", call_bindless_images_map_external_array_exp, call_bindless_images_map_external_array_exp_null, "pImageFormat"},
+    {166, "urBindlessImagesMapExternalLinearMemoryExp", "hContext", call_bindless_images_map_external_linear_memory_exp, call_bindless_images_map_external_linear_memory_exp_null, "ppRetMem"},
+    {167, "urBindlessImagesReleaseExternalMemoryExp", "hContext", call_bindless_images_release_external_memory_exp, NULL, NULL},
+    {168, "urBindlessImagesFreeMappedLinearMemoryExp", "hContext", call_bindless_images_free_mapped_linear_memory_exp, NULL, NULL},
+    {169, "urBindlessImagesSupportsImportingHandleTypeExp", "hDevice", call_bindless_images_supports_importing_handle_type_exp, call_bindless_images_supports_importing_handle_type_exp_null, "pSupportedRet"},
+    {170, "urBindlessImagesImportExternalSemaphoreExp", "hContext", call_bindless_images_import_external_semaphore_exp, call_bindless_images_import_external_semaphore_exp_null, "pExternalSemaphoreDesc"},
+    {171, "urBindlessImagesReleaseExternalSemaphoreExp", "hContext", call_bindless_images_release_external_semaphore_exp, NULL, NULL},
+    {172, "urBindlessImagesWaitExternalSemaphoreExp", "hQueue", call_bindless_images_wait_external_semaphore_exp, NULL, NULL},
+    {173, "urBindlessImagesSignalExternalSemaphoreExp", "hQueue", call_bindless_images_signal_external_semaphore_exp, NULL, NULL},
+    {174, "urCommandBufferCreateExp", "hContext", call_command_buffer_create_exp, call_command_buffer_create_exp_null, "pCommandBufferDesc"},
+    {175, "urCommandBufferRetainExp", "hCommandBuffer", call_command_buffer_retain_exp, NULL, NULL},
+    {176, "urCommandBufferReleaseExp", "hCommandBuffer", call_command_buffer_release_exp, NULL, NULL},
+    {177, "urCommandBufferFinalizeExp", "hCommandBuffer", call_command_buffer_finalize_exp, NULL, NULL},
+    {178, "urCommandBufferAppendKernelLaunchExp", "hCommandBuffer", call_command_buffer_append_kernel_launch_exp, call_command_buffer_append_kernel_launch_exp_null, "pGlobalWorkSize"},
+    {179, "urCommandBufferAppendKernelLaunchWithArgsExp", "hCommandBuffer", call_command_buffer_append_kernel_launch_with_args_exp, call_command_buffer_append_kernel_launch_with_args_exp_null, "pGlobalWorkSize"},
+    {180, "urCommandBufferAppendUSMMemcpyExp", "hCommandBuffer", call_command_buffer_append_usm_memcpy_exp, call_command_buffer_append_usm_memcpy_exp_null, "pDst"},
+    {181, "urCommandBufferAppendUSMFillExp", "hCommandBuffer", call_command_buffer_append_usm_fill_exp, call_command_buffer_append_usm_fill_exp_null, "pMemory"},
+    {182, "urCommandBufferAppendMemBufferCopyExp", "hCommandBuffer", call_command_buffer_append_mem_buffer_copy_exp, NULL, NULL},
+    {183, "urCommandBufferAppendMemBufferWriteExp", "hCommandBuffer", call_command_buffer_append_mem_buffer_write_exp, call_command_buffer_append_mem_buffer_write_exp_null, "pSrc"},
+    {184, "urCommandBufferAppendMemBufferReadExp", "hCommandBuffer", call_command_buffer_append_mem_buffer_read_exp, call_command_buffer_append_mem_buffer_read_exp_null, "pDst"},
+    {185, "urCommandBufferAppendMemBufferCopyRectExp", "hCommandBuffer", call_command_buffer_append_mem_buffer_copy_rect_exp, NULL, NULL},
+    {186, "urCommandBufferAppendMemBufferWriteRectExp", "hCommandBuffer", call_command_buffer_append_mem_buffer_write_rect_exp, call_command_buffer_append_mem_buffer_write_rect_exp_null, "pSrc"},
+    {187, "urCommandBufferAppendMemBufferReadRectExp", "hCommandBuffer", call_command_buffer_append_mem_buffer_read_rect_exp, call_command_buffer_append_mem_buffer_read_rect_exp_null, "pDst"},
+    {188, "urCommandBufferAppendMemBufferFillExp", "hCommandBuffer", call_command_buffer_append_mem_buffer_fill_exp, call_command_buffer_append_mem_buffer_fill_exp_null, "pPattern"},
+    {189, "urCommandBufferAppendUSMPrefetchExp", "hCommandBuffer", call_command_buffer_append_usm_prefetch_exp, call_command_buffer_append_usm_prefetch_exp_null, "pMemory"},
+    {190, "urCommandBufferAppendUSMAdviseExp", "hCommandBuffer", call_command_buffer_append_usm_advise_exp, call_command_buffer_append_usm_advise_exp_null, "pMemory"},
+    {191, "urCommandBufferAppendNativeCommandExp", "hCommandBuffer", call_command_buffer_append_native_command_exp, call_command_buffer_append_native_command_exp_null, "pfnNativeCommand"},
+    {192, "urCommandBufferUpdateKernelLaunchExp", "hCommandBuffer", call_command_buffer_update_kernel_launch_exp, call_command_buffer_update_kernel_launch_exp_null, "pUpdateKernelLaunch"},
+    {193, "urCommandBufferUpdateSignalEventExp", "hCommand", call_command_buffer_update_signal_event_exp, call_command_buffer_update_signal_event_exp_null, "phSignalEvent"},
+    {194, "urCommandBufferUpdateWaitEventsExp", "hCommand", call_command_buffer_update_wait_events_exp, NULL, NULL},
+    {195, "urCommandBufferGetInfoExp", "hCommandBuffer", call_command_buffer_get_info_exp, NULL, NULL},
+    {196, "urCommandBufferGetNativeHandleExp", "hCommandBuffer", call_command_buffer_get_native_handle_exp, call_command_buffer_get_native_handle_exp_null, "phNativeCommandBuffer"},
+    {197, "urGraphCreateExp", "hContext", call_graph_create_exp, call_graph_create_exp_null, "phGraph"},
+    {198, "urGraphInstantiateGraphExp", "hGraph", call_graph_instantiate_graph_exp, call_graph_instantiate_graph_exp_null, "phExecGraph"},
+    {199, "urGraphDestroyExp", "hGraph", call_graph_destroy_exp, NULL, NULL},
+    {200, "urGraphExecutableGraphDestroyExp", "hExecutableGraph", call_graph_executable_graph_destroy_exp, NULL, NULL},
+    {201, "urGraphIsEmptyExp", "hGraph", call_graph_is_empty_exp, call_graph_is_empty_exp_null, "pResult"},
+    {202, "urGraphGetIdExp", "hGraph", call_graph_get_id_exp, call_graph_get_id_exp_null, "pGraphId"},
+    {203, "urGraphSetDestructionCallbackExp", "hGraph", call_graph_set_destruction_callback_exp, call_graph_set_destruction_callback_exp_null, "pfnCallback"},
+    {204, "urGraphDumpContentsExp", "hGraph", call_graph_dump_contents_exp, call_graph_dump_contents_exp_null, "filePath"},
+    {205, "urGraphGetNativeHandleExp", "hGraph", call_graph_get_native_handle_exp, call_graph_get_native_handle_exp_null, "phNativeGraph"},
+    {206, "urGraphExecutableGraphGetNativeHandleExp", "hExecutableGraph", call_graph_executable_graph_get_native_handle_exp, call_graph_executable_graph_get_native_handle_exp_null, "phNativeExecutableGraph"},
+    {207, "urIPCGetMemHandleExp", "hContext", call_ipc_get_mem_handle_exp, call_ipc_get_mem_handle_exp_null, "ppIPCMemHandleData"},
+    {208, "urIPCPutMemHandleExp", "hContext", call_ipc_put_mem_handle_exp, call_ipc_put_mem_handle_exp_null, "pIPCMemHandleData"},
+    {209, "urIPCOpenMemHandleExp", "hContext", call_ipc_open_mem_handle_exp, call_ipc_open_mem_handle_exp_null, "pIPCMemHandleData"},
+    {210, "urIPCCloseMemHandleExp", "hContext", call_ipc_close_mem_handle_exp, call_ipc_close_mem_handle_exp_null, "pMem"},
+    {211, "urIPCGetPhysMemHandleExp", "hContext", call_ipc_get_phys_mem_handle_exp, call_ipc_get_phys_mem_handle_exp_null, "ppIPCPhysMemHandleData"},
+    {212, "urIPCPutPhysMemHandleExp", "hContext", call_ipc_put_phys_mem_handle_exp, call_ipc_put_phys_mem_handle_exp_null, "pIPCPhysMemHandleData"},
+    {213, "urIPCOpenPhysMemHandleExp", "hContext", call_ipc_open_phys_mem_handle_exp, call_ipc_open_phys_mem_handle_exp_null, "phPhysMem"},
+    {214, "urIPCClosePhysMemHandleExp", "hContext", call_ipc_close_phys_mem_handle_exp, NULL, NULL},
+    {215, "urIPCGetEventHandleExp", "hEvent", call_ipc_get_event_handle_exp, call_ipc_get_event_handle_exp_null, "ppIPCEventHandleData"},
+    {216, "urIPCPutEventHandleExp", "hContext", call_ipc_put_event_handle_exp, call_ipc_put_event_handle_exp_null, "pIPCEventHandleData"},
+    {217, "urIPCOpenEventHandleExp", "hContext", call_ipc_open_event_handle_exp, call_ipc_open_event_handle_exp_null, "phEvent"},
+    {218, "urMemoryExportAllocExportableMemoryExp", "hContext", call_memory_export_alloc_exportable_memory_exp, call_memory_export_alloc_exportable_memory_exp_null, "ppMem"},
+    {219, "urMemoryExportFreeExportableMemoryExp", "hContext", call_memory_export_free_exportable_memory_exp, call_memory_export_free_exportable_memory_exp_null, "pMem"},
+    {220, "urMemoryExportExportMemoryHandleExp", "hContext", call_memory_export_export_memory_handle_exp, NULL, NULL},
+    {221, "urUsmP2PEnablePeerAccessExp", "commandDevice", call_usm_p_2p_enable_peer_access_exp, NULL, NULL},
+    {222, "urUsmP2PDisablePeerAccessExp", "commandDevice", call_usm_p_2p_disable_peer_access_exp, NULL, NULL},
+    {223, "urUsmP2PPeerAccessGetInfoExp", "commandDevice", call_usm_p_2p_peer_access_get_info_exp, NULL, NULL},
+    {224, "urVirtualMemGranularityGetInfo", "hContext", call_virtual_mem_granularity_get_info, NULL, NULL},
+    {225, "urVirtualMemReserve", "hContext", call_virtual_mem_reserve, call_virtual_mem_reserve_null, "ppStart"},
+    {226, "urVirtualMemFree", "hContext", call_virtual_mem_free, call_virtual_mem_free_null, "pStart"},
+    {227, "urVirtualMemMap", "hContext", call_virtual_mem_map, call_virtual_mem_map_null, "pStart"},
+    {228, "urVirtualMemUnmap", "hContext", call_virtual_mem_unmap, call_virtual_mem_unmap_null, "pStart"},
+    {229, "urVirtualMemSetAccess", "hContext", call_virtual_mem_set_access, call_virtual_mem_set_access_null, "pStart"},
+    {230, "urVirtualMemGetInfo", "hContext", call_virtual_mem_get_info, call_virtual_mem_get_info_null, "pStart"},
+    {231, "urDeviceGet", "hPlatform", call_device_get, NULL, NULL},
+    {232, "urDeviceGetInfo", "hDevice", call_device_get_info, NULL, NULL},
+    {233, "urDeviceRetain", "hDevice", call_device_retain, NULL, NULL},
+    {234, "urDeviceRelease", "hDevice", call_device_release, NULL, NULL},
+    {235, "urDevicePartition", "hDevice", call_device_partition, call_device_partition_null, "pProperties"},
+    {236, "urDeviceSelectBinary", "hDevice", call_device_select_binary, call_device_select_binary_null, "pBinaries"},
+    {237, "urDeviceGetNativeHandle", "hDevice", call_device_get_native_handle, call_device_get_native_handle_null, "phNativeDevice"},
+    {238, "urDeviceCreateWithNativeHandle", "hAdapter", call_device_create_with_native_handle, call_device_create_with_native_handle_null, "phDevice"},
+    {239, "urDeviceGetGlobalTimestamps", "hDevice", call_device_get_global_timestamps, NULL, NULL},
+    {240, "urDeviceWaitExp", "hDevice", call_device_wait_exp, NULL, NULL},
 };

@@ -14,6 +14,10 @@ typedef struct urc_dispatch_call_t {
     const char *route; // the argument the loader dispatches on
     /// Calls the entry point with every handle set to `h`; NULL for urAdapterGet.
     ur_result_t (*call)(void *h);
+    /// The same call with its first required pointer NULL (named by `null_pointer`);
+    /// NULL when the entry point has no required pointer.
+    ur_result_t (*call_null_pointer)(void *h);
+    const char *null_pointer;
 } urc_dispatch_call_t;
 
 #define URC_SLOT_COUNT 241
