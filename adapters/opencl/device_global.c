@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+// Device globals (seed 004) through cl_intel_global_variable_access: the adapter finds the
+// variable's size (program metadata first, then the driver, cached per program and device),
+// checks the range itself without overflow, and only then enqueues the transfer. Intel's
+// CPU runtime checks ranges with an overflowing sum (offset SIZE_MAX-1, count 4 passes), so
+// its check cannot be relied on.
+#include <string.h>
+
+#include "ocl_internal.h"
+
+/// Size of a device pointer: the storage of a device_global without device_image_scope,
+/// which holds only the address of its USM allocation.
+#define DEVICE_POINTER_SIZE 8
+
+/// The symbol the backend knows the variable by: UR's "<name>@global_id_mapping" when the
+/// program carries it, the name itself otherwise.
+static const char *symbol_of(ur_program_handle_t p, const char *name, char *buf, size_t size) {
+    const char *mapped =
+        p->props != NULL ? urc_props_global_symbol(p->props, name, buf, size) : NULL;
+    return mapped != NULL ? mapped : name;
+}
+
+/// Asks the driver for a variable's address and size, through the per-device cache.
+static ur_result_t resolve(ur_program_handle_t p, ur_device_handle_t d, const char *name,
+                           const char *symbol, uint64_t *address, size_t *size) {
+    int index = ocl_program_device_index(p, d);
+    if (index < 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0,
+                             "the queue's device is not a device of the program");
+    urc_dg_cache_t *cache = ocl_program_globals(p, index);
+    if (cache != NULL && urc_dg_cache_get(cache, name, address, size))
+        return UR_RESULT_SUCCESS;
+    void *ptr = NULL;
+    size_t bytes = 0;
+    cl_int err =
+        p->context->platform->ext.get_global_variable_pointer(d->cl, p->cl, symbol, &bytes, &ptr);
+    if (err == CL_INVALID_ARG_VALUE)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, err,
+                             "no device global '%s' in the program", name);
+    if (err != CL_SUCCESS)
+        return ocl_fail(err, "clGetDeviceGlobalVariablePointerINTEL");
+    *address = (uint64_t)(uintptr_t)ptr;
+    *size = bytes;
+    if (cache != NULL)
+        urc_dg_cache_put(cache, name, *address, bytes); // a failed insert only costs a lookup
+    return UR_RESULT_SUCCESS;
+}
+
+/// Everything checked before a transfer: handles, support, name and range.
+static ur_result_t prepare(ur_queue_handle_t q, ur_program_handle_t p, const char *name,
+                           size_t count, size_t offset, const char **symbol, char *buf,
+                           size_t buf_size) {
+    OCL_CHECK_HANDLE(q, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
+    OCL_CHECK_HANDLE(p, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
+    if (!q->device->global_variables)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "the device has no cl_intel_global_variable_access");
+    if (p->context != q->context)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                             "the program and the queue belong to different contexts");
+    *symbol = symbol_of(p, name, buf, buf_size);
+    size_t size = 0;
+    urc_dg_desc_t desc;
+    ur_result_t known = p->props != NULL ? urc_dg_describe(p->props, name, &desc)
+                                         : UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    if (known == UR_RESULT_SUCCESS) {
+        size = desc.image_scope ? desc.size : DEVICE_POINTER_SIZE;
+    } else if (known == UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION) {
+        // No "SYCL/device globals" metadata: the driver knows the size.
+        uint64_t address = 0;
+        OCL_TRY_UR(resolve(p, q->device, name, *symbol, &address, &size));
+    } else {
+        return known; // listed metadata without this name, or a malformed entry
+    }
+    return urc_dg_check_range(name, size, offset, count);
+}
+
+/// Maps a failed transfer: an unknown name is INVALID_VALUE, as for the lookup.
+static ur_result_t transfer_failed(cl_int err, const char *what, const char *name) {
+    if (err == CL_INVALID_ARG_VALUE)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, err,
+                             "no device global '%s' in the program", name);
+    return ocl_fail(err, what);
+}
+
+ur_result_t ocl_enqueue_device_global_variable_write(
+    ur_queue_handle_t hQueue, ur_program_handle_t hProgram, const char *name, bool blockingWrite,
+    size_t count, size_t offset, const void *pSrc, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    char buf[256];
+    const char *symbol = name;
+    OCL_TRY_UR(prepare(hQueue, hProgram, name, count, offset, &symbol, buf, sizeof buf));
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    cl_event ev = NULL;
+    cl_int err = hQueue->context->platform->ext.enqueue_write_global_variable(
+        hQueue->cl, hProgram->cl, symbol, blockingWrite, count, offset, pSrc, wl.count, wl.events,
+        phEvent != NULL ? &ev : NULL);
+    ocl_wait_list_fini(&wl);
+    if (err != CL_SUCCESS)
+        return transfer_failed(err, "clEnqueueWriteGlobalVariableINTEL", name);
+    return ocl_event_wrap(hQueue, UR_COMMAND_DEVICE_GLOBAL_VARIABLE_WRITE, ev, phEvent);
+}
+
+ur_result_t ocl_enqueue_device_global_variable_read(ur_queue_handle_t hQueue,
+                                                    ur_program_handle_t hProgram, const char *name,
+                                                    bool blockingRead, size_t count, size_t offset,
+                                                    void *pDst, uint32_t numEventsInWaitList,
+                                                    const ur_event_handle_t *phEventWaitList,
+                                                    ur_event_handle_t *phEvent) {
+    char buf[256];
+    const char *symbol = name;
+    OCL_TRY_UR(prepare(hQueue, hProgram, name, count, offset, &symbol, buf, sizeof buf));
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    cl_event ev = NULL;
+    cl_int err = hQueue->context->platform->ext.enqueue_read_global_variable(
+        hQueue->cl, hProgram->cl, symbol, blockingRead, count, offset, pDst, wl.count, wl.events,
+        phEvent != NULL ? &ev : NULL);
+    ocl_wait_list_fini(&wl);
+    if (err != CL_SUCCESS)
+        return transfer_failed(err, "clEnqueueReadGlobalVariableINTEL", name);
+    return ocl_event_wrap(hQueue, UR_COMMAND_DEVICE_GLOBAL_VARIABLE_READ, ev, phEvent);
+}
+
+ur_result_t ocl_program_get_global_variable_pointer(ur_device_handle_t hDevice,
+                                                    ur_program_handle_t hProgram,
+                                                    const char *pGlobalVariableName,
+                                                    size_t *pGlobalVariableSizeRet,
+                                                    void **ppGlobalVariablePointerRet) {
+    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
+    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
+    *ppGlobalVariablePointerRet = NULL;
+    if (!hDevice->global_variables)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "the device has no clGetDeviceGlobalVariablePointerINTEL");
+    char buf[256];
+    const char *symbol = symbol_of(hProgram, pGlobalVariableName, buf, sizeof buf);
+    uint64_t address = 0;
+    size_t size = 0;
+    OCL_TRY_UR(resolve(hProgram, hDevice, pGlobalVariableName, symbol, &address, &size));
+    *ppGlobalVariablePointerRet = (void *)(uintptr_t)address;
+    if (pGlobalVariableSizeRet != NULL)
+        *pGlobalVariableSizeRet = size;
+    return UR_RESULT_SUCCESS;
+}

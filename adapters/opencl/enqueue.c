@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: MIT
+// Enqueue operations on buffers, markers and barriers, and kernel launches. Every one
+// translates the wait list, checks sizes without overflow, and returns an event only when
+// the command was enqueued.
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "ocl_internal.h"
+
+ur_result_t ocl_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList,
+                                    const ur_event_handle_t *phEventWaitList,
+                                    ur_event_handle_t *phEvent) {
+    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    cl_event ev = NULL;
+    cl_int err =
+        clEnqueueMarkerWithWaitList(hQueue->cl, wl.count, wl.events, phEvent != NULL ? &ev : NULL);
+    return ocl_enqueue_done(err, "clEnqueueMarkerWithWaitList", &wl, hQueue, UR_COMMAND_EVENTS_WAIT,
+                            ev, phEvent);
+}
+
+ur_result_t ocl_enqueue_events_wait_with_barrier(ur_queue_handle_t hQueue,
+                                                 uint32_t numEventsInWaitList,
+                                                 const ur_event_handle_t *phEventWaitList,
+                                                 ur_event_handle_t *phEvent) {
+    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    cl_event ev = NULL;
+    cl_int err =
+        clEnqueueBarrierWithWaitList(hQueue->cl, wl.count, wl.events, phEvent != NULL ? &ev : NULL);
+    return ocl_enqueue_done(err, "clEnqueueBarrierWithWaitList", &wl, hQueue,
+                            UR_COMMAND_EVENTS_WAIT_WITH_BARRIER, ev, phEvent);
+}
+
+ur_result_t ocl_enqueue_events_wait_with_barrier_ext(ur_queue_handle_t hQueue,
+                                                     const ur_exp_enqueue_ext_properties_t *pProps,
+                                                     uint32_t numEventsInWaitList,
+                                                     const ur_event_handle_t *phEventWaitList,
+                                                     ur_event_handle_t *phEvent) {
+    (void)pProps; // low-power events are a hint
+    return ocl_enqueue_events_wait_with_barrier(hQueue, numEventsInWaitList, phEventWaitList,
+                                                phEvent);
+}
+
+// ---- buffers ---------------------------------------------------------------------------------
+
+static ur_result_t check_buffer(ur_queue_handle_t q, ur_mem_handle_t m) {
+    OCL_CHECK_HANDLE(q, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
+    OCL_CHECK_HANDLE(m, URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    if (m->context != q->context)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                             "the buffer and the queue belong to different contexts");
+    return UR_RESULT_SUCCESS;
+}
+
+/// `offset + size <= buffer size`, computed without overflow.
+static ur_result_t check_range(ur_mem_handle_t m, size_t offset, size_t size) {
+    if (offset > m->size || size > m->size - offset)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
+                             "range [%zu, +%zu) outside a buffer of %zu bytes", offset, size,
+                             m->size);
+    return UR_RESULT_SUCCESS;
+}
+
+/// The end of a rectangle in a buffer, with OpenCL's defaults for zero pitches; false on
+/// overflow.
+static bool rect_end(ur_rect_offset_t o, ur_rect_region_t r, size_t row, size_t slice,
+                     size_t *end) {
+    size_t t0, t1, t2, t3;
+    if (row == 0)
+        row = r.width;
+    if (slice == 0 && __builtin_mul_overflow(row, r.height, &slice))
+        return false;
+    return o.z <= SIZE_MAX - r.depth && o.y <= SIZE_MAX - r.height &&
+           !__builtin_mul_overflow(o.z + r.depth - 1, slice, &t0) &&
+           !__builtin_mul_overflow(o.y + r.height - 1, row, &t1) &&
+           !__builtin_add_overflow(t0, t1, &t2) && !__builtin_add_overflow(t2, o.x, &t3) &&
+           !__builtin_add_overflow(t3, r.width, end);
+}
+
+static ur_result_t check_rect(ur_mem_handle_t m, ur_rect_offset_t o, ur_rect_region_t r, size_t row,
+                              size_t slice) {
+    size_t end = 0;
+    if (!rect_end(o, r, row, slice, &end) || end > m->size)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
+                             "rectangle outside a buffer of %zu bytes", m->size);
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t ocl_enqueue_mem_buffer_read(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
+                                        bool blockingRead, size_t offset, size_t size, void *pDst,
+                                        uint32_t numEventsInWaitList,
+                                        const ur_event_handle_t *phEventWaitList,
+                                        ur_event_handle_t *phEvent) {
+    OCL_TRY_UR(check_buffer(hQueue, hBuffer));
+    OCL_TRY_UR(check_range(hBuffer, offset, size));
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    cl_event ev = NULL;
+    cl_int err = clEnqueueReadBuffer(hQueue->cl, hBuffer->cl, blockingRead, offset, size, pDst,
+                                     wl.count, wl.events, phEvent != NULL ? &ev : NULL);
+    return ocl_enqueue_done(err, "clEnqueueReadBuffer", &wl, hQueue, UR_COMMAND_MEM_BUFFER_READ, ev,
+                            phEvent);
+}
+
+ur_result_t ocl_enqueue_mem_buffer_write(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
+                                         bool blockingWrite, size_t offset, size_t size,
+                                         const void *pSrc, uint32_t numEventsInWaitList,
+                                         const ur_event_handle_t *phEventWaitList,
+                                         ur_event_handle_t *phEvent) {
+    OCL_TRY_UR(check_buffer(hQueue, hBuffer));
+    OCL_TRY_UR(check_range(hBuffer, offset, size));
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    cl_event ev = NULL;
+    cl_int err = clEnqueueWriteBuffer(hQueue->cl, hBuffer->cl, blockingWrite, offset, size, pSrc,
+                                      wl.count, wl.events, phEvent != NULL ? &ev : NULL);
+    return ocl_enqueue_done(err, "clEnqueueWriteBuffer", &wl, hQueue, UR_COMMAND_MEM_BUFFER_WRITE,
+                            ev, phEvent);
+}
+
+ur_result_t ocl_enqueue_mem_buffer_read_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
+                                             bool blockingRead, ur_rect_offset_t bufferOrigin,
+                                             ur_rect_offset_t hostOrigin, ur_rect_region_t region,
+                                             size_t bufferRowPitch, size_t bufferSlicePitch,
+                                             size_t hostRowPitch, size_t hostSlicePitch, void *pDst,
+                                             uint32_t numEventsInWaitList,
+                                             const ur_event_handle_t *phEventWaitList,
+                                             ur_event_handle_t *phEvent) {
+    OCL_TRY_UR(check_buffer(hQueue, hBuffer));
+    OCL_TRY_UR(check_rect(hBuffer, bufferOrigin, region, bufferRowPitch, bufferSlicePitch));
+    const size_t bo[3] = {bufferOrigin.x, bufferOrigin.y, bufferOrigin.z};
+    const size_t ho[3] = {hostOrigin.x, hostOrigin.y, hostOrigin.z};
+    const size_t rg[3] = {region.width, region.height, region.depth};
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    cl_event ev = NULL;
+    cl_int err = clEnqueueReadBufferRect(
+        hQueue->cl, hBuffer->cl, blockingRead, bo, ho, rg, bufferRowPitch, bufferSlicePitch,
+        hostRowPitch, hostSlicePitch, pDst, wl.count, wl.events, phEvent != NULL ? &ev : NULL);
+    return ocl_enqueue_done(err, "clEnqueueReadBufferRect", &wl, hQueue,
+                            UR_COMMAND_MEM_BUFFER_READ_RECT, ev, phEvent);
+}
+
+ur_result_t ocl_enqueue_mem_buffer_write_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
+                                              bool blockingWrite, ur_rect_offset_t bufferOrigin,
+                                              ur_rect_offset_t hostOrigin, ur_rect_region_t region,
+                                              size_t bufferRowPitch, size_t bufferSlicePitch,
+                                              size_t hostRowPitch, size_t hostSlicePitch,
+                                              void *pSrc, uint32_t numEventsInWaitList,
+                                              const ur_event_handle_t *phEventWaitList,
+                                              ur_event_handle_t *phEvent) {
+    OCL_TRY_UR(check_buffer(hQueue, hBuffer));
+    OCL_TRY_UR(check_rect(hBuffer, bufferOrigin, region, bufferRowPitch, bufferSlicePitch));
+    const size_t bo[3] = {bufferOrigin.x, bufferOrigin.y, bufferOrigin.z};
+    const size_t ho[3] = {hostOrigin.x, hostOrigin.y, hostOrigin.z};
+    const size_t rg[3] = {region.width, region.height, region.depth};
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    cl_event ev = NULL;
+    cl_int err = clEnqueueWriteBufferRect(
+        hQueue->cl, hBuffer->cl, blockingWrite, bo, ho, rg, bufferRowPitch, bufferSlicePitch,
+        hostRowPitch, hostSlicePitch, pSrc, wl.count, wl.events, phEvent != NULL ? &ev : NULL);
+    return ocl_enqueue_done(err, "clEnqueueWriteBufferRect", &wl, hQueue,
+                            UR_COMMAND_MEM_BUFFER_WRITE_RECT, ev, phEvent);
+}
+
+ur_result_t ocl_enqueue_mem_buffer_copy(ur_queue_handle_t hQueue, ur_mem_handle_t hBufferSrc,
+                                        ur_mem_handle_t hBufferDst, size_t srcOffset,
+                                        size_t dstOffset, size_t size, uint32_t numEventsInWaitList,
+                                        const ur_event_handle_t *phEventWaitList,
+                                        ur_event_handle_t *phEvent) {
+    OCL_TRY_UR(check_buffer(hQueue, hBufferSrc));
+    OCL_TRY_UR(check_buffer(hQueue, hBufferDst));
+    OCL_TRY_UR(check_range(hBufferSrc, srcOffset, size));
+    OCL_TRY_UR(check_range(hBufferDst, dstOffset, size));
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    cl_event ev = NULL;
+    cl_int err =
+        clEnqueueCopyBuffer(hQueue->cl, hBufferSrc->cl, hBufferDst->cl, srcOffset, dstOffset, size,
+                            wl.count, wl.events, phEvent != NULL ? &ev : NULL);
+    return ocl_enqueue_done(err, "clEnqueueCopyBuffer", &wl, hQueue, UR_COMMAND_MEM_BUFFER_COPY, ev,
+                            phEvent);
+}
+
+ur_result_t ocl_enqueue_mem_buffer_copy_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBufferSrc,
+                                             ur_mem_handle_t hBufferDst, ur_rect_offset_t srcOrigin,
+                                             ur_rect_offset_t dstOrigin, ur_rect_region_t region,
+                                             size_t srcRowPitch, size_t srcSlicePitch,
+                                             size_t dstRowPitch, size_t dstSlicePitch,
+                                             uint32_t numEventsInWaitList,
+                                             const ur_event_handle_t *phEventWaitList,
+                                             ur_event_handle_t *phEvent) {
+    OCL_TRY_UR(check_buffer(hQueue, hBufferSrc));
+    OCL_TRY_UR(check_buffer(hQueue, hBufferDst));
+    OCL_TRY_UR(check_rect(hBufferSrc, srcOrigin, region, srcRowPitch, srcSlicePitch));
+    OCL_TRY_UR(check_rect(hBufferDst, dstOrigin, region, dstRowPitch, dstSlicePitch));
+    const size_t so[3] = {srcOrigin.x, srcOrigin.y, srcOrigin.z};
+    const size_t dor[3] = {dstOrigin.x, dstOrigin.y, dstOrigin.z};
+    const size_t rg[3] = {region.width, region.height, region.depth};
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    cl_event ev = NULL;
+    cl_int err = clEnqueueCopyBufferRect(hQueue->cl, hBufferSrc->cl, hBufferDst->cl, so, dor, rg,
+                                         srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch,
+                                         wl.count, wl.events, phEvent != NULL ? &ev : NULL);
+    return ocl_enqueue_done(err, "clEnqueueCopyBufferRect", &wl, hQueue,
+                            UR_COMMAND_MEM_BUFFER_COPY_RECT, ev, phEvent);
+}
+
+static void CL_CALLBACK free_host_image(cl_event ev, cl_int status, void *data) {
+    (void)ev;
+    (void)status;
+    free(data);
+}
+
+ur_result_t ocl_enqueue_mem_buffer_fill(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
+                                        const void *pPattern, size_t patternSize, size_t offset,
+                                        size_t size, uint32_t numEventsInWaitList,
+                                        const ur_event_handle_t *phEventWaitList,
+                                        ur_event_handle_t *phEvent) {
+    OCL_TRY_UR(check_buffer(hQueue, hBuffer));
+    OCL_TRY_UR(check_range(hBuffer, offset, size));
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    cl_event ev = NULL;
+    if (patternSize <= 128) {
+        cl_int err = clEnqueueFillBuffer(hQueue->cl, hBuffer->cl, pPattern, patternSize, offset,
+                                         size, wl.count, wl.events, phEvent != NULL ? &ev : NULL);
+        return ocl_enqueue_done(err, "clEnqueueFillBuffer", &wl, hQueue, UR_COMMAND_MEM_BUFFER_FILL,
+                                ev, phEvent);
+    }
+    // OpenCL fills with patterns of up to 128 bytes; larger ones are written from a host
+    // image of the range, freed once the write completes.
+    uint8_t *image = malloc(size);
+    if (image == NULL) {
+        ocl_wait_list_fini(&wl);
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    for (size_t at = 0; at < size; at += patternSize)
+        memcpy(image + at, pPattern, patternSize);
+    cl_int err = clEnqueueWriteBuffer(hQueue->cl, hBuffer->cl, CL_FALSE, offset, size, image,
+                                      wl.count, wl.events, &ev);
+    ocl_wait_list_fini(&wl);
+    if (err != CL_SUCCESS) {
+        free(image);
+        return ocl_fail(err, "clEnqueueWriteBuffer");
+    }
+    if (clSetEventCallback(ev, CL_COMPLETE, free_host_image, image) != CL_SUCCESS) {
+        clWaitForEvents(1, &ev);
+        free(image);
+    }
+    if (phEvent == NULL) {
+        clReleaseEvent(ev);
+        return UR_RESULT_SUCCESS;
+    }
+    return ocl_event_wrap(hQueue, UR_COMMAND_MEM_BUFFER_FILL, ev, phEvent);
+}
+
+ur_result_t ocl_enqueue_mem_buffer_map(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
+                                       bool blockingMap, ur_map_flags_t mapFlags, size_t offset,
+                                       size_t size, uint32_t numEventsInWaitList,
+                                       const ur_event_handle_t *phEventWaitList,
+                                       ur_event_handle_t *phEvent, void **ppRetMap) {
+    OCL_TRY_UR(check_buffer(hQueue, hBuffer));
+    OCL_TRY_UR(check_range(hBuffer, offset, size));
+    cl_map_flags flags = 0;
+    if (mapFlags & UR_MAP_FLAG_READ)
+        flags |= CL_MAP_READ;
+    if (mapFlags & UR_MAP_FLAG_WRITE)
+        flags |= CL_MAP_WRITE;
+    if (mapFlags & UR_MAP_FLAG_WRITE_INVALIDATE_REGION)
+        flags |= CL_MAP_WRITE_INVALIDATE_REGION;
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    cl_event ev = NULL;
+    cl_int err = CL_SUCCESS;
+    void *p = clEnqueueMapBuffer(hQueue->cl, hBuffer->cl, blockingMap, flags, offset, size,
+                                 wl.count, wl.events, phEvent != NULL ? &ev : NULL, &err);
+    if (err == CL_SUCCESS)
+        *ppRetMap = p;
+    return ocl_enqueue_done(err, "clEnqueueMapBuffer", &wl, hQueue, UR_COMMAND_MEM_BUFFER_MAP, ev,
+                            phEvent);
+}
+
+ur_result_t ocl_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMem, void *pMappedPtr,
+                                  uint32_t numEventsInWaitList,
+                                  const ur_event_handle_t *phEventWaitList,
+                                  ur_event_handle_t *phEvent) {
+    OCL_TRY_UR(check_buffer(hQueue, hMem));
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    cl_event ev = NULL;
+    cl_int err = clEnqueueUnmapMemObject(hQueue->cl, hMem->cl, pMappedPtr, wl.count, wl.events,
+                                         phEvent != NULL ? &ev : NULL);
+    return ocl_enqueue_done(err, "clEnqueueUnmapMemObject", &wl, hQueue, UR_COMMAND_MEM_UNMAP, ev,
+                            phEvent);
+}
+
+// ---- kernel launch ---------------------------------------------------------------------------
+
+/// Sets the inline arguments of a launch; the caller holds the kernel's launch lock.
+static ur_result_t set_args(ur_kernel_handle_t k, ur_queue_handle_t q, uint32_t n,
+                            const ur_exp_kernel_arg_properties_t *args) {
+    for (uint32_t i = 0; i < n; ++i) {
+        const ur_exp_kernel_arg_properties_t *a = &args[i];
+        cl_int err = CL_SUCCESS;
+        switch (a->type) {
+        case UR_EXP_KERNEL_ARG_TYPE_VALUE:
+            err = clSetKernelArg(k->cl, a->index, a->size, a->value.value);
+            break;
+        case UR_EXP_KERNEL_ARG_TYPE_LOCAL:
+            err = clSetKernelArg(k->cl, a->index, a->size, NULL);
+            break;
+        case UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ: {
+            ur_mem_handle_t m = a->value.memObjTuple.hMem;
+            if (m != NULL && !ocl_is(m, URC_KIND_MEM))
+                return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
+                                     "argument %u is not an OpenCL adapter buffer", a->index);
+            cl_mem cl = m != NULL ? m->cl : NULL;
+            err = clSetKernelArg(k->cl, a->index, sizeof cl, &cl);
+            break;
+        }
+        case UR_EXP_KERNEL_ARG_TYPE_POINTER:
+            if (!q->device->usm)
+                return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                                     "pointer arguments need cl_intel_unified_shared_memory");
+            err = q->context->platform->ext.set_kernel_arg_mem_pointer(k->cl, a->index,
+                                                                       a->value.pointer);
+            break;
+        case UR_EXP_KERNEL_ARG_TYPE_SAMPLER:
+            return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                                 "samplers are not supported by the OpenCL adapter yet");
+        default:
+            return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        }
+        if (err != CL_SUCCESS)
+            return ocl_fail(err, "clSetKernelArg");
+    }
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t ocl_enqueue_kernel_launch_with_args_exp(
+    ur_queue_handle_t hQueue, ur_kernel_handle_t hKernel, uint32_t workDim,
+    const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize,
+    uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs,
+    const ur_kernel_launch_ext_properties_t *launchPropList, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
+    OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
+    if (workDim < 1 || workDim > 3)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_DIMENSION, 0,
+                             "work dimension %u (1 to 3)", workDim);
+    for (const ur_kernel_launch_ext_properties_t *p = launchPropList; p != NULL; p = p->pNext) {
+        // Serialisation is a hint; cooperative launches are not something OpenCL can do
+        // (UR_DEVICE_INFO_KERNEL_LAUNCH_CAPABILITIES reports none).
+        if (p->flags &
+            ~(ur_kernel_launch_flags_t)UR_KERNEL_LAUNCH_FLAG_OPPORTUNISTIC_QUEUE_SERIALIZE)
+            return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                                 "launch flags 0x%x are not supported", (unsigned)p->flags);
+    }
+    if (hKernel->context != hQueue->context)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL, 0,
+                             "the kernel and the queue belong to different contexts");
+    // Without a local size, a size the kernel was compiled with
+    // (reqd_work_group_size) is used, as OpenCL would otherwise pick its own.
+    size_t compiled[3] = {0, 0, 0};
+    if (pLocalWorkSize == NULL &&
+        clGetKernelWorkGroupInfo(hKernel->cl, hQueue->device->cl, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                 sizeof compiled, compiled, NULL) == CL_SUCCESS &&
+        compiled[0] != 0)
+        pLocalWorkSize = compiled;
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    cl_event ev = NULL;
+    // Arguments live in the cl_kernel: setting them and enqueueing is one critical section
+    // per kernel, so threads launching the same kernel cannot mix their arguments.
+    pthread_mutex_lock(&hKernel->launch_lock);
+    ur_result_t result = set_args(hKernel, hQueue, numArgs, pArgs);
+    cl_int err = CL_SUCCESS;
+    if (result == UR_RESULT_SUCCESS)
+        err = clEnqueueNDRangeKernel(hQueue->cl, hKernel->cl, workDim, pGlobalWorkOffset,
+                                     pGlobalWorkSize, pLocalWorkSize, wl.count, wl.events,
+                                     phEvent != NULL ? &ev : NULL);
+    pthread_mutex_unlock(&hKernel->launch_lock);
+    if (result != UR_RESULT_SUCCESS) {
+        ocl_wait_list_fini(&wl);
+        return result;
+    }
+    return ocl_enqueue_done(err, "clEnqueueNDRangeKernel", &wl, hQueue, UR_COMMAND_KERNEL_LAUNCH,
+                            ev, phEvent);
+}

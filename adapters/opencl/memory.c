@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+// Buffers and sub-buffers. Images are not offered yet (the generated stubs answer them).
+#include <stdlib.h>
+
+#include "alloc.h"
+#include "ocl_internal.h"
+
+static cl_mem_flags mem_flags(ur_mem_flags_t f) {
+    cl_mem_flags cl = 0;
+    if (f & UR_MEM_FLAG_READ_WRITE)
+        cl |= CL_MEM_READ_WRITE;
+    if (f & UR_MEM_FLAG_WRITE_ONLY)
+        cl |= CL_MEM_WRITE_ONLY;
+    if (f & UR_MEM_FLAG_READ_ONLY)
+        cl |= CL_MEM_READ_ONLY;
+    if (f & UR_MEM_FLAG_USE_HOST_POINTER)
+        cl |= CL_MEM_USE_HOST_PTR;
+    if (f & UR_MEM_FLAG_ALLOC_HOST_POINTER)
+        cl |= CL_MEM_ALLOC_HOST_PTR;
+    if (f & UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)
+        cl |= CL_MEM_COPY_HOST_PTR;
+    return cl;
+}
+
+static ur_result_t mem_make(cl_mem cl, ur_context_handle_t context, ur_mem_handle_t parent,
+                            bool owns, ur_mem_handle_t *out) {
+    size_t size = 0;
+    OCL_TRY("clGetMemObjectInfo", clGetMemObjectInfo(cl, CL_MEM_SIZE, sizeof size, &size, NULL));
+    ur_mem_handle_t m = URC_NEW(struct ur_mem_handle_t_);
+    if (m == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    urc_object_init(&m->obj, &ocl_ddi, URC_KIND_MEM);
+    m->cl = cl;
+    m->context = context;
+    m->parent = parent;
+    m->size = size;
+    m->owns_native = owns;
+    ocl_context_retain_internal(context);
+    if (parent != NULL)
+        urc_retain(&parent->obj);
+    *out = m;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t ocl_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t flags, size_t size,
+                                  const ur_buffer_properties_t *pProperties,
+                                  ur_mem_handle_t *phBuffer) {
+    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
+    void *host = pProperties != NULL ? pProperties->pHost : NULL;
+    bool wants_host =
+        (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) != 0;
+    // A host pointer goes with USE_HOST_POINTER or ALLOC_COPY_HOST_POINTER, and only then.
+    if (wants_host != (host != NULL))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_HOST_PTR, 0,
+                             "urMemBufferCreate: host pointer %p with flags 0x%x", host,
+                             (unsigned)flags);
+    // Channel and location properties need cl_intel_create_buffer_with_properties; where
+    // it is missing they are hints and dropped.
+    cl_mem_properties_intel props[5];
+    size_t n = 0;
+    for (const ur_base_properties_t *p = pProperties != NULL ? pProperties->pNext : NULL;
+         p != NULL && n < 4; p = p->pNext) {
+        if (p->stype == UR_STRUCTURE_TYPE_BUFFER_CHANNEL_PROPERTIES) {
+            props[n++] = CL_MEM_CHANNEL_INTEL;
+            props[n++] = ((const ur_buffer_channel_properties_t *)p)->channel;
+        } else if (p->stype == UR_STRUCTURE_TYPE_BUFFER_ALLOC_LOCATION_PROPERTIES) {
+            props[n++] = CL_MEM_ALLOC_BUFFER_LOCATION_INTEL;
+            props[n++] = ((const ur_buffer_alloc_location_properties_t *)p)->location;
+        }
+    }
+    props[n] = 0;
+    cl_int err = CL_SUCCESS;
+    cl_mem cl;
+    clCreateBufferWithPropertiesINTEL_fn with_props =
+        hContext->platform->ext.create_buffer_with_properties;
+    if (n > 0 && with_props != NULL)
+        cl = with_props(hContext->cl, props, mem_flags(flags), size, host, &err);
+    else
+        cl = clCreateBuffer(hContext->cl, mem_flags(flags), size, host, &err);
+    if (err != CL_SUCCESS)
+        return ocl_fail(err, "clCreateBuffer");
+    ur_result_t result = mem_make(cl, hContext, NULL, true, phBuffer);
+    if (result != UR_RESULT_SUCCESS)
+        clReleaseMemObject(cl);
+    return result;
+}
+
+ur_result_t ocl_mem_retain(ur_mem_handle_t hMem) {
+    OCL_CHECK_HANDLE(hMem, URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    urc_retain(&hMem->obj);
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t ocl_mem_release(ur_mem_handle_t hMem) {
+    OCL_CHECK_HANDLE(hMem, URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    while (hMem != NULL && urc_release(&hMem->obj)) {
+        ur_mem_handle_t parent = hMem->parent;
+        if (hMem->owns_native)
+            clReleaseMemObject(hMem->cl);
+        ocl_context_release_internal(hMem->context);
+        free(hMem);
+        hMem = parent; // a sub-buffer held one reference to the buffer it was cut from
+    }
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t ocl_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t flags,
+                                     ur_buffer_create_type_t bufferCreateType,
+                                     const ur_buffer_region_t *pRegion, ur_mem_handle_t *phMem) {
+    OCL_CHECK_HANDLE(hBuffer, URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    if (bufferCreateType != UR_BUFFER_CREATE_TYPE_REGION)
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (hBuffer->parent != NULL)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
+                             "urMemBufferPartition: a sub-buffer cannot be partitioned");
+    // Overflow-safe: origin + size <= buffer size.
+    if (pRegion->origin > hBuffer->size || pRegion->size > hBuffer->size - pRegion->origin)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_BUFFER_SIZE, 0,
+                             "region [%zu, +%zu) outside a buffer of %zu bytes", pRegion->origin,
+                             pRegion->size, hBuffer->size);
+    if (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_HOST_POINTER |
+                 UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "urMemBufferPartition: host-pointer flags are not allowed");
+    cl_buffer_region region = {pRegion->origin, pRegion->size};
+    cl_int err = CL_SUCCESS;
+    cl_mem cl = clCreateSubBuffer(hBuffer->cl, mem_flags(flags), CL_BUFFER_CREATE_TYPE_REGION,
+                                  &region, &err);
+    if (err != CL_SUCCESS)
+        return ocl_fail(err, "clCreateSubBuffer");
+    ur_result_t result = mem_make(cl, hBuffer->context, hBuffer, true, phMem);
+    if (result != UR_RESULT_SUCCESS)
+        clReleaseMemObject(cl);
+    return result;
+}
+
+ur_result_t ocl_mem_get_native_handle(ur_mem_handle_t hMem, ur_device_handle_t hDevice,
+                                      ur_native_handle_t *phNativeMem) {
+    (void)hDevice; // one cl_mem serves every device of the context
+    OCL_CHECK_HANDLE(hMem, URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    *phNativeMem = (ur_native_handle_t)hMem->cl;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t ocl_mem_buffer_create_with_native_handle(ur_native_handle_t hNativeMem,
+                                                     ur_context_handle_t hContext,
+                                                     const ur_mem_native_properties_t *pProps,
+                                                     ur_mem_handle_t *phMem) {
+    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
+    cl_mem cl = (cl_mem)hNativeMem;
+    cl_context cl_ctx = NULL;
+    cl_mem_object_type type = 0;
+    OCL_TRY("clGetMemObjectInfo",
+            clGetMemObjectInfo(cl, CL_MEM_CONTEXT, sizeof cl_ctx, &cl_ctx, NULL));
+    OCL_TRY("clGetMemObjectInfo", clGetMemObjectInfo(cl, CL_MEM_TYPE, sizeof type, &type, NULL));
+    if (cl_ctx != hContext->cl)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                             "the native buffer belongs to another context");
+    if (type != CL_MEM_OBJECT_BUFFER)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
+                             "the native memory object is not a buffer");
+    bool owns = pProps != NULL && pProps->isNativeHandleOwned;
+    return mem_make(cl, hContext, NULL, owns, phMem);
+}
+
+ur_result_t ocl_mem_get_info(ur_mem_handle_t hMemory, ur_mem_info_t propName, size_t propSize,
+                             void *pPropValue, size_t *pPropSizeRet) {
+    OCL_CHECK_HANDLE(hMemory, URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
+    switch (propName) {
+    case UR_MEM_INFO_SIZE:
+        return ocl_put_size(out, hMemory->size);
+    case UR_MEM_INFO_CONTEXT:
+        return ocl_put_ptr(out, hMemory->context);
+    case UR_MEM_INFO_REFERENCE_COUNT:
+        return ocl_put_u32(out, urc_refcount(&hMemory->obj));
+    default:
+        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    }
+}

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// What the OpenCL adapter's files share: error mapping, info replies, wait lists, events.
+#ifndef URC_OCL_INTERNAL_H
+#define URC_OCL_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "ocl_entry_points.h"
+#include "ocl_objects.h"
+
+/// The process's one adapter object (whether or not anyone holds a reference).
+ur_adapter_handle_t ocl_the_adapter(void);
+
+/// The adapter's logger (UR_LOG_OPENCL).
+urc_logger_t *ocl_log(void);
+
+// ---- errors (ocl_error.c) ------------------------------------------------------------------
+
+/// The UR result for an OpenCL error code; codes without a UR equivalent give
+/// UR_RESULT_ERROR_ADAPTER_SPECIFIC.
+ur_result_t ocl_map_error(cl_int err);
+
+/// Maps `err` and records "<what> failed: <CL name> (<code>)" with the native code for
+/// urAdapterGetLastError. Use on every failed OpenCL call.
+ur_result_t ocl_fail(cl_int err, const char *what);
+
+/// The CL_* name of an error code ("CL_INVALID_VALUE"), or "unknown OpenCL error".
+const char *ocl_error_name(cl_int err);
+
+/// Returns from the calling function when an OpenCL call fails.
+#define OCL_TRY(what, expr)                                                                        \
+    do {                                                                                           \
+        cl_int ocl_try_err_ = (expr);                                                              \
+        if (ocl_try_err_ != CL_SUCCESS)                                                            \
+            return ocl_fail(ocl_try_err_, (what));                                                 \
+    } while (0)
+
+/// Returns from the calling function when a UR-level step fails.
+#define OCL_TRY_UR(expr)                                                                           \
+    do {                                                                                           \
+        ur_result_t ocl_try_res_ = (expr);                                                         \
+        if (ocl_try_res_ != UR_RESULT_SUCCESS)                                                     \
+            return ocl_try_res_;                                                                   \
+    } while (0)
+
+// ---- handle checks -------------------------------------------------------------------------
+
+/// True when `h` is one of this adapter's handles of the given kind. The generated checks
+/// already reject NULL; this catches handles of another kind or another adapter.
+static inline bool ocl_is(const void *h, urc_kind_t kind) {
+    return h != NULL && ((const urc_object_t *)h)->ddi == &ocl_ddi &&
+           ((const urc_object_t *)h)->kind == kind;
+}
+
+#define OCL_CHECK_HANDLE(h, kind, result)                                                          \
+    do {                                                                                           \
+        if (!ocl_is((h), (kind)))                                                                  \
+            return urc_error_set((result), 0, "%s: not an OpenCL adapter %s handle", __func__,     \
+                                 #h);                                                              \
+    } while (0)
+
+// ---- info replies (info.c) -----------------------------------------------------------------
+
+/// Where a get-info call puts its answer.
+typedef struct ocl_out_t {
+    size_t size;
+    void *value;
+    size_t *size_ret;
+} ocl_out_t;
+
+static inline ocl_out_t ocl_out(size_t size, void *value, size_t *size_ret) {
+    ocl_out_t out = {size, value, size_ret};
+    return out;
+}
+
+/// Copies `size` bytes of `src`: sets *size_ret, and fails with UR_RESULT_ERROR_INVALID_SIZE
+/// when a value buffer is given and smaller than needed. Larger buffers are fine (UR's
+/// OpenCL adapter rejected any size but the exact one for several queries).
+ur_result_t ocl_put(ocl_out_t out, const void *src, size_t size);
+ur_result_t ocl_put_u32(ocl_out_t out, uint32_t v);
+ur_result_t ocl_put_u64(ocl_out_t out, uint64_t v);
+ur_result_t ocl_put_size(ocl_out_t out, size_t v);
+ur_result_t ocl_put_bool(ocl_out_t out, bool v);
+ur_result_t ocl_put_ptr(ocl_out_t out, const void *v);
+ur_result_t ocl_put_str(ocl_out_t out, const char *s);
+
+/// True when `name` is one of the space-separated words of `list` (not a substring match:
+/// "cl_khr_fp16" does not match "cl_khr_fp16_foo").
+bool ocl_word_listed(const char *list, const char *name);
+
+// ---- object helpers ------------------------------------------------------------------------
+
+ur_result_t ocl_platform_discover(ur_adapter_handle_t adapter);
+void ocl_platforms_destroy(ur_adapter_handle_t adapter);
+
+/// The adapter's handle of a native device (root or sub-device seen before), or NULL.
+ur_device_handle_t ocl_device_find(cl_device_id cl);
+/// Builds a root device of `platform` (called during discovery).
+ur_result_t ocl_device_create(ur_platform_handle_t platform, cl_device_id cl,
+                              ur_device_handle_t parent, ur_device_handle_t *out);
+void ocl_device_destroy(ur_device_handle_t device);
+
+void ocl_context_retain_internal(ur_context_handle_t context);
+void ocl_context_release_internal(ur_context_handle_t context);
+void ocl_queue_release_internal(ur_queue_handle_t queue);
+ur_result_t ocl_queue_wrap_native(ur_context_handle_t context, cl_command_queue cl,
+                                  ur_queue_handle_t *out);
+void ocl_program_release_internal(ur_program_handle_t program);
+
+/// Index of `device` in the program's device list, or -1.
+int ocl_program_device_index(ur_program_handle_t program, ur_device_handle_t device);
+
+/// One check before build, compile and link: requirement checks and virtual-function image
+/// selection of the device-image work hook in here. Currently accepts every device.
+ur_result_t ocl_program_check_devices(const urc_props_t *props, uint32_t num_devices,
+                                      const ur_device_handle_t *devices);
+
+/// The cache of resolved device globals of `program` on its device number `index`.
+urc_dg_cache_t *ocl_program_globals(ur_program_handle_t program, int index);
+
+// ---- events and wait lists (event.c) -------------------------------------------------------
+
+/// A UR wait list as OpenCL events; small lists use the inline storage.
+typedef struct ocl_wait_list_t {
+    cl_uint count;
+    cl_event *events; // NULL when count == 0, as OpenCL requires
+    cl_event inline_events[8];
+} ocl_wait_list_t;
+
+/// Fails with UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when an entry is not an OpenCL event.
+ur_result_t ocl_wait_list_init(ocl_wait_list_t *wl, uint32_t count,
+                               const ur_event_handle_t *events);
+void ocl_wait_list_fini(ocl_wait_list_t *wl);
+
+/// Wraps a cl_event returned by an enqueue on `queue` (owning its reference) into a UR event
+/// of type `command`; nothing happens when `out` is NULL. On allocation failure the cl_event
+/// is released.
+ur_result_t ocl_event_wrap(ur_queue_handle_t queue, ur_command_t command, cl_event cl,
+                           ur_event_handle_t *out);
+
+/// Ends an enqueue: frees the wait list, maps a failure, or wraps the event.
+ur_result_t ocl_enqueue_done(cl_int err, const char *what, ocl_wait_list_t *wl,
+                             ur_queue_handle_t queue, ur_command_t command, cl_event cl,
+                             ur_event_handle_t *out);
+
+#endif // URC_OCL_INTERNAL_H

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+// The OpenCL adapter's handles. Each UR handle type is completed here, so adapter code reads
+// fields without casts; every struct starts with the common object header (ddi at offset 0).
+#ifndef URC_OCL_OBJECTS_H
+#define URC_OCL_OBJECTS_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "devglobal.h"
+#include "log.h"
+#include "object.h"
+#include "props.h"
+#include "ur_api.h"
+
+// Extension entry points that cl_ext.h does not declare (cl_intel_global_variable_access and
+// cl_intel_function_pointers), with the signatures Intel's runtimes export.
+typedef cl_int(CL_API_CALL *ocl_get_global_variable_pointer_fn)(cl_device_id, cl_program,
+                                                                const char *, size_t *, void **);
+typedef cl_int(CL_API_CALL *ocl_enqueue_write_global_variable_fn)(cl_command_queue, cl_program,
+                                                                  const char *, cl_bool, size_t,
+                                                                  size_t, const void *, cl_uint,
+                                                                  const cl_event *, cl_event *);
+typedef cl_int(CL_API_CALL *ocl_enqueue_read_global_variable_fn)(cl_command_queue, cl_program,
+                                                                 const char *, cl_bool, size_t,
+                                                                 size_t, void *, cl_uint,
+                                                                 const cl_event *, cl_event *);
+typedef cl_int(CL_API_CALL *ocl_get_function_pointer_fn)(cl_device_id, cl_program, const char *,
+                                                         cl_ulong *);
+typedef cl_program(CL_API_CALL *ocl_create_program_with_il_fn)(cl_context, const void *, size_t,
+                                                               cl_int *);
+typedef cl_int(CL_API_CALL *ocl_get_kernel_sub_group_info_fn)(cl_kernel, cl_device_id,
+                                                              cl_kernel_sub_group_info, size_t,
+                                                              const void *, size_t, void *,
+                                                              size_t *);
+typedef cl_int(CL_API_CALL *ocl_suggested_local_work_size_fn)(cl_command_queue, cl_kernel, cl_uint,
+                                                              const size_t *, const size_t *,
+                                                              size_t *);
+
+/// Extension functions of one platform, resolved once when the platform is discovered with
+/// clGetExtensionFunctionAddressForPlatform. A platform lives as long as the adapter, so no
+/// pointer here can outlive the library that provides it (UR cached them per cl_context and
+/// had to clear the cache on context release). NULL means "not available".
+typedef struct ocl_ext_t {
+    clHostMemAllocINTEL_fn host_mem_alloc;
+    clDeviceMemAllocINTEL_fn device_mem_alloc;
+    clSharedMemAllocINTEL_fn shared_mem_alloc;
+    clMemBlockingFreeINTEL_fn mem_blocking_free;
+    clGetMemAllocInfoINTEL_fn get_mem_alloc_info;
+    clSetKernelArgMemPointerINTEL_fn set_kernel_arg_mem_pointer;
+    clEnqueueMemFillINTEL_fn enqueue_mem_fill;
+    clEnqueueMemcpyINTEL_fn enqueue_memcpy;
+    clCreateBufferWithPropertiesINTEL_fn create_buffer_with_properties;
+    ocl_get_global_variable_pointer_fn get_global_variable_pointer;
+    ocl_enqueue_write_global_variable_fn enqueue_write_global_variable;
+    ocl_enqueue_read_global_variable_fn enqueue_read_global_variable;
+    ocl_get_function_pointer_fn get_function_pointer;
+    ocl_create_program_with_il_fn create_program_with_il_khr;
+    ocl_get_kernel_sub_group_info_fn get_kernel_sub_group_info_khr;
+    ocl_suggested_local_work_size_fn suggested_local_work_size;
+} ocl_ext_t;
+
+struct ur_adapter_handle_t_ {
+    urc_object_t obj;
+    urc_logger_t *log;
+    pthread_mutex_t lock; // guards platform discovery
+    bool discovered;
+    uint32_t num_platforms;
+    struct ur_platform_handle_t_ **platforms;
+};
+
+struct ur_platform_handle_t_ {
+    urc_object_t obj;
+    cl_platform_id cl;
+    ur_adapter_handle_t adapter;
+    unsigned version; // major * 10 + minor, e.g. 30 for OpenCL 3.0
+    ocl_ext_t ext;
+    uint32_t num_devices;
+    struct ur_device_handle_t_ **devices;
+};
+
+struct ur_device_handle_t_ {
+    urc_object_t obj;
+    cl_device_id cl;
+    ur_platform_handle_t platform;
+    ur_device_handle_t parent; // NULL for a root device
+    cl_device_type type;
+    unsigned version; // major * 10 + minor
+    char *extensions; // what UR_DEVICE_INFO_EXTENSIONS reports (see ocl_device_init)
+    bool native_assert;
+    bool il;               // takes SPIR-V: OpenCL 2.1 or cl_khr_il_program, and an IL version
+    bool usm;              // cl_intel_unified_shared_memory listed and its functions resolved
+    bool global_variables; // the three cl_intel_global_variable_access functions resolved
+};
+
+/// A callback from urContextSetExtendedDeleter, run when the context is destroyed.
+typedef struct ocl_deleter_t {
+    ur_context_extended_deleter_t fn;
+    void *user_data;
+    struct ocl_deleter_t *next;
+} ocl_deleter_t;
+
+struct ur_context_handle_t_ {
+    urc_object_t obj;
+    cl_context cl;
+    ur_platform_handle_t platform;
+    uint32_t num_devices;
+    ur_device_handle_t *devices; // each retained
+    bool owns_native;
+    pthread_mutex_t lock; // guards deleters
+    ocl_deleter_t *deleters;
+};
+
+struct ur_queue_handle_t_ {
+    urc_object_t obj;
+    cl_command_queue cl;
+    ur_context_handle_t context; // retained
+    ur_device_handle_t device;   // retained
+    cl_command_queue_properties properties;
+    bool owns_native;
+};
+
+struct ur_event_handle_t_ {
+    urc_object_t obj;
+    cl_event cl;
+    ur_context_handle_t context;      // retained
+    _Atomic(ur_queue_handle_t) queue; // retained; made on demand for native events
+    ur_command_t command;             // UR_COMMAND_FORCE_UINT32 when unknown (native events)
+    bool owns_native;
+};
+
+struct ur_mem_handle_t_ {
+    urc_object_t obj;
+    cl_mem cl;
+    ur_context_handle_t context; // retained
+    ur_mem_handle_t parent;      // retained; the buffer a sub-buffer was cut from
+    size_t size;
+    bool owns_native;
+};
+
+struct ur_program_handle_t_ {
+    urc_object_t obj;
+    cl_program cl;
+    ur_context_handle_t context; // retained
+    uint32_t num_devices;
+    ur_device_handle_t *devices; // retained
+    urc_props_t *props;          // metadata from creation, or the union of a link's inputs
+    bool owns_native;
+    pthread_mutex_t lock;               // guards creation and reset of the caches below
+    _Atomic(urc_dg_cache_t *) *globals; // name -> (address, size), one per device
+};
+
+struct ur_kernel_handle_t_ {
+    urc_object_t obj;
+    cl_kernel cl;
+    ur_program_handle_t program; // retained
+    ur_context_handle_t context; // retained
+    bool owns_native;
+    // OpenCL keeps arguments in the cl_kernel, so setting them and enqueueing must not
+    // interleave between threads launching the same kernel.
+    pthread_mutex_t launch_lock;
+};
+
+#endif // URC_OCL_OBJECTS_H

@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: MIT
+// Programs: creation from SPIR-V or binaries with their SYCL metadata, build, compile and
+// link (plus the *Exp forms with explicit devices), queries and pointers into programs.
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "ocl_internal.h"
+
+ur_result_t ocl_program_check_devices(const urc_props_t *props, uint32_t num_devices,
+                                      const ur_device_handle_t *devices) {
+    // The device-image work checks "SYCL/device requirements" and selects virtual-function
+    // images here, for build, compile and link alike.
+    (void)props;
+    (void)num_devices;
+    (void)devices;
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t program_make(cl_program cl, ur_context_handle_t context, uint32_t n,
+                                const ur_device_handle_t *devices, urc_props_t *props, bool owns,
+                                ur_program_handle_t *out) {
+    ur_program_handle_t p = URC_NEW(struct ur_program_handle_t_);
+    ur_device_handle_t *list = urc_calloc(n, sizeof *list);
+    _Atomic(urc_dg_cache_t *) *globals = urc_calloc(n, sizeof *globals);
+    if (p == NULL || list == NULL || globals == NULL) {
+        free(p);
+        free(list);
+        free(globals);
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    urc_object_init(&p->obj, &ocl_ddi, URC_KIND_PROGRAM);
+    p->cl = cl;
+    p->context = context;
+    p->num_devices = n;
+    p->devices = list;
+    p->props = props; // takes the caller's reference
+    p->owns_native = owns;
+    p->globals = globals;
+    pthread_mutex_init(&p->lock, NULL);
+    for (uint32_t i = 0; i < n; ++i) {
+        list[i] = devices[i];
+        urc_retain(&devices[i]->obj);
+        atomic_init(&globals[i], NULL);
+    }
+    ocl_context_retain_internal(context);
+    *out = p;
+    return UR_RESULT_SUCCESS;
+}
+
+/// Forgets resolved device globals after a (re)build: their addresses change with it.
+static void reset_globals(ur_program_handle_t p) {
+    pthread_mutex_lock(&p->lock);
+    for (uint32_t i = 0; i < p->num_devices; ++i) {
+        urc_dg_cache_t *cache = atomic_exchange(&p->globals[i], NULL);
+        if (cache != NULL)
+            urc_dg_cache_destroy(cache);
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+urc_dg_cache_t *ocl_program_globals(ur_program_handle_t p, int index) {
+    urc_dg_cache_t *cache = atomic_load_explicit(&p->globals[index], memory_order_acquire);
+    if (cache != NULL)
+        return cache;
+    pthread_mutex_lock(&p->lock);
+    cache = atomic_load(&p->globals[index]);
+    if (cache == NULL) {
+        cache = urc_dg_cache_create();
+        atomic_store_explicit(&p->globals[index], cache, memory_order_release);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return cache;
+}
+
+int ocl_program_device_index(ur_program_handle_t p, ur_device_handle_t d) {
+    for (uint32_t i = 0; i < p->num_devices; ++i)
+        if (p->devices[i] == d)
+            return (int)i;
+    return -1;
+}
+
+void ocl_program_release_internal(ur_program_handle_t p) {
+    if (!urc_release(&p->obj))
+        return;
+    reset_globals(p);
+    if (p->owns_native)
+        clReleaseProgram(p->cl);
+    for (uint32_t i = 0; i < p->num_devices; ++i)
+        ocl_device_release(p->devices[i]);
+    if (p->props != NULL)
+        urc_props_release(p->props);
+    ocl_context_release_internal(p->context);
+    pthread_mutex_destroy(&p->lock);
+    free(p->globals);
+    free(p->devices);
+    free(p);
+}
+
+static ur_result_t parse_props(const ur_program_properties_t *props, urc_props_t **out) {
+    *out = NULL;
+    if (props == NULL || props->count == 0)
+        return UR_RESULT_SUCCESS;
+    if (props->pMetadatas == NULL)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0,
+                             "program properties: %u metadata entries but no array", props->count);
+    char err[256] = "";
+    ur_result_t result = urc_props_parse(props->pMetadatas, props->count, out, err, sizeof err);
+    if (result != UR_RESULT_SUCCESS)
+        return urc_error_set(result, 0, "program metadata: %s", err);
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t ocl_program_create_with_il(ur_context_handle_t hContext, const void *pIL, size_t length,
+                                       const ur_program_properties_t *pProperties,
+                                       ur_program_handle_t *phProgram) {
+    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
+    for (uint32_t i = 0; i < hContext->num_devices; ++i)
+        if (!hContext->devices[i]->il)
+            return urc_error_set(UR_RESULT_ERROR_COMPILER_NOT_AVAILABLE, 0,
+                                 "urProgramCreateWithIL: device %u takes no SPIR-V", i);
+    urc_props_t *props = NULL;
+    OCL_TRY_UR(parse_props(pProperties, &props));
+    cl_int err = CL_SUCCESS;
+    cl_program cl;
+    ocl_create_program_with_il_fn khr = hContext->platform->ext.create_program_with_il_khr;
+    if (hContext->platform->version >= 21 || khr == NULL)
+        cl = clCreateProgramWithIL(hContext->cl, pIL, length, &err);
+    else
+        cl = khr(hContext->cl, pIL, length, &err);
+    ur_result_t result = UR_RESULT_SUCCESS;
+    if (err == CL_INVALID_VALUE)
+        // The module itself was refused (length and pointer were checked already).
+        result = urc_error_set(UR_RESULT_ERROR_INVALID_BINARY, err,
+                               "clCreateProgramWithIL refused the SPIR-V module");
+    else if (err != CL_SUCCESS)
+        result = ocl_fail(err, "clCreateProgramWithIL");
+    else if ((result = program_make(cl, hContext, hContext->num_devices, hContext->devices, props,
+                                    true, phProgram)) != UR_RESULT_SUCCESS)
+        clReleaseProgram(cl);
+    if (result != UR_RESULT_SUCCESS && props != NULL)
+        urc_props_release(props);
+    return result;
+}
+
+static ur_result_t check_devices(ur_context_handle_t c, uint32_t n,
+                                 const ur_device_handle_t *devices, cl_device_id *ids) {
+    for (uint32_t i = 0; i < n; ++i) {
+        bool found = false;
+        for (uint32_t j = 0; j < c->num_devices && !found; ++j)
+            found = c->devices[j] == devices[i];
+        if (!found)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0,
+                                 "device %u is not in the context", i);
+        ids[i] = devices[i]->cl;
+    }
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t ocl_program_create_with_binary(ur_context_handle_t hContext, uint32_t numDevices,
+                                           ur_device_handle_t *phDevices, size_t *pLengths,
+                                           const uint8_t **ppBinaries,
+                                           const ur_program_properties_t *pProperties,
+                                           ur_program_handle_t *phProgram) {
+    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
+    for (uint32_t i = 0; i < numDevices; ++i)
+        if (ppBinaries[i] == NULL || pLengths[i] == 0)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "binary %u is empty", i);
+    cl_device_id *ids = urc_calloc(numDevices, sizeof *ids);
+    cl_int *status = urc_calloc(numDevices, sizeof *status);
+    urc_props_t *props = NULL;
+    ur_result_t result =
+        ids != NULL && status != NULL ? UR_RESULT_SUCCESS : UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    if (result == UR_RESULT_SUCCESS)
+        result = check_devices(hContext, numDevices, phDevices, ids);
+    if (result == UR_RESULT_SUCCESS)
+        result = parse_props(pProperties, &props);
+    if (result == UR_RESULT_SUCCESS) {
+        cl_int err = CL_SUCCESS;
+        cl_program cl = clCreateProgramWithBinary(hContext->cl, numDevices, ids, pLengths,
+                                                  ppBinaries, status, &err);
+        for (uint32_t i = 0; err == CL_SUCCESS && i < numDevices; ++i)
+            err = status[i];
+        if (err != CL_SUCCESS) {
+            if (cl != NULL)
+                clReleaseProgram(cl);
+            result = ocl_fail(err, "clCreateProgramWithBinary");
+        } else {
+            result = program_make(cl, hContext, numDevices, phDevices, props, true, phProgram);
+            if (result != UR_RESULT_SUCCESS)
+                clReleaseProgram(cl);
+        }
+    }
+    if (result != UR_RESULT_SUCCESS && props != NULL)
+        urc_props_release(props);
+    free(ids);
+    free(status);
+    return result;
+}
+
+/// The devices an *Exp call names, which must all be devices of the program.
+static ur_result_t program_subset(ur_program_handle_t p, uint32_t n,
+                                  const ur_device_handle_t *devices, cl_device_id *ids) {
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!ocl_is(devices[i], URC_KIND_DEVICE) || ocl_program_device_index(p, devices[i]) < 0)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0,
+                                 "device %u is not a device of the program", i);
+        ids[i] = devices[i]->cl;
+    }
+    return UR_RESULT_SUCCESS;
+}
+
+typedef enum { STEP_BUILD, STEP_COMPILE } step_t;
+
+/// Build or compile for `n` devices (all of the program's when `devices` is NULL).
+static ur_result_t build_step(step_t step, ur_program_handle_t p, uint32_t n,
+                              const ur_device_handle_t *devices, const char *options) {
+    if (devices == NULL) {
+        n = p->num_devices;
+        devices = p->devices;
+    }
+    cl_device_id small[8];
+    cl_device_id *ids = n <= 8 ? small : urc_calloc(n, sizeof *ids);
+    if (ids == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    ur_result_t result = program_subset(p, n, devices, ids);
+    if (result == UR_RESULT_SUCCESS)
+        result = ocl_program_check_devices(p->props, n, devices);
+    if (result == UR_RESULT_SUCCESS) {
+        cl_int err = step == STEP_BUILD
+                         ? clBuildProgram(p->cl, n, ids, options, NULL, NULL)
+                         : clCompileProgram(p->cl, n, ids, options, 0, NULL, NULL, NULL, NULL);
+        if (err != CL_SUCCESS)
+            result = ocl_fail(err, step == STEP_BUILD ? "clBuildProgram" : "clCompileProgram");
+        else
+            reset_globals(p);
+    }
+    if (ids != small)
+        free(ids);
+    return result;
+}
+
+ur_result_t ocl_program_build(ur_context_handle_t hContext, ur_program_handle_t hProgram,
+                              const char *pOptions) {
+    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
+    if (hContext != hProgram->context)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0, "not the program's context");
+    return build_step(STEP_BUILD, hProgram, 0, NULL, pOptions);
+}
+
+ur_result_t ocl_program_compile(ur_context_handle_t hContext, ur_program_handle_t hProgram,
+                                const char *pOptions) {
+    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
+    if (hContext != hProgram->context)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0, "not the program's context");
+    return build_step(STEP_COMPILE, hProgram, 0, NULL, pOptions);
+}
+
+ur_result_t ocl_program_build_exp(ur_program_handle_t hProgram, uint32_t numDevices,
+                                  ur_device_handle_t *phDevices, ur_exp_program_flags_t flags,
+                                  const char *pOptions) {
+    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
+    if (flags & UR_EXP_PROGRAM_FLAG_ALLOW_UNRESOLVED_SYMBOLS)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "OpenCL cannot build with unresolved symbols");
+    if (numDevices == 0)
+        return UR_RESULT_ERROR_INVALID_SIZE;
+    return build_step(STEP_BUILD, hProgram, numDevices, phDevices, pOptions);
+}
+
+ur_result_t ocl_program_compile_exp(ur_program_handle_t hProgram, uint32_t numDevices,
+                                    ur_device_handle_t *phDevices, ur_exp_program_flags_t flags,
+                                    const char *pOptions) {
+    (void)flags; // compiling never resolves symbols, so allowing unresolved ones changes nothing
+    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
+    if (numDevices == 0)
+        return UR_RESULT_ERROR_INVALID_SIZE;
+    return build_step(STEP_COMPILE, hProgram, numDevices, phDevices, pOptions);
+}
+
+/// Links `count` programs for `n` devices (the context's when `devices` is NULL). A failed
+/// link that still produced a program returns it with the error, so its log can be read.
+static ur_result_t link(ur_context_handle_t c, uint32_t n, const ur_device_handle_t *devices,
+                        uint32_t count, const ur_program_handle_t *programs, const char *options,
+                        ur_program_handle_t *out) {
+    *out = NULL;
+    OCL_CHECK_HANDLE(c, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
+    if (devices == NULL) {
+        n = c->num_devices;
+        devices = c->devices;
+    }
+    cl_device_id *ids = urc_calloc(n, sizeof *ids);
+    cl_program *cls = urc_calloc(count, sizeof *cls);
+    const urc_props_t **inputs = urc_calloc(count, sizeof *inputs);
+    urc_props_t *props = NULL;
+    ur_result_t result = ids != NULL && cls != NULL && inputs != NULL
+                             ? UR_RESULT_SUCCESS
+                             : UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    if (result == UR_RESULT_SUCCESS)
+        result = check_devices(c, n, devices, ids);
+    size_t with_props = 0;
+    for (uint32_t i = 0; result == UR_RESULT_SUCCESS && i < count; ++i) {
+        if (!ocl_is(programs[i], URC_KIND_PROGRAM) || programs[i]->context != c)
+            result = urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM, 0,
+                                   "input %u is not a program of the context", i);
+        else if ((cls[i] = programs[i]->cl), programs[i]->props != NULL)
+            inputs[with_props++] = programs[i]->props;
+    }
+    // The linked program carries the union of its inputs' metadata.
+    if (result == UR_RESULT_SUCCESS && with_props > 0)
+        result = urc_props_merge(inputs, with_props, &props);
+    if (result == UR_RESULT_SUCCESS)
+        result = ocl_program_check_devices(props, n, devices);
+    if (result == UR_RESULT_SUCCESS) {
+        cl_int err = CL_SUCCESS;
+        cl_program cl = clLinkProgram(c->cl, n, ids, options, count, cls, NULL, NULL, &err);
+        // Some drivers report a failed link as CL_INVALID_BINARY (unified-runtime#1458).
+        if (err == CL_INVALID_BINARY)
+            err = CL_LINK_PROGRAM_FAILURE;
+        if (cl != NULL) {
+            ur_result_t made = program_make(cl, c, n, devices, props, true, out);
+            if (made == UR_RESULT_SUCCESS)
+                props = NULL;
+            else
+                clReleaseProgram(cl);
+            if (err == CL_SUCCESS)
+                result = made;
+        }
+        if (err != CL_SUCCESS)
+            result = ocl_fail(err, "clLinkProgram");
+    }
+    if (props != NULL)
+        urc_props_release(props);
+    free(ids);
+    free(cls);
+    free(inputs);
+    return result;
+}
+
+ur_result_t ocl_program_link(ur_context_handle_t hContext, uint32_t count,
+                             const ur_program_handle_t *phPrograms, const char *pOptions,
+                             ur_program_handle_t *phProgram) {
+    return link(hContext, 0, NULL, count, phPrograms, pOptions, phProgram);
+}
+
+ur_result_t ocl_program_link_exp(ur_context_handle_t hContext, uint32_t numDevices,
+                                 ur_device_handle_t *phDevices, ur_exp_program_flags_t flags,
+                                 uint32_t count, const ur_program_handle_t *phPrograms,
+                                 const char *pOptions, ur_program_handle_t *phProgram) {
+    *phProgram = NULL;
+    if (flags & UR_EXP_PROGRAM_FLAG_ALLOW_UNRESOLVED_SYMBOLS)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "OpenCL cannot link with unresolved symbols");
+    if (numDevices == 0)
+        return UR_RESULT_ERROR_INVALID_SIZE;
+    return link(hContext, numDevices, phDevices, count, phPrograms, pOptions, phProgram);
+}
+
+ur_result_t ocl_program_retain(ur_program_handle_t hProgram) {
+    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
+    urc_retain(&hProgram->obj);
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t ocl_program_release(ur_program_handle_t hProgram) {
+    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
+    ocl_program_release_internal(hProgram);
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t put_program_info(ocl_out_t out, ur_program_handle_t p, cl_program_info param) {
+    size_t size = 0;
+    OCL_TRY("clGetProgramInfo", clGetProgramInfo(p->cl, param, 0, NULL, &size));
+    void *buf = malloc(size ? size : 1);
+    if (buf == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    cl_int err = clGetProgramInfo(p->cl, param, size, buf, NULL);
+    ur_result_t result =
+        err == CL_SUCCESS ? ocl_put(out, buf, size) : ocl_fail(err, "clGetProgramInfo");
+    free(buf);
+    return result;
+}
+
+ur_result_t ocl_program_get_info(ur_program_handle_t hProgram, ur_program_info_t propName,
+                                 size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
+    ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
+    switch (propName) {
+    case UR_PROGRAM_INFO_REFERENCE_COUNT:
+        return ocl_put_u32(out, urc_refcount(&hProgram->obj));
+    case UR_PROGRAM_INFO_CONTEXT:
+        return ocl_put_ptr(out, hProgram->context);
+    case UR_PROGRAM_INFO_NUM_DEVICES:
+        return ocl_put_u32(out, hProgram->num_devices);
+    case UR_PROGRAM_INFO_DEVICES:
+        return ocl_put(out, hProgram->devices, hProgram->num_devices * sizeof(ur_device_handle_t));
+    case UR_PROGRAM_INFO_IL:
+        if (hProgram->context->platform->version < 21)
+            return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+        return put_program_info(out, hProgram, CL_PROGRAM_IL);
+    case UR_PROGRAM_INFO_BINARY_SIZES:
+        return put_program_info(out, hProgram, CL_PROGRAM_BINARY_SIZES);
+    case UR_PROGRAM_INFO_BINARIES: {
+        // The value is the caller's array of destination pointers, one per device.
+        size_t need = hProgram->num_devices * sizeof(unsigned char *);
+        if (pPropValue != NULL) {
+            if (propSize < need)
+                return UR_RESULT_ERROR_INVALID_SIZE;
+            OCL_TRY("clGetProgramInfo",
+                    clGetProgramInfo(hProgram->cl, CL_PROGRAM_BINARIES, need, pPropValue, NULL));
+        }
+        if (pPropSizeRet != NULL)
+            *pPropSizeRet = need;
+        return UR_RESULT_SUCCESS;
+    }
+    case UR_PROGRAM_INFO_NUM_KERNELS: {
+        size_t n = 0;
+        OCL_TRY("clGetProgramInfo",
+                clGetProgramInfo(hProgram->cl, CL_PROGRAM_NUM_KERNELS, sizeof n, &n, NULL));
+        return ocl_put_size(out, n);
+    }
+    case UR_PROGRAM_INFO_KERNEL_NAMES:
+        return put_program_info(out, hProgram, CL_PROGRAM_KERNEL_NAMES);
+    default:
+        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    }
+}
+
+ur_result_t ocl_program_get_build_info(ur_program_handle_t hProgram, ur_device_handle_t hDevice,
+                                       ur_program_build_info_t propName, size_t propSize,
+                                       void *pPropValue, size_t *pPropSizeRet) {
+    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
+    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
+    ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
+    cl_device_id dev = hDevice->cl;
+    switch (propName) {
+    case UR_PROGRAM_BUILD_INFO_STATUS: {
+        cl_build_status s = CL_BUILD_NONE;
+        OCL_TRY(
+            "clGetProgramBuildInfo",
+            clGetProgramBuildInfo(hProgram->cl, dev, CL_PROGRAM_BUILD_STATUS, sizeof s, &s, NULL));
+        ur_program_build_status_t status = s == CL_BUILD_SUCCESS ? UR_PROGRAM_BUILD_STATUS_SUCCESS
+                                           : s == CL_BUILD_ERROR ? UR_PROGRAM_BUILD_STATUS_ERROR
+                                           : s == CL_BUILD_IN_PROGRESS
+                                               ? UR_PROGRAM_BUILD_STATUS_IN_PROGRESS
+                                               : UR_PROGRAM_BUILD_STATUS_NONE;
+        return ocl_put(out, &status, sizeof status);
+    }
+    case UR_PROGRAM_BUILD_INFO_BINARY_TYPE: {
+        cl_program_binary_type t = CL_PROGRAM_BINARY_TYPE_NONE;
+        OCL_TRY(
+            "clGetProgramBuildInfo",
+            clGetProgramBuildInfo(hProgram->cl, dev, CL_PROGRAM_BINARY_TYPE, sizeof t, &t, NULL));
+        // UR has no "intermediate" type: such a program still needs building, like NONE.
+        ur_program_binary_type_t type =
+            t == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ? UR_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
+            : t == CL_PROGRAM_BINARY_TYPE_LIBRARY       ? UR_PROGRAM_BINARY_TYPE_LIBRARY
+            : t == CL_PROGRAM_BINARY_TYPE_EXECUTABLE    ? UR_PROGRAM_BINARY_TYPE_EXECUTABLE
+                                                        : UR_PROGRAM_BINARY_TYPE_NONE;
+        return ocl_put(out, &type, sizeof type);
+    }
+    case UR_PROGRAM_BUILD_INFO_OPTIONS:
+    case UR_PROGRAM_BUILD_INFO_LOG: {
+        cl_program_build_info param =
+            propName == UR_PROGRAM_BUILD_INFO_LOG ? CL_PROGRAM_BUILD_LOG : CL_PROGRAM_BUILD_OPTIONS;
+        size_t size = 0;
+        OCL_TRY("clGetProgramBuildInfo",
+                clGetProgramBuildInfo(hProgram->cl, dev, param, 0, NULL, &size));
+        char *text = calloc(size + 1, 1);
+        if (text == NULL)
+            return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        cl_int err = clGetProgramBuildInfo(hProgram->cl, dev, param, size, text, NULL);
+        ur_result_t result =
+            err == CL_SUCCESS ? ocl_put_str(out, text) : ocl_fail(err, "clGetProgramBuildInfo");
+        free(text);
+        return result;
+    }
+    default:
+        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    }
+}
+
+ur_result_t
+ocl_program_set_specialization_constants(ur_program_handle_t hProgram, uint32_t count,
+                                         const ur_specialization_constant_info_t *pSpecConstants) {
+    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
+    if (hProgram->context->platform->version < 22)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "specialization constants need OpenCL 2.2");
+    for (uint32_t i = 0; i < count; ++i)
+        OCL_TRY("clSetProgramSpecializationConstant",
+                clSetProgramSpecializationConstant(hProgram->cl, pSpecConstants[i].id,
+                                                   pSpecConstants[i].size,
+                                                   pSpecConstants[i].pValue));
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t ocl_program_get_native_handle(ur_program_handle_t hProgram,
+                                          ur_native_handle_t *phNativeProgram) {
+    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
+    *phNativeProgram = (ur_native_handle_t)hProgram->cl;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t ocl_program_create_with_native_handle(ur_native_handle_t hNativeProgram,
+                                                  ur_context_handle_t hContext,
+                                                  const ur_program_native_properties_t *pProps,
+                                                  ur_program_handle_t *phProgram) {
+    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
+    cl_program cl = (cl_program)hNativeProgram;
+    cl_context cl_ctx = NULL;
+    OCL_TRY("clGetProgramInfo",
+            clGetProgramInfo(cl, CL_PROGRAM_CONTEXT, sizeof cl_ctx, &cl_ctx, NULL));
+    if (cl_ctx != hContext->cl)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                             "the native program belongs to another context");
+    // The program's devices, as the context's handles.
+    cl_uint n = 0;
+    OCL_TRY("clGetProgramInfo", clGetProgramInfo(cl, CL_PROGRAM_NUM_DEVICES, sizeof n, &n, NULL));
+    cl_device_id *ids = urc_calloc(n, sizeof *ids);
+    ur_device_handle_t *devices = urc_calloc(n, sizeof *devices);
+    ur_result_t result =
+        ids != NULL && devices != NULL ? UR_RESULT_SUCCESS : UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    if (result == UR_RESULT_SUCCESS) {
+        cl_int err = clGetProgramInfo(cl, CL_PROGRAM_DEVICES, n * sizeof *ids, ids, NULL);
+        if (err != CL_SUCCESS)
+            result = ocl_fail(err, "clGetProgramInfo");
+    }
+    for (cl_uint i = 0; result == UR_RESULT_SUCCESS && i < n; ++i) {
+        for (uint32_t j = 0; j < hContext->num_devices; ++j)
+            if (hContext->devices[j]->cl == ids[i])
+                devices[i] = hContext->devices[j];
+        if (devices[i] == NULL)
+            result = urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                                   "the native program has a device outside the context");
+    }
+    if (result == UR_RESULT_SUCCESS)
+        result = program_make(cl, hContext, n, devices, NULL,
+                              pProps != NULL && pProps->isNativeHandleOwned, phProgram);
+    free(ids);
+    free(devices);
+    return result;
+}
+
+/// The word list `list` (separated by ';') contains `name`.
+static bool in_kernel_names(const char *list, const char *name) {
+    size_t n = strlen(name);
+    for (const char *p = list; p != NULL && *p != '\0';) {
+        const char *end = strchr(p, ';');
+        size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+        if (len == n && memcmp(p, name, n) == 0)
+            return true;
+        p = end != NULL ? end + 1 : NULL;
+    }
+    return false;
+}
+
+ur_result_t ocl_program_get_function_pointer(ur_device_handle_t hDevice,
+                                             ur_program_handle_t hProgram,
+                                             const char *pFunctionName, void **ppFunctionPointer) {
+    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
+    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
+    *ppFunctionPointer = NULL;
+    ocl_get_function_pointer_fn fn = hProgram->context->platform->ext.get_function_pointer;
+    if (fn == NULL)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "clGetDeviceFunctionPointerINTEL is not available");
+    // UR's rule: a name that is no kernel of the program is an invalid kernel name; a kernel
+    // without an address is "address not available".
+    size_t size = 0;
+    OCL_TRY("clGetProgramInfo",
+            clGetProgramInfo(hProgram->cl, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &size));
+    char *names = calloc(size + 1, 1);
+    if (names == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    cl_int err = clGetProgramInfo(hProgram->cl, CL_PROGRAM_KERNEL_NAMES, size, names, NULL);
+    bool known = err == CL_SUCCESS && in_kernel_names(names, pFunctionName);
+    free(names);
+    if (err != CL_SUCCESS)
+        return ocl_fail(err, "clGetProgramInfo");
+    if (!known)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL_NAME, 0, "no function '%s'",
+                             pFunctionName);
+    cl_ulong address = 0;
+    err = fn(hDevice->cl, hProgram->cl, pFunctionName, &address);
+    if (err == CL_INVALID_ARG_VALUE)
+        return urc_error_set(UR_RESULT_ERROR_FUNCTION_ADDRESS_NOT_AVAILABLE, err,
+                             "'%s' has no address", pFunctionName);
+    if (err != CL_SUCCESS)
+        return ocl_fail(err, "clGetDeviceFunctionPointerINTEL");
+    *ppFunctionPointer = (void *)(uintptr_t)address;
+    return UR_RESULT_SUCCESS;
+}

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+// Queues: a cl_command_queue plus the context and device it was made for (both retained).
+#include <stdlib.h>
+
+#include "alloc.h"
+#include "ocl_internal.h"
+
+static ur_result_t queue_make(cl_command_queue cl, ur_context_handle_t context,
+                              ur_device_handle_t device, bool owns, ur_queue_handle_t *out) {
+    ur_queue_handle_t q = URC_NEW(struct ur_queue_handle_t_);
+    if (q == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    urc_object_init(&q->obj, &ocl_ddi, URC_KIND_QUEUE);
+    q->cl = cl;
+    q->context = context;
+    q->device = device;
+    q->owns_native = owns;
+    clGetCommandQueueInfo(cl, CL_QUEUE_PROPERTIES, sizeof q->properties, &q->properties, NULL);
+    ocl_context_retain_internal(context);
+    urc_retain(&device->obj);
+    *out = q;
+    return UR_RESULT_SUCCESS;
+}
+
+void ocl_queue_release_internal(ur_queue_handle_t q) {
+    if (!urc_release(&q->obj))
+        return;
+    if (q->owns_native)
+        clReleaseCommandQueue(q->cl);
+    ocl_device_release(q->device);
+    ocl_context_release_internal(q->context);
+    free(q);
+}
+
+static bool context_has(ur_context_handle_t c, ur_device_handle_t d) {
+    for (uint32_t i = 0; i < c->num_devices; ++i)
+        if (c->devices[i] == d)
+            return true;
+    return false;
+}
+
+ur_result_t ocl_queue_create(ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                             const ur_queue_properties_t *pProperties, ur_queue_handle_t *phQueue) {
+    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
+    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
+    if (!context_has(hContext, hDevice))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0,
+                             "urQueueCreate: the device is not in the context");
+    ur_queue_flags_t flags = pProperties != NULL ? pProperties->flags : 0;
+    if (flags & UR_QUEUE_FLAGS_MASK)
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    // Priorities, batching, discard-events and stream flags are hints OpenCL has no use for.
+    cl_command_queue_properties props = 0;
+    if (flags & UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        props |= CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+    if (flags & UR_QUEUE_FLAG_PROFILING_ENABLE)
+        props |= CL_QUEUE_PROFILING_ENABLE;
+    if (flags & UR_QUEUE_FLAG_ON_DEVICE)
+        props |= CL_QUEUE_ON_DEVICE;
+    if (flags & UR_QUEUE_FLAG_ON_DEVICE_DEFAULT)
+        props |= CL_QUEUE_ON_DEVICE_DEFAULT;
+    cl_int err = CL_SUCCESS;
+    cl_command_queue cl;
+    if (hContext->platform->version >= 20) {
+        cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, props, 0};
+        cl = clCreateCommandQueueWithProperties(hContext->cl, hDevice->cl, list, &err);
+    } else {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+        cl = clCreateCommandQueue(hContext->cl, hDevice->cl, props, &err);
+#pragma GCC diagnostic pop
+    }
+    if (err != CL_SUCCESS)
+        return ocl_fail(err, "clCreateCommandQueue");
+    ur_result_t result = queue_make(cl, hContext, hDevice, true, phQueue);
+    if (result != UR_RESULT_SUCCESS)
+        clReleaseCommandQueue(cl);
+    return result;
+}
+
+ur_result_t ocl_queue_retain(ur_queue_handle_t hQueue) {
+    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
+    urc_retain(&hQueue->obj);
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t ocl_queue_release(ur_queue_handle_t hQueue) {
+    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
+    ocl_queue_release_internal(hQueue);
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_queue_flags_t queue_flags(cl_command_queue_properties p) {
+    ur_queue_flags_t f = 0;
+    if (p & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        f |= UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+    if (p & CL_QUEUE_PROFILING_ENABLE)
+        f |= UR_QUEUE_FLAG_PROFILING_ENABLE;
+    if (p & CL_QUEUE_ON_DEVICE)
+        f |= UR_QUEUE_FLAG_ON_DEVICE;
+    if (p & CL_QUEUE_ON_DEVICE_DEFAULT)
+        f |= UR_QUEUE_FLAG_ON_DEVICE_DEFAULT;
+    return f;
+}
+
+ur_result_t ocl_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propName, size_t propSize,
+                               void *pPropValue, size_t *pPropSizeRet) {
+    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
+    ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
+    switch (propName) {
+    case UR_QUEUE_INFO_CONTEXT:
+        return ocl_put_ptr(out, hQueue->context);
+    case UR_QUEUE_INFO_DEVICE:
+        return ocl_put_ptr(out, hQueue->device);
+    case UR_QUEUE_INFO_FLAGS:
+        return ocl_put_u32(out, queue_flags(hQueue->properties));
+    case UR_QUEUE_INFO_REFERENCE_COUNT:
+        return ocl_put_u32(out, urc_refcount(&hQueue->obj));
+    case UR_QUEUE_INFO_DEVICE_DEFAULT:
+    case UR_QUEUE_INFO_SIZE: {
+        // Both describe device-side queues, which only a queue made ON_DEVICE is.
+        if (!(hQueue->properties & CL_QUEUE_ON_DEVICE))
+            return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+        if (propName == UR_QUEUE_INFO_SIZE) {
+            cl_uint size = 0;
+            OCL_TRY("clGetCommandQueueInfo",
+                    clGetCommandQueueInfo(hQueue->cl, CL_QUEUE_SIZE, sizeof size, &size, NULL));
+            return ocl_put_u32(out, size);
+        }
+        cl_command_queue def = NULL;
+        OCL_TRY("clGetCommandQueueInfo",
+                clGetCommandQueueInfo(hQueue->cl, CL_QUEUE_DEVICE_DEFAULT, sizeof def, &def, NULL));
+        if (def != hQueue->cl)
+            return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+        return ocl_put_ptr(out, hQueue);
+    }
+    case UR_QUEUE_INFO_EMPTY: {
+        // A marker without a wait list completes when everything before it has: if it is
+        // complete right away, the queue was empty. No per-enqueue bookkeeping needed.
+        cl_event marker = NULL;
+        OCL_TRY("clEnqueueMarkerWithWaitList",
+                clEnqueueMarkerWithWaitList(hQueue->cl, 0, NULL, &marker));
+        cl_int status = CL_QUEUED;
+        cl_int err =
+            clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+        clReleaseEvent(marker);
+        if (err != CL_SUCCESS)
+            return ocl_fail(err, "clGetEventInfo");
+        return ocl_put_bool(out, status == CL_COMPLETE);
+    }
+    default:
+        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    }
+}
+
+ur_result_t ocl_queue_get_native_handle(ur_queue_handle_t hQueue, ur_queue_native_desc_t *pDesc,
+                                        ur_native_handle_t *phNativeQueue) {
+    (void)pDesc;
+    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
+    *phNativeQueue = (ur_native_handle_t)hQueue->cl;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t ocl_queue_create_with_native_handle(ur_native_handle_t hNativeQueue,
+                                                ur_context_handle_t hContext,
+                                                ur_device_handle_t hDevice,
+                                                const ur_queue_native_properties_t *pProps,
+                                                ur_queue_handle_t *phQueue) {
+    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
+    cl_command_queue cl = (cl_command_queue)hNativeQueue;
+    cl_context cl_ctx = NULL;
+    cl_device_id cl_dev = NULL;
+    OCL_TRY("clGetCommandQueueInfo",
+            clGetCommandQueueInfo(cl, CL_QUEUE_CONTEXT, sizeof cl_ctx, &cl_ctx, NULL));
+    OCL_TRY("clGetCommandQueueInfo",
+            clGetCommandQueueInfo(cl, CL_QUEUE_DEVICE, sizeof cl_dev, &cl_dev, NULL));
+    if (cl_ctx != hContext->cl)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                             "the native queue belongs to another context");
+    ur_device_handle_t device = NULL;
+    for (uint32_t i = 0; i < hContext->num_devices; ++i)
+        if (hContext->devices[i]->cl == cl_dev)
+            device = hContext->devices[i];
+    if (device == NULL || (hDevice != NULL && hDevice != device))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0,
+                             "the native queue's device is not the one given");
+    bool owns = pProps != NULL && pProps->isNativeHandleOwned;
+    return queue_make(cl, hContext, device, owns, phQueue);
+}
+
+ur_result_t ocl_queue_finish(ur_queue_handle_t hQueue) {
+    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
+    OCL_TRY("clFinish", clFinish(hQueue->cl));
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t ocl_queue_flush(ur_queue_handle_t hQueue) {
+    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
+    OCL_TRY("clFlush", clFlush(hQueue->cl));
+    return UR_RESULT_SUCCESS;
+}
+
+/// A queue handle for the native queue an event came from, holding its own reference.
+ur_result_t ocl_queue_wrap_native(ur_context_handle_t context, cl_command_queue cl,
+                                  ur_queue_handle_t *out) {
+    ur_queue_native_properties_t owned = {.stype = UR_STRUCTURE_TYPE_QUEUE_NATIVE_PROPERTIES,
+                                          .isNativeHandleOwned = true};
+    OCL_TRY("clRetainCommandQueue", clRetainCommandQueue(cl));
+    ur_result_t result =
+        ocl_queue_create_with_native_handle((ur_native_handle_t)cl, context, NULL, &owned, out);
+    if (result != UR_RESULT_SUCCESS)
+        clReleaseCommandQueue(cl);
+    return result;
+}

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: MIT
+// Unified shared memory through cl_intel_unified_shared_memory: allocation, queries and the
+// USM enqueue operations. Devices without the extension answer UNSUPPORTED_FEATURE.
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "ocl_internal.h"
+
+static ur_result_t no_usm(const char *what) {
+    return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                         "%s: the device has no cl_intel_unified_shared_memory", what);
+}
+
+/// Translates the descriptor chain into cl_mem_properties_intel (0-terminated, at most 5
+/// entries) and checks the alignment.
+static ur_result_t alloc_props(const ur_usm_desc_t *desc, cl_mem_properties_intel props[5],
+                               cl_uint *align) {
+    *align = 0;
+    props[0] = 0;
+    if (desc == NULL)
+        return UR_RESULT_SUCCESS;
+    if (desc->align != 0 && (desc->align & (desc->align - 1)) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "USM alignment %u is not a power of two", desc->align);
+    *align = desc->align;
+    cl_mem_alloc_flags_intel flags = 0;
+    size_t n = 0;
+    for (const ur_base_desc_t *p = desc->pNext; p != NULL; p = p->pNext) {
+        switch (p->stype) {
+        case UR_STRUCTURE_TYPE_USM_HOST_DESC: {
+            ur_usm_host_mem_flags_t f = ((const ur_usm_host_desc_t *)p)->flags;
+            if (f & UR_USM_HOST_MEM_FLAGS_MASK)
+                return UR_RESULT_ERROR_INVALID_ENUMERATION;
+            if (f & UR_USM_HOST_MEM_FLAG_INITIAL_PLACEMENT)
+                flags |= CL_MEM_ALLOC_INITIAL_PLACEMENT_HOST_INTEL;
+            break;
+        }
+        case UR_STRUCTURE_TYPE_USM_DEVICE_DESC: {
+            // UR's adapter checked these flags against the host mask; they have their own.
+            ur_usm_device_mem_flags_t f = ((const ur_usm_device_desc_t *)p)->flags;
+            if (f & UR_USM_DEVICE_MEM_FLAGS_MASK)
+                return UR_RESULT_ERROR_INVALID_ENUMERATION;
+            if (f & UR_USM_DEVICE_MEM_FLAG_INITIAL_PLACEMENT)
+                flags |= CL_MEM_ALLOC_INITIAL_PLACEMENT_DEVICE_INTEL;
+            if (f & UR_USM_DEVICE_MEM_FLAG_WRITE_COMBINED)
+                flags |= CL_MEM_ALLOC_WRITE_COMBINED_INTEL;
+            break;
+        }
+        case UR_STRUCTURE_TYPE_USM_ALLOC_LOCATION_DESC:
+            if (n < 2) {
+                props[n++] = CL_MEM_ALLOC_BUFFER_LOCATION_INTEL;
+                props[n++] = ((const ur_usm_alloc_location_desc_t *)p)->location;
+            }
+            break;
+        default:
+            return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                                 "unknown structure type %d in a USM descriptor", (int)p->stype);
+        }
+    }
+    if (flags != 0) {
+        props[n++] = CL_MEM_ALLOC_FLAGS_INTEL;
+        props[n++] = flags;
+    }
+    props[n] = 0;
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t alloc_result(cl_int err, void *ptr, void **out) {
+    if (err == CL_INVALID_BUFFER_SIZE)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_USM_SIZE, err,
+                             "USM allocation larger than the device allows");
+    if (err != CL_SUCCESS)
+        return ocl_fail(err, "USM allocation");
+    *out = ptr;
+    return UR_RESULT_SUCCESS;
+}
+
+static bool context_usm(ur_context_handle_t c) {
+    for (uint32_t i = 0; i < c->num_devices; ++i)
+        if (!c->devices[i]->usm)
+            return false;
+    return true;
+}
+
+static ur_result_t check_device(ur_context_handle_t c, ur_device_handle_t d) {
+    OCL_CHECK_HANDLE(d, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
+    for (uint32_t i = 0; i < c->num_devices; ++i)
+        if (c->devices[i] == d)
+            return d->usm ? UR_RESULT_SUCCESS : no_usm("USM allocation");
+    return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0, "the device is not in the context");
+}
+
+ur_result_t ocl_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t *pUSMDesc,
+                               ur_usm_pool_handle_t pool, size_t size, void **ppMem) {
+    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
+    if (pool != NULL)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0, "USM pools");
+    if (!context_usm(hContext))
+        return no_usm("urUSMHostAlloc");
+    cl_mem_properties_intel props[5];
+    cl_uint align;
+    OCL_TRY_UR(alloc_props(pUSMDesc, props, &align));
+    cl_int err = CL_SUCCESS;
+    void *p = hContext->platform->ext.host_mem_alloc(hContext->cl, props[0] ? props : NULL, size,
+                                                     align, &err);
+    return alloc_result(err, p, ppMem);
+}
+
+ur_result_t ocl_usm_device_alloc(ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                                 const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool,
+                                 size_t size, void **ppMem) {
+    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
+    if (pool != NULL)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0, "USM pools");
+    OCL_TRY_UR(check_device(hContext, hDevice));
+    cl_mem_properties_intel props[5];
+    cl_uint align;
+    OCL_TRY_UR(alloc_props(pUSMDesc, props, &align));
+    cl_int err = CL_SUCCESS;
+    void *p = hContext->platform->ext.device_mem_alloc(hContext->cl, hDevice->cl,
+                                                       props[0] ? props : NULL, size, align, &err);
+    return alloc_result(err, p, ppMem);
+}
+
+ur_result_t ocl_usm_shared_alloc(ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                                 const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool,
+                                 size_t size, void **ppMem) {
+    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
+    if (pool != NULL)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0, "USM pools");
+    OCL_TRY_UR(check_device(hContext, hDevice));
+    cl_mem_properties_intel props[5];
+    cl_uint align;
+    OCL_TRY_UR(alloc_props(pUSMDesc, props, &align));
+    cl_int err = CL_SUCCESS;
+    void *p = hContext->platform->ext.shared_mem_alloc(hContext->cl, hDevice->cl,
+                                                       props[0] ? props : NULL, size, align, &err);
+    return alloc_result(err, p, ppMem);
+}
+
+ur_result_t ocl_usm_free(ur_context_handle_t hContext, void *pMem) {
+    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
+    if (!context_usm(hContext))
+        return no_usm("urUSMFree");
+    OCL_TRY("clMemBlockingFreeINTEL",
+            hContext->platform->ext.mem_blocking_free(hContext->cl, pMem));
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t ocl_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void *pMem,
+                                       ur_usm_alloc_info_t propName, size_t propSize,
+                                       void *pPropValue, size_t *pPropSizeRet) {
+    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
+    if (!context_usm(hContext))
+        return no_usm("urUSMGetMemAllocInfo");
+    clGetMemAllocInfoINTEL_fn info = hContext->platform->ext.get_mem_alloc_info;
+    ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
+    switch (propName) {
+    case UR_USM_ALLOC_INFO_TYPE: {
+        cl_unified_shared_memory_type_intel t = CL_MEM_TYPE_UNKNOWN_INTEL;
+        OCL_TRY("clGetMemAllocInfoINTEL",
+                info(hContext->cl, pMem, CL_MEM_ALLOC_TYPE_INTEL, sizeof t, &t, NULL));
+        ur_usm_type_t type = t == CL_MEM_TYPE_HOST_INTEL     ? UR_USM_TYPE_HOST
+                             : t == CL_MEM_TYPE_DEVICE_INTEL ? UR_USM_TYPE_DEVICE
+                             : t == CL_MEM_TYPE_SHARED_INTEL ? UR_USM_TYPE_SHARED
+                                                             : UR_USM_TYPE_UNKNOWN;
+        return ocl_put(out, &type, sizeof type);
+    }
+    case UR_USM_ALLOC_INFO_BASE_PTR: {
+        void *base = NULL;
+        OCL_TRY("clGetMemAllocInfoINTEL",
+                info(hContext->cl, pMem, CL_MEM_ALLOC_BASE_PTR_INTEL, sizeof base, &base, NULL));
+        return ocl_put_ptr(out, base);
+    }
+    case UR_USM_ALLOC_INFO_SIZE: {
+        size_t size = 0;
+        OCL_TRY("clGetMemAllocInfoINTEL",
+                info(hContext->cl, pMem, CL_MEM_ALLOC_SIZE_INTEL, sizeof size, &size, NULL));
+        return ocl_put_size(out, size);
+    }
+    case UR_USM_ALLOC_INFO_DEVICE: {
+        // The allocation's own device (UR answered the context's first device), or NULL
+        // for host allocations.
+        cl_device_id cl = NULL;
+        OCL_TRY("clGetMemAllocInfoINTEL",
+                info(hContext->cl, pMem, CL_MEM_ALLOC_DEVICE_INTEL, sizeof cl, &cl, NULL));
+        ur_device_handle_t device = NULL;
+        for (uint32_t i = 0; i < hContext->num_devices; ++i)
+            if (hContext->devices[i]->cl == cl)
+                device = hContext->devices[i];
+        return ocl_put_ptr(out, device);
+    }
+    default:
+        // UR_USM_ALLOC_INFO_POOL: this adapter has no pools.
+        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    }
+}
+
+// ---- enqueue --------------------------------------------------------------------------------
+
+static ur_result_t queue_checks(ur_queue_handle_t q, const char *what) {
+    OCL_CHECK_HANDLE(q, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
+    return q->device->usm ? UR_RESULT_SUCCESS : no_usm(what);
+}
+
+static void CL_CALLBACK free_host_copy(cl_event ev, cl_int status, void *data) {
+    (void)ev;
+    (void)status;
+    free(data);
+}
+
+/// Fill with a pattern clEnqueueMemFillINTEL cannot take (size not a power of two up to 128,
+/// or a misaligned destination): copy a host image of the filled range, freed when done.
+static ur_result_t fill_by_copy(ur_queue_handle_t q, void *dst, size_t pattern_size,
+                                const void *pattern, size_t size, ocl_wait_list_t *wl,
+                                ur_event_handle_t *phEvent) {
+    uint8_t *image = malloc(size);
+    if (image == NULL) {
+        ocl_wait_list_fini(wl);
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    for (size_t at = 0; at < size; at += pattern_size)
+        memcpy(image + at, pattern, pattern_size);
+    cl_event ev = NULL;
+    cl_int err = q->context->platform->ext.enqueue_memcpy(q->cl, CL_FALSE, dst, image, size,
+                                                          wl->count, wl->events, &ev);
+    ocl_wait_list_fini(wl);
+    if (err != CL_SUCCESS) {
+        free(image);
+        return ocl_fail(err, "clEnqueueMemcpyINTEL");
+    }
+    err = clSetEventCallback(ev, CL_COMPLETE, free_host_copy, image);
+    if (err != CL_SUCCESS) {
+        // Cannot be told when the copy ends: wait for it here instead.
+        clWaitForEvents(1, &ev);
+        free(image);
+    }
+    if (phEvent == NULL) {
+        clReleaseEvent(ev);
+        return UR_RESULT_SUCCESS;
+    }
+    return ocl_event_wrap(q, UR_COMMAND_USM_FILL, ev, phEvent);
+}
+
+ur_result_t ocl_enqueue_usm_fill(ur_queue_handle_t hQueue, void *pMem, size_t patternSize,
+                                 const void *pPattern, size_t size, uint32_t numEventsInWaitList,
+                                 const ur_event_handle_t *phEventWaitList,
+                                 ur_event_handle_t *phEvent) {
+    OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMFill"));
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    bool native = patternSize <= 128 && (patternSize & (patternSize - 1)) == 0 &&
+                  (uintptr_t)pMem % patternSize == 0;
+    if (!native)
+        return fill_by_copy(hQueue, pMem, patternSize, pPattern, size, &wl, phEvent);
+    cl_event ev = NULL;
+    cl_int err = hQueue->context->platform->ext.enqueue_mem_fill(
+        hQueue->cl, pMem, pPattern, patternSize, size, wl.count, wl.events,
+        phEvent != NULL ? &ev : NULL);
+    return ocl_enqueue_done(err, "clEnqueueMemFillINTEL", &wl, hQueue, UR_COMMAND_USM_FILL, ev,
+                            phEvent);
+}
+
+ur_result_t ocl_enqueue_usm_memcpy(ur_queue_handle_t hQueue, bool blocking, void *pDst,
+                                   const void *pSrc, size_t size, uint32_t numEventsInWaitList,
+                                   const ur_event_handle_t *phEventWaitList,
+                                   ur_event_handle_t *phEvent) {
+    OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMMemcpy"));
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    cl_event ev = NULL;
+    cl_int err = hQueue->context->platform->ext.enqueue_memcpy(
+        hQueue->cl, blocking, pDst, pSrc, size, wl.count, wl.events, phEvent != NULL ? &ev : NULL);
+    return ocl_enqueue_done(err, "clEnqueueMemcpyINTEL", &wl, hQueue, UR_COMMAND_USM_MEMCPY, ev,
+                            phEvent);
+}
+
+/// Prefetch and advice are hints; OpenCL on these devices gains nothing from them, so they
+/// become markers that order the queue like the real command would.
+static ur_result_t hint_marker(ur_queue_handle_t q, ur_command_t command, uint32_t n,
+                               const ur_event_handle_t *list, ur_event_handle_t *phEvent) {
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, n, list));
+    cl_event ev = NULL;
+    cl_int err =
+        clEnqueueMarkerWithWaitList(q->cl, wl.count, wl.events, phEvent != NULL ? &ev : NULL);
+    return ocl_enqueue_done(err, "clEnqueueMarkerWithWaitList", &wl, q, command, ev, phEvent);
+}
+
+ur_result_t ocl_enqueue_usm_prefetch(ur_queue_handle_t hQueue, const void *pMem, size_t size,
+                                     ur_usm_migration_flags_t flags, uint32_t numEventsInWaitList,
+                                     const ur_event_handle_t *phEventWaitList,
+                                     ur_event_handle_t *phEvent) {
+    (void)pMem;
+    (void)size;
+    (void)flags;
+    OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMPrefetch"));
+    return hint_marker(hQueue, UR_COMMAND_USM_PREFETCH, numEventsInWaitList, phEventWaitList,
+                       phEvent);
+}
+
+ur_result_t ocl_enqueue_usm_advise(ur_queue_handle_t hQueue, const void *pMem, size_t size,
+                                   ur_usm_advice_flags_t advice, ur_event_handle_t *phEvent) {
+    (void)pMem;
+    (void)size;
+    (void)advice;
+    OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMAdvise"));
+    return hint_marker(hQueue, UR_COMMAND_USM_ADVISE, 0, NULL, phEvent);
+}
+
+/// Ends a 2D operation made of one command per row: the returned event is a marker that
+/// completes with every row; rows' own events are released.
+static ur_result_t rows_done(ur_queue_handle_t q, ur_command_t command, cl_event *rows, size_t n,
+                             bool blocking, ur_event_handle_t *phEvent) {
+    cl_int err = CL_SUCCESS;
+    cl_event ev = NULL;
+    if (phEvent != NULL)
+        err = clEnqueueMarkerWithWaitList(q->cl, (cl_uint)n, rows, &ev);
+    if (err == CL_SUCCESS && blocking)
+        err = clWaitForEvents((cl_uint)n, rows);
+    for (size_t i = 0; i < n; ++i)
+        clReleaseEvent(rows[i]);
+    free(rows);
+    if (err != CL_SUCCESS) {
+        if (ev != NULL)
+            clReleaseEvent(ev);
+        return ocl_fail(err, "2D USM operation");
+    }
+    return ocl_event_wrap(q, command, ev, phEvent);
+}
+
+ur_result_t ocl_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_t pitch,
+                                    size_t patternSize, const void *pPattern, size_t width,
+                                    size_t height, uint32_t numEventsInWaitList,
+                                    const ur_event_handle_t *phEventWaitList,
+                                    ur_event_handle_t *phEvent) {
+    OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMFill2D"));
+    if (width % patternSize != 0 || (uintptr_t)pMem % patternSize != 0 ||
+        pitch % patternSize != 0 || patternSize > 128)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
+                             "urEnqueueUSMFill2D: each row must be whole, aligned patterns "
+                             "of at most 128 bytes");
+    if (height > SIZE_MAX / pitch)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMFill2D: too large");
+    cl_event *rows = urc_calloc(height, sizeof *rows);
+    ocl_wait_list_t wl;
+    ur_result_t result = rows == NULL
+                             ? UR_RESULT_ERROR_OUT_OF_HOST_MEMORY
+                             : ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList);
+    if (result != UR_RESULT_SUCCESS) {
+        free(rows);
+        return result;
+    }
+    cl_int err = CL_SUCCESS;
+    size_t done = 0;
+    for (; done < height && err == CL_SUCCESS; ++done)
+        err = hQueue->context->platform->ext.enqueue_mem_fill(
+            hQueue->cl, (char *)pMem + done * pitch, pPattern, patternSize, width, wl.count,
+            wl.events, &rows[done]);
+    ocl_wait_list_fini(&wl);
+    if (err != CL_SUCCESS) {
+        // The rows already enqueued still run; only the failure is reported.
+        --done;
+        rows_done(hQueue, UR_COMMAND_USM_FILL_2D, rows, done, false, NULL);
+        return ocl_fail(err, "clEnqueueMemFillINTEL");
+    }
+    return rows_done(hQueue, UR_COMMAND_USM_FILL_2D, rows, height, false, phEvent);
+}
+
+ur_result_t ocl_enqueue_usm_memcpy_2d(ur_queue_handle_t hQueue, bool blocking, void *pDst,
+                                      size_t dstPitch, const void *pSrc, size_t srcPitch,
+                                      size_t width, size_t height, uint32_t numEventsInWaitList,
+                                      const ur_event_handle_t *phEventWaitList,
+                                      ur_event_handle_t *phEvent) {
+    OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMMemcpy2D"));
+    if (height > SIZE_MAX / dstPitch || height > SIZE_MAX / srcPitch)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMMemcpy2D: too large");
+    if (width == 0)
+        return ocl_enqueue_events_wait(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
+    cl_event *rows = urc_calloc(height, sizeof *rows);
+    ocl_wait_list_t wl;
+    ur_result_t result = rows == NULL
+                             ? UR_RESULT_ERROR_OUT_OF_HOST_MEMORY
+                             : ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList);
+    if (result != UR_RESULT_SUCCESS) {
+        free(rows);
+        return result;
+    }
+    cl_int err = CL_SUCCESS;
+    size_t done = 0;
+    for (; done < height && err == CL_SUCCESS; ++done)
+        err = hQueue->context->platform->ext.enqueue_memcpy(
+            hQueue->cl, CL_FALSE, (char *)pDst + done * dstPitch,
+            (const char *)pSrc + done * srcPitch, width, wl.count, wl.events, &rows[done]);
+    ocl_wait_list_fini(&wl);
+    if (err != CL_SUCCESS) {
+        --done;
+        rows_done(hQueue, UR_COMMAND_USM_MEMCPY_2D, rows, done, false, NULL);
+        return ocl_fail(err, "clEnqueueMemcpyINTEL");
+    }
+    return rows_done(hQueue, UR_COMMAND_USM_MEMCPY_2D, rows, height, blocking, phEvent);
+}
