@@ -38,6 +38,17 @@ static const struct manifest_t {
 };
 #define MOCK_LIBRARY "libur_adapter_mock.so.0"
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define URC_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define URC_SANITIZED 1
+#endif
+#endif
+#ifndef URC_SANITIZED
+#define URC_SANITIZED 0
+#endif
+
 // One adapter to load: the paths to try, in order; the first that opens wins.
 typedef struct group_t {
     char *paths[8];
@@ -278,8 +289,15 @@ ur_result_t urc_discover_adapters(bool mock, urc_adapter_list_t *out) {
         result = UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     } else {
         int mode = RTLD_LAZY | RTLD_LOCAL;
-        if (urc_env_bool(URC_ENV_ADAPTERS_DEEP_BIND, false))
+        if (urc_env_bool(URC_ENV_ADAPTERS_DEEP_BIND, false)) {
+#if URC_SANITIZED
+            // The sanitizer runtimes abort on RTLD_DEEPBIND; a warning is better than that.
+            URC_LOG(urc_loader_log(), UR_LOGGER_LEVEL_WARN,
+                    "UR_ADAPTERS_DEEP_BIND ignored: this loader is built with a sanitizer");
+#else
             mode |= RTLD_DEEPBIND;
+#endif
+        }
         for (size_t i = 0; i < plan->count; ++i)
             load_group(&plan->groups[i], mode, out);
     }

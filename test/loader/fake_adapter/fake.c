@@ -40,7 +40,7 @@ typedef struct fake_device_t {
     ur_device_type_t type;
     uint32_t nparts;
     struct fake_device_t *parts[FAKE_MAX_PARTS];
-    char name[48]; // "<tag>:<platform>:<root>[.<sub>[.<subsub>]]"
+    char name[64]; // "<tag>:<platform>:<root>[.<sub>[.<subsub>]]"
 } fake_device_t;
 
 // Everything is static: handles stay valid for the life of the library, and a device's
@@ -106,12 +106,12 @@ static void build(const fake_topology_t *t) {
             for (uint32_t s = 0; s < topo->subs; ++s) {
                 fake_device_t *sub = &fake.subs[p][d][s];
                 init_device(sub, pf, root, root->type, topo->subsubs);
-                snprintf(sub->name, sizeof sub->name, "%s.%u", root->name, s);
+                snprintf(sub->name, sizeof sub->name, "%s:%u:%u.%u", FAKE_TAG, p, d, s);
                 root->parts[s] = sub;
                 for (uint32_t k = 0; k < topo->subsubs; ++k) {
                     fake_device_t *leaf = &fake.subsubs[p][d][s][k];
                     init_device(leaf, pf, sub, root->type, 0);
-                    snprintf(leaf->name, sizeof leaf->name, "%s.%u", sub->name, k);
+                    snprintf(leaf->name, sizeof leaf->name, "%s:%u:%u.%u.%u", FAKE_TAG, p, d, s, k);
                     sub->parts[k] = leaf;
                 }
             }
