@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// urContext*: a set of devices. Each device's primary CUDA context does the work, so a UR
+// context owns no native object, only its device list and the extended deleters.
+#include "cuda_internal.h"
+
+bool cuda_context_has_device(const cuda_context_t *ctx, const cuda_device_t *dev) {
+    for (uint32_t i = 0; i < ctx->ndevices; ++i)
+        if (ctx->devices[i] == dev)
+            return true;
+    return false;
+}
+
+static ur_result_t create(uint32_t count, const ur_device_handle_t *devices,
+                          ur_context_handle_t *phContext) {
+    for (uint32_t i = 0; i < count; ++i)
+        if (!cuda_is(devices[i], URC_KIND_DEVICE))
+            return UR_RESULT_ERROR_INVALID_DEVICE;
+    cuda_context_t *ctx = URC_NEW(cuda_context_t);
+    if (ctx == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    ctx->devices = urc_calloc(count, sizeof *ctx->devices);
+    if (ctx->devices == NULL) {
+        free(ctx);
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    for (uint32_t i = 0; i < count; ++i)
+        ctx->devices[i] = CUDA_DEVICE(devices[i]);
+    ctx->ndevices = count;
+    pthread_mutex_init(&ctx->lock, NULL);
+    urc_object_init(&ctx->obj, &cuda_ddi, URC_KIND_CONTEXT);
+    *phContext = (ur_context_handle_t)ctx;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_context_create(uint32_t DeviceCount, const ur_device_handle_t *phDevices,
+                                const ur_context_properties_t *pProperties,
+                                ur_context_handle_t *phContext) {
+    (void)pProperties;
+    return create(DeviceCount, phDevices, phContext);
+}
+
+void cuda_context_retain_internal(cuda_context_t *ctx) {
+    urc_retain(&ctx->obj);
+}
+
+void cuda_context_release_internal(cuda_context_t *ctx) {
+    if (!urc_release(&ctx->obj))
+        return;
+    // Deleters run last-registered first, as destructors would.
+    for (cuda_deleter_t *d = ctx->deleters, *next; d != NULL; d = next) {
+        next = d->next;
+        d->fn(d->data);
+        free(d);
+    }
+    pthread_mutex_destroy(&ctx->lock);
+    free(ctx->devices);
+    free(ctx);
+}
+
+ur_result_t cuda_context_retain(ur_context_handle_t hContext) {
+    if (!cuda_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    cuda_context_retain_internal(CUDA_CONTEXT(hContext));
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_context_release(ur_context_handle_t hContext) {
+    if (!cuda_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    cuda_context_release_internal(CUDA_CONTEXT(hContext));
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_context_get_info(ur_context_handle_t hContext, ur_context_info_t propName,
+                                  size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    if (!cuda_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    const cuda_context_t *ctx = CUDA_CONTEXT(hContext);
+    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    switch (propName) {
+    case UR_CONTEXT_INFO_NUM_DEVICES:
+        return cuda_info_u32(&out, ctx->ndevices);
+    case UR_CONTEXT_INFO_DEVICES:
+        return cuda_info_bytes(&out, ctx->devices, ctx->ndevices * sizeof *ctx->devices);
+    case UR_CONTEXT_INFO_REFERENCE_COUNT:
+        return cuda_info_u32(&out, urc_refcount(&ctx->obj));
+    case UR_CONTEXT_INFO_USM_MEMCPY2D_SUPPORT:
+    case UR_CONTEXT_INFO_USM_FILL2D_SUPPORT:
+        return cuda_info_bool(&out, true);
+    default:
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+}
+
+// The native handle is the first device's primary context, which is what UR hands out.
+ur_result_t cuda_context_get_native_handle(ur_context_handle_t hContext,
+                                           ur_native_handle_t *phNativeContext) {
+    if (!cuda_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    *phNativeContext = (ur_native_handle_t)CUDA_CONTEXT(hContext)->devices[0]->ctx;
+    return UR_RESULT_SUCCESS;
+}
+
+// Only a device's primary context can be adopted: the adapter runs every device in its primary
+// context, so any other CUcontext would be silently ignored.
+ur_result_t cuda_context_create_with_native_handle(
+    ur_native_handle_t hNativeContext, ur_adapter_handle_t hAdapter, uint32_t numDevices,
+    const ur_device_handle_t *phDevices, const ur_context_native_properties_t *pProperties,
+    ur_context_handle_t *phContext) {
+    (void)hAdapter;
+    (void)pProperties;
+    CUcontext native = (CUcontext)hNativeContext;
+    cuda_platform_t *p = cuda_platform();
+    if (p == NULL)
+        return UR_RESULT_ERROR_DEVICE_NOT_FOUND;
+    if (numDevices == 0 || phDevices == NULL) {
+        for (uint32_t i = 0; i < p->ndevices; ++i) {
+            if (p->devices[i].ctx == native) {
+                ur_device_handle_t dev = (ur_device_handle_t)&p->devices[i];
+                return create(1, &dev, phContext);
+            }
+        }
+    } else {
+        bool all_primary = true;
+        for (uint32_t i = 0; i < numDevices; ++i)
+            all_primary = all_primary && cuda_is(phDevices[i], URC_KIND_DEVICE) &&
+                          CUDA_DEVICE(phDevices[i])->ctx == native;
+        if (all_primary)
+            return create(numDevices, phDevices, phContext);
+    }
+    return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                         "only a device's primary CUcontext can be wrapped in a UR context");
+}
+
+ur_result_t cuda_context_set_extended_deleter(ur_context_handle_t hContext,
+                                              ur_context_extended_deleter_t pfnDeleter,
+                                              void *pUserData) {
+    if (!cuda_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    cuda_context_t *ctx = CUDA_CONTEXT(hContext);
+    cuda_deleter_t *d = URC_NEW(cuda_deleter_t);
+    if (d == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    d->fn = pfnDeleter;
+    d->data = pUserData;
+    pthread_mutex_lock(&ctx->lock);
+    d->next = ctx->deleters;
+    ctx->deleters = d;
+    pthread_mutex_unlock(&ctx->lock);
+    return UR_RESULT_SUCCESS;
+}

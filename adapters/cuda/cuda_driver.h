@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+// The CUDA driver as the adapter sees it: libcuda.so.1 opened at run time and every function
+// the adapter calls resolved into one table. Nothing links against libcuda, so the adapter
+// loads on machines without a driver and then simply reports no platform.
+#ifndef URC_CUDA_CUDA_DRIVER_H
+#define URC_CUDA_CUDA_DRIVER_H
+
+#include <stdbool.h>
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+// Each entry: table field, function type (cudaTypedefs.h names the API version), the exported
+// symbol. cuda.h maps most names to versioned symbols (cuMemAlloc -> cuMemAlloc_v2); the symbol
+// column spells those out, because dlsym sees no macros.
+#define CUDA_DRIVER_REQUIRED(X)                                                                    \
+    X(Init, PFN_cuInit_v2000, "cuInit")                                                            \
+    X(DriverGetVersion, PFN_cuDriverGetVersion_v2020, "cuDriverGetVersion")                        \
+    X(GetErrorName, PFN_cuGetErrorName_v6000, "cuGetErrorName")                                    \
+    X(GetErrorString, PFN_cuGetErrorString_v6000, "cuGetErrorString")                              \
+    X(DeviceGetCount, PFN_cuDeviceGetCount_v2000, "cuDeviceGetCount")                              \
+    X(DeviceGet, PFN_cuDeviceGet_v2000, "cuDeviceGet")                                             \
+    X(DeviceGetName, PFN_cuDeviceGetName_v2000, "cuDeviceGetName")                                 \
+    X(DeviceGetAttribute, PFN_cuDeviceGetAttribute_v2000, "cuDeviceGetAttribute")                  \
+    X(DeviceTotalMem, PFN_cuDeviceTotalMem_v3020, "cuDeviceTotalMem_v2")                           \
+    X(DeviceGetPCIBusId, PFN_cuDeviceGetPCIBusId_v4010, "cuDeviceGetPCIBusId")                     \
+    X(DevicePrimaryCtxRetain, PFN_cuDevicePrimaryCtxRetain_v7000, "cuDevicePrimaryCtxRetain")      \
+    X(DevicePrimaryCtxRelease, PFN_cuDevicePrimaryCtxRelease_v11000,                               \
+      "cuDevicePrimaryCtxRelease_v2")                                                              \
+    X(CtxGetCurrent, PFN_cuCtxGetCurrent_v4000, "cuCtxGetCurrent")                                 \
+    X(CtxSetCurrent, PFN_cuCtxSetCurrent_v4000, "cuCtxSetCurrent")                                 \
+    X(CtxSynchronize, PFN_cuCtxSynchronize_v2000, "cuCtxSynchronize")                              \
+    X(CtxGetStreamPriorityRange, PFN_cuCtxGetStreamPriorityRange_v5050,                            \
+      "cuCtxGetStreamPriorityRange")                                                               \
+    X(MemGetInfo, PFN_cuMemGetInfo_v3020, "cuMemGetInfo_v2")                                       \
+    X(StreamCreateWithPriority, PFN_cuStreamCreateWithPriority_v5050,                              \
+      "cuStreamCreateWithPriority")                                                                \
+    X(StreamDestroy, PFN_cuStreamDestroy_v4000, "cuStreamDestroy_v2")                              \
+    X(StreamSynchronize, PFN_cuStreamSynchronize_v2000, "cuStreamSynchronize")                     \
+    X(StreamQuery, PFN_cuStreamQuery_v2000, "cuStreamQuery")                                       \
+    X(StreamWaitEvent, PFN_cuStreamWaitEvent_v3020, "cuStreamWaitEvent")                           \
+    X(StreamGetFlags, PFN_cuStreamGetFlags_v5050, "cuStreamGetFlags")                              \
+    X(EventCreate, PFN_cuEventCreate_v2000, "cuEventCreate")                                       \
+    X(EventRecord, PFN_cuEventRecord_v2000, "cuEventRecord")                                       \
+    X(EventQuery, PFN_cuEventQuery_v2000, "cuEventQuery")                                          \
+    X(EventSynchronize, PFN_cuEventSynchronize_v2000, "cuEventSynchronize")                        \
+    X(EventDestroy, PFN_cuEventDestroy_v4000, "cuEventDestroy_v2")                                 \
+    X(MemAlloc, PFN_cuMemAlloc_v3020, "cuMemAlloc_v2")                                             \
+    X(MemFree, PFN_cuMemFree_v3020, "cuMemFree_v2")                                                \
+    X(MemAllocHost, PFN_cuMemAllocHost_v3020, "cuMemAllocHost_v2")                                 \
+    X(MemFreeHost, PFN_cuMemFreeHost_v2000, "cuMemFreeHost")                                       \
+    X(MemHostAlloc, PFN_cuMemHostAlloc_v2020, "cuMemHostAlloc")                                    \
+    X(MemAllocManaged, PFN_cuMemAllocManaged_v6000, "cuMemAllocManaged")                           \
+    X(MemHostRegister, PFN_cuMemHostRegister_v6050, "cuMemHostRegister_v2")                        \
+    X(MemHostUnregister, PFN_cuMemHostUnregister_v4000, "cuMemHostUnregister")                     \
+    X(MemHostGetDevicePointer, PFN_cuMemHostGetDevicePointer_v3020,                                \
+      "cuMemHostGetDevicePointer_v2")                                                              \
+    X(MemGetAddressRange, PFN_cuMemGetAddressRange_v3020, "cuMemGetAddressRange_v2")               \
+    X(MemcpyHtoD, PFN_cuMemcpyHtoD_v3020, "cuMemcpyHtoD_v2")                                       \
+    X(MemcpyHtoDAsync, PFN_cuMemcpyHtoDAsync_v3020, "cuMemcpyHtoDAsync_v2")                        \
+    X(MemcpyDtoHAsync, PFN_cuMemcpyDtoHAsync_v3020, "cuMemcpyDtoHAsync_v2")                        \
+    X(MemcpyDtoDAsync, PFN_cuMemcpyDtoDAsync_v3020, "cuMemcpyDtoDAsync_v2")                        \
+    X(MemcpyAsync, PFN_cuMemcpyAsync_v4000, "cuMemcpyAsync")                                       \
+    X(Memcpy2DAsync, PFN_cuMemcpy2DAsync_v3020, "cuMemcpy2DAsync_v2")                              \
+    X(Memcpy3DAsync, PFN_cuMemcpy3DAsync_v3020, "cuMemcpy3DAsync_v2")                              \
+    X(MemsetD8Async, PFN_cuMemsetD8Async_v3020, "cuMemsetD8Async")                                 \
+    X(MemsetD16Async, PFN_cuMemsetD16Async_v3020, "cuMemsetD16Async")                              \
+    X(MemsetD32Async, PFN_cuMemsetD32Async_v3020, "cuMemsetD32Async")                              \
+    X(MemsetD2D8Async, PFN_cuMemsetD2D8Async_v3020, "cuMemsetD2D8Async")                           \
+    X(MemsetD2D16Async, PFN_cuMemsetD2D16Async_v3020, "cuMemsetD2D16Async")                        \
+    X(MemsetD2D32Async, PFN_cuMemsetD2D32Async_v3020, "cuMemsetD2D32Async")                        \
+    X(PointerGetAttribute, PFN_cuPointerGetAttribute_v4000, "cuPointerGetAttribute")               \
+    X(PointerGetAttributes, PFN_cuPointerGetAttributes_v7000, "cuPointerGetAttributes")            \
+    X(ModuleLoadDataEx, PFN_cuModuleLoadDataEx_v2010, "cuModuleLoadDataEx")                        \
+    X(ModuleUnload, PFN_cuModuleUnload_v2000, "cuModuleUnload")                                    \
+    X(ModuleGetFunction, PFN_cuModuleGetFunction_v2000, "cuModuleGetFunction")                     \
+    X(ModuleGetGlobal, PFN_cuModuleGetGlobal_v3020, "cuModuleGetGlobal_v2")                        \
+    X(LinkCreate, PFN_cuLinkCreate_v6050, "cuLinkCreate_v2")                                       \
+    X(LinkAddData, PFN_cuLinkAddData_v6050, "cuLinkAddData_v2")                                    \
+    X(LinkComplete, PFN_cuLinkComplete_v5050, "cuLinkComplete")                                    \
+    X(LinkDestroy, PFN_cuLinkDestroy_v5050, "cuLinkDestroy")                                       \
+    X(FuncGetAttribute, PFN_cuFuncGetAttribute_v2020, "cuFuncGetAttribute")                        \
+    X(FuncSetAttribute, PFN_cuFuncSetAttribute_v9000, "cuFuncSetAttribute")                        \
+    X(LaunchKernel, PFN_cuLaunchKernel_v4000, "cuLaunchKernel")                                    \
+    X(OccupancyMaxPotentialBlockSize, PFN_cuOccupancyMaxPotentialBlockSize_v6050,                  \
+      "cuOccupancyMaxPotentialBlockSize")                                                          \
+    X(OccupancyMaxActiveBlocksPerMultiprocessor,                                                   \
+      PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050,                                       \
+      "cuOccupancyMaxActiveBlocksPerMultiprocessor")
+
+// Functions that older drivers lack, or that changed signature: NULL when absent. The second
+// symbol, when given, is an older export with the same signature, tried when the first is missing.
+#define CUDA_DRIVER_OPTIONAL(X)                                                                    \
+    X(EventElapsedTime, PFN_cuEventElapsedTime_v2000, "cuEventElapsedTime_v2",                     \
+      "cuEventElapsedTime")                                                                        \
+    X(DeviceGetUuid, PFN_cuDeviceGetUuid_v11040, "cuDeviceGetUuid_v2", "cuDeviceGetUuid")          \
+    X(MemPrefetchAsync_v2, PFN_cuMemPrefetchAsync_v12020, "cuMemPrefetchAsync_v2", NULL)           \
+    X(MemPrefetchAsync_v1, PFN_cuMemPrefetchAsync_v8000, "cuMemPrefetchAsync", NULL)               \
+    X(MemAdvise_v2, PFN_cuMemAdvise_v12020, "cuMemAdvise_v2", NULL)                                \
+    X(MemAdvise_v1, PFN_cuMemAdvise_v8000, "cuMemAdvise", NULL)                                    \
+    X(LaunchKernelEx, PFN_cuLaunchKernelEx_v11060, "cuLaunchKernelEx", NULL)                       \
+    X(FuncGetParamInfo, PFN_cuFuncGetParamInfo_v12040, "cuFuncGetParamInfo", NULL)
+
+typedef struct cuda_driver_t {
+#define CUDA_DRIVER_FIELD(field, type, ...) type field;
+    CUDA_DRIVER_REQUIRED(CUDA_DRIVER_FIELD)
+    CUDA_DRIVER_OPTIONAL(CUDA_DRIVER_FIELD)
+#undef CUDA_DRIVER_FIELD
+} cuda_driver_t;
+
+/// The table; valid once cuda_driver_load() has returned true.
+extern cuda_driver_t cu;
+
+/// Opens libcuda.so.1 and resolves the table, once per process. False (with the reason logged at
+/// info level and kept for cuda_driver_failure()) when the library or a required symbol is
+/// missing; the adapter then reports no platform.
+bool cuda_driver_load(void);
+
+/// Why cuda_driver_load() failed, or "" when it did not.
+const char *cuda_driver_failure(void);
+
+#endif // URC_CUDA_CUDA_DRIVER_H

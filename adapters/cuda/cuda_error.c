@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+// The one place CUDA driver results become UR results.
+#include <stdatomic.h>
+#include <stdio.h>
+
+#include "assert_record.h"
+#include "cuda_internal.h"
+
+urc_logger_t *cuda_log(void) {
+    return urc_logger(URC_ENV_LOG_CUDA);
+}
+
+static ur_result_t map(CUresult r) {
+    switch (r) {
+    case CUDA_SUCCESS:
+        return UR_RESULT_SUCCESS;
+    case CUDA_ERROR_INVALID_VALUE:
+    case CUDA_ERROR_FILE_NOT_FOUND:
+    case CUDA_ERROR_NOT_FOUND: // a symbol or function the module lacks
+        return UR_RESULT_ERROR_INVALID_VALUE;
+    case CUDA_ERROR_OUT_OF_MEMORY:
+        return UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+    case CUDA_ERROR_NOT_INITIALIZED:
+    case CUDA_ERROR_DEINITIALIZED:
+    case CUDA_ERROR_STUB_LIBRARY:
+        return UR_RESULT_ERROR_UNINITIALIZED;
+    case CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER:
+        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    case CUDA_ERROR_DEVICE_UNAVAILABLE:
+    case CUDA_ERROR_SYSTEM_NOT_READY:
+    case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
+    case CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
+        return UR_RESULT_ERROR_DEVICE_NOT_AVAILABLE;
+    case CUDA_ERROR_NO_DEVICE:
+        return UR_RESULT_ERROR_DEVICE_NOT_FOUND;
+    case CUDA_ERROR_INVALID_DEVICE:
+        return UR_RESULT_ERROR_INVALID_DEVICE;
+    case CUDA_ERROR_INVALID_CONTEXT:
+    case CUDA_ERROR_CONTEXT_IS_DESTROYED:
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    case CUDA_ERROR_INVALID_IMAGE:
+    case CUDA_ERROR_NO_BINARY_FOR_GPU:
+    case CUDA_ERROR_INVALID_PTX:
+    case CUDA_ERROR_UNSUPPORTED_PTX_VERSION:
+    case CUDA_ERROR_INVALID_SOURCE:
+        return UR_RESULT_ERROR_INVALID_BINARY;
+    case CUDA_ERROR_JIT_COMPILER_NOT_FOUND:
+    case CUDA_ERROR_JIT_COMPILATION_DISABLED:
+        return UR_RESULT_ERROR_COMPILER_NOT_AVAILABLE;
+    case CUDA_ERROR_ECC_UNCORRECTABLE:
+    case CUDA_ERROR_NVLINK_UNCORRECTABLE:
+        return UR_RESULT_ERROR_DEVICE_LOST;
+    case CUDA_ERROR_INVALID_HANDLE:
+        return UR_RESULT_ERROR_INVALID_ARGUMENT;
+    case CUDA_ERROR_ILLEGAL_STATE:
+    case CUDA_ERROR_NOT_PERMITTED:
+    case CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE:
+    case CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED:
+    case CUDA_ERROR_PEER_ACCESS_NOT_ENABLED:
+        return UR_RESULT_ERROR_INVALID_OPERATION;
+    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+    case CUDA_ERROR_TOO_MANY_PEERS:
+    case CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE:
+        return UR_RESULT_ERROR_OUT_OF_RESOURCES;
+    case CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED:
+    case CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED:
+        return UR_RESULT_ERROR_INVALID_HOST_PTR;
+    case CUDA_ERROR_INVALID_CLUSTER_SIZE:
+        return UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE;
+    case CUDA_ERROR_NOT_SUPPORTED:
+        return UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
+    case CUDA_ERROR_UNKNOWN:
+        return UR_RESULT_ERROR_UNKNOWN;
+    default:
+        // Kernel faults (illegal address, trap, launch failure), timeouts and the rest have no
+        // UR equivalent: the native code and message say what happened.
+        return UR_RESULT_ERROR_ADAPTER_SPECIFIC;
+    }
+}
+
+// CUDA has printed the device's assert message by the time a call returns 710, and the context
+// is dead from then on. Delivery is common/assert_record.h's: abort (trapping first under a
+// debugger) or, with URC_ASSERT_MODE=report, the documented error. Only the first sighting is
+// delivered; later calls on the dead context just fail the same way.
+static ur_result_t device_assert(const char *call) {
+    static atomic_bool seen;
+    char message[512];
+    snprintf(message, sizeof message,
+             "urc: a device assert fired (CUDA_ERROR_ASSERT, 710, reported by %s); the CUDA "
+             "context of this device is now unusable: every later call on it fails",
+             call);
+    if (!atomic_exchange(&seen, true)) {
+        URC_LOG(cuda_log(), UR_LOGGER_LEVEL_ERROR, "%s", message);
+        (void)urc_assert_deliver_native(message); // returns only in report mode
+    }
+    // The native code is CUDA's own, so callers can tell this assert from other failures.
+    return urc_error_set(UR_RESULT_ERROR_ADAPTER_SPECIFIC, CUDA_ERROR_ASSERT, "%s", message);
+}
+
+ur_result_t cuda_error(CUresult r, const char *call) {
+    if (r == CUDA_ERROR_ASSERT)
+        return device_assert(call);
+    const char *name = NULL, *text = NULL;
+    if (cu.GetErrorName == NULL || cu.GetErrorName(r, &name) != CUDA_SUCCESS || name == NULL)
+        name = "CUDA_ERROR_?";
+    if (cu.GetErrorString == NULL || cu.GetErrorString(r, &text) != CUDA_SUCCESS || text == NULL)
+        text = "";
+    ur_result_t result = map(r);
+    URC_LOG(cuda_log(), UR_LOGGER_LEVEL_ERROR, "%s failed: %s (%d): %s", call, name, (int)r, text);
+    return urc_error_set(result, (int32_t)r, "%s failed: %s (%d): %s", call, name, (int)r, text);
+}

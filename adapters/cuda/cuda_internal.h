@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: MIT
+// The CUDA adapter's objects and the helpers its files share. Every handle starts with
+// urc_object_t (the table pointer UR's loader reads, then the reference count).
+#ifndef URC_CUDA_CUDA_INTERNAL_H
+#define URC_CUDA_CUDA_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alloc.h"
+#include "cuda_driver.h"
+#include "cuda_entry_points.h"
+#include "devglobal.h"
+#include "error.h"
+#include "log.h"
+#include "object.h"
+#include "props.h"
+#include "requirements.h"
+
+/// Streams of an out-of-order queue; an in-order queue has one.
+#define CUDA_OOO_STREAMS 4
+/// Bytes of each JIT log (info and error) a build or link captures.
+#define CUDA_JIT_LOG_SIZE 16384
+
+typedef struct cuda_platform_t cuda_platform_t;
+
+typedef struct cuda_device_t {
+    urc_object_t obj;
+    cuda_platform_t *platform;
+    CUdevice cu;
+    uint32_t index;
+    CUcontext ctx; // the primary context, retained for the life of the process
+    int cc_major, cc_minor;
+    int warp_size;
+    int sm_count;
+    int max_threads_per_block;
+    int max_block[3];
+    int max_grid[3];
+    int max_regs_per_block;
+    int max_shared_optin; // shared ("local") memory a block may opt into
+    bool managed, concurrent_managed, unified_addressing;
+    size_t total_mem;
+    // Profiling timeline: base_event completed at host time base_host_ns.
+    CUevent base_event;
+    uint64_t base_host_ns;
+    char name[256];
+    urc_device_caps_t caps; // what requirement checks see (URC_MASK_ASPECTS applied)
+} cuda_device_t;
+
+struct cuda_platform_t {
+    urc_object_t obj;
+    uint32_t ndevices;
+    cuda_device_t *devices;
+    int driver_version; // e.g. 13000
+};
+
+typedef struct cuda_deleter_t {
+    ur_context_extended_deleter_t fn;
+    void *data;
+    struct cuda_deleter_t *next;
+} cuda_deleter_t;
+
+typedef struct cuda_context_t {
+    urc_object_t obj;
+    uint32_t ndevices;
+    cuda_device_t **devices;
+    pthread_mutex_t lock; // guards deleters
+    cuda_deleter_t *deleters;
+} cuda_context_t;
+
+typedef struct cuda_queue_t {
+    urc_object_t obj;
+    cuda_context_t *ctx; // retained
+    cuda_device_t *dev;
+    ur_queue_flags_t flags;
+    bool in_order;
+    bool profiling;
+    bool owns_streams;
+    uint32_t nstreams;
+    CUstream streams[CUDA_OOO_STREAMS];
+    atomic_uint next_stream;
+    pthread_mutex_t barrier_lock; // serialises barriers; guards the two events below
+    CUevent barrier_tmp;
+    CUevent barrier_event;
+} cuda_queue_t;
+
+typedef struct cuda_event_t {
+    urc_object_t obj;
+    cuda_context_t *ctx; // retained
+    cuda_queue_t *queue; // retained; NULL for an event made from a native handle
+    cuda_device_t *dev;
+    ur_command_t command;
+    CUstream stream;
+    CUevent end;
+    CUevent start;      // only with profiling
+    uint64_t queued_ns; // host clock at enqueue, only with profiling
+    bool profiling;
+    bool owns_native;
+} cuda_event_t;
+
+typedef enum cuda_mem_kind_t {
+    CUDA_MEM_DEVICE,     // cuMemAlloc
+    CUDA_MEM_USE_HOST,   // the caller's memory, registered and mapped
+    CUDA_MEM_ALLOC_HOST, // cuMemAllocHost, mapped
+    CUDA_MEM_NATIVE,     // a CUdeviceptr handed in
+} cuda_mem_kind_t;
+
+typedef struct cuda_map_t {
+    void *ptr;
+    size_t offset, size;
+    ur_map_flags_t flags;
+    bool staged; // ptr is a staging copy (freed at unmap), not the buffer's own host memory
+    struct cuda_map_t *next;
+} cuda_map_t;
+
+typedef struct cuda_mem_t {
+    urc_object_t obj;
+    cuda_context_t *ctx;       // retained
+    struct cuda_mem_t *parent; // retained, for a sub-buffer
+    ur_mem_flags_t flags;
+    cuda_mem_kind_t kind;
+    size_t size;
+    size_t origin; // offset in the parent
+    CUdeviceptr ptr;
+    void *host;       // host view of the same memory (USE_HOST / ALLOC_HOST), or NULL
+    bool registered;  // we called cuMemHostRegister on `host`
+    bool owns_native; // NATIVE: free at release
+    pthread_mutex_t map_lock;
+    cuda_map_t *maps;
+} cuda_mem_t;
+
+typedef enum cuda_image_kind_t {
+    CUDA_IMAGE_NONE, // made from a native module: nothing to link
+    CUDA_IMAGE_PTX,
+    CUDA_IMAGE_CUBIN,
+    CUDA_IMAGE_FATBIN,
+} cuda_image_kind_t;
+
+typedef struct cuda_program_t {
+    urc_object_t obj;
+    cuda_context_t *ctx; // retained
+    cuda_device_t *dev;
+    uint8_t *binary; // NUL-terminated copy (PTX needs it)
+    size_t size;     // without the NUL
+    cuda_image_kind_t kind;
+    urc_props_t *props;   // metadata; never NULL
+    pthread_mutex_t lock; // guards the build state below
+    CUmodule module;
+    bool has_module;
+    bool owns_module;
+    ur_program_build_status_t status;
+    ur_program_binary_type_t binary_type;
+    char *options; // of the last build, compile or link
+    char *log;     // info log, then error log, of the last JIT
+    urc_dg_cache_t *dg_cache;
+} cuda_program_t;
+
+typedef struct cuda_kernel_t {
+    urc_object_t obj;
+    cuda_program_t *program; // retained
+    CUfunction fn;
+    CUfunction fn_offset; // "<name>_with_offset", DPC++'s variant taking the global offset
+    char *name;
+    uint32_t reqd_wg[3]; // from "<name>@reqd_work_group_size"; 0 = none
+    uint32_t max_wg[3];  // from "<name>@max_work_group_size"
+    uint64_t max_linear_wg;
+    uint32_t reqd_sg;
+    int regs_per_thread;
+    int max_threads;
+    int static_shared; // bytes of __shared__ the kernel declares itself
+    // Parameter sizes from cuFuncGetParamInfo (CUDA 12.4 drivers); params_known is false
+    // without it, and then arguments cannot be checked against the signature.
+    bool params_known;
+    uint32_t nparams;
+    size_t *param_sizes;
+    pthread_mutex_t lock;       // serialises raising the dynamic shared memory limit
+    size_t dyn_shared_limit;    // the largest dynamic shared size opted into so far
+    atomic_int occupancy_block; // cached occupancy block size without dynamic shared memory
+} cuda_kernel_t;
+
+// ---- handles (every public handle is one of the structs above) ----
+#define CUDA_PLATFORM(h) ((cuda_platform_t *)(h))
+#define CUDA_DEVICE(h)   ((cuda_device_t *)(h))
+#define CUDA_CONTEXT(h)  ((cuda_context_t *)(h))
+#define CUDA_QUEUE(h)    ((cuda_queue_t *)(h))
+#define CUDA_EVENT(h)    ((cuda_event_t *)(h))
+#define CUDA_MEM(h)      ((cuda_mem_t *)(h))
+#define CUDA_PROGRAM(h)  ((cuda_program_t *)(h))
+#define CUDA_KERNEL(h)   ((cuda_kernel_t *)(h))
+
+/// True when `handle` is one of ours and of the given kind (rejects another adapter's handles).
+static inline bool cuda_is(const void *handle, urc_kind_t kind) {
+    return urc_is_kind(handle, kind) && ((const urc_object_t *)handle)->ddi == &cuda_ddi;
+}
+
+urc_logger_t *cuda_log(void);
+/// The adapter's one handle.
+ur_adapter_handle_t cuda_adapter_handle(void);
+
+// ---- cuda_error.c ----
+/// Maps a failed driver call to a UR result, logs it and records it for urAdapterGetLastError.
+/// CUDA_ERROR_ASSERT (a device assert fired) aborts the process, or with URC_ASSERT_MODE=report
+/// gives UR_RESULT_ERROR_ADAPTER_SPECIFIC with native code 710.
+ur_result_t cuda_error(CUresult result, const char *call);
+
+static inline ur_result_t cuda_ok(CUresult result, const char *call) {
+    return result == CUDA_SUCCESS ? UR_RESULT_SUCCESS : cuda_error(result, call);
+}
+
+// ---- platform.c ----
+/// The platform, its devices initialised; NULL when there is no usable driver or device.
+cuda_platform_t *cuda_platform(void);
+/// The device with native ordinal `cu_device`, or NULL.
+cuda_device_t *cuda_device_by_native(CUdevice cu_device);
+uint64_t cuda_host_ns(void);
+
+// ---- device.c ----
+/// Makes the device's primary context current on this thread (skipped when it already is).
+ur_result_t cuda_activate(const cuda_device_t *dev);
+/// Fills the cached attributes and the capabilities of a device (platform start-up).
+ur_result_t cuda_device_init(cuda_device_t *dev);
+
+// ---- context.c ----
+bool cuda_context_has_device(const cuda_context_t *ctx, const cuda_device_t *dev);
+void cuda_context_retain_internal(cuda_context_t *ctx);
+void cuda_context_release_internal(cuda_context_t *ctx);
+
+// ---- queue.c ----
+/// The stream the next command of `q` goes to (round robin over an out-of-order queue's).
+CUstream cuda_queue_stream(cuda_queue_t *q);
+void cuda_queue_retain_internal(cuda_queue_t *q);
+void cuda_queue_release_internal(cuda_queue_t *q);
+
+// ---- event.c ----
+/// One enqueued command: the stream it runs on and its event, if the caller asked for one.
+typedef struct cuda_op_t {
+    cuda_queue_t *queue;
+    CUstream stream;
+    cuda_event_t *event;
+} cuda_op_t;
+
+/// Starts a command: makes the context current, picks a stream, makes it wait for the wait list
+/// (cross-queue waits through cuStreamWaitEvent) and, when phEvent is not NULL, creates the
+/// command's event and records its start. Nothing is left behind on failure.
+ur_result_t cuda_op_begin(cuda_queue_t *q, ur_command_t command, uint32_t num_events,
+                          const ur_event_handle_t *events, ur_event_handle_t *phEvent,
+                          cuda_op_t *op);
+/// Ends a command begun with cuda_op_begin. With `result` a success: records the event's end,
+/// waits for the stream when `blocking`, and hands the event out. With a failure (or a failure
+/// on the way) the event is destroyed and *phEvent left alone, so no event exists for a failed
+/// command. Returns the first failure.
+ur_result_t cuda_op_end(cuda_op_t *op, ur_result_t result, bool blocking,
+                        ur_event_handle_t *phEvent);
+/// Makes `stream` wait for the events (skipping those already ordered before it).
+ur_result_t cuda_wait_events(CUstream stream, uint32_t num_events, const ur_event_handle_t *events);
+/// A new event for a command of `q` on `stream` (its CUevents made, nothing recorded yet).
+ur_result_t cuda_event_create(cuda_queue_t *q, CUstream stream, ur_command_t command,
+                              cuda_event_t **out);
+/// Drops one reference (the event is destroyed with the last).
+void cuda_event_free(cuda_event_t *e);
+
+// ---- memory.c ----
+void cuda_mem_retain_internal(cuda_mem_t *mem);
+void cuda_mem_release_internal(cuda_mem_t *mem);
+
+// ---- usm.c ----
+/// What the driver knows of a pointer (all zero for memory it did not allocate or register).
+typedef struct cuda_pointer_t {
+    unsigned memory_type; // CUmemorytype, 0 when unknown
+    unsigned managed;
+    int ordinal; // device the memory belongs to
+    CUdeviceptr base;
+    size_t range;
+} cuda_pointer_t;
+ur_result_t cuda_pointer_query(const void *ptr, cuda_pointer_t *info);
+
+// ---- program.c ----
+void cuda_program_retain_internal(cuda_program_t *p);
+void cuda_program_release_internal(cuda_program_t *p);
+/// The program's module, read under its lock; false when it has none (not built or linked).
+bool cuda_program_module(cuda_program_t *p, CUmodule *module);
+
+// ---- kernel.c ----
+/// A work-group size for `global` when the caller gave none: the kernel's required size, or
+/// per dimension the largest divisor of the global size the occupancy calculator allows.
+void cuda_kernel_guess_local(cuda_kernel_t *k, const cuda_device_t *dev, uint32_t dims,
+                             const size_t *global, size_t dyn_shared, size_t local[3]);
+
+// ---- device_global.c ----
+/// Resolves a device global of a built program: the `@global_id_mapping` symbol (or the name
+/// itself), cached per program. INVALID_VALUE for an unknown name, INVALID_PROGRAM_EXECUTABLE
+/// for a program without a module.
+ur_result_t cuda_program_global(cuda_program_t *p, const char *name, CUdeviceptr *address,
+                                size_t *size);
+
+// ---- info queries ----
+/// Where an info query's answer goes.
+typedef struct cuda_info_t {
+    size_t size;
+    void *value;
+    size_t *size_ret;
+} cuda_info_t;
+
+ur_result_t cuda_info_bytes(const cuda_info_t *out, const void *data, size_t size);
+
+static inline ur_result_t cuda_info_u32(const cuda_info_t *out, uint32_t v) {
+    return cuda_info_bytes(out, &v, sizeof v);
+}
+static inline ur_result_t cuda_info_i32(const cuda_info_t *out, int32_t v) {
+    return cuda_info_bytes(out, &v, sizeof v);
+}
+static inline ur_result_t cuda_info_u64(const cuda_info_t *out, uint64_t v) {
+    return cuda_info_bytes(out, &v, sizeof v);
+}
+static inline ur_result_t cuda_info_size(const cuda_info_t *out, size_t v) {
+    return cuda_info_bytes(out, &v, sizeof v);
+}
+static inline ur_result_t cuda_info_bool(const cuda_info_t *out, bool v) {
+    ur_bool_t b = v;
+    return cuda_info_bytes(out, &b, sizeof b);
+}
+static inline ur_result_t cuda_info_ptr(const cuda_info_t *out, const void *v) {
+    return cuda_info_bytes(out, &v, sizeof v);
+}
+static inline ur_result_t cuda_info_string(const cuda_info_t *out, const char *s) {
+    return cuda_info_bytes(out, s, strlen(s) + 1);
+}
+
+#endif // URC_CUDA_CUDA_INTERNAL_H

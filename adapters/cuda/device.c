@@ -1,0 +1,673 @@
+// SPDX-License-Identifier: MIT
+// urDevice*: one handle per CUDA device, made at platform start-up and kept for the life of
+// the process. Queries follow UR's CUDA adapter; features this adapter does not implement
+// (images, pools, command buffers, virtual memory...) are reported absent, not present.
+#include <stdio.h>
+#include <string.h>
+
+#include "assert_record.h"
+#include "cuda_internal.h"
+
+ur_result_t cuda_activate(const cuda_device_t *dev) {
+    CUcontext current = NULL;
+    CUresult r = cu.CtxGetCurrent(&current);
+    if (r != CUDA_SUCCESS)
+        return cuda_error(r, "cuCtxGetCurrent");
+    // The primary context is shared by every thread; setting it is only needed once per thread
+    // (or after the application made another context current).
+    if (current == dev->ctx)
+        return UR_RESULT_SUCCESS;
+    return cuda_ok(cu.CtxSetCurrent(dev->ctx), "cuCtxSetCurrent");
+}
+
+static int attr(const cuda_device_t *dev, CUdevice_attribute a) {
+    int value = 0;
+    if (cu.DeviceGetAttribute(&value, a, dev->cu) != CUDA_SUCCESS)
+        return 0;
+    return value;
+}
+
+static bool has_fp16(const cuda_device_t *dev) {
+    return dev->cc_major > 5 || (dev->cc_major == 5 && dev->cc_minor >= 3);
+}
+
+// The aspects requirement checks compare against. URC_MASK_ASPECTS then removes some, and
+// every query below that reports one of these features reads it from here, so a masked aspect
+// disappears from the queries too.
+static void init_caps(cuda_device_t *dev) {
+    urc_device_caps_t *caps = &dev->caps;
+    memset(caps, 0, sizeof *caps);
+    urc_caps_add_aspect(caps, URC_ASPECT_GPU);
+    urc_caps_add_aspect(caps, URC_ASPECT_FP64);
+    if (has_fp16(dev))
+        urc_caps_add_aspect(caps, URC_ASPECT_FP16);
+    if (dev->cc_major >= 6)
+        urc_caps_add_aspect(caps, URC_ASPECT_ATOMIC64);
+    urc_caps_add_aspect(caps, URC_ASPECT_ONLINE_COMPILER);
+    urc_caps_add_aspect(caps, URC_ASPECT_ONLINE_LINKER);
+    urc_caps_add_aspect(caps, URC_ASPECT_QUEUE_PROFILING);
+    urc_caps_add_aspect(caps, URC_ASPECT_USM_DEVICE_ALLOCATIONS);
+    if (dev->unified_addressing)
+        urc_caps_add_aspect(caps, URC_ASPECT_USM_HOST_ALLOCATIONS);
+    if (dev->managed)
+        urc_caps_add_aspect(caps, URC_ASPECT_USM_SHARED_ALLOCATIONS);
+    if (attr(dev, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS))
+        urc_caps_add_aspect(caps, URC_ASPECT_USM_SYSTEM_ALLOCATIONS);
+    urc_caps_add_aspect(caps, URC_ASPECT_EXT_ONEAPI_NATIVE_ASSERT);
+    caps->sub_group_sizes[0] = (uint32_t)dev->warp_size;
+    caps->num_sub_group_sizes = 1;
+    caps->max_work_group_size = (size_t)dev->max_threads_per_block;
+    for (int i = 0; i < 3; ++i)
+        caps->max_work_item_sizes[i] = (size_t)dev->max_block[i];
+    urc_caps_apply_mask(caps, cuda_log());
+}
+
+ur_result_t cuda_device_init(cuda_device_t *dev) {
+    urc_object_init(&dev->obj, &cuda_ddi, URC_KIND_DEVICE);
+    dev->cc_major = attr(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    dev->cc_minor = attr(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    dev->warp_size = attr(dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+    dev->sm_count = attr(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    dev->max_threads_per_block = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    dev->max_block[0] = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
+    dev->max_block[1] = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y);
+    dev->max_block[2] = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z);
+    dev->max_grid[0] = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
+    dev->max_grid[1] = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y);
+    dev->max_grid[2] = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z);
+    dev->max_regs_per_block = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+    dev->max_shared_optin = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    dev->managed = attr(dev, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY) != 0;
+    dev->concurrent_managed = attr(dev, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS) != 0;
+    dev->unified_addressing = attr(dev, CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING) != 0;
+    if (dev->warp_size <= 0 || dev->max_threads_per_block <= 0)
+        return UR_RESULT_ERROR_DEVICE_NOT_AVAILABLE;
+    if (cu.DeviceGetName(dev->name, (int)sizeof dev->name, dev->cu) != CUDA_SUCCESS)
+        snprintf(dev->name, sizeof dev->name, "CUDA device %u", dev->index);
+    dev->name[sizeof dev->name - 1] = '\0';
+    ur_result_t res = cuda_ok(cu.DeviceTotalMem(&dev->total_mem, dev->cu), "cuDeviceTotalMem");
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    res = cuda_ok(cu.DevicePrimaryCtxRetain(&dev->ctx, dev->cu), "cuDevicePrimaryCtxRetain");
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    res = cuda_activate(dev);
+    if (res != UR_RESULT_SUCCESS)
+        goto fail_ctx;
+    // The profiling base: an event on the legacy stream, waited for, then the host clock. Every
+    // event time is this host time plus the elapsed time from the base event.
+    res = cuda_ok(cu.EventCreate(&dev->base_event, CU_EVENT_DEFAULT), "cuEventCreate");
+    if (res != UR_RESULT_SUCCESS)
+        goto fail_ctx;
+    res = cuda_ok(cu.EventRecord(dev->base_event, NULL), "cuEventRecord");
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_ok(cu.EventSynchronize(dev->base_event), "cuEventSynchronize");
+    if (res != UR_RESULT_SUCCESS)
+        goto fail_event;
+    dev->base_host_ns = cuda_host_ns();
+    init_caps(dev);
+    return UR_RESULT_SUCCESS;
+
+fail_event:
+    cu.EventDestroy(dev->base_event);
+fail_ctx:
+    cu.DevicePrimaryCtxRelease(dev->cu);
+    return res;
+}
+
+ur_result_t cuda_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType,
+                            uint32_t NumEntries, ur_device_handle_t *phDevices,
+                            uint32_t *pNumDevices) {
+    if (!cuda_is(hPlatform, URC_KIND_PLATFORM))
+        return UR_RESULT_ERROR_INVALID_PLATFORM;
+    cuda_platform_t *p = CUDA_PLATFORM(hPlatform);
+    bool wanted = DeviceType == UR_DEVICE_TYPE_ALL || DeviceType == UR_DEVICE_TYPE_DEFAULT ||
+                  DeviceType == UR_DEVICE_TYPE_GPU;
+    uint32_t n = wanted ? p->ndevices : 0;
+    if (pNumDevices != NULL)
+        *pNumDevices = n;
+    for (uint32_t i = 0; phDevices != NULL && i < n && i < NumEntries; ++i)
+        phDevices[i] = (ur_device_handle_t)&p->devices[i];
+    return UR_RESULT_SUCCESS;
+}
+
+// CUDA devices are root devices that live as long as the process: counting is a no-op.
+ur_result_t cuda_device_retain(ur_device_handle_t hDevice) {
+    return cuda_is(hDevice, URC_KIND_DEVICE) ? UR_RESULT_SUCCESS : UR_RESULT_ERROR_INVALID_DEVICE;
+}
+
+ur_result_t cuda_device_release(ur_device_handle_t hDevice) {
+    return cuda_is(hDevice, URC_KIND_DEVICE) ? UR_RESULT_SUCCESS : UR_RESULT_ERROR_INVALID_DEVICE;
+}
+
+ur_result_t cuda_device_get_native_handle(ur_device_handle_t hDevice,
+                                          ur_native_handle_t *phNativeDevice) {
+    if (!cuda_is(hDevice, URC_KIND_DEVICE))
+        return UR_RESULT_ERROR_INVALID_DEVICE;
+    *phNativeDevice = (ur_native_handle_t)(intptr_t)CUDA_DEVICE(hDevice)->cu;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_device_create_with_native_handle(ur_native_handle_t hNativeDevice,
+                                                  ur_adapter_handle_t hAdapter,
+                                                  const ur_device_native_properties_t *pProperties,
+                                                  ur_device_handle_t *phDevice) {
+    (void)hAdapter;
+    (void)pProperties;
+    cuda_device_t *dev = cuda_device_by_native((CUdevice)(intptr_t)hNativeDevice);
+    if (dev == NULL)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_OPERATION, 0,
+                             "CUdevice %d is not a device of the CUDA platform",
+                             (int)(intptr_t)hNativeDevice);
+    *phDevice = (ur_device_handle_t)dev;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_device_select_binary(ur_device_handle_t hDevice,
+                                      const ur_device_binary_t *pBinaries, uint32_t NumBinaries,
+                                      uint32_t *pSelectedBinary) {
+    (void)hDevice;
+    if (pBinaries == NULL || pSelectedBinary == NULL)
+        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    for (uint32_t i = 0; i < NumBinaries; ++i) {
+        const char *spec = pBinaries[i].pDeviceTargetSpec;
+        if (spec != NULL && strcmp(spec, UR_DEVICE_BINARY_TARGET_NVPTX64) == 0) {
+            *pSelectedBinary = i;
+            return UR_RESULT_SUCCESS;
+        }
+    }
+    return UR_RESULT_ERROR_INVALID_BINARY;
+}
+
+ur_result_t cuda_device_get_global_timestamps(ur_device_handle_t hDevice,
+                                              uint64_t *pDeviceTimestamp,
+                                              uint64_t *pHostTimestamp) {
+    if (!cuda_is(hDevice, URC_KIND_DEVICE))
+        return UR_RESULT_ERROR_INVALID_DEVICE;
+    cuda_device_t *dev = CUDA_DEVICE(hDevice);
+    if (pDeviceTimestamp != NULL) {
+        ur_result_t res = cuda_activate(dev);
+        if (res != UR_RESULT_SUCCESS)
+            return res;
+        CUevent ev;
+        res = cuda_ok(cu.EventCreate(&ev, CU_EVENT_DEFAULT), "cuEventCreate");
+        if (res != UR_RESULT_SUCCESS)
+            return res;
+        res = cuda_ok(cu.EventRecord(ev, NULL), "cuEventRecord");
+        if (res == UR_RESULT_SUCCESS)
+            res = cuda_ok(cu.EventSynchronize(ev), "cuEventSynchronize");
+        float ms = 0.0f;
+        if (res == UR_RESULT_SUCCESS)
+            res = cuda_ok(cu.EventElapsedTime(&ms, dev->base_event, ev), "cuEventElapsedTime");
+        cu.EventDestroy(ev);
+        if (res != UR_RESULT_SUCCESS)
+            return res;
+        *pDeviceTimestamp = dev->base_host_ns + (uint64_t)((double)ms * 1e6);
+    }
+    // Taken after the device event completed, so host >= device on the shared timeline.
+    if (pHostTimestamp != NULL)
+        *pHostTimestamp = cuda_host_ns();
+    return UR_RESULT_SUCCESS;
+}
+
+// UR_DEVICE_INFO_EXTENSIONS and UR_DEVICE_INFO_USE_NATIVE_ASSERT both come from the device's
+// capabilities, so the two ways SYCL asks about native asserts always agree.
+static void extensions(const cuda_device_t *dev, char *buf, size_t size) {
+    snprintf(buf, size, "%s%s%s%s",
+             urc_caps_has_aspect(&dev->caps, URC_ASPECT_FP64) ? "cl_khr_fp64 " : "",
+             urc_caps_has_aspect(&dev->caps, URC_ASPECT_FP16) ? "cl_khr_fp16 " : "",
+             urc_caps_has_aspect(&dev->caps, URC_ASPECT_ATOMIC64)
+                 ? "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "
+                 : "",
+             urc_caps_has_aspect(&dev->caps, URC_ASPECT_EXT_ONEAPI_NATIVE_ASSERT)
+                 ? URC_NATIVE_ASSERT_EXTENSION " "
+                 : "");
+}
+
+static uint32_t usm_host_support(const cuda_device_t *dev) {
+    if (!urc_caps_has_aspect(&dev->caps, URC_ASPECT_USM_HOST_ALLOCATIONS))
+        return 0;
+    uint32_t v = UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ACCESS |
+                 UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_CONCURRENT_ACCESS;
+    // Compute capability 6 made GPU atomics atomic with respect to the host.
+    if (dev->cc_major >= 6)
+        v |= UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_ACCESS;
+    return v;
+}
+
+static uint32_t usm_single_shared_support(const cuda_device_t *dev) {
+    if (!urc_caps_has_aspect(&dev->caps, URC_ASPECT_USM_SHARED_ALLOCATIONS))
+        return 0;
+    uint32_t v = UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ACCESS |
+                 UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_ACCESS;
+    if (dev->concurrent_managed) {
+        v |= UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_CONCURRENT_ACCESS;
+        if (dev->cc_major >= 6)
+            v |= UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_CONCURRENT_ACCESS;
+    }
+    return v;
+}
+
+static uint32_t usm_cross_shared_support(const cuda_device_t *dev) {
+    uint32_t v = 0;
+    if (urc_caps_has_aspect(&dev->caps, URC_ASPECT_USM_SHARED_ALLOCATIONS))
+        v |= UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ACCESS;
+    if (dev->concurrent_managed)
+        v |= UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_CONCURRENT_ACCESS;
+    if (dev->cc_major >= 6) {
+        if (v & UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ACCESS)
+            v |= UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_ACCESS;
+        if (v & UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_CONCURRENT_ACCESS)
+            v |= UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_CONCURRENT_ACCESS;
+    }
+    return v;
+}
+
+static uint32_t usm_system_support(const cuda_device_t *dev) {
+    if (!urc_caps_has_aspect(&dev->caps, URC_ASPECT_USM_SYSTEM_ALLOCATIONS))
+        return 0;
+    uint32_t v = UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ACCESS |
+                 UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_CONCURRENT_ACCESS;
+    if (attr(dev, CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED))
+        v |= UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_ACCESS |
+             UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_CONCURRENT_ACCESS;
+    return v;
+}
+
+// The smaller of a texture and a surface limit: images need both.
+static size_t min_attr(const cuda_device_t *dev, CUdevice_attribute a, CUdevice_attribute b) {
+    int x = attr(dev, a), y = attr(dev, b);
+    return (size_t)(x < y ? x : y);
+}
+
+// Queries whose answer is a fixed boolean.
+static int fixed_bool(ur_device_info_t name) {
+    switch (name) {
+    case UR_DEVICE_INFO_ENDIAN_LITTLE:
+    case UR_DEVICE_INFO_AVAILABLE:
+    case UR_DEVICE_INFO_BUILD_ON_SUBDEVICE:
+    case UR_DEVICE_INFO_PREFERRED_INTEROP_USER_SYNC:
+    case UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT:
+        return 1;
+    case UR_DEVICE_INFO_IMAGE_SUPPORT:
+    case UR_DEVICE_INFO_IMAGE_SRGB:
+    case UR_DEVICE_INFO_MEM_CHANNEL_SUPPORT:
+    case UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT:
+    case UR_DEVICE_INFO_ESIMD_SUPPORT:
+    case UR_DEVICE_INFO_BFLOAT16_CONVERSIONS_NATIVE:
+    case UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS:
+    case UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS:
+    // Features this adapter leaves UNSUPPORTED_FEATURE are reported absent.
+    case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:
+    case UR_DEVICE_INFO_USM_POOL_SUPPORT:
+    case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:
+    case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP:
+    case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:
+    case UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP:
+    case UR_DEVICE_INFO_BINDLESS_IMAGES_SHARED_USM_SUPPORT_EXP:
+    case UR_DEVICE_INFO_BINDLESS_IMAGES_1D_USM_SUPPORT_EXP:
+    case UR_DEVICE_INFO_BINDLESS_IMAGES_2D_USM_SUPPORT_EXP:
+    case UR_DEVICE_INFO_MIPMAP_SUPPORT_EXP:
+    case UR_DEVICE_INFO_MIPMAP_ANISOTROPY_SUPPORT_EXP:
+    case UR_DEVICE_INFO_MIPMAP_LEVEL_REFERENCE_SUPPORT_EXP:
+    case UR_DEVICE_INFO_EXTERNAL_MEMORY_IMPORT_SUPPORT_EXP:
+    case UR_DEVICE_INFO_EXTERNAL_SEMAPHORE_IMPORT_SUPPORT_EXP:
+    case UR_DEVICE_INFO_CUBEMAP_SUPPORT_EXP:
+    case UR_DEVICE_INFO_CUBEMAP_SEAMLESS_FILTERING_SUPPORT_EXP:
+    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_1D_USM_SUPPORT_EXP:
+    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_1D_SUPPORT_EXP:
+    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_2D_USM_SUPPORT_EXP:
+    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_2D_SUPPORT_EXP:
+    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_3D_SUPPORT_EXP:
+    case UR_DEVICE_INFO_IMAGE_ARRAY_SUPPORT_EXP:
+    case UR_DEVICE_INFO_BINDLESS_UNIQUE_ADDRESSING_PER_DIM_SUPPORT_EXP:
+    case UR_DEVICE_INFO_BINDLESS_SAMPLE_1D_USM_SUPPORT_EXP:
+    case UR_DEVICE_INFO_BINDLESS_SAMPLE_2D_USM_SUPPORT_EXP:
+    case UR_DEVICE_INFO_BINDLESS_IMAGES_GATHER_SUPPORT_EXP:
+    case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:
+    case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP:
+    case UR_DEVICE_INFO_LOW_POWER_EVENTS_SUPPORT_EXP:
+    case UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP:
+    case UR_DEVICE_INFO_IPC_PHYSICAL_MEMORY_SUPPORT_EXP:
+    case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP:
+    case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP:
+    case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP:
+    case UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP:
+    case UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP:
+    case UR_DEVICE_INFO_PER_EVENT_PROFILING_SUPPORT_EXP:
+    case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:
+    case UR_DEVICE_INFO_MULTI_DEVICE_COMPILE_SUPPORT_EXP:
+    case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
+    case UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP:
+    case UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP:
+    case UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP:
+    case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+// Queries whose answer is a fixed uint32_t (UR's CUDA values).
+static bool fixed_u32(ur_device_info_t name, uint32_t *v) {
+    switch (name) {
+    case UR_DEVICE_INFO_VENDOR_ID:
+        *v = 4318; // 0x10de, NVIDIA
+        return true;
+    case UR_DEVICE_INFO_MAX_WORK_ITEM_DIMENSIONS:
+        *v = 3;
+        return true;
+    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_CHAR:
+    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_SHORT:
+    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_INT:
+    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG:
+    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG_LONG:
+    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_FLOAT:
+    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_DOUBLE:
+    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_CHAR:
+    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_SHORT:
+    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_INT:
+    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG:
+    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG_LONG:
+    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_FLOAT:
+    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_DOUBLE:
+        *v = 1;
+        return true;
+    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_HALF:
+    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF:
+    case UR_DEVICE_INFO_HALF_FP_CONFIG:
+    case UR_DEVICE_INFO_PARTITION_MAX_SUB_DEVICES:
+    case UR_DEVICE_INFO_PARTITION_AFFINITY_DOMAIN:
+    case UR_DEVICE_INFO_MAX_READ_IMAGE_ARGS:
+    case UR_DEVICE_INFO_MAX_WRITE_IMAGE_ARGS:
+    case UR_DEVICE_INFO_MAX_SAMPLERS:
+    case UR_DEVICE_INFO_QUEUE_ON_DEVICE_PROPERTIES:
+    case UR_DEVICE_INFO_2D_BLOCK_ARRAY_CAPABILITIES_EXP:
+    case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP:
+        *v = 0;
+        return true;
+    case UR_DEVICE_INFO_GLOBAL_MEM_CACHELINE_SIZE:
+        *v = 128; // every NVIDIA GPU so far (CUDA programming guide, global memory)
+        return true;
+    case UR_DEVICE_INFO_MAX_CONSTANT_ARGS:
+        *v = 9;
+        return true;
+    case UR_DEVICE_INFO_MAX_COMPUTE_QUEUE_INDICES:
+        *v = 1;
+        return true;
+    case UR_DEVICE_INFO_EXECUTION_CAPABILITIES:
+        *v = UR_DEVICE_EXEC_CAPABILITY_FLAG_KERNEL;
+        return true;
+    case UR_DEVICE_INFO_QUEUE_PROPERTIES:
+        *v = UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE | UR_QUEUE_FLAG_PROFILING_ENABLE;
+        return true;
+    case UR_DEVICE_INFO_QUEUE_ON_HOST_PROPERTIES:
+        *v = UR_QUEUE_FLAG_PROFILING_ENABLE;
+        return true;
+    case UR_DEVICE_INFO_ADDRESS_BITS:
+        *v = 64;
+        return true;
+    case UR_DEVICE_INFO_GLOBAL_MEM_CACHE_TYPE:
+        *v = UR_DEVICE_MEM_CACHE_TYPE_READ_WRITE_CACHE;
+        return true;
+    case UR_DEVICE_INFO_LOCAL_MEM_TYPE:
+        *v = UR_DEVICE_LOCAL_MEM_TYPE_LOCAL;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static ur_result_t version_string(const cuda_info_t *out, int major, int minor) {
+    char text[32];
+    snprintf(text, sizeof text, "%d.%d", major, minor);
+    return cuda_info_string(out, text);
+}
+
+ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t propName,
+                                 size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    if (!cuda_is(hDevice, URC_KIND_DEVICE))
+        return UR_RESULT_ERROR_INVALID_DEVICE;
+    const cuda_device_t *dev = CUDA_DEVICE(hDevice);
+    const urc_device_caps_t *caps = &dev->caps;
+    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    uint32_t u32;
+    int b = fixed_bool(propName);
+    if (b >= 0)
+        return cuda_info_bool(&out, b != 0);
+    if (fixed_u32(propName, &u32))
+        return cuda_info_u32(&out, u32);
+
+    switch (propName) {
+    case UR_DEVICE_INFO_TYPE:
+        return cuda_info_bytes(&out, &(ur_device_type_t){UR_DEVICE_TYPE_GPU},
+                               sizeof(ur_device_type_t));
+    case UR_DEVICE_INFO_DEVICE_ID:
+        return cuda_info_u32(&out, (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID));
+    case UR_DEVICE_INFO_MAX_COMPUTE_UNITS:
+    case UR_DEVICE_INFO_NUM_COMPUTE_UNITS:
+        return cuda_info_u32(&out, (uint32_t)dev->sm_count);
+    case UR_DEVICE_INFO_MAX_WORK_ITEM_SIZES: {
+        size_t sizes[3] = {(size_t)dev->max_block[0], (size_t)dev->max_block[1],
+                           (size_t)dev->max_block[2]};
+        return cuda_info_bytes(&out, sizes, sizeof sizes);
+    }
+    case UR_DEVICE_INFO_MAX_WORK_GROUPS_3D: {
+        size_t sizes[3] = {(size_t)dev->max_grid[0], (size_t)dev->max_grid[1],
+                           (size_t)dev->max_grid[2]};
+        return cuda_info_bytes(&out, sizes, sizeof sizes);
+    }
+    case UR_DEVICE_INFO_MAX_WORK_GROUPS: {
+        // The product of the grid limits, saturated rather than wrapped.
+        size_t total = 1;
+        for (int i = 0; i < 3; ++i) {
+            size_t g = (size_t)dev->max_grid[i];
+            total = (g != 0 && total > SIZE_MAX / g) ? SIZE_MAX : total * g;
+        }
+        return cuda_info_size(&out, total);
+    }
+    case UR_DEVICE_INFO_MAX_WORK_GROUP_SIZE:
+        return cuda_info_size(&out, (size_t)dev->max_threads_per_block);
+    case UR_DEVICE_INFO_MAX_NUM_SUB_GROUPS:
+        return cuda_info_u32(
+            &out, (uint32_t)((dev->max_threads_per_block + dev->warp_size - 1) / dev->warp_size));
+    case UR_DEVICE_INFO_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+        return cuda_info_bool(&out, dev->cc_major >= 7); // Volta's independent scheduling
+    case UR_DEVICE_INFO_SUB_GROUP_SIZES_INTEL:
+        return cuda_info_bytes(&out, caps->sub_group_sizes,
+                               caps->num_sub_group_sizes * sizeof(uint32_t));
+    case UR_DEVICE_INFO_ATOMIC_64:
+        return cuda_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_ATOMIC64));
+    case UR_DEVICE_INFO_ATOMIC_MEMORY_ORDER_CAPABILITIES:
+    case UR_DEVICE_INFO_ATOMIC_FENCE_ORDER_CAPABILITIES: {
+        uint32_t v =
+            UR_MEMORY_ORDER_CAPABILITY_FLAG_RELAXED | UR_MEMORY_ORDER_CAPABILITY_FLAG_ACQUIRE |
+            UR_MEMORY_ORDER_CAPABILITY_FLAG_RELEASE | UR_MEMORY_ORDER_CAPABILITY_FLAG_ACQ_REL;
+        if (dev->cc_major >= 7)
+            v |= UR_MEMORY_ORDER_CAPABILITY_FLAG_SEQ_CST;
+        return cuda_info_u32(&out, v);
+    }
+    case UR_DEVICE_INFO_ATOMIC_MEMORY_SCOPE_CAPABILITIES: {
+        uint32_t v =
+            UR_MEMORY_SCOPE_CAPABILITY_FLAG_WORK_ITEM | UR_MEMORY_SCOPE_CAPABILITY_FLAG_SUB_GROUP |
+            UR_MEMORY_SCOPE_CAPABILITY_FLAG_WORK_GROUP | UR_MEMORY_SCOPE_CAPABILITY_FLAG_DEVICE;
+        if (dev->cc_major >= 7)
+            v |= UR_MEMORY_SCOPE_CAPABILITY_FLAG_SYSTEM;
+        return cuda_info_u32(&out, v);
+    }
+    case UR_DEVICE_INFO_ATOMIC_FENCE_SCOPE_CAPABILITIES:
+        return cuda_info_u32(&out, UR_MEMORY_SCOPE_CAPABILITY_FLAG_WORK_ITEM |
+                                       UR_MEMORY_SCOPE_CAPABILITY_FLAG_SUB_GROUP |
+                                       UR_MEMORY_SCOPE_CAPABILITY_FLAG_WORK_GROUP);
+    case UR_DEVICE_INFO_MAX_CLOCK_FREQUENCY: // kHz -> MHz
+        return cuda_info_u32(&out, (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000u);
+    case UR_DEVICE_INFO_MEMORY_CLOCK_RATE:
+        return cuda_info_u32(&out,
+                             (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE) / 1000u);
+    case UR_DEVICE_INFO_MEMORY_BUS_WIDTH:
+        return cuda_info_u32(&out,
+                             (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH));
+    case UR_DEVICE_INFO_MAX_MEMORY_BANDWIDTH: {
+        // 250 * kHz * bits = bytes/s for double data rate memory (UR's formula).
+        uint64_t khz = (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+        uint64_t bits = (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+        return cuda_info_u64(&out, 250u * khz * bits);
+    }
+    case UR_DEVICE_INFO_MAX_MEM_ALLOC_SIZE:
+    case UR_DEVICE_INFO_GLOBAL_MEM_SIZE:
+        return cuda_info_u64(&out, (uint64_t)dev->total_mem);
+    case UR_DEVICE_INFO_GLOBAL_MEM_FREE: {
+        size_t free_bytes = 0, total = 0;
+        ur_result_t res = cuda_activate(dev);
+        if (res == UR_RESULT_SUCCESS)
+            res = cuda_ok(cu.MemGetInfo(&free_bytes, &total), "cuMemGetInfo");
+        return res != UR_RESULT_SUCCESS ? res : cuda_info_u64(&out, (uint64_t)free_bytes);
+    }
+    case UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH:
+        return cuda_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH,
+                                             CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH));
+    case UR_DEVICE_INFO_IMAGE2D_MAX_HEIGHT:
+        return cuda_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT,
+                                             CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT));
+    case UR_DEVICE_INFO_IMAGE3D_MAX_WIDTH:
+        return cuda_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH,
+                                             CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH));
+    case UR_DEVICE_INFO_IMAGE3D_MAX_HEIGHT:
+        return cuda_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT,
+                                             CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT));
+    case UR_DEVICE_INFO_IMAGE3D_MAX_DEPTH:
+        return cuda_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH,
+                                             CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH));
+    case UR_DEVICE_INFO_IMAGE_MAX_BUFFER_SIZE:
+        return cuda_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH,
+                                             CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH));
+    case UR_DEVICE_INFO_IMAGE_MAX_ARRAY_SIZE:
+        return cuda_info_size(&out, 0);
+    case UR_DEVICE_INFO_MAX_PARAMETER_SIZE:
+        return cuda_info_size(&out, 4000);   // kernel parameters live in 4 KB of constant memory
+    case UR_DEVICE_INFO_MEM_BASE_ADDR_ALIGN: // in bits, as OpenCL reports it
+        return cuda_info_u32(&out, (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT) * 8u);
+    case UR_DEVICE_INFO_SINGLE_FP_CONFIG:
+        return cuda_info_u32(
+            &out, UR_DEVICE_FP_CAPABILITY_FLAG_DENORM | UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN |
+                      UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST |
+                      UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO |
+                      UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_INF | UR_DEVICE_FP_CAPABILITY_FLAG_FMA |
+                      UR_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT);
+    case UR_DEVICE_INFO_DOUBLE_FP_CONFIG:
+        if (!urc_caps_has_aspect(caps, URC_ASPECT_FP64))
+            return cuda_info_u32(&out, 0);
+        return cuda_info_u32(
+            &out, UR_DEVICE_FP_CAPABILITY_FLAG_DENORM | UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN |
+                      UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST |
+                      UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO |
+                      UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_INF | UR_DEVICE_FP_CAPABILITY_FLAG_FMA);
+    case UR_DEVICE_INFO_GLOBAL_MEM_CACHE_SIZE:
+        return cuda_info_u64(&out, (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
+    case UR_DEVICE_INFO_MAX_CONSTANT_BUFFER_SIZE:
+        return cuda_info_u64(&out, (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY));
+    case UR_DEVICE_INFO_LOCAL_MEM_SIZE: // OpenCL "local" is CUDA "shared" memory
+        return cuda_info_u64(&out, (uint64_t)dev->max_shared_optin);
+    case UR_DEVICE_INFO_ERROR_CORRECTION_SUPPORT:
+        return cuda_info_bool(&out, attr(dev, CU_DEVICE_ATTRIBUTE_ECC_ENABLED) != 0);
+    case UR_DEVICE_INFO_HOST_UNIFIED_MEMORY:
+    case UR_DEVICE_INFO_IS_INTEGRATED_GPU:
+        return cuda_info_bool(&out, attr(dev, CU_DEVICE_ATTRIBUTE_INTEGRATED) != 0);
+    case UR_DEVICE_INFO_PROFILING_TIMER_RESOLUTION:
+        return cuda_info_size(&out, 1000);
+    case UR_DEVICE_INFO_COMPILER_AVAILABLE:
+        return cuda_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_ONLINE_COMPILER));
+    case UR_DEVICE_INFO_LINKER_AVAILABLE:
+        return cuda_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_ONLINE_LINKER));
+    case UR_DEVICE_INFO_BUILT_IN_KERNELS:
+        return cuda_info_string(&out, "");
+    case UR_DEVICE_INFO_PLATFORM:
+        return cuda_info_ptr(&out, dev->platform);
+    case UR_DEVICE_INFO_REFERENCE_COUNT:
+        return cuda_info_u32(&out, 1);
+    case UR_DEVICE_INFO_IL_VERSION: {
+        // PTX ISA follows the driver: CUDA 11.x and later speak PTX (major - 4).(minor).
+        int v = dev->platform->driver_version, major = v / 1000, minor = v % 1000 / 10;
+        char text[32];
+        if (major < 10)
+            return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+        snprintf(text, sizeof text, "nvptx-%d.%d", major - 4, major == 10 ? minor + 3 : minor);
+        return cuda_info_string(&out, text);
+    }
+    case UR_DEVICE_INFO_NAME:
+        return cuda_info_string(&out, dev->name);
+    case UR_DEVICE_INFO_VENDOR:
+        return cuda_info_string(&out, "NVIDIA Corporation");
+    case UR_DEVICE_INFO_DRIVER_VERSION: {
+        int v = dev->platform->driver_version;
+        char text[32];
+        snprintf(text, sizeof text, "CUDA %d.%d", v / 1000, v % 1000 / 10);
+        return cuda_info_string(&out, text);
+    }
+    case UR_DEVICE_INFO_PROFILE:
+        return cuda_info_string(&out, "CUDA");
+    case UR_DEVICE_INFO_VERSION:
+    case UR_DEVICE_INFO_BACKEND_RUNTIME_VERSION:
+        return version_string(&out, dev->cc_major, dev->cc_minor);
+    case UR_DEVICE_INFO_EXTENSIONS: {
+        char text[256];
+        extensions(dev, text, sizeof text);
+        return cuda_info_string(&out, text);
+    }
+    case UR_DEVICE_INFO_USE_NATIVE_ASSERT:
+        return cuda_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_EXT_ONEAPI_NATIVE_ASSERT));
+    case UR_DEVICE_INFO_PRINTF_BUFFER_SIZE:
+        return cuda_info_size(&out, 1024);
+    case UR_DEVICE_INFO_PARENT_DEVICE:
+        return cuda_info_ptr(&out, NULL);
+    case UR_DEVICE_INFO_SUPPORTED_PARTITIONS:
+    case UR_DEVICE_INFO_PARTITION_TYPE:
+        return cuda_info_bytes(&out, NULL, 0);
+    case UR_DEVICE_INFO_USM_HOST_SUPPORT:
+        return cuda_info_u32(&out, usm_host_support(dev));
+    case UR_DEVICE_INFO_USM_DEVICE_SUPPORT:
+        return cuda_info_u32(&out,
+                             UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ACCESS |
+                                 UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_ACCESS |
+                                 UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_CONCURRENT_ACCESS |
+                                 UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_CONCURRENT_ACCESS);
+    case UR_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT:
+        return cuda_info_u32(&out, usm_single_shared_support(dev));
+    case UR_DEVICE_INFO_USM_CROSS_SHARED_SUPPORT:
+        return cuda_info_u32(&out, usm_cross_shared_support(dev));
+    case UR_DEVICE_INFO_USM_SYSTEM_SHARED_SUPPORT:
+        return cuda_info_u32(&out, usm_system_support(dev));
+    case UR_DEVICE_INFO_UUID: {
+        CUuuid uuid;
+        if (cu.DeviceGetUuid == NULL)
+            return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+        ur_result_t res = cuda_ok(cu.DeviceGetUuid(&uuid, dev->cu), "cuDeviceGetUuid");
+        return res != UR_RESULT_SUCCESS ? res : cuda_info_bytes(&out, uuid.bytes, 16);
+    }
+    case UR_DEVICE_INFO_PCI_ADDRESS: {
+        char bus[32] = {0};
+        ur_result_t res =
+            cuda_ok(cu.DeviceGetPCIBusId(bus, (int)sizeof bus - 1, dev->cu), "cuDeviceGetPCIBusId");
+        return res != UR_RESULT_SUCCESS ? res : cuda_info_string(&out, bus);
+    }
+    case UR_DEVICE_INFO_ASYNC_BARRIER:
+        return cuda_info_bool(&out, dev->cc_major >= 8);
+    case UR_DEVICE_INFO_MAX_REGISTERS_PER_WORK_GROUP:
+        return cuda_info_u32(&out, (uint32_t)dev->max_regs_per_block);
+    case UR_DEVICE_INFO_KERNEL_LAUNCH_CAPABILITIES: {
+        uint32_t v = UR_KERNEL_LAUNCH_PROPERTIES_FLAG_WORK_GROUP_MEMORY;
+        // Cooperative and cluster launches need cuLaunchKernelEx (CUDA 11.8 drivers).
+        if (cu.LaunchKernelEx != NULL) {
+            v |= UR_KERNEL_LAUNCH_PROPERTIES_FLAG_COOPERATIVE;
+            if (dev->cc_major >= 9)
+                v |= UR_KERNEL_LAUNCH_PROPERTIES_FLAG_CLUSTER_DIMENSION |
+                     UR_KERNEL_LAUNCH_PROPERTIES_FLAG_OPPORTUNISTIC_QUEUE_SERIALIZE;
+        }
+        return cuda_info_u32(&out, v);
+    }
+    default:
+        // Intel GPU topology, NVML-backed power and thermal queries, Windows LUIDs, image
+        // details of the unsupported image features, and values added after this snapshot.
+        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    }
+}

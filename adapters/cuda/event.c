@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+// urEvent*, and the begin/end pair every enqueue goes through. An event is a CUevent recorded
+// after its command on the command's stream (plus one before it when the queue profiles).
+#include "cuda_internal.h"
+
+ur_result_t cuda_event_create(cuda_queue_t *q, CUstream stream, ur_command_t command,
+                              cuda_event_t **out) {
+    cuda_event_t *e = URC_NEW(cuda_event_t);
+    if (e == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    e->profiling = q->profiling;
+    // Timing makes CUDA events dearer to record; only profiling queues pay for it.
+    unsigned flags = e->profiling ? CU_EVENT_DEFAULT : CU_EVENT_DISABLE_TIMING;
+    ur_result_t res = cuda_ok(cu.EventCreate(&e->end, flags), "cuEventCreate");
+    if (res != UR_RESULT_SUCCESS)
+        goto fail;
+    if (e->profiling) {
+        res = cuda_ok(cu.EventCreate(&e->start, CU_EVENT_DEFAULT), "cuEventCreate");
+        if (res != UR_RESULT_SUCCESS)
+            goto fail_end;
+        e->queued_ns = cuda_host_ns();
+    }
+    e->queue = q;
+    e->ctx = q->ctx;
+    e->dev = q->dev;
+    e->stream = stream;
+    e->command = command;
+    e->owns_native = true;
+    cuda_queue_retain_internal(q);
+    cuda_context_retain_internal(q->ctx);
+    urc_object_init(&e->obj, &cuda_ddi, URC_KIND_EVENT);
+    *out = e;
+    return UR_RESULT_SUCCESS;
+
+fail_end:
+    cu.EventDestroy(e->end);
+fail:
+    free(e);
+    return res;
+}
+
+static void event_destroy(cuda_event_t *e) {
+    if (e->owns_native) {
+        cu.EventDestroy(e->end);
+        if (e->start != NULL)
+            cu.EventDestroy(e->start);
+    }
+    if (e->queue != NULL)
+        cuda_queue_release_internal(e->queue);
+    cuda_context_release_internal(e->ctx);
+    free(e);
+}
+
+void cuda_event_free(cuda_event_t *e) {
+    if (e != NULL && urc_release(&e->obj))
+        event_destroy(e);
+}
+
+ur_result_t cuda_wait_events(CUstream stream, uint32_t num_events,
+                             const ur_event_handle_t *events) {
+    for (uint32_t i = 0; i < num_events; ++i) {
+        if (!cuda_is(events[i], URC_KIND_EVENT))
+            return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        const cuda_event_t *e = CUDA_EVENT(events[i]);
+        // A stream runs in order, so an event recorded earlier on it has already happened.
+        if (e->stream == stream && stream != NULL)
+            continue;
+        ur_result_t res = cuda_ok(cu.StreamWaitEvent(stream, e->end, 0), "cuStreamWaitEvent");
+        if (res != UR_RESULT_SUCCESS)
+            return res;
+    }
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_op_begin(cuda_queue_t *q, ur_command_t command, uint32_t num_events,
+                          const ur_event_handle_t *events, ur_event_handle_t *phEvent,
+                          cuda_op_t *op) {
+    op->queue = q;
+    op->event = NULL;
+    op->stream = NULL;
+    ur_result_t res = cuda_activate(q->dev);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    op->stream = cuda_queue_stream(q);
+    res = cuda_wait_events(op->stream, num_events, events);
+    if (res != UR_RESULT_SUCCESS || phEvent == NULL)
+        return res;
+    res = cuda_event_create(q, op->stream, command, &op->event);
+    if (res == UR_RESULT_SUCCESS && op->event->profiling) {
+        res = cuda_ok(cu.EventRecord(op->event->start, op->stream), "cuEventRecord");
+        if (res != UR_RESULT_SUCCESS) {
+            cuda_event_free(op->event);
+            op->event = NULL;
+        }
+    }
+    return res;
+}
+
+ur_result_t cuda_op_end(cuda_op_t *op, ur_result_t result, bool blocking,
+                        ur_event_handle_t *phEvent) {
+    if (result == UR_RESULT_SUCCESS && op->event != NULL)
+        result = cuda_ok(cu.EventRecord(op->event->end, op->stream), "cuEventRecord");
+    if (result == UR_RESULT_SUCCESS && blocking)
+        result = cuda_ok(cu.StreamSynchronize(op->stream), "cuStreamSynchronize");
+    if (op->event != NULL) {
+        if (result == UR_RESULT_SUCCESS)
+            *phEvent = (ur_event_handle_t)op->event;
+        else
+            cuda_event_free(op->event);
+        op->event = NULL;
+    }
+    return result;
+}
+
+static ur_result_t status(cuda_event_t *e, ur_event_status_t *out) {
+    CUresult r = cu.EventQuery(e->end);
+    if (r == CUDA_SUCCESS) {
+        *out = UR_EVENT_STATUS_COMPLETE;
+        return UR_RESULT_SUCCESS;
+    }
+    if (r == CUDA_ERROR_NOT_READY) {
+        *out = UR_EVENT_STATUS_RUNNING;
+        return UR_RESULT_SUCCESS;
+    }
+    return cuda_error(r, "cuEventQuery");
+}
+
+ur_result_t cuda_event_get_info(ur_event_handle_t hEvent, ur_event_info_t propName, size_t propSize,
+                                void *pPropValue, size_t *pPropSizeRet) {
+    if (!cuda_is(hEvent, URC_KIND_EVENT))
+        return UR_RESULT_ERROR_INVALID_EVENT;
+    cuda_event_t *e = CUDA_EVENT(hEvent);
+    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    switch (propName) {
+    case UR_EVENT_INFO_COMMAND_QUEUE:
+        return cuda_info_ptr(&out, e->queue); // NULL for an event made from a native one
+    case UR_EVENT_INFO_CONTEXT:
+        return cuda_info_ptr(&out, e->ctx);
+    case UR_EVENT_INFO_COMMAND_TYPE:
+        return cuda_info_bytes(&out, &e->command, sizeof e->command);
+    case UR_EVENT_INFO_REFERENCE_COUNT:
+        return cuda_info_u32(&out, urc_refcount(&e->obj));
+    case UR_EVENT_INFO_COMMAND_EXECUTION_STATUS: {
+        ur_event_status_t s;
+        ur_result_t res = cuda_activate(e->dev);
+        if (res == UR_RESULT_SUCCESS)
+            res = status(e, &s);
+        return res != UR_RESULT_SUCCESS ? res : cuda_info_bytes(&out, &s, sizeof s);
+    }
+    default:
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+}
+
+// A CUevent's time on the host's monotonic clock: the device's base event completed at
+// base_host_ns, and CUDA measures the distance from it.
+static ur_result_t device_time(const cuda_event_t *e, CUevent ev, uint64_t *ns) {
+    ur_result_t res = cuda_ok(cu.EventSynchronize(ev), "cuEventSynchronize");
+    float ms = 0.0f;
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_ok(cu.EventElapsedTime(&ms, e->dev->base_event, ev), "cuEventElapsedTime");
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    double offset = (double)ms * 1e6;
+    *ns = offset <= 0.0 ? e->dev->base_host_ns : e->dev->base_host_ns + (uint64_t)offset;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling_info_t propName,
+                                          size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    if (!cuda_is(hEvent, URC_KIND_EVENT))
+        return UR_RESULT_ERROR_INVALID_EVENT;
+    cuda_event_t *e = CUDA_EVENT(hEvent);
+    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    if (!e->profiling || e->queue == NULL)
+        return UR_RESULT_ERROR_PROFILING_INFO_NOT_AVAILABLE;
+    if (propName == UR_PROFILING_INFO_COMMAND_QUEUED ||
+        propName == UR_PROFILING_INFO_COMMAND_SUBMIT)
+        return cuda_info_u64(&out, e->queued_ns);
+    if (propName != UR_PROFILING_INFO_COMMAND_START && propName != UR_PROFILING_INFO_COMMAND_END &&
+        propName != UR_PROFILING_INFO_COMMAND_COMPLETE)
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    ur_result_t res = cuda_activate(e->dev);
+    uint64_t start = 0, end = 0;
+    if (res == UR_RESULT_SUCCESS)
+        res = device_time(e, e->start, &start);
+    if (res == UR_RESULT_SUCCESS && propName != UR_PROFILING_INFO_COMMAND_START)
+        res = device_time(e, e->end, &end);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    // The host and device clocks drift by microseconds; keep queued <= start <= end anyway.
+    if (start < e->queued_ns)
+        start = e->queued_ns;
+    if (end < start)
+        end = start;
+    return cuda_info_u64(&out, propName == UR_PROFILING_INFO_COMMAND_START ? start : end);
+}
+
+ur_result_t cuda_event_wait(uint32_t numEvents, const ur_event_handle_t *phEventWaitList) {
+    for (uint32_t i = 0; i < numEvents; ++i) {
+        if (!cuda_is(phEventWaitList[i], URC_KIND_EVENT))
+            return UR_RESULT_ERROR_INVALID_EVENT;
+        cuda_event_t *e = CUDA_EVENT(phEventWaitList[i]);
+        ur_result_t res = cuda_activate(e->dev);
+        if (res == UR_RESULT_SUCCESS)
+            res = cuda_ok(cu.EventSynchronize(e->end), "cuEventSynchronize");
+        if (res != UR_RESULT_SUCCESS)
+            return res;
+    }
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_event_retain(ur_event_handle_t hEvent) {
+    if (!cuda_is(hEvent, URC_KIND_EVENT))
+        return UR_RESULT_ERROR_INVALID_EVENT;
+    urc_retain(&CUDA_EVENT(hEvent)->obj);
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_event_release(ur_event_handle_t hEvent) {
+    if (!cuda_is(hEvent, URC_KIND_EVENT))
+        return UR_RESULT_ERROR_INVALID_EVENT;
+    cuda_event_free(CUDA_EVENT(hEvent));
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_event_get_native_handle(ur_event_handle_t hEvent,
+                                         ur_native_handle_t *phNativeEvent) {
+    if (!cuda_is(hEvent, URC_KIND_EVENT))
+        return UR_RESULT_ERROR_INVALID_EVENT;
+    *phNativeEvent = (ur_native_handle_t)CUDA_EVENT(hEvent)->end;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_event_create_with_native_handle(ur_native_handle_t hNativeEvent,
+                                                 ur_context_handle_t hContext,
+                                                 const ur_event_native_properties_t *pProperties,
+                                                 ur_event_handle_t *phEvent) {
+    if (!cuda_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    if (hNativeEvent == 0)
+        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+    cuda_event_t *e = URC_NEW(cuda_event_t);
+    if (e == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    e->ctx = CUDA_CONTEXT(hContext);
+    e->dev = e->ctx->devices[0];
+    e->command = UR_COMMAND_EVENTS_WAIT;
+    e->end = (CUevent)hNativeEvent;
+    e->owns_native = pProperties != NULL && pProperties->isNativeHandleOwned;
+    cuda_context_retain_internal(e->ctx);
+    urc_object_init(&e->obj, &cuda_ddi, URC_KIND_EVENT);
+    *phEvent = (ur_event_handle_t)e;
+    return UR_RESULT_SUCCESS;
+}

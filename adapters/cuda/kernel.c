@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: MIT
+// urKernel*: a CUfunction of a built program. Arguments are not stored on the kernel: in this
+// API they arrive with each launch (urEnqueueKernelLaunchWithArgsExp), so concurrent launches
+// of one kernel from several threads never share mutable state.
+#include <stdio.h>
+
+#include "cuda_internal.h"
+
+// UR's per-kernel metadata entries are named "<kernel>@<tag>".
+static const urc_prop_t *kernel_prop(const cuda_program_t *p, const char *kernel, const char *tag) {
+    char key[1024];
+    int n = snprintf(key, sizeof key, "%s%s", kernel, tag);
+    if (n < 0 || (size_t)n >= sizeof key)
+        return NULL;
+    return urc_props_find(p->props, "", key);
+}
+
+// Reads up to three uint32 values (missing ones are 1), as UR's work-group size entries hold.
+static void read_dims(const urc_prop_t *prop, uint32_t dims[3]) {
+    const uint8_t *data;
+    size_t count;
+    if (prop == NULL || !urc_prop_u32_array(prop, &data, &count) || count == 0 || count > 3)
+        return;
+    for (size_t i = 0; i < 3; ++i)
+        dims[i] = i < count ? urc_prop_u32_at(data, i) : 1;
+}
+
+static void read_metadata(cuda_kernel_t *k) {
+    const cuda_program_t *p = k->program;
+    read_dims(kernel_prop(p, k->name, "@reqd_work_group_size"), k->reqd_wg);
+    read_dims(kernel_prop(p, k->name, "@max_work_group_size"), k->max_wg);
+    const urc_prop_t *linear = kernel_prop(p, k->name, "@max_linear_work_group_size");
+    if (linear != NULL)
+        k->max_linear_wg =
+            linear->type == UR_PROGRAM_METADATA_TYPE_UINT64 ? linear->u64 : linear->u32;
+    const urc_prop_t *sg = kernel_prop(p, k->name, "@reqd_sub_group_size");
+    if (sg != NULL)
+        k->reqd_sg = sg->u32;
+}
+
+// Counts the parameters and their sizes, so launches can reject missing or mis-sized
+// arguments instead of letting cuLaunchKernel read garbage.
+static void read_params(cuda_kernel_t *k) {
+    if (cu.FuncGetParamInfo == NULL)
+        return;
+    size_t offset, size;
+    uint32_t n = 0;
+    while (n < 4096 && cu.FuncGetParamInfo(k->fn, n, &offset, &size) == CUDA_SUCCESS)
+        ++n;
+    k->param_sizes = urc_calloc(n, sizeof *k->param_sizes);
+    if (k->param_sizes == NULL)
+        return;
+    for (uint32_t i = 0; i < n; ++i)
+        if (cu.FuncGetParamInfo(k->fn, i, &offset, &k->param_sizes[i]) != CUDA_SUCCESS)
+            k->param_sizes[i] = 0;
+    k->nparams = n;
+    k->params_known = true;
+}
+
+ur_result_t cuda_kernel_create(ur_program_handle_t hProgram, const char *pKernelName,
+                               ur_kernel_handle_t *phKernel) {
+    if (!cuda_is(hProgram, URC_KIND_PROGRAM))
+        return UR_RESULT_ERROR_INVALID_PROGRAM;
+    cuda_program_t *p = CUDA_PROGRAM(hProgram);
+    CUmodule module;
+    if (!cuda_program_module(p, &module))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM_EXECUTABLE, 0,
+                             "the program is not built");
+    ur_result_t res = cuda_activate(p->dev);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    CUfunction fn = NULL, fn_offset = NULL;
+    CUresult r = cu.ModuleGetFunction(&fn, module, pKernelName);
+    if (r == CUDA_ERROR_NOT_FOUND)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL_NAME, (int32_t)r,
+                             "no kernel \"%s\" in the program", pKernelName);
+    if (r != CUDA_SUCCESS)
+        return cuda_error(r, "cuModuleGetFunction");
+    // DPC++ emits "<name>_with_offset" taking the global offset; absent in plain CUDA code.
+    char offset_name[1024];
+    int n = snprintf(offset_name, sizeof offset_name, "%s_with_offset", pKernelName);
+    if (n > 0 && (size_t)n < sizeof offset_name &&
+        cu.ModuleGetFunction(&fn_offset, module, offset_name) != CUDA_SUCCESS)
+        fn_offset = NULL;
+
+    cuda_kernel_t *k = URC_NEW(cuda_kernel_t);
+    char *name = urc_strdup(pKernelName);
+    if (k == NULL || name == NULL) {
+        free(k);
+        free(name);
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    k->program = p;
+    k->fn = fn;
+    k->fn_offset = fn_offset;
+    k->name = name;
+    if (cu.FuncGetAttribute(&k->regs_per_thread, CU_FUNC_ATTRIBUTE_NUM_REGS, fn) != CUDA_SUCCESS)
+        k->regs_per_thread = 0;
+    if (cu.FuncGetAttribute(&k->max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn) !=
+        CUDA_SUCCESS)
+        k->max_threads = p->dev->max_threads_per_block;
+    if (cu.FuncGetAttribute(&k->static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn) !=
+        CUDA_SUCCESS)
+        k->static_shared = 0;
+    read_metadata(k);
+    read_params(k);
+    pthread_mutex_init(&k->lock, NULL);
+    cuda_program_retain_internal(p);
+    urc_object_init(&k->obj, &cuda_ddi, URC_KIND_KERNEL);
+    *phKernel = (ur_kernel_handle_t)k;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_kernel_retain(ur_kernel_handle_t hKernel) {
+    if (!cuda_is(hKernel, URC_KIND_KERNEL))
+        return UR_RESULT_ERROR_INVALID_KERNEL;
+    urc_retain(&CUDA_KERNEL(hKernel)->obj);
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_kernel_release(ur_kernel_handle_t hKernel) {
+    if (!cuda_is(hKernel, URC_KIND_KERNEL))
+        return UR_RESULT_ERROR_INVALID_KERNEL;
+    cuda_kernel_t *k = CUDA_KERNEL(hKernel);
+    if (!urc_release(&k->obj))
+        return UR_RESULT_SUCCESS;
+    cuda_program_release_internal(k->program);
+    pthread_mutex_destroy(&k->lock);
+    free(k->param_sizes);
+    free(k->name);
+    free(k);
+    return UR_RESULT_SUCCESS;
+}
+
+static int func_attr(const cuda_kernel_t *k, CUfunction_attribute a) {
+    int v = 0;
+    if (cu.FuncGetAttribute(&v, a, k->fn) != CUDA_SUCCESS)
+        return 0;
+    return v;
+}
+
+ur_result_t cuda_kernel_get_info(ur_kernel_handle_t hKernel, ur_kernel_info_t propName,
+                                 size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    if (!cuda_is(hKernel, URC_KIND_KERNEL))
+        return UR_RESULT_ERROR_INVALID_KERNEL;
+    const cuda_kernel_t *k = CUDA_KERNEL(hKernel);
+    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    switch (propName) {
+    case UR_KERNEL_INFO_FUNCTION_NAME:
+        return cuda_info_string(&out, k->name);
+    case UR_KERNEL_INFO_NUM_ARGS:
+        if (!k->params_known)
+            return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION; // driver older than CUDA 12.4
+        return cuda_info_u32(&out, k->nparams);
+    case UR_KERNEL_INFO_REFERENCE_COUNT:
+        return cuda_info_u32(&out, urc_refcount(&k->obj));
+    case UR_KERNEL_INFO_CONTEXT:
+        return cuda_info_ptr(&out, k->program->ctx);
+    case UR_KERNEL_INFO_PROGRAM:
+        return cuda_info_ptr(&out, k->program);
+    case UR_KERNEL_INFO_ATTRIBUTES:
+        return cuda_info_string(&out, "");
+    case UR_KERNEL_INFO_NUM_REGS:
+        return cuda_info_u32(&out, (uint32_t)k->regs_per_thread);
+    case UR_KERNEL_INFO_SPILL_MEM_SIZE:
+        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    default:
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+}
+
+static size_t saturating_mul(size_t a, size_t b) {
+    return (b != 0 && a > SIZE_MAX / b) ? SIZE_MAX : a * b;
+}
+
+ur_result_t cuda_kernel_get_group_info(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice,
+                                       ur_kernel_group_info_t propName, size_t propSize,
+                                       void *pPropValue, size_t *pPropSizeRet) {
+    if (!cuda_is(hKernel, URC_KIND_KERNEL))
+        return UR_RESULT_ERROR_INVALID_KERNEL;
+    const cuda_kernel_t *k = CUDA_KERNEL(hKernel);
+    const cuda_device_t *dev = hDevice != NULL ? CUDA_DEVICE(hDevice) : k->program->dev;
+    if (!cuda_is(dev, URC_KIND_DEVICE))
+        return UR_RESULT_ERROR_INVALID_DEVICE;
+    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    switch (propName) {
+    case UR_KERNEL_GROUP_INFO_GLOBAL_WORK_SIZE: {
+        size_t sizes[3];
+        for (int i = 0; i < 3; ++i)
+            sizes[i] = saturating_mul((size_t)dev->max_block[i], (size_t)dev->max_grid[i]);
+        return cuda_info_bytes(&out, sizes, sizeof sizes);
+    }
+    case UR_KERNEL_GROUP_INFO_WORK_GROUP_SIZE:
+        return cuda_info_size(&out, (size_t)k->max_threads);
+    case UR_KERNEL_GROUP_INFO_COMPILE_WORK_GROUP_SIZE: {
+        size_t sizes[3] = {k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]};
+        return cuda_info_bytes(&out, sizes, sizeof sizes);
+    }
+    case UR_KERNEL_GROUP_INFO_LOCAL_MEM_SIZE: // CUDA's static shared memory
+        return cuda_info_size(&out, (size_t)func_attr(k, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES));
+    case UR_KERNEL_GROUP_INFO_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+        return cuda_info_size(&out, (size_t)dev->warp_size);
+    case UR_KERNEL_GROUP_INFO_PRIVATE_MEM_SIZE: // CUDA's "local" (per-thread) memory
+        return cuda_info_size(&out, (size_t)func_attr(k, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES));
+    case UR_KERNEL_GROUP_INFO_COMPILE_MAX_WORK_GROUP_SIZE: {
+        size_t sizes[3] = {k->max_wg[0], k->max_wg[1], k->max_wg[2]};
+        return cuda_info_bytes(&out, sizes, sizeof sizes);
+    }
+    case UR_KERNEL_GROUP_INFO_COMPILE_MAX_LINEAR_WORK_GROUP_SIZE:
+        return cuda_info_size(&out, (size_t)k->max_linear_wg);
+    default:
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+}
+
+ur_result_t cuda_kernel_get_sub_group_info(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice,
+                                           ur_kernel_sub_group_info_t propName, size_t propSize,
+                                           void *pPropValue, size_t *pPropSizeRet) {
+    if (!cuda_is(hKernel, URC_KIND_KERNEL))
+        return UR_RESULT_ERROR_INVALID_KERNEL;
+    const cuda_kernel_t *k = CUDA_KERNEL(hKernel);
+    const cuda_device_t *dev = hDevice != NULL ? CUDA_DEVICE(hDevice) : k->program->dev;
+    if (!cuda_is(dev, URC_KIND_DEVICE))
+        return UR_RESULT_ERROR_INVALID_DEVICE;
+    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    switch (propName) {
+    case UR_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE: // a sub-group is a warp
+        return cuda_info_u32(&out, (uint32_t)dev->warp_size);
+    case UR_KERNEL_SUB_GROUP_INFO_MAX_NUM_SUB_GROUPS:
+        return cuda_info_u32(&out,
+                             (uint32_t)((k->max_threads + dev->warp_size - 1) / dev->warp_size));
+    case UR_KERNEL_SUB_GROUP_INFO_COMPILE_NUM_SUB_GROUPS:
+        return cuda_info_u32(&out, 0);
+    case UR_KERNEL_SUB_GROUP_INFO_SUB_GROUP_SIZE_INTEL:
+        return cuda_info_u32(&out, k->reqd_sg);
+    default:
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+}
+
+ur_result_t cuda_kernel_get_native_handle(ur_kernel_handle_t hKernel,
+                                          ur_native_handle_t *phNativeKernel) {
+    if (!cuda_is(hKernel, URC_KIND_KERNEL))
+        return UR_RESULT_ERROR_INVALID_KERNEL;
+    *phNativeKernel = (ur_native_handle_t)CUDA_KERNEL(hKernel)->fn;
+    return UR_RESULT_SUCCESS;
+}
+
+static size_t largest_divisor(size_t n, size_t limit) {
+    for (size_t d = limit; d > 1; --d)
+        if (n % d == 0)
+            return d;
+    return 1;
+}
+
+void cuda_kernel_guess_local(cuda_kernel_t *k, const cuda_device_t *dev, uint32_t dims,
+                             const size_t *global, size_t dyn_shared, size_t local[3]) {
+    local[0] = local[1] = local[2] = 1;
+    if (k->reqd_wg[0] != 0) {
+        for (int i = 0; i < 3; ++i)
+            local[i] = k->reqd_wg[i];
+        return;
+    }
+    // The occupancy calculator's block size, then per dimension the largest divisor of the
+    // global size that still fits, so every work-group is full. Without dynamic shared memory
+    // the answer never changes, so it is computed once per kernel.
+    int min_grid = 0, block = dyn_shared == 0 ? atomic_load(&k->occupancy_block) : 0;
+    if (block <= 0) {
+        if (cu.OccupancyMaxPotentialBlockSize(&min_grid, &block, k->fn, NULL, dyn_shared,
+                                              dev->max_block[0]) != CUDA_SUCCESS ||
+            block <= 0)
+            block = k->max_threads > 0 ? k->max_threads : 1;
+        if (dyn_shared == 0)
+            atomic_store(&k->occupancy_block, block);
+    }
+    size_t budget = (size_t)block;
+    for (uint32_t i = 0; i < dims && i < 3; ++i) {
+        size_t limit = budget < (size_t)dev->max_block[i] ? budget : (size_t)dev->max_block[i];
+        local[i] = largest_divisor(global[i], limit > 0 ? limit : 1);
+        budget /= local[i];
+    }
+}
+
+ur_result_t cuda_kernel_get_suggested_local_work_size(ur_kernel_handle_t hKernel,
+                                                      ur_queue_handle_t hQueue, uint32_t numWorkDim,
+                                                      const size_t *pGlobalWorkOffset,
+                                                      const size_t *pGlobalWorkSize,
+                                                      size_t *pSuggestedLocalWorkSize) {
+    (void)pGlobalWorkOffset;
+    if (!cuda_is(hKernel, URC_KIND_KERNEL))
+        return UR_RESULT_ERROR_INVALID_KERNEL;
+    if (!cuda_is(hQueue, URC_KIND_QUEUE))
+        return UR_RESULT_ERROR_INVALID_QUEUE;
+    if (numWorkDim < 1 || numWorkDim > 3)
+        return UR_RESULT_ERROR_INVALID_WORK_DIMENSION;
+    cuda_kernel_t *k = CUDA_KERNEL(hKernel);
+    cuda_queue_t *q = CUDA_QUEUE(hQueue);
+    if (q->ctx != k->program->ctx)
+        return UR_RESULT_ERROR_INVALID_KERNEL;
+    ur_result_t res = cuda_activate(q->dev);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    size_t local[3];
+    cuda_kernel_guess_local(k, q->dev, numWorkDim, pGlobalWorkSize, 0, local);
+    for (uint32_t i = 0; i < numWorkDim; ++i)
+        pSuggestedLocalWorkSize[i] = local[i];
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_kernel_get_suggested_local_work_size_with_args(
+    ur_kernel_handle_t hKernel, ur_queue_handle_t hQueue, uint32_t numWorkDim,
+    const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, uint32_t numArgs,
+    const ur_exp_kernel_arg_properties_t *pArgs, size_t *pSuggestedLocalWorkSize) {
+    (void)numArgs;
+    (void)pArgs;
+    return cuda_kernel_get_suggested_local_work_size(hKernel, hQueue, numWorkDim, pGlobalWorkOffset,
+                                                     pGlobalWorkSize, pSuggestedLocalWorkSize);
+}
+
+// CUDA needs none of these hints: every USM pointer is reachable from every kernel.
+ur_result_t cuda_kernel_set_exec_info(ur_kernel_handle_t hKernel, ur_kernel_exec_info_t propName,
+                                      size_t propSize,
+                                      const ur_kernel_exec_info_properties_t *pProperties,
+                                      const void *pPropValue) {
+    (void)propSize;
+    (void)pProperties;
+    (void)pPropValue;
+    if (!cuda_is(hKernel, URC_KIND_KERNEL))
+        return UR_RESULT_ERROR_INVALID_KERNEL;
+    switch (propName) {
+    case UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS:
+    case UR_KERNEL_EXEC_INFO_USM_PTRS:
+    case UR_KERNEL_EXEC_INFO_CACHE_CONFIG:
+        return UR_RESULT_SUCCESS;
+    default:
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+}
+
+ur_result_t cuda_kernel_suggest_max_cooperative_group_count(
+    ur_kernel_handle_t hKernel, ur_device_handle_t hDevice, uint32_t workDim,
+    const size_t *pLocalWorkSize, size_t dynamicSharedMemorySize, uint32_t *pGroupCountRet) {
+    if (!cuda_is(hKernel, URC_KIND_KERNEL))
+        return UR_RESULT_ERROR_INVALID_KERNEL;
+    if (workDim < 1 || workDim > 3)
+        return UR_RESULT_ERROR_INVALID_WORK_DIMENSION;
+    cuda_kernel_t *k = CUDA_KERNEL(hKernel);
+    cuda_device_t *dev = hDevice != NULL ? CUDA_DEVICE(hDevice) : k->program->dev;
+    if (!cuda_is(dev, URC_KIND_DEVICE))
+        return UR_RESULT_ERROR_INVALID_DEVICE;
+    size_t threads = 1;
+    for (uint32_t i = 0; i < workDim; ++i)
+        threads = saturating_mul(threads, pLocalWorkSize[i]);
+    if (threads > (size_t)k->max_threads) {
+        *pGroupCountRet = 0;
+        return UR_RESULT_SUCCESS;
+    }
+    ur_result_t res = cuda_activate(dev);
+    int per_sm = 0;
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_ok(cu.OccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->fn, (int)threads,
+                                                                   dynamicSharedMemorySize),
+                      "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    *pGroupCountRet = (uint32_t)per_sm * (uint32_t)dev->sm_count;
+    return UR_RESULT_SUCCESS;
+}

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: MIT
+// urEnqueueKernelLaunchWithArgsExp: the arguments come with the launch, are laid out in a
+// per-call buffer (on the stack for ordinary kernels) and handed to cuLaunchKernel, which copies
+// them. Nothing is written to the kernel object, so one kernel may be launched from many
+// threads at once.
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cuda_internal.h"
+
+// Bytes of argument space kept on the stack; larger argument sets use the heap.
+#define LAUNCH_STACK_BYTES 2048
+// Local (shared) memory arguments are aligned to their size, up to the largest vector type.
+#define LOCAL_MAX_ALIGN 128u
+// CUDA's default limit of static plus dynamic shared memory without an opt-in.
+#define SHARED_DEFAULT_LIMIT (48u * 1024u)
+
+typedef struct launch_props_t {
+    bool cooperative;
+    bool serialize;
+    bool cluster;
+    uint32_t cluster_dim[3];
+    size_t work_group_memory;
+} launch_props_t;
+
+typedef struct launch_args_t {
+    uint32_t nparams;
+    void **params; // nparams entries, then one for the implicit global offset
+    uint8_t *storage;
+    size_t used;
+    size_t local_bytes; // dynamic shared memory: work-group memory, then local arguments
+    void *heap;
+} launch_args_t;
+
+static ur_result_t read_props(const ur_kernel_launch_ext_properties_t *list, launch_props_t *o) {
+    memset(o, 0, sizeof *o);
+    for (const ur_base_properties_t *p = (const ur_base_properties_t *)list; p != NULL;
+         p = p->pNext) {
+        switch (p->stype) {
+        case UR_STRUCTURE_TYPE_KERNEL_LAUNCH_EXT_PROPERTIES: {
+            ur_kernel_launch_flags_t flags = ((const ur_kernel_launch_ext_properties_t *)p)->flags;
+            o->cooperative |= (flags & UR_KERNEL_LAUNCH_FLAG_COOPERATIVE) != 0;
+            o->serialize |= (flags & UR_KERNEL_LAUNCH_FLAG_OPPORTUNISTIC_QUEUE_SERIALIZE) != 0;
+            break;
+        }
+        case UR_STRUCTURE_TYPE_KERNEL_LAUNCH_CLUSTER_PROPERTY:
+            o->cluster = true;
+            memcpy(o->cluster_dim, ((const ur_kernel_launch_cluster_property_t *)p)->clusterDim,
+                   sizeof o->cluster_dim);
+            break;
+        case UR_STRUCTURE_TYPE_KERNEL_LAUNCH_WORKGROUP_PROPERTY:
+            o->work_group_memory =
+                ((const ur_kernel_launch_workgroup_property_t *)p)->workgroup_mem_size;
+            break;
+        default:
+            return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        }
+    }
+    if ((o->cooperative || o->serialize || o->cluster) && cu.LaunchKernelEx == NULL)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "cooperative and cluster launches need a CUDA 11.8 driver");
+    return UR_RESULT_SUCCESS;
+}
+
+static size_t round8(size_t n) {
+    return (n + 7u) & ~(size_t)7u;
+}
+
+static ur_result_t bad_index(uint32_t index, const char *why) {
+    return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX, 0, "kernel argument %u: %s",
+                         index, why);
+}
+
+static ur_result_t check_size(const cuda_kernel_t *k, uint32_t index, size_t size) {
+    if (k->params_known && k->param_sizes[index] != 0 && k->param_sizes[index] != size)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE, 0,
+                             "kernel argument %u has %zu bytes, the kernel takes %zu", index, size,
+                             k->param_sizes[index]);
+    return UR_RESULT_SUCCESS;
+}
+
+static void put(launch_args_t *l, uint32_t index, const void *value, size_t size) {
+    l->params[index] = l->storage + l->used;
+    memcpy(l->storage + l->used, value, size);
+    l->used += round8(size);
+}
+
+// Local memory arguments are offsets into the launch's dynamic shared memory, assigned in
+// index order after the work-group memory, each aligned to min(size, 128) as UR does.
+static ur_result_t put_local(launch_args_t *l, uint32_t index, size_t size) {
+    size_t align = size < LOCAL_MAX_ALIGN ? size : LOCAL_MAX_ALIGN;
+    size_t offset = l->local_bytes;
+    if (align > 1 && offset % align != 0)
+        offset += align - offset % align;
+    if (offset < l->local_bytes || __builtin_add_overflow(offset, size, &l->local_bytes))
+        return urc_error_set(UR_RESULT_ERROR_OUT_OF_RESOURCES, 0, "local memory size overflows");
+    put(l, index, &offset, sizeof offset);
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t put_arg(launch_args_t *l, const cuda_kernel_t *k, uint32_t index,
+                           const ur_exp_kernel_arg_properties_t *a) {
+    switch (a->type) {
+    case UR_EXP_KERNEL_ARG_TYPE_VALUE: {
+        if (a->size == 0)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE, 0,
+                                 "kernel argument %u: a value of 0 bytes", index);
+        if (a->value.value == NULL)
+            return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        ur_result_t res = check_size(k, index, a->size);
+        if (res == UR_RESULT_SUCCESS)
+            put(l, index, a->value.value, a->size);
+        return res;
+    }
+    case UR_EXP_KERNEL_ARG_TYPE_POINTER: {
+        ur_result_t res = check_size(k, index, sizeof(void *));
+        if (res == UR_RESULT_SUCCESS)
+            put(l, index, &a->value.pointer, sizeof(void *));
+        return res;
+    }
+    case UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ: {
+        // A NULL buffer (a zero-sized SYCL buffer) passes a null pointer.
+        ur_mem_handle_t h = a->value.memObjTuple.hMem;
+        if (h != NULL && !cuda_is(h, URC_KIND_MEM))
+            return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
+        CUdeviceptr ptr = h != NULL ? CUDA_MEM(h)->ptr : 0;
+        ur_result_t res = check_size(k, index, sizeof ptr);
+        if (res == UR_RESULT_SUCCESS)
+            put(l, index, &ptr, sizeof ptr);
+        return res;
+    }
+    case UR_EXP_KERNEL_ARG_TYPE_LOCAL: {
+        ur_result_t res = check_size(k, index, sizeof(size_t));
+        return res != UR_RESULT_SUCCESS ? res : put_local(l, index, a->size);
+    }
+    case UR_EXP_KERNEL_ARG_TYPE_SAMPLER:
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "kernel argument %u: samplers are not supported", index);
+    default:
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+}
+
+// Lays the arguments out by index. Every index up to the highest must be given exactly once
+// (and, when the driver can tell, match the kernel's signature): a missing argument would have
+// cuLaunchKernel read a null pointer.
+static ur_result_t build_args(launch_args_t *l, const cuda_kernel_t *k, uint32_t n,
+                              const ur_exp_kernel_arg_properties_t *args, size_t wg_mem,
+                              uint8_t *stack, size_t stack_size) {
+    memset(l, 0, sizeof *l);
+    l->local_bytes = wg_mem;
+    uint32_t nparams = 0;
+    size_t value_bytes = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (args[i].index >= 65536)
+            return bad_index(args[i].index, "index out of range");
+        if (args[i].index + 1 > nparams)
+            nparams = args[i].index + 1;
+        size_t sz = args[i].type == UR_EXP_KERNEL_ARG_TYPE_VALUE ? args[i].size : 8;
+        if (sz > 65536)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE, 0,
+                                 "kernel argument %u: %zu bytes", args[i].index, sz);
+        value_bytes += round8(sz);
+    }
+    if (k->params_known && nparams > k->nparams)
+        return bad_index(nparams - 1, "the kernel takes fewer arguments");
+    if (k->params_known && nparams < k->nparams)
+        return bad_index(nparams, "missing");
+    size_t need =
+        (size_t)(nparams + 1) * sizeof(void *) + nparams * sizeof(int32_t) + 8 + value_bytes;
+    uint8_t *base = stack;
+    if (need > stack_size) {
+        base = l->heap = malloc(need);
+        if (base == NULL)
+            return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    l->nparams = nparams;
+    l->params = (void **)base;
+    int32_t *arg_of = (int32_t *)(base + (size_t)(nparams + 1) * sizeof(void *));
+    l->storage = base + round8((size_t)(nparams + 1) * sizeof(void *) + nparams * sizeof(int32_t));
+    for (uint32_t i = 0; i < nparams; ++i)
+        arg_of[i] = -1;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (arg_of[args[i].index] >= 0)
+            return bad_index(args[i].index, "given twice");
+        arg_of[args[i].index] = (int32_t)i;
+    }
+    for (uint32_t index = 0; index < nparams; ++index) {
+        if (arg_of[index] < 0)
+            return bad_index(index, "missing");
+        ur_result_t res = put_arg(l, k, index, &args[arg_of[index]]);
+        if (res != UR_RESULT_SUCCESS)
+            return res;
+    }
+    l->params[nparams] = NULL;
+    return UR_RESULT_SUCCESS;
+}
+
+// Grid and block from the global and local sizes, with UR's checks: the local size divides the
+// global size, fits the device and the kernel, and honours its compile-time attributes.
+static ur_result_t geometry(cuda_kernel_t *k, const cuda_device_t *dev, uint32_t dims,
+                            const size_t *global, const size_t *local_in, size_t dyn_shared,
+                            unsigned grid[3], unsigned block[3]) {
+    size_t g[3] = {1, 1, 1}, local[3] = {1, 1, 1};
+    for (uint32_t i = 0; i < dims; ++i)
+        g[i] = global[i];
+    if (local_in != NULL) {
+        for (uint32_t i = 0; i < dims; ++i) {
+            local[i] = local_in[i];
+            if (local[i] == 0 || local[i] > (size_t)dev->max_block[i] || g[i] % local[i] != 0 ||
+                (k->reqd_wg[0] != 0 && local[i] != k->reqd_wg[i]) ||
+                (k->max_wg[i] != 0 && local[i] > k->max_wg[i]))
+                return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE, 0,
+                                     "work-group size %zu in dimension %u does not fit global "
+                                     "size %zu, the device or the kernel",
+                                     local[i], i, g[i]);
+        }
+    } else {
+        cuda_kernel_guess_local(k, dev, dims, g, dyn_shared, local);
+    }
+    size_t threads = local[0] * local[1] * local[2];
+    if (threads > (size_t)k->max_threads || (k->max_linear_wg != 0 && threads > k->max_linear_wg))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE, 0,
+                             "%zu work-items per group exceed the kernel's limit of %d", threads,
+                             k->max_threads);
+    if ((size_t)k->regs_per_thread * threads > (size_t)dev->max_regs_per_block)
+        return urc_error_set(UR_RESULT_ERROR_OUT_OF_RESOURCES, 0,
+                             "%zu work-items need more registers than a block has", threads);
+    for (int i = 0; i < 3; ++i) {
+        size_t blocks = g[i] / local[i] + (g[i] % local[i] != 0);
+        if (blocks > (size_t)dev->max_grid[i])
+            return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_ITEM_SIZE, 0,
+                                 "%zu work-groups in dimension %d exceed the device's %d", blocks,
+                                 i, dev->max_grid[i]);
+        grid[i] = (unsigned)blocks;
+        block[i] = (unsigned)local[i];
+    }
+    return UR_RESULT_SUCCESS;
+}
+
+// Dynamic shared memory beyond CUDA's default limit must be opted into per function. The
+// limit only ever grows (under the kernel's lock), so a concurrent launch never sees it shrink.
+static ur_result_t reserve_shared(cuda_kernel_t *k, const cuda_device_t *dev, size_t bytes) {
+    if (bytes > (size_t)dev->max_shared_optin)
+        return urc_error_set(UR_RESULT_ERROR_OUT_OF_RESOURCES, 0,
+                             "%zu bytes of local memory exceed the device's %d", bytes,
+                             dev->max_shared_optin);
+    if (bytes + (size_t)k->static_shared <= SHARED_DEFAULT_LIMIT)
+        return UR_RESULT_SUCCESS;
+    ur_result_t res = UR_RESULT_SUCCESS;
+    pthread_mutex_lock(&k->lock);
+    if (bytes > k->dyn_shared_limit) {
+        res = cuda_ok(
+            cu.FuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)bytes),
+            "cuFuncSetAttribute");
+        if (res == UR_RESULT_SUCCESS && k->fn_offset != NULL)
+            res = cuda_ok(cu.FuncSetAttribute(k->fn_offset,
+                                              CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                              (int)bytes),
+                          "cuFuncSetAttribute");
+        if (res == UR_RESULT_SUCCESS)
+            k->dyn_shared_limit = bytes;
+    }
+    pthread_mutex_unlock(&k->lock);
+    return res;
+}
+
+static CUresult launch_ex(CUfunction fn, const launch_props_t *props, uint32_t dims,
+                          const unsigned grid[3], const unsigned block[3], size_t shared,
+                          CUstream stream, void **params) {
+    CUlaunchAttribute attrs[3];
+    unsigned n = 0;
+    memset(attrs, 0, sizeof attrs);
+    if (props->cooperative) {
+        attrs[n].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+        attrs[n++].value.cooperative = 1;
+    }
+    if (props->serialize) {
+        attrs[n].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+        attrs[n++].value.programmaticStreamSerializationAllowed = 1;
+    }
+    if (props->cluster) {
+        // UR's order: SYCL lists dimensions the other way round from CUDA.
+        const uint32_t *c = props->cluster_dim;
+        attrs[n].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        attrs[n].value.clusterDim.x = dims == 3 ? c[2] : dims == 2 ? c[1] : c[0];
+        attrs[n].value.clusterDim.y = dims == 3 ? c[1] : dims == 2 ? c[0] : c[1];
+        attrs[n++].value.clusterDim.z = dims == 3 ? c[0] : c[2];
+        CUresult r =
+            cu.FuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+        if (r != CUDA_SUCCESS)
+            return r;
+    }
+    CUlaunchConfig config;
+    memset(&config, 0, sizeof config);
+    config.gridDimX = grid[0];
+    config.gridDimY = grid[1];
+    config.gridDimZ = grid[2];
+    config.blockDimX = block[0];
+    config.blockDimY = block[1];
+    config.blockDimZ = block[2];
+    config.sharedMemBytes = (unsigned)shared;
+    config.hStream = stream;
+    config.attrs = attrs;
+    config.numAttrs = n;
+    return cu.LaunchKernelEx(&config, fn, params, NULL);
+}
+
+ur_result_t cuda_enqueue_kernel_launch_with_args_exp(
+    ur_queue_handle_t hQueue, ur_kernel_handle_t hKernel, uint32_t workDim,
+    const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize,
+    uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs,
+    const ur_kernel_launch_ext_properties_t *launchPropList, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    if (!cuda_is(hQueue, URC_KIND_QUEUE))
+        return UR_RESULT_ERROR_INVALID_QUEUE;
+    if (!cuda_is(hKernel, URC_KIND_KERNEL))
+        return UR_RESULT_ERROR_INVALID_KERNEL;
+    cuda_queue_t *q = CUDA_QUEUE(hQueue);
+    cuda_kernel_t *k = CUDA_KERNEL(hKernel);
+    if (k->program->dev != q->dev)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL, 0,
+                             "the kernel's program is for another device than the queue's");
+    if (workDim < 1 || workDim > 3)
+        return UR_RESULT_ERROR_INVALID_WORK_DIMENSION;
+    bool empty = false;
+    for (uint32_t i = 0; i < workDim; ++i)
+        empty = empty || pGlobalWorkSize[i] == 0;
+
+    // The implicit offset exists only in DPC++'s "<name>_with_offset" variant; applying an
+    // offset to a kernel without it would silently compute the wrong range.
+    uint32_t offsets[3] = {0, 0, 0};
+    bool offset = false;
+    for (uint32_t i = 0; pGlobalWorkOffset != NULL && i < workDim; ++i) {
+        offsets[i] = (uint32_t)pGlobalWorkOffset[i];
+        offset = offset || pGlobalWorkOffset[i] != 0;
+    }
+    if (offset && k->fn_offset == NULL)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "kernel \"%s\" takes no global offset", k->name);
+
+    launch_props_t props;
+    ur_result_t res = read_props(launchPropList, &props);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    uint8_t stack[LAUNCH_STACK_BYTES] __attribute__((aligned(16)));
+    launch_args_t args;
+    unsigned grid[3], block[3];
+    res = build_args(&args, k, numArgs, pArgs, props.work_group_memory, stack, sizeof stack);
+    if (res == UR_RESULT_SUCCESS && !empty)
+        res = geometry(k, q->dev, workDim, pGlobalWorkSize, pLocalWorkSize, args.local_bytes, grid,
+                       block);
+    if (res == UR_RESULT_SUCCESS && !empty)
+        res = cuda_activate(q->dev);
+    if (res == UR_RESULT_SUCCESS && !empty)
+        res = reserve_shared(k, q->dev, args.local_bytes);
+    cuda_op_t op;
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_op_begin(q, UR_COMMAND_KERNEL_LAUNCH, numEventsInWaitList, phEventWaitList,
+                            phEvent, &op);
+    if (res != UR_RESULT_SUCCESS) {
+        free(args.heap);
+        return res;
+    }
+    if (!empty) {
+        CUfunction fn = k->fn;
+        if (offset) {
+            fn = k->fn_offset;
+            args.params[args.nparams] = offsets;
+        }
+        CUresult r;
+        if (props.cooperative || props.serialize || props.cluster)
+            r = launch_ex(fn, &props, workDim, grid, block, args.local_bytes, op.stream,
+                          args.params);
+        else
+            r = cu.LaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                (unsigned)args.local_bytes, op.stream, args.params, NULL);
+        res = cuda_ok(r, "cuLaunchKernel");
+    }
+    free(args.heap);
+    return cuda_op_end(&op, res, false, phEvent);
+}

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+// urPlatform*: one platform holding every CUDA device, made once per process. Without a
+// driver, or with no device, there is no platform and urPlatformGet reports 0.
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuda_internal.h"
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static cuda_platform_t platform;
+static bool platform_ok;
+
+uint64_t cuda_host_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void init(void) {
+    urc_logger_t *lg = cuda_log();
+    if (!cuda_driver_load())
+        return;
+    CUresult r = cu.Init(0);
+    if (r != CUDA_SUCCESS) {
+        // CUDA_ERROR_NO_DEVICE on a machine with a driver but no GPU: not an error.
+        URC_LOG(lg, UR_LOGGER_LEVEL_INFO, "cuInit returned %d: no CUDA platform", (int)r);
+        return;
+    }
+    int count = 0;
+    if (cu.DeviceGetCount(&count) != CUDA_SUCCESS || count <= 0)
+        return;
+    if (cu.DriverGetVersion(&platform.driver_version) != CUDA_SUCCESS)
+        platform.driver_version = 0;
+    cuda_device_t *devices = urc_calloc((size_t)count, sizeof *devices);
+    if (devices == NULL)
+        return;
+    uint32_t usable = 0;
+    for (int i = 0; i < count; ++i) {
+        cuda_device_t *dev = &devices[usable];
+        dev->platform = &platform;
+        dev->index = usable;
+        if (cu.DeviceGet(&dev->cu, i) != CUDA_SUCCESS)
+            continue;
+        // A device another process holds exclusively fails here; it is skipped, not fatal.
+        if (cuda_device_init(dev) != UR_RESULT_SUCCESS) {
+            URC_LOG(lg, UR_LOGGER_LEVEL_WARN, "CUDA device %d skipped: %s", i,
+                    "initialisation failed");
+            memset(dev, 0, sizeof *dev);
+            continue;
+        }
+        ++usable;
+    }
+    if (usable == 0) {
+        free(devices);
+        return;
+    }
+    urc_object_init(&platform.obj, &cuda_ddi, URC_KIND_PLATFORM);
+    platform.devices = devices;
+    platform.ndevices = usable;
+    platform_ok = true;
+}
+
+cuda_platform_t *cuda_platform(void) {
+    pthread_once(&init_once, init);
+    return platform_ok ? &platform : NULL;
+}
+
+cuda_device_t *cuda_device_by_native(CUdevice cu_device) {
+    cuda_platform_t *p = cuda_platform();
+    for (uint32_t i = 0; p != NULL && i < p->ndevices; ++i)
+        if (p->devices[i].cu == cu_device)
+            return &p->devices[i];
+    return NULL;
+}
+
+ur_result_t cuda_platform_get(ur_adapter_handle_t hAdapter, uint32_t NumEntries,
+                              ur_platform_handle_t *phPlatforms, uint32_t *pNumPlatforms) {
+    (void)hAdapter;
+    cuda_platform_t *p = cuda_platform();
+    if (pNumPlatforms != NULL)
+        *pNumPlatforms = p != NULL ? 1 : 0;
+    if (p != NULL && phPlatforms != NULL && NumEntries > 0)
+        phPlatforms[0] = (ur_platform_handle_t)p;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_platform_get_info(ur_platform_handle_t hPlatform, ur_platform_info_t propName,
+                                   size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    if (!cuda_is(hPlatform, URC_KIND_PLATFORM))
+        return UR_RESULT_ERROR_INVALID_PLATFORM;
+    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    switch (propName) {
+    case UR_PLATFORM_INFO_NAME:
+        return cuda_info_string(&out, "NVIDIA CUDA BACKEND");
+    case UR_PLATFORM_INFO_VENDOR_NAME:
+        return cuda_info_string(&out, "NVIDIA Corporation");
+    case UR_PLATFORM_INFO_PROFILE:
+        return cuda_info_string(&out, "FULL PROFILE");
+    case UR_PLATFORM_INFO_VERSION: {
+        // cuDriverGetVersion gives 1000 * major + 10 * minor.
+        int v = CUDA_PLATFORM(hPlatform)->driver_version;
+        char text[32];
+        snprintf(text, sizeof text, "CUDA %d.%d", v / 1000, v % 1000 / 10);
+        return cuda_info_string(&out, text);
+    }
+    case UR_PLATFORM_INFO_EXTENSIONS:
+        return cuda_info_string(&out, "");
+    case UR_PLATFORM_INFO_BACKEND:
+        return cuda_info_bytes(&out, &(ur_backend_t){UR_BACKEND_CUDA}, sizeof(ur_backend_t));
+    case UR_PLATFORM_INFO_ADAPTER:
+        return cuda_info_ptr(&out, cuda_adapter_handle());
+    default:
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+}
+
+ur_result_t cuda_platform_get_api_version(ur_platform_handle_t hPlatform,
+                                          ur_api_version_t *pVersion) {
+    (void)hPlatform;
+    *pVersion = UR_API_VERSION_CURRENT;
+    return UR_RESULT_SUCCESS;
+}
+
+// SYCL passes its own options through this; the CUDA JIT takes none of these flags, so those
+// UR knows are accepted and dropped, the rest are refused.
+ur_result_t cuda_platform_get_backend_option(ur_platform_handle_t hPlatform,
+                                             const char *pFrontendOption,
+                                             const char **ppPlatformOption) {
+    (void)hPlatform;
+    static const char *const dropped[] = {
+        "", "-O0", "-O1", "-O2", "-O3", "-foffload-fp32-prec-div", "-foffload-fp32-prec-sqrt"};
+    if (pFrontendOption == NULL || ppPlatformOption == NULL)
+        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    for (size_t i = 0; i < sizeof dropped / sizeof dropped[0]; ++i) {
+        if (strcmp(pFrontendOption, dropped[i]) == 0) {
+            *ppPlatformOption = "";
+            return UR_RESULT_SUCCESS;
+        }
+    }
+    return UR_RESULT_ERROR_INVALID_VALUE;
+}

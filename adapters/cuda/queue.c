@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+// urQueue*: an in-order queue is one CUDA stream, so its commands are ordered for free. An
+// out-of-order queue spreads commands over CUDA_OOO_STREAMS streams; only wait lists and
+// barriers order them.
+#include "cuda_internal.h"
+
+CUstream cuda_queue_stream(cuda_queue_t *q) {
+    if (q->nstreams == 1)
+        return q->streams[0];
+    unsigned n = atomic_fetch_add_explicit(&q->next_stream, 1, memory_order_relaxed);
+    return q->streams[n % q->nstreams];
+}
+
+static void destroy(cuda_queue_t *q) {
+    if (q->owns_streams) {
+        // Work still in flight finishes first; a stream failing here has nowhere to report to.
+        if (cuda_activate(q->dev) == UR_RESULT_SUCCESS) {
+            for (uint32_t i = 0; i < q->nstreams; ++i) {
+                (void)cuda_ok(cu.StreamSynchronize(q->streams[i]), "cuStreamSynchronize");
+                cu.StreamDestroy(q->streams[i]);
+            }
+        }
+    }
+    if (q->barrier_tmp != NULL)
+        cu.EventDestroy(q->barrier_tmp);
+    if (q->barrier_event != NULL)
+        cu.EventDestroy(q->barrier_event);
+    pthread_mutex_destroy(&q->barrier_lock);
+    cuda_context_release_internal(q->ctx);
+    free(q);
+}
+
+static cuda_queue_t *alloc_queue(cuda_context_t *ctx, cuda_device_t *dev, ur_queue_flags_t flags) {
+    cuda_queue_t *q = URC_NEW(cuda_queue_t);
+    if (q == NULL)
+        return NULL;
+    q->ctx = ctx;
+    q->dev = dev;
+    q->flags = flags;
+    q->in_order = (flags & UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
+    q->profiling = (flags & UR_QUEUE_FLAG_PROFILING_ENABLE) != 0;
+    pthread_mutex_init(&q->barrier_lock, NULL);
+    urc_object_init(&q->obj, &cuda_ddi, URC_KIND_QUEUE);
+    return q;
+}
+
+ur_result_t cuda_queue_create(ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                              const ur_queue_properties_t *pProperties,
+                              ur_queue_handle_t *phQueue) {
+    if (!cuda_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    if (!cuda_is(hDevice, URC_KIND_DEVICE) ||
+        !cuda_context_has_device(CUDA_CONTEXT(hContext), CUDA_DEVICE(hDevice)))
+        return UR_RESULT_ERROR_INVALID_DEVICE;
+    ur_queue_flags_t flags = pProperties != NULL ? pProperties->flags : 0;
+    if ((flags & UR_QUEUE_FLAG_PRIORITY_LOW) && (flags & UR_QUEUE_FLAG_PRIORITY_HIGH))
+        return UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES;
+    cuda_device_t *dev = CUDA_DEVICE(hDevice);
+    ur_result_t res = cuda_activate(dev);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+
+    // Streams normally run independently of the legacy default stream; the two flags ask for
+    // UR's "behave like the default stream" variants, which are the blocking stream kind.
+    unsigned stream_flags = CU_STREAM_NON_BLOCKING;
+    if (flags & (UR_QUEUE_FLAG_USE_DEFAULT_STREAM | UR_QUEUE_FLAG_SYNC_WITH_DEFAULT_STREAM))
+        stream_flags = CU_STREAM_DEFAULT;
+    int priority = 0, least = 0, greatest = 0;
+    if (flags & (UR_QUEUE_FLAG_PRIORITY_LOW | UR_QUEUE_FLAG_PRIORITY_HIGH)) {
+        res =
+            cuda_ok(cu.CtxGetStreamPriorityRange(&least, &greatest), "cuCtxGetStreamPriorityRange");
+        if (res != UR_RESULT_SUCCESS)
+            return res;
+        priority = (flags & UR_QUEUE_FLAG_PRIORITY_HIGH) ? greatest : least;
+    }
+
+    cuda_queue_t *q = alloc_queue(CUDA_CONTEXT(hContext), dev, flags);
+    if (q == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    q->owns_streams = true;
+    uint32_t want = q->in_order ? 1 : CUDA_OOO_STREAMS;
+    for (; q->nstreams < want; ++q->nstreams) {
+        res = cuda_ok(cu.StreamCreateWithPriority(&q->streams[q->nstreams], stream_flags, priority),
+                      "cuStreamCreateWithPriority");
+        if (res != UR_RESULT_SUCCESS)
+            goto fail;
+    }
+    cuda_context_retain_internal(q->ctx);
+    *phQueue = (ur_queue_handle_t)q;
+    return UR_RESULT_SUCCESS;
+
+fail:
+    for (uint32_t i = 0; i < q->nstreams; ++i)
+        cu.StreamDestroy(q->streams[i]);
+    pthread_mutex_destroy(&q->barrier_lock);
+    free(q);
+    return res;
+}
+
+void cuda_queue_retain_internal(cuda_queue_t *q) {
+    urc_retain(&q->obj);
+}
+
+void cuda_queue_release_internal(cuda_queue_t *q) {
+    if (urc_release(&q->obj))
+        destroy(q);
+}
+
+ur_result_t cuda_queue_retain(ur_queue_handle_t hQueue) {
+    if (!cuda_is(hQueue, URC_KIND_QUEUE))
+        return UR_RESULT_ERROR_INVALID_QUEUE;
+    cuda_queue_retain_internal(CUDA_QUEUE(hQueue));
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_queue_release(ur_queue_handle_t hQueue) {
+    if (!cuda_is(hQueue, URC_KIND_QUEUE))
+        return UR_RESULT_ERROR_INVALID_QUEUE;
+    cuda_queue_release_internal(CUDA_QUEUE(hQueue));
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_queue_finish(ur_queue_handle_t hQueue) {
+    if (!cuda_is(hQueue, URC_KIND_QUEUE))
+        return UR_RESULT_ERROR_INVALID_QUEUE;
+    cuda_queue_t *q = CUDA_QUEUE(hQueue);
+    ur_result_t res = cuda_activate(q->dev);
+    for (uint32_t i = 0; res == UR_RESULT_SUCCESS && i < q->nstreams; ++i)
+        res = cuda_ok(cu.StreamSynchronize(q->streams[i]), "cuStreamSynchronize");
+    return res;
+}
+
+// Commands reach the GPU when they are enqueued; there is nothing to flush.
+ur_result_t cuda_queue_flush(ur_queue_handle_t hQueue) {
+    return cuda_is(hQueue, URC_KIND_QUEUE) ? UR_RESULT_SUCCESS : UR_RESULT_ERROR_INVALID_QUEUE;
+}
+
+static ur_result_t queue_empty(cuda_queue_t *q, bool *empty) {
+    *empty = true;
+    for (uint32_t i = 0; i < q->nstreams; ++i) {
+        CUresult r = cu.StreamQuery(q->streams[i]);
+        if (r == CUDA_ERROR_NOT_READY) {
+            *empty = false;
+            return UR_RESULT_SUCCESS;
+        }
+        if (r != CUDA_SUCCESS)
+            return cuda_error(r, "cuStreamQuery");
+    }
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propName, size_t propSize,
+                                void *pPropValue, size_t *pPropSizeRet) {
+    if (!cuda_is(hQueue, URC_KIND_QUEUE))
+        return UR_RESULT_ERROR_INVALID_QUEUE;
+    cuda_queue_t *q = CUDA_QUEUE(hQueue);
+    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    switch (propName) {
+    case UR_QUEUE_INFO_CONTEXT:
+        return cuda_info_ptr(&out, q->ctx);
+    case UR_QUEUE_INFO_DEVICE:
+        return cuda_info_ptr(&out, q->dev);
+    case UR_QUEUE_INFO_FLAGS:
+        return cuda_info_u32(&out, q->flags);
+    case UR_QUEUE_INFO_REFERENCE_COUNT:
+        return cuda_info_u32(&out, urc_refcount(&q->obj));
+    case UR_QUEUE_INFO_EMPTY: {
+        bool empty = true;
+        ur_result_t res = cuda_activate(q->dev);
+        if (res == UR_RESULT_SUCCESS)
+            res = queue_empty(q, &empty);
+        return res != UR_RESULT_SUCCESS ? res : cuda_info_bool(&out, empty);
+    }
+    case UR_QUEUE_INFO_DEVICE_DEFAULT:
+    case UR_QUEUE_INFO_SIZE:
+        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION; // on-device queues do not exist in CUDA
+    default:
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+}
+
+ur_result_t cuda_queue_get_native_handle(ur_queue_handle_t hQueue, ur_queue_native_desc_t *pDesc,
+                                         ur_native_handle_t *phNativeQueue) {
+    (void)pDesc;
+    if (!cuda_is(hQueue, URC_KIND_QUEUE))
+        return UR_RESULT_ERROR_INVALID_QUEUE;
+    *phNativeQueue = (ur_native_handle_t)CUDA_QUEUE(hQueue)->streams[0];
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_queue_create_with_native_handle(ur_native_handle_t hNativeQueue,
+                                                 ur_context_handle_t hContext,
+                                                 ur_device_handle_t hDevice,
+                                                 const ur_queue_native_properties_t *pProperties,
+                                                 ur_queue_handle_t *phQueue) {
+    if (!cuda_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    cuda_context_t *ctx = CUDA_CONTEXT(hContext);
+    cuda_device_t *dev = hDevice != NULL ? CUDA_DEVICE(hDevice) : ctx->devices[0];
+    if (!cuda_is(dev, URC_KIND_DEVICE) || !cuda_context_has_device(ctx, dev))
+        return UR_RESULT_ERROR_INVALID_DEVICE;
+    CUstream stream = (CUstream)hNativeQueue;
+    unsigned cu_flags = 0;
+    ur_result_t res = cuda_activate(dev);
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_ok(cu.StreamGetFlags(stream, &cu_flags), "cuStreamGetFlags");
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    ur_queue_flags_t flags = cu_flags == CU_STREAM_NON_BLOCKING
+                                 ? UR_QUEUE_FLAG_SYNC_WITH_DEFAULT_STREAM
+                                 : UR_QUEUE_FLAG_USE_DEFAULT_STREAM;
+    cuda_queue_t *q = alloc_queue(ctx, dev, flags);
+    if (q == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    q->streams[0] = stream;
+    q->nstreams = 1;
+    q->owns_streams = pProperties != NULL && pProperties->isNativeHandleOwned;
+    cuda_context_retain_internal(ctx);
+    *phQueue = (ur_queue_handle_t)q;
+    return UR_RESULT_SUCCESS;
+}
