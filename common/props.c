@@ -171,7 +171,11 @@ static ur_result_t view_entry(parse_ctx_t *ctx, uint32_t i, const ur_program_met
     size_t set_len = 0;
     const char *set = urc_props_known_set(full, &set_len);
     const char *name = set != NULL ? full + set_len + 1 : full;
-    int tag = set == NULL ? ur_tag_id(full) : -1;
+    // UR's tags mean the same bare or inside "SYCL/program metadata" (where DPC++ keeps them):
+    // such entries are stored bare, so adapters find them under set "" either way.
+    int tag = set == NULL || strcmp(set, URC_SET_PROGRAM_METADATA) == 0 ? ur_tag_id(name) : -1;
+    if (tag >= 0)
+        set = NULL;
     v->strict = set != NULL || tag >= 0;
     v->set_id = set != NULL ? known_set_id(set) : -1;
     v->prop.set = set != NULL ? set : "";
@@ -556,8 +560,6 @@ const char *urc_props_global_symbol(const urc_props_t *props, const char *name, 
     memcpy(key, name, n);
     memcpy(key + n, tag, sizeof(tag));
     const urc_prop_t *p = urc_props_find(props, "", key);
-    if (p == NULL)
-        p = urc_props_find(props, URC_SET_PROGRAM_METADATA, key);
     if (key != stack)
         free(key);
     return urc_prop_text(p, buf, size);

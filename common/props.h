@@ -14,7 +14,8 @@
 // Two kinds of entries:
 //   - strict: a known SYCL set, or UR's "<name>@<tag>" with a tag UR's adapters read
 //     (reqd_work_group_size, max_work_group_size, global_id_mapping, ...). These are fully
-//     validated: byte-array headers, uint32 arrays, duplicates.
+//     validated: byte-array headers, uint32 arrays, duplicates. UR-tag entries are stored
+//     under set "" whether given bare or as "SYCL/program metadata/<name>@<tag>".
 //   - opaque: any other name (set ""). Kept and ignored; byte arrays are kept as given (`raw`),
 //     and repeated names are allowed (lookups find the first). UR's own conformance tests pass
 //     four entries all named "test metadata" with a header-less byte array, and must succeed.
@@ -112,7 +113,7 @@ uint64_t urc_prop_u64_at(const uint8_t *data, size_t index);
 /// pointer into `prop` is returned. NULL for other types.
 const char *urc_prop_text(const urc_prop_t *prop, char *buf, size_t size);
 
-/// UR's "<name>@global_id_mapping" (bare, or inside "SYCL/program metadata"): the backend
+/// UR's "<name>@global_id_mapping" (bare, or given inside "SYCL/program metadata"): the backend
 /// symbol for a device global, copied into `buf`, or NULL when absent or too long.
 const char *urc_props_global_symbol(const urc_props_t *props, const char *name, char *buf,
                                     size_t size);

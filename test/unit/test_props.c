@@ -68,6 +68,8 @@ START_TEST(parse_keeps_unknown_and_ur_entries) {
     uint32_t wg[3] = {8, 4, 1};
     md_u32s(&l, "_Z1kv@reqd_work_group_size", wg, 3);
     md_str(&l, "plain", "text");
+    md_u32(&l, "SYCL/program metadata/k2@reqd_sub_group_size", 16);
+    md_u32(&l, "SYCL/program metadata/other", 1);
     urc_props_t *props = md_parse(&l);
     const urc_prop_t *p = urc_props_find(props, "", "SYCL/unknown set/x");
     ck_assert_ptr_nonnull(p);
@@ -78,6 +80,9 @@ START_TEST(parse_keeps_unknown_and_ur_entries) {
     ck_assert_uint_eq(p->size, 12);
     ck_assert_uint_eq(urc_prop_u32_at(p->data, 1), 4);
     ck_assert_str_eq(urc_props_find(props, "", "plain")->string, "text");
+    // UR tags inside "SYCL/program metadata" are stored bare.
+    ck_assert_uint_eq(urc_props_find(props, "", "k2@reqd_sub_group_size")->u32, 16);
+    ck_assert_ptr_nonnull(urc_props_find(props, URC_SET_PROGRAM_METADATA, "other"));
     urc_props_release(props);
 }
 END_TEST
@@ -317,6 +322,11 @@ START_TEST(malformed_duplicate_ur_tag) {
     md_u32(&l, "k@reqd_sub_group_size", 16);
     md_u32(&l, "k@reqd_sub_group_size", 32);
     expect_malformed(&l, "metadata entry 1 ('k@reqd_sub_group_size'): the same name as entry 0");
+    // Bare and inside "SYCL/program metadata" are the same entry.
+    md_u32(&l, "k@reqd_sub_group_size", 16);
+    md_u32(&l, "SYCL/program metadata/k@reqd_sub_group_size", 16);
+    expect_malformed(&l, "metadata entry 1 ('SYCL/program metadata/k@reqd_sub_group_size'): the "
+                         "same name as entry 0");
 }
 END_TEST
 
@@ -341,6 +351,9 @@ START_TEST(malformed_u32_arrays) {
     expect_not_u32("k@reqd_work_group_size", "metadata entry 0 ('k@reqd_work_group_size'): a "
                                              "payload of 48 bits is not a whole number of uint32 "
                                              "values");
+    expect_not_u32("SYCL/program metadata/k@max_work_group_size",
+                   "metadata entry 0 ('SYCL/program metadata/k@max_work_group_size'): a payload "
+                   "of 48 bits is not a whole number of uint32 values");
 }
 END_TEST
 
