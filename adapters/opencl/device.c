@@ -995,11 +995,17 @@ ur_result_t ocl_device_get_global_timestamps(ur_device_handle_t hDevice, uint64_
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "device timestamps need OpenCL 2.1");
     cl_ulong device_ts = 0, host_ts = 0;
+    cl_int err = CL_SUCCESS;
     if (pDeviceTimestamp != NULL)
-        OCL_TRY("clGetDeviceAndHostTimer",
-                clGetDeviceAndHostTimer(hDevice->cl, &device_ts, &host_ts));
-    else
-        OCL_TRY("clGetHostTimer", clGetHostTimer(hDevice->cl, &host_ts));
+        err = clGetDeviceAndHostTimer(hDevice->cl, &device_ts, &host_ts);
+    else if (pHostTimestamp != NULL)
+        err = clGetHostTimer(hDevice->cl, &host_ts);
+    // OpenCL's answer when the platform cannot synchronise device and host timers (PoCL).
+    if (err == CL_INVALID_OPERATION)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, err,
+                             "the platform has no device and host timers");
+    if (err != CL_SUCCESS)
+        return ocl_fail(err, "clGetDeviceAndHostTimer");
     if (pDeviceTimestamp != NULL)
         *pDeviceTimestamp = device_ts;
     if (pHostTimestamp != NULL)

@@ -312,7 +312,7 @@ ur_result_t ocl_event_set_callback(ur_event_handle_t hEvent, ur_execution_info_t
         break;
     default:
         // OpenCL calls back only at submission, start and completion.
-        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0,
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION, 0,
                              "urEventSetCallback: OpenCL cannot call back at status %d",
                              (int)execStatus);
     }

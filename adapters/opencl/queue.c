@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Queues: a cl_command_queue plus the context and device it was made for (both retained).
+#include <sched.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "alloc.h"
 #include "ocl_internal.h"
@@ -135,14 +137,26 @@ ur_result_t ocl_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propNam
         return ocl_put_ptr(out, hQueue);
     }
     case UR_QUEUE_INFO_EMPTY: {
-        // A marker without a wait list completes when everything before it has: if it is
-        // complete right away, the queue was empty. No per-enqueue bookkeeping needed.
+        // A marker without a wait list completes once everything before it has. Runtimes
+        // retire even a marker on an empty queue asynchronously, so it is flushed and given
+        // up to a millisecond; "not empty" is the answer when it has not completed by then.
         cl_event marker = NULL;
         OCL_TRY("clEnqueueMarkerWithWaitList",
                 clEnqueueMarkerWithWaitList(hQueue->cl, 0, NULL, &marker));
+        cl_int err = clFlush(hQueue->cl);
         cl_int status = CL_QUEUED;
-        cl_int err =
-            clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+        struct timespec start, now;
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        while (err == CL_SUCCESS) {
+            err = clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                                 NULL);
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            long elapsed_ns =
+                (now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec);
+            if (status <= CL_COMPLETE || elapsed_ns > 1000000L)
+                break;
+            sched_yield();
+        }
         clReleaseEvent(marker);
         if (err != CL_SUCCESS)
             return ocl_fail(err, "clGetEventInfo");

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: MIT
+// urDevice* of the OpenCL adapter, through the loader.
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include "oclt.h"
+
+START_TEST(get_all_finds_the_device) {
+    uint32_t n = 0;
+    ck_assert_ur_ok(urDeviceGet(T.platform, UR_DEVICE_TYPE_ALL, 0, NULL, &n));
+    ck_assert_uint_ge(n, 1);
+}
+END_TEST
+
+START_TEST(get_cpu_finds_the_cpu) {
+    uint32_t n = 0;
+    ck_assert_ur_ok(urDeviceGet(T.platform, UR_DEVICE_TYPE_CPU, 0, NULL, &n));
+    ck_assert_uint_ge(n, 1);
+}
+END_TEST
+
+START_TEST(get_gpu_finds_none_on_cpu_platforms) {
+    uint32_t n = 99;
+    ck_assert_ur_ok(urDeviceGet(T.platform, UR_DEVICE_TYPE_GPU, 0, NULL, &n));
+    ck_assert_uint_eq(n, 0);
+}
+END_TEST
+
+START_TEST(get_default_is_one_device) {
+    uint32_t n = 0;
+    ck_assert_ur_ok(urDeviceGet(T.platform, UR_DEVICE_TYPE_DEFAULT, 0, NULL, &n));
+    ck_assert_uint_eq(n, 1);
+}
+END_TEST
+
+START_TEST(get_writes_no_more_than_exist) {
+    uint32_t n = 0;
+    ck_assert_ur_ok(urDeviceGet(T.platform, UR_DEVICE_TYPE_ALL, 0, NULL, &n));
+    ur_device_handle_t list[8];
+    for (int i = 0; i < 8; ++i)
+        list[i] = (ur_device_handle_t)(uintptr_t)0x5a5a;
+    ck_assert_ur_ok(urDeviceGet(T.platform, UR_DEVICE_TYPE_ALL, 8, list, NULL));
+    for (uint32_t i = n; i < 8; ++i)
+        ck_assert_ptr_eq(list[i], (ur_device_handle_t)(uintptr_t)0x5a5a);
+}
+END_TEST
+
+/// Every value of ur_device_info_t is answered, or refused with UNSUPPORTED_ENUMERATION; an
+/// answer's size is consistent between the size query, the exact buffer and a larger one.
+START_TEST(get_info_answers_every_query) {
+    int answered = 0;
+    for (uint32_t q = 0; q <= 0x9000; ++q) {
+        size_t size = 0;
+        ur_result_t r = urDeviceGetInfo(T.device, (ur_device_info_t)q, 0, NULL, &size);
+        if (r == UR_RESULT_ERROR_INVALID_ENUMERATION ||
+            r == UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION)
+            continue;
+        ck_assert_msg(r == UR_RESULT_SUCCESS, "query 0x%x: %s", q, urc_test_result_name(r));
+        uint8_t *buf = calloc(size + 16, 1);
+        size_t again = 0;
+        ck_assert_ur_ok(urDeviceGetInfo(T.device, (ur_device_info_t)q, size + 16, buf, &again));
+        ck_assert_uint_eq(again, size);
+        if (size > 0)
+            ck_assert_ur_ok(urDeviceGetInfo(T.device, (ur_device_info_t)q, size, buf, NULL));
+        free(buf);
+        ++answered;
+    }
+    ck_assert_int_ge(answered, 150);
+}
+END_TEST
+
+START_TEST(get_info_answers_sycl_startup_queries) {
+    static const ur_device_info_t needed[] = {
+        UR_DEVICE_INFO_TYPE,
+        UR_DEVICE_INFO_VENDOR_ID,
+        UR_DEVICE_INFO_MAX_COMPUTE_UNITS,
+        UR_DEVICE_INFO_MAX_WORK_ITEM_DIMENSIONS,
+        UR_DEVICE_INFO_MAX_WORK_ITEM_SIZES,
+        UR_DEVICE_INFO_MAX_WORK_GROUP_SIZE,
+        UR_DEVICE_INFO_SINGLE_FP_CONFIG,
+        UR_DEVICE_INFO_HALF_FP_CONFIG,
+        UR_DEVICE_INFO_DOUBLE_FP_CONFIG,
+        UR_DEVICE_INFO_MAX_MEM_ALLOC_SIZE,
+        UR_DEVICE_INFO_GLOBAL_MEM_SIZE,
+        UR_DEVICE_INFO_LOCAL_MEM_SIZE,
+        UR_DEVICE_INFO_IMAGE_SUPPORT,
+        UR_DEVICE_INFO_PLATFORM,
+        UR_DEVICE_INFO_PARENT_DEVICE,
+        UR_DEVICE_INFO_NAME,
+        UR_DEVICE_INFO_VENDOR,
+        UR_DEVICE_INFO_DRIVER_VERSION,
+        UR_DEVICE_INFO_VERSION,
+        UR_DEVICE_INFO_BACKEND_RUNTIME_VERSION,
+        UR_DEVICE_INFO_EXTENSIONS,
+        UR_DEVICE_INFO_ATOMIC_64,
+        UR_DEVICE_INFO_ATOMIC_MEMORY_ORDER_CAPABILITIES,
+        UR_DEVICE_INFO_ATOMIC_MEMORY_SCOPE_CAPABILITIES,
+        UR_DEVICE_INFO_ATOMIC_FENCE_ORDER_CAPABILITIES,
+        UR_DEVICE_INFO_ATOMIC_FENCE_SCOPE_CAPABILITIES,
+        UR_DEVICE_INFO_USM_HOST_SUPPORT,
+        UR_DEVICE_INFO_USM_DEVICE_SUPPORT,
+        UR_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT,
+        UR_DEVICE_INFO_USM_CROSS_SHARED_SUPPORT,
+        UR_DEVICE_INFO_USM_SYSTEM_SHARED_SUPPORT,
+        UR_DEVICE_INFO_SUB_GROUP_SIZES_INTEL,
+        UR_DEVICE_INFO_MAX_NUM_SUB_GROUPS,
+        UR_DEVICE_INFO_USE_NATIVE_ASSERT,
+        UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT,
+        UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT,
+        UR_DEVICE_INFO_BUILD_ON_SUBDEVICE,
+        UR_DEVICE_INFO_COMPILER_AVAILABLE,
+        UR_DEVICE_INFO_LINKER_AVAILABLE,
+        UR_DEVICE_INFO_QUEUE_PROPERTIES,
+        UR_DEVICE_INFO_PROFILING_TIMER_RESOLUTION,
+        UR_DEVICE_INFO_MAX_WORK_GROUPS_3D,
+        UR_DEVICE_INFO_KERNEL_LAUNCH_CAPABILITIES,
+        UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP,
+        UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP,
+        UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP,
+        UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS,
+    };
+    for (size_t i = 0; i < sizeof needed / sizeof needed[0]; ++i) {
+        size_t size = 0;
+        ur_result_t r = urDeviceGetInfo(T.device, needed[i], 0, NULL, &size);
+        ck_assert_msg(r == UR_RESULT_SUCCESS, "query %d: %s", (int)needed[i],
+                      urc_test_result_name(r));
+    }
+}
+END_TEST
+
+START_TEST(get_info_small_buffer_is_invalid_size) {
+    char name[2];
+    ck_assert_ur(urDeviceGetInfo(T.device, UR_DEVICE_INFO_NAME, sizeof name, name, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+}
+END_TEST
+
+START_TEST(get_info_bool_is_one_byte) {
+    size_t size = 0;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_AVAILABLE, 0, NULL, &size));
+    ck_assert_uint_eq(size, sizeof(ur_bool_t));
+}
+END_TEST
+
+static bool extension_listed(const char *name) {
+    size_t size = 0;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_EXTENSIONS, 0, NULL, &size));
+    char *list = malloc(size);
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_EXTENSIONS, size, list, NULL));
+    bool found = false;
+    for (char *w = strtok(list, " "); w != NULL && !found; w = strtok(NULL, " "))
+        found = strcmp(w, name) == 0;
+    free(list);
+    return found;
+}
+
+START_TEST(native_assert_agrees_with_extensions) {
+    ur_bool_t native = false;
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_USE_NATIVE_ASSERT, sizeof native, &native, NULL));
+    ck_assert_int_eq(native, extension_listed("cl_intel_devicelib_assert"));
+    // Intel's CPU runtime lists the extension; PoCL does not.
+    ck_assert_int_eq(native, T.intel);
+}
+END_TEST
+
+START_TEST(global_variable_support_follows_the_runtime) {
+    // Intel's runtime resolves the cl_intel_global_variable_access functions without listing
+    // the extension: support is decided by resolution.
+    ck_assert_int_eq(T.globals, T.intel);
+    if (T.intel)
+        ck_assert(!extension_listed("cl_intel_global_variable_access"));
+}
+END_TEST
+
+START_TEST(usm_support_follows_the_extension) {
+    ck_assert_int_eq(T.usm, extension_listed("cl_intel_unified_shared_memory"));
+}
+END_TEST
+
+START_TEST(image_support_is_false) {
+    ur_bool_t images = true;
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_IMAGE_SUPPORT, sizeof images, &images, NULL));
+    ck_assert(!images);
+}
+END_TEST
+
+START_TEST(sub_group_sizes_are_listed) {
+    uint32_t sizes[16] = {0};
+    size_t bytes = 0;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_SUB_GROUP_SIZES_INTEL, sizeof sizes,
+                                    sizes, &bytes));
+    ck_assert_uint_ge(bytes, sizeof(uint32_t));
+    if (T.intel) // 4, 8, 16, 32, 64 on Intel's CPU runtime
+        ck_assert_uint_eq(bytes, 5 * sizeof(uint32_t));
+    else
+        ck_assert_uint_eq(sizes[0], 1);
+}
+END_TEST
+
+START_TEST(unanswerable_query_is_unsupported_enumeration) {
+    uint64_t v = 0;
+    ck_assert_ur(urDeviceGetInfo(T.device, UR_DEVICE_INFO_GLOBAL_MEM_FREE, sizeof v, &v, NULL),
+                 UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
+}
+END_TEST
+
+START_TEST(platform_query_returns_the_platform) {
+    ur_platform_handle_t p = NULL;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_PLATFORM, sizeof p, &p, NULL));
+    ck_assert_ptr_eq(p, T.platform);
+}
+END_TEST
+
+START_TEST(retain_and_release_count) {
+    uint32_t before = oclt_device_u32(UR_DEVICE_INFO_REFERENCE_COUNT);
+    ck_assert_ur_ok(urDeviceRetain(T.device));
+    ck_assert_uint_eq(oclt_device_u32(UR_DEVICE_INFO_REFERENCE_COUNT), before + 1);
+    ck_assert_ur_ok(urDeviceRelease(T.device));
+    ck_assert_uint_eq(oclt_device_u32(UR_DEVICE_INFO_REFERENCE_COUNT), before);
+}
+END_TEST
+
+START_TEST(root_device_survives_extra_release) {
+    ck_assert_ur_ok(urDeviceRelease(T.device));
+    ck_assert_ur_ok(urDeviceRelease(T.device));
+    ck_assert_uint_ge(oclt_device_u32(UR_DEVICE_INFO_REFERENCE_COUNT), 1);
+}
+END_TEST
+
+START_TEST(partition_equally_makes_sub_devices) {
+    ur_device_partition_property_t prop = {UR_DEVICE_PARTITION_EQUALLY, {.equally = 1}};
+    ur_device_partition_properties_t props = {UR_STRUCTURE_TYPE_DEVICE_PARTITION_PROPERTIES, NULL,
+                                              &prop, 1};
+    uint32_t n = 0;
+    ck_assert_ur_ok(urDevicePartition(T.device, &props, 0, NULL, &n));
+    ck_assert_uint_ge(n, 1);
+    ur_device_handle_t sub = NULL;
+    ck_assert_ur_ok(urDevicePartition(T.device, &props, 1, &sub, NULL));
+    ur_device_handle_t parent = NULL;
+    ck_assert_ur_ok(
+        urDeviceGetInfo(sub, UR_DEVICE_INFO_PARENT_DEVICE, sizeof parent, &parent, NULL));
+    ck_assert_ptr_eq(parent, T.device);
+    ur_device_partition_property_t type[4];
+    size_t bytes = 0;
+    ck_assert_ur_ok(urDeviceGetInfo(sub, UR_DEVICE_INFO_PARTITION_TYPE, sizeof type, type, &bytes));
+    ck_assert_uint_eq(bytes, sizeof type[0]);
+    ck_assert_int_eq(type[0].type, UR_DEVICE_PARTITION_EQUALLY);
+    ck_assert_uint_eq(type[0].value.equally, 1);
+    ck_assert_ur_ok(urDeviceRelease(sub));
+}
+END_TEST
+
+START_TEST(partition_type_of_root_is_empty) {
+    size_t bytes = 99;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_PARTITION_TYPE, 0, NULL, &bytes));
+    ck_assert_uint_eq(bytes, 0);
+}
+END_TEST
+
+START_TEST(partition_unknown_type_is_unsupported) {
+    ur_device_partition_property_t prop = {UR_DEVICE_PARTITION_BY_CSLICE, {.count = 1}};
+    ur_device_partition_properties_t props = {UR_STRUCTURE_TYPE_DEVICE_PARTITION_PROPERTIES, NULL,
+                                              &prop, 1};
+    uint32_t n = 0;
+    ck_assert_ur(urDevicePartition(T.device, &props, 0, NULL, &n),
+                 UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
+}
+END_TEST
+
+static const ur_device_binary_t binaries[] = {
+    {UR_STRUCTURE_TYPE_DEVICE_BINARY, NULL, UR_DEVICE_BINARY_TARGET_NVPTX64},
+    {UR_STRUCTURE_TYPE_DEVICE_BINARY, NULL, UR_DEVICE_BINARY_TARGET_SPIRV64},
+    {UR_STRUCTURE_TYPE_DEVICE_BINARY, NULL, UR_DEVICE_BINARY_TARGET_SPIRV64_X86_64},
+};
+
+START_TEST(select_binary_prefers_x86_64) {
+    uint32_t i = 99;
+    ck_assert_ur_ok(urDeviceSelectBinary(T.device, binaries, 3, &i));
+    ck_assert_uint_eq(i, 2);
+}
+END_TEST
+
+START_TEST(select_binary_falls_back_to_spirv64) {
+    uint32_t i = 99;
+    ck_assert_ur_ok(urDeviceSelectBinary(T.device, binaries, 2, &i));
+    ck_assert_uint_eq(i, 1);
+}
+END_TEST
+
+START_TEST(select_binary_without_match_is_invalid_binary) {
+    uint32_t i = 0;
+    ck_assert_ur(urDeviceSelectBinary(T.device, binaries, 1, &i), UR_RESULT_ERROR_INVALID_BINARY);
+}
+END_TEST
+
+START_TEST(native_handle_round_trip) {
+    ur_native_handle_t native = 0;
+    ck_assert_ur_ok(urDeviceGetNativeHandle(T.device, &native));
+    ur_device_handle_t again = NULL;
+    ck_assert_ur_ok(urDeviceCreateWithNativeHandle(native, T.adapter, NULL, &again));
+    ck_assert_ptr_eq(again, T.device);
+}
+END_TEST
+
+START_TEST(create_with_native_sub_device_finds_parent) {
+    // A sub-device made outside UR gets a handle whose parent is the root device's handle.
+    ur_native_handle_t native = 0;
+    ck_assert_ur_ok(urDeviceGetNativeHandle(T.device, &native));
+    cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+    cl_device_id subs[64];
+    cl_uint n = 0;
+    ck_assert_int_eq(clCreateSubDevices((cl_device_id)native, props, 0, NULL, &n), CL_SUCCESS);
+    ck_assert_uint_le(n, 64);
+    ck_assert_int_eq(clCreateSubDevices((cl_device_id)native, props, n, subs, NULL), CL_SUCCESS);
+    cl_device_id sub = subs[0];
+    ur_device_handle_t wrapped = NULL;
+    ck_assert_ur_ok(
+        urDeviceCreateWithNativeHandle((ur_native_handle_t)sub, T.adapter, NULL, &wrapped));
+    ur_device_handle_t parent = NULL;
+    ck_assert_ur_ok(
+        urDeviceGetInfo(wrapped, UR_DEVICE_INFO_PARENT_DEVICE, sizeof parent, &parent, NULL));
+    ck_assert_ptr_eq(parent, T.device);
+    ck_assert_ur_ok(urDeviceRelease(wrapped));
+    for (cl_uint i = 0; i < n; ++i)
+        clReleaseDevice(subs[i]);
+}
+END_TEST
+
+START_TEST(global_timestamps) {
+    uint64_t device_ts = 0, host_ts = 0, later = 0;
+    ur_result_t r = urDeviceGetGlobalTimestamps(T.device, &device_ts, &host_ts);
+    if (!T.intel) {
+        // PoCL 3.1 has no device/host timer synchronisation.
+        ck_assert_ur(r, UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+        return;
+    }
+    ck_assert_ur_ok(r);
+    ck_assert_ur_ok(urDeviceGetGlobalTimestamps(T.device, NULL, &later));
+    ck_assert_uint_gt(device_ts, 0);
+    ck_assert_uint_ge(later, host_ts);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("opencl device");
+    TCase *tc = oclt_tcase("urDeviceGet");
+    tcase_add_test(tc, get_all_finds_the_device);
+    tcase_add_test(tc, get_cpu_finds_the_cpu);
+    tcase_add_test(tc, get_gpu_finds_none_on_cpu_platforms);
+    tcase_add_test(tc, get_default_is_one_device);
+    tcase_add_test(tc, get_writes_no_more_than_exist);
+    suite_add_tcase(s, tc);
+    tc = oclt_tcase("urDeviceGetInfo");
+    tcase_add_test(tc, get_info_answers_every_query);
+    tcase_add_test(tc, get_info_answers_sycl_startup_queries);
+    tcase_add_test(tc, get_info_small_buffer_is_invalid_size);
+    tcase_add_test(tc, get_info_bool_is_one_byte);
+    tcase_add_test(tc, native_assert_agrees_with_extensions);
+    tcase_add_test(tc, global_variable_support_follows_the_runtime);
+    tcase_add_test(tc, usm_support_follows_the_extension);
+    tcase_add_test(tc, image_support_is_false);
+    tcase_add_test(tc, sub_group_sizes_are_listed);
+    tcase_add_test(tc, unanswerable_query_is_unsupported_enumeration);
+    tcase_add_test(tc, platform_query_returns_the_platform);
+    tcase_add_test(tc, partition_type_of_root_is_empty);
+    suite_add_tcase(s, tc);
+    tc = oclt_tcase("urDeviceRetain");
+    tcase_add_test(tc, retain_and_release_count);
+    suite_add_tcase(s, tc);
+    tc = oclt_tcase("urDeviceRelease");
+    tcase_add_test(tc, root_device_survives_extra_release);
+    suite_add_tcase(s, tc);
+    tc = oclt_tcase("urDevicePartition");
+    tcase_add_test(tc, partition_equally_makes_sub_devices);
+    tcase_add_test(tc, partition_unknown_type_is_unsupported);
+    suite_add_tcase(s, tc);
+    tc = oclt_tcase("urDeviceSelectBinary");
+    tcase_add_test(tc, select_binary_prefers_x86_64);
+    tcase_add_test(tc, select_binary_falls_back_to_spirv64);
+    tcase_add_test(tc, select_binary_without_match_is_invalid_binary);
+    suite_add_tcase(s, tc);
+    tc = oclt_tcase("urDeviceGetNativeHandle");
+    tcase_add_test(tc, native_handle_round_trip);
+    suite_add_tcase(s, tc);
+    tc = oclt_tcase("urDeviceCreateWithNativeHandle");
+    tcase_add_test(tc, create_with_native_sub_device_finds_parent);
+    suite_add_tcase(s, tc);
+    tc = oclt_tcase("urDeviceGetGlobalTimestamps");
+    tcase_add_test(tc, global_timestamps);
+    suite_add_tcase(s, tc);
+    return oclt_main(s);
+}
