@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: MIT
+# Installs a built tree into a fresh prefix, then builds and runs a small consumer against
+# it twice: with the flags `pkg-config libur_loader` gives, and through find_package(urc).
+# Run as: cmake -DBUILD_DIR=.. -DWORK_DIR=.. -DCONSUMER_DIR=.. -DC_COMPILER=..
+#               -DPKG_CONFIG=.. -DLIBDIR=lib -DFAKE_ADAPTER=.. -P install_test.cmake
+function(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${result}):\n${out}\n${err}")
+  endif()
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+
+set(prefix ${WORK_DIR}/prefix)
+file(REMOVE_RECURSE ${WORK_DIR})
+run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+foreach(f include/ur_api.h include/ur_ddi.h include/unified-runtime/ur_api.h
+          ${LIBDIR}/libur_loader.so.0 ${LIBDIR}/pkgconfig/libur_loader.pc
+          ${LIBDIR}/cmake/urc/urcConfig.cmake)
+  if(NOT EXISTS ${prefix}/${f})
+    message(FATAL_ERROR "the install has no ${f}")
+  endif()
+endforeach()
+
+# The fake adapter makes the answer known: one adapter, posing as OpenCL (backend 2).
+set(ENV{UR_ADAPTERS_FORCE_LOAD} ${FAKE_ADAPTER})
+set(expected "consumer: 1 adapter\\(s\\), first backend 2")
+
+set(ENV{PKG_CONFIG_PATH} ${prefix}/${LIBDIR}/pkgconfig)
+run("pkg-config" ${PKG_CONFIG} --cflags --libs libur_loader)
+string(STRIP "${last_output}" flags)
+separate_arguments(flags UNIX_COMMAND "${flags}")
+run("building with pkg-config" ${C_COMPILER} ${CONSUMER_DIR}/consumer.c ${flags}
+    -Wl,-rpath,${prefix}/${LIBDIR} -o ${WORK_DIR}/consumer-pkg-config)
+run("the pkg-config consumer" ${WORK_DIR}/consumer-pkg-config)
+if(NOT last_output MATCHES "${expected}")
+  message(FATAL_ERROR "the pkg-config consumer printed: ${last_output}")
+endif()
+message(STATUS "pkg-config: ${last_output}")
+
+run("configuring with find_package" ${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/build
+    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_C_COMPILER=${C_COMPILER})
+run("building with find_package" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+run("the find_package consumer" ${WORK_DIR}/build/consumer)
+if(NOT last_output MATCHES "${expected}")
+  message(FATAL_ERROR "the find_package consumer printed: ${last_output}")
+endif()
+message(STATUS "find_package: ${last_output}")
+file(REMOVE_RECURSE ${WORK_DIR})
