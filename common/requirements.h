@@ -61,6 +61,18 @@ void urc_caps_apply_mask(urc_device_caps_t *caps, urc_logger_t *logger);
 /// The same with an explicit list (the variable's value), for tests and tools.
 void urc_caps_apply_mask_list(urc_device_caps_t *caps, const char *list, urc_logger_t *logger);
 
+/// Fills `caps` for a device from UR queries made through the handle's own table (the
+/// urDeviceGetInfo of the adapter that owns it): the aspects DPC++'s device_impl::has derives
+/// (device type; cl_khr_fp16/cl_khr_fp64 in UR_DEVICE_INFO_EXTENSIONS; USM capabilities;
+/// boolean and optional queries; the platform's backend), the sub-group sizes and the
+/// work-group limits; then applies URC_MASK_ASPECTS (bad entries logged to `logger`, may be
+/// NULL). A query that fails counts as "not supported". About 40 queries: call it once per
+/// device and keep the result.
+/// @returns UR_RESULT_ERROR_INVALID_NULL_POINTER for NULL arguments,
+///          UR_RESULT_ERROR_INVALID_DEVICE for a handle without a device table.
+ur_result_t urc_caps_from_device(ur_device_handle_t device, urc_device_caps_t *caps,
+                                 urc_logger_t *logger);
+
 /// "fp16" for 5; NULL for values SYCL does not define.
 const char *urc_aspect_name(uint32_t aspect);
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "env.h"
+#include "ur_ddi.h"
 #include "md_builder.h"
 #include "requirements.h"
 #include "urc_test.h"
@@ -387,6 +388,179 @@ START_TEST(message_truncates_safely) {
 }
 END_TEST
 
+// --- urc_caps_from_device --------------------------------------------------------------------
+
+// A fake adapter: handles whose first word is a table with only the two GetInfo slots filled,
+// answering from the `fake` description below.
+static struct {
+    ur_device_type_t type;
+    const char *extensions;
+    ur_backend_t backend;
+    uint32_t usm_host, usm_device, usm_shared;
+    ur_bool_t atomic64, native_assert;
+    uint32_t sub_groups[3];
+    size_t num_sub_groups;
+    size_t max_wg, items[3];
+    bool answers_uuid;
+} fake;
+
+static ur_dditable_t fake_ddi;
+static struct fake_handle_t {
+    const ur_dditable_t *ddi;
+} fake_device = {&fake_ddi}, fake_platform = {&fake_ddi};
+
+static ur_result_t answer(const void *value, size_t size, size_t prop_size, void *out,
+                          size_t *size_ret) {
+    if (size_ret != NULL)
+        *size_ret = size;
+    if (out != NULL) {
+        if (prop_size < size)
+            return UR_RESULT_ERROR_INVALID_SIZE;
+        memcpy(out, value, size);
+    }
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t UR_APICALL fake_device_info(ur_device_handle_t device, ur_device_info_t what,
+                                               size_t size, void *value, size_t *size_ret) {
+    ck_assert_ptr_eq(device, (void *)&fake_device);
+    uint32_t queue_flags = UR_QUEUE_FLAG_PROFILING_ENABLE;
+    ur_platform_handle_t platform = (ur_platform_handle_t)&fake_platform;
+    uint8_t uuid[16] = {1};
+    switch (what) {
+    case UR_DEVICE_INFO_TYPE:
+        return answer(&fake.type, sizeof(fake.type), size, value, size_ret);
+    case UR_DEVICE_INFO_EXTENSIONS:
+        return answer(fake.extensions, strlen(fake.extensions) + 1, size, value, size_ret);
+    case UR_DEVICE_INFO_PLATFORM:
+        return answer(&platform, sizeof(platform), size, value, size_ret);
+    case UR_DEVICE_INFO_QUEUE_PROPERTIES:
+        return answer(&queue_flags, sizeof(queue_flags), size, value, size_ret);
+    case UR_DEVICE_INFO_USM_HOST_SUPPORT:
+        return answer(&fake.usm_host, sizeof(uint32_t), size, value, size_ret);
+    case UR_DEVICE_INFO_USM_DEVICE_SUPPORT:
+        return answer(&fake.usm_device, sizeof(uint32_t), size, value, size_ret);
+    case UR_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT:
+        return answer(&fake.usm_shared, sizeof(uint32_t), size, value, size_ret);
+    case UR_DEVICE_INFO_ATOMIC_64:
+        return answer(&fake.atomic64, sizeof(ur_bool_t), size, value, size_ret);
+    case UR_DEVICE_INFO_USE_NATIVE_ASSERT:
+        return answer(&fake.native_assert, sizeof(ur_bool_t), size, value, size_ret);
+    case UR_DEVICE_INFO_SUB_GROUP_SIZES_INTEL:
+        return answer(fake.sub_groups, fake.num_sub_groups * sizeof(uint32_t), size, value,
+                      size_ret);
+    case UR_DEVICE_INFO_MAX_WORK_GROUP_SIZE:
+        return answer(&fake.max_wg, sizeof(size_t), size, value, size_ret);
+    case UR_DEVICE_INFO_MAX_WORK_ITEM_SIZES:
+        return answer(fake.items, sizeof(fake.items), size, value, size_ret);
+    case UR_DEVICE_INFO_UUID:
+        if (fake.answers_uuid)
+            return answer(uuid, sizeof(uuid), size, value, size_ret);
+        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    default:
+        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    }
+}
+
+static ur_result_t UR_APICALL fake_platform_info(ur_platform_handle_t platform,
+                                                 ur_platform_info_t what, size_t size, void *value,
+                                                 size_t *size_ret) {
+    ck_assert_ptr_eq(platform, (void *)&fake_platform);
+    if (what != UR_PLATFORM_INFO_BACKEND)
+        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    return answer(&fake.backend, sizeof(fake.backend), size, value, size_ret);
+}
+
+static urc_device_caps_t query_fake(void) {
+    fake_ddi.Device.pfnGetInfo = fake_device_info;
+    fake_ddi.Platform.pfnGetInfo = fake_platform_info;
+    urc_device_caps_t caps;
+    ck_assert_ur_ok(urc_caps_from_device((ur_device_handle_t)&fake_device, &caps, NULL));
+    return caps;
+}
+
+static void fake_opencl_cpu(void) {
+    memset(&fake, 0, sizeof(fake));
+    fake.type = UR_DEVICE_TYPE_CPU;
+    fake.extensions = "cl_khr_fp64x cl_khr_int64_base_atomics cl_khr_fp16";
+    fake.backend = UR_BACKEND_OPENCL;
+    fake.usm_host = UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ACCESS |
+                    UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_CONCURRENT_ACCESS;
+    fake.usm_device = UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ACCESS;
+    fake.atomic64 = 1;
+    fake.sub_groups[0] = 8;
+    fake.sub_groups[1] = 16;
+    fake.num_sub_groups = 2;
+    fake.max_wg = 256;
+    fake.items[0] = 256;
+    fake.items[1] = 128;
+    fake.items[2] = 64;
+    fake.answers_uuid = true;
+}
+
+START_TEST(caps_from_opencl_cpu) {
+    fake_opencl_cpu();
+    urc_device_caps_t caps = query_fake();
+    ck_assert(urc_caps_has_aspect(&caps, URC_ASPECT_CPU));
+    ck_assert(!urc_caps_has_aspect(&caps, URC_ASPECT_GPU));
+    ck_assert(urc_caps_has_aspect(&caps, URC_ASPECT_FP16));
+    ck_assert(!urc_caps_has_aspect(&caps, URC_ASPECT_FP64)); // "cl_khr_fp64x" is another name
+    ck_assert(urc_caps_has_aspect(&caps, 7));                // int64_base_atomics
+    ck_assert(urc_caps_has_aspect(&caps, URC_ASPECT_ATOMIC64));
+    ck_assert(urc_caps_has_aspect(&caps, URC_ASPECT_QUEUE_PROFILING));
+    ck_assert(urc_caps_has_aspect(&caps, URC_ASPECT_USM_HOST_ALLOCATIONS));
+    ck_assert(urc_caps_has_aspect(&caps, URC_ASPECT_USM_ATOMIC_HOST_ALLOCATIONS));
+    ck_assert(urc_caps_has_aspect(&caps, URC_ASPECT_USM_DEVICE_ALLOCATIONS));
+    ck_assert(!urc_caps_has_aspect(&caps, URC_ASPECT_USM_SHARED_ALLOCATIONS));
+    ck_assert(!urc_caps_has_aspect(&caps, URC_ASPECT_EXT_ONEAPI_NATIVE_ASSERT));
+    ck_assert(urc_caps_has_aspect(&caps, 29));  // ext_intel_device_info_uuid: answered
+    ck_assert(!urc_caps_has_aspect(&caps, 37)); // ext_intel_device_id: not answered
+    ck_assert(urc_caps_has_aspect(&caps, URC_ASPECT_EXT_ONEAPI_VIRTUAL_FUNCTIONS));
+    ck_assert_uint_eq(caps.num_sub_group_sizes, 2);
+    ck_assert_uint_eq(caps.sub_group_sizes[1], 16);
+    ck_assert_uint_eq(caps.max_work_group_size, 256);
+    ck_assert_uint_eq(caps.max_work_item_sizes[2], 64);
+}
+END_TEST
+
+START_TEST(caps_from_cuda_gpu) {
+    fake_opencl_cpu();
+    fake.type = UR_DEVICE_TYPE_GPU;
+    fake.backend = UR_BACKEND_CUDA;
+    fake.extensions = "cl_khr_fp64 cl_khr_fp16";
+    fake.native_assert = 1;
+    urc_device_caps_t caps = query_fake();
+    ck_assert(urc_caps_has_aspect(&caps, URC_ASPECT_GPU));
+    ck_assert(urc_caps_has_aspect(&caps, URC_ASPECT_FP64));
+    ck_assert(urc_caps_has_aspect(&caps, URC_ASPECT_EXT_ONEAPI_NATIVE_ASSERT));
+    ck_assert(!urc_caps_has_aspect(&caps, URC_ASPECT_EXT_ONEAPI_VIRTUAL_FUNCTIONS));
+    ck_assert(urc_caps_has_aspect(&caps, 54));  // ballot_group: CUDA too
+    ck_assert(!urc_caps_has_aspect(&caps, 57)); // tangle_group: SPIR-V backends only
+}
+END_TEST
+
+START_TEST(caps_from_device_masked) {
+    setenv("URC_MASK_ASPECTS", "fp16,atomic64", 1);
+    urc_env_reload();
+    fake_opencl_cpu();
+    urc_device_caps_t caps = query_fake();
+    ck_assert(!urc_caps_has_aspect(&caps, URC_ASPECT_FP16));
+    ck_assert(!urc_caps_has_aspect(&caps, URC_ASPECT_ATOMIC64));
+    ck_assert(urc_caps_has_aspect(&caps, URC_ASPECT_CPU));
+}
+END_TEST
+
+START_TEST(caps_from_device_bad_arguments) {
+    urc_device_caps_t caps;
+    ck_assert_ur(urc_caps_from_device(NULL, &caps, NULL), UR_RESULT_ERROR_INVALID_NULL_POINTER);
+    ck_assert_ur(urc_caps_from_device((ur_device_handle_t)&fake_device, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_NULL_POINTER);
+    struct fake_handle_t no_table = {NULL};
+    ck_assert_ur(urc_caps_from_device((ur_device_handle_t)&no_table, &caps, NULL),
+                 UR_RESULT_ERROR_INVALID_DEVICE);
+}
+END_TEST
+
 static Suite *requirements_suite(void) {
     Suite *s = suite_create("requirements");
     TCase *tc = tcase_create("urc_aspect");
@@ -398,6 +572,13 @@ static Suite *requirements_suite(void) {
     tc = tcase_create("urc_caps_apply_mask");
     tcase_add_test(tc, mask_list);
     tcase_add_test(tc, mask_from_environment);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("urc_caps_from_device");
+    tcase_add_test(tc, caps_from_opencl_cpu);
+    tcase_add_test(tc, caps_from_cuda_gpu);
+    tcase_add_test(tc, caps_from_device_masked);
+    tcase_add_test(tc, caps_from_device_bad_arguments);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("urc_check_requirements");
