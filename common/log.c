@@ -14,7 +14,8 @@
 
 struct urc_logger_t {
     urc_env_id_t variable;
-    const char *name; // "LOADER", from the variable's name
+    const char *name;  // "LOADER", from the variable's name
+    atomic_bool ready; // configured from its variable
     atomic_int level;
     atomic_int flush_level;
     atomic_int callback_level;
@@ -33,7 +34,10 @@ struct urc_logger_t {
 };
 
 #define LOGGER(v)                                                                                  \
-    { .variable = (v), .lock = PTHREAD_MUTEX_INITIALIZER }
+    {                                                                                              \
+        .variable = (v), .level = UR_LOGGER_LEVEL_QUIET, .flush_level = UR_LOGGER_LEVEL_ERROR,     \
+        .callback_level = UR_LOGGER_LEVEL_QUIET, .lock = PTHREAD_MUTEX_INITIALIZER                 \
+    }
 static urc_logger_t loggers[] = {LOGGER(URC_ENV_LOG_LOADER), LOGGER(URC_ENV_LOG_OPENCL),
                                  LOGGER(URC_ENV_LOG_CUDA), LOGGER(URC_ENV_LOG_LEVEL_ZERO)};
 
@@ -184,25 +188,32 @@ static void close_all(void) {
     }
 }
 
-static void init_all(void) {
-    for (size_t i = 0; i < sizeof loggers / sizeof loggers[0]; ++i) {
-        urc_logger_t *lg = &loggers[i];
-        lg->name = urc_env_table(&(size_t){0})[lg->variable].name + strlen("UR_LOG_");
-        atomic_init(&lg->callback_level, UR_LOGGER_LEVEL_QUIET);
-        configure(lg);
-    }
+static void register_close(void) {
     // Log files are closed when the library is unloaded or the process exits.
     atexit(close_all);
 }
 
-static pthread_once_t all_once = PTHREAD_ONCE_INIT;
+static pthread_once_t close_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t ready_lock = PTHREAD_MUTEX_INITIALIZER;
 
 urc_logger_t *urc_logger(urc_env_id_t log_variable) {
-    pthread_once(&all_once, init_all);
+    urc_logger_t *lg = &loggers[0];
     for (size_t i = 0; i < sizeof loggers / sizeof loggers[0]; ++i)
         if (loggers[i].variable == log_variable)
-            return &loggers[i];
-    return &loggers[0];
+            lg = &loggers[i];
+    // Each logger reads its variable on first use only, so a library opens no log file for
+    // the loggers it never uses.
+    if (!atomic_load_explicit(&lg->ready, memory_order_acquire)) {
+        pthread_once(&close_once, register_close);
+        pthread_mutex_lock(&ready_lock);
+        if (!atomic_load_explicit(&lg->ready, memory_order_relaxed)) {
+            lg->name = urc_env_table(&(size_t){0})[lg->variable].name + strlen("UR_LOG_");
+            configure(lg);
+            atomic_store_explicit(&lg->ready, true, memory_order_release);
+        }
+        pthread_mutex_unlock(&ready_lock);
+    }
+    return lg;
 }
 
 void urc_log_reconfigure(urc_logger_t *logger) {

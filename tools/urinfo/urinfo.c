@@ -363,7 +363,7 @@ int main(int argc, char **argv) {
         print_env();
         return 0;
     }
-    const char *selector = getenv("ONEAPI_DEVICE_SELECTOR");
+    const char *selector = urc_env_get(URC_ENV_DEVICE_SELECTOR);
     bool selector_set = selector != NULL && selector[0] != '\0';
     if (selector_set && !opt.ignore_selector)
         fprintf(stderr,
