@@ -204,9 +204,14 @@ ur_result_t cuda_device_get_global_timestamps(ur_device_handle_t hDevice,
             return res;
         *pDeviceTimestamp = dev->base_host_ns + (uint64_t)((double)ms * 1e6);
     }
-    // Taken after the device event completed, so host >= device on the shared timeline.
-    if (pHostTimestamp != NULL)
+    // Taken after the device event completed. The device time carries the base's own read
+    // latency, so it is capped at the host time: the two are one timeline and the device's
+    // moment was not later.
+    if (pHostTimestamp != NULL) {
         *pHostTimestamp = cuda_host_ns();
+        if (pDeviceTimestamp != NULL && *pDeviceTimestamp > *pHostTimestamp)
+            *pDeviceTimestamp = *pHostTimestamp;
+    }
     return UR_RESULT_SUCCESS;
 }
 

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// A device assert on CUDA: the kernel's assert makes CUDA print its message and the next
+// synchronising call return CUDA_ERROR_ASSERT. By default the process then aborts (seed 000);
+// with URC_ASSERT_MODE=report the call returns UR_RESULT_ERROR_ADAPTER_SPECIFIC, native code
+// 710. These tests set things up themselves: the aborting run needs a fresh child process.
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cudat.h"
+
+// Launches assert_zero(value) and waits for the queue; returns what urQueueFinish returned.
+static ur_result_t run_assert(int value) {
+    cudat_setup();
+    ur_program_handle_t p = cudat_built_program("assert.ptx", NULL);
+    ur_kernel_handle_t k = NULL;
+    ck_assert_ur_ok(urKernelCreate(p, "assert_zero", &k));
+    ur_exp_kernel_arg_properties_t arg = cudat_arg_value(0, &value, sizeof value);
+    size_t one = 1;
+    ck_assert_ur_ok(cudat_launch(T.queue, k, 1, &one, 1, &arg, 0, NULL, NULL));
+    return urQueueFinish(T.queue);
+}
+
+static char *slurp(const char *path) {
+    static char buf[65536];
+    FILE *f = fopen(path, "rb");
+    size_t n = f != NULL ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f != NULL)
+        fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
+START_TEST(abort_mode_aborts_after_message) {
+    char out_path[] = "/tmp/urc_cuda_assert_out_XXXXXX";
+    char err_path[] = "/tmp/urc_cuda_assert_err_XXXXXX";
+    int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
+    ck_assert(out_fd >= 0 && err_fd >= 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(out_fd, STDOUT_FILENO);
+        dup2(err_fd, STDERR_FILENO);
+        unsetenv("URC_ASSERT_MODE");
+        run_assert(1);
+        _exit(3); // reached only when the process was not aborted
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    close(out_fd);
+    close(err_fd);
+    char *err = strdup(slurp(err_path)), *out = strdup(slurp(out_path));
+    unlink(out_path);
+    unlink(err_path);
+    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
+                  "the child was not aborted (status 0x%x); stderr: %s", status, err);
+    // CUDA's own message names the failed expression; urc adds its line on stderr.
+    bool cuda_in_err = strstr(err, "value == 0") != NULL;
+    bool cuda_in_out = strstr(out, "value == 0") != NULL;
+    fprintf(stderr, "CUDA's assert message appeared on %s\n",
+            cuda_in_err   ? "stderr"
+            : cuda_in_out ? "stdout"
+                          : "neither stream");
+    ck_assert_msg(cuda_in_err || cuda_in_out, "no assert message; stderr: %s stdout: %s", err, out);
+    ck_assert_ptr_nonnull(strstr(err, "device assert fired"));
+    free(err);
+    free(out);
+}
+END_TEST
+
+START_TEST(report_mode_returns_documented_error) {
+    setenv("URC_ASSERT_MODE", "report", 1);
+    ck_assert_ur(run_assert(1), UR_RESULT_ERROR_ADAPTER_SPECIFIC);
+    const char *message = NULL;
+    int32_t code = 0;
+    ck_assert_ur_ok(urAdapterGetLastError(T.adapter, &message, &code));
+    ck_assert_int_eq(code, 710);
+    ck_assert_ptr_nonnull(strstr(message, "device assert"));
+    ck_assert_ptr_nonnull(strstr(message, "unusable"));
+    // The context stays broken: the next synchronising call fails the same way.
+    ck_assert_ur(urQueueFinish(T.queue), UR_RESULT_ERROR_ADAPTER_SPECIFIC);
+}
+END_TEST
+
+START_TEST(passing_assert_is_silent) {
+    ck_assert_ur_ok(run_assert(0));
+    cudat_teardown();
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("cuda device assert");
+    TCase *tc = tcase_create("device assert");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, passing_assert_is_silent);
+    tcase_add_test(tc, abort_mode_aborts_after_message);
+    tcase_add_test(tc, report_mode_returns_documented_error);
+    suite_add_tcase(s, tc);
+    return cudat_main(s, true);
+}

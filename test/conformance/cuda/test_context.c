@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// urContext* of the CUDA adapter, through the loader.
+#include "cudat.h"
+
+START_TEST(create_and_get_info) {
+    ur_context_handle_t ctx = NULL;
+    uint32_t n = 0, refs = 0;
+    ur_device_handle_t dev = NULL;
+    ck_assert_ur_ok(urContextCreate(1, &T.device, NULL, &ctx));
+    ck_assert_ur_ok(urContextGetInfo(ctx, UR_CONTEXT_INFO_NUM_DEVICES, sizeof n, &n, NULL));
+    ck_assert_ur_ok(urContextGetInfo(ctx, UR_CONTEXT_INFO_DEVICES, sizeof dev, &dev, NULL));
+    ck_assert_ur_ok(
+        urContextGetInfo(ctx, UR_CONTEXT_INFO_REFERENCE_COUNT, sizeof refs, &refs, NULL));
+    ck_assert_uint_eq(n, 1);
+    ck_assert_ptr_eq(dev, T.device);
+    ck_assert_uint_eq(refs, 1);
+    ck_assert_ur_ok(urContextRelease(ctx));
+}
+END_TEST
+
+START_TEST(retain_counts) {
+    uint32_t refs = 0;
+    ck_assert_ur_ok(urContextRetain(T.context));
+    ck_assert_ur_ok(
+        urContextGetInfo(T.context, UR_CONTEXT_INFO_REFERENCE_COUNT, sizeof refs, &refs, NULL));
+    ck_assert_uint_eq(refs, 2);
+    ck_assert_ur_ok(urContextRelease(T.context));
+}
+END_TEST
+
+static int deleted;
+static void deleter(void *data) {
+    deleted += *(int *)data;
+}
+
+START_TEST(extended_deleter_runs_at_last_release) {
+    static int one = 1;
+    ur_context_handle_t ctx = NULL;
+    deleted = 0;
+    ck_assert_ur_ok(urContextCreate(1, &T.device, NULL, &ctx));
+    ck_assert_ur_ok(urContextSetExtendedDeleter(ctx, deleter, &one));
+    ck_assert_ur_ok(urContextRetain(ctx));
+    ck_assert_ur_ok(urContextRelease(ctx));
+    ck_assert_int_eq(deleted, 0);
+    ck_assert_ur_ok(urContextRelease(ctx));
+    ck_assert_int_eq(deleted, 1);
+}
+END_TEST
+
+START_TEST(native_handle_is_primary_context_and_wraps_back) {
+    ur_native_handle_t native = 0;
+    ur_context_handle_t ctx = NULL;
+    ck_assert_ur_ok(urContextGetNativeHandle(T.context, &native));
+    ck_assert_uint_ne(native, 0);
+    ck_assert_ur_ok(urContextCreateWithNativeHandle(native, T.adapter, 1, &T.device, NULL, &ctx));
+    ck_assert_ur_ok(urContextRelease(ctx));
+}
+END_TEST
+
+START_TEST(usm_2d_support_reported) {
+    ur_bool_t memcpy2d = 0, fill2d = 0;
+    ck_assert_ur_ok(urContextGetInfo(T.context, UR_CONTEXT_INFO_USM_MEMCPY2D_SUPPORT,
+                                     sizeof memcpy2d, &memcpy2d, NULL));
+    ck_assert_ur_ok(urContextGetInfo(T.context, UR_CONTEXT_INFO_USM_FILL2D_SUPPORT, sizeof fill2d,
+                                     &fill2d, NULL));
+    ck_assert(memcpy2d && fill2d);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("cuda context");
+    TCase *tc = cudat_tcase("urContextCreate");
+    tcase_add_test(tc, create_and_get_info);
+    suite_add_tcase(s, tc);
+    tc = cudat_tcase("urContextRetain");
+    tcase_add_test(tc, retain_counts);
+    suite_add_tcase(s, tc);
+    tc = cudat_tcase("urContextSetExtendedDeleter");
+    tcase_add_test(tc, extended_deleter_runs_at_last_release);
+    suite_add_tcase(s, tc);
+    tc = cudat_tcase("urContextGetNativeHandle");
+    tcase_add_test(tc, native_handle_is_primary_context_and_wraps_back);
+    suite_add_tcase(s, tc);
+    tc = cudat_tcase("urContextGetInfo");
+    tcase_add_test(tc, usm_2d_support_reported);
+    suite_add_tcase(s, tc);
+    return cudat_main(s, false);
+}

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+// urPlatform* and urDevice* of the CUDA adapter, through the loader.
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudat.h"
+
+START_TEST(platform_get_info_name_and_version) {
+    char name[256] = "", version[64] = "";
+    ck_assert_ur_ok(urPlatformGetInfo(T.platform, UR_PLATFORM_INFO_NAME, sizeof name, name, NULL));
+    ck_assert_str_eq(name, "NVIDIA CUDA BACKEND");
+    ck_assert_ur_ok(
+        urPlatformGetInfo(T.platform, UR_PLATFORM_INFO_VERSION, sizeof version, version, NULL));
+    ck_assert_int_eq(strncmp(version, "CUDA ", 5), 0);
+}
+END_TEST
+
+START_TEST(platform_get_info_backend_and_adapter) {
+    ur_backend_t backend = UR_BACKEND_UNKNOWN;
+    ur_adapter_handle_t adapter = NULL;
+    ck_assert_ur_ok(
+        urPlatformGetInfo(T.platform, UR_PLATFORM_INFO_BACKEND, sizeof backend, &backend, NULL));
+    ck_assert_ur_ok(
+        urPlatformGetInfo(T.platform, UR_PLATFORM_INFO_ADAPTER, sizeof adapter, &adapter, NULL));
+    ck_assert_int_eq(backend, UR_BACKEND_CUDA);
+    ck_assert_ptr_eq(adapter, T.adapter);
+}
+END_TEST
+
+START_TEST(platform_get_backend_option) {
+    const char *out = NULL;
+    ck_assert_ur_ok(urPlatformGetBackendOption(T.platform, "-O3", &out));
+    ck_assert_str_eq(out, "");
+    ck_assert_ur(urPlatformGetBackendOption(T.platform, "-fbogus", &out),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+}
+END_TEST
+
+START_TEST(device_get_gpu_only) {
+    uint32_t gpus = 0, cpus = 7;
+    ck_assert_ur_ok(urDeviceGet(T.platform, UR_DEVICE_TYPE_GPU, 0, NULL, &gpus));
+    ck_assert_ur_ok(urDeviceGet(T.platform, UR_DEVICE_TYPE_CPU, 0, NULL, &cpus));
+    ck_assert_uint_ge(gpus, 1);
+    ck_assert_uint_eq(cpus, 0);
+}
+END_TEST
+
+static bool info_bool(ur_device_info_t what) {
+    ur_bool_t v = 0;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, what, sizeof v, &v, NULL));
+    return v != 0;
+}
+
+static char *info_string(ur_device_info_t what) {
+    size_t size = 0;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, what, 0, NULL, &size));
+    char *s = malloc(size);
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, what, size, s, NULL));
+    ck_assert_uint_eq(strlen(s) + 1, size);
+    return s;
+}
+
+START_TEST(device_get_info_basics) {
+    ur_device_type_t type = UR_DEVICE_TYPE_ALL;
+    size_t wg = 0, sizes[3] = {0};
+    uint32_t vendor = 0;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_TYPE, sizeof type, &type, NULL));
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL));
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_MAX_WORK_ITEM_SIZES, sizeof sizes, sizes, NULL));
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_VENDOR_ID, sizeof vendor, &vendor, NULL));
+    ck_assert_int_eq(type, UR_DEVICE_TYPE_GPU);
+    ck_assert_uint_ge(wg, 256);
+    ck_assert_uint_ge(sizes[0], 256);
+    ck_assert_uint_eq(vendor, 0x10de);
+    char *name = info_string(UR_DEVICE_INFO_NAME);
+    ck_assert_uint_gt(strlen(name), 0);
+    free(name);
+}
+END_TEST
+
+START_TEST(device_get_info_sub_group_size_is_warp) {
+    uint32_t sizes[4] = {0};
+    size_t size = 0;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_SUB_GROUP_SIZES_INTEL, sizeof sizes,
+                                    sizes, &size));
+    ck_assert_uint_eq(size, sizeof(uint32_t));
+    ck_assert_uint_eq(sizes[0], 32);
+}
+END_TEST
+
+// Both ways SYCL asks about native asserts agree.
+START_TEST(device_get_info_native_assert_in_both_queries) {
+    ck_assert(info_bool(UR_DEVICE_INFO_USE_NATIVE_ASSERT));
+    char *ext = info_string(UR_DEVICE_INFO_EXTENSIONS);
+    ck_assert_ptr_nonnull(strstr(ext, "cl_intel_devicelib_assert"));
+    free(ext);
+}
+END_TEST
+
+START_TEST(device_get_info_features_present_and_absent) {
+    ck_assert(info_bool(UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT));
+    ck_assert(!info_bool(UR_DEVICE_INFO_IMAGE_SUPPORT));
+    ck_assert(!info_bool(UR_DEVICE_INFO_USM_POOL_SUPPORT));
+    ck_assert(!info_bool(UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP));
+    ck_assert(!info_bool(UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP));
+    uint32_t usm = 0;
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_USM_DEVICE_SUPPORT, sizeof usm, &usm, NULL));
+    ck_assert_uint_ne(usm, 0);
+}
+END_TEST
+
+START_TEST(device_get_info_unknown_is_unsupported_enumeration) {
+    uint32_t v = 0;
+    ck_assert_ur(urDeviceGetInfo(T.device, UR_DEVICE_INFO_GPU_EU_COUNT, sizeof v, &v, NULL),
+                 UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
+}
+END_TEST
+
+START_TEST(device_get_info_small_buffer_is_invalid_size) {
+    char name[2];
+    ck_assert_ur(urDeviceGetInfo(T.device, UR_DEVICE_INFO_NAME, sizeof name, name, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+}
+END_TEST
+
+// URC_MASK_ASPECTS=fp64 (set for this test binary's masked case below) removes fp64 from
+// every query that reports it.
+START_TEST(device_get_info_masked_fp64) {
+    setenv("URC_MASK_ASPECTS", "fp64", 1);
+    cudat_setup();
+    uint32_t fp = 1;
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL));
+    ck_assert_uint_eq(fp, 0);
+    char *ext = info_string(UR_DEVICE_INFO_EXTENSIONS);
+    ck_assert_ptr_null(strstr(ext, "cl_khr_fp64"));
+    free(ext);
+    cudat_teardown();
+}
+END_TEST
+
+START_TEST(device_native_handle_round_trip) {
+    ur_native_handle_t native = 0;
+    ur_device_handle_t again = NULL;
+    ck_assert_ur_ok(urDeviceGetNativeHandle(T.device, &native));
+    ck_assert_ur_ok(urDeviceCreateWithNativeHandle(native, T.adapter, NULL, &again));
+    ck_assert_ptr_eq(again, T.device);
+}
+END_TEST
+
+START_TEST(device_global_timestamps_ordered) {
+    uint64_t dev = 0, host = 0;
+    ck_assert_ur_ok(urDeviceGetGlobalTimestamps(T.device, &dev, &host));
+    ck_assert_uint_gt(dev, 0);
+    ck_assert_uint_ge(host, dev);
+}
+END_TEST
+
+START_TEST(device_select_binary_picks_nvptx) {
+    ur_device_binary_t bins[2] = {{UR_STRUCTURE_TYPE_DEVICE_BINARY, NULL, "spir64"},
+                                  {UR_STRUCTURE_TYPE_DEVICE_BINARY, NULL, "nvptx64"}};
+    uint32_t which = 9;
+    ck_assert_ur_ok(urDeviceSelectBinary(T.device, bins, 2, &which));
+    ck_assert_uint_eq(which, 1);
+    ck_assert_ur(urDeviceSelectBinary(T.device, bins, 1, &which), UR_RESULT_ERROR_INVALID_BINARY);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("cuda platform and device");
+    TCase *tc = cudat_tcase("urPlatformGetInfo");
+    tcase_add_test(tc, platform_get_info_name_and_version);
+    tcase_add_test(tc, platform_get_info_backend_and_adapter);
+    suite_add_tcase(s, tc);
+    tc = cudat_tcase("urPlatformGetBackendOption");
+    tcase_add_test(tc, platform_get_backend_option);
+    suite_add_tcase(s, tc);
+    tc = cudat_tcase("urDeviceGet");
+    tcase_add_test(tc, device_get_gpu_only);
+    suite_add_tcase(s, tc);
+    tc = cudat_tcase("urDeviceGetInfo");
+    tcase_add_test(tc, device_get_info_basics);
+    tcase_add_test(tc, device_get_info_sub_group_size_is_warp);
+    tcase_add_test(tc, device_get_info_native_assert_in_both_queries);
+    tcase_add_test(tc, device_get_info_features_present_and_absent);
+    tcase_add_test(tc, device_get_info_unknown_is_unsupported_enumeration);
+    tcase_add_test(tc, device_get_info_small_buffer_is_invalid_size);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("urDeviceGetInfo masked");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, device_get_info_masked_fp64);
+    suite_add_tcase(s, tc);
+    tc = cudat_tcase("urDeviceGetNativeHandle");
+    tcase_add_test(tc, device_native_handle_round_trip);
+    suite_add_tcase(s, tc);
+    tc = cudat_tcase("urDeviceGetGlobalTimestamps");
+    tcase_add_test(tc, device_global_timestamps_ordered);
+    suite_add_tcase(s, tc);
+    tc = cudat_tcase("urDeviceSelectBinary");
+    tcase_add_test(tc, device_select_binary_picks_nvptx);
+    suite_add_tcase(s, tc);
+    return cudat_main(s, false);
+}
