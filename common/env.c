@@ -62,7 +62,9 @@ static snapshot_t *take_snapshot(void) {
     return s;
 }
 
-static void free_snapshots(void) {
+// A destructor, not atexit: in an adapter it must run when the library is unloaded, and
+// sanitizer runtimes intercept atexit without tying the handler to the library.
+__attribute__((destructor)) static void free_snapshots(void) {
     snapshot_t *s = atomic_exchange(&current, NULL);
     while (s != NULL) {
         snapshot_t *next = s->retired_next;
@@ -75,7 +77,6 @@ static void free_snapshots(void) {
 
 static void first_read(void) {
     atomic_store(&current, take_snapshot());
-    atexit(free_snapshots);
 }
 
 const char *urc_env_get(urc_env_id_t id) {

@@ -173,7 +173,10 @@ static void configure(urc_logger_t *lg) {
     pthread_mutex_unlock(&lg->lock);
 }
 
-static void close_all(void) {
+// Log files are closed when the library is unloaded or the process exits. A destructor, not
+// atexit: sanitizer runtimes intercept atexit without tying the handler to the library, and
+// would call it after an adapter is unloaded.
+__attribute__((destructor)) static void close_all(void) {
     for (size_t i = 0; i < sizeof loggers / sizeof loggers[0]; ++i) {
         urc_logger_t *lg = &loggers[i];
         pthread_mutex_lock(&lg->lock);
@@ -188,12 +191,6 @@ static void close_all(void) {
     }
 }
 
-static void register_close(void) {
-    // Log files are closed when the library is unloaded or the process exits.
-    atexit(close_all);
-}
-
-static pthread_once_t close_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t ready_lock = PTHREAD_MUTEX_INITIALIZER;
 
 urc_logger_t *urc_logger(urc_env_id_t log_variable) {
@@ -204,7 +201,6 @@ urc_logger_t *urc_logger(urc_env_id_t log_variable) {
     // Each logger reads its variable on first use only, so a library opens no log file for
     // the loggers it never uses.
     if (!atomic_load_explicit(&lg->ready, memory_order_acquire)) {
-        pthread_once(&close_once, register_close);
         pthread_mutex_lock(&ready_lock);
         if (!atomic_load_explicit(&lg->ready, memory_order_relaxed)) {
             lg->name = urc_env_table(&(size_t){0})[lg->variable].name + strlen("UR_LOG_");
