@@ -3,7 +3,9 @@
 // names, the ONEAPI_DEVICE_SELECTOR pre-filter, and libraries that cannot be used (missing,
 // not a library, no getters, a failing getter), which are skipped with a warning naming the
 // file while the other adapters keep working.
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -196,6 +198,38 @@ START_TEST(search_path_quoted) {
 }
 END_TEST
 
+START_TEST(known_adapter_candidates_in_order) {
+    // Each known adapter is tried in every search folder, then by bare name, then in the
+    // loader's own folder; the debug log shows each attempt.
+    lt_temp_dir(dir, sizeof dir);
+    snprintf(log_path, sizeof log_path, "%s/loader.log", dir);
+    char spec[800], empty[800], loader_dir[PATH_MAX];
+    snprintf(spec, sizeof spec, "level:debug;flush:debug;output:file,%s", log_path);
+    lt_setenv("UR_LOG_LOADER", spec);
+    snprintf(empty, sizeof empty, "%s/empty", dir);
+    ck_assert_int_eq(mkdir(empty, 0700), 0);
+    lt_setenv("UR_ADAPTERS_SEARCH_PATH", empty);
+    lt_setenv("ONEAPI_DEVICE_SELECTOR", "opencl:*"); // only libur_adapter_opencl.so.0
+    Dl_info info;
+    ck_assert(dladdr((void *)urLoaderInit, &info) != 0);
+    ck_assert_ptr_nonnull(realpath(info.dli_fname, loader_dir));
+    *strrchr(loader_dir, '/') = '\0';
+    ck_assert_ur_ok(urLoaderInit(0, NULL));
+    char first[900], second[64], third[PATH_MAX + 64];
+    snprintf(first, sizeof first, "'%s/libur_adapter_opencl.so.0'", empty);
+    snprintf(second, sizeof second, "'libur_adapter_opencl.so.0'");
+    snprintf(third, sizeof third, "adapter '%s/libur_adapter_opencl.so.0'", loader_dir);
+    const char *log = lt_read_file(log_path);
+    const char *a = strstr(log, first), *b = strstr(log, second), *c = strstr(log, third);
+    ck_assert_msg(a != NULL && b != NULL && c != NULL && a < b && b < c,
+                  "expected %s, then %s, then %s in:\n%s", first, second, third, log);
+    // The others were left out by the pre-filter, and never tried.
+    ck_assert_ptr_nonnull(
+        strstr(log, "libur_adapter_cuda.so.0 not loaded: ONEAPI_DEVICE_SELECTOR"));
+    ck_assert_ptr_null(strstr(log, "'libur_adapter_cuda.so.0'"));
+}
+END_TEST
+
 // The pre-filter: which of the three known adapters a selector lets the loader open.
 typedef struct prefilter_case_t {
     const char *selector;
@@ -277,6 +311,7 @@ int main(void) {
     tc = lt_tcase("UR_ADAPTERS_SEARCH_PATH");
     tcase_add_test(tc, search_path_finds_known_names);
     tcase_add_test(tc, search_path_quoted);
+    tcase_add_test(tc, known_adapter_candidates_in_order);
     suite_add_tcase(s, tc);
     tc = lt_tcase("pre-filter");
     tcase_add_loop_test(tc, prefilter, 0,
