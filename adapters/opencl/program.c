@@ -484,9 +484,14 @@ ur_result_t
 ocl_program_set_specialization_constants(ur_program_handle_t hProgram, uint32_t count,
                                          const ur_specialization_constant_info_t *pSpecConstants) {
     OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
-    if (hProgram->context->platform->version < 22)
+    // The same rule as UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS: OpenCL 2.2 and
+    // SPIR-V, on every device of the program.
+    bool supported = hProgram->context->platform->version >= 22;
+    for (uint32_t i = 0; i < hProgram->num_devices; ++i)
+        supported = supported && hProgram->devices[i]->version >= 22 && hProgram->devices[i]->il;
+    if (!supported)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
-                             "specialization constants need OpenCL 2.2");
+                             "specialization constants need OpenCL 2.2 and SPIR-V");
     for (uint32_t i = 0; i < count; ++i)
         OCL_TRY("clSetProgramSpecializationConstant",
                 clSetProgramSpecializationConstant(hProgram->cl, pSpecConstants[i].id,
