@@ -13,7 +13,8 @@ typedef struct span_t {
     size_t n;
 } span_t;
 
-static bool fail(char *err, size_t size, const char *fmt, ...) {
+__attribute__((format(printf, 3, 4))) static bool fail(char *err, size_t size, const char *fmt,
+                                                       ...) {
     if (err != NULL && size != 0) {
         va_list ap;
         va_start(ap, fmt);

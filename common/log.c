@@ -231,8 +231,10 @@ bool urc_log_enabled(const urc_logger_t *lg, ur_logger_level_t level) {
            (int)level >= atomic_load_explicit(&lg->callback_level, memory_order_relaxed);
 }
 
-static void write_message(urc_logger_t *lg, ur_logger_level_t level, const char *file, int line,
-                          const char *fmt, va_list ap) {
+__attribute__((format(printf, 5, 0))) static void write_message(urc_logger_t *lg,
+                                                                ur_logger_level_t level,
+                                                                const char *file, int line,
+                                                                const char *fmt, va_list ap) {
     if ((unsigned)level >= UR_LOGGER_LEVEL_QUIET)
         return;
     char text[2048];
