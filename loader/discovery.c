@@ -51,7 +51,7 @@ static const struct manifest_t {
 
 // One adapter to load: the paths to try, in order; the first that opens wins.
 typedef struct group_t {
-    char *paths[8];
+    char *paths[32];
     size_t count;
     bool forced; // named by UR_ADAPTERS_FORCE_LOAD: failing to open it is worth a warning
 } group_t;
@@ -72,8 +72,15 @@ static group_t *new_group(plan_t *plan) {
 }
 
 static void add_path(plan_t *plan, group_t *g, const char *dir, const char *name) {
-    if (g == NULL || g->count == sizeof g->paths / sizeof g->paths[0])
+    if (g == NULL)
         return;
+    if (g->count == sizeof g->paths / sizeof g->paths[0]) {
+        URC_LOG(urc_loader_log(), UR_LOGGER_LEVEL_WARN,
+                "too many places to look for %s; '%s' "
+                "and later ones are not tried",
+                name, dir != NULL ? dir : name);
+        return;
+    }
     size_t n = (dir != NULL ? strlen(dir) + 1 : 0) + strlen(name) + 1;
     char *path = urc_calloc(n, 1);
     if (path == NULL) {
