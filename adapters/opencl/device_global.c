@@ -20,16 +20,49 @@ static const char *symbol_of(ur_program_handle_t p, const char *name, char *buf,
     return mapped != NULL ? mapped : name;
 }
 
+/// The thread's last resolved variable. Repeated transfers of one variable (the common case)
+/// then skip the shared cache's lock and hash; the program's generation changes with every
+/// build and is never reused, so a stale entry cannot match.
+typedef struct last_lookup_t {
+    uint64_t generation;
+    ur_device_handle_t device;
+    uint64_t address;
+    size_t size;
+    char name[64];
+} last_lookup_t;
+
+static _Thread_local last_lookup_t last;
+
+static void remember(ur_program_handle_t p, ur_device_handle_t d, const char *name,
+                     uint64_t address, size_t size) {
+    size_t n = strlen(name);
+    if (n >= sizeof last.name)
+        return;
+    last.generation = atomic_load_explicit(&p->generation, memory_order_relaxed);
+    last.device = d;
+    last.address = address;
+    last.size = size;
+    memcpy(last.name, name, n + 1);
+}
+
 /// Asks the driver for a variable's address and size, through the per-device cache.
 static ur_result_t resolve(ur_program_handle_t p, ur_device_handle_t d, const char *name,
                            const char *symbol, uint64_t *address, size_t *size) {
+    if (last.generation == atomic_load_explicit(&p->generation, memory_order_relaxed) &&
+        last.device == d && strcmp(last.name, name) == 0) {
+        *address = last.address;
+        *size = last.size;
+        return UR_RESULT_SUCCESS;
+    }
     int index = ocl_program_device_index(p, d);
     if (index < 0)
         return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0,
                              "the queue's device is not a device of the program");
     urc_dg_cache_t *cache = ocl_program_globals(p, index);
-    if (cache != NULL && urc_dg_cache_get(cache, name, address, size))
+    if (cache != NULL && urc_dg_cache_get(cache, name, address, size)) {
+        remember(p, d, name, *address, *size);
         return UR_RESULT_SUCCESS;
+    }
     void *ptr = NULL;
     size_t bytes = 0;
     cl_int err =
@@ -43,6 +76,7 @@ static ur_result_t resolve(ur_program_handle_t p, ur_device_handle_t d, const ch
     *size = bytes;
     if (cache != NULL)
         urc_dg_cache_put(cache, name, *address, bytes); // a failed insert only costs a lookup
+    remember(p, d, name, *address, bytes);
     return UR_RESULT_SUCCESS;
 }
 

@@ -153,6 +153,7 @@ struct ur_program_handle_t_ {
     bool owns_native;
     pthread_mutex_t lock;               // guards creation and reset of the caches below
     _Atomic(urc_dg_cache_t *) *globals; // name -> (address, size), one per device
+    _Atomic uint64_t generation;        // unique per program and build (see device_global.c)
 };
 
 struct ur_kernel_handle_t_ {

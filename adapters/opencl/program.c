@@ -17,6 +17,9 @@ ur_result_t ocl_program_check_devices(const urc_props_t *props, uint32_t num_dev
     return UR_RESULT_SUCCESS;
 }
 
+/// Program generations are never reused, so a memo keyed by one cannot outlive what it names.
+static _Atomic uint64_t next_generation = 1;
+
 static ur_result_t program_make(cl_program cl, ur_context_handle_t context, uint32_t n,
                                 const ur_device_handle_t *devices, urc_props_t *props, bool owns,
                                 ur_program_handle_t *out) {
@@ -37,6 +40,7 @@ static ur_result_t program_make(cl_program cl, ur_context_handle_t context, uint
     p->props = props; // takes the caller's reference
     p->owns_native = owns;
     p->globals = globals;
+    atomic_init(&p->generation, atomic_fetch_add(&next_generation, 1));
     pthread_mutex_init(&p->lock, NULL);
     for (uint32_t i = 0; i < n; ++i) {
         list[i] = devices[i];
@@ -51,6 +55,7 @@ static ur_result_t program_make(cl_program cl, ur_context_handle_t context, uint
 /// Forgets resolved device globals after a (re)build: their addresses change with it.
 static void reset_globals(ur_program_handle_t p) {
     pthread_mutex_lock(&p->lock);
+    atomic_store(&p->generation, atomic_fetch_add(&next_generation, 1));
     for (uint32_t i = 0; i < p->num_devices; ++i) {
         urc_dg_cache_t *cache = atomic_exchange(&p->globals[i], NULL);
         if (cache != NULL)
