@@ -101,8 +101,8 @@ END_TEST
 
 START_TEST(suggested_local_size_divides_global) {
     ur_kernel_handle_t k = kernel("add_one");
-    size_t global = 1000, local = 0;
-    ck_assert_ur_ok(urKernelGetSuggestedLocalWorkSize(k, T.queue, 1, NULL, &global, &local));
+    size_t global = 1000, local = 0, offset = 0;
+    ck_assert_ur_ok(urKernelGetSuggestedLocalWorkSize(k, T.queue, 1, &offset, &global, &local));
     ck_assert_uint_gt(local, 0);
     ck_assert_uint_eq(global % local, 0);
     ck_assert_ur_ok(urKernelRelease(k));

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// A simulated CUDA driver (libcuda.so.1) for running the CUDA adapter's suites without a GPU.
+// See README.md for the model: one device, device memory in host memory, a worker thread per
+// stream running its commands in order, modules parsed from PTX (or a cubin's ELF symbols),
+// and the test kernels of test/conformance/cuda/kernels executed as C functions.
+#ifndef URC_TEST_CUDA_SIM_INTERNAL_H
+#define URC_TEST_CUDA_SIM_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda.h>
+
+#define SIM_EXPORT __attribute__((visibility("default")))
+
+// ---- driver.c ----
+/// The error every call returns once a device assert fired (0 while none did).
+extern atomic_int sim_sticky;
+/// Returns the sticky error when set, for the calls that touch the context.
+#define SIM_STICKY()                                                                               \
+    do {                                                                                           \
+        int sticky_ = atomic_load(&sim_sticky);                                                    \
+        if (sticky_ != 0)                                                                          \
+            return (CUresult)sticky_;                                                              \
+    } while (0)
+bool sim_initialised(void);
+double sim_now_ms(void);
+
+// ---- memory.c ----
+typedef enum sim_mem_kind_t {
+    SIM_MEM_DEVICE = 1,
+    SIM_MEM_HOST,      // cuMemAllocHost / cuMemHostAlloc: pinned
+    SIM_MEM_MANAGED,   // cuMemAllocManaged
+    SIM_MEM_REGISTERED // cuMemHostRegister'ed user memory
+} sim_mem_kind_t;
+
+typedef struct sim_alloc_t {
+    uintptr_t base;
+    size_t size;
+    sim_mem_kind_t kind;
+    struct sim_alloc_t *next;
+} sim_alloc_t;
+
+/// The allocation holding `p`, copied to `out`; false for memory the driver does not know.
+bool sim_find_alloc(uintptr_t p, sim_alloc_t *out);
+/// True when `p` is pageable host memory (not allocated or registered by the driver).
+bool sim_is_pageable(const void *p);
+size_t sim_device_bytes_in_use(void);
+/// Module globals are device memory too: copies must see them as such.
+void sim_track_global(void *p, size_t size);
+void sim_untrack_global(void *p);
+#define SIM_TOTAL_MEMORY    ((size_t)80 << 30)
+#define SIM_RESERVED_MEMORY ((size_t)512 << 20)
+
+// ---- stream.c ----
+typedef struct sim_op_t sim_op_t;
+typedef void (*sim_op_fn_t)(sim_op_t *op);
+
+/// One command of a stream. `run` executes it on the stream's worker; `data` is freed after.
+struct sim_op_t {
+    sim_op_fn_t run;
+    void *data;
+    struct sim_op_t *next;
+};
+
+/// Queues `run(data)` on the stream (NULL: the legacy stream); the worker frees `data`.
+CUresult sim_enqueue(CUstream stream, sim_op_fn_t run, void *data);
+/// Waits until everything queued so far on the stream has run.
+void sim_stream_drain(CUstream stream);
+void sim_streams_init(void);
+
+// ---- module.c ----
+typedef struct sim_global_t {
+    char *name;
+    void *ptr;
+    size_t size;
+} sim_global_t;
+
+typedef struct sim_module_t sim_module_t;
+typedef struct sim_func_t sim_func_t;
+
+/// How a kernel runs on the host: all blocks, one after another.
+typedef struct sim_launch_t {
+    const sim_func_t *func;
+    unsigned grid[3], block[3];
+    size_t shared;
+    uint8_t *args; // parameter bytes, in order
+    size_t arg_offset[32];
+    unsigned nargs;
+} sim_launch_t;
+
+typedef void (*sim_kernel_fn_t)(const sim_launch_t *launch);
+
+struct sim_func_t {
+    char *name;
+    sim_module_t *module;
+    unsigned nparams; // 0 and params_known false for cubin functions
+    bool params_known;
+    size_t param_size[32];
+    sim_kernel_fn_t impl; // NULL: the launch does nothing
+};
+
+struct sim_module_t {
+    char *text; // the PTX of every input (linked modules), for kernels that look at it
+    sim_global_t *globals;
+    size_t nglobals;
+    sim_func_t *funcs;
+    size_t nfuncs;
+};
+
+/// The global named `name` of the module, or NULL.
+sim_global_t *sim_module_global(sim_module_t *m, const char *name);
+
+// ---- kernels.c ----
+/// The host implementation of a test kernel, or NULL.
+sim_kernel_fn_t sim_kernel_impl(const char *name);
+
+#endif // URC_TEST_CUDA_SIM_INTERNAL_H
