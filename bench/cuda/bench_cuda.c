@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+// What the UR path costs on CUDA: each case runs through libur_loader and the CUDA adapter, and
+// as the driver calls a hand-written CUDA program would make on the same module, stream and
+// function (taken from the UR objects' native handles):
+//   - a blocking 4-byte device-global write: cuMemcpyHtoDAsync + cuStreamSynchronize
+//   - a blocking 1 MiB device-global write then read: the same, then cuMemcpyDtoHAsync
+//   - a kernel launch and wait: cuLaunchKernel + cuStreamSynchronize
+//   - a kernel launch alone (the enqueue cost): cuLaunchKernel
+// The two ways alternate in blocks, so drift hits both alike; medians and their ratio print.
+//
+//   bench_cuda [--reps N] [--adapter libur_adapter_cuda.so.0] [--ptx bench_kernels.ptx]
+//
+// Exits 77 when there is no CUDA device.
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include "ur_api.h"
+
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        fprintf(stderr, __VA_ARGS__);                                                              \
+        exit(1);                                                                                   \
+    } while (0)
+
+#define UR(expr)                                                                                   \
+    do {                                                                                           \
+        ur_result_t r_ = (expr);                                                                   \
+        if (r_ != UR_RESULT_SUCCESS)                                                               \
+            FAIL("%s failed: %d\n", #expr, (int)r_);                                               \
+    } while (0)
+
+#define CU(expr)                                                                                   \
+    do {                                                                                           \
+        CUresult r_ = (expr);                                                                      \
+        if (r_ != CUDA_SUCCESS)                                                                    \
+            FAIL("%s failed: %d\n", #expr, (int)r_);                                               \
+    } while (0)
+
+// The raw driver calls, from the same libcuda.so.1 the adapter opened.
+static struct {
+    PFN_cuModuleGetGlobal_v3020 ModuleGetGlobal;
+    PFN_cuMemcpyHtoDAsync_v3020 MemcpyHtoDAsync;
+    PFN_cuMemcpyDtoHAsync_v3020 MemcpyDtoHAsync;
+    PFN_cuStreamSynchronize_v2000 StreamSynchronize;
+    PFN_cuLaunchKernel_v4000 LaunchKernel;
+} cu;
+
+// Everything both ways share.
+static struct {
+    ur_queue_handle_t queue;
+    ur_program_handle_t program;
+    ur_kernel_handle_t kernel;
+    CUstream stream;
+    CUfunction function;
+    CUdeviceptr dev_var, dev_big;
+    void *big_in, *big_out;
+} B;
+
+static double now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int compare(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, compare);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void *read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        FAIL("cannot open %s\n", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *data = malloc((size_t)n + 1);
+    if (data == NULL || fread(data, 1, (size_t)n, f) != (size_t)n)
+        FAIL("cannot read %s\n", path);
+    fclose(f);
+    data[n] = '\0';
+    *size = (size_t)n;
+    return data;
+}
+
+// ---- the cases: one step each way ----
+
+static void ur_write4(void) {
+    static int v;
+    ++v;
+    UR(urEnqueueDeviceGlobalVariableWrite(B.queue, B.program, "dev_var", true, sizeof v, 0, &v, 0,
+                                          NULL, NULL));
+}
+
+static void raw_write4(void) {
+    static int v;
+    ++v;
+    CU(cu.MemcpyHtoDAsync(B.dev_var, &v, sizeof v, B.stream));
+    CU(cu.StreamSynchronize(B.stream));
+}
+
+static void ur_big(void) {
+    UR(urEnqueueDeviceGlobalVariableWrite(B.queue, B.program, "dev_big", true, 1 << 20, 0, B.big_in,
+                                          0, NULL, NULL));
+    UR(urEnqueueDeviceGlobalVariableRead(B.queue, B.program, "dev_big", true, 1 << 20, 0, B.big_out,
+                                         0, NULL, NULL));
+}
+
+static void raw_big(void) {
+    CU(cu.MemcpyHtoDAsync(B.dev_big, B.big_in, 1 << 20, B.stream));
+    CU(cu.StreamSynchronize(B.stream));
+    CU(cu.MemcpyDtoHAsync(B.big_out, B.dev_big, 1 << 20, B.stream));
+    CU(cu.StreamSynchronize(B.stream));
+}
+
+static void ur_launch(void) {
+    size_t one = 1;
+    ur_exp_kernel_arg_properties_t arg;
+    memset(&arg, 0, sizeof arg);
+    arg.stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    arg.type = UR_EXP_KERNEL_ARG_TYPE_POINTER;
+    arg.size = sizeof(void *);
+    UR(urEnqueueKernelLaunchWithArgsExp(B.queue, B.kernel, 1, NULL, &one, &one, 1, &arg, NULL, 0,
+                                        NULL, NULL));
+}
+
+static void raw_launch(void) {
+    void *p = NULL;
+    void *params[] = {&p};
+    CU(cu.LaunchKernel(B.function, 1, 1, 1, 1, 1, 1, 0, B.stream, params, NULL));
+}
+
+static void ur_launch_sync(void) {
+    ur_launch();
+    UR(urQueueFinish(B.queue));
+}
+
+static void raw_launch_sync(void) {
+    raw_launch();
+    CU(cu.StreamSynchronize(B.stream));
+}
+
+typedef struct bench_case_t {
+    const char *name;
+    void (*ur)(void);
+    void (*raw)(void);
+    bool sync_each_block; // enqueue-only cases drain the stream between blocks, untimed
+} bench_case_t;
+
+// Alternating blocks of `block` steps; every step is timed on its own.
+static void run_case(const bench_case_t *c, int reps, int block) {
+    double *ur = malloc(sizeof(double) * (size_t)reps),
+           *raw = malloc(sizeof(double) * (size_t)reps);
+    if (ur == NULL || raw == NULL)
+        FAIL("out of memory\n");
+    for (int i = 0; i < 200; ++i) { // warm-up: first-use lookups, caches, clocks
+        c->ur();
+        c->raw();
+    }
+    CU(cu.StreamSynchronize(B.stream));
+    int n = 0;
+    while (n < reps) {
+        int m = reps - n < block ? reps - n : block;
+        for (int pass = 0; pass < 2; ++pass) {
+            double *out = pass == 0 ? ur : raw;
+            void (*step)(void) = pass == 0 ? c->ur : c->raw;
+            for (int i = 0; i < m; ++i) {
+                double t0 = now_ns();
+                step();
+                out[n + i] = now_ns() - t0;
+            }
+            if (c->sync_each_block)
+                CU(cu.StreamSynchronize(B.stream));
+        }
+        n += m;
+    }
+    double mu = median(ur, reps) / 1e3, mr = median(raw, reps) / 1e3;
+    printf("%-36s %10.3f %10.3f %8.3f\n", c->name, mu, mr, mu / mr);
+    free(ur);
+    free(raw);
+}
+
+int main(int argc, char **argv) {
+    int reps = 20000;
+    const char *adapter = getenv("URC_BENCH_CUDA_ADAPTER"),
+               *ptx_path = getenv("URC_BENCH_CUDA_PTX");
+    if (adapter == NULL)
+        adapter = URC_BENCH_ADAPTER;
+    if (ptx_path == NULL)
+        ptx_path = URC_BENCH_PTX;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--reps") == 0)
+            reps = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--adapter") == 0)
+            adapter = argv[i + 1];
+        else if (strcmp(argv[i], "--ptx") == 0)
+            ptx_path = argv[i + 1];
+    }
+    if (reps < 100)
+        reps = 100;
+    setenv("UR_ADAPTERS_FORCE_LOAD", adapter, 0);
+
+    UR(urLoaderInit(0, NULL));
+    ur_adapter_handle_t a = NULL;
+    ur_platform_handle_t platform = NULL;
+    ur_device_handle_t device = NULL;
+    ur_context_handle_t context = NULL;
+    uint32_t n = 0;
+    UR(urAdapterGet(1, &a, &n));
+    UR(urPlatformGet(a, 1, &platform, &n));
+    if (n == 0) {
+        fprintf(stderr, "no CUDA platform: skipped\n");
+        return 77;
+    }
+    UR(urDeviceGet(platform, UR_DEVICE_TYPE_GPU, 1, &device, NULL));
+    UR(urContextCreate(1, &device, NULL, &context));
+    UR(urQueueCreate(context, device, NULL, &B.queue));
+    size_t size = 0;
+    const uint8_t *ptx = read_file(ptx_path, &size);
+    UR(urProgramCreateWithBinary(context, 1, &device, &size, &ptx, NULL, &B.program));
+    UR(urProgramBuild(context, B.program, NULL));
+    UR(urKernelCreate(B.program, "touch", &B.kernel));
+
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (lib == NULL)
+        FAIL("libcuda.so.1 is not loaded\n");
+    cu.ModuleGetGlobal = (PFN_cuModuleGetGlobal_v3020)dlsym(lib, "cuModuleGetGlobal_v2");
+    cu.MemcpyHtoDAsync = (PFN_cuMemcpyHtoDAsync_v3020)dlsym(lib, "cuMemcpyHtoDAsync_v2");
+    cu.MemcpyDtoHAsync = (PFN_cuMemcpyDtoHAsync_v3020)dlsym(lib, "cuMemcpyDtoHAsync_v2");
+    cu.StreamSynchronize = (PFN_cuStreamSynchronize_v2000)dlsym(lib, "cuStreamSynchronize");
+    cu.LaunchKernel = (PFN_cuLaunchKernel_v4000)dlsym(lib, "cuLaunchKernel");
+    if (!cu.ModuleGetGlobal || !cu.MemcpyHtoDAsync || !cu.MemcpyDtoHAsync ||
+        !cu.StreamSynchronize || !cu.LaunchKernel)
+        FAIL("libcuda.so.1 lacks a function\n");
+    // The same module, stream and function the UR objects use; the adapter made the device's
+    // primary context current on this thread.
+    ur_native_handle_t module = 0, stream = 0, function = 0;
+    UR(urProgramGetNativeHandle(B.program, &module));
+    UR(urQueueGetNativeHandle(B.queue, NULL, &stream));
+    UR(urKernelGetNativeHandle(B.kernel, &function));
+    B.stream = (CUstream)stream;
+    B.function = (CUfunction)function;
+    size_t bytes = 0;
+    CU(cu.ModuleGetGlobal(&B.dev_var, &bytes, (CUmodule)module, "dev_var"));
+    CU(cu.ModuleGetGlobal(&B.dev_big, &bytes, (CUmodule)module, "dev_big"));
+    B.big_in = calloc(1, 1 << 20);
+    B.big_out = calloc(1, 1 << 20);
+    if (B.big_in == NULL || B.big_out == NULL)
+        FAIL("out of memory\n");
+
+    char name[256] = "", driver[64] = "";
+    UR(urDeviceGetInfo(device, UR_DEVICE_INFO_NAME, sizeof name, name, NULL));
+    UR(urDeviceGetInfo(device, UR_DEVICE_INFO_DRIVER_VERSION, sizeof driver, driver, NULL));
+    printf("bench_cuda on %s (%s), %d reps per case, median microseconds per step\n", name, driver,
+           reps);
+    printf("%-36s %10s %10s %8s\n", "case", "urc", "raw", "ratio");
+    const bench_case_t cases[] = {
+        {"device-global write 4 B, blocking", ur_write4, raw_write4, false},
+        {"device-global write+read 1 MiB", ur_big, raw_big, false},
+        {"kernel launch + wait", ur_launch_sync, raw_launch_sync, false},
+        {"kernel launch (enqueue only)", ur_launch, raw_launch, true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        run_case(&cases[i], i == 1 ? reps / 10 : reps, 100);
+
+    UR(urKernelRelease(B.kernel));
+    UR(urProgramRelease(B.program));
+    UR(urQueueRelease(B.queue));
+    UR(urContextRelease(context));
+    UR(urAdapterRelease(a));
+    UR(urLoaderTearDown());
+    free(B.big_in);
+    free(B.big_out);
+    return 0;
+}
