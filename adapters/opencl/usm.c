@@ -309,23 +309,37 @@ ur_result_t ocl_enqueue_usm_advise(ur_queue_handle_t hQueue, const void *pMem, s
     return hint_marker(hQueue, UR_COMMAND_USM_ADVISE, 0, NULL, phEvent);
 }
 
-/// Ends a 2D operation made of one command per row: the returned event is a marker that
-/// completes with every row; rows' own events are released.
-static ur_result_t rows_done(ur_queue_handle_t q, ur_command_t command, cl_event *rows, size_t n,
-                             bool blocking, ur_event_handle_t *phEvent) {
-    cl_int err = CL_SUCCESS;
+/// Ends a 2D operation made of one command per row: a marker over the rows becomes the
+/// returned event (and frees `image`, the host copy rows were written from, once they are
+/// done); rows' own events are released. `done` rows were enqueued; `err` is the failure
+/// that stopped the loop, if any (the rows already enqueued still run).
+static ur_result_t rows_done(ur_queue_handle_t q, ur_command_t command, cl_event *rows, size_t done,
+                             cl_int err, const char *what, void *image, bool blocking,
+                             ur_event_handle_t *phEvent) {
     cl_event ev = NULL;
-    if (phEvent != NULL)
-        err = clEnqueueMarkerWithWaitList(q->cl, (cl_uint)n, rows, &ev);
-    if (err == CL_SUCCESS && blocking)
-        err = clWaitForEvents((cl_uint)n, rows);
-    for (size_t i = 0; i < n; ++i)
+    cl_int mark = CL_SUCCESS;
+    if (done > 0 && (phEvent != NULL || image != NULL))
+        mark = clEnqueueMarkerWithWaitList(q->cl, (cl_uint)done, rows, &ev);
+    if (image != NULL) {
+        // Free the host copy when the rows are done; without a marker, wait for them here.
+        if (ev == NULL ||
+            clSetEventCallback(ev, CL_COMPLETE, free_host_copy, image) != CL_SUCCESS) {
+            if (done > 0)
+                clWaitForEvents((cl_uint)done, rows);
+            free(image);
+        }
+    }
+    if (err == CL_SUCCESS && mark == CL_SUCCESS && blocking && done > 0)
+        err = clWaitForEvents((cl_uint)done, rows);
+    for (size_t i = 0; i < done; ++i)
         clReleaseEvent(rows[i]);
     free(rows);
-    if (err != CL_SUCCESS) {
+    if (err == CL_SUCCESS)
+        err = mark;
+    if (err != CL_SUCCESS || phEvent == NULL) {
         if (ev != NULL)
             clReleaseEvent(ev);
-        return ocl_fail(err, "2D USM operation");
+        return err != CL_SUCCESS ? ocl_fail(err, what) : UR_RESULT_SUCCESS;
     }
     return ocl_event_wrap(q, command, ev, phEvent);
 }
@@ -336,13 +350,21 @@ ur_result_t ocl_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_t
                                     const ur_event_handle_t *phEventWaitList,
                                     ur_event_handle_t *phEvent) {
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMFill2D"));
-    if (width % patternSize != 0 || (uintptr_t)pMem % patternSize != 0 ||
-        pitch % patternSize != 0 || patternSize > 128)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
-                             "urEnqueueUSMFill2D: each row must be whole, aligned patterns "
-                             "of at most 128 bytes");
     if (height > SIZE_MAX / pitch)
         return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMFill2D: too large");
+    // Each row starts the pattern afresh. Rows clEnqueueMemFillINTEL can fill (whole,
+    // aligned patterns of up to 128 bytes) are filled natively; otherwise every row is copied
+    // from one host image of a filled row.
+    bool native = patternSize <= 128 && width % patternSize == 0 &&
+                  (uintptr_t)pMem % patternSize == 0 && pitch % patternSize == 0;
+    uint8_t *image = NULL;
+    if (!native) {
+        image = malloc(width);
+        if (image == NULL)
+            return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        for (size_t at = 0; at < width; at += patternSize)
+            memcpy(image + at, pPattern, width - at < patternSize ? width - at : patternSize);
+    }
     cl_event *rows = urc_calloc(height, sizeof *rows);
     ocl_wait_list_t wl;
     ur_result_t result = rows == NULL
@@ -350,22 +372,25 @@ ur_result_t ocl_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_t
                              : ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList);
     if (result != UR_RESULT_SUCCESS) {
         free(rows);
+        free(image);
         return result;
     }
+    const ocl_ext_t *e = &hQueue->context->platform->ext;
     cl_int err = CL_SUCCESS;
     size_t done = 0;
-    for (; done < height && err == CL_SUCCESS; ++done)
-        err = hQueue->context->platform->ext.enqueue_mem_fill(
-            hQueue->cl, (char *)pMem + done * pitch, pPattern, patternSize, width, wl.count,
-            wl.events, &rows[done]);
-    ocl_wait_list_fini(&wl);
-    if (err != CL_SUCCESS) {
-        // The rows already enqueued still run; only the failure is reported.
-        --done;
-        rows_done(hQueue, UR_COMMAND_USM_FILL_2D, rows, done, false, NULL);
-        return ocl_fail(err, "clEnqueueMemFillINTEL");
+    for (; done < height && err == CL_SUCCESS; ++done) {
+        char *row = (char *)pMem + done * pitch;
+        err = native ? e->enqueue_mem_fill(hQueue->cl, row, pPattern, patternSize, width, wl.count,
+                                           wl.events, &rows[done])
+                     : e->enqueue_memcpy(hQueue->cl, CL_FALSE, row, image, width, wl.count,
+                                         wl.events, &rows[done]);
     }
-    return rows_done(hQueue, UR_COMMAND_USM_FILL_2D, rows, height, false, phEvent);
+    ocl_wait_list_fini(&wl);
+    if (err != CL_SUCCESS)
+        --done; // the failed row made no event
+    return rows_done(hQueue, UR_COMMAND_USM_FILL_2D, rows, done, err,
+                     native ? "clEnqueueMemFillINTEL" : "clEnqueueMemcpyINTEL", image, false,
+                     phEvent);
 }
 
 ur_result_t ocl_enqueue_usm_memcpy_2d(ur_queue_handle_t hQueue, bool blocking, void *pDst,
@@ -376,8 +401,19 @@ ur_result_t ocl_enqueue_usm_memcpy_2d(ur_queue_handle_t hQueue, bool blocking, v
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMMemcpy2D"));
     if (height > SIZE_MAX / dstPitch || height > SIZE_MAX / srcPitch)
         return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMMemcpy2D: too large");
-    if (width == 0)
-        return ocl_enqueue_events_wait(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
+    if (width == 0) {
+        // Nothing to copy: a marker keeps the ordering and the event's type.
+        ur_event_handle_t ev = NULL;
+        ur_result_t r = hint_marker(hQueue, UR_COMMAND_USM_MEMCPY_2D, numEventsInWaitList,
+                                    phEventWaitList, phEvent != NULL || blocking ? &ev : NULL);
+        if (r == UR_RESULT_SUCCESS && blocking)
+            r = ocl_event_wait(1, &ev);
+        if (phEvent != NULL)
+            *phEvent = ev;
+        else if (ev != NULL)
+            ocl_event_release(ev);
+        return r;
+    }
     cl_event *rows = urc_calloc(height, sizeof *rows);
     ocl_wait_list_t wl;
     ur_result_t result = rows == NULL
@@ -394,10 +430,8 @@ ur_result_t ocl_enqueue_usm_memcpy_2d(ur_queue_handle_t hQueue, bool blocking, v
             hQueue->cl, CL_FALSE, (char *)pDst + done * dstPitch,
             (const char *)pSrc + done * srcPitch, width, wl.count, wl.events, &rows[done]);
     ocl_wait_list_fini(&wl);
-    if (err != CL_SUCCESS) {
-        --done;
-        rows_done(hQueue, UR_COMMAND_USM_MEMCPY_2D, rows, done, false, NULL);
-        return ocl_fail(err, "clEnqueueMemcpyINTEL");
-    }
-    return rows_done(hQueue, UR_COMMAND_USM_MEMCPY_2D, rows, height, blocking, phEvent);
+    if (err != CL_SUCCESS)
+        --done; // the failed row made no event
+    return rows_done(hQueue, UR_COMMAND_USM_MEMCPY_2D, rows, done, err, "clEnqueueMemcpyINTEL",
+                     NULL, blocking, phEvent);
 }
