@@ -38,14 +38,15 @@ ur_result_t cuda_adapter_retain(ur_adapter_handle_t hAdapter) {
     return UR_RESULT_SUCCESS;
 }
 
-// Platforms and devices live as long as the process (SYCL keeps their handles in static
-// caches), so the last release has nothing to tear down.
+// As in UR, the last release tears the adapter down: the platform and its devices go, and
+// every handle made from them is invalid from then on.
 ur_result_t cuda_adapter_release(ur_adapter_handle_t hAdapter) {
     if (!cuda_is(hAdapter, URC_KIND_ADAPTER))
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (urc_refcount(&adapter) == 0)
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    (void)urc_release(&adapter);
+    if (urc_release(&adapter))
+        cuda_platform_teardown();
     return UR_RESULT_SUCCESS;
 }
 

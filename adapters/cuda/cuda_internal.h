@@ -213,6 +213,9 @@ static inline ur_result_t cuda_ok(CUresult result, const char *call) {
 // ---- platform.c ----
 /// The platform, its devices initialised; NULL when there is no usable driver or device.
 cuda_platform_t *cuda_platform(void);
+/// Releases the devices' primary contexts and forgets the platform (the adapter's last
+/// reference is gone); the next cuda_platform() starts again.
+void cuda_platform_teardown(void);
 /// The device with native ordinal `cu_device`, or NULL.
 cuda_device_t *cuda_device_by_native(CUdevice cu_device);
 uint64_t cuda_host_ns(void);

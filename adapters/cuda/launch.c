@@ -226,11 +226,12 @@ static ur_result_t geometry(cuda_kernel_t *k, const cuda_device_t *dev, uint32_t
     if ((size_t)k->regs_per_thread * threads > (size_t)dev->max_regs_per_block)
         return urc_error_set(UR_RESULT_ERROR_OUT_OF_RESOURCES, 0,
                              "%zu work-items need more registers than a block has", threads);
-    for (int i = 0; i < 3; ++i) {
+    grid[1] = grid[2] = block[1] = block[2] = 1;
+    for (uint32_t i = 0; i < dims; ++i) {
         size_t blocks = g[i] / local[i] + (g[i] % local[i] != 0);
         if (blocks > (size_t)dev->max_grid[i])
             return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_ITEM_SIZE, 0,
-                                 "%zu work-groups in dimension %d exceed the device's %d", blocks,
+                                 "%zu work-groups in dimension %u exceed the device's %d", blocks,
                                  i, dev->max_grid[i]);
         grid[i] = (unsigned)blocks;
         block[i] = (unsigned)local[i];
@@ -247,7 +248,10 @@ static ur_result_t reserve_shared(cuda_kernel_t *k, const cuda_device_t *dev, si
                              dev->max_shared_optin);
     if (bytes + (size_t)k->static_shared <= SHARED_DEFAULT_LIMIT)
         return UR_RESULT_SUCCESS;
-    ur_result_t res = UR_RESULT_SUCCESS;
+    // cuFuncSetAttribute works in the current context.
+    ur_result_t res = cuda_activate(dev);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     pthread_mutex_lock(&k->lock);
     if (bytes > k->dyn_shared_limit) {
         res = cuda_ok(
@@ -350,8 +354,6 @@ ur_result_t cuda_enqueue_kernel_launch_with_args_exp(
     if (res == UR_RESULT_SUCCESS && !empty)
         res = geometry(k, q->dev, workDim, pGlobalWorkSize, pLocalWorkSize, args.local_bytes, grid,
                        block);
-    if (res == UR_RESULT_SUCCESS && !empty)
-        res = cuda_activate(q->dev);
     if (res == UR_RESULT_SUCCESS && !empty)
         res = reserve_shared(k, q->dev, args.local_bytes);
     cuda_op_t op;

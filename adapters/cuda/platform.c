@@ -7,9 +7,11 @@
 
 #include "cuda_internal.h"
 
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+// Made on first use, torn down when the adapter's last reference goes (so a loader teardown
+// followed by a new init starts afresh), guarded by `lock`; `state` is read without it.
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static cuda_platform_t platform;
-static bool platform_ok;
+static atomic_int state; // 0 not tried, 1 usable, 2 no platform
 
 uint64_t cuda_host_ns(void) {
     struct timespec ts;
@@ -21,6 +23,7 @@ static void init(void) {
     urc_logger_t *lg = cuda_log();
     if (!cuda_driver_load())
         return;
+    memset(&platform, 0, sizeof platform);
     CUresult r = cu.Init(0);
     if (r != CUDA_SUCCESS) {
         // CUDA_ERROR_NO_DEVICE on a machine with a driver but no GPU: not an error.
@@ -58,12 +61,37 @@ static void init(void) {
     urc_object_init(&platform.obj, &cuda_ddi, URC_KIND_PLATFORM);
     platform.devices = devices;
     platform.ndevices = usable;
-    platform_ok = true;
 }
 
 cuda_platform_t *cuda_platform(void) {
-    pthread_once(&init_once, init);
-    return platform_ok ? &platform : NULL;
+    int s = atomic_load_explicit(&state, memory_order_acquire);
+    if (s == 0) {
+        pthread_mutex_lock(&lock);
+        s = atomic_load_explicit(&state, memory_order_relaxed);
+        if (s == 0) {
+            init();
+            s = platform.ndevices > 0 ? 1 : 2;
+            atomic_store_explicit(&state, s, memory_order_release);
+        }
+        pthread_mutex_unlock(&lock);
+    }
+    return s == 1 ? &platform : NULL;
+}
+
+void cuda_platform_teardown(void) {
+    pthread_mutex_lock(&lock);
+    if (atomic_load(&state) == 1) {
+        for (uint32_t i = 0; i < platform.ndevices; ++i) {
+            cuda_device_t *dev = &platform.devices[i];
+            if (cuda_activate(dev) == UR_RESULT_SUCCESS)
+                cu.EventDestroy(dev->base_event);
+            cu.DevicePrimaryCtxRelease(dev->cu);
+        }
+        free(platform.devices);
+        memset(&platform, 0, sizeof platform);
+    }
+    atomic_store(&state, 0);
+    pthread_mutex_unlock(&lock);
 }
 
 cuda_device_t *cuda_device_by_native(CUdevice cu_device) {
