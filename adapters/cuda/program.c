@@ -464,9 +464,11 @@ static ur_result_t jit_link(cuda_program_t *out, cuda_program_t *const *in, cons
             continue;
         char name[32];
         snprintf(name, sizeof name, "input%u", i);
+        // PTX goes in with its terminating NUL, as NVIDIA's own samples pass it.
+        size_t size = in[i]->kind == CUDA_IMAGE_PTX ? in[i]->size + 1 : in[i]->size;
         call = "cuLinkAddData";
-        r = cu.LinkAddData(state, input_type(in[i]->kind), in[i]->binary, in[i]->size, name, 0,
-                           NULL, NULL);
+        r = cu.LinkAddData(state, input_type(in[i]->kind), in[i]->binary, size, name, 0, NULL,
+                           NULL);
     }
     void *cubin = NULL;
     size_t cubin_size = 0;

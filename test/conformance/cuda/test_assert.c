@@ -44,6 +44,9 @@ START_TEST(abort_mode_aborts_after_message) {
     if (pid == 0) {
         dup2(out_fd, STDOUT_FILENO);
         dup2(err_fd, STDERR_FILENO);
+        // abort() discards stdio buffers: whatever CUDA prints must reach the files at once.
+        setvbuf(stdout, NULL, _IONBF, 0);
+        setvbuf(stderr, NULL, _IONBF, 0);
         unsetenv("URC_ASSERT_MODE");
         run_assert(1);
         _exit(3); // reached only when the process was not aborted
