@@ -141,7 +141,7 @@ def adapter_files(spec, name, prefix, fallback):
         h.append("ur_result_t %s_table_hook(const char *table);" % prefix)
         h.append("")
     c = HEADER + ["// The table of the %s adapter and the 26 getters it exports." % name, "",
-                  '#include "%s_entry_points.h"' % prefix, '#include "ur_checks.h"',
+                  '#include "%s_entry_points.h"' % prefix, '#include "ddi_getter.h"', '#include "ur_checks.h"',
                   '#include "ur_unsupported.h"']
     for t in spec.tables:
         for fn in t.functions:
@@ -178,20 +178,10 @@ def adapter_files(spec, name, prefix, fallback):
             c.append("        .pfn%s = %s," % (fn.slot, target))
         c.append("    },")
     c.append("};")
+    c.append("")
+    c.append("// The 26 getters UR's loader (and urc's) look up in every adapter (common/ddi_getter.h).")
     for t in spec.tables:
-        c.append("")
-        c.append("UR_DLLEXPORT ur_result_t UR_APICALL %s(ur_api_version_t version, %s *pDdiTable) {"
-                 % (t.getter, t.struct))
-        c.append("    if (pDdiTable == NULL)")
-        c.append("        return UR_RESULT_ERROR_INVALID_NULL_POINTER;")
-        c.append("    if (version != UR_API_VERSION_CURRENT)")
-        c.append("        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;")
-        if fallback == "record":
-            c.append("    ur_result_t hook = %s_table_hook(\"%s\");" % (prefix, t.member))
-            c.append("    if (hook != UR_RESULT_SUCCESS)")
-            c.append("        return hook;")
-        c.append("    *pDdiTable = %s_ddi.%s;" % (prefix, t.member))
-        c.append("    return UR_RESULT_SUCCESS;")
-        c.append("}")
+        hook = '%s_table_hook("%s")' % (prefix, t.member) if fallback == "record" else "UR_RESULT_SUCCESS"
+        c.append("URC_DEFINE_DDI_GETTER(%s, %s, %s_ddi.%s, %s)" % (t.getter, t.struct, prefix, t.member, hook))
     h += ["", "#endif // " + guard, ""]
     return "\n".join(h), "\n".join(c) + "\n"

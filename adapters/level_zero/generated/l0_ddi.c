@@ -3,6 +3,7 @@
 // The table of the level_zero adapter and the 26 getters it exports.
 
 #include "l0_entry_points.h"
+#include "ddi_getter.h"
 #include "ur_checks.h"
 #include "ur_unsupported.h"
 
@@ -302,236 +303,30 @@ const ur_dditable_t l0_ddi = {
     },
 };
 
-UR_DLLEXPORT ur_result_t UR_APICALL urGetAdapterProcAddrTable(ur_api_version_t version, ur_adapter_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.Adapter;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetPlatformProcAddrTable(ur_api_version_t version, ur_platform_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.Platform;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetContextProcAddrTable(ur_api_version_t version, ur_context_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.Context;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetEventProcAddrTable(ur_api_version_t version, ur_event_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.Event;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetEventExpProcAddrTable(ur_api_version_t version, ur_event_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.EventExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetProgramProcAddrTable(ur_api_version_t version, ur_program_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.Program;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetProgramExpProcAddrTable(ur_api_version_t version, ur_program_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.ProgramExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetKernelProcAddrTable(ur_api_version_t version, ur_kernel_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.Kernel;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetQueueProcAddrTable(ur_api_version_t version, ur_queue_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.Queue;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetQueueExpProcAddrTable(ur_api_version_t version, ur_queue_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.QueueExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetSamplerProcAddrTable(ur_api_version_t version, ur_sampler_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.Sampler;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetMemProcAddrTable(ur_api_version_t version, ur_mem_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.Mem;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetPhysicalMemProcAddrTable(ur_api_version_t version, ur_physical_mem_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.PhysicalMem;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetEnqueueProcAddrTable(ur_api_version_t version, ur_enqueue_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.Enqueue;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetEnqueueExpProcAddrTable(ur_api_version_t version, ur_enqueue_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.EnqueueExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetUSMProcAddrTable(ur_api_version_t version, ur_usm_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.USM;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetUSMExpProcAddrTable(ur_api_version_t version, ur_usm_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.USMExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetBindlessImagesExpProcAddrTable(ur_api_version_t version, ur_bindless_images_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.BindlessImagesExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetCommandBufferExpProcAddrTable(ur_api_version_t version, ur_command_buffer_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.CommandBufferExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetGraphExpProcAddrTable(ur_api_version_t version, ur_graph_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.GraphExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetIPCExpProcAddrTable(ur_api_version_t version, ur_ipc_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.IPCExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetMemoryExportExpProcAddrTable(ur_api_version_t version, ur_memory_export_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.MemoryExportExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetUsmP2PExpProcAddrTable(ur_api_version_t version, ur_usm_p2p_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.UsmP2PExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetVirtualMemProcAddrTable(ur_api_version_t version, ur_virtual_mem_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.VirtualMem;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetDeviceProcAddrTable(ur_api_version_t version, ur_device_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.Device;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetDeviceExpProcAddrTable(ur_api_version_t version, ur_device_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    *pDdiTable = l0_ddi.DeviceExp;
-    return UR_RESULT_SUCCESS;
-}
+// The 26 getters UR's loader (and urc's) look up in every adapter (common/ddi_getter.h).
+URC_DEFINE_DDI_GETTER(urGetAdapterProcAddrTable, ur_adapter_dditable_t, l0_ddi.Adapter, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetPlatformProcAddrTable, ur_platform_dditable_t, l0_ddi.Platform, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetContextProcAddrTable, ur_context_dditable_t, l0_ddi.Context, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetEventProcAddrTable, ur_event_dditable_t, l0_ddi.Event, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetEventExpProcAddrTable, ur_event_exp_dditable_t, l0_ddi.EventExp, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetProgramProcAddrTable, ur_program_dditable_t, l0_ddi.Program, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetProgramExpProcAddrTable, ur_program_exp_dditable_t, l0_ddi.ProgramExp, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetKernelProcAddrTable, ur_kernel_dditable_t, l0_ddi.Kernel, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetQueueProcAddrTable, ur_queue_dditable_t, l0_ddi.Queue, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetQueueExpProcAddrTable, ur_queue_exp_dditable_t, l0_ddi.QueueExp, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetSamplerProcAddrTable, ur_sampler_dditable_t, l0_ddi.Sampler, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetMemProcAddrTable, ur_mem_dditable_t, l0_ddi.Mem, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetPhysicalMemProcAddrTable, ur_physical_mem_dditable_t, l0_ddi.PhysicalMem, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetEnqueueProcAddrTable, ur_enqueue_dditable_t, l0_ddi.Enqueue, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetEnqueueExpProcAddrTable, ur_enqueue_exp_dditable_t, l0_ddi.EnqueueExp, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetUSMProcAddrTable, ur_usm_dditable_t, l0_ddi.USM, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetUSMExpProcAddrTable, ur_usm_exp_dditable_t, l0_ddi.USMExp, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetBindlessImagesExpProcAddrTable, ur_bindless_images_exp_dditable_t, l0_ddi.BindlessImagesExp, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetCommandBufferExpProcAddrTable, ur_command_buffer_exp_dditable_t, l0_ddi.CommandBufferExp, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetGraphExpProcAddrTable, ur_graph_exp_dditable_t, l0_ddi.GraphExp, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetIPCExpProcAddrTable, ur_ipc_exp_dditable_t, l0_ddi.IPCExp, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetMemoryExportExpProcAddrTable, ur_memory_export_exp_dditable_t, l0_ddi.MemoryExportExp, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetUsmP2PExpProcAddrTable, ur_usm_p2p_exp_dditable_t, l0_ddi.UsmP2PExp, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetVirtualMemProcAddrTable, ur_virtual_mem_dditable_t, l0_ddi.VirtualMem, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetDeviceProcAddrTable, ur_device_dditable_t, l0_ddi.Device, UR_RESULT_SUCCESS)
+URC_DEFINE_DDI_GETTER(urGetDeviceExpProcAddrTable, ur_device_exp_dditable_t, l0_ddi.DeviceExp, UR_RESULT_SUCCESS)

@@ -3,6 +3,7 @@
 // The table of the fake adapter and the 26 getters it exports.
 
 #include "fake_entry_points.h"
+#include "ddi_getter.h"
 #include "ur_checks.h"
 #include "ur_unsupported.h"
 
@@ -1989,314 +1990,30 @@ const ur_dditable_t fake_ddi = {
     },
 };
 
-UR_DLLEXPORT ur_result_t UR_APICALL urGetAdapterProcAddrTable(ur_api_version_t version, ur_adapter_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("Adapter");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.Adapter;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetPlatformProcAddrTable(ur_api_version_t version, ur_platform_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("Platform");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.Platform;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetContextProcAddrTable(ur_api_version_t version, ur_context_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("Context");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.Context;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetEventProcAddrTable(ur_api_version_t version, ur_event_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("Event");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.Event;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetEventExpProcAddrTable(ur_api_version_t version, ur_event_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("EventExp");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.EventExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetProgramProcAddrTable(ur_api_version_t version, ur_program_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("Program");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.Program;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetProgramExpProcAddrTable(ur_api_version_t version, ur_program_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("ProgramExp");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.ProgramExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetKernelProcAddrTable(ur_api_version_t version, ur_kernel_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("Kernel");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.Kernel;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetQueueProcAddrTable(ur_api_version_t version, ur_queue_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("Queue");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.Queue;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetQueueExpProcAddrTable(ur_api_version_t version, ur_queue_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("QueueExp");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.QueueExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetSamplerProcAddrTable(ur_api_version_t version, ur_sampler_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("Sampler");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.Sampler;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetMemProcAddrTable(ur_api_version_t version, ur_mem_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("Mem");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.Mem;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetPhysicalMemProcAddrTable(ur_api_version_t version, ur_physical_mem_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("PhysicalMem");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.PhysicalMem;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetEnqueueProcAddrTable(ur_api_version_t version, ur_enqueue_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("Enqueue");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.Enqueue;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetEnqueueExpProcAddrTable(ur_api_version_t version, ur_enqueue_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("EnqueueExp");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.EnqueueExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetUSMProcAddrTable(ur_api_version_t version, ur_usm_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("USM");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.USM;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetUSMExpProcAddrTable(ur_api_version_t version, ur_usm_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("USMExp");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.USMExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetBindlessImagesExpProcAddrTable(ur_api_version_t version, ur_bindless_images_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("BindlessImagesExp");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.BindlessImagesExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetCommandBufferExpProcAddrTable(ur_api_version_t version, ur_command_buffer_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("CommandBufferExp");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.CommandBufferExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetGraphExpProcAddrTable(ur_api_version_t version, ur_graph_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("GraphExp");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.GraphExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetIPCExpProcAddrTable(ur_api_version_t version, ur_ipc_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("IPCExp");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.IPCExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetMemoryExportExpProcAddrTable(ur_api_version_t version, ur_memory_export_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("MemoryExportExp");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.MemoryExportExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetUsmP2PExpProcAddrTable(ur_api_version_t version, ur_usm_p2p_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("UsmP2PExp");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.UsmP2PExp;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetVirtualMemProcAddrTable(ur_api_version_t version, ur_virtual_mem_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("VirtualMem");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.VirtualMem;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetDeviceProcAddrTable(ur_api_version_t version, ur_device_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("Device");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.Device;
-    return UR_RESULT_SUCCESS;
-}
-
-UR_DLLEXPORT ur_result_t UR_APICALL urGetDeviceExpProcAddrTable(ur_api_version_t version, ur_device_exp_dditable_t *pDdiTable) {
-    if (pDdiTable == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (version != UR_API_VERSION_CURRENT)
-        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
-    ur_result_t hook = fake_table_hook("DeviceExp");
-    if (hook != UR_RESULT_SUCCESS)
-        return hook;
-    *pDdiTable = fake_ddi.DeviceExp;
-    return UR_RESULT_SUCCESS;
-}
+// The 26 getters UR's loader (and urc's) look up in every adapter (common/ddi_getter.h).
+URC_DEFINE_DDI_GETTER(urGetAdapterProcAddrTable, ur_adapter_dditable_t, fake_ddi.Adapter, fake_table_hook("Adapter"))
+URC_DEFINE_DDI_GETTER(urGetPlatformProcAddrTable, ur_platform_dditable_t, fake_ddi.Platform, fake_table_hook("Platform"))
+URC_DEFINE_DDI_GETTER(urGetContextProcAddrTable, ur_context_dditable_t, fake_ddi.Context, fake_table_hook("Context"))
+URC_DEFINE_DDI_GETTER(urGetEventProcAddrTable, ur_event_dditable_t, fake_ddi.Event, fake_table_hook("Event"))
+URC_DEFINE_DDI_GETTER(urGetEventExpProcAddrTable, ur_event_exp_dditable_t, fake_ddi.EventExp, fake_table_hook("EventExp"))
+URC_DEFINE_DDI_GETTER(urGetProgramProcAddrTable, ur_program_dditable_t, fake_ddi.Program, fake_table_hook("Program"))
+URC_DEFINE_DDI_GETTER(urGetProgramExpProcAddrTable, ur_program_exp_dditable_t, fake_ddi.ProgramExp, fake_table_hook("ProgramExp"))
+URC_DEFINE_DDI_GETTER(urGetKernelProcAddrTable, ur_kernel_dditable_t, fake_ddi.Kernel, fake_table_hook("Kernel"))
+URC_DEFINE_DDI_GETTER(urGetQueueProcAddrTable, ur_queue_dditable_t, fake_ddi.Queue, fake_table_hook("Queue"))
+URC_DEFINE_DDI_GETTER(urGetQueueExpProcAddrTable, ur_queue_exp_dditable_t, fake_ddi.QueueExp, fake_table_hook("QueueExp"))
+URC_DEFINE_DDI_GETTER(urGetSamplerProcAddrTable, ur_sampler_dditable_t, fake_ddi.Sampler, fake_table_hook("Sampler"))
+URC_DEFINE_DDI_GETTER(urGetMemProcAddrTable, ur_mem_dditable_t, fake_ddi.Mem, fake_table_hook("Mem"))
+URC_DEFINE_DDI_GETTER(urGetPhysicalMemProcAddrTable, ur_physical_mem_dditable_t, fake_ddi.PhysicalMem, fake_table_hook("PhysicalMem"))
+URC_DEFINE_DDI_GETTER(urGetEnqueueProcAddrTable, ur_enqueue_dditable_t, fake_ddi.Enqueue, fake_table_hook("Enqueue"))
+URC_DEFINE_DDI_GETTER(urGetEnqueueExpProcAddrTable, ur_enqueue_exp_dditable_t, fake_ddi.EnqueueExp, fake_table_hook("EnqueueExp"))
+URC_DEFINE_DDI_GETTER(urGetUSMProcAddrTable, ur_usm_dditable_t, fake_ddi.USM, fake_table_hook("USM"))
+URC_DEFINE_DDI_GETTER(urGetUSMExpProcAddrTable, ur_usm_exp_dditable_t, fake_ddi.USMExp, fake_table_hook("USMExp"))
+URC_DEFINE_DDI_GETTER(urGetBindlessImagesExpProcAddrTable, ur_bindless_images_exp_dditable_t, fake_ddi.BindlessImagesExp, fake_table_hook("BindlessImagesExp"))
+URC_DEFINE_DDI_GETTER(urGetCommandBufferExpProcAddrTable, ur_command_buffer_exp_dditable_t, fake_ddi.CommandBufferExp, fake_table_hook("CommandBufferExp"))
+URC_DEFINE_DDI_GETTER(urGetGraphExpProcAddrTable, ur_graph_exp_dditable_t, fake_ddi.GraphExp, fake_table_hook("GraphExp"))
+URC_DEFINE_DDI_GETTER(urGetIPCExpProcAddrTable, ur_ipc_exp_dditable_t, fake_ddi.IPCExp, fake_table_hook("IPCExp"))
+URC_DEFINE_DDI_GETTER(urGetMemoryExportExpProcAddrTable, ur_memory_export_exp_dditable_t, fake_ddi.MemoryExportExp, fake_table_hook("MemoryExportExp"))
+URC_DEFINE_DDI_GETTER(urGetUsmP2PExpProcAddrTable, ur_usm_p2p_exp_dditable_t, fake_ddi.UsmP2PExp, fake_table_hook("UsmP2PExp"))
+URC_DEFINE_DDI_GETTER(urGetVirtualMemProcAddrTable, ur_virtual_mem_dditable_t, fake_ddi.VirtualMem, fake_table_hook("VirtualMem"))
+URC_DEFINE_DDI_GETTER(urGetDeviceProcAddrTable, ur_device_dditable_t, fake_ddi.Device, fake_table_hook("Device"))
+URC_DEFINE_DDI_GETTER(urGetDeviceExpProcAddrTable, ur_device_exp_dditable_t, fake_ddi.DeviceExp, fake_table_hook("DeviceExp"))
