@@ -7,92 +7,841 @@
 #include "ur_checks.h"
 #include "ur_unsupported.h"
 
+static ur_result_t UR_APICALL checked_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters, uint32_t *pNumAdapters) {
+    ur_result_t result = urc_check_adapter_get(NumEntries, phAdapters, pNumAdapters);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_adapter_get(NumEntries, phAdapters, pNumAdapters);
+}
+
+static ur_result_t UR_APICALL checked_adapter_release(ur_adapter_handle_t hAdapter) {
+    ur_result_t result = urc_check_adapter_release(hAdapter);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_adapter_release(hAdapter);
+}
+
+static ur_result_t UR_APICALL checked_adapter_retain(ur_adapter_handle_t hAdapter) {
+    ur_result_t result = urc_check_adapter_retain(hAdapter);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_adapter_retain(hAdapter);
+}
+
+static ur_result_t UR_APICALL checked_adapter_get_last_error(ur_adapter_handle_t hAdapter, const char **ppMessage, int32_t *pError) {
+    ur_result_t result = urc_check_adapter_get_last_error(hAdapter, ppMessage, pError);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_adapter_get_last_error(hAdapter, ppMessage, pError);
+}
+
+static ur_result_t UR_APICALL checked_adapter_get_info(ur_adapter_handle_t hAdapter, ur_adapter_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_adapter_get_info(hAdapter, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_adapter_get_info(hAdapter, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_adapter_set_logger_callback(ur_adapter_handle_t hAdapter, ur_logger_callback_t pfnLoggerCallback, void *pUserData, ur_logger_level_t level) {
+    ur_result_t result = urc_check_adapter_set_logger_callback(hAdapter, pfnLoggerCallback, pUserData, level);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_adapter_set_logger_callback(hAdapter, pfnLoggerCallback, pUserData, level);
+}
+
+static ur_result_t UR_APICALL checked_adapter_set_logger_callback_level(ur_adapter_handle_t hAdapter, ur_logger_level_t level) {
+    ur_result_t result = urc_check_adapter_set_logger_callback_level(hAdapter, level);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_adapter_set_logger_callback_level(hAdapter, level);
+}
+
+static ur_result_t UR_APICALL checked_platform_get(ur_adapter_handle_t hAdapter, uint32_t NumEntries, ur_platform_handle_t *phPlatforms, uint32_t *pNumPlatforms) {
+    ur_result_t result = urc_check_platform_get(hAdapter, NumEntries, phPlatforms, pNumPlatforms);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_platform_get(hAdapter, NumEntries, phPlatforms, pNumPlatforms);
+}
+
+static ur_result_t UR_APICALL checked_platform_get_info(ur_platform_handle_t hPlatform, ur_platform_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_platform_get_info(hPlatform, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_platform_get_info(hPlatform, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_platform_get_native_handle(ur_platform_handle_t hPlatform, ur_native_handle_t *phNativePlatform) {
+    ur_result_t result = urc_check_platform_get_native_handle(hPlatform, phNativePlatform);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_platform_get_native_handle(hPlatform, phNativePlatform);
+}
+
+static ur_result_t UR_APICALL checked_platform_create_with_native_handle(ur_native_handle_t hNativePlatform, ur_adapter_handle_t hAdapter, const ur_platform_native_properties_t *pProperties, ur_platform_handle_t *phPlatform) {
+    ur_result_t result = urc_check_platform_create_with_native_handle(hNativePlatform, hAdapter, pProperties, phPlatform);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_platform_create_with_native_handle(hNativePlatform, hAdapter, pProperties, phPlatform);
+}
+
+static ur_result_t UR_APICALL checked_platform_get_api_version(ur_platform_handle_t hPlatform, ur_api_version_t *pVersion) {
+    ur_result_t result = urc_check_platform_get_api_version(hPlatform, pVersion);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_platform_get_api_version(hPlatform, pVersion);
+}
+
+static ur_result_t UR_APICALL checked_platform_get_backend_option(ur_platform_handle_t hPlatform, const char *pFrontendOption, const char **ppPlatformOption) {
+    ur_result_t result = urc_check_platform_get_backend_option(hPlatform, pFrontendOption, ppPlatformOption);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_platform_get_backend_option(hPlatform, pFrontendOption, ppPlatformOption);
+}
+
+static ur_result_t UR_APICALL checked_context_create(uint32_t DeviceCount, const ur_device_handle_t *phDevices, const ur_context_properties_t *pProperties, ur_context_handle_t *phContext) {
+    ur_result_t result = urc_check_context_create(DeviceCount, phDevices, pProperties, phContext);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_context_create(DeviceCount, phDevices, pProperties, phContext);
+}
+
+static ur_result_t UR_APICALL checked_context_retain(ur_context_handle_t hContext) {
+    ur_result_t result = urc_check_context_retain(hContext);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_context_retain(hContext);
+}
+
+static ur_result_t UR_APICALL checked_context_release(ur_context_handle_t hContext) {
+    ur_result_t result = urc_check_context_release(hContext);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_context_release(hContext);
+}
+
+static ur_result_t UR_APICALL checked_context_get_info(ur_context_handle_t hContext, ur_context_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_context_get_info(hContext, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_context_get_info(hContext, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_context_get_native_handle(ur_context_handle_t hContext, ur_native_handle_t *phNativeContext) {
+    ur_result_t result = urc_check_context_get_native_handle(hContext, phNativeContext);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_context_get_native_handle(hContext, phNativeContext);
+}
+
+static ur_result_t UR_APICALL checked_context_create_with_native_handle(ur_native_handle_t hNativeContext, ur_adapter_handle_t hAdapter, uint32_t numDevices, const ur_device_handle_t *phDevices, const ur_context_native_properties_t *pProperties, ur_context_handle_t *phContext) {
+    ur_result_t result = urc_check_context_create_with_native_handle(hNativeContext, hAdapter, numDevices, phDevices, pProperties, phContext);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_context_create_with_native_handle(hNativeContext, hAdapter, numDevices, phDevices, pProperties, phContext);
+}
+
+static ur_result_t UR_APICALL checked_context_set_extended_deleter(ur_context_handle_t hContext, ur_context_extended_deleter_t pfnDeleter, void *pUserData) {
+    ur_result_t result = urc_check_context_set_extended_deleter(hContext, pfnDeleter, pUserData);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_context_set_extended_deleter(hContext, pfnDeleter, pUserData);
+}
+
+static ur_result_t UR_APICALL checked_event_get_info(ur_event_handle_t hEvent, ur_event_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_event_get_info(hEvent, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_event_get_info(hEvent, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_event_get_profiling_info(hEvent, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_event_get_profiling_info(hEvent, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_event_wait(uint32_t numEvents, const ur_event_handle_t *phEventWaitList) {
+    ur_result_t result = urc_check_event_wait(numEvents, phEventWaitList);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_event_wait(numEvents, phEventWaitList);
+}
+
+static ur_result_t UR_APICALL checked_event_retain(ur_event_handle_t hEvent) {
+    ur_result_t result = urc_check_event_retain(hEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_event_retain(hEvent);
+}
+
+static ur_result_t UR_APICALL checked_event_release(ur_event_handle_t hEvent) {
+    ur_result_t result = urc_check_event_release(hEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_event_release(hEvent);
+}
+
+static ur_result_t UR_APICALL checked_event_get_native_handle(ur_event_handle_t hEvent, ur_native_handle_t *phNativeEvent) {
+    ur_result_t result = urc_check_event_get_native_handle(hEvent, phNativeEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_event_get_native_handle(hEvent, phNativeEvent);
+}
+
+static ur_result_t UR_APICALL checked_event_create_with_native_handle(ur_native_handle_t hNativeEvent, ur_context_handle_t hContext, const ur_event_native_properties_t *pProperties, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_event_create_with_native_handle(hNativeEvent, hContext, pProperties, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_event_create_with_native_handle(hNativeEvent, hContext, pProperties, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_program_create_with_il(ur_context_handle_t hContext, const void *pIL, size_t length, const ur_program_properties_t *pProperties, ur_program_handle_t *phProgram) {
+    ur_result_t result = urc_check_program_create_with_il(hContext, pIL, length, pProperties, phProgram);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_program_create_with_il(hContext, pIL, length, pProperties, phProgram);
+}
+
+static ur_result_t UR_APICALL checked_program_create_with_binary(ur_context_handle_t hContext, uint32_t numDevices, ur_device_handle_t *phDevices, size_t *pLengths, const uint8_t **ppBinaries, const ur_program_properties_t *pProperties, ur_program_handle_t *phProgram) {
+    ur_result_t result = urc_check_program_create_with_binary(hContext, numDevices, phDevices, pLengths, ppBinaries, pProperties, phProgram);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_program_create_with_binary(hContext, numDevices, phDevices, pLengths, ppBinaries, pProperties, phProgram);
+}
+
+static ur_result_t UR_APICALL checked_program_build(ur_context_handle_t hContext, ur_program_handle_t hProgram, const char *pOptions) {
+    ur_result_t result = urc_check_program_build(hContext, hProgram, pOptions);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_program_build(hContext, hProgram, pOptions);
+}
+
+static ur_result_t UR_APICALL checked_program_compile(ur_context_handle_t hContext, ur_program_handle_t hProgram, const char *pOptions) {
+    ur_result_t result = urc_check_program_compile(hContext, hProgram, pOptions);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_program_compile(hContext, hProgram, pOptions);
+}
+
+static ur_result_t UR_APICALL checked_program_link(ur_context_handle_t hContext, uint32_t count, const ur_program_handle_t *phPrograms, const char *pOptions, ur_program_handle_t *phProgram) {
+    ur_result_t result = urc_check_program_link(hContext, count, phPrograms, pOptions, phProgram);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_program_link(hContext, count, phPrograms, pOptions, phProgram);
+}
+
+static ur_result_t UR_APICALL checked_program_retain(ur_program_handle_t hProgram) {
+    ur_result_t result = urc_check_program_retain(hProgram);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_program_retain(hProgram);
+}
+
+static ur_result_t UR_APICALL checked_program_release(ur_program_handle_t hProgram) {
+    ur_result_t result = urc_check_program_release(hProgram);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_program_release(hProgram);
+}
+
+static ur_result_t UR_APICALL checked_program_get_function_pointer(ur_device_handle_t hDevice, ur_program_handle_t hProgram, const char *pFunctionName, void **ppFunctionPointer) {
+    ur_result_t result = urc_check_program_get_function_pointer(hDevice, hProgram, pFunctionName, ppFunctionPointer);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_program_get_function_pointer(hDevice, hProgram, pFunctionName, ppFunctionPointer);
+}
+
+static ur_result_t UR_APICALL checked_program_get_global_variable_pointer(ur_device_handle_t hDevice, ur_program_handle_t hProgram, const char *pGlobalVariableName, size_t *pGlobalVariableSizeRet, void **ppGlobalVariablePointerRet) {
+    ur_result_t result = urc_check_program_get_global_variable_pointer(hDevice, hProgram, pGlobalVariableName, pGlobalVariableSizeRet, ppGlobalVariablePointerRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_program_get_global_variable_pointer(hDevice, hProgram, pGlobalVariableName, pGlobalVariableSizeRet, ppGlobalVariablePointerRet);
+}
+
+static ur_result_t UR_APICALL checked_program_get_info(ur_program_handle_t hProgram, ur_program_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_program_get_info(hProgram, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_program_get_info(hProgram, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_program_get_build_info(ur_program_handle_t hProgram, ur_device_handle_t hDevice, ur_program_build_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_program_get_build_info(hProgram, hDevice, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_program_get_build_info(hProgram, hDevice, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_program_set_specialization_constants(ur_program_handle_t hProgram, uint32_t count, const ur_specialization_constant_info_t *pSpecConstants) {
+    ur_result_t result = urc_check_program_set_specialization_constants(hProgram, count, pSpecConstants);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_program_set_specialization_constants(hProgram, count, pSpecConstants);
+}
+
+static ur_result_t UR_APICALL checked_program_get_native_handle(ur_program_handle_t hProgram, ur_native_handle_t *phNativeProgram) {
+    ur_result_t result = urc_check_program_get_native_handle(hProgram, phNativeProgram);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_program_get_native_handle(hProgram, phNativeProgram);
+}
+
+static ur_result_t UR_APICALL checked_program_create_with_native_handle(ur_native_handle_t hNativeProgram, ur_context_handle_t hContext, const ur_program_native_properties_t *pProperties, ur_program_handle_t *phProgram) {
+    ur_result_t result = urc_check_program_create_with_native_handle(hNativeProgram, hContext, pProperties, phProgram);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_program_create_with_native_handle(hNativeProgram, hContext, pProperties, phProgram);
+}
+
+static ur_result_t UR_APICALL checked_program_dynamic_link_exp(ur_context_handle_t hContext, uint32_t count, const ur_program_handle_t *phPrograms) {
+    ur_result_t result = urc_check_program_dynamic_link_exp(hContext, count, phPrograms);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_program_dynamic_link_exp(hContext, count, phPrograms);
+}
+
+static ur_result_t UR_APICALL checked_program_build_exp(ur_program_handle_t hProgram, uint32_t numDevices, ur_device_handle_t *phDevices, ur_exp_program_flags_t flags, const char *pOptions) {
+    ur_result_t result = urc_check_program_build_exp(hProgram, numDevices, phDevices, flags, pOptions);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_program_build_exp(hProgram, numDevices, phDevices, flags, pOptions);
+}
+
+static ur_result_t UR_APICALL checked_program_compile_exp(ur_program_handle_t hProgram, uint32_t numDevices, ur_device_handle_t *phDevices, ur_exp_program_flags_t flags, const char *pOptions) {
+    ur_result_t result = urc_check_program_compile_exp(hProgram, numDevices, phDevices, flags, pOptions);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_program_compile_exp(hProgram, numDevices, phDevices, flags, pOptions);
+}
+
+static ur_result_t UR_APICALL checked_program_link_exp(ur_context_handle_t hContext, uint32_t numDevices, ur_device_handle_t *phDevices, ur_exp_program_flags_t flags, uint32_t count, const ur_program_handle_t *phPrograms, const char *pOptions, ur_program_handle_t *phProgram) {
+    ur_result_t result = urc_check_program_link_exp(hContext, numDevices, phDevices, flags, count, phPrograms, pOptions, phProgram);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_program_link_exp(hContext, numDevices, phDevices, flags, count, phPrograms, pOptions, phProgram);
+}
+
+static ur_result_t UR_APICALL checked_kernel_create(ur_program_handle_t hProgram, const char *pKernelName, ur_kernel_handle_t *phKernel) {
+    ur_result_t result = urc_check_kernel_create(hProgram, pKernelName, phKernel);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_kernel_create(hProgram, pKernelName, phKernel);
+}
+
+static ur_result_t UR_APICALL checked_kernel_get_info(ur_kernel_handle_t hKernel, ur_kernel_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_kernel_get_info(hKernel, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_kernel_get_info(hKernel, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_kernel_get_group_info(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice, ur_kernel_group_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_kernel_get_group_info(hKernel, hDevice, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_kernel_get_group_info(hKernel, hDevice, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_kernel_get_sub_group_info(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice, ur_kernel_sub_group_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_kernel_get_sub_group_info(hKernel, hDevice, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_kernel_get_sub_group_info(hKernel, hDevice, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_kernel_retain(ur_kernel_handle_t hKernel) {
+    ur_result_t result = urc_check_kernel_retain(hKernel);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_kernel_retain(hKernel);
+}
+
+static ur_result_t UR_APICALL checked_kernel_release(ur_kernel_handle_t hKernel) {
+    ur_result_t result = urc_check_kernel_release(hKernel);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_kernel_release(hKernel);
+}
+
+static ur_result_t UR_APICALL checked_kernel_get_native_handle(ur_kernel_handle_t hKernel, ur_native_handle_t *phNativeKernel) {
+    ur_result_t result = urc_check_kernel_get_native_handle(hKernel, phNativeKernel);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_kernel_get_native_handle(hKernel, phNativeKernel);
+}
+
+static ur_result_t UR_APICALL checked_kernel_create_with_native_handle(ur_native_handle_t hNativeKernel, ur_context_handle_t hContext, ur_program_handle_t hProgram, const ur_kernel_native_properties_t *pProperties, ur_kernel_handle_t *phKernel) {
+    ur_result_t result = urc_check_kernel_create_with_native_handle(hNativeKernel, hContext, hProgram, pProperties, phKernel);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_kernel_create_with_native_handle(hNativeKernel, hContext, hProgram, pProperties, phKernel);
+}
+
+static ur_result_t UR_APICALL checked_kernel_get_suggested_local_work_size(ur_kernel_handle_t hKernel, ur_queue_handle_t hQueue, uint32_t numWorkDim, const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, size_t *pSuggestedLocalWorkSize) {
+    ur_result_t result = urc_check_kernel_get_suggested_local_work_size(hKernel, hQueue, numWorkDim, pGlobalWorkOffset, pGlobalWorkSize, pSuggestedLocalWorkSize);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_kernel_get_suggested_local_work_size(hKernel, hQueue, numWorkDim, pGlobalWorkOffset, pGlobalWorkSize, pSuggestedLocalWorkSize);
+}
+
+static ur_result_t UR_APICALL checked_kernel_get_suggested_local_work_size_with_args(ur_kernel_handle_t hKernel, ur_queue_handle_t hQueue, uint32_t numWorkDim, const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs, size_t *pSuggestedLocalWorkSize) {
+    ur_result_t result = urc_check_kernel_get_suggested_local_work_size_with_args(hKernel, hQueue, numWorkDim, pGlobalWorkOffset, pGlobalWorkSize, numArgs, pArgs, pSuggestedLocalWorkSize);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_kernel_get_suggested_local_work_size_with_args(hKernel, hQueue, numWorkDim, pGlobalWorkOffset, pGlobalWorkSize, numArgs, pArgs, pSuggestedLocalWorkSize);
+}
+
+static ur_result_t UR_APICALL checked_kernel_set_exec_info(ur_kernel_handle_t hKernel, ur_kernel_exec_info_t propName, size_t propSize, const ur_kernel_exec_info_properties_t *pProperties, const void *pPropValue) {
+    ur_result_t result = urc_check_kernel_set_exec_info(hKernel, propName, propSize, pProperties, pPropValue);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_kernel_set_exec_info(hKernel, propName, propSize, pProperties, pPropValue);
+}
+
+static ur_result_t UR_APICALL checked_kernel_suggest_max_cooperative_group_count(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice, uint32_t workDim, const size_t *pLocalWorkSize, size_t dynamicSharedMemorySize, uint32_t *pGroupCountRet) {
+    ur_result_t result = urc_check_kernel_suggest_max_cooperative_group_count(hKernel, hDevice, workDim, pLocalWorkSize, dynamicSharedMemorySize, pGroupCountRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_kernel_suggest_max_cooperative_group_count(hKernel, hDevice, workDim, pLocalWorkSize, dynamicSharedMemorySize, pGroupCountRet);
+}
+
+static ur_result_t UR_APICALL checked_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_queue_get_info(hQueue, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_queue_get_info(hQueue, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_queue_create(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_queue_properties_t *pProperties, ur_queue_handle_t *phQueue) {
+    ur_result_t result = urc_check_queue_create(hContext, hDevice, pProperties, phQueue);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_queue_create(hContext, hDevice, pProperties, phQueue);
+}
+
+static ur_result_t UR_APICALL checked_queue_retain(ur_queue_handle_t hQueue) {
+    ur_result_t result = urc_check_queue_retain(hQueue);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_queue_retain(hQueue);
+}
+
+static ur_result_t UR_APICALL checked_queue_release(ur_queue_handle_t hQueue) {
+    ur_result_t result = urc_check_queue_release(hQueue);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_queue_release(hQueue);
+}
+
+static ur_result_t UR_APICALL checked_queue_get_native_handle(ur_queue_handle_t hQueue, ur_queue_native_desc_t *pDesc, ur_native_handle_t *phNativeQueue) {
+    ur_result_t result = urc_check_queue_get_native_handle(hQueue, pDesc, phNativeQueue);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_queue_get_native_handle(hQueue, pDesc, phNativeQueue);
+}
+
+static ur_result_t UR_APICALL checked_queue_create_with_native_handle(ur_native_handle_t hNativeQueue, ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_queue_native_properties_t *pProperties, ur_queue_handle_t *phQueue) {
+    ur_result_t result = urc_check_queue_create_with_native_handle(hNativeQueue, hContext, hDevice, pProperties, phQueue);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_queue_create_with_native_handle(hNativeQueue, hContext, hDevice, pProperties, phQueue);
+}
+
+static ur_result_t UR_APICALL checked_queue_finish(ur_queue_handle_t hQueue) {
+    ur_result_t result = urc_check_queue_finish(hQueue);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_queue_finish(hQueue);
+}
+
+static ur_result_t UR_APICALL checked_queue_flush(ur_queue_handle_t hQueue) {
+    ur_result_t result = urc_check_queue_flush(hQueue);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_queue_flush(hQueue);
+}
+
+static ur_result_t UR_APICALL checked_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t flags, size_t size, const ur_buffer_properties_t *pProperties, ur_mem_handle_t *phBuffer) {
+    ur_result_t result = urc_check_mem_buffer_create(hContext, flags, size, pProperties, phBuffer);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_mem_buffer_create(hContext, flags, size, pProperties, phBuffer);
+}
+
+static ur_result_t UR_APICALL checked_mem_retain(ur_mem_handle_t hMem) {
+    ur_result_t result = urc_check_mem_retain(hMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_mem_retain(hMem);
+}
+
+static ur_result_t UR_APICALL checked_mem_release(ur_mem_handle_t hMem) {
+    ur_result_t result = urc_check_mem_release(hMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_mem_release(hMem);
+}
+
+static ur_result_t UR_APICALL checked_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t flags, ur_buffer_create_type_t bufferCreateType, const ur_buffer_region_t *pRegion, ur_mem_handle_t *phMem) {
+    ur_result_t result = urc_check_mem_buffer_partition(hBuffer, flags, bufferCreateType, pRegion, phMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_mem_buffer_partition(hBuffer, flags, bufferCreateType, pRegion, phMem);
+}
+
+static ur_result_t UR_APICALL checked_mem_get_native_handle(ur_mem_handle_t hMem, ur_device_handle_t hDevice, ur_native_handle_t *phNativeMem) {
+    ur_result_t result = urc_check_mem_get_native_handle(hMem, hDevice, phNativeMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_mem_get_native_handle(hMem, hDevice, phNativeMem);
+}
+
+static ur_result_t UR_APICALL checked_mem_buffer_create_with_native_handle(ur_native_handle_t hNativeMem, ur_context_handle_t hContext, const ur_mem_native_properties_t *pProperties, ur_mem_handle_t *phMem) {
+    ur_result_t result = urc_check_mem_buffer_create_with_native_handle(hNativeMem, hContext, pProperties, phMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_mem_buffer_create_with_native_handle(hNativeMem, hContext, pProperties, phMem);
+}
+
+static ur_result_t UR_APICALL checked_mem_get_info(ur_mem_handle_t hMemory, ur_mem_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_mem_get_info(hMemory, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_mem_get_info(hMemory, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_events_wait(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_events_wait(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_events_wait_with_barrier(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_events_wait_with_barrier(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_events_wait_with_barrier(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_mem_buffer_read(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer, bool blockingRead, size_t offset, size_t size, void *pDst, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_mem_buffer_read(hQueue, hBuffer, blockingRead, offset, size, pDst, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_mem_buffer_read(hQueue, hBuffer, blockingRead, offset, size, pDst, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_mem_buffer_write(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer, bool blockingWrite, size_t offset, size_t size, const void *pSrc, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_mem_buffer_write(hQueue, hBuffer, blockingWrite, offset, size, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_mem_buffer_write(hQueue, hBuffer, blockingWrite, offset, size, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_mem_buffer_read_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer, bool blockingRead, ur_rect_offset_t bufferOrigin, ur_rect_offset_t hostOrigin, ur_rect_region_t region, size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch, void *pDst, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_mem_buffer_read_rect(hQueue, hBuffer, blockingRead, bufferOrigin, hostOrigin, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_mem_buffer_read_rect(hQueue, hBuffer, blockingRead, bufferOrigin, hostOrigin, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_mem_buffer_write_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer, bool blockingWrite, ur_rect_offset_t bufferOrigin, ur_rect_offset_t hostOrigin, ur_rect_region_t region, size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch, void *pSrc, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_mem_buffer_write_rect(hQueue, hBuffer, blockingWrite, bufferOrigin, hostOrigin, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_mem_buffer_write_rect(hQueue, hBuffer, blockingWrite, bufferOrigin, hostOrigin, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_mem_buffer_copy(ur_queue_handle_t hQueue, ur_mem_handle_t hBufferSrc, ur_mem_handle_t hBufferDst, size_t srcOffset, size_t dstOffset, size_t size, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_mem_buffer_copy(hQueue, hBufferSrc, hBufferDst, srcOffset, dstOffset, size, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_mem_buffer_copy(hQueue, hBufferSrc, hBufferDst, srcOffset, dstOffset, size, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_mem_buffer_copy_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBufferSrc, ur_mem_handle_t hBufferDst, ur_rect_offset_t srcOrigin, ur_rect_offset_t dstOrigin, ur_rect_region_t region, size_t srcRowPitch, size_t srcSlicePitch, size_t dstRowPitch, size_t dstSlicePitch, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_mem_buffer_copy_rect(hQueue, hBufferSrc, hBufferDst, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_mem_buffer_copy_rect(hQueue, hBufferSrc, hBufferDst, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_mem_buffer_fill(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer, const void *pPattern, size_t patternSize, size_t offset, size_t size, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_mem_buffer_fill(hQueue, hBuffer, pPattern, patternSize, offset, size, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_mem_buffer_fill(hQueue, hBuffer, pPattern, patternSize, offset, size, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_mem_buffer_map(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer, bool blockingMap, ur_map_flags_t mapFlags, size_t offset, size_t size, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent, void **ppRetMap) {
+    ur_result_t result = urc_check_enqueue_mem_buffer_map(hQueue, hBuffer, blockingMap, mapFlags, offset, size, numEventsInWaitList, phEventWaitList, phEvent, ppRetMap);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_mem_buffer_map(hQueue, hBuffer, blockingMap, mapFlags, offset, size, numEventsInWaitList, phEventWaitList, phEvent, ppRetMap);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMem, void *pMappedPtr, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_mem_unmap(hQueue, hMem, pMappedPtr, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_mem_unmap(hQueue, hMem, pMappedPtr, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_usm_fill(ur_queue_handle_t hQueue, void *pMem, size_t patternSize, const void *pPattern, size_t size, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_fill(hQueue, pMem, patternSize, pPattern, size, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_usm_fill(hQueue, pMem, patternSize, pPattern, size, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_usm_memcpy(ur_queue_handle_t hQueue, bool blocking, void *pDst, const void *pSrc, size_t size, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_memcpy(hQueue, blocking, pDst, pSrc, size, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_usm_memcpy(hQueue, blocking, pDst, pSrc, size, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_usm_prefetch(ur_queue_handle_t hQueue, const void *pMem, size_t size, ur_usm_migration_flags_t flags, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_prefetch(hQueue, pMem, size, flags, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_usm_prefetch(hQueue, pMem, size, flags, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_usm_advise(ur_queue_handle_t hQueue, const void *pMem, size_t size, ur_usm_advice_flags_t advice, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_advise(hQueue, pMem, size, advice, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_usm_advise(hQueue, pMem, size, advice, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_t pitch, size_t patternSize, const void *pPattern, size_t width, size_t height, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_fill_2d(hQueue, pMem, pitch, patternSize, pPattern, width, height, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_usm_fill_2d(hQueue, pMem, pitch, patternSize, pPattern, width, height, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_usm_memcpy_2d(ur_queue_handle_t hQueue, bool blocking, void *pDst, size_t dstPitch, const void *pSrc, size_t srcPitch, size_t width, size_t height, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_memcpy_2d(hQueue, blocking, pDst, dstPitch, pSrc, srcPitch, width, height, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_usm_memcpy_2d(hQueue, blocking, pDst, dstPitch, pSrc, srcPitch, width, height, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_device_global_variable_write(ur_queue_handle_t hQueue, ur_program_handle_t hProgram, const char *name, bool blockingWrite, size_t count, size_t offset, const void *pSrc, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_device_global_variable_write(hQueue, hProgram, name, blockingWrite, count, offset, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_device_global_variable_write(hQueue, hProgram, name, blockingWrite, count, offset, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_device_global_variable_read(ur_queue_handle_t hQueue, ur_program_handle_t hProgram, const char *name, bool blockingRead, size_t count, size_t offset, void *pDst, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_device_global_variable_read(hQueue, hProgram, name, blockingRead, count, offset, pDst, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_device_global_variable_read(hQueue, hProgram, name, blockingRead, count, offset, pDst, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_events_wait_with_barrier_ext(ur_queue_handle_t hQueue, const ur_exp_enqueue_ext_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_events_wait_with_barrier_ext(hQueue, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_events_wait_with_barrier_ext(hQueue, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_kernel_launch_with_args_exp(ur_queue_handle_t hQueue, ur_kernel_handle_t hKernel, uint32_t workDim, const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize, uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs, const ur_kernel_launch_ext_properties_t *launchPropList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_kernel_launch_with_args_exp(hQueue, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, launchPropList, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_kernel_launch_with_args_exp(hQueue, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, launchPropList, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size, void **ppMem) {
+    ur_result_t result = urc_check_usm_host_alloc(hContext, pUSMDesc, pool, size, ppMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_usm_host_alloc(hContext, pUSMDesc, pool, size, ppMem);
+}
+
+static ur_result_t UR_APICALL checked_usm_device_alloc(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size, void **ppMem) {
+    ur_result_t result = urc_check_usm_device_alloc(hContext, hDevice, pUSMDesc, pool, size, ppMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_usm_device_alloc(hContext, hDevice, pUSMDesc, pool, size, ppMem);
+}
+
+static ur_result_t UR_APICALL checked_usm_shared_alloc(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size, void **ppMem) {
+    ur_result_t result = urc_check_usm_shared_alloc(hContext, hDevice, pUSMDesc, pool, size, ppMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_usm_shared_alloc(hContext, hDevice, pUSMDesc, pool, size, ppMem);
+}
+
+static ur_result_t UR_APICALL checked_usm_free(ur_context_handle_t hContext, void *pMem) {
+    ur_result_t result = urc_check_usm_free(hContext, pMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_usm_free(hContext, pMem);
+}
+
+static ur_result_t UR_APICALL checked_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void *pMem, ur_usm_alloc_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_usm_get_mem_alloc_info(hContext, pMem, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_usm_get_mem_alloc_info(hContext, pMem, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType, uint32_t NumEntries, ur_device_handle_t *phDevices, uint32_t *pNumDevices) {
+    ur_result_t result = urc_check_device_get(hPlatform, DeviceType, NumEntries, phDevices, pNumDevices);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_device_get(hPlatform, DeviceType, NumEntries, phDevices, pNumDevices);
+}
+
+static ur_result_t UR_APICALL checked_device_get_info(ur_device_handle_t hDevice, ur_device_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_device_get_info(hDevice, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_device_get_info(hDevice, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_device_retain(ur_device_handle_t hDevice) {
+    ur_result_t result = urc_check_device_retain(hDevice);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_device_retain(hDevice);
+}
+
+static ur_result_t UR_APICALL checked_device_release(ur_device_handle_t hDevice) {
+    ur_result_t result = urc_check_device_release(hDevice);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_device_release(hDevice);
+}
+
+static ur_result_t UR_APICALL checked_device_partition(ur_device_handle_t hDevice, const ur_device_partition_properties_t *pProperties, uint32_t NumDevices, ur_device_handle_t *phSubDevices, uint32_t *pNumDevicesRet) {
+    ur_result_t result = urc_check_device_partition(hDevice, pProperties, NumDevices, phSubDevices, pNumDevicesRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_device_partition(hDevice, pProperties, NumDevices, phSubDevices, pNumDevicesRet);
+}
+
+static ur_result_t UR_APICALL checked_device_select_binary(ur_device_handle_t hDevice, const ur_device_binary_t *pBinaries, uint32_t NumBinaries, uint32_t *pSelectedBinary) {
+    ur_result_t result = urc_check_device_select_binary(hDevice, pBinaries, NumBinaries, pSelectedBinary);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_device_select_binary(hDevice, pBinaries, NumBinaries, pSelectedBinary);
+}
+
+static ur_result_t UR_APICALL checked_device_get_native_handle(ur_device_handle_t hDevice, ur_native_handle_t *phNativeDevice) {
+    ur_result_t result = urc_check_device_get_native_handle(hDevice, phNativeDevice);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_device_get_native_handle(hDevice, phNativeDevice);
+}
+
+static ur_result_t UR_APICALL checked_device_create_with_native_handle(ur_native_handle_t hNativeDevice, ur_adapter_handle_t hAdapter, const ur_device_native_properties_t *pProperties, ur_device_handle_t *phDevice) {
+    ur_result_t result = urc_check_device_create_with_native_handle(hNativeDevice, hAdapter, pProperties, phDevice);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_device_create_with_native_handle(hNativeDevice, hAdapter, pProperties, phDevice);
+}
+
+static ur_result_t UR_APICALL checked_device_get_global_timestamps(ur_device_handle_t hDevice, uint64_t *pDeviceTimestamp, uint64_t *pHostTimestamp) {
+    ur_result_t result = urc_check_device_get_global_timestamps(hDevice, pDeviceTimestamp, pHostTimestamp);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_device_get_global_timestamps(hDevice, pDeviceTimestamp, pHostTimestamp);
+}
+
 const ur_dditable_t l0_ddi = {
     .Adapter = {
-        .pfnGet = urc_unsupported_adapter_get,
-        .pfnRelease = urc_unsupported_adapter_release,
-        .pfnRetain = urc_unsupported_adapter_retain,
-        .pfnGetLastError = urc_unsupported_adapter_get_last_error,
-        .pfnGetInfo = urc_unsupported_adapter_get_info,
-        .pfnSetLoggerCallback = urc_unsupported_adapter_set_logger_callback,
-        .pfnSetLoggerCallbackLevel = urc_unsupported_adapter_set_logger_callback_level,
+        .pfnGet = checked_adapter_get,
+        .pfnRelease = checked_adapter_release,
+        .pfnRetain = checked_adapter_retain,
+        .pfnGetLastError = checked_adapter_get_last_error,
+        .pfnGetInfo = checked_adapter_get_info,
+        .pfnSetLoggerCallback = checked_adapter_set_logger_callback,
+        .pfnSetLoggerCallbackLevel = checked_adapter_set_logger_callback_level,
     },
     .Platform = {
-        .pfnGet = urc_unsupported_platform_get,
-        .pfnGetInfo = urc_unsupported_platform_get_info,
-        .pfnGetNativeHandle = urc_unsupported_platform_get_native_handle,
-        .pfnCreateWithNativeHandle = urc_unsupported_platform_create_with_native_handle,
-        .pfnGetApiVersion = urc_unsupported_platform_get_api_version,
-        .pfnGetBackendOption = urc_unsupported_platform_get_backend_option,
+        .pfnGet = checked_platform_get,
+        .pfnGetInfo = checked_platform_get_info,
+        .pfnGetNativeHandle = checked_platform_get_native_handle,
+        .pfnCreateWithNativeHandle = checked_platform_create_with_native_handle,
+        .pfnGetApiVersion = checked_platform_get_api_version,
+        .pfnGetBackendOption = checked_platform_get_backend_option,
     },
     .Context = {
-        .pfnCreate = urc_unsupported_context_create,
-        .pfnRetain = urc_unsupported_context_retain,
-        .pfnRelease = urc_unsupported_context_release,
-        .pfnGetInfo = urc_unsupported_context_get_info,
-        .pfnGetNativeHandle = urc_unsupported_context_get_native_handle,
-        .pfnCreateWithNativeHandle = urc_unsupported_context_create_with_native_handle,
-        .pfnSetExtendedDeleter = urc_unsupported_context_set_extended_deleter,
+        .pfnCreate = checked_context_create,
+        .pfnRetain = checked_context_retain,
+        .pfnRelease = checked_context_release,
+        .pfnGetInfo = checked_context_get_info,
+        .pfnGetNativeHandle = checked_context_get_native_handle,
+        .pfnCreateWithNativeHandle = checked_context_create_with_native_handle,
+        .pfnSetExtendedDeleter = checked_context_set_extended_deleter,
     },
     .Event = {
-        .pfnGetInfo = urc_unsupported_event_get_info,
-        .pfnGetProfilingInfo = urc_unsupported_event_get_profiling_info,
-        .pfnWait = urc_unsupported_event_wait,
-        .pfnRetain = urc_unsupported_event_retain,
-        .pfnRelease = urc_unsupported_event_release,
-        .pfnGetNativeHandle = urc_unsupported_event_get_native_handle,
-        .pfnCreateWithNativeHandle = urc_unsupported_event_create_with_native_handle,
+        .pfnGetInfo = checked_event_get_info,
+        .pfnGetProfilingInfo = checked_event_get_profiling_info,
+        .pfnWait = checked_event_wait,
+        .pfnRetain = checked_event_retain,
+        .pfnRelease = checked_event_release,
+        .pfnGetNativeHandle = checked_event_get_native_handle,
+        .pfnCreateWithNativeHandle = checked_event_create_with_native_handle,
         .pfnSetCallback = urc_unsupported_event_set_callback,
     },
     .EventExp = {
         .pfnCreateExp = urc_unsupported_event_create_exp,
     },
     .Program = {
-        .pfnCreateWithIL = urc_unsupported_program_create_with_il,
-        .pfnCreateWithBinary = urc_unsupported_program_create_with_binary,
-        .pfnBuild = urc_unsupported_program_build,
-        .pfnCompile = urc_unsupported_program_compile,
-        .pfnLink = urc_unsupported_program_link,
-        .pfnRetain = urc_unsupported_program_retain,
-        .pfnRelease = urc_unsupported_program_release,
-        .pfnGetFunctionPointer = urc_unsupported_program_get_function_pointer,
-        .pfnGetGlobalVariablePointer = urc_unsupported_program_get_global_variable_pointer,
-        .pfnGetInfo = urc_unsupported_program_get_info,
-        .pfnGetBuildInfo = urc_unsupported_program_get_build_info,
-        .pfnSetSpecializationConstants = urc_unsupported_program_set_specialization_constants,
-        .pfnGetNativeHandle = urc_unsupported_program_get_native_handle,
-        .pfnCreateWithNativeHandle = urc_unsupported_program_create_with_native_handle,
+        .pfnCreateWithIL = checked_program_create_with_il,
+        .pfnCreateWithBinary = checked_program_create_with_binary,
+        .pfnBuild = checked_program_build,
+        .pfnCompile = checked_program_compile,
+        .pfnLink = checked_program_link,
+        .pfnRetain = checked_program_retain,
+        .pfnRelease = checked_program_release,
+        .pfnGetFunctionPointer = checked_program_get_function_pointer,
+        .pfnGetGlobalVariablePointer = checked_program_get_global_variable_pointer,
+        .pfnGetInfo = checked_program_get_info,
+        .pfnGetBuildInfo = checked_program_get_build_info,
+        .pfnSetSpecializationConstants = checked_program_set_specialization_constants,
+        .pfnGetNativeHandle = checked_program_get_native_handle,
+        .pfnCreateWithNativeHandle = checked_program_create_with_native_handle,
     },
     .ProgramExp = {
-        .pfnDynamicLinkExp = urc_unsupported_program_dynamic_link_exp,
-        .pfnBuildExp = urc_unsupported_program_build_exp,
-        .pfnCompileExp = urc_unsupported_program_compile_exp,
-        .pfnLinkExp = urc_unsupported_program_link_exp,
+        .pfnDynamicLinkExp = checked_program_dynamic_link_exp,
+        .pfnBuildExp = checked_program_build_exp,
+        .pfnCompileExp = checked_program_compile_exp,
+        .pfnLinkExp = checked_program_link_exp,
     },
     .Kernel = {
-        .pfnCreate = urc_unsupported_kernel_create,
-        .pfnGetInfo = urc_unsupported_kernel_get_info,
-        .pfnGetGroupInfo = urc_unsupported_kernel_get_group_info,
-        .pfnGetSubGroupInfo = urc_unsupported_kernel_get_sub_group_info,
-        .pfnRetain = urc_unsupported_kernel_retain,
-        .pfnRelease = urc_unsupported_kernel_release,
-        .pfnGetNativeHandle = urc_unsupported_kernel_get_native_handle,
-        .pfnCreateWithNativeHandle = urc_unsupported_kernel_create_with_native_handle,
-        .pfnGetSuggestedLocalWorkSize = urc_unsupported_kernel_get_suggested_local_work_size,
-        .pfnGetSuggestedLocalWorkSizeWithArgs = urc_unsupported_kernel_get_suggested_local_work_size_with_args,
-        .pfnSetExecInfo = urc_unsupported_kernel_set_exec_info,
+        .pfnCreate = checked_kernel_create,
+        .pfnGetInfo = checked_kernel_get_info,
+        .pfnGetGroupInfo = checked_kernel_get_group_info,
+        .pfnGetSubGroupInfo = checked_kernel_get_sub_group_info,
+        .pfnRetain = checked_kernel_retain,
+        .pfnRelease = checked_kernel_release,
+        .pfnGetNativeHandle = checked_kernel_get_native_handle,
+        .pfnCreateWithNativeHandle = checked_kernel_create_with_native_handle,
+        .pfnGetSuggestedLocalWorkSize = checked_kernel_get_suggested_local_work_size,
+        .pfnGetSuggestedLocalWorkSizeWithArgs = checked_kernel_get_suggested_local_work_size_with_args,
+        .pfnSetExecInfo = checked_kernel_set_exec_info,
         .pfnSetSpecializationConstants = urc_unsupported_kernel_set_specialization_constants,
-        .pfnSuggestMaxCooperativeGroupCount = urc_unsupported_kernel_suggest_max_cooperative_group_count,
+        .pfnSuggestMaxCooperativeGroupCount = checked_kernel_suggest_max_cooperative_group_count,
     },
     .Queue = {
-        .pfnGetInfo = urc_unsupported_queue_get_info,
-        .pfnCreate = urc_unsupported_queue_create,
-        .pfnRetain = urc_unsupported_queue_retain,
-        .pfnRelease = urc_unsupported_queue_release,
-        .pfnGetNativeHandle = urc_unsupported_queue_get_native_handle,
-        .pfnCreateWithNativeHandle = urc_unsupported_queue_create_with_native_handle,
-        .pfnFinish = urc_unsupported_queue_finish,
-        .pfnFlush = urc_unsupported_queue_flush,
+        .pfnGetInfo = checked_queue_get_info,
+        .pfnCreate = checked_queue_create,
+        .pfnRetain = checked_queue_retain,
+        .pfnRelease = checked_queue_release,
+        .pfnGetNativeHandle = checked_queue_get_native_handle,
+        .pfnCreateWithNativeHandle = checked_queue_create_with_native_handle,
+        .pfnFinish = checked_queue_finish,
+        .pfnFlush = checked_queue_flush,
     },
     .QueueExp = {
         .pfnBeginGraphCaptureExp = urc_unsupported_queue_begin_graph_capture_exp,
@@ -111,14 +860,14 @@ const ur_dditable_t l0_ddi = {
     },
     .Mem = {
         .pfnImageCreate = urc_unsupported_mem_image_create,
-        .pfnBufferCreate = urc_unsupported_mem_buffer_create,
-        .pfnRetain = urc_unsupported_mem_retain,
-        .pfnRelease = urc_unsupported_mem_release,
-        .pfnBufferPartition = urc_unsupported_mem_buffer_partition,
-        .pfnGetNativeHandle = urc_unsupported_mem_get_native_handle,
-        .pfnBufferCreateWithNativeHandle = urc_unsupported_mem_buffer_create_with_native_handle,
+        .pfnBufferCreate = checked_mem_buffer_create,
+        .pfnRetain = checked_mem_retain,
+        .pfnRelease = checked_mem_release,
+        .pfnBufferPartition = checked_mem_buffer_partition,
+        .pfnGetNativeHandle = checked_mem_get_native_handle,
+        .pfnBufferCreateWithNativeHandle = checked_mem_buffer_create_with_native_handle,
         .pfnImageCreateWithNativeHandle = urc_unsupported_mem_image_create_with_native_handle,
-        .pfnGetInfo = urc_unsupported_mem_get_info,
+        .pfnGetInfo = checked_mem_get_info,
         .pfnImageGetInfo = urc_unsupported_mem_image_get_info,
     },
     .PhysicalMem = {
@@ -128,34 +877,34 @@ const ur_dditable_t l0_ddi = {
         .pfnGetInfo = urc_unsupported_physical_mem_get_info,
     },
     .Enqueue = {
-        .pfnEventsWait = urc_unsupported_enqueue_events_wait,
-        .pfnEventsWaitWithBarrier = urc_unsupported_enqueue_events_wait_with_barrier,
-        .pfnMemBufferRead = urc_unsupported_enqueue_mem_buffer_read,
-        .pfnMemBufferWrite = urc_unsupported_enqueue_mem_buffer_write,
-        .pfnMemBufferReadRect = urc_unsupported_enqueue_mem_buffer_read_rect,
-        .pfnMemBufferWriteRect = urc_unsupported_enqueue_mem_buffer_write_rect,
-        .pfnMemBufferCopy = urc_unsupported_enqueue_mem_buffer_copy,
-        .pfnMemBufferCopyRect = urc_unsupported_enqueue_mem_buffer_copy_rect,
-        .pfnMemBufferFill = urc_unsupported_enqueue_mem_buffer_fill,
+        .pfnEventsWait = checked_enqueue_events_wait,
+        .pfnEventsWaitWithBarrier = checked_enqueue_events_wait_with_barrier,
+        .pfnMemBufferRead = checked_enqueue_mem_buffer_read,
+        .pfnMemBufferWrite = checked_enqueue_mem_buffer_write,
+        .pfnMemBufferReadRect = checked_enqueue_mem_buffer_read_rect,
+        .pfnMemBufferWriteRect = checked_enqueue_mem_buffer_write_rect,
+        .pfnMemBufferCopy = checked_enqueue_mem_buffer_copy,
+        .pfnMemBufferCopyRect = checked_enqueue_mem_buffer_copy_rect,
+        .pfnMemBufferFill = checked_enqueue_mem_buffer_fill,
         .pfnMemImageRead = urc_unsupported_enqueue_mem_image_read,
         .pfnMemImageWrite = urc_unsupported_enqueue_mem_image_write,
         .pfnMemImageCopy = urc_unsupported_enqueue_mem_image_copy,
-        .pfnMemBufferMap = urc_unsupported_enqueue_mem_buffer_map,
-        .pfnMemUnmap = urc_unsupported_enqueue_mem_unmap,
-        .pfnUSMFill = urc_unsupported_enqueue_usm_fill,
-        .pfnUSMMemcpy = urc_unsupported_enqueue_usm_memcpy,
-        .pfnUSMPrefetch = urc_unsupported_enqueue_usm_prefetch,
-        .pfnUSMAdvise = urc_unsupported_enqueue_usm_advise,
-        .pfnUSMFill2D = urc_unsupported_enqueue_usm_fill_2d,
-        .pfnUSMMemcpy2D = urc_unsupported_enqueue_usm_memcpy_2d,
-        .pfnDeviceGlobalVariableWrite = urc_unsupported_enqueue_device_global_variable_write,
-        .pfnDeviceGlobalVariableRead = urc_unsupported_enqueue_device_global_variable_read,
+        .pfnMemBufferMap = checked_enqueue_mem_buffer_map,
+        .pfnMemUnmap = checked_enqueue_mem_unmap,
+        .pfnUSMFill = checked_enqueue_usm_fill,
+        .pfnUSMMemcpy = checked_enqueue_usm_memcpy,
+        .pfnUSMPrefetch = checked_enqueue_usm_prefetch,
+        .pfnUSMAdvise = checked_enqueue_usm_advise,
+        .pfnUSMFill2D = checked_enqueue_usm_fill_2d,
+        .pfnUSMMemcpy2D = checked_enqueue_usm_memcpy_2d,
+        .pfnDeviceGlobalVariableWrite = checked_enqueue_device_global_variable_write,
+        .pfnDeviceGlobalVariableRead = checked_enqueue_device_global_variable_read,
         .pfnReadHostPipe = urc_unsupported_enqueue_read_host_pipe,
         .pfnWriteHostPipe = urc_unsupported_enqueue_write_host_pipe,
-        .pfnEventsWaitWithBarrierExt = urc_unsupported_enqueue_events_wait_with_barrier_ext,
+        .pfnEventsWaitWithBarrierExt = checked_enqueue_events_wait_with_barrier_ext,
     },
     .EnqueueExp = {
-        .pfnKernelLaunchWithArgsExp = urc_unsupported_enqueue_kernel_launch_with_args_exp,
+        .pfnKernelLaunchWithArgsExp = checked_enqueue_kernel_launch_with_args_exp,
         .pfnUSMDeviceAllocExp = urc_unsupported_enqueue_usm_device_alloc_exp,
         .pfnUSMSharedAllocExp = urc_unsupported_enqueue_usm_shared_alloc_exp,
         .pfnUSMHostAllocExp = urc_unsupported_enqueue_usm_host_alloc_exp,
@@ -167,11 +916,11 @@ const ur_dditable_t l0_ddi = {
         .pfnGraphExp = urc_unsupported_enqueue_graph_exp,
     },
     .USM = {
-        .pfnHostAlloc = urc_unsupported_usm_host_alloc,
-        .pfnDeviceAlloc = urc_unsupported_usm_device_alloc,
-        .pfnSharedAlloc = urc_unsupported_usm_shared_alloc,
-        .pfnFree = urc_unsupported_usm_free,
-        .pfnGetMemAllocInfo = urc_unsupported_usm_get_mem_alloc_info,
+        .pfnHostAlloc = checked_usm_host_alloc,
+        .pfnDeviceAlloc = checked_usm_device_alloc,
+        .pfnSharedAlloc = checked_usm_shared_alloc,
+        .pfnFree = checked_usm_free,
+        .pfnGetMemAllocInfo = checked_usm_get_mem_alloc_info,
         .pfnPoolCreate = urc_unsupported_usm_pool_create,
         .pfnPoolRetain = urc_unsupported_usm_pool_retain,
         .pfnPoolRelease = urc_unsupported_usm_pool_release,
@@ -288,15 +1037,15 @@ const ur_dditable_t l0_ddi = {
         .pfnGetInfo = urc_unsupported_virtual_mem_get_info,
     },
     .Device = {
-        .pfnGet = urc_unsupported_device_get,
-        .pfnGetInfo = urc_unsupported_device_get_info,
-        .pfnRetain = urc_unsupported_device_retain,
-        .pfnRelease = urc_unsupported_device_release,
-        .pfnPartition = urc_unsupported_device_partition,
-        .pfnSelectBinary = urc_unsupported_device_select_binary,
-        .pfnGetNativeHandle = urc_unsupported_device_get_native_handle,
-        .pfnCreateWithNativeHandle = urc_unsupported_device_create_with_native_handle,
-        .pfnGetGlobalTimestamps = urc_unsupported_device_get_global_timestamps,
+        .pfnGet = checked_device_get,
+        .pfnGetInfo = checked_device_get_info,
+        .pfnRetain = checked_device_retain,
+        .pfnRelease = checked_device_release,
+        .pfnPartition = checked_device_partition,
+        .pfnSelectBinary = checked_device_select_binary,
+        .pfnGetNativeHandle = checked_device_get_native_handle,
+        .pfnCreateWithNativeHandle = checked_device_create_with_native_handle,
+        .pfnGetGlobalTimestamps = checked_device_get_global_timestamps,
     },
     .DeviceExp = {
         .pfnWaitExp = urc_unsupported_device_wait_exp,

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+// Device globals (seed 004): urEnqueueDeviceGlobalVariableRead/Write and
+// urProgramGetGlobalVariablePointer.
+//
+// The variable's address comes from zeModuleGetGlobalPointer on the module built for the
+// queue's (or caller's) device, which matches SYCL's unique id against the HostAccessINTEL
+// name; the copy is a zeCommandListAppendMemoryCopy on the queue's command list, with the
+// queue's events. Name -> (address, size) is cached per program and device. An unknown name is
+// always INVALID_VALUE, whatever the driver says (INVALID_GLOBAL_NAME, UNSUPPORTED_FEATURE or
+// INVALID_ARGUMENT, depending on its version and build flags), and a range is checked without
+// overflow before anything is enqueued, so a failed copy leaves no event.
+#include "l0_internal.h"
+
+ur_result_t l0_program_global(l0_program_t *p, const l0_device_t *dev, const char *name,
+                              void **address, size_t *size) {
+    ze_module_handle_t module;
+    urc_dg_cache_t *dg = NULL;
+    if (!l0_program_module(p, dev, &module, &dg))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM_EXECUTABLE, 0,
+                             "device global \"%s\": the program is not built for the device", name);
+    uint64_t cached = 0;
+    if (urc_dg_cache_get(dg, name, &cached, size)) {
+        *address = (void *)(uintptr_t)cached;
+        return UR_RESULT_SUCCESS;
+    }
+    // A program with "SYCL/device globals" metadata lists every variable it has.
+    urc_dg_desc_t desc = {0, false};
+    ur_result_t described = urc_dg_describe(p->props, name, &desc);
+    if (described != UR_RESULT_SUCCESS && described != UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION)
+        return described;
+    // UR's "<id>@global_id_mapping" may name another symbol; without it the id is the name.
+    char buf[1024];
+    const char *symbol = urc_props_global_symbol(p->props, name, buf, sizeof buf);
+    if (symbol == NULL)
+        symbol = name;
+    void *ptr = NULL;
+    size_t bytes = 0;
+    ze_result_t r = zeModuleGetGlobalPointer(module, symbol, &bytes, &ptr);
+    if (r == ZE_RESULT_ERROR_INVALID_GLOBAL_NAME || r == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE ||
+        r == ZE_RESULT_ERROR_INVALID_ARGUMENT)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, (int32_t)r,
+                             "device global \"%s\" is not in the program (%s)", name,
+                             l0_result_name(r));
+    if (r != ZE_RESULT_SUCCESS)
+        return l0_error(r, "zeModuleGetGlobalPointer");
+    // A device_image_scope variable is the value itself, sizeof(T) in the metadata; the others
+    // hold a pointer to their USM storage, which SYCL writes, so the driver's size bounds them.
+    // The smaller wins, so no copy can pass the driver's storage.
+    size_t bound = bytes;
+    if (described == UR_RESULT_SUCCESS && desc.image_scope && (bytes == 0 || desc.size < bytes))
+        bound = desc.size;
+    // A full cache only costs a later lookup; the answer is still right.
+    (void)urc_dg_cache_put(dg, name, (uint64_t)(uintptr_t)ptr, bound);
+    *address = ptr;
+    *size = bound;
+    return UR_RESULT_SUCCESS;
+}
+
+// Everything a copy needs before anything is enqueued, so a failure creates no event.
+static ur_result_t prepare(ur_queue_handle_t hQueue, ur_program_handle_t hProgram, const char *name,
+                           size_t count, size_t offset, l0_queue_t **q, char **target) {
+    if (!l0_is(hQueue, URC_KIND_QUEUE))
+        return UR_RESULT_ERROR_INVALID_QUEUE;
+    if (!l0_is(hProgram, URC_KIND_PROGRAM))
+        return UR_RESULT_ERROR_INVALID_PROGRAM;
+    *q = L0_QUEUE(hQueue);
+    l0_program_t *p = L0_PROGRAM(hProgram);
+    if (p->ctx != (*q)->ctx)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                             "device global \"%s\": the program belongs to another context", name);
+    void *address = NULL;
+    size_t size = 0;
+    ur_result_t res = l0_program_global(p, (*q)->dev, name, &address, &size);
+    if (res == UR_RESULT_SUCCESS)
+        res = urc_dg_check_range(name, size, offset, count);
+    if (res == UR_RESULT_SUCCESS)
+        *target = (char *)address + offset;
+    return res;
+}
+
+static ur_result_t transfer(l0_queue_t *q, ur_command_t command, void *dst, const void *src,
+                            size_t count, bool blocking, uint32_t nwait,
+                            const ur_event_handle_t *wait, ur_event_handle_t *phEvent) {
+    l0_op_t op;
+    ur_result_t res = l0_op_begin(q, command, nwait, wait, &op);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    if (count > 0)
+        res = l0_ok(zeCommandListAppendMemoryCopy(op.list, dst, src, count, op.event->ze, op.nwaits,
+                                                  op.waits),
+                    "zeCommandListAppendMemoryCopy");
+    else // nothing to copy: the command still waits and signals, in order
+        res = l0_ok(zeCommandListAppendBarrier(op.list, op.event->ze, op.nwaits, op.waits),
+                    "zeCommandListAppendBarrier");
+    return l0_op_end(&op, res, blocking, phEvent);
+}
+
+ur_result_t l0_enqueue_device_global_variable_write(ur_queue_handle_t hQueue,
+                                                    ur_program_handle_t hProgram, const char *name,
+                                                    bool blockingWrite, size_t count, size_t offset,
+                                                    const void *pSrc, uint32_t numEventsInWaitList,
+                                                    const ur_event_handle_t *phEventWaitList,
+                                                    ur_event_handle_t *phEvent) {
+    l0_queue_t *q = NULL;
+    char *target = NULL;
+    ur_result_t res = prepare(hQueue, hProgram, name, count, offset, &q, &target);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    return transfer(q, UR_COMMAND_DEVICE_GLOBAL_VARIABLE_WRITE, target, pSrc, count, blockingWrite,
+                    numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+ur_result_t l0_enqueue_device_global_variable_read(ur_queue_handle_t hQueue,
+                                                   ur_program_handle_t hProgram, const char *name,
+                                                   bool blockingRead, size_t count, size_t offset,
+                                                   void *pDst, uint32_t numEventsInWaitList,
+                                                   const ur_event_handle_t *phEventWaitList,
+                                                   ur_event_handle_t *phEvent) {
+    l0_queue_t *q = NULL;
+    char *source = NULL;
+    ur_result_t res = prepare(hQueue, hProgram, name, count, offset, &q, &source);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    return transfer(q, UR_COMMAND_DEVICE_GLOBAL_VARIABLE_READ, pDst, source, count, blockingRead,
+                    numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+ur_result_t l0_program_get_global_variable_pointer(ur_device_handle_t hDevice,
+                                                   ur_program_handle_t hProgram,
+                                                   const char *pGlobalVariableName,
+                                                   size_t *pGlobalVariableSizeRet,
+                                                   void **ppGlobalVariablePointerRet) {
+    if (!l0_is(hProgram, URC_KIND_PROGRAM))
+        return UR_RESULT_ERROR_INVALID_PROGRAM;
+    l0_program_t *p = L0_PROGRAM(hProgram);
+    if (!l0_is(hDevice, URC_KIND_DEVICE) || l0_program_dev(p, L0_DEVICE(hDevice)) == NULL)
+        return UR_RESULT_ERROR_INVALID_DEVICE;
+    void *address = NULL;
+    size_t size = 0;
+    ur_result_t res =
+        l0_program_global(p, L0_DEVICE(hDevice), pGlobalVariableName, &address, &size);
+    *ppGlobalVariablePointerRet = res == UR_RESULT_SUCCESS ? address : NULL;
+    if (res == UR_RESULT_SUCCESS && pGlobalVariableSizeRet != NULL)
+        *pGlobalVariableSizeRet = size;
+    return res;
+}

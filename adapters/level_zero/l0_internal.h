@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: MIT
+// The Level Zero adapter's objects and the helpers its files share. Every handle starts with
+// urc_object_t (the table pointer UR's loader reads, then the reference count).
+//
+// Commands: every enqueue goes through l0_op_begin/l0_op_end (event.c, queue.c). Each command
+// gets an event from the context's pool cache, whether or not the caller asked for one: the
+// queue keeps it until the device has signalled it, so that in-order chaining, barriers,
+// queue-wide waits and event recycling all work from one list. An event keeps the events it
+// waited for until it completes, so no Level Zero event is reset while a command may still
+// wait on it.
+#ifndef URC_L0_L0_INTERNAL_H
+#define URC_L0_L0_INTERNAL_H
+
+#include <level_zero/ze_api.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "devglobal.h"
+#include "error.h"
+#include "l0_entry_points.h"
+#include "log.h"
+#include "object.h"
+#include "props.h"
+#include "requirements.h"
+
+/// Events per Level Zero event pool; a context makes pools of this size as it needs them.
+#define L0_EVENTS_PER_POOL 256
+/// Commands a regular command list collects before it is executed without being asked.
+#define L0_BATCH_LIMIT 16
+/// Pending commands a queue tolerates before it looks for completed ones on each enqueue.
+#define L0_REAP_THRESHOLD 32
+/// OpenCL extensions every Level Zero device has (UR's ZE_SUPPORTED_EXTENSIONS); the platform
+/// reports these, devices add their own.
+#define L0_BASE_EXTENSIONS                                                                         \
+    "cl_khr_il_program cl_khr_subgroups cl_intel_subgroups cl_intel_subgroups_short "              \
+    "cl_intel_required_subgroup_size "
+
+typedef struct l0_platform_t l0_platform_t;
+
+typedef struct l0_device_t {
+    urc_object_t obj;
+    l0_platform_t *platform;
+    struct l0_device_t *parent; // NULL for a root device
+    ze_device_handle_t ze;
+    ze_device_properties_t props; // the 1.2 structure: timerResolution in cycles per second
+    ze_device_compute_properties_t compute;
+    ze_device_module_properties_t module;
+    ze_device_memory_access_properties_t access;
+    ze_device_image_properties_t image;
+    ze_device_cache_properties_t cache;
+    uint64_t global_mem;     // sum of the memory modules' sizes
+    uint32_t mem_clock_mhz;  // slowest module
+    uint32_t mem_bus_width;  // narrowest module
+    double ns_per_tick;      // profiling timer
+    uint64_t kernel_ts_mask; // valid bits of kernel timestamps
+    uint32_t compute_ordinal;
+    uint32_t compute_queues;
+    size_t max_fill_pattern; // of the compute group
+    uint32_t nsub;
+    struct l0_device_t *subs; // sub-devices, made with the root device
+    urc_device_caps_t caps;   // what requirement checks see (URC_MASK_ASPECTS applied)
+} l0_device_t;
+
+struct l0_platform_t {
+    urc_object_t obj;
+    ze_driver_handle_t ze;
+    ze_api_version_t api_version;
+    char version[32];        // "<major>.<minor>" of the driver's API version
+    char driver_version[48]; // ze_driver_properties_t.driverVersion, decoded
+    bool ext_module_program; // ZE_experimental_module_program 1.0: static linking
+    bool ext_global_offset;  // ZE_experimental_global_offset 1.0
+    bool ext_linkage_inspection;
+    bool ext_free_policies; // ZE_extension_memory_free_policies: zeMemFreeExt, blocking free
+    uint32_t ndevices;
+    l0_device_t *devices;
+};
+
+/// The Level Zero events of one kind (plain, or with kernel timestamps) of a context: pools
+/// made on demand, events made once and recycled after a host reset.
+typedef struct l0_event_cache_t {
+    pthread_mutex_t lock;
+    ze_event_pool_flags_t flags;
+    ze_event_pool_handle_t *pools;
+    uint32_t npools, pools_cap;
+    uint32_t next_index; // next unused index in the newest pool
+    ze_event_handle_t *free;
+    uint32_t nfree, free_cap;
+} l0_event_cache_t;
+
+typedef struct l0_deleter_t {
+    ur_context_extended_deleter_t fn;
+    void *data;
+    struct l0_deleter_t *next;
+} l0_deleter_t;
+
+typedef struct l0_context_t {
+    urc_object_t obj;
+    ze_context_handle_t ze;
+    bool owns_native;
+    uint32_t ndevices;
+    l0_device_t **devices;
+    l0_event_cache_t events[2]; // [0] plain, [1] with kernel timestamps (profiling queues)
+    pthread_mutex_t lock;       // guards deleters
+    l0_deleter_t *deleters;
+} l0_context_t;
+
+typedef struct l0_event_t l0_event_t;
+
+/// A regular command list and the fence of its last execution.
+typedef struct l0_batch_t {
+    ze_command_list_handle_t list;
+    ze_fence_handle_t fence;
+} l0_batch_t;
+
+typedef struct l0_queue_t {
+    urc_object_t obj; // counts the user's references (user_refs) as one, plus every event's
+    atomic_uint user_refs;
+    l0_context_t *ctx; // retained
+    l0_device_t *dev;
+    ur_queue_flags_t flags;
+    bool in_order;
+    bool profiling;
+    bool immediate;
+    bool owns_native;
+    pthread_mutex_t lock;         // guards everything below; held while a command is appended
+    ze_command_list_handle_t imm; // immediate mode
+    ze_command_queue_handle_t zq; // regular mode
+    l0_batch_t open;              // regular mode: the list being recorded (list NULL: none)
+    uint32_t open_count;          // commands in it
+    l0_batch_t *flight;           // executed lists, fences not yet seen signalled
+    uint32_t nflight, flight_cap;
+    l0_batch_t *spare; // reset lists ready to record again
+    uint32_t nspare, spare_cap;
+    uint64_t batch;            // number of the open batch (starts at 1)
+    atomic_uint_fast64_t sent; // batches executed: an event of batch b is submitted if b <= sent
+    l0_event_t *last;          // in-order: the newest command's event (retained)
+    l0_event_t *barrier;       // out-of-order: the newest barrier not known complete (retained)
+    l0_event_t **pending;      // commands not known complete (retained)
+    uint32_t npending, pending_cap;
+} l0_queue_t;
+
+struct l0_event_t {
+    urc_object_t obj;
+    l0_context_t *ctx; // retained
+    l0_queue_t *queue; // retained (obj); NULL for an event made from a native handle
+    ur_command_t command;
+    ze_event_handle_t ze;
+    int cache;        // index into ctx->events, or -1 for a native event
+    bool owns_native; // a native event destroyed with this one
+    bool profiling;
+    uint64_t batch;        // regular mode: the batch holding the command (0: submitted)
+    atomic_bool done;      // the device has signalled it
+    uint64_t queued_ticks; // device timer at enqueue (profiling)
+    pthread_mutex_t lock;  // guards deps
+    l0_event_t **deps;     // events the command waits for, kept until it completes
+    uint32_t ndeps;
+    void *free_when_done; // a staging buffer the command reads or writes
+};
+
+typedef enum l0_mem_kind_t {
+    L0_MEM_DEVICE, // device USM on the context's only device
+    L0_MEM_HOST,   // host USM, reachable by every device of the context
+} l0_mem_kind_t;
+
+typedef struct l0_map_t {
+    void *ptr;
+    size_t offset, size;
+    ur_map_flags_t flags;
+    bool staged; // ptr is a copy (the caller's memory, or ours), not the buffer's own memory
+    bool owned;  // ptr is a staging buffer of ours, freed once the unmap's copy is done
+    struct l0_map_t *next;
+} l0_map_t;
+
+typedef struct l0_mem_t {
+    urc_object_t obj;
+    l0_context_t *ctx;       // retained
+    struct l0_mem_t *parent; // retained, for a sub-buffer
+    ur_mem_flags_t flags;
+    l0_mem_kind_t kind;
+    size_t size;
+    size_t origin; // offset in the parent
+    void *ptr;     // USM allocation (or the parent's, plus origin)
+    void *user;    // UR_MEM_FLAG_USE_HOST_POINTER: the caller's memory, kept in step on map
+    bool owns_ptr;
+    pthread_mutex_t map_lock;
+    l0_map_t *maps;
+} l0_mem_t;
+
+/// Per-device state of a program (UR v1's state machine).
+typedef enum l0_state_t {
+    L0_STATE_IL,      // SPIR-V, not built
+    L0_STATE_NATIVE,  // a device binary, not built
+    L0_STATE_OBJECT,  // compiled: options stored, compilation deferred to link
+    L0_STATE_EXE,     // a module exists
+    L0_STATE_INVALID, // a build, compile or link failed; the log says why
+} l0_state_t;
+
+typedef struct l0_program_dev_t {
+    l0_device_t *dev;
+    l0_state_t state;
+    ze_module_handle_t module;
+    char *options; // of the last build or compile (used again at link)
+    char *log;     // copied once from the driver, so it can be read any number of times
+    uint8_t *native;
+    size_t native_size;
+    urc_dg_cache_t *dg; // device globals resolved on this device
+} l0_program_dev_t;
+
+typedef struct l0_spec_t {
+    uint32_t id;
+    size_t size;
+    void *value;
+} l0_spec_t;
+
+typedef struct l0_program_t {
+    urc_object_t obj;
+    l0_context_t *ctx; // retained
+    pthread_mutex_t lock;
+    uint8_t *il; // SPIR-V of a program made from IL
+    size_t il_size;
+    urc_props_t *props; // metadata; never NULL
+    l0_spec_t *specs;   // specialisation constants (urProgramSetSpecializationConstants)
+    uint32_t nspecs;
+    uint32_t ndevs;
+    l0_program_dev_t *devs;
+    bool interop;     // made from a native module (shared by all its devices)
+    bool owns_native; // ... which the program destroys
+} l0_program_t;
+
+typedef struct l0_kernel_t {
+    urc_object_t obj;
+    l0_program_t *program; // retained
+    char *name;
+    uint32_t ndevs;
+    l0_device_t **devs;
+    ze_kernel_handle_t *ze; // per device (NULL where the program is not built)
+    ze_kernel_properties_t props;
+    bool interop;         // made from a native kernel
+    bool owns_native;     // ... which the kernel destroys
+    pthread_mutex_t lock; // arguments and group size are kernel state in Level Zero
+} l0_kernel_t;
+
+// ---- handles ----
+#define L0_PLATFORM(h) ((l0_platform_t *)(h))
+#define L0_DEVICE(h)   ((l0_device_t *)(h))
+#define L0_CONTEXT(h)  ((l0_context_t *)(h))
+#define L0_QUEUE(h)    ((l0_queue_t *)(h))
+#define L0_EVENT(h)    ((l0_event_t *)(h))
+#define L0_MEM(h)      ((l0_mem_t *)(h))
+#define L0_PROGRAM(h)  ((l0_program_t *)(h))
+#define L0_KERNEL(h)   ((l0_kernel_t *)(h))
+
+/// True when `handle` is one of ours and of the given kind (rejects another adapter's handles).
+static inline bool l0_is(const void *handle, urc_kind_t kind) {
+    return urc_is_kind(handle, kind) && ((const urc_object_t *)handle)->ddi == &l0_ddi;
+}
+
+urc_logger_t *l0_log(void);
+ur_adapter_handle_t l0_adapter_handle(void);
+
+// ---- l0_error.c ----
+/// Maps a failed driver call to a UR result, logs it and records it for urAdapterGetLastError.
+/// Codes with no UR meaning give UR_RESULT_ERROR_ADAPTER_SPECIFIC with the native code.
+ur_result_t l0_error(ze_result_t result, const char *call);
+
+static inline ur_result_t l0_ok(ze_result_t result, const char *call) {
+    return result == ZE_RESULT_SUCCESS ? UR_RESULT_SUCCESS : l0_error(result, call);
+}
+
+/// The name of a ze_result_t, e.g. "ZE_RESULT_ERROR_DEVICE_LOST".
+const char *l0_result_name(ze_result_t result);
+
+// ---- platform.c ----
+/// Discovers drivers and devices once (zeInit, zeDriverGet); *count is 0 without a driver.
+l0_platform_t *l0_platforms(uint32_t *count);
+/// The device (root or sub-device) with this native handle, or NULL.
+l0_device_t *l0_device_by_native(ze_device_handle_t ze);
+
+// ---- device.c ----
+/// Reads a device's properties and capabilities (platform start-up).
+ur_result_t l0_device_init(l0_device_t *dev, l0_platform_t *platform, l0_device_t *parent,
+                           ze_device_handle_t ze);
+/// The device timer now, in ticks (zeDeviceGetGlobalTimestamps).
+ur_result_t l0_device_ticks(const l0_device_t *dev, uint64_t *ticks);
+
+// ---- context.c ----
+bool l0_context_has_device(const l0_context_t *ctx, const l0_device_t *dev);
+void l0_context_retain_internal(l0_context_t *ctx);
+void l0_context_release_internal(l0_context_t *ctx);
+/// A reset Level Zero event from the context's cache (cache 1: kernel timestamps).
+ur_result_t l0_context_take_event(l0_context_t *ctx, int cache, ze_event_handle_t *out);
+/// Resets an event and returns it to its cache (destroys it if the reset fails).
+void l0_context_give_event(l0_context_t *ctx, int cache, ze_event_handle_t ze);
+
+// ---- queue.c ----
+/// One command being enqueued: the queue (locked between begin and end), the command list it
+/// goes to, the Level Zero events it waits for and its own event.
+typedef struct l0_op_t {
+    l0_queue_t *queue;
+    ze_command_list_handle_t list;
+    l0_event_t *event;
+    ze_event_handle_t *waits;
+    uint32_t nwaits;
+    ze_event_handle_t stack[16];
+} l0_op_t;
+
+/// Starts a command: validates the wait list, submits other queues' batches that hold its
+/// events, locks the queue, picks the command list and makes the command's event (retaining
+/// what it waits for: the wait list, the in-order predecessor, the last barrier). Nothing is
+/// left locked or allocated on failure.
+ur_result_t l0_op_begin(l0_queue_t *q, ur_command_t command, uint32_t nwait,
+                        const ur_event_handle_t *wait, l0_op_t *op);
+/// Ends a command. On success (`result`): records the event as the queue's newest, submits the
+/// batch when blocking or full, unlocks, waits when `blocking`, and hands the event out through
+/// phEvent (optional). On failure the event is destroyed and *phEvent left alone: no event
+/// exists for a failed command. Returns the first failure.
+ur_result_t l0_op_end(l0_op_t *op, ur_result_t result, bool blocking, ur_event_handle_t *phEvent);
+/// Executes the queue's open batch (regular mode); the caller holds q->lock.
+ur_result_t l0_queue_submit_locked(l0_queue_t *q);
+/// Executes the batch holding `e` if it has not been executed yet.
+ur_result_t l0_event_submit(l0_event_t *e);
+/// Waits until every command enqueued so far on q has completed.
+ur_result_t l0_queue_sync(l0_queue_t *q);
+void l0_queue_retain_internal(l0_queue_t *q);
+void l0_queue_release_internal(l0_queue_t *q);
+
+// ---- event.c ----
+/// A new event for a command of q (a Level Zero event taken from the context's cache).
+ur_result_t l0_event_create(l0_queue_t *q, ur_command_t command, l0_event_t **out);
+/// Keeps `dep` alive until `e` completes.
+ur_result_t l0_event_add_dep(l0_event_t *e, l0_event_t *dep);
+/// True when the device has signalled e (asks the driver unless already known).
+bool l0_event_done(l0_event_t *e);
+/// Releases what a completed event held (its dependencies).
+void l0_event_drop_deps(l0_event_t *e);
+/// Blocks until e is signalled (submitting its batch first).
+ur_result_t l0_event_host_wait(l0_event_t *e);
+void l0_event_retain_internal(l0_event_t *e);
+void l0_event_release_internal(l0_event_t *e);
+
+// ---- memory.c ----
+void l0_mem_retain_internal(l0_mem_t *mem);
+void l0_mem_release_internal(l0_mem_t *mem);
+
+// ---- usm.c ----
+/// Frees a USM allocation once no command uses it (blocking free where the driver has it).
+ur_result_t l0_usm_release(l0_context_t *ctx, void *ptr);
+
+// ---- program.c ----
+void l0_program_retain_internal(l0_program_t *p);
+void l0_program_release_internal(l0_program_t *p);
+/// The program's state on dev, or NULL when dev is not one of its devices.
+l0_program_dev_t *l0_program_dev(l0_program_t *p, const l0_device_t *dev);
+/// The module built for dev (under the program's lock); false when there is none.
+bool l0_program_module(l0_program_t *p, const l0_device_t *dev, ze_module_handle_t *module,
+                       urc_dg_cache_t **dg);
+
+// ---- device_global.c ----
+/// Resolves a device global of a program built for dev: its address and size, cached per
+/// (program, device). INVALID_PROGRAM_EXECUTABLE when not built for dev, INVALID_VALUE for an
+/// unknown name (whatever the driver says).
+ur_result_t l0_program_global(l0_program_t *p, const l0_device_t *dev, const char *name,
+                              void **address, size_t *size);
+
+// ---- info queries ----
+typedef struct l0_info_t {
+    size_t size;
+    void *value;
+    size_t *size_ret;
+} l0_info_t;
+
+ur_result_t l0_info_bytes(const l0_info_t *out, const void *data, size_t size);
+
+static inline ur_result_t l0_info_u32(const l0_info_t *out, uint32_t v) {
+    return l0_info_bytes(out, &v, sizeof v);
+}
+static inline ur_result_t l0_info_i32(const l0_info_t *out, int32_t v) {
+    return l0_info_bytes(out, &v, sizeof v);
+}
+static inline ur_result_t l0_info_u64(const l0_info_t *out, uint64_t v) {
+    return l0_info_bytes(out, &v, sizeof v);
+}
+static inline ur_result_t l0_info_size(const l0_info_t *out, size_t v) {
+    return l0_info_bytes(out, &v, sizeof v);
+}
+static inline ur_result_t l0_info_bool(const l0_info_t *out, bool v) {
+    ur_bool_t b = v;
+    return l0_info_bytes(out, &b, sizeof b);
+}
+static inline ur_result_t l0_info_ptr(const l0_info_t *out, const void *v) {
+    return l0_info_bytes(out, &v, sizeof v);
+}
+static inline ur_result_t l0_info_string(const l0_info_t *out, const char *s) {
+    return l0_info_bytes(out, s, strlen(s) + 1);
+}
+
+#endif // URC_L0_L0_INTERNAL_H

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+// urMem* for buffers. A buffer is one USM allocation: device memory when the context has one
+// device, host memory when it has several (every device reaches it) or when the caller asks
+// for host memory. UR_MEM_FLAG_USE_HOST_POINTER buffers copy the caller's memory in and keep it
+// in step at map and unmap, OpenCL's caching model. Images stay UNSUPPORTED_FEATURE.
+#include "l0_internal.h"
+
+// One synchronous copy at buffer creation, outside any queue.
+static ur_result_t copy_now(l0_context_t *ctx, l0_device_t *dev, void *dst, const void *src,
+                            size_t n) {
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                    NULL,
+                                    dev->compute_ordinal,
+                                    0,
+                                    0,
+                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_list_handle_t list = NULL;
+    ze_event_handle_t ev = NULL;
+    ur_result_t res = l0_ok(zeCommandListCreateImmediate(ctx->ze, dev->ze, &desc, &list),
+                            "zeCommandListCreateImmediate");
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    res = l0_context_take_event(ctx, 0, &ev);
+    if (res == UR_RESULT_SUCCESS)
+        res = l0_ok(zeCommandListAppendMemoryCopy(list, dst, src, n, ev, 0, NULL),
+                    "zeCommandListAppendMemoryCopy");
+    while (res == UR_RESULT_SUCCESS) {
+        ze_result_t r = zeEventHostSynchronize(ev, UINT64_MAX);
+        if (r == ZE_RESULT_SUCCESS)
+            break;
+        if (r != ZE_RESULT_NOT_READY)
+            res = l0_error(r, "zeEventHostSynchronize");
+    }
+    if (ev != NULL)
+        l0_context_give_event(ctx, 0, ev);
+    (void)zeCommandListDestroy(list);
+    return res;
+}
+
+static l0_mem_t *mem_new(l0_context_t *ctx, ur_mem_flags_t flags, size_t size, l0_mem_kind_t kind) {
+    l0_mem_t *m = URC_NEW(l0_mem_t);
+    if (m == NULL)
+        return NULL;
+    m->ctx = ctx;
+    m->flags = flags;
+    m->size = size;
+    m->kind = kind;
+    pthread_mutex_init(&m->map_lock, NULL);
+    urc_object_init(&m->obj, &l0_ddi, URC_KIND_MEM);
+    l0_context_retain_internal(ctx);
+    return m;
+}
+
+static void mem_destroy(l0_mem_t *m) {
+    if (m->owns_ptr)
+        (void)l0_usm_release(m->ctx, m->ptr);
+    for (l0_map_t *map = m->maps, *next; map != NULL; map = next) {
+        next = map->next;
+        if (map->owned)
+            free(map->ptr);
+        free(map);
+    }
+    if (m->parent != NULL)
+        l0_mem_release_internal(m->parent);
+    l0_context_release_internal(m->ctx);
+    pthread_mutex_destroy(&m->map_lock);
+    free(m);
+}
+
+void l0_mem_retain_internal(l0_mem_t *m) {
+    urc_retain(&m->obj);
+}
+
+void l0_mem_release_internal(l0_mem_t *m) {
+    if (urc_release(&m->obj))
+        mem_destroy(m);
+}
+
+ur_result_t l0_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t flags, size_t size,
+                                 const ur_buffer_properties_t *pProperties,
+                                 ur_mem_handle_t *phBuffer) {
+    if (!l0_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    l0_context_t *ctx = L0_CONTEXT(hContext);
+    void *host = pProperties != NULL ? pProperties->pHost : NULL;
+    bool needs_host = flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER);
+    if (needs_host != (host != NULL))
+        return UR_RESULT_ERROR_INVALID_HOST_PTR;
+    if ((flags & UR_MEM_FLAG_USE_HOST_POINTER) &&
+        (flags & (UR_MEM_FLAG_ALLOC_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)))
+        return UR_RESULT_ERROR_INVALID_VALUE;
+    l0_device_t *dev = ctx->devices[0];
+    if (dev->props.maxMemAllocSize != 0 && size > dev->props.maxMemAllocSize)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_BUFFER_SIZE, 0,
+                             "buffer of %zu bytes exceeds the device's allocation limit of %llu",
+                             size, (unsigned long long)dev->props.maxMemAllocSize);
+    l0_mem_kind_t kind = L0_MEM_DEVICE;
+    if (ctx->ndevices > 1 || (flags & UR_MEM_FLAG_ALLOC_HOST_POINTER))
+        kind = L0_MEM_HOST;
+    l0_mem_t *m = mem_new(ctx, flags, size, kind);
+    if (m == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    ur_result_t res;
+    if (kind == L0_MEM_HOST) {
+        ze_host_mem_alloc_desc_t desc = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, NULL, 0};
+        res = l0_ok(zeMemAllocHost(ctx->ze, &desc, size, 0, &m->ptr), "zeMemAllocHost");
+    } else {
+        ze_device_mem_alloc_desc_t desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0};
+        res =
+            l0_ok(zeMemAllocDevice(ctx->ze, &desc, size, 0, dev->ze, &m->ptr), "zeMemAllocDevice");
+    }
+    if (res != UR_RESULT_SUCCESS) {
+        mem_destroy(m);
+        return res;
+    }
+    m->owns_ptr = true;
+    if (flags & UR_MEM_FLAG_USE_HOST_POINTER)
+        m->user = host;
+    if (host != NULL) {
+        if (kind == L0_MEM_HOST)
+            memcpy(m->ptr, host, size);
+        else
+            res = copy_now(ctx, dev, m->ptr, host, size);
+    }
+    if (res != UR_RESULT_SUCCESS) {
+        mem_destroy(m);
+        return res;
+    }
+    *phBuffer = (ur_mem_handle_t)m;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t l0_mem_retain(ur_mem_handle_t hMem) {
+    if (!l0_is(hMem, URC_KIND_MEM))
+        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
+    l0_mem_retain_internal(L0_MEM(hMem));
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t l0_mem_release(ur_mem_handle_t hMem) {
+    if (!l0_is(hMem, URC_KIND_MEM))
+        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
+    l0_mem_release_internal(L0_MEM(hMem));
+    return UR_RESULT_SUCCESS;
+}
+
+// A sub-buffer may narrow the parent's access, never widen it, and takes no host flags.
+static bool legal_sub_flags(ur_mem_flags_t parent, ur_mem_flags_t sub) {
+    const ur_mem_flags_t host = UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_HOST_POINTER |
+                                UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER;
+    if (sub & host)
+        return false;
+    if ((parent & UR_MEM_FLAG_WRITE_ONLY) &&
+        (sub & (UR_MEM_FLAG_READ_WRITE | UR_MEM_FLAG_READ_ONLY)))
+        return false;
+    if ((parent & UR_MEM_FLAG_READ_ONLY) &&
+        (sub & (UR_MEM_FLAG_READ_WRITE | UR_MEM_FLAG_WRITE_ONLY)))
+        return false;
+    return true;
+}
+
+ur_result_t l0_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t flags,
+                                    ur_buffer_create_type_t bufferCreateType,
+                                    const ur_buffer_region_t *pRegion, ur_mem_handle_t *phMem) {
+    (void)bufferCreateType; // REGION is the only type
+    if (!l0_is(hBuffer, URC_KIND_MEM))
+        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
+    l0_mem_t *parent = L0_MEM(hBuffer);
+    if (parent->parent != NULL)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
+                             "a sub-buffer cannot be partitioned again");
+    if (flags == 0)
+        flags = UR_MEM_FLAG_READ_WRITE;
+    if (!legal_sub_flags(parent->flags, flags))
+        return UR_RESULT_ERROR_INVALID_VALUE;
+    // origin + size <= parent size, without computing a sum that could wrap.
+    if (pRegion->size == 0 || pRegion->origin > parent->size ||
+        pRegion->size > parent->size - pRegion->origin)
+        return UR_RESULT_ERROR_INVALID_BUFFER_SIZE;
+    l0_mem_t *m = mem_new(parent->ctx, flags, pRegion->size, parent->kind);
+    if (m == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    m->parent = parent;
+    m->origin = pRegion->origin;
+    m->ptr = (char *)parent->ptr + pRegion->origin;
+    m->user = parent->user != NULL ? (char *)parent->user + pRegion->origin : NULL;
+    l0_mem_retain_internal(parent);
+    *phMem = (ur_mem_handle_t)m;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t l0_mem_get_native_handle(ur_mem_handle_t hMem, ur_device_handle_t hDevice,
+                                     ur_native_handle_t *phNativeMem) {
+    if (!l0_is(hMem, URC_KIND_MEM))
+        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
+    l0_mem_t *m = L0_MEM(hMem);
+    if (hDevice != NULL &&
+        (!l0_is(hDevice, URC_KIND_DEVICE) || !l0_context_has_device(m->ctx, L0_DEVICE(hDevice))))
+        return UR_RESULT_ERROR_INVALID_DEVICE;
+    *phNativeMem = (ur_native_handle_t)m->ptr;
+    return UR_RESULT_SUCCESS;
+}
+
+// The buffer runs from the pointer to the end of the USM allocation holding it.
+ur_result_t l0_mem_buffer_create_with_native_handle(ur_native_handle_t hNativeMem,
+                                                    ur_context_handle_t hContext,
+                                                    const ur_mem_native_properties_t *pProperties,
+                                                    ur_mem_handle_t *phMem) {
+    if (!l0_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    if (hNativeMem == 0)
+        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+    l0_context_t *ctx = L0_CONTEXT(hContext);
+    void *ptr = (void *)hNativeMem, *base = NULL;
+    size_t range = 0;
+    ze_memory_allocation_properties_t props = {.stype =
+                                                   ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+    ze_device_handle_t dev = NULL;
+    ur_result_t res =
+        l0_ok(zeMemGetAllocProperties(ctx->ze, ptr, &props, &dev), "zeMemGetAllocProperties");
+    if (res == UR_RESULT_SUCCESS && props.type == ZE_MEMORY_TYPE_UNKNOWN)
+        res = urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
+                            "%p is not a USM allocation of this context", ptr);
+    if (res == UR_RESULT_SUCCESS)
+        res = l0_ok(zeMemGetAddressRange(ctx->ze, ptr, &base, &range), "zeMemGetAddressRange");
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    l0_mem_kind_t kind = props.type == ZE_MEMORY_TYPE_DEVICE ? L0_MEM_DEVICE : L0_MEM_HOST;
+    size_t size = range - (size_t)((char *)ptr - (char *)base);
+    l0_mem_t *m = mem_new(ctx, UR_MEM_FLAG_READ_WRITE, size, kind);
+    if (m == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    m->ptr = ptr;
+    m->owns_ptr = pProperties != NULL && pProperties->isNativeHandleOwned && ptr == base;
+    *phMem = (ur_mem_handle_t)m;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t l0_mem_get_info(ur_mem_handle_t hMemory, ur_mem_info_t propName, size_t propSize,
+                            void *pPropValue, size_t *pPropSizeRet) {
+    if (!l0_is(hMemory, URC_KIND_MEM))
+        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
+    const l0_mem_t *m = L0_MEM(hMemory);
+    const l0_info_t out = {propSize, pPropValue, pPropSizeRet};
+    switch (propName) {
+    case UR_MEM_INFO_SIZE:
+        return l0_info_size(&out, m->size);
+    case UR_MEM_INFO_CONTEXT:
+        return l0_info_ptr(&out, m->ctx);
+    case UR_MEM_INFO_REFERENCE_COUNT:
+        return l0_info_u32(&out, urc_refcount(&m->obj));
+    default:
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+}

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+#define ZE_SIM_WANT_API_LOADER
+#include "l0t.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+l0t_t T;
+
+static uint32_t count_platforms(void) {
+    if (urLoaderInit(0, NULL) != UR_RESULT_SUCCESS)
+        return 0;
+    ur_adapter_handle_t adapter = NULL;
+    uint32_t n = 0;
+    if (urAdapterGet(1, &adapter, &n) != UR_RESULT_SUCCESS || n == 0)
+        return 0;
+    uint32_t platforms = 0;
+    urPlatformGet(adapter, 0, NULL, &platforms);
+    return platforms;
+}
+
+int l0t_main(Suite *suite) {
+    // Probed in a child, so the parent never starts a driver before Check forks.
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(count_platforms() > 0 ? 0 : URC_TEST_SKIP);
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+        return EXIT_FAILURE;
+    if (WEXITSTATUS(status) == URC_TEST_SKIP) {
+        fprintf(stderr, "no Level Zero platform (is ZE_ENABLE_ALT_DRIVERS set?): skipped\n");
+        srunner_free(srunner_create(suite));
+        return URC_TEST_SKIP;
+    }
+    return urc_test_run(suite);
+}
+
+void l0t_setup(void) {
+    memset(&T, 0, sizeof T);
+    ck_assert_ur_ok(urLoaderInit(0, NULL));
+    ck_assert_ur_ok(urAdapterGet(1, &T.adapter, NULL));
+    ck_assert_ur_ok(urPlatformGet(T.adapter, 1, &T.platform, NULL));
+    ck_assert_ur_ok(urDeviceGet(T.platform, UR_DEVICE_TYPE_ALL, 1, &T.device, NULL));
+    ck_assert_ur_ok(urContextCreate(1, &T.device, NULL, &T.context));
+    ck_assert_ur_ok(urQueueCreate(T.context, T.device, NULL, &T.queue));
+    // The same path the Level Zero loader opened, so this is the loader's instance.
+    ck_assert_int_eq(ze_sim_api_load(&T.sim, L0T_SIM_LIBRARY), 0);
+    T.sim.Reset();
+}
+
+void l0t_teardown(void) {
+    if (T.queue != NULL)
+        ck_assert_ur_ok(urQueueRelease(T.queue));
+    if (T.context != NULL)
+        ck_assert_ur_ok(urContextRelease(T.context));
+    // Everything the test made is released by now: the driver must hold nothing of ours.
+    if (T.sim.library != NULL) {
+        ck_assert_uint_eq(T.sim.GetLiveObjectCount(), 0);
+        ck_assert_uint_eq(T.sim.GetLiveAllocationCount(), 0);
+    }
+    if (T.adapter != NULL)
+        urAdapterRelease(T.adapter);
+    urLoaderTearDown();
+}
+
+TCase *l0t_tcase(const char *name) {
+    TCase *tc = tcase_create(name);
+    tcase_add_checked_fixture(tc, l0t_setup, l0t_teardown);
+    tcase_set_timeout(tc, 120);
+    return tc;
+}
+
+static void *read_path(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    void *data = malloc(n > 0 ? (size_t)n : 1);
+    if (data != NULL && fread(data, 1, (size_t)n, f) != (size_t)n) {
+        free(data);
+        data = NULL;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return data;
+}
+
+void *l0t_read(const char *file, size_t *size) {
+    // The simulator's own test modules, then the shared test kernels.
+    static const char *const dirs[] = {L0T_SIM_SPV_DIR, L0T_KERNEL_DIR};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; ++i) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dirs[i], file);
+        void *data = read_path(path, size);
+        if (data != NULL)
+            return data;
+    }
+    ck_abort_msg("device code %s missing (device code tools absent?)", file);
+    return NULL;
+}
+
+ur_program_handle_t l0t_program(const char *file, const ur_program_properties_t *props) {
+    size_t size = 0;
+    void *data = l0t_read(file, &size);
+    ur_program_handle_t program = NULL;
+    ck_assert_ur_ok(urProgramCreateWithIL(T.context, data, size, props, &program));
+    free(data);
+    return program;
+}
+
+ur_program_handle_t l0t_built(const char *file) {
+    ur_program_handle_t program = l0t_program(file, NULL);
+    ck_assert_ur_ok(urProgramBuild(T.context, program, NULL));
+    return program;
+}
+
+ur_queue_handle_t l0t_queue(ur_queue_flags_t flags) {
+    ur_queue_properties_t props = {UR_STRUCTURE_TYPE_QUEUE_PROPERTIES, NULL, flags};
+    ur_queue_handle_t q = NULL;
+    ck_assert_ur_ok(urQueueCreate(T.context, T.device, &props, &q));
+    return q;
+}
+
+char *l0t_log(ur_program_handle_t program) {
+    size_t size = 0;
+    ck_assert_ur_ok(
+        urProgramGetBuildInfo(program, T.device, UR_PROGRAM_BUILD_INFO_LOG, 0, NULL, &size));
+    char *log = calloc(size + 1, 1);
+    ck_assert_ur_ok(
+        urProgramGetBuildInfo(program, T.device, UR_PROGRAM_BUILD_INFO_LOG, size, log, NULL));
+    return log;
+}
+
+ur_command_t l0t_command(ur_event_handle_t event) {
+    ur_command_t c = UR_COMMAND_FORCE_UINT32;
+    ck_assert_ur_ok(urEventGetInfo(event, UR_EVENT_INFO_COMMAND_TYPE, sizeof c, &c, NULL));
+    return c;
+}
+
+ur_event_status_t l0t_status(ur_event_handle_t event) {
+    ur_event_status_t s = UR_EVENT_STATUS_FORCE_UINT32;
+    ck_assert_ur_ok(
+        urEventGetInfo(event, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL));
+    return s;
+}
