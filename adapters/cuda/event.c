@@ -184,15 +184,22 @@ ur_result_t cuda_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling
     uint64_t start = 0, end = 0;
     if (res == UR_RESULT_SUCCESS)
         res = device_time(e, e->start, &start);
-    if (res == UR_RESULT_SUCCESS && propName != UR_PROFILING_INFO_COMMAND_START)
+    // Both ends, even for START: clamping start needs the end.
+    if (res == UR_RESULT_SUCCESS)
         res = device_time(e, e->end, &end);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    // The host and device clocks drift by microseconds; keep queued <= start <= end anyway.
+    // The two clocks can disagree by microseconds; keep queued <= start <= end <= now anyway
+    // (the command has finished, so it did not end in the future).
+    uint64_t now = cuda_host_ns();
+    if (end < e->queued_ns)
+        end = e->queued_ns;
+    if (end > now)
+        end = now;
     if (start < e->queued_ns)
         start = e->queued_ns;
-    if (end < start)
-        end = start;
+    if (start > end)
+        start = end;
     return cuda_info_u64(&out, propName == UR_PROFILING_INFO_COMMAND_START ? start : end);
 }
 

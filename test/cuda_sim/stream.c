@@ -18,14 +18,20 @@ struct CUstream_st {
     int priority;
 };
 
-// Events are counted references: a queued record or wait keeps its event alive past
-// cuEventDestroy, as the real driver defers the destruction.
-struct CUevent_st {
+// An event points at its latest record; each cuEventRecord makes a new record, which the
+// queued record command completes. A wait holds the record it was called on, so later
+// records of the same event (on other streams, completing in any order) do not release it,
+// as on the GPU. Records are counted references, so an event may be destroyed with commands
+// still pending.
+typedef struct sim_record_t {
     atomic_int refs;
-    unsigned flags;
-    uint64_t recorded; // generation of the last cuEventRecord
-    uint64_t done;     // generation the stream has reached
+    bool done;
     double time_ms;
+} sim_record_t;
+
+struct CUevent_st {
+    unsigned flags;
+    sim_record_t *last; // NULL: never recorded
 };
 
 static pthread_mutex_t event_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -35,9 +41,9 @@ static pthread_mutex_t streams_lock = PTHREAD_MUTEX_INITIALIZER;
 static CUstream streams[256];
 static size_t nstreams;
 
-static void event_put(CUevent e) {
-    if (atomic_fetch_sub(&e->refs, 1) == 1)
-        free(e);
+static void record_put(sim_record_t *r) {
+    if (r != NULL && atomic_fetch_sub(&r->refs, 1) == 1)
+        free(r);
 }
 
 static void *worker(void *arg) {
@@ -184,29 +190,23 @@ SIM_EXPORT CUresult cuCtxSynchronize(void) {
 
 // ---- events ----
 
-typedef struct event_op_t {
-    CUevent event;
-    uint64_t generation;
-} event_op_t;
-
 static void run_record(sim_op_t *op) {
-    event_op_t *d = op->data;
+    sim_record_t *r = *(sim_record_t **)op->data;
     pthread_mutex_lock(&event_lock);
-    d->event->time_ms = sim_now_ms();
-    if (d->event->done < d->generation)
-        d->event->done = d->generation;
+    r->time_ms = sim_now_ms();
+    r->done = true;
     pthread_cond_broadcast(&event_cond);
     pthread_mutex_unlock(&event_lock);
-    event_put(d->event);
+    record_put(r);
 }
 
 static void run_wait(sim_op_t *op) {
-    event_op_t *d = op->data;
+    sim_record_t *r = *(sim_record_t **)op->data;
     pthread_mutex_lock(&event_lock);
-    while (d->event->done < d->generation)
+    while (!r->done)
         pthread_cond_wait(&event_cond, &event_lock);
     pthread_mutex_unlock(&event_lock);
-    event_put(d->event);
+    record_put(r);
 }
 
 SIM_EXPORT CUresult cuEventCreate(CUevent *pe, unsigned int flags) {
@@ -214,7 +214,6 @@ SIM_EXPORT CUresult cuEventCreate(CUevent *pe, unsigned int flags) {
     CUevent e = calloc(1, sizeof *e);
     if (e == NULL)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    atomic_init(&e->refs, 1);
     e->flags = flags;
     *pe = e;
     return CUDA_SUCCESS;
@@ -223,21 +222,31 @@ SIM_EXPORT CUresult cuEventCreate(CUevent *pe, unsigned int flags) {
 SIM_EXPORT CUresult cuEventDestroy_v2(CUevent e) {
     if (e == NULL)
         return CUDA_ERROR_INVALID_HANDLE;
-    event_put(e);
+    pthread_mutex_lock(&event_lock);
+    sim_record_t *last = e->last;
+    pthread_mutex_unlock(&event_lock);
+    record_put(last);
+    free(e);
     return CUDA_SUCCESS;
 }
 
-static CUresult queue_event_op(CUevent e, CUstream s, sim_op_fn_t run, bool record) {
-    event_op_t *d = malloc(sizeof *d);
-    if (d == NULL)
-        return CUDA_ERROR_OUT_OF_MEMORY;
+// The event's latest record with a reference taken, or NULL.
+static sim_record_t *latest(CUevent e) {
     pthread_mutex_lock(&event_lock);
-    if (record)
-        e->recorded++;
-    d->generation = e->recorded;
+    sim_record_t *r = e->last;
+    if (r != NULL)
+        atomic_fetch_add(&r->refs, 1);
     pthread_mutex_unlock(&event_lock);
-    d->event = e;
-    atomic_fetch_add(&e->refs, 1);
+    return r;
+}
+
+static CUresult queue_record_op(CUstream s, sim_op_fn_t run, sim_record_t *r) {
+    sim_record_t **d = malloc(sizeof *d);
+    if (d == NULL) {
+        record_put(r);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    *d = r;
     return sim_enqueue(s, run, d);
 }
 
@@ -245,30 +254,44 @@ SIM_EXPORT CUresult cuEventRecord(CUevent e, CUstream s) {
     SIM_STICKY();
     if (e == NULL)
         return CUDA_ERROR_INVALID_HANDLE;
-    return queue_event_op(e, s, run_record, true);
+    sim_record_t *r = calloc(1, sizeof *r);
+    if (r == NULL)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    atomic_init(&r->refs, 2); // the event's, and the queued command's
+    pthread_mutex_lock(&event_lock);
+    sim_record_t *old = e->last;
+    e->last = r;
+    pthread_mutex_unlock(&event_lock);
+    record_put(old);
+    return queue_record_op(s, run_record, r);
 }
 
+// Waiting for an event never recorded is a no-op, as in CUDA.
 SIM_EXPORT CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags) {
     SIM_STICKY();
     if (e == NULL || flags != 0)
         return CUDA_ERROR_INVALID_HANDLE;
-    return queue_event_op(e, s, run_wait, false);
+    sim_record_t *r = latest(e);
+    return r == NULL ? CUDA_SUCCESS : queue_record_op(s, run_wait, r);
 }
 
 SIM_EXPORT CUresult cuEventQuery(CUevent e) {
     SIM_STICKY();
     pthread_mutex_lock(&event_lock);
-    bool done = e->done >= e->recorded;
+    bool done = e->last == NULL || e->last->done;
     pthread_mutex_unlock(&event_lock);
     return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
 
 SIM_EXPORT CUresult cuEventSynchronize(CUevent e) {
-    pthread_mutex_lock(&event_lock);
-    uint64_t target = e->recorded;
-    while (e->done < target)
-        pthread_cond_wait(&event_cond, &event_lock);
-    pthread_mutex_unlock(&event_lock);
+    sim_record_t *r = latest(e);
+    if (r != NULL) {
+        pthread_mutex_lock(&event_lock);
+        while (!r->done)
+            pthread_cond_wait(&event_cond, &event_lock);
+        pthread_mutex_unlock(&event_lock);
+        record_put(r);
+    }
     SIM_STICKY();
     return CUDA_SUCCESS;
 }
@@ -278,9 +301,8 @@ SIM_EXPORT CUresult cuEventElapsedTime_v2(float *ms, CUevent start, CUevent end)
     if ((start->flags | end->flags) & CU_EVENT_DISABLE_TIMING)
         return CUDA_ERROR_INVALID_HANDLE;
     pthread_mutex_lock(&event_lock);
-    bool ready = start->recorded > 0 && end->recorded > 0 && start->done >= start->recorded &&
-                 end->done >= end->recorded;
-    double d = end->time_ms - start->time_ms;
+    bool ready = start->last != NULL && end->last != NULL && start->last->done && end->last->done;
+    double d = ready ? end->last->time_ms - start->last->time_ms : 0.0;
     pthread_mutex_unlock(&event_lock);
     if (!ready)
         return CUDA_ERROR_NOT_READY;
