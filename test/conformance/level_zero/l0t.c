@@ -52,6 +52,8 @@ void l0t_setup(void) {
 }
 
 void l0t_teardown(void) {
+    if (T.user_pool != NULL)
+        ck_assert_int_eq(zeEventPoolDestroy(T.user_pool), ZE_RESULT_SUCCESS);
     if (T.queue != NULL)
         ck_assert_ur_ok(urQueueRelease(T.queue));
     if (T.context != NULL)
@@ -147,4 +149,24 @@ ur_event_status_t l0t_status(ur_event_handle_t event) {
     ck_assert_ur_ok(
         urEventGetInfo(event, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL));
     return s;
+}
+
+ur_event_handle_t l0t_user_event(ze_event_handle_t *ze) {
+    ur_native_handle_t native_ctx = 0;
+    ck_assert_ur_ok(urContextGetNativeHandle(T.context, &native_ctx));
+    if (T.user_pool == NULL) {
+        ze_event_pool_desc_t pd = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
+                                   ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 64};
+        ck_assert_int_eq(
+            zeEventPoolCreate((ze_context_handle_t)native_ctx, &pd, 0, NULL, &T.user_pool),
+            ZE_RESULT_SUCCESS);
+    }
+    ck_assert_uint_lt(T.user_events, 64);
+    ze_event_desc_t ed = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, T.user_events++,
+                          ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+    ck_assert_int_eq(zeEventCreate(T.user_pool, &ed, ze), ZE_RESULT_SUCCESS);
+    ur_event_native_properties_t props = {UR_STRUCTURE_TYPE_EVENT_NATIVE_PROPERTIES, NULL, true};
+    ur_event_handle_t e = NULL;
+    ck_assert_ur_ok(urEventCreateWithNativeHandle((ur_native_handle_t)*ze, T.context, &props, &e));
+    return e;
 }

@@ -20,6 +20,8 @@ typedef struct l0t_t {
     ur_context_handle_t context;
     ur_queue_handle_t queue;
     ze_sim_api_t sim;
+    ze_event_pool_handle_t user_pool; // for l0t_user_event, destroyed at teardown
+    uint32_t user_events;
 } l0t_t;
 
 /// Set up by the fixture for each test.
@@ -49,6 +51,10 @@ ur_queue_handle_t l0t_queue(ur_queue_flags_t flags);
 
 /// The build log of a program on the fixture's device (malloc'd).
 char *l0t_log(ur_program_handle_t program);
+
+/// A "user event": a Level Zero event the test signals itself (zeEventHostSignal on *ze),
+/// wrapped with urEventCreateWithNativeHandle (owned: urEventRelease destroys it).
+ur_event_handle_t l0t_user_event(ze_event_handle_t *ze);
 
 /// The event's command type and status.
 ur_command_t l0t_command(ur_event_handle_t event);
