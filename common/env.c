@@ -40,6 +40,9 @@ static const urc_env_info_t table[URC_ENV_COUNT] = {
     [URC_ENV_L0_IMMEDIATE_COMMANDLISTS] = {"UR_L0_USE_IMMEDIATE_COMMANDLISTS", false,
                                            "boolean (default true): Level Zero immediate "
                                            "command lists"},
+    [URC_ENV_OPENCL_FORCE_FALLBACK_ASSERT] = {"URC_OPENCL_FORCE_FALLBACK_ASSERT", false,
+                                              "boolean (test use): OpenCL devices ignore "
+                                              "cl_intel_devicelib_assert and use the fallback"},
 };
 
 typedef struct snapshot_t {
