@@ -2,10 +2,9 @@
 // urProgram*: a program is one device image (PTX, cubin or fatbin) for one device, with the
 // metadata it was created with and, once built or linked, its CUDA module.
 //
-// Build loads the image with cuModuleLoadDataEx. Compile only validates options and the
-// device requirements and marks the image a compiled object: PTX compiled with -rdc has
-// unresolved externs and cannot be loaded alone, so its JIT happens at link time, where
-// cuLinkAddData takes each input with its own type and both JIT logs are kept.
+// Build loads the image with cuModuleLoadDataEx. Compile and link go through the JIT linker
+// (cuLinkCreate/cuLinkAddData/cuLinkComplete), which takes each input with its own type and
+// accepts PTX with unresolved externs (-rdc), with both JIT logs kept.
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -410,6 +409,51 @@ static ur_result_t build(cuda_program_t *p, const char *options) {
     return res;
 }
 
+static CUjitInputType input_type(cuda_image_kind_t kind) {
+    switch (kind) {
+    case CUDA_IMAGE_CUBIN:
+        return CU_JIT_INPUT_CUBIN;
+    case CUDA_IMAGE_FATBIN:
+        return CU_JIT_INPUT_FATBINARY;
+    default:
+        return CU_JIT_INPUT_PTX;
+    }
+}
+
+static size_t link_size(const cuda_program_t *p) {
+    // PTX goes in with its terminating NUL, as NVIDIA's own samples pass it.
+    return p->kind == CUDA_IMAGE_PTX ? p->size + 1 : p->size;
+}
+
+// Compiling is the first half of a link: cuLinkAddData JIT-compiles the input (PTX with
+// unresolved externs is fine there) and reports its errors with both logs. The linker keeps
+// no relocatable object to hand back, so link compiles the input again.
+static ur_result_t jit_compile(cuda_program_t *p, const jit_opts_t *o) {
+    jit_t *j = jit_new(o);
+    if (j == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    ur_result_t res = cuda_activate(p->dev);
+    CUlinkState state = NULL;
+    CUresult r = CUDA_SUCCESS;
+    const char *call = "cuLinkCreate";
+    if (res == UR_RESULT_SUCCESS) {
+        r = cu.LinkCreate(j->count, j->names, j->values, &state);
+        if (r == CUDA_SUCCESS) {
+            call = "cuLinkAddData";
+            r = cu.LinkAddData(state, input_type(p->kind), p->binary, link_size(p), "input0", 0,
+                               NULL, NULL);
+        }
+        set_text(&p->log, "");
+        jit_append_logs(j, &p->log);
+        if (r != CUDA_SUCCESS)
+            res = jit_failure(r, call, UR_RESULT_ERROR_PROGRAM_BUILD_FAILURE, p->log);
+    }
+    if (state != NULL)
+        cu.LinkDestroy(state);
+    free(j);
+    return res;
+}
+
 static ur_result_t compile(cuda_program_t *p, const char *options) {
     if (p->kind == CUDA_IMAGE_NONE)
         return urc_error_set(UR_RESULT_ERROR_INVALID_OPERATION, 0,
@@ -425,25 +469,14 @@ static ur_result_t compile(cuda_program_t *p, const char *options) {
     }
     if (res == UR_RESULT_SUCCESS)
         res = check_device_image(p->props, p->dev, &p->log);
-    if (res == UR_RESULT_SUCCESS) {
-        set_text(&p->log, "");
+    if (res == UR_RESULT_SUCCESS)
+        res = jit_compile(p, &o);
+    if (res == UR_RESULT_SUCCESS)
         p->binary_type = UR_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-    }
     p->status =
         res == UR_RESULT_SUCCESS ? UR_PROGRAM_BUILD_STATUS_SUCCESS : UR_PROGRAM_BUILD_STATUS_ERROR;
     pthread_mutex_unlock(&p->lock);
     return res;
-}
-
-static CUjitInputType input_type(cuda_image_kind_t kind) {
-    switch (kind) {
-    case CUDA_IMAGE_CUBIN:
-        return CU_JIT_INPUT_CUBIN;
-    case CUDA_IMAGE_FATBIN:
-        return CU_JIT_INPUT_FATBINARY;
-    default:
-        return CU_JIT_INPUT_PTX;
-    }
 }
 
 // Runs cuLink over the selected inputs and loads the result into `out`. Link errors leave the
@@ -464,11 +497,9 @@ static ur_result_t jit_link(cuda_program_t *out, cuda_program_t *const *in, cons
             continue;
         char name[32];
         snprintf(name, sizeof name, "input%u", i);
-        // PTX goes in with its terminating NUL, as NVIDIA's own samples pass it.
-        size_t size = in[i]->kind == CUDA_IMAGE_PTX ? in[i]->size + 1 : in[i]->size;
         call = "cuLinkAddData";
-        r = cu.LinkAddData(state, input_type(in[i]->kind), in[i]->binary, size, name, 0, NULL,
-                           NULL);
+        r = cu.LinkAddData(state, input_type(in[i]->kind), in[i]->binary, link_size(in[i]), name, 0,
+                           NULL, NULL);
     }
     void *cubin = NULL;
     size_t cubin_size = 0;

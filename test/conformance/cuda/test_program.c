@@ -97,6 +97,24 @@ START_TEST(build_failure_keeps_error_log) {
 }
 END_TEST
 
+// Compile runs the JIT (through cuLinkAddData), so a PTX error surfaces there with its log.
+START_TEST(compile_failure_keeps_error_log) {
+    size_t size = 0;
+    char *ptx = cudat_read_kernel("link_main.ptx", &size);
+    char *at = memmem(ptx, size, "ld.global", 9);
+    ck_assert_ptr_nonnull(at);
+    memcpy(at, "xx", 2);
+    ur_program_handle_t p = program_from_bytes(ptx, size);
+    free(ptx);
+    ck_assert_ur(urProgramCompile(T.context, p, NULL), UR_RESULT_ERROR_PROGRAM_BUILD_FAILURE);
+    ck_assert_int_eq(status_of(p), UR_PROGRAM_BUILD_STATUS_ERROR);
+    char *log = log_of(p);
+    ck_assert_msg(strstr(log, "rror") != NULL, "log: %s", log);
+    free(log);
+    ck_assert_ur_ok(urProgramRelease(p));
+}
+END_TEST
+
 START_TEST(build_options_maxrregcount_forms) {
     static const char *const good[] = {"-maxrregcount=32", "--maxrregcount 32",
                                        "-Dcount=3 -O3 --maxrregcount=40"};
@@ -293,6 +311,9 @@ int main(void) {
     tc = tcase_create("urProgramBuild requirements");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, build_checks_device_requirements);
+    suite_add_tcase(s, tc);
+    tc = cudat_tcase("urProgramCompile");
+    tcase_add_test(tc, compile_failure_keeps_error_log);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urProgramLink");
     tcase_add_test(tc, compile_and_link_two_modules);
