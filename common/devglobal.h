@@ -23,6 +23,13 @@ typedef struct urc_dg_desc_t {
 /// when the program carries no such set (the caller then asks the driver).
 ur_result_t urc_dg_describe(const urc_props_t *props, const char *name, urc_dg_desc_t *desc);
 
+/// Bytes of device storage behind a described variable: sizeof(T) for device_image_scope
+/// variables; for the others the variable holds only a pointer to its USM buffer (seed 004),
+/// which is what a runtime writes into it. Adapters bound their copies by this.
+static inline size_t urc_dg_storage_size(const urc_dg_desc_t *desc) {
+    return desc->image_scope ? desc->size : sizeof(void *);
+}
+
 /// `offset <= size && count <= size - offset`, or UR_RESULT_ERROR_INVALID_VALUE with a message
 /// naming the variable, offset, count and size. Never overflows.
 ur_result_t urc_dg_check_range(const char *name, size_t size, size_t offset, size_t count);
