@@ -24,7 +24,7 @@ static ur_result_t context_make(cl_context cl, uint32_t n, const ur_device_handl
     pthread_mutex_init(&c->lock, NULL);
     for (uint32_t i = 0; i < n; ++i) {
         list[i] = devices[i];
-        urc_retain(&devices[i]->obj);
+        ocl_device_retain_internal(devices[i]);
     }
     *out = c;
     return UR_RESULT_SUCCESS;

@@ -35,9 +35,13 @@ static bool has_ext(ur_device_handle_t d, const char *name) {
 
 /// The one decision whether the device asserts natively (seeds 000/001). Both
 /// UR_DEVICE_INFO_USE_NATIVE_ASSERT and the extension list reported by
-/// UR_DEVICE_INFO_EXTENSIONS follow it, so SYCL's two ways of asking always agree.
+/// UR_DEVICE_INFO_EXTENSIONS follow it, so SYCL's two ways of asking always agree, and the
+/// adapter runs its fallback checks (assert.c) exactly on the devices it says "no" for.
+/// URC_OPENCL_FORCE_FALLBACK_ASSERT makes it say "no" everywhere, so the fallback can be
+/// tested on a runtime that takes SPIR-V (PoCL, the one without the extension, takes none).
 static bool decide_native_assert(const char *cl_extensions) {
-    return ocl_word_listed(cl_extensions, NATIVE_ASSERT_EXTENSION);
+    return ocl_word_listed(cl_extensions, NATIVE_ASSERT_EXTENSION) &&
+           !urc_env_bool(URC_ENV_OPENCL_FORCE_FALLBACK_ASSERT, false);
 }
 
 /// The reported extension list: OpenCL's, with cl_intel_devicelib_assert present exactly
@@ -117,8 +121,9 @@ ur_result_t ocl_device_create(ur_platform_handle_t platform, cl_device_id cl,
         free(d);
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
+    atomic_init(&d->caps, NULL);
     if (parent != NULL)
-        urc_retain(&parent->obj);
+        ocl_device_retain_internal(parent);
     *out = d;
     return UR_RESULT_SUCCESS;
 }
@@ -128,8 +133,39 @@ void ocl_device_destroy(ur_device_handle_t d) {
         clReleaseDevice(d->cl);
         ocl_device_release(d->parent);
     }
+    free(atomic_load(&d->caps));
     free(d->extensions);
     free(d);
+}
+
+void ocl_device_retain_internal(ur_device_handle_t d) {
+    if (d->parent != NULL)
+        urc_retain(&d->obj);
+}
+
+ur_result_t ocl_device_caps(ur_device_handle_t d, const urc_device_caps_t **out) {
+    urc_device_caps_t *caps = atomic_load_explicit(&d->caps, memory_order_acquire);
+    if (caps != NULL) {
+        *out = caps;
+        return UR_RESULT_SUCCESS;
+    }
+    // About 40 queries; threads racing here each compute them and the first one is kept.
+    caps = URC_NEW(urc_device_caps_t);
+    if (caps == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    ur_result_t result = urc_caps_from_device(d, caps, ocl_log());
+    if (result != UR_RESULT_SUCCESS) {
+        free(caps);
+        return result;
+    }
+    urc_device_caps_t *expected = NULL;
+    if (!atomic_compare_exchange_strong_explicit(&d->caps, &expected, caps, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+        free(caps);
+        caps = expected;
+    }
+    *out = caps;
+    return UR_RESULT_SUCCESS;
 }
 
 ur_result_t ocl_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType,
@@ -825,23 +861,19 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
     }
 }
 
+// Root devices belong to their platform and are not reference-counted, as in OpenCL
+// (clRetainDevice/clReleaseDevice do nothing on root devices) and UR's OpenCL adapter: their
+// REFERENCE_COUNT stays 1, so callers that release handles they did not retain (the loader's
+// urDeviceGetSelected drops the devices it filters out) can never destroy or skew them.
 ur_result_t ocl_device_retain(ur_device_handle_t hDevice) {
     OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
-    urc_retain(&hDevice->obj);
+    ocl_device_retain_internal(hDevice);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t ocl_device_release(ur_device_handle_t hDevice) {
     OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
-    if (hDevice->parent == NULL) {
-        // Root devices belong to their platform: the count is kept for REFERENCE_COUNT but
-        // never drops below one, so an unbalanced release cannot destroy them.
-        unsigned n = urc_refcount(&hDevice->obj);
-        while (n > 1 && !atomic_compare_exchange_weak(&hDevice->obj.refcount, &n, n - 1))
-            ;
-        return UR_RESULT_SUCCESS;
-    }
-    if (urc_release(&hDevice->obj))
+    if (hDevice->parent != NULL && urc_release(&hDevice->obj))
         ocl_device_destroy(hDevice);
     return UR_RESULT_SUCCESS;
 }

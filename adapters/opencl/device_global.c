@@ -86,6 +86,7 @@ static ur_result_t prepare(ur_queue_handle_t q, ur_program_handle_t p, const cha
                            size_t buf_size) {
     OCL_CHECK_HANDLE(q, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     OCL_CHECK_HANDLE(p, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
+    OCL_TRY_UR(ocl_program_has_native(p));
     if (!q->device->global_variables)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "the device has no cl_intel_global_variable_access");
@@ -133,7 +134,9 @@ ur_result_t ocl_enqueue_device_global_variable_write(
     ocl_wait_list_fini(&wl);
     if (err != CL_SUCCESS)
         return transfer_failed(err, "clEnqueueWriteGlobalVariableINTEL", name);
-    return ocl_event_wrap(hQueue, UR_COMMAND_DEVICE_GLOBAL_VARIABLE_WRITE, ev, phEvent);
+    return ocl_assert_after_blocking(
+        hQueue, blockingWrite,
+        ocl_event_wrap(hQueue, UR_COMMAND_DEVICE_GLOBAL_VARIABLE_WRITE, ev, phEvent), phEvent);
 }
 
 ur_result_t ocl_enqueue_device_global_variable_read(ur_queue_handle_t hQueue,
@@ -154,7 +157,9 @@ ur_result_t ocl_enqueue_device_global_variable_read(ur_queue_handle_t hQueue,
     ocl_wait_list_fini(&wl);
     if (err != CL_SUCCESS)
         return transfer_failed(err, "clEnqueueReadGlobalVariableINTEL", name);
-    return ocl_event_wrap(hQueue, UR_COMMAND_DEVICE_GLOBAL_VARIABLE_READ, ev, phEvent);
+    return ocl_assert_after_blocking(
+        hQueue, blockingRead,
+        ocl_event_wrap(hQueue, UR_COMMAND_DEVICE_GLOBAL_VARIABLE_READ, ev, phEvent), phEvent);
 }
 
 ur_result_t ocl_program_get_global_variable_pointer(ur_device_handle_t hDevice,
@@ -165,6 +170,7 @@ ur_result_t ocl_program_get_global_variable_pointer(ur_device_handle_t hDevice,
     OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
     *ppGlobalVariablePointerRet = NULL;
+    OCL_TRY_UR(ocl_program_has_native(hProgram));
     if (!hDevice->global_variables)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "the device has no clGetDeviceGlobalVariablePointerINTEL");

@@ -102,8 +102,10 @@ ur_result_t ocl_enqueue_mem_buffer_read(ur_queue_handle_t hQueue, ur_mem_handle_
     cl_event ev = NULL;
     cl_int err = clEnqueueReadBuffer(hQueue->cl, hBuffer->cl, blockingRead, offset, size, pDst,
                                      wl.count, wl.events, phEvent != NULL ? &ev : NULL);
-    return ocl_enqueue_done(err, "clEnqueueReadBuffer", &wl, hQueue, UR_COMMAND_MEM_BUFFER_READ, ev,
-                            phEvent);
+    return ocl_assert_after_blocking(hQueue, blockingRead,
+                                     ocl_enqueue_done(err, "clEnqueueReadBuffer", &wl, hQueue,
+                                                      UR_COMMAND_MEM_BUFFER_READ, ev, phEvent),
+                                     phEvent);
 }
 
 ur_result_t ocl_enqueue_mem_buffer_write(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
@@ -118,8 +120,10 @@ ur_result_t ocl_enqueue_mem_buffer_write(ur_queue_handle_t hQueue, ur_mem_handle
     cl_event ev = NULL;
     cl_int err = clEnqueueWriteBuffer(hQueue->cl, hBuffer->cl, blockingWrite, offset, size, pSrc,
                                       wl.count, wl.events, phEvent != NULL ? &ev : NULL);
-    return ocl_enqueue_done(err, "clEnqueueWriteBuffer", &wl, hQueue, UR_COMMAND_MEM_BUFFER_WRITE,
-                            ev, phEvent);
+    return ocl_assert_after_blocking(hQueue, blockingWrite,
+                                     ocl_enqueue_done(err, "clEnqueueWriteBuffer", &wl, hQueue,
+                                                      UR_COMMAND_MEM_BUFFER_WRITE, ev, phEvent),
+                                     phEvent);
 }
 
 ur_result_t ocl_enqueue_mem_buffer_read_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
@@ -141,8 +145,10 @@ ur_result_t ocl_enqueue_mem_buffer_read_rect(ur_queue_handle_t hQueue, ur_mem_ha
     cl_int err = clEnqueueReadBufferRect(
         hQueue->cl, hBuffer->cl, blockingRead, bo, ho, rg, bufferRowPitch, bufferSlicePitch,
         hostRowPitch, hostSlicePitch, pDst, wl.count, wl.events, phEvent != NULL ? &ev : NULL);
-    return ocl_enqueue_done(err, "clEnqueueReadBufferRect", &wl, hQueue,
-                            UR_COMMAND_MEM_BUFFER_READ_RECT, ev, phEvent);
+    return ocl_assert_after_blocking(hQueue, blockingRead,
+                                     ocl_enqueue_done(err, "clEnqueueReadBufferRect", &wl, hQueue,
+                                                      UR_COMMAND_MEM_BUFFER_READ_RECT, ev, phEvent),
+                                     phEvent);
 }
 
 ur_result_t ocl_enqueue_mem_buffer_write_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
@@ -164,8 +170,11 @@ ur_result_t ocl_enqueue_mem_buffer_write_rect(ur_queue_handle_t hQueue, ur_mem_h
     cl_int err = clEnqueueWriteBufferRect(
         hQueue->cl, hBuffer->cl, blockingWrite, bo, ho, rg, bufferRowPitch, bufferSlicePitch,
         hostRowPitch, hostSlicePitch, pSrc, wl.count, wl.events, phEvent != NULL ? &ev : NULL);
-    return ocl_enqueue_done(err, "clEnqueueWriteBufferRect", &wl, hQueue,
-                            UR_COMMAND_MEM_BUFFER_WRITE_RECT, ev, phEvent);
+    return ocl_assert_after_blocking(hQueue, blockingWrite,
+                                     ocl_enqueue_done(err, "clEnqueueWriteBufferRect", &wl, hQueue,
+                                                      UR_COMMAND_MEM_BUFFER_WRITE_RECT, ev,
+                                                      phEvent),
+                                     phEvent);
 }
 
 ur_result_t ocl_enqueue_mem_buffer_copy(ur_queue_handle_t hQueue, ur_mem_handle_t hBufferSrc,
@@ -283,8 +292,10 @@ ur_result_t ocl_enqueue_mem_buffer_map(ur_queue_handle_t hQueue, ur_mem_handle_t
                                  wl.count, wl.events, phEvent != NULL ? &ev : NULL, &err);
     if (err == CL_SUCCESS)
         *ppRetMap = p;
-    return ocl_enqueue_done(err, "clEnqueueMapBuffer", &wl, hQueue, UR_COMMAND_MEM_BUFFER_MAP, ev,
-                            phEvent);
+    return ocl_assert_after_blocking(hQueue, blockingMap,
+                                     ocl_enqueue_done(err, "clEnqueueMapBuffer", &wl, hQueue,
+                                                      UR_COMMAND_MEM_BUFFER_MAP, ev, phEvent),
+                                     phEvent);
 }
 
 ur_result_t ocl_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMem, void *pMappedPtr,
@@ -344,6 +355,27 @@ static ur_result_t set_args(ur_kernel_handle_t k, ur_queue_handle_t q, uint32_t 
     return UR_RESULT_SUCCESS;
 }
 
+/// Ends the launch of an assert-marked kernel: its completion is tracked on the queue, and an
+/// event returned for it remembers the program, so waiting on it reads the record.
+static ur_result_t launch_tracked(cl_int err, ocl_wait_list_t *wl, ur_queue_handle_t q,
+                                  ur_program_handle_t program, cl_event ev,
+                                  ur_event_handle_t *out) {
+    ocl_wait_list_fini(wl);
+    if (err != CL_SUCCESS)
+        return ocl_fail(err, "clEnqueueNDRangeKernel");
+    ur_result_t result = ocl_assert_track(q, program, ev);
+    if (result != UR_RESULT_SUCCESS || out == NULL) {
+        clReleaseEvent(ev);
+        return result;
+    }
+    result = ocl_event_wrap(q, UR_COMMAND_KERNEL_LAUNCH, ev, out);
+    if (result == UR_RESULT_SUCCESS) {
+        urc_retain(&program->obj);
+        (*out)->assert_program = program;
+    }
+    return result;
+}
+
 ur_result_t ocl_enqueue_kernel_launch_with_args_exp(
     ur_queue_handle_t hQueue, ur_kernel_handle_t hKernel, uint32_t workDim,
     const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize,
@@ -374,6 +406,9 @@ ur_result_t ocl_enqueue_kernel_launch_with_args_exp(
                                  sizeof compiled, compiled, NULL) == CL_SUCCESS &&
         compiled[0] != 0)
         pLocalWorkSize = compiled;
+    // Kernels that may assert, on a device without native assert, are tracked until their
+    // completion is observed (assert.c); for all others this is the only extra test.
+    bool check = hKernel->may_assert && !hQueue->device->native_assert;
     ocl_wait_list_t wl;
     OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
@@ -385,12 +420,14 @@ ur_result_t ocl_enqueue_kernel_launch_with_args_exp(
     if (result == UR_RESULT_SUCCESS)
         err = clEnqueueNDRangeKernel(hQueue->cl, hKernel->cl, workDim, pGlobalWorkOffset,
                                      pGlobalWorkSize, pLocalWorkSize, wl.count, wl.events,
-                                     phEvent != NULL ? &ev : NULL);
+                                     phEvent != NULL || check ? &ev : NULL);
     pthread_mutex_unlock(&hKernel->launch_lock);
     if (result != UR_RESULT_SUCCESS) {
         ocl_wait_list_fini(&wl);
         return result;
     }
+    if (check)
+        return launch_tracked(err, &wl, hQueue, hKernel->program, ev, phEvent);
     return ocl_enqueue_done(err, "clEnqueueNDRangeKernel", &wl, hQueue, UR_COMMAND_KERNEL_LAUNCH,
                             ev, phEvent);
 }

@@ -81,6 +81,8 @@ ur_result_t ocl_enqueue_done(cl_int err, const char *what, ocl_wait_list_t *wl,
 static void event_destroy(ur_event_handle_t e) {
     if (e->owns_native)
         clReleaseEvent(e->cl);
+    if (e->assert_program != NULL)
+        ocl_program_release_internal(e->assert_program);
     ur_queue_handle_t q = atomic_load(&e->queue);
     if (q != NULL)
         ocl_queue_release_internal(q);
@@ -101,6 +103,19 @@ ur_result_t ocl_event_release(ur_event_handle_t hEvent) {
     return UR_RESULT_SUCCESS;
 }
 
+/// The command behind `e` is known to have completed: its fallback assert record, and those of
+/// other completed assert-marked launches on its queue, are read (assert.c).
+static ur_result_t event_completed(ur_event_handle_t e) {
+    ur_queue_handle_t q = atomic_load(&e->queue);
+    if (q == NULL)
+        return UR_RESULT_SUCCESS;
+    ur_result_t result = UR_RESULT_SUCCESS;
+    if (e->assert_program != NULL)
+        result = ocl_assert_check_program(q, e->assert_program);
+    ur_result_t swept = ocl_assert_observe(q, false);
+    return result != UR_RESULT_SUCCESS ? result : swept;
+}
+
 ur_result_t ocl_event_wait(uint32_t numEvents, const ur_event_handle_t *phEventWaitList) {
     for (uint32_t i = 0; i < numEvents; ++i)
         OCL_CHECK_HANDLE(phEventWaitList[i], URC_KIND_EVENT, UR_RESULT_ERROR_INVALID_EVENT);
@@ -117,7 +132,10 @@ ur_result_t ocl_event_wait(uint32_t numEvents, const ur_event_handle_t *phEventW
     ocl_wait_list_fini(&wl);
     if (err != CL_SUCCESS)
         return ocl_fail(err, "clWaitForEvents");
-    return UR_RESULT_SUCCESS;
+    ur_result_t result = UR_RESULT_SUCCESS;
+    for (uint32_t i = 0; i < numEvents && result == UR_RESULT_SUCCESS; ++i)
+        result = event_completed(phEventWaitList[i]);
+    return result;
 }
 
 /// The UR command type of an OpenCL command type, for events made from native handles.
@@ -221,6 +239,8 @@ ur_result_t ocl_event_get_info(ur_event_handle_t hEvent, ur_event_info_t propNam
         OCL_TRY("clGetEventInfo",
                 clGetEventInfo(hEvent->cl, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL));
         ur_event_status_t status = s < 0 ? UR_EVENT_STATUS_ERROR : (ur_event_status_t)s;
+        if (status == UR_EVENT_STATUS_COMPLETE)
+            OCL_TRY_UR(event_completed(hEvent));
         return ocl_put(out, &status, sizeof status);
     }
     case UR_EVENT_INFO_REFERENCE_COUNT:

@@ -10,8 +10,21 @@
 #define CL_KERNEL_REGISTER_COUNT_INTEL 0x425B
 #endif
 
-static ur_result_t kernel_make(cl_kernel cl, ur_program_handle_t program, bool owns,
-                               ur_kernel_handle_t *out) {
+/// Whether launches of the kernel need the fallback assert check (assert.c): the program's
+/// "SYCL/assert used" set names the kernel, as DPC++'s sycl-post-link writes it. Decided once
+/// here, so launching an unmarked kernel costs one test of this flag.
+static bool uses_assert(cl_kernel cl, ur_program_handle_t program, const char *name) {
+    if (!urc_props_has_set(program->props, URC_SET_ASSERT_USED))
+        return false;
+    char buf[256] = "";
+    if (name == NULL &&
+        clGetKernelInfo(cl, CL_KERNEL_FUNCTION_NAME, sizeof buf, buf, NULL) == CL_SUCCESS)
+        name = buf;
+    return name != NULL && urc_props_find(program->props, URC_SET_ASSERT_USED, name) != NULL;
+}
+
+static ur_result_t kernel_make(cl_kernel cl, ur_program_handle_t program, const char *name,
+                               bool owns, ur_kernel_handle_t *out) {
     ur_kernel_handle_t k = URC_NEW(struct ur_kernel_handle_t_);
     if (k == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
@@ -20,6 +33,7 @@ static ur_result_t kernel_make(cl_kernel cl, ur_program_handle_t program, bool o
     k->program = program;
     k->context = program->context;
     k->owns_native = owns;
+    k->may_assert = uses_assert(cl, program, name);
     pthread_mutex_init(&k->launch_lock, NULL);
     urc_retain(&program->obj);
     ocl_context_retain_internal(program->context);
@@ -30,11 +44,12 @@ static ur_result_t kernel_make(cl_kernel cl, ur_program_handle_t program, bool o
 ur_result_t ocl_kernel_create(ur_program_handle_t hProgram, const char *pKernelName,
                               ur_kernel_handle_t *phKernel) {
     OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
+    OCL_TRY_UR(ocl_program_has_native(hProgram));
     cl_int err = CL_SUCCESS;
     cl_kernel cl = clCreateKernel(hProgram->cl, pKernelName, &err);
     if (err != CL_SUCCESS)
         return ocl_fail(err, "clCreateKernel");
-    ur_result_t result = kernel_make(cl, hProgram, true, phKernel);
+    ur_result_t result = kernel_make(cl, hProgram, pKernelName, true, phKernel);
     if (result != UR_RESULT_SUCCESS)
         clReleaseKernel(cl);
     return result;
@@ -318,7 +333,7 @@ ur_result_t ocl_kernel_create_with_native_handle(ur_native_handle_t hNativeKerne
         if (hProgram->cl != cl_prog)
             return urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM, 0,
                                  "the native kernel belongs to another program");
-        return kernel_make(cl, hProgram, owns, phKernel);
+        return kernel_make(cl, hProgram, NULL, owns, phKernel);
     }
     // No program given: wrap the kernel's native program (holding a reference of its own).
     OCL_TRY("clRetainProgram", clRetainProgram(cl_prog));
@@ -331,7 +346,7 @@ ur_result_t ocl_kernel_create_with_native_handle(ur_native_handle_t hNativeKerne
         clReleaseProgram(cl_prog);
         return result;
     }
-    result = kernel_make(cl, program, owns, phKernel);
+    result = kernel_make(cl, program, NULL, owns, phKernel);
     ocl_program_release_internal(program); // the kernel holds its own reference
     return result;
 }

@@ -101,6 +101,12 @@ ur_device_handle_t ocl_device_find(cl_device_id cl);
 ur_result_t ocl_device_create(ur_platform_handle_t platform, cl_device_id cl,
                               ur_device_handle_t parent, ur_device_handle_t *out);
 void ocl_device_destroy(ur_device_handle_t device);
+/// Takes a reference for an object that depends on `device`; root devices are not counted
+/// (as OpenCL's clRetainDevice on a root device), so this only counts sub-devices.
+void ocl_device_retain_internal(ur_device_handle_t device);
+/// The device's SYCL aspects and limits (urc_caps_from_device, URC_MASK_ASPECTS applied),
+/// computed on first use and kept for the device's life.
+ur_result_t ocl_device_caps(ur_device_handle_t device, const urc_device_caps_t **out);
 
 void ocl_context_retain_internal(ur_context_handle_t context);
 void ocl_context_release_internal(ur_context_handle_t context);
@@ -112,13 +118,42 @@ void ocl_program_release_internal(ur_program_handle_t program);
 /// Index of `device` in the program's device list, or -1.
 int ocl_program_device_index(ur_program_handle_t program, ur_device_handle_t device);
 
-/// One check before build, compile and link: requirement checks and virtual-function image
-/// selection of the device-image work hook in here. Currently accepts every device.
-ur_result_t ocl_program_check_devices(const urc_props_t *props, uint32_t num_devices,
-                                      const ur_device_handle_t *devices);
+/// UR_RESULT_ERROR_INVALID_PROGRAM_EXECUTABLE (with a message) for a program that has no
+/// OpenCL program: the result of a link urc refused.
+ur_result_t ocl_program_has_native(ur_program_handle_t program);
 
 /// The cache of resolved device globals of `program` on its device number `index`.
 urc_dg_cache_t *ocl_program_globals(ur_program_handle_t program, int index);
+
+// ---- fallback assert (assert.c) --------------------------------------------------------------
+
+/// Records a launch of an assert-marked kernel of `program` on `queue` whose completion `done`
+/// signals (the caller keeps its own reference to `done`).
+ur_result_t ocl_assert_track(ur_queue_handle_t queue, ur_program_handle_t program, cl_event done);
+
+/// Reads the records of the programs whose tracked launches on `queue` have completed (all of
+/// them when `finished`), and delivers an assert found there (abort, or report mode's error).
+ur_result_t ocl_assert_sweep(ur_queue_handle_t queue, bool finished);
+
+/// Reads and delivers `program`'s record on `queue`'s device (its launch has completed).
+ur_result_t ocl_assert_check_program(ur_queue_handle_t queue, ur_program_handle_t program);
+
+/// Called when a synchronising call has seen work on `queue` complete. Costs one atomic load
+/// when no assert-marked launch is pending there, which is always the case without fallback
+/// asserts.
+static inline ur_result_t ocl_assert_observe(ur_queue_handle_t queue, bool finished) {
+    if (atomic_load_explicit(&queue->assert_pending, memory_order_acquire) == 0)
+        return UR_RESULT_SUCCESS;
+    return ocl_assert_sweep(queue, finished);
+}
+
+/// Ends a blocking enqueue: when it succeeded, earlier work on an in-order queue is done, so
+/// pending fallback checks run; an assert they report releases the returned event.
+ur_result_t ocl_assert_after_blocking(ur_queue_handle_t queue, bool blocking, ur_result_t result,
+                                      ur_event_handle_t *event);
+
+/// Drops what the queue tracks (at its destruction).
+void ocl_assert_queue_fini(ur_queue_handle_t queue);
 
 // ---- events and wait lists (event.c) -------------------------------------------------------
 

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "object.h"
 #include "props.h"
+#include "requirements.h"
 #include "ur_api.h"
 
 // Extension entry points that cl_ext.h does not declare (cl_intel_global_variable_access and
@@ -96,6 +97,8 @@ struct ur_device_handle_t_ {
     bool il;               // takes SPIR-V: OpenCL 2.1 or cl_khr_il_program, and an IL version
     bool usm;              // cl_intel_unified_shared_memory listed and its functions resolved
     bool global_variables; // the three cl_intel_global_variable_access functions resolved
+    // SYCL aspects and limits for requirement checks, computed on first use (ocl_device_caps).
+    _Atomic(urc_device_caps_t *) caps;
 };
 
 /// A callback from urContextSetExtendedDeleter, run when the context is destroyed.
@@ -116,6 +119,12 @@ struct ur_context_handle_t_ {
     ocl_deleter_t *deleters;
 };
 
+/// A launch of an assert-using kernel whose fallback record is still to be read (assert.c).
+typedef struct ocl_assert_check_t {
+    ur_program_handle_t program; // retained
+    cl_event done;               // retained; completes when the program's launches have
+} ocl_assert_check_t;
+
 struct ur_queue_handle_t_ {
     urc_object_t obj;
     cl_command_queue cl;
@@ -123,6 +132,14 @@ struct ur_queue_handle_t_ {
     ur_device_handle_t device;   // retained
     cl_command_queue_properties properties;
     bool owns_native;
+    // Fallback assert (assert.c): launches of kernels marked in "SYCL/assert used" on a device
+    // without native assert, one entry per program. Only those launches touch these fields;
+    // synchronising calls look at `assert_pending` alone when it is 0.
+    _Atomic uint32_t assert_pending; // entries in assert_checks
+    pthread_mutex_t assert_lock;     // guards assert_checks and assert_reader
+    ocl_assert_check_t *assert_checks;
+    uint32_t assert_capacity;
+    cl_command_queue assert_reader; // private in-order queue for record reads, made on demand
 };
 
 struct ur_event_handle_t_ {
@@ -132,6 +149,7 @@ struct ur_event_handle_t_ {
     _Atomic(ur_queue_handle_t) queue; // retained; made on demand for native events
     ur_command_t command;             // UR_COMMAND_FORCE_UINT32 when unknown (native events)
     bool owns_native;
+    ur_program_handle_t assert_program; // retained; set on launches that need a fallback check
 };
 
 struct ur_mem_handle_t_ {
@@ -145,7 +163,7 @@ struct ur_mem_handle_t_ {
 
 struct ur_program_handle_t_ {
     urc_object_t obj;
-    cl_program cl;
+    cl_program cl;               // NULL for a link urc refused: such a program carries only its log
     ur_context_handle_t context; // retained
     uint32_t num_devices;
     ur_device_handle_t *devices; // retained
@@ -154,6 +172,11 @@ struct ur_program_handle_t_ {
     pthread_mutex_t lock;               // guards creation and reset of the caches below
     _Atomic(urc_dg_cache_t *) *globals; // name -> (address, size), one per device
     _Atomic uint64_t generation;        // unique per program and build (see device_global.c)
+    // What urc itself says about the last build, compile or link, per device: requirement
+    // failures (seed 002) and virtual-function selection (seed 003). Guarded by `lock`.
+    char **logs;
+    bool *failed;                // urc refused the step for that device: build status ERROR
+    pthread_mutex_t assert_lock; // one fallback-record read and reset at a time (assert.c)
 };
 
 struct ur_kernel_handle_t_ {
@@ -162,6 +185,7 @@ struct ur_kernel_handle_t_ {
     ur_program_handle_t program; // retained
     ur_context_handle_t context; // retained
     bool owns_native;
+    bool may_assert; // listed in the program's "SYCL/assert used" (fallback assert, assert.c)
     // OpenCL keeps arguments in the cl_kernel, so setting them and enqueueing must not
     // interleave between threads launching the same kernel.
     pthread_mutex_t launch_lock;

@@ -1,20 +1,28 @@
 // SPDX-License-Identifier: MIT
 // Programs: creation from SPIR-V or binaries with their SYCL metadata, build, compile and
 // link (plus the *Exp forms with explicit devices), queries and pointers into programs.
+//
+// Device images (seeds 002 and 003): before OpenCL builds, compiles or links anything, each
+// target device's SYCL aspects and limits are checked against the program's
+// "SYCL/device requirements" (a refusal leaves the seed's message in that device's build log),
+// and urProgramLink links only the inputs urc_vf_select chooses for the devices.
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "ocl_internal.h"
+#include "vfselect.h"
 
-ur_result_t ocl_program_check_devices(const urc_props_t *props, uint32_t num_devices,
-                                      const ur_device_handle_t *devices) {
-    // The device-image work checks "SYCL/device requirements" and selects virtual-function
-    // images here, for build, compile and link alike.
-    (void)props;
-    (void)num_devices;
-    (void)devices;
-    return UR_RESULT_SUCCESS;
+/// Room for urc's own messages: the requirement and selection messages are one or two lines.
+#define LOG_SIZE 1024
+
+ur_result_t ocl_program_has_native(ur_program_handle_t p) {
+    if (p->cl != NULL)
+        return UR_RESULT_SUCCESS;
+    return urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM_EXECUTABLE, 0,
+                         "the program is a link urc refused; only its build log can be read");
 }
 
 /// Program generations are never reused, so a memo keyed by one cannot outlive what it names.
@@ -26,10 +34,14 @@ static ur_result_t program_make(cl_program cl, ur_context_handle_t context, uint
     ur_program_handle_t p = URC_NEW(struct ur_program_handle_t_);
     ur_device_handle_t *list = urc_calloc(n, sizeof *list);
     _Atomic(urc_dg_cache_t *) *globals = urc_calloc(n, sizeof *globals);
-    if (p == NULL || list == NULL || globals == NULL) {
+    char **logs = urc_calloc(n, sizeof *logs);
+    bool *failed = urc_calloc(n, sizeof *failed);
+    if (p == NULL || list == NULL || globals == NULL || logs == NULL || failed == NULL) {
         free(p);
         free(list);
         free(globals);
+        free(logs);
+        free(failed);
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     urc_object_init(&p->obj, &ocl_ddi, URC_KIND_PROGRAM);
@@ -40,11 +52,14 @@ static ur_result_t program_make(cl_program cl, ur_context_handle_t context, uint
     p->props = props; // takes the caller's reference
     p->owns_native = owns;
     p->globals = globals;
+    p->logs = logs;
+    p->failed = failed;
     atomic_init(&p->generation, atomic_fetch_add(&next_generation, 1));
     pthread_mutex_init(&p->lock, NULL);
+    pthread_mutex_init(&p->assert_lock, NULL);
     for (uint32_t i = 0; i < n; ++i) {
         list[i] = devices[i];
-        urc_retain(&devices[i]->obj);
+        ocl_device_retain_internal(devices[i]);
         atomic_init(&globals[i], NULL);
     }
     ocl_context_retain_internal(context);
@@ -97,6 +112,11 @@ void ocl_program_release_internal(ur_program_handle_t p) {
         urc_props_release(p->props);
     ocl_context_release_internal(p->context);
     pthread_mutex_destroy(&p->lock);
+    pthread_mutex_destroy(&p->assert_lock);
+    for (uint32_t i = 0; i < p->num_devices; ++i)
+        free(p->logs[i]);
+    free(p->logs);
+    free(p->failed);
     free(p->globals);
     free(p->devices);
     free(p);
@@ -215,26 +235,117 @@ static ur_result_t program_subset(ur_program_handle_t p, uint32_t n,
     return UR_RESULT_SUCCESS;
 }
 
+// ---- urc's build log -------------------------------------------------------------------------
+
+/// Forgets what urc said about the devices of a new build, compile or link step.
+static void logs_clear(ur_program_handle_t p, uint32_t n, const ur_device_handle_t *devices) {
+    pthread_mutex_lock(&p->lock);
+    for (uint32_t i = 0; i < n; ++i) {
+        int at = ocl_program_device_index(p, devices[i]);
+        if (at >= 0) {
+            URC_FREE(p->logs[at]);
+            p->failed[at] = false;
+        }
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+/// Sets urc's log for one device of the program (all of them when `device` is NULL); `failed`
+/// makes its build status ERROR.
+static void log_set(ur_program_handle_t p, ur_device_handle_t device, bool failed,
+                    const char *text) {
+    pthread_mutex_lock(&p->lock);
+    for (uint32_t i = 0; i < p->num_devices; ++i) {
+        if (device != NULL && p->devices[i] != device)
+            continue;
+        free(p->logs[i]);
+        p->logs[i] = urc_strdup(text); // NULL when out of memory: only the log is lost
+        p->failed[i] = failed;
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+// ---- build and compile -----------------------------------------------------------------------
+
 typedef enum { STEP_BUILD, STEP_COMPILE } step_t;
+
+static bool vf_flag(const urc_props_t *props, const char *name) {
+    return urc_props_find(props, URC_SET_VIRTUAL_FUNCTIONS, name) != NULL;
+}
+
+/// A dummy image (seed 003): the emptied twin of a provider, carrying its requirements.
+static bool vf_dummy(const urc_props_t *props) {
+    const urc_prop_t *d = urc_props_find(props, URC_SET_VIRTUAL_FUNCTIONS, URC_VF_DUMMY);
+    return d != NULL && d->type == UR_PROGRAM_METADATA_TYPE_UINT32 && d->u32 != 0;
+}
+
+/// Checks the program's requirements on each device before OpenCL sees it. On return the first
+/// `*kept` entries of `devices`/`ids` are the devices to build or compile for. A failing device
+/// refuses the whole step with the seed's message in that device's log, except when compiling
+/// a virtual-function provider image (seed 003): it is compiled only for devices that meet its
+/// requirements (no speculative compilation), and urProgramLink picks it or its dummy twin per
+/// device; dummies are compiled everywhere, being made for the devices that fail.
+static ur_result_t check_requirements(step_t step, ur_program_handle_t p, uint32_t n,
+                                      ur_device_handle_t *devices, cl_device_id *ids,
+                                      uint32_t *kept) {
+    *kept = n;
+    if (!urc_props_has_set(p->props, URC_SET_DEVICE_REQUIREMENTS))
+        return UR_RESULT_SUCCESS;
+    bool provider = step == STEP_COMPILE && vf_flag(p->props, URC_VF_PROVIDES);
+    if (provider && vf_dummy(p->props))
+        return UR_RESULT_SUCCESS;
+    uint32_t out = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const urc_device_caps_t *caps = NULL;
+        OCL_TRY_UR(ocl_device_caps(devices[i], &caps));
+        char msg[LOG_SIZE] = "";
+        ur_result_t r = urc_check_requirements(p->props, caps, msg, sizeof msg);
+        if (r == UR_RESULT_ERROR_UNSUPPORTED_FEATURE && provider) {
+            char line[LOG_SIZE + 128];
+            snprintf(line, sizeof line,
+                     "Not compiled for this device (an image of virtual functions; "
+                     "urProgramLink links its dummy image instead): %s",
+                     msg);
+            log_set(p, devices[i], false, line);
+            continue;
+        }
+        if (r == UR_RESULT_ERROR_UNSUPPORTED_FEATURE)
+            log_set(p, devices[i], true, msg);
+        if (r != UR_RESULT_SUCCESS)
+            return urc_error_set(r, 0, "%s", msg);
+        devices[out] = devices[i];
+        ids[out++] = ids[i];
+    }
+    *kept = out;
+    return UR_RESULT_SUCCESS;
+}
 
 /// Build or compile for `n` devices (all of the program's when `devices` is NULL).
 static ur_result_t build_step(step_t step, ur_program_handle_t p, uint32_t n,
                               const ur_device_handle_t *devices, const char *options) {
+    OCL_TRY_UR(ocl_program_has_native(p));
     if (devices == NULL) {
         n = p->num_devices;
         devices = p->devices;
     }
     cl_device_id small[8];
+    ur_device_handle_t small_devices[8];
     cl_device_id *ids = n <= 8 ? small : urc_calloc(n, sizeof *ids);
-    if (ids == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    ur_result_t result = program_subset(p, n, devices, ids);
+    ur_device_handle_t *targets = n <= 8 ? small_devices : urc_calloc(n, sizeof *targets);
+    ur_result_t result =
+        ids != NULL && targets != NULL ? UR_RESULT_SUCCESS : UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     if (result == UR_RESULT_SUCCESS)
-        result = ocl_program_check_devices(p->props, n, devices);
+        result = program_subset(p, n, devices, ids);
+    uint32_t kept = n;
     if (result == UR_RESULT_SUCCESS) {
+        memcpy(targets, devices, n * sizeof *targets);
+        logs_clear(p, n, devices);
+        result = check_requirements(step, p, n, targets, ids, &kept);
+    }
+    if (result == UR_RESULT_SUCCESS && kept > 0) {
         cl_int err = step == STEP_BUILD
-                         ? clBuildProgram(p->cl, n, ids, options, NULL, NULL)
-                         : clCompileProgram(p->cl, n, ids, options, 0, NULL, NULL, NULL, NULL);
+                         ? clBuildProgram(p->cl, kept, ids, options, NULL, NULL)
+                         : clCompileProgram(p->cl, kept, ids, options, 0, NULL, NULL, NULL, NULL);
         if (err != CL_SUCCESS)
             result = ocl_fail(err, step == STEP_BUILD ? "clBuildProgram" : "clCompileProgram");
         else
@@ -242,6 +353,8 @@ static ur_result_t build_step(step_t step, ur_program_handle_t p, uint32_t n,
     }
     if (ids != small)
         free(ids);
+    if (targets != small_devices)
+        free(targets);
     return result;
 }
 
@@ -283,7 +396,70 @@ ur_result_t ocl_program_compile_exp(ur_program_handle_t hProgram, uint32_t numDe
     return build_step(STEP_COMPILE, hProgram, numDevices, phDevices, pOptions);
 }
 
-/// Links `count` programs for `n` devices (the context's when `devices` is NULL). A failed
+// ---- link ------------------------------------------------------------------------------------
+
+/// What a link is made of: its inputs, and which of them each device takes.
+typedef struct link_plan_t {
+    uint32_t count;
+    const urc_props_t **props; // each input's metadata (NULL: none)
+    bool *selected;            // the inputs linked (the same for every device)
+    bool *scratch;             // one device's choice
+    bool any_vf;               // some input carries "SYCL/virtual functions"
+    char log[LOG_SIZE];        // why the link was refused
+} link_plan_t;
+
+/// Chooses the inputs for one device. Without virtual-function properties every input is
+/// linked; with them urc_vf_select decides (seed 003). Every chosen input that is no candidate
+/// of that selection must meet the device's requirements, as at build time.
+static ur_result_t plan_device(link_plan_t *plan, ur_device_handle_t device) {
+    const urc_device_caps_t *caps = NULL;
+    OCL_TRY_UR(ocl_device_caps(device, &caps));
+    ur_result_t r = UR_RESULT_SUCCESS;
+    if (plan->any_vf)
+        r = urc_vf_select(plan->props, plan->count, caps, plan->scratch, plan->log,
+                          sizeof plan->log);
+    else
+        for (uint32_t i = 0; i < plan->count; ++i)
+            plan->scratch[i] = true;
+    for (uint32_t i = 0; r == UR_RESULT_SUCCESS && i < plan->count; ++i)
+        if (plan->scratch[i] && !urc_props_has_set(plan->props[i], URC_SET_VIRTUAL_FUNCTIONS))
+            r = urc_check_requirements(plan->props[i], caps, plan->log, sizeof plan->log);
+    return r;
+}
+
+/// Chooses the inputs for all devices. Devices that choose differently would need one OpenCL
+/// program each, which one UR program cannot hold: such a link is refused as a link failure,
+/// and urProgramLinkExp per device is the way out (a context here usually has one device).
+static ur_result_t plan_link(link_plan_t *plan, uint32_t n, const ur_device_handle_t *devices) {
+    for (uint32_t d = 0; d < n; ++d) {
+        OCL_TRY_UR(plan_device(plan, devices[d]));
+        if (d == 0) {
+            memcpy(plan->selected, plan->scratch, plan->count * sizeof(bool));
+        } else if (memcmp(plan->selected, plan->scratch, plan->count * sizeof(bool)) != 0) {
+            snprintf(plan->log, sizeof plan->log,
+                     "The devices of this link need different device images for virtual "
+                     "functions (devices 0 and %u); link for each device with "
+                     "urProgramLinkExp.",
+                     d);
+            return UR_RESULT_ERROR_PROGRAM_LINK_FAILURE;
+        }
+    }
+    return UR_RESULT_SUCCESS;
+}
+
+/// A refused link still returns a program, as a failed OpenCL link does: it has no OpenCL
+/// program and carries the reason as every device's build log.
+static ur_result_t refused_link(ur_context_handle_t c, uint32_t n,
+                                const ur_device_handle_t *devices, const char *log,
+                                ur_program_handle_t *out) {
+    ur_result_t made = program_make(NULL, c, n, devices, NULL, false, out);
+    if (made != UR_RESULT_SUCCESS)
+        return made;
+    log_set(*out, NULL, true, log);
+    return urc_error_set(UR_RESULT_ERROR_PROGRAM_LINK_FAILURE, 0, "%s", log);
+}
+
+/// Links the chosen inputs for `n` devices (the context's when `devices` is NULL). A failed
 /// link that still produced a program returns it with the error, so its log can be read.
 static ur_result_t link(ur_context_handle_t c, uint32_t n, const ur_device_handle_t *devices,
                         uint32_t count, const ur_program_handle_t *programs, const char *options,
@@ -294,31 +470,51 @@ static ur_result_t link(ur_context_handle_t c, uint32_t n, const ur_device_handl
         n = c->num_devices;
         devices = c->devices;
     }
+    link_plan_t *plan = URC_NEW(link_plan_t);
     cl_device_id *ids = urc_calloc(n, sizeof *ids);
     cl_program *cls = urc_calloc(count, sizeof *cls);
     const urc_props_t **inputs = urc_calloc(count, sizeof *inputs);
+    const urc_props_t **chosen = urc_calloc(count, sizeof *chosen);
+    bool *flags = urc_calloc(2 * (size_t)count, sizeof *flags);
     urc_props_t *props = NULL;
-    ur_result_t result = ids != NULL && cls != NULL && inputs != NULL
+    ur_result_t result = plan != NULL && ids != NULL && cls != NULL && inputs != NULL &&
+                                 chosen != NULL && flags != NULL
                              ? UR_RESULT_SUCCESS
                              : UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     if (result == UR_RESULT_SUCCESS)
         result = check_devices(c, n, devices, ids);
-    size_t with_props = 0;
     for (uint32_t i = 0; result == UR_RESULT_SUCCESS && i < count; ++i) {
-        if (!ocl_is(programs[i], URC_KIND_PROGRAM) || programs[i]->context != c)
+        if (!ocl_is(programs[i], URC_KIND_PROGRAM) || programs[i]->context != c ||
+            programs[i]->cl == NULL)
             result = urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM, 0,
-                                   "input %u is not a program of the context", i);
-        else if ((cls[i] = programs[i]->cl), programs[i]->props != NULL)
-            inputs[with_props++] = programs[i]->props;
+                                   "input %u is not a linkable program of the context", i);
+        else if ((inputs[i] = programs[i]->props) != NULL &&
+                 urc_props_has_set(inputs[i], URC_SET_VIRTUAL_FUNCTIONS))
+            plan->any_vf = true;
     }
-    // The linked program carries the union of its inputs' metadata.
+    if (result == UR_RESULT_SUCCESS) {
+        *plan = (link_plan_t){count, inputs, flags, flags + count, plan->any_vf, ""};
+        result = plan_link(plan, n, devices);
+        if (result == UR_RESULT_ERROR_PROGRAM_LINK_FAILURE)
+            result = refused_link(c, n, devices, plan->log, out);
+        else if (result != UR_RESULT_SUCCESS)
+            result = urc_error_set(result, 0, "%s", plan->log);
+    }
+    // Only the chosen inputs reach OpenCL; the linked program carries the union of their
+    // metadata.
+    uint32_t linked = 0, with_props = 0;
+    for (uint32_t i = 0; result == UR_RESULT_SUCCESS && i < count; ++i) {
+        if (!plan->selected[i])
+            continue;
+        cls[linked++] = programs[i]->cl;
+        if (inputs[i] != NULL)
+            chosen[with_props++] = inputs[i];
+    }
     if (result == UR_RESULT_SUCCESS && with_props > 0)
-        result = urc_props_merge(inputs, with_props, &props);
-    if (result == UR_RESULT_SUCCESS)
-        result = ocl_program_check_devices(props, n, devices);
+        result = urc_props_merge(chosen, with_props, &props);
     if (result == UR_RESULT_SUCCESS) {
         cl_int err = CL_SUCCESS;
-        cl_program cl = clLinkProgram(c->cl, n, ids, options, count, cls, NULL, NULL, &err);
+        cl_program cl = clLinkProgram(c->cl, n, ids, options, linked, cls, NULL, NULL, &err);
         // Some drivers report a failed link as CL_INVALID_BINARY (unified-runtime#1458).
         if (err == CL_INVALID_BINARY)
             err = CL_LINK_PROGRAM_FAILURE;
@@ -336,9 +532,12 @@ static ur_result_t link(ur_context_handle_t c, uint32_t n, const ur_device_handl
     }
     if (props != NULL)
         urc_props_release(props);
+    free(plan);
     free(ids);
     free(cls);
     free(inputs);
+    free(chosen);
+    free(flags);
     return result;
 }
 
@@ -399,6 +598,12 @@ ur_result_t ocl_program_get_info(ur_program_handle_t hProgram, ur_program_info_t
         return ocl_put_u32(out, hProgram->num_devices);
     case UR_PROGRAM_INFO_DEVICES:
         return ocl_put(out, hProgram->devices, hProgram->num_devices * sizeof(ur_device_handle_t));
+    default:
+        break;
+    }
+    // Everything else is OpenCL's to answer, which a refused link cannot.
+    OCL_TRY_UR(ocl_program_has_native(hProgram));
+    switch (propName) {
     case UR_PROGRAM_INFO_IL:
         if (hProgram->context->platform->version < 21)
             return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
@@ -431,6 +636,27 @@ ur_result_t ocl_program_get_info(ur_program_handle_t hProgram, ur_program_info_t
     }
 }
 
+/// A text build query of OpenCL's, after `prefix` (and a newline) when that is given.
+static ur_result_t put_native_text(ur_program_handle_t p, cl_device_id dev,
+                                   cl_program_build_info param, const char *prefix, ocl_out_t out) {
+    size_t size = 0;
+    OCL_TRY("clGetProgramBuildInfo", clGetProgramBuildInfo(p->cl, dev, param, 0, NULL, &size));
+    size_t skip = prefix != NULL ? strlen(prefix) + 1 : 0;
+    char *text = calloc(skip + size + 1, 1);
+    if (text == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    cl_int err = clGetProgramBuildInfo(p->cl, dev, param, size, text + skip, NULL);
+    if (prefix != NULL) {
+        memcpy(text, prefix, skip - 1);
+        // No newline is added when OpenCL has nothing to say.
+        text[skip - 1] = text[skip] != '\0' ? '\n' : '\0';
+    }
+    ur_result_t result =
+        err == CL_SUCCESS ? ocl_put_str(out, text) : ocl_fail(err, "clGetProgramBuildInfo");
+    free(text);
+    return result;
+}
+
 ur_result_t ocl_program_get_build_info(ur_program_handle_t hProgram, ur_device_handle_t hDevice,
                                        ur_program_build_info_t propName, size_t propSize,
                                        void *pPropValue, size_t *pPropSizeRet) {
@@ -438,12 +664,19 @@ ur_result_t ocl_program_get_build_info(ur_program_handle_t hProgram, ur_device_h
     OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
     cl_device_id dev = hDevice->cl;
+    int at = ocl_program_device_index(hProgram, hDevice);
+    if (at < 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0, "not a device of the program");
+    pthread_mutex_lock(&hProgram->lock);
+    bool refused = hProgram->failed[at];
+    pthread_mutex_unlock(&hProgram->lock);
     switch (propName) {
     case UR_PROGRAM_BUILD_INFO_STATUS: {
-        cl_build_status s = CL_BUILD_NONE;
-        OCL_TRY(
-            "clGetProgramBuildInfo",
-            clGetProgramBuildInfo(hProgram->cl, dev, CL_PROGRAM_BUILD_STATUS, sizeof s, &s, NULL));
+        cl_build_status s = CL_BUILD_ERROR;
+        if (!refused && hProgram->cl != NULL)
+            OCL_TRY("clGetProgramBuildInfo",
+                    clGetProgramBuildInfo(hProgram->cl, dev, CL_PROGRAM_BUILD_STATUS, sizeof s, &s,
+                                          NULL));
         ur_program_build_status_t status = s == CL_BUILD_SUCCESS ? UR_PROGRAM_BUILD_STATUS_SUCCESS
                                            : s == CL_BUILD_ERROR ? UR_PROGRAM_BUILD_STATUS_ERROR
                                            : s == CL_BUILD_IN_PROGRESS
@@ -453,9 +686,10 @@ ur_result_t ocl_program_get_build_info(ur_program_handle_t hProgram, ur_device_h
     }
     case UR_PROGRAM_BUILD_INFO_BINARY_TYPE: {
         cl_program_binary_type t = CL_PROGRAM_BINARY_TYPE_NONE;
-        OCL_TRY(
-            "clGetProgramBuildInfo",
-            clGetProgramBuildInfo(hProgram->cl, dev, CL_PROGRAM_BINARY_TYPE, sizeof t, &t, NULL));
+        if (hProgram->cl != NULL)
+            OCL_TRY("clGetProgramBuildInfo",
+                    clGetProgramBuildInfo(hProgram->cl, dev, CL_PROGRAM_BINARY_TYPE, sizeof t, &t,
+                                          NULL));
         // UR has no "intermediate" type: such a program still needs building, like NONE.
         ur_program_binary_type_t type =
             t == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ? UR_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
@@ -465,19 +699,18 @@ ur_result_t ocl_program_get_build_info(ur_program_handle_t hProgram, ur_device_h
         return ocl_put(out, &type, sizeof type);
     }
     case UR_PROGRAM_BUILD_INFO_OPTIONS:
+        if (hProgram->cl == NULL)
+            return ocl_put_str(out, "");
+        return put_native_text(hProgram, dev, CL_PROGRAM_BUILD_OPTIONS, NULL, out);
     case UR_PROGRAM_BUILD_INFO_LOG: {
-        cl_program_build_info param =
-            propName == UR_PROGRAM_BUILD_INFO_LOG ? CL_PROGRAM_BUILD_LOG : CL_PROGRAM_BUILD_OPTIONS;
-        size_t size = 0;
-        OCL_TRY("clGetProgramBuildInfo",
-                clGetProgramBuildInfo(hProgram->cl, dev, param, 0, NULL, &size));
-        char *text = calloc(size + 1, 1);
-        if (text == NULL)
-            return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-        cl_int err = clGetProgramBuildInfo(hProgram->cl, dev, param, size, text, NULL);
-        ur_result_t result =
-            err == CL_SUCCESS ? ocl_put_str(out, text) : ocl_fail(err, "clGetProgramBuildInfo");
-        free(text);
+        // urc's own lines (requirements, virtual-function selection) come first, then OpenCL's.
+        pthread_mutex_lock(&hProgram->lock);
+        char *own = hProgram->logs[at] != NULL ? urc_strdup(hProgram->logs[at]) : NULL;
+        pthread_mutex_unlock(&hProgram->lock);
+        ur_result_t result = hProgram->cl == NULL
+                                 ? ocl_put_str(out, own != NULL ? own : "")
+                                 : put_native_text(hProgram, dev, CL_PROGRAM_BUILD_LOG, own, out);
+        free(own);
         return result;
     }
     default:
@@ -489,6 +722,7 @@ ur_result_t
 ocl_program_set_specialization_constants(ur_program_handle_t hProgram, uint32_t count,
                                          const ur_specialization_constant_info_t *pSpecConstants) {
     OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
+    OCL_TRY_UR(ocl_program_has_native(hProgram));
     // The same rule as UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS: OpenCL 2.2 and
     // SPIR-V, on every device of the program.
     bool supported = hProgram->context->platform->version >= 22;
@@ -508,6 +742,7 @@ ocl_program_set_specialization_constants(ur_program_handle_t hProgram, uint32_t 
 ur_result_t ocl_program_get_native_handle(ur_program_handle_t hProgram,
                                           ur_native_handle_t *phNativeProgram) {
     OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
+    OCL_TRY_UR(ocl_program_has_native(hProgram));
     *phNativeProgram = (ur_native_handle_t)hProgram->cl;
     return UR_RESULT_SUCCESS;
 }
@@ -571,6 +806,7 @@ ur_result_t ocl_program_get_function_pointer(ur_device_handle_t hDevice,
     OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
     *ppFunctionPointer = NULL;
+    OCL_TRY_UR(ocl_program_has_native(hProgram));
     ocl_get_function_pointer_fn fn = hProgram->context->platform->ext.get_function_pointer;
     if (fn == NULL)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,

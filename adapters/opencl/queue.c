@@ -17,9 +17,11 @@ static ur_result_t queue_make(cl_command_queue cl, ur_context_handle_t context,
     q->context = context;
     q->device = device;
     q->owns_native = owns;
+    atomic_init(&q->assert_pending, 0);
+    pthread_mutex_init(&q->assert_lock, NULL);
     clGetCommandQueueInfo(cl, CL_QUEUE_PROPERTIES, sizeof q->properties, &q->properties, NULL);
     ocl_context_retain_internal(context);
-    urc_retain(&device->obj);
+    ocl_device_retain_internal(device);
     *out = q;
     return UR_RESULT_SUCCESS;
 }
@@ -27,6 +29,7 @@ static ur_result_t queue_make(cl_command_queue cl, ur_context_handle_t context,
 void ocl_queue_release_internal(ur_queue_handle_t q) {
     if (!urc_release(&q->obj))
         return;
+    ocl_assert_queue_fini(q);
     if (q->owns_native)
         clReleaseCommandQueue(q->cl);
     ocl_device_release(q->device);
@@ -205,7 +208,7 @@ ur_result_t ocl_queue_create_with_native_handle(ur_native_handle_t hNativeQueue,
 ur_result_t ocl_queue_finish(ur_queue_handle_t hQueue) {
     OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     OCL_TRY("clFinish", clFinish(hQueue->cl));
-    return UR_RESULT_SUCCESS;
+    return ocl_assert_observe(hQueue, true);
 }
 
 ur_result_t ocl_queue_flush(ur_queue_handle_t hQueue) {

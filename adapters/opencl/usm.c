@@ -272,8 +272,10 @@ ur_result_t ocl_enqueue_usm_memcpy(ur_queue_handle_t hQueue, bool blocking, void
     cl_event ev = NULL;
     cl_int err = hQueue->context->platform->ext.enqueue_memcpy(
         hQueue->cl, blocking, pDst, pSrc, size, wl.count, wl.events, phEvent != NULL ? &ev : NULL);
-    return ocl_enqueue_done(err, "clEnqueueMemcpyINTEL", &wl, hQueue, UR_COMMAND_USM_MEMCPY, ev,
-                            phEvent);
+    return ocl_assert_after_blocking(hQueue, blocking,
+                                     ocl_enqueue_done(err, "clEnqueueMemcpyINTEL", &wl, hQueue,
+                                                      UR_COMMAND_USM_MEMCPY, ev, phEvent),
+                                     phEvent);
 }
 
 /// Prefetch and advice are hints; OpenCL on these devices gains nothing from them, so they
@@ -432,6 +434,8 @@ ur_result_t ocl_enqueue_usm_memcpy_2d(ur_queue_handle_t hQueue, bool blocking, v
     ocl_wait_list_fini(&wl);
     if (err != CL_SUCCESS)
         --done; // the failed row made no event
-    return rows_done(hQueue, UR_COMMAND_USM_MEMCPY_2D, rows, done, err, "clEnqueueMemcpyINTEL",
-                     NULL, blocking, phEvent);
+    return ocl_assert_after_blocking(hQueue, blocking,
+                                     rows_done(hQueue, UR_COMMAND_USM_MEMCPY_2D, rows, done, err,
+                                               "clEnqueueMemcpyINTEL", NULL, blocking, phEvent),
+                                     phEvent);
 }

@@ -217,19 +217,65 @@ START_TEST(platform_query_returns_the_platform) {
 }
 END_TEST
 
-START_TEST(retain_and_release_count) {
-    uint32_t before = oclt_device_u32(UR_DEVICE_INFO_REFERENCE_COUNT);
+// Root devices are not reference-counted (OpenCL's and UR's OpenCL semantics): the count
+// stays 1 through retains, releases and the objects made on the device.
+START_TEST(root_retain_keeps_count_one) {
+    ck_assert_uint_eq(oclt_device_u32(UR_DEVICE_INFO_REFERENCE_COUNT), 1);
     ck_assert_ur_ok(urDeviceRetain(T.device));
-    ck_assert_uint_eq(oclt_device_u32(UR_DEVICE_INFO_REFERENCE_COUNT), before + 1);
+    ck_assert_uint_eq(oclt_device_u32(UR_DEVICE_INFO_REFERENCE_COUNT), 1);
     ck_assert_ur_ok(urDeviceRelease(T.device));
-    ck_assert_uint_eq(oclt_device_u32(UR_DEVICE_INFO_REFERENCE_COUNT), before);
+    ck_assert_uint_eq(oclt_device_u32(UR_DEVICE_INFO_REFERENCE_COUNT), 1);
+}
+END_TEST
+
+START_TEST(sub_device_retain_and_release_count) {
+    ur_device_partition_property_t prop = {UR_DEVICE_PARTITION_EQUALLY, {.equally = 1}};
+    ur_device_partition_properties_t props = {UR_STRUCTURE_TYPE_DEVICE_PARTITION_PROPERTIES, NULL,
+                                              &prop, 1};
+    ur_device_handle_t sub = NULL;
+    if (urDevicePartition(T.device, &props, 1, &sub, NULL) != UR_RESULT_SUCCESS)
+        return; // not partitionable here (PoCL)
+    uint32_t n = 0;
+    ck_assert_ur_ok(urDeviceGetInfo(sub, UR_DEVICE_INFO_REFERENCE_COUNT, sizeof n, &n, NULL));
+    ck_assert_uint_eq(n, 1);
+    ck_assert_ur_ok(urDeviceRetain(sub));
+    ck_assert_ur_ok(urDeviceGetInfo(sub, UR_DEVICE_INFO_REFERENCE_COUNT, sizeof n, &n, NULL));
+    ck_assert_uint_eq(n, 2);
+    ck_assert_ur_ok(urDeviceRelease(sub));
+    ck_assert_ur_ok(urDeviceGetInfo(sub, UR_DEVICE_INFO_REFERENCE_COUNT, sizeof n, &n, NULL));
+    ck_assert_uint_eq(n, 1);
+    ck_assert_ur_ok(urDeviceRelease(sub));
 }
 END_TEST
 
 START_TEST(root_device_survives_extra_release) {
     ck_assert_ur_ok(urDeviceRelease(T.device));
     ck_assert_ur_ok(urDeviceRelease(T.device));
-    ck_assert_uint_ge(oclt_device_u32(UR_DEVICE_INFO_REFERENCE_COUNT), 1);
+    ck_assert_uint_eq(oclt_device_u32(UR_DEVICE_INFO_REFERENCE_COUNT), 1);
+}
+END_TEST
+
+START_TEST(objects_on_root_device_keep_count_one) {
+    ur_queue_handle_t q = NULL;
+    ck_assert_ur_ok(urQueueCreate(T.context, T.device, NULL, &q));
+    ck_assert_uint_eq(oclt_device_u32(UR_DEVICE_INFO_REFERENCE_COUNT), 1);
+    ck_assert_ur_ok(urQueueRelease(q));
+    ck_assert_uint_eq(oclt_device_u32(UR_DEVICE_INFO_REFERENCE_COUNT), 1);
+}
+END_TEST
+
+// The loader's urDeviceGetSelected releases the handles it does not return; a root device's
+// count must not drop for that (it used to, one per call, until it stuck at 1).
+START_TEST(get_selected_keeps_root_count) {
+    for (int i = 0; i < 4; ++i) {
+        uint32_t n = 0;
+        ck_assert_ur_ok(urDeviceGetSelected(T.platform, UR_DEVICE_TYPE_ALL, 0, NULL, &n));
+        ck_assert_uint_ge(n, 1);
+        ur_device_handle_t d = NULL;
+        ck_assert_ur_ok(urDeviceGetSelected(T.platform, UR_DEVICE_TYPE_ALL, 1, &d, NULL));
+        ck_assert_ptr_eq(d, T.device);
+        ck_assert_uint_eq(oclt_device_u32(UR_DEVICE_INFO_REFERENCE_COUNT), 1);
+    }
 }
 END_TEST
 
@@ -371,10 +417,13 @@ int main(void) {
     tcase_add_test(tc, partition_type_of_root_is_empty);
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urDeviceRetain");
-    tcase_add_test(tc, retain_and_release_count);
+    tcase_add_test(tc, root_retain_keeps_count_one);
+    tcase_add_test(tc, sub_device_retain_and_release_count);
+    tcase_add_test(tc, objects_on_root_device_keep_count_one);
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urDeviceRelease");
     tcase_add_test(tc, root_device_survives_extra_release);
+    tcase_add_test(tc, get_selected_keeps_root_count);
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urDevicePartition");
     tcase_add_test(tc, partition_equally_makes_sub_devices);
