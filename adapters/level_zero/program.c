@@ -443,11 +443,15 @@ static ur_result_t compile(l0_program_t *p, uint32_t n, ur_device_handle_t *devi
                                   "only an IL program can be compiled (the state is %d)",
                                   (int)targets[i]->state);
     // Compilation itself happens at link time: here the options are kept and the state moves.
+    // An image that provides virtual functions is a candidate of the link's selection, which
+    // weighs its requirements (a real provider and its dummy twin are both compiled), so only
+    // the link may refuse it.
+    bool candidate = urc_props_find(p->props, URC_SET_VIRTUAL_FUNCTIONS, URC_VF_PROVIDES) != NULL;
     for (uint32_t i = 0; first == UR_RESULT_SUCCESS && i < n; ++i) {
         l0_program_dev_t *d = targets[i];
         set_text(&d->options, options);
         set_text(&d->log, "");
-        ur_result_t res = check_image(p->props, d);
+        ur_result_t res = candidate ? UR_RESULT_SUCCESS : check_image(p->props, d);
         d->state = res == UR_RESULT_SUCCESS ? L0_STATE_OBJECT : L0_STATE_INVALID;
         keep_first(&first, res);
     }
