@@ -640,12 +640,17 @@ ur_result_t ocl_program_get_info(ur_program_handle_t hProgram, ur_program_info_t
 static ur_result_t put_native_text(ur_program_handle_t p, cl_device_id dev,
                                    cl_program_build_info param, const char *prefix, ocl_out_t out) {
     size_t size = 0;
-    OCL_TRY("clGetProgramBuildInfo", clGetProgramBuildInfo(p->cl, dev, param, 0, NULL, &size));
+    cl_int err = clGetProgramBuildInfo(p->cl, dev, param, 0, NULL, &size);
+    // PoCL answers CL_INVALID_PROGRAM for a program never built: urc's own lines still stand.
+    if (err != CL_SUCCESS && prefix != NULL)
+        return ocl_put_str(out, prefix);
+    if (err != CL_SUCCESS)
+        return ocl_fail(err, "clGetProgramBuildInfo");
     size_t skip = prefix != NULL ? strlen(prefix) + 1 : 0;
     char *text = calloc(skip + size + 1, 1);
     if (text == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    cl_int err = clGetProgramBuildInfo(p->cl, dev, param, size, text + skip, NULL);
+    err = clGetProgramBuildInfo(p->cl, dev, param, size, text + skip, NULL);
     if (prefix != NULL) {
         memcpy(text, prefix, skip - 1);
         // No newline is added when OpenCL has nothing to say.
