@@ -78,8 +78,8 @@ static ur_result_t prepare(ur_queue_handle_t hQueue, ur_program_handle_t hProgra
     return res;
 }
 
-static ur_result_t transfer(l0_queue_t *q, ur_command_t command, void *dst, const void *src,
-                            size_t count, bool blocking, uint32_t nwait,
+static ur_result_t transfer(l0_queue_t *q, l0_program_t *p, ur_command_t command, void *dst,
+                            const void *src, size_t count, bool blocking, uint32_t nwait,
                             const ur_event_handle_t *wait, ur_event_handle_t *phEvent) {
     l0_op_t op;
     ur_result_t res = l0_op_begin(q, command, nwait, wait, &op);
@@ -92,6 +92,9 @@ static ur_result_t transfer(l0_queue_t *q, ur_command_t command, void *dst, cons
     else // nothing to copy: the command still waits and signals, in order
         res = l0_ok(zeCommandListAppendBarrier(op.list, op.event->ze, op.nwaits, op.waits),
                     "zeCommandListAppendBarrier");
+    // The variable lives in the program's module: it stays until the copy is done.
+    if (res == UR_RESULT_SUCCESS)
+        l0_event_keep_program(op.event, p);
     return l0_op_end(&op, res, blocking, phEvent);
 }
 
@@ -106,8 +109,8 @@ ur_result_t l0_enqueue_device_global_variable_write(ur_queue_handle_t hQueue,
     ur_result_t res = prepare(hQueue, hProgram, name, count, offset, &q, &target);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    return transfer(q, UR_COMMAND_DEVICE_GLOBAL_VARIABLE_WRITE, target, pSrc, count, blockingWrite,
-                    numEventsInWaitList, phEventWaitList, phEvent);
+    return transfer(q, L0_PROGRAM(hProgram), UR_COMMAND_DEVICE_GLOBAL_VARIABLE_WRITE, target, pSrc,
+                    count, blockingWrite, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
 ur_result_t l0_enqueue_device_global_variable_read(ur_queue_handle_t hQueue,
@@ -121,8 +124,8 @@ ur_result_t l0_enqueue_device_global_variable_read(ur_queue_handle_t hQueue,
     ur_result_t res = prepare(hQueue, hProgram, name, count, offset, &q, &source);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    return transfer(q, UR_COMMAND_DEVICE_GLOBAL_VARIABLE_READ, pDst, source, count, blockingRead,
-                    numEventsInWaitList, phEventWaitList, phEvent);
+    return transfer(q, L0_PROGRAM(hProgram), UR_COMMAND_DEVICE_GLOBAL_VARIABLE_READ, pDst, source,
+                    count, blockingRead, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
 ur_result_t l0_program_get_global_variable_pointer(ur_device_handle_t hDevice,

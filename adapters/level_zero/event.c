@@ -80,9 +80,23 @@ ur_result_t l0_event_host_wait(l0_event_t *e) {
     return UR_RESULT_SUCCESS;
 }
 
+void l0_event_keep_kernel(l0_event_t *e, l0_kernel_t *k) {
+    urc_retain(&k->obj);
+    e->kernel = k;
+}
+
+void l0_event_keep_program(l0_event_t *e, l0_program_t *p) {
+    l0_program_retain_internal(p);
+    e->program = p;
+}
+
 static void event_destroy(l0_event_t *e) {
     l0_event_drop_deps(e);
     free(e->free_when_done);
+    if (e->kernel != NULL)
+        l0_kernel_release_internal(e->kernel);
+    if (e->program != NULL)
+        l0_program_release_internal(e->program);
     // The queue kept the event until the device signalled it, so nothing can still use the
     // Level Zero event: it is reset and reused.
     if (e->cache >= 0)

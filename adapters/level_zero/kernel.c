@@ -102,11 +102,15 @@ ur_result_t l0_kernel_retain(ur_kernel_handle_t hKernel) {
     return UR_RESULT_SUCCESS;
 }
 
+void l0_kernel_release_internal(l0_kernel_t *k) {
+    if (urc_release(&k->obj))
+        kernel_destroy(k);
+}
+
 ur_result_t l0_kernel_release(ur_kernel_handle_t hKernel) {
     if (!l0_is(hKernel, URC_KIND_KERNEL))
         return UR_RESULT_ERROR_INVALID_KERNEL;
-    if (urc_release(&L0_KERNEL(hKernel)->obj))
-        kernel_destroy(L0_KERNEL(hKernel));
+    l0_kernel_release_internal(L0_KERNEL(hKernel));
     return UR_RESULT_SUCCESS;
 }
 
@@ -647,5 +651,7 @@ ur_result_t l0_enqueue_kernel_launch_with_args_exp(
                                                     op.waits),
                     "zeCommandListAppendLaunchKernel");
     pthread_mutex_unlock(&k->lock);
+    if (res == UR_RESULT_SUCCESS)
+        l0_event_keep_kernel(op.event, k);
     return l0_op_end(&op, res, false, phEvent);
 }

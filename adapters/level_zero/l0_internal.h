@@ -160,6 +160,10 @@ struct l0_event_t {
     l0_event_t **deps;     // events the command waits for, kept until it completes
     uint32_t ndeps;
     void *free_when_done; // a staging buffer the command reads or writes
+    // Objects the command uses, kept (retained) until it completes: Level Zero must not destroy
+    // a kernel or module a queued command still refers to.
+    struct l0_kernel_t *kernel;
+    struct l0_program_t *program;
 };
 
 typedef enum l0_mem_kind_t {
@@ -342,6 +346,13 @@ void l0_event_drop_deps(l0_event_t *e);
 ur_result_t l0_event_host_wait(l0_event_t *e);
 void l0_event_retain_internal(l0_event_t *e);
 void l0_event_release_internal(l0_event_t *e);
+
+/// Keeps a kernel or program alive until e completes (reference taken here).
+void l0_event_keep_kernel(l0_event_t *e, struct l0_kernel_t *k);
+void l0_event_keep_program(l0_event_t *e, struct l0_program_t *p);
+
+// ---- kernel.c ----
+void l0_kernel_release_internal(struct l0_kernel_t *k);
 
 // ---- memory.c ----
 void l0_mem_retain_internal(l0_mem_t *mem);

@@ -560,6 +560,32 @@ START_TEST(kernel_launch_takes_buffers) {
 }
 END_TEST
 
+// A launch keeps its kernel (and so its module) until it has run: releasing both right after
+// the enqueue is fine, and the leak check sees them go once the launch completes.
+START_TEST(kernel_released_while_its_launch_waits) {
+    ur_program_handle_t p = l0t_built("globals.spv");
+    ur_kernel_handle_t k = NULL;
+    ck_assert_ur_ok(urKernelCreate(p, "sim_reqd", &k));
+    ze_event_handle_t gate_ze = NULL;
+    ur_event_handle_t gate = l0t_user_event(&gate_ze);
+    size_t global[2] = {8, 4};
+    ur_event_handle_t e = NULL;
+    ck_assert_ur_ok(urEnqueueKernelLaunchWithArgsExp(T.queue, k, 2, NULL, global, NULL, 0, NULL,
+                                                     NULL, 1, &gate, &e));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urProgramRelease(p));
+    ck_assert_ur_ok(urQueueFlush(T.queue));
+    ck_assert_int_ne(l0t_status(e), UR_EVENT_STATUS_COMPLETE);
+    ck_assert_int_eq(zeEventHostSignal(gate_ze), ZE_RESULT_SUCCESS);
+    ck_assert_ur_ok(urEventWait(1, &e));
+    ze_sim_launch_t l;
+    ck_assert_int_eq(T.sim.GetLaunch(0, &l), ZE_RESULT_SUCCESS);
+    ck_assert_str_eq(l.kernel_name, "sim_reqd");
+    ck_assert_ur_ok(urEventRelease(e));
+    ck_assert_ur_ok(urEventRelease(gate));
+}
+END_TEST
+
 START_TEST(kernel_suggested_local_size_divides_the_range) {
     ur_program_handle_t p = l0t_built("globals.spv");
     ur_kernel_handle_t k = NULL;
@@ -600,7 +626,7 @@ static Suite *suite(void) {
         {"urEnqueueKernelLaunchWithArgsExp",
          {kernel_launch_is_recorded_with_its_arguments, kernel_launch_uses_the_required_group_size,
           kernel_launch_refuses_bad_arguments_and_sizes, kernel_launch_offsets_and_cooperative,
-          kernel_launch_takes_buffers}},
+          kernel_launch_takes_buffers, kernel_released_while_its_launch_waits}},
         {"urKernelGetSuggestedLocalWorkSize", {kernel_suggested_local_size_divides_the_range}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
