@@ -43,12 +43,15 @@ ur_result_t l0_program_global(l0_program_t *p, const l0_device_t *dev, const cha
                              l0_result_name(r));
     if (r != ZE_RESULT_SUCCESS)
         return l0_error(r, "zeModuleGetGlobalPointer");
-    // A device_image_scope variable is the value itself, sizeof(T) in the metadata; the others
-    // hold a pointer to their USM storage, which SYCL writes, so the driver's size bounds them.
-    // The smaller wins, so no copy can pass the driver's storage.
+    // A described variable's storage is urc_dg_storage_size: sizeof(T) for device_image_scope,
+    // else the pointer to its USM buffer. The driver's size caps it, so no copy can pass the
+    // module's storage; without metadata the driver's size is the bound.
     size_t bound = bytes;
-    if (described == UR_RESULT_SUCCESS && desc.image_scope && (bytes == 0 || desc.size < bytes))
-        bound = desc.size;
+    if (described == UR_RESULT_SUCCESS) {
+        size_t storage = urc_dg_storage_size(&desc);
+        if (bytes == 0 || storage < bytes)
+            bound = storage;
+    }
     // A full cache only costs a later lookup; the answer is still right.
     (void)urc_dg_cache_put(dg, name, (uint64_t)(uintptr_t)ptr, bound);
     *address = ptr;

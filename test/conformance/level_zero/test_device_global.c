@@ -181,6 +181,20 @@ START_TEST(metadata_sizes_bound_the_copy) {
 }
 END_TEST
 
+// A variable without device_image_scope holds only the pointer to its USM buffer (what a SYCL
+// runtime writes into it), whatever sizeof(T) the metadata gives.
+START_TEST(metadata_pointer_variables_hold_a_pointer) {
+    md_list_t l = {0};
+    md_global(&l, "SYCL/device globals/uid_dev_arr", 64, 0);
+    ur_program_handle_t p = built_with(&l);
+    uint64_t usm = 0x1000;
+    int buf[4] = {0};
+    ck_assert_ur_ok(dg_write(p, "uid_dev_arr", sizeof usm, 0, &usm, NULL));
+    ck_assert_ur(dg_write(p, "uid_dev_arr", 12, 0, buf, NULL), UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur_ok(urProgramRelease(p));
+}
+END_TEST
+
 // Without metadata the driver's size (from the SPIR-V type) bounds the copy.
 START_TEST(driver_sizes_bound_the_copy) {
     ur_program_handle_t p = globals();
@@ -278,8 +292,9 @@ static Suite *suite(void) {
          {out_of_range_is_invalid_value_without_event, unknown_name_is_invalid_value_without_event,
           unbuilt_program_is_not_executable}},
         {"DeviceGlobalSizes",
-         {metadata_sizes_bound_the_copy, driver_sizes_bound_the_copy,
-          global_id_mapping_names_the_symbol, linked_program_keeps_the_metadata}},
+         {metadata_sizes_bound_the_copy, metadata_pointer_variables_hold_a_pointer,
+          driver_sizes_bound_the_copy, global_id_mapping_names_the_symbol,
+          linked_program_keeps_the_metadata}},
         {"urProgramGetGlobalVariablePointer",
          {pointer_and_size_of_a_variable, pointer_of_unknown_name_is_invalid_value,
           pointer_of_unbuilt_program_is_not_executable}},
