@@ -9,6 +9,7 @@
 
 #include "enum_names.h"
 #include "env.h"
+#include "requirements.h"
 #include "ur_api.h"
 #include "ur_enum_tables.h"
 
@@ -28,7 +29,7 @@ static const char usage[] =
     "  -h, --help                show this help message and exit\n"
     "  --version                 show the version and exit\n"
     "  -v, --verbose             print every property each adapter, platform and device\n"
-    "                            answers\n"
+    "                            answers, and each device's SYCL aspects\n"
     "  --no-linear-ids           name devices by adapter, platform and device index\n"
     "  --ignore-device-selector  list every device, not only those ONEAPI_DEVICE_SELECTOR\n"
     "                            keeps\n"
@@ -192,6 +193,26 @@ static void print_infos(void *handle, const urc_enum_table_t *table, const char 
     }
 }
 
+// The SYCL aspects urc's requirement checks see for the device (URC_MASK_ASPECTS applied), by
+// name, as the adapters compute them (urc_caps_from_device).
+static void print_aspects(ur_device_handle_t device, const char *indent) {
+    urc_device_caps_t caps;
+    memset(&caps, 0, sizeof caps);
+    if (urc_caps_from_device(device, &caps, NULL) != UR_RESULT_SUCCESS)
+        return;
+    printf("%sSYCL_ASPECTS:", indent);
+    for (uint32_t a = 0; a < URC_ASPECT_LIMIT; ++a) {
+        if (!urc_caps_has_aspect(&caps, a))
+            continue;
+        const char *name = urc_aspect_name(a);
+        if (name != NULL)
+            printf(" %s", name);
+        else
+            printf(" %" PRIu32, a);
+    }
+    printf("\n");
+}
+
 // A string query into `buf`, or "" when the handle does not answer it.
 static const char *text_of(query_t query, void *handle, int32_t prop, char *buf, size_t size) {
     buf[0] = '\0';
@@ -300,6 +321,7 @@ static int list(const options_t *opt, bool selector_set, bool detail) {
                     printf("\n[adapter(%u),platform(%u),device(%u)]:\n", a, p, d);
                     print_infos(devices[d], &urc_enum_ur_device_info_t, "UR_DEVICE_INFO_",
                                 query_device, "      ");
+                    print_aspects(devices[d], "      ");
                     continue;
                 }
                 // With a selector the indices are not the backend's, so they are left out.
