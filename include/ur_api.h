@@ -1096,7 +1096,7 @@ typedef enum ur_device_info_t {
     UR_DEVICE_INFO_MAX_COMPUTE_QUEUE_INDICES = 105,  ///< [uint32_t]
     UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS = 106,  ///< [ur_bool_t]
     UR_DEVICE_INFO_MEMORY_BUS_WIDTH = 107,  ///< [uint32_t][optional-query]
-    UR_DEVICE_INFO_MAX_WORK_GROUPS_3D = 108,
+    UR_DEVICE_INFO_MAX_WORK_GROUPS_3D = 108,  ///< [size_t[3]]
     UR_DEVICE_INFO_ASYNC_BARRIER = 109,  ///< [ur_bool_t]
     UR_DEVICE_INFO_MEM_CHANNEL_SUPPORT = 110,  ///< [ur_bool_t]
     UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT = 111,  ///< [ur_bool_t]
@@ -2660,7 +2660,7 @@ typedef enum ur_program_info_t {
     UR_PROGRAM_INFO_DEVICES = 3,  ///< [ur_device_handle_t[]]
     UR_PROGRAM_INFO_IL = 4,  ///< [char[]]
     UR_PROGRAM_INFO_BINARY_SIZES = 5,  ///< [size_t[]]
-    UR_PROGRAM_INFO_BINARIES = 6,
+    UR_PROGRAM_INFO_BINARIES = 6,  ///< [unsigned char *[]]
     UR_PROGRAM_INFO_NUM_KERNELS = 7,  ///< [size_t][optional-query]
     UR_PROGRAM_INFO_KERNEL_NAMES = 8,  ///< [char[]][optional-query]
     UR_PROGRAM_INFO_FORCE_UINT32 = 0x7fffffff
@@ -3847,13 +3847,13 @@ typedef enum ur_kernel_info_t {
 
 /// The per-device work-group properties of a kernel that `urKernelGetGroupInfo` can report.
 typedef enum ur_kernel_group_info_t {
-    UR_KERNEL_GROUP_INFO_GLOBAL_WORK_SIZE = 0,
+    UR_KERNEL_GROUP_INFO_GLOBAL_WORK_SIZE = 0,  ///< [size_t[3]][optional-query]
     UR_KERNEL_GROUP_INFO_WORK_GROUP_SIZE = 1,  ///< [size_t]
-    UR_KERNEL_GROUP_INFO_COMPILE_WORK_GROUP_SIZE = 2,
+    UR_KERNEL_GROUP_INFO_COMPILE_WORK_GROUP_SIZE = 2,  ///< [size_t[3]]
     UR_KERNEL_GROUP_INFO_LOCAL_MEM_SIZE = 3,  ///< [size_t]
     UR_KERNEL_GROUP_INFO_PREFERRED_WORK_GROUP_SIZE_MULTIPLE = 4,  ///< [size_t]
     UR_KERNEL_GROUP_INFO_PRIVATE_MEM_SIZE = 5,  ///< [size_t]
-    UR_KERNEL_GROUP_INFO_COMPILE_MAX_WORK_GROUP_SIZE = 6,
+    UR_KERNEL_GROUP_INFO_COMPILE_MAX_WORK_GROUP_SIZE = 6,  ///< [size_t[3]][optional-query]
     UR_KERNEL_GROUP_INFO_COMPILE_MAX_LINEAR_WORK_GROUP_SIZE = 7,  ///< [size_t][optional-query]
     UR_KERNEL_GROUP_INFO_FORCE_UINT32 = 0x7fffffff
 } ur_kernel_group_info_t;

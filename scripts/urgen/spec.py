@@ -239,13 +239,13 @@ def _read_head(line, section, where):
 
 
 def _read_enumerator(item, body, where):
-    m = re.match(r"(\w+) = (\S+)(?:\s+: (\S+)((?:\s+[\w-]+)*))?(\s+deprecated)?$", body)
+    m = re.match(r'(\w+) = (\S+)(?:\s+: ("[^"]+"|\S+)((?:\s+[\w-]+)*))?(\s+deprecated)?$', body)
     if not m:
         m2 = re.match(r"(\w+) = (\S+)\s+deprecated$", body)
         if not m2:
             raise ParseError("%s: cannot read enumerator %r" % (where, body))
         return Enumerator(item.prefix + m2.group(1), m2.group(2), deprecated=True)
-    return Enumerator(item.prefix + m.group(1), m.group(2), info_type=m.group(3) or "",
+    return Enumerator(item.prefix + m.group(1), m.group(2), info_type=(m.group(3) or "").strip('"'),
                       info_tags=(m.group(4) or "").split(), deprecated=bool(m.group(5)))
 
 
