@@ -39,6 +39,9 @@ void urc_loader_read_end(void) {
 
 // The first initialisation (and the first after a full teardown) reads the environment
 // afresh, as UR's loader builds a new context then.
+/// The one "layer" urc has: its generated parameter checks, which are always on.
+#define BUILTIN_LAYER "UR_LAYER_PARAMETER_VALIDATION"
+
 static ur_result_t first_init(ur_loader_config_handle_t config) {
     urc_env_reload();
     urc_logger_t *lg = urc_loader_log();
@@ -146,8 +149,9 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigGetInfo(ur_loader_config_handl
         return result;
     switch (propName) {
     case UR_LOADER_CONFIG_INFO_AVAILABLE_LAYERS:
-        // No layers: the ';'-separated list is empty.
-        return answer_exact("", 1, propSize, pPropValue, pPropSizeRet);
+        // Parameter validation is built in (the generated checks run on every call).
+        return answer_exact(BUILTIN_LAYER, sizeof BUILTIN_LAYER, propSize, pPropValue,
+                            pPropSizeRet);
     case UR_LOADER_CONFIG_INFO_REFERENCE_COUNT: {
         uint32_t count = atomic_load_explicit(&hLoaderConfig->refcount, memory_order_relaxed);
         return answer_exact(&count, sizeof count, propSize, pPropValue, pPropSizeRet);
@@ -162,8 +166,17 @@ urLoaderConfigEnableLayer(ur_loader_config_handle_t hLoaderConfig, const char *p
     ur_result_t result = urc_check_loader_config_enable_layer(hLoaderConfig, pLayerName);
     if (result != UR_RESULT_SUCCESS)
         return result;
-    URC_LOG(urc_loader_log(), UR_LOGGER_LEVEL_INFO, "layer '%s' requested: urc has no layers",
-            pLayerName);
+    urc_logger_t *lg = urc_loader_log();
+    if (strcmp(pLayerName, BUILTIN_LAYER) == 0)
+        return UR_RESULT_SUCCESS;
+    // UR's own tools (urinfo) insist on full validation; urc runs its parameter validation
+    // on every call and has no leak, lifetime or bounds tracking, so it says so and goes on.
+    if (strcmp(pLayerName, "UR_LAYER_FULL_VALIDATION") == 0) {
+        URC_LOG(lg, UR_LOGGER_LEVEL_WARN,
+                "UR_LAYER_FULL_VALIDATION: urc validates parameters only (always on)");
+        return UR_RESULT_SUCCESS;
+    }
+    URC_LOG(lg, UR_LOGGER_LEVEL_INFO, "layer '%s' requested: urc has no such layer", pLayerName);
     return UR_RESULT_ERROR_LAYER_NOT_PRESENT;
 }
 

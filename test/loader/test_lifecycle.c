@@ -131,24 +131,29 @@ START_TEST(config_reference_count) {
 }
 END_TEST
 
-START_TEST(config_has_no_layers) {
+START_TEST(config_has_only_builtin_validation) {
     ur_loader_config_handle_t config;
     ck_assert_ur_ok(urLoaderConfigCreate(&config));
+    const char expected[] = "UR_LAYER_PARAMETER_VALIDATION";
     size_t size = 0;
     ck_assert_ur_ok(
         urLoaderConfigGetInfo(config, UR_LOADER_CONFIG_INFO_AVAILABLE_LAYERS, 0, NULL, &size));
-    ck_assert_uint_eq(size, 1);
-    char layers[4] = "x";
-    ck_assert_ur_ok(
-        urLoaderConfigGetInfo(config, UR_LOADER_CONFIG_INFO_AVAILABLE_LAYERS, 1, layers, NULL));
-    ck_assert_str_eq(layers, "");
+    ck_assert_uint_eq(size, sizeof expected);
+    char layers[64] = "x";
+    ck_assert_ur_ok(urLoaderConfigGetInfo(config, UR_LOADER_CONFIG_INFO_AVAILABLE_LAYERS, size,
+                                          layers, NULL));
+    ck_assert_str_eq(layers, expected);
     ck_assert_ur(
         urLoaderConfigGetInfo(config, UR_LOADER_CONFIG_INFO_AVAILABLE_LAYERS, 4, layers, NULL),
         UR_RESULT_ERROR_INVALID_SIZE);
     ck_assert_ur(urLoaderConfigGetInfo(config, (ur_loader_config_info_t)2, 4, layers, NULL),
                  UR_RESULT_ERROR_INVALID_ENUMERATION);
-    ck_assert_ur(urLoaderConfigEnableLayer(config, "UR_LAYER_PARAMETER_VALIDATION"),
+    // Validation is built in; UR's tools ask for full validation, which urc accepts.
+    ck_assert_ur_ok(urLoaderConfigEnableLayer(config, "UR_LAYER_PARAMETER_VALIDATION"));
+    ck_assert_ur_ok(urLoaderConfigEnableLayer(config, "UR_LAYER_FULL_VALIDATION"));
+    ck_assert_ur(urLoaderConfigEnableLayer(config, "UR_LAYER_TRACING"),
                  UR_RESULT_ERROR_LAYER_NOT_PRESENT);
+    ck_assert_ur(urLoaderConfigEnableLayer(config, "VALIDATION"), UR_RESULT_ERROR_LAYER_NOT_PRESENT);
     ck_assert_ur(urLoaderConfigEnableLayer(config, ""), UR_RESULT_ERROR_LAYER_NOT_PRESENT);
     ck_assert_ur_ok(urLoaderConfigRelease(config));
 }
@@ -217,7 +222,7 @@ int main(void) {
     suite_add_tcase(s, tc);
     tc = lt_tcase("urLoaderConfig");
     tcase_add_test(tc, config_reference_count);
-    tcase_add_test(tc, config_has_no_layers);
+    tcase_add_test(tc, config_has_only_builtin_validation);
     tcase_add_test(tc, config_is_read_at_first_init_only);
     tcase_add_test(tc, mocking_replaces_discovery);
     suite_add_tcase(s, tc);
