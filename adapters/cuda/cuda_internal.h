@@ -176,6 +176,15 @@ typedef struct cuda_kernel_t {
     bool params_known;
     uint32_t nparams;
     size_t *param_sizes;
+    // Bytes of a launch's argument frame (a pointer per parameter plus one, then each argument
+    // in an 8-byte slot) when every parameter size is known, else 0: a launch whose arguments
+    // come in index order then lays them out in one pass, without measuring them first.
+    size_t frame_bytes;
+    // A frame too large for the stack, kept for the next launch that needs one; one launch at
+    // a time holds it (big_frame_busy), another allocates its own.
+    uint8_t *big_frame;
+    size_t big_frame_size;
+    atomic_flag big_frame_busy;
     pthread_mutex_t lock;       // serialises raising the dynamic shared memory limit
     size_t dyn_shared_limit;    // the largest dynamic shared size opted into so far
     atomic_int occupancy_block; // cached occupancy block size without dynamic shared memory
@@ -223,6 +232,19 @@ uint64_t cuda_host_ns(void);
 // ---- device.c ----
 /// Makes the device's primary context current on this thread (skipped when it already is).
 ur_result_t cuda_activate(const cuda_device_t *dev);
+/// The context this thread's last cuda_activate found or made current.
+extern _Thread_local CUcontext cuda_thread_ctx;
+/// cuda_activate without asking the driver when this thread's last cuda_activate left the
+/// device's context current. The application may have switched contexts since, so only a
+/// command that creates nothing in the current context may rely on it, and it must retry once
+/// when cuda_activate_recheck says the context was wrong.
+static inline ur_result_t cuda_activate_cached(const cuda_device_t *dev) {
+    return cuda_thread_ctx == dev->ctx ? UR_RESULT_SUCCESS : cuda_activate(dev);
+}
+/// After a driver call failed with `failure` on a cuda_activate_cached context: true when the
+/// failure is one a wrong current context causes and the context was indeed wrong (it is now
+/// right, so the caller retries); false when the failure stands.
+bool cuda_activate_recheck(const cuda_device_t *dev, CUresult failure);
 /// Fills the cached attributes and the capabilities of a device (platform start-up).
 ur_result_t cuda_device_init(cuda_device_t *dev);
 
@@ -233,7 +255,12 @@ void cuda_context_release_internal(cuda_context_t *ctx);
 
 // ---- queue.c ----
 /// The stream the next command of `q` goes to (round robin over an out-of-order queue's).
-CUstream cuda_queue_stream(cuda_queue_t *q);
+static inline CUstream cuda_queue_stream(cuda_queue_t *q) {
+    if (q->nstreams == 1)
+        return q->streams[0];
+    unsigned n = atomic_fetch_add_explicit(&q->next_stream, 1, memory_order_relaxed);
+    return q->streams[n % q->nstreams];
+}
 void cuda_queue_retain_internal(cuda_queue_t *q);
 void cuda_queue_release_internal(cuda_queue_t *q);
 

@@ -8,6 +8,9 @@
 #include "assert_record.h"
 #include "cuda_internal.h"
 
+// What cuda_activate_cached (cuda_internal.h) trusts instead of asking the driver.
+_Thread_local CUcontext cuda_thread_ctx;
+
 ur_result_t cuda_activate(const cuda_device_t *dev) {
     CUcontext current = NULL;
     CUresult r = cu.CtxGetCurrent(&current);
@@ -15,9 +18,27 @@ ur_result_t cuda_activate(const cuda_device_t *dev) {
         return cuda_error(r, "cuCtxGetCurrent");
     // The primary context is shared by every thread; setting it is only needed once per thread
     // (or after the application made another context current).
-    if (current == dev->ctx)
-        return UR_RESULT_SUCCESS;
-    return cuda_ok(cu.CtxSetCurrent(dev->ctx), "cuCtxSetCurrent");
+    if (current != dev->ctx) {
+        r = cu.CtxSetCurrent(dev->ctx);
+        if (r != CUDA_SUCCESS) {
+            cuda_thread_ctx = current;
+            return cuda_error(r, "cuCtxSetCurrent");
+        }
+    }
+    cuda_thread_ctx = dev->ctx;
+    return UR_RESULT_SUCCESS;
+}
+
+bool cuda_activate_recheck(const cuda_device_t *dev, CUresult failure) {
+    if (failure != CUDA_ERROR_INVALID_CONTEXT && failure != CUDA_ERROR_CONTEXT_IS_DESTROYED &&
+        failure != CUDA_ERROR_INVALID_HANDLE)
+        return false;
+    CUcontext current = NULL;
+    if (cu.CtxGetCurrent(&current) != CUDA_SUCCESS || current == dev->ctx) {
+        cuda_thread_ctx = current;
+        return false; // the context was right: the failure is real
+    }
+    return cuda_activate(dev) == UR_RESULT_SUCCESS;
 }
 
 static int attr(const cuda_device_t *dev, CUdevice_attribute a) {

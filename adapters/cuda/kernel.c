@@ -50,10 +50,17 @@ static void read_params(cuda_kernel_t *k) {
     k->param_sizes = urc_calloc(n, sizeof *k->param_sizes);
     if (k->param_sizes == NULL)
         return;
-    for (uint32_t i = 0; i < n; ++i)
+    size_t frame = ((size_t)n + 1) * sizeof(void *);
+    for (uint32_t i = 0; i < n; ++i) {
         if (cu.FuncGetParamInfo(k->fn, i, &offset, &k->param_sizes[i]) != CUDA_SUCCESS)
             k->param_sizes[i] = 0;
+        // A size the driver would not tell leaves the frame unknown (launches measure it).
+        frame = k->param_sizes[i] == 0 || frame == 0
+                    ? 0
+                    : frame + ((k->param_sizes[i] + 7) & ~(size_t)7);
+    }
     k->nparams = n;
+    k->frame_bytes = frame;
     k->params_known = true;
 }
 
@@ -104,6 +111,7 @@ ur_result_t cuda_kernel_create(ur_program_handle_t hProgram, const char *pKernel
         k->static_shared = 0;
     read_metadata(k);
     read_params(k);
+    atomic_flag_clear(&k->big_frame_busy);
     pthread_mutex_init(&k->lock, NULL);
     cuda_program_retain_internal(p);
     urc_object_init(&k->obj, &cuda_ddi, URC_KIND_KERNEL);
@@ -127,6 +135,7 @@ ur_result_t cuda_kernel_release(ur_kernel_handle_t hKernel) {
     cuda_program_release_internal(k->program);
     pthread_mutex_destroy(&k->lock);
     free(k->param_sizes);
+    free(k->big_frame);
     free(k->name);
     free(k);
     return UR_RESULT_SUCCESS;

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
 // urEnqueueKernelLaunchWithArgsExp: the arguments come with the launch, are laid out in a
-// per-call buffer (on the stack for ordinary kernels) and handed to cuLaunchKernel, which copies
+// per-call frame (on the stack for ordinary kernels) and handed to cuLaunchKernel, which copies
 // them. Nothing is written to the kernel object, so one kernel may be launched from many
-// threads at once.
+// threads at once. The common launch (arguments in index order, no event) costs one pass over
+// the arguments, no allocation, no lock and no question to the driver about the current
+// context; scripts/cuda-launch-count measures it.
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cuda_internal.h"
 
-// Bytes of argument space kept on the stack; larger argument sets use the heap.
+// Bytes of argument frame kept on the stack; larger frames use the kernel's kept frame.
 #define LAUNCH_STACK_BYTES 2048
+// The fast path's frame: room for a dozen or more ordinary arguments.
+#define FAST_FRAME_BYTES 256
 // Local (shared) memory arguments are aligned to their size, up to the largest vector type.
 #define LOCAL_MAX_ALIGN 128u
 // CUDA's default limit of static plus dynamic shared memory without an opt-in.
@@ -28,8 +32,9 @@ typedef struct launch_args_t {
     void **params; // nparams entries, then one for the implicit global offset
     uint8_t *storage;
     size_t used;
-    size_t local_bytes; // dynamic shared memory: work-group memory, then local arguments
-    void *heap;
+    size_t local_bytes;  // dynamic shared memory: work-group memory, then local arguments
+    uint8_t *heap;       // a frame allocated for this launch, or NULL
+    cuda_kernel_t *held; // the kernel whose big_frame this launch holds, or NULL
 } launch_args_t;
 
 static ur_result_t read_props(const ur_kernel_launch_ext_properties_t *list, launch_props_t *o) {
@@ -80,8 +85,15 @@ static ur_result_t check_size(const cuda_kernel_t *k, uint32_t index, size_t siz
 }
 
 static void put(launch_args_t *l, uint32_t index, const void *value, size_t size) {
-    l->params[index] = l->storage + l->used;
-    memcpy(l->storage + l->used, value, size);
+    uint8_t *slot = l->storage + l->used;
+    l->params[index] = slot;
+    // Fixed sizes become plain moves; nearly every argument is a pointer or a 4-byte scalar.
+    if (size == 8)
+        memcpy(slot, value, 8);
+    else if (size == 4)
+        memcpy(slot, value, 4);
+    else
+        memcpy(slot, value, size);
     l->used += round8(size);
 }
 
@@ -141,14 +153,48 @@ static ur_result_t put_arg(launch_args_t *l, const cuda_kernel_t *k, uint32_t in
     }
 }
 
+// A frame of `need` bytes: the caller's stack buffer when it fits, else the kernel's kept
+// frame when no other launch holds it, else an allocation of its own.
+static ur_result_t frame_get(launch_args_t *l, cuda_kernel_t *k, size_t need, uint8_t *stack,
+                             size_t stack_size, uint8_t **base) {
+    if (need <= stack_size) {
+        *base = stack;
+        return UR_RESULT_SUCCESS;
+    }
+    if (!atomic_flag_test_and_set_explicit(&k->big_frame_busy, memory_order_acquire)) {
+        if (k->big_frame_size < need) {
+            uint8_t *bigger = malloc(need);
+            if (bigger == NULL) {
+                atomic_flag_clear_explicit(&k->big_frame_busy, memory_order_release);
+                return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+            }
+            free(k->big_frame);
+            k->big_frame = bigger;
+            k->big_frame_size = need;
+        }
+        l->held = k;
+        *base = k->big_frame;
+        return UR_RESULT_SUCCESS;
+    }
+    *base = l->heap = malloc(need);
+    return *base != NULL ? UR_RESULT_SUCCESS : UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+}
+
+// Gives back what frame_get took (cuLaunchKernel has copied the arguments by then).
+static void args_done(launch_args_t *l) {
+    if (l->held != NULL)
+        atomic_flag_clear_explicit(&l->held->big_frame_busy, memory_order_release);
+    free(l->heap);
+    l->held = NULL;
+    l->heap = NULL;
+}
+
 // Lays the arguments out by index. Every index up to the highest must be given exactly once
 // (and, when the driver can tell, match the kernel's signature): a missing argument would have
 // cuLaunchKernel read a null pointer.
-static ur_result_t build_args(launch_args_t *l, const cuda_kernel_t *k, uint32_t n,
-                              const ur_exp_kernel_arg_properties_t *args, size_t wg_mem,
-                              uint8_t *stack, size_t stack_size) {
-    memset(l, 0, sizeof *l);
-    l->local_bytes = wg_mem;
+static ur_result_t lay_out_any_order(launch_args_t *l, cuda_kernel_t *k, uint32_t n,
+                                     const ur_exp_kernel_arg_properties_t *args, uint8_t *stack,
+                                     size_t stack_size) {
     uint32_t nparams = 0;
     size_t value_bytes = 0;
     for (uint32_t i = 0; i < n; ++i) {
@@ -166,18 +212,16 @@ static ur_result_t build_args(launch_args_t *l, const cuda_kernel_t *k, uint32_t
         return bad_index(nparams - 1, "the kernel takes fewer arguments");
     if (k->params_known && nparams < k->nparams)
         return bad_index(nparams, "missing");
-    size_t need =
-        (size_t)(nparams + 1) * sizeof(void *) + nparams * sizeof(int32_t) + 8 + value_bytes;
-    uint8_t *base = stack;
-    if (need > stack_size) {
-        base = l->heap = malloc(need);
-        if (base == NULL)
-            return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
+    // The frame: the pointer array, which argument has each index, then the values.
+    size_t head = round8((size_t)(nparams + 1) * sizeof(void *) + nparams * sizeof(int32_t));
+    uint8_t *base;
+    ur_result_t res = frame_get(l, k, head + value_bytes, stack, stack_size, &base);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     l->nparams = nparams;
     l->params = (void **)base;
     int32_t *arg_of = (int32_t *)(base + (size_t)(nparams + 1) * sizeof(void *));
-    l->storage = base + round8((size_t)(nparams + 1) * sizeof(void *) + nparams * sizeof(int32_t));
+    l->storage = base + head;
     for (uint32_t i = 0; i < nparams; ++i)
         arg_of[i] = -1;
     for (uint32_t i = 0; i < n; ++i) {
@@ -188,7 +232,7 @@ static ur_result_t build_args(launch_args_t *l, const cuda_kernel_t *k, uint32_t
     for (uint32_t index = 0; index < nparams; ++index) {
         if (arg_of[index] < 0)
             return bad_index(index, "missing");
-        ur_result_t res = put_arg(l, k, index, &args[arg_of[index]]);
+        res = put_arg(l, k, index, &args[arg_of[index]]);
         if (res != UR_RESULT_SUCCESS)
             return res;
     }
@@ -196,44 +240,74 @@ static ur_result_t build_args(launch_args_t *l, const cuda_kernel_t *k, uint32_t
     return UR_RESULT_SUCCESS;
 }
 
+// On failure, whatever frame was taken is still in `l` for args_done.
+static ur_result_t build_args(launch_args_t *l, cuda_kernel_t *k, uint32_t n,
+                              const ur_exp_kernel_arg_properties_t *args, size_t wg_mem,
+                              uint8_t *stack, size_t stack_size) {
+    memset(l, 0, sizeof *l);
+    l->local_bytes = wg_mem;
+    return lay_out_any_order(l, k, n, args, stack, stack_size);
+}
+
+// UR's rules for a work-group size in one dimension: it divides the global size and fits the
+// device, the kernel's limits and its required size. The number of blocks, or 0 when a rule
+// is broken.
+static inline size_t dim_blocks(const cuda_kernel_t *k, const cuda_device_t *dev, uint32_t i,
+                                size_t global, size_t local) {
+    if (local == 0 || local > (size_t)dev->max_block[i] ||
+        (k->reqd_wg[0] != 0 && local != k->reqd_wg[i]) ||
+        (k->max_wg[i] != 0 && local > k->max_wg[i]))
+        return 0;
+    // One division: the block count, which also tells whether the size divides.
+    size_t blocks = global / local;
+    return blocks * local == global ? blocks : 0;
+}
+
+// The kernel's limits on work-items per group, and the registers a block has.
+static inline bool group_too_large(const cuda_kernel_t *k, size_t threads) {
+    return threads > (size_t)k->max_threads ||
+           (k->max_linear_wg != 0 && threads > k->max_linear_wg);
+}
+static inline bool group_out_of_registers(const cuda_kernel_t *k, const cuda_device_t *dev,
+                                          size_t threads) {
+    return (size_t)k->regs_per_thread * threads > (size_t)dev->max_regs_per_block;
+}
+
 // Grid and block from the global and local sizes, with UR's checks: the local size divides the
 // global size, fits the device and the kernel, and honours its compile-time attributes.
 static ur_result_t geometry(cuda_kernel_t *k, const cuda_device_t *dev, uint32_t dims,
                             const size_t *global, const size_t *local_in, size_t dyn_shared,
                             unsigned grid[3], unsigned block[3]) {
-    size_t g[3] = {1, 1, 1}, local[3] = {1, 1, 1};
-    for (uint32_t i = 0; i < dims; ++i)
-        g[i] = global[i];
+    size_t local[3] = {1, 1, 1}, blocks[3] = {1, 1, 1};
     if (local_in != NULL) {
         for (uint32_t i = 0; i < dims; ++i) {
             local[i] = local_in[i];
-            if (local[i] == 0 || local[i] > (size_t)dev->max_block[i] || g[i] % local[i] != 0 ||
-                (k->reqd_wg[0] != 0 && local[i] != k->reqd_wg[i]) ||
-                (k->max_wg[i] != 0 && local[i] > k->max_wg[i]))
+            blocks[i] = dim_blocks(k, dev, i, global[i], local[i]);
+            if (blocks[i] == 0)
                 return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE, 0,
                                      "work-group size %zu in dimension %u does not fit global "
                                      "size %zu, the device or the kernel",
-                                     local[i], i, g[i]);
+                                     local[i], i, global[i]);
         }
     } else {
-        cuda_kernel_guess_local(k, dev, dims, g, dyn_shared, local);
+        cuda_kernel_guess_local(k, dev, dims, global, dyn_shared, local);
+        for (uint32_t i = 0; i < dims; ++i)
+            blocks[i] = global[i] / local[i] + (global[i] % local[i] != 0);
     }
     size_t threads = local[0] * local[1] * local[2];
-    if (threads > (size_t)k->max_threads || (k->max_linear_wg != 0 && threads > k->max_linear_wg))
+    if (group_too_large(k, threads))
         return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE, 0,
                              "%zu work-items per group exceed the kernel's limit of %d", threads,
                              k->max_threads);
-    if ((size_t)k->regs_per_thread * threads > (size_t)dev->max_regs_per_block)
+    if (group_out_of_registers(k, dev, threads))
         return urc_error_set(UR_RESULT_ERROR_OUT_OF_RESOURCES, 0,
                              "%zu work-items need more registers than a block has", threads);
-    grid[1] = grid[2] = block[1] = block[2] = 1;
-    for (uint32_t i = 0; i < dims; ++i) {
-        size_t blocks = g[i] / local[i] + (g[i] % local[i] != 0);
-        if (blocks > (size_t)dev->max_grid[i])
+    for (uint32_t i = 0; i < 3; ++i) {
+        if (blocks[i] > (size_t)dev->max_grid[i])
             return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_ITEM_SIZE, 0,
-                                 "%zu work-groups in dimension %u exceed the device's %d", blocks,
-                                 i, dev->max_grid[i]);
-        grid[i] = (unsigned)blocks;
+                                 "%zu work-groups in dimension %u exceed the device's %d",
+                                 blocks[i], i, dev->max_grid[i]);
+        grid[i] = (unsigned)blocks[i];
         block[i] = (unsigned)local[i];
     }
     return UR_RESULT_SUCCESS;
@@ -310,23 +384,100 @@ static CUresult launch_ex(CUfunction fn, const launch_props_t *props, uint32_t d
     return cu.LaunchKernelEx(&config, fn, params, NULL);
 }
 
-ur_result_t cuda_enqueue_kernel_launch_with_args_exp(
-    ur_queue_handle_t hQueue, ur_kernel_handle_t hKernel, uint32_t workDim,
-    const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize,
-    uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs,
-    const ur_kernel_launch_ext_properties_t *launchPropList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
-    if (!cuda_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
-    cuda_queue_t *q = CUDA_QUEUE(hQueue);
-    cuda_kernel_t *k = CUDA_KERNEL(hKernel);
-    if (k->program->dev != q->dev)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL, 0,
-                             "the kernel's program is for another device than the queue's");
-    if (workDim < 1 || workDim > 3)
-        return UR_RESULT_ERROR_INVALID_WORK_DIMENSION;
+static CUresult launch(CUfunction fn, const launch_props_t *props, uint32_t dims,
+                       const unsigned grid[3], const unsigned block[3], size_t shared,
+                       CUstream stream, void **params) {
+    if (props->cooperative || props->serialize || props->cluster)
+        return launch_ex(fn, props, dims, grid, block, shared, stream, params);
+    return cu.LaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                           (unsigned)shared, stream, params, NULL);
+}
+
+// The launch nearly every SYCL kernel makes: a work-group size given, no offset, no launch
+// properties, no event, and one pointer, value or buffer argument per parameter in index order,
+// with the kernel's sizes. It runs in one pass with the frame on the stack. Anything else, or
+// anything wrong, returns false before the command is issued, and the general path below
+// decides (and reports) from scratch.
+static inline __attribute__((always_inline)) bool
+launch_fast(cuda_queue_t *q, cuda_kernel_t *k, uint32_t dims, const size_t *global,
+            const size_t *local, uint32_t n, const ur_exp_kernel_arg_properties_t *args,
+            uint32_t num_events, const ur_event_handle_t *events, ur_result_t *result) {
+    uint8_t frame[FAST_FRAME_BYTES] __attribute__((aligned(16)));
+    void **params = (void **)frame;
+    uint8_t *slot = frame + ((size_t)n + 1) * sizeof(void *);
+    for (uint32_t i = 0; i < n; ++i) {
+        const ur_exp_kernel_arg_properties_t *a = &args[i];
+        size_t size = k->param_sizes[i];
+        if (a->index != i)
+            return false;
+        if (a->type == UR_EXP_KERNEL_ARG_TYPE_POINTER && size == sizeof(void *)) {
+            memcpy(slot, &a->value.pointer, sizeof(void *));
+        } else if (a->type == UR_EXP_KERNEL_ARG_TYPE_VALUE && a->size == size &&
+                   a->value.value != NULL) {
+            if (size == 4)
+                memcpy(slot, a->value.value, 4);
+            else if (size == 8)
+                memcpy(slot, a->value.value, 8);
+            else
+                memcpy(slot, a->value.value, size);
+        } else if (a->type == UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ && size == sizeof(CUdeviceptr) &&
+                   (a->value.memObjTuple.hMem == NULL ||
+                    cuda_is(a->value.memObjTuple.hMem, URC_KIND_MEM))) {
+            ur_mem_handle_t h = a->value.memObjTuple.hMem;
+            CUdeviceptr ptr = h != NULL ? CUDA_MEM(h)->ptr : 0;
+            memcpy(slot, &ptr, sizeof ptr);
+        } else {
+            return false; // local memory, samplers, or a mistake
+        }
+        params[i] = slot;
+        slot += round8(size);
+    }
+    params[n] = NULL;
+
+    const cuda_device_t *dev = q->dev;
+    unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+    size_t threads = 1;
+    for (uint32_t i = 0; i < dims; ++i) {
+        size_t blocks = dim_blocks(k, dev, i, global[i], local[i]);
+        if (blocks == 0 || blocks > (size_t)dev->max_grid[i])
+            return false;
+        grid[i] = (unsigned)blocks;
+        block[i] = (unsigned)local[i];
+        threads *= local[i];
+    }
+    if (group_too_large(k, threads) || group_out_of_registers(k, dev, threads) ||
+        (size_t)k->static_shared > SHARED_DEFAULT_LIMIT)
+        return false;
+
+    // No event: nothing is created in the current context, so this thread's record of having
+    // made it current is enough. If the application switched contexts since, the launch fails
+    // the way a wrong context makes it fail and is made once more, checked.
+    if (cuda_activate_cached(dev) != UR_RESULT_SUCCESS)
+        return false;
+    CUstream stream = cuda_queue_stream(q);
+    if (num_events != 0) {
+        *result = cuda_wait_events(stream, num_events, events);
+        if (*result != UR_RESULT_SUCCESS)
+            return true;
+    }
+    CUresult r = cu.LaunchKernel(k->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0,
+                                 stream, params, NULL);
+    if (r != CUDA_SUCCESS && cuda_activate_recheck(dev, r))
+        r = cu.LaunchKernel(k->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0,
+                            stream, params, NULL);
+    *result = cuda_ok(r, "cuLaunchKernel");
+    return true;
+}
+
+// Every other launch: any argument order and kind, offsets, launch properties, events. Kept
+// out of line so its frame and spills stay off the fast path.
+__attribute__((noinline)) static ur_result_t
+launch_general(cuda_queue_t *q, cuda_kernel_t *k, uint32_t workDim, const size_t *pGlobalWorkOffset,
+               const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize, uint32_t numArgs,
+               const ur_exp_kernel_arg_properties_t *pArgs,
+               const ur_kernel_launch_ext_properties_t *launchPropList,
+               uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
+               ur_event_handle_t *phEvent) {
     bool empty = false;
     for (uint32_t i = 0; i < workDim; ++i)
         empty = empty || pGlobalWorkSize[i] == 0;
@@ -354,14 +505,16 @@ ur_result_t cuda_enqueue_kernel_launch_with_args_exp(
     if (res == UR_RESULT_SUCCESS && !empty)
         res = geometry(k, q->dev, workDim, pGlobalWorkSize, pLocalWorkSize, args.local_bytes, grid,
                        block);
-    if (res == UR_RESULT_SUCCESS && !empty)
+    if (res == UR_RESULT_SUCCESS && !empty &&
+        (args.local_bytes + (size_t)k->static_shared > SHARED_DEFAULT_LIMIT ||
+         args.local_bytes > (size_t)q->dev->max_shared_optin))
         res = reserve_shared(k, q->dev, args.local_bytes);
     cuda_op_t op;
     if (res == UR_RESULT_SUCCESS)
         res = cuda_op_begin(q, UR_COMMAND_KERNEL_LAUNCH, numEventsInWaitList, phEventWaitList,
                             phEvent, &op);
     if (res != UR_RESULT_SUCCESS) {
-        free(args.heap);
+        args_done(&args);
         return res;
     }
     if (!empty) {
@@ -370,15 +523,41 @@ ur_result_t cuda_enqueue_kernel_launch_with_args_exp(
             fn = k->fn_offset;
             args.params[args.nparams] = offsets;
         }
-        CUresult r;
-        if (props.cooperative || props.serialize || props.cluster)
-            r = launch_ex(fn, &props, workDim, grid, block, args.local_bytes, op.stream,
-                          args.params);
-        else
-            r = cu.LaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                                (unsigned)args.local_bytes, op.stream, args.params, NULL);
-        res = cuda_ok(r, "cuLaunchKernel");
+        res = cuda_ok(
+            launch(fn, &props, workDim, grid, block, args.local_bytes, op.stream, args.params),
+            "cuLaunchKernel");
     }
-    free(args.heap);
+    args_done(&args);
     return cuda_op_end(&op, res, false, phEvent);
+}
+
+ur_result_t cuda_enqueue_kernel_launch_with_args_exp(
+    ur_queue_handle_t hQueue, ur_kernel_handle_t hKernel, uint32_t workDim,
+    const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize,
+    uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs,
+    const ur_kernel_launch_ext_properties_t *launchPropList, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    if (!cuda_is(hQueue, URC_KIND_QUEUE))
+        return UR_RESULT_ERROR_INVALID_QUEUE;
+    if (!cuda_is(hKernel, URC_KIND_KERNEL))
+        return UR_RESULT_ERROR_INVALID_KERNEL;
+    cuda_queue_t *q = CUDA_QUEUE(hQueue);
+    cuda_kernel_t *k = CUDA_KERNEL(hKernel);
+    if (k->program->dev != q->dev)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL, 0,
+                             "the kernel's program is for another device than the queue's");
+    if (workDim < 1 || workDim > 3)
+        return UR_RESULT_ERROR_INVALID_WORK_DIMENSION;
+    bool zero_offset = true;
+    for (uint32_t i = 0; pGlobalWorkOffset != NULL && i < workDim; ++i)
+        zero_offset = zero_offset && pGlobalWorkOffset[i] == 0;
+    ur_result_t res;
+    if (phEvent == NULL && launchPropList == NULL && zero_offset && pLocalWorkSize != NULL &&
+        numArgs == k->nparams && k->frame_bytes != 0 && k->frame_bytes <= FAST_FRAME_BYTES &&
+        launch_fast(q, k, workDim, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs,
+                    numEventsInWaitList, phEventWaitList, &res))
+        return res;
+    return launch_general(q, k, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize,
+                          numArgs, pArgs, launchPropList, numEventsInWaitList, phEventWaitList,
+                          phEvent);
 }

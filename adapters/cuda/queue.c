@@ -4,13 +4,6 @@
 // barriers order them.
 #include "cuda_internal.h"
 
-CUstream cuda_queue_stream(cuda_queue_t *q) {
-    if (q->nstreams == 1)
-        return q->streams[0];
-    unsigned n = atomic_fetch_add_explicit(&q->next_stream, 1, memory_order_relaxed);
-    return q->streams[n % q->nstreams];
-}
-
 static void destroy(cuda_queue_t *q) {
     if (q->owns_streams) {
         // Work still in flight finishes first; a stream failing here has nowhere to report to.

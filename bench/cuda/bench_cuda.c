@@ -5,11 +5,17 @@
 //   - a blocking 4-byte device-global write: cuMemcpyHtoDAsync + cuStreamSynchronize
 //   - a blocking 1 MiB device-global write then read: the same, then cuMemcpyDtoHAsync
 //   - a kernel launch and wait: cuLaunchKernel + cuStreamSynchronize
-//   - a kernel launch alone (the enqueue cost): cuLaunchKernel
+//   - a kernel launch alone (the enqueue cost): cuLaunchKernel, with one pointer argument and
+//     with four (two pointers, an int, a long long)
 // The two ways alternate in blocks, so drift hits both alike; medians and their ratio print.
 //
 //   bench_cuda [--reps N] [--adapter libur_adapter_cuda.so.0] [--ptx bench_kernels.ptx]
+//   bench_cuda --count N [...]
 //
+// --count runs N enqueue-only launches each way, untimed, through count_ur_launches[4] and
+// count_raw_launches[4], for an instruction counter (scripts/cuda-launch-count runs callgrind on
+// it against the simulated driver): their inclusive counts divided by N are the host work of
+// one launch.
 // Exits 77 when there is no CUDA device.
 #include <dlfcn.h>
 #include <stdio.h>
@@ -55,9 +61,9 @@ static struct {
 static struct {
     ur_queue_handle_t queue;
     ur_program_handle_t program;
-    ur_kernel_handle_t kernel;
+    ur_kernel_handle_t kernel, kernel4;
     CUstream stream;
-    CUfunction function;
+    CUfunction function, function4;
     CUdeviceptr dev_var, dev_big;
     void *big_in, *big_out;
 } B;
@@ -141,6 +147,35 @@ static void raw_launch(void) {
     CU(cu.LaunchKernel(B.function, 1, 1, 1, 1, 1, 1, 0, B.stream, params, NULL));
 }
 
+static void ur_launch4(void) {
+    size_t one = 1;
+    int a = 1;
+    long long b = 2;
+    ur_exp_kernel_arg_properties_t args[4];
+    memset(args, 0, sizeof args);
+    for (uint32_t i = 0; i < 4; ++i) {
+        args[i].stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+        args[i].index = i;
+        args[i].type = UR_EXP_KERNEL_ARG_TYPE_POINTER;
+        args[i].size = sizeof(void *);
+    }
+    args[1].type = args[2].type = UR_EXP_KERNEL_ARG_TYPE_VALUE;
+    args[1].size = sizeof a;
+    args[1].value.value = &a;
+    args[2].size = sizeof b;
+    args[2].value.value = &b;
+    UR(urEnqueueKernelLaunchWithArgsExp(B.queue, B.kernel4, 1, NULL, &one, &one, 4, args, NULL, 0,
+                                        NULL, NULL));
+}
+
+static void raw_launch4(void) {
+    void *p = NULL, *q = NULL;
+    int a = 1;
+    long long b = 2;
+    void *params[] = {&p, &a, &b, &q};
+    CU(cu.LaunchKernel(B.function4, 1, 1, 1, 1, 1, 1, 0, B.stream, params, NULL));
+}
+
 static void ur_launch_sync(void) {
     ur_launch();
     UR(urQueueFinish(B.queue));
@@ -149,6 +184,49 @@ static void ur_launch_sync(void) {
 static void raw_launch_sync(void) {
     raw_launch();
     CU(cu.StreamSynchronize(B.stream));
+}
+
+// Kept out of line so callgrind's --toggle-collect can name them; `n` launches each.
+__attribute__((noinline)) void count_ur_launches(int n) {
+    for (int i = 0; i < n; ++i)
+        ur_launch();
+}
+
+__attribute__((noinline)) void count_raw_launches(int n) {
+    for (int i = 0; i < n; ++i)
+        raw_launch();
+}
+
+__attribute__((noinline)) void count_ur_launches4(int n) {
+    for (int i = 0; i < n; ++i)
+        ur_launch4();
+}
+
+__attribute__((noinline)) void count_raw_launches4(int n) {
+    for (int i = 0; i < n; ++i)
+        raw_launch4();
+}
+
+// Untimed launches in blocks of 100, the stream drained between blocks (outside the counted
+// functions), after the same warm-up run_case does.
+static void count_launches(int n) {
+    for (int i = 0; i < 200; ++i) {
+        ur_launch();
+        raw_launch();
+        ur_launch4();
+        raw_launch4();
+    }
+    CU(cu.StreamSynchronize(B.stream));
+    void (*const counted[4])(int) = {count_ur_launches, count_raw_launches, count_ur_launches4,
+                                     count_raw_launches4};
+    for (int done = 0; done < n; done += 100) {
+        int m = n - done < 100 ? n - done : 100;
+        for (int way = 0; way < 4; ++way) {
+            counted[way](m);
+            CU(cu.StreamSynchronize(B.stream));
+        }
+    }
+    printf("counted %d enqueue-only launches each way\n", n);
 }
 
 typedef struct bench_case_t {
@@ -191,8 +269,26 @@ static void run_case(const bench_case_t *c, int reps, int block) {
     free(raw);
 }
 
+static void run_all(ur_device_handle_t device, int reps) {
+    char name[256] = "", driver[64] = "";
+    UR(urDeviceGetInfo(device, UR_DEVICE_INFO_NAME, sizeof name, name, NULL));
+    UR(urDeviceGetInfo(device, UR_DEVICE_INFO_DRIVER_VERSION, sizeof driver, driver, NULL));
+    printf("bench_cuda on %s (%s), %d reps per case, median microseconds per step\n", name, driver,
+           reps);
+    printf("%-36s %10s %10s %8s\n", "case", "urc", "raw", "ratio");
+    const bench_case_t cases[] = {
+        {"device-global write 4 B, blocking", ur_write4, raw_write4, false},
+        {"device-global write+read 1 MiB", ur_big, raw_big, false},
+        {"kernel launch + wait", ur_launch_sync, raw_launch_sync, false},
+        {"kernel launch (enqueue only)", ur_launch, raw_launch, true},
+        {"kernel launch, 4 args (enqueue only)", ur_launch4, raw_launch4, true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        run_case(&cases[i], i == 1 ? reps / 10 : reps, 100);
+}
+
 int main(int argc, char **argv) {
-    int reps = 20000;
+    int reps = 20000, count = 0;
     const char *adapter = getenv("URC_BENCH_CUDA_ADAPTER"),
                *ptx_path = getenv("URC_BENCH_CUDA_PTX");
     if (adapter == NULL)
@@ -206,6 +302,8 @@ int main(int argc, char **argv) {
             adapter = argv[i + 1];
         else if (strcmp(argv[i], "--ptx") == 0)
             ptx_path = argv[i + 1];
+        else if (strcmp(argv[i], "--count") == 0)
+            count = atoi(argv[i + 1]);
     }
     if (reps < 100)
         reps = 100;
@@ -231,6 +329,7 @@ int main(int argc, char **argv) {
     UR(urProgramCreateWithBinary(context, 1, &device, &size, &ptx, NULL, &B.program));
     UR(urProgramBuild(context, B.program, NULL));
     UR(urKernelCreate(B.program, "touch", &B.kernel));
+    UR(urKernelCreate(B.program, "touch4", &B.kernel4));
 
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
     if (lib == NULL)
@@ -245,12 +344,14 @@ int main(int argc, char **argv) {
         FAIL("libcuda.so.1 lacks a function\n");
     // The same module, stream and function the UR objects use; the adapter made the device's
     // primary context current on this thread.
-    ur_native_handle_t module = 0, stream = 0, function = 0;
+    ur_native_handle_t module = 0, stream = 0, function = 0, function4 = 0;
     UR(urProgramGetNativeHandle(B.program, &module));
     UR(urQueueGetNativeHandle(B.queue, NULL, &stream));
     UR(urKernelGetNativeHandle(B.kernel, &function));
     B.stream = (CUstream)stream;
+    UR(urKernelGetNativeHandle(B.kernel4, &function4));
     B.function = (CUfunction)function;
+    B.function4 = (CUfunction)function4;
     size_t bytes = 0;
     CU(cu.ModuleGetGlobal(&B.dev_var, &bytes, (CUmodule)module, "dev_var"));
     CU(cu.ModuleGetGlobal(&B.dev_big, &bytes, (CUmodule)module, "dev_big"));
@@ -259,21 +360,11 @@ int main(int argc, char **argv) {
     if (B.big_in == NULL || B.big_out == NULL)
         FAIL("out of memory\n");
 
-    char name[256] = "", driver[64] = "";
-    UR(urDeviceGetInfo(device, UR_DEVICE_INFO_NAME, sizeof name, name, NULL));
-    UR(urDeviceGetInfo(device, UR_DEVICE_INFO_DRIVER_VERSION, sizeof driver, driver, NULL));
-    printf("bench_cuda on %s (%s), %d reps per case, median microseconds per step\n", name, driver,
-           reps);
-    printf("%-36s %10s %10s %8s\n", "case", "urc", "raw", "ratio");
-    const bench_case_t cases[] = {
-        {"device-global write 4 B, blocking", ur_write4, raw_write4, false},
-        {"device-global write+read 1 MiB", ur_big, raw_big, false},
-        {"kernel launch + wait", ur_launch_sync, raw_launch_sync, false},
-        {"kernel launch (enqueue only)", ur_launch, raw_launch, true},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
-        run_case(&cases[i], i == 1 ? reps / 10 : reps, 100);
-
+    if (count > 0)
+        count_launches(count);
+    else
+        run_all(device, reps);
+    UR(urKernelRelease(B.kernel4));
     UR(urKernelRelease(B.kernel));
     UR(urProgramRelease(B.program));
     UR(urQueueRelease(B.queue));

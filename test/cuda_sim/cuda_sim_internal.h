@@ -27,6 +27,8 @@ extern atomic_int sim_sticky;
             return (CUresult)sticky_;                                                              \
     } while (0)
 bool sim_initialised(void);
+/// True when the calling thread has a current context (cuCtxSetCurrent).
+bool sim_has_context(void);
 double sim_now_ms(void);
 
 // ---- memory.c ----

@@ -217,6 +217,10 @@ SIM_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
     return CUDA_SUCCESS;
 }
 
+bool sim_has_context(void) {
+    return current != NULL;
+}
+
 SIM_EXPORT CUresult cuCtxGetCurrent(CUcontext *pctx) {
     *pctx = current;
     return CUDA_SUCCESS;

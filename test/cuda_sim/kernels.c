@@ -97,6 +97,16 @@ static void assert_zero(const sim_launch_t *l) {
     atomic_store(&sim_sticky, CUDA_ERROR_ASSERT);
 }
 
+static void big_sum(const sim_launch_t *l) {
+    int *out = arg_ptr(l, 0);
+    int v[750];
+    memcpy(v, l->args + l->arg_offset[1], sizeof v);
+    int sum = 0;
+    for (int i = 0; i < 750; ++i)
+        sum += v[i];
+    out[0] = sum;
+}
+
 static void bump_linked(const sim_launch_t *l) {
     int *v = global_int(l, "linked_var");
     if (v != NULL)
@@ -122,6 +132,7 @@ static const struct {
     {"spin", spin},
     {"assert_zero", assert_zero},
     {"bump_linked", bump_linked},
+    {"big_sum", big_sum},
     {"vf_kernel", vf_kernel},
 };
 
@@ -143,6 +154,9 @@ SIM_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsig
                                    unsigned by, unsigned bz, unsigned shared, CUstream s,
                                    void **params, void **extra) {
     SIM_STICKY();
+    // The driver launches in the current context; a thread with none gets this.
+    if (!sim_has_context())
+        return CUDA_ERROR_INVALID_CONTEXT;
     const sim_func_t *fn = (const sim_func_t *)f;
     if (extra != NULL || gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0 ||
         (size_t)bx * by * bz > 1024 || shared > 232448)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // urKernel* and urEnqueueKernelLaunchWithArgsExp: arguments of every kind, local memory, the
 // implicit global offset, and the checks that keep a bad launch from reaching the driver.
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -283,6 +284,77 @@ START_TEST(launch_empty_range_only_orders) {
 }
 END_TEST
 
+// Launches without an event trust this thread's record of the current context; when the
+// application changed it behind the adapter's back, the launch is made again in the right one.
+START_TEST(launch_without_event_after_the_context_was_cleared) {
+    int *dout = device_ints(N), out[N];
+    const int value = 7;
+    ur_kernel_handle_t k = kernel("fill_value");
+    ur_exp_kernel_arg_properties_t args[2] = {cudat_arg_pointer(0, dout),
+                                              cudat_arg_value(1, &value, sizeof value)};
+    size_t local = 64;
+    ck_assert_ur_ok(cudat_launch(T.queue, k, N, &local, 2, args, 0, NULL, NULL));
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    ck_assert_ptr_nonnull(lib);
+    int (*set_current)(void *) = (int (*)(void *))dlsym(lib, "cuCtxSetCurrent");
+    ck_assert_ptr_nonnull(set_current);
+    ck_assert_int_eq(set_current(NULL), 0);
+    ck_assert_ur_ok(cudat_launch(T.queue, k, N, &local, 2, args, 0, NULL, NULL));
+    read_ints(out, dout, N);
+    for (int i = 0; i < N; ++i)
+        ck_assert_int_eq(out[i], value);
+    dlclose(lib);
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urUSMFree(T.context, dout));
+}
+END_TEST
+
+// A wrong argument is reported the same with or without an event (the event-less launch takes
+// a shorter path).
+START_TEST(launch_without_event_wrong_value_size_is_refused) {
+    int *dout = device_ints(N);
+    const long long value = 1;
+    ur_kernel_handle_t k = kernel("fill_value");
+    uint32_t nargs = 0;
+    if (urKernelGetInfo(k, UR_KERNEL_INFO_NUM_ARGS, sizeof nargs, &nargs, NULL) ==
+        UR_RESULT_SUCCESS) { // sizes are known to the adapter only with cuFuncGetParamInfo
+        ur_exp_kernel_arg_properties_t args[2] = {cudat_arg_pointer(0, dout),
+                                                  cudat_arg_value(1, &value, sizeof value)};
+        size_t local = 64;
+        ck_assert_ur(cudat_launch(T.queue, k, N, &local, 2, args, 0, NULL, NULL),
+                     UR_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+    }
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urUSMFree(T.context, dout));
+}
+END_TEST
+
+// 3000 bytes by value: more than the launch's stack frame holds, so the kernel's kept frame
+// carries them (the second launch reuses it).
+START_TEST(launch_large_by_value_argument) {
+    static int values[750];
+    int sum = 0, out = 0;
+    for (int i = 0; i < 750; ++i) {
+        values[i] = i % 7 - 3;
+        sum += values[i];
+    }
+    int *dout = device_ints(1);
+    ur_kernel_handle_t k = kernel("big_sum");
+    ur_exp_kernel_arg_properties_t args[2] = {cudat_arg_pointer(0, dout),
+                                              cudat_arg_value(1, values, sizeof values)};
+    size_t one = 1;
+    for (int round = 0; round < 2; ++round) {
+        ck_assert_ur_ok(cudat_launch(T.queue, k, 1, &one, 2, args, 0, NULL, NULL));
+        read_ints(&out, dout, 1);
+        ck_assert_int_eq(out, sum);
+        values[0] += 1;
+        sum += 1;
+    }
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urUSMFree(T.context, dout));
+}
+END_TEST
+
 START_TEST(native_handle_and_exec_info) {
     ur_kernel_handle_t k = kernel("add_one");
     ur_native_handle_t fn = 0;
@@ -323,6 +395,9 @@ int main(void) {
     tcase_add_test(tc, launch_missing_argument_is_refused);
     tcase_add_test(tc, launch_bad_work_group_size_is_refused);
     tcase_add_test(tc, launch_empty_range_only_orders);
+    tcase_add_test(tc, launch_without_event_after_the_context_was_cleared);
+    tcase_add_test(tc, launch_without_event_wrong_value_size_is_refused);
+    tcase_add_test(tc, launch_large_by_value_argument);
     suite_add_tcase(s, tc);
     return cudat_main(s, true);
 }

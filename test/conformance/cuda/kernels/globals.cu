@@ -55,3 +55,15 @@ extern "C" __global__ void spin(long long cycles) {
     while (clock64() - start < cycles) {
     }
 }
+
+// A by-value argument larger than the launch's 2 KiB stack frame: out[0] = the sum.
+struct big_values {
+    int v[750];
+};
+
+extern "C" __global__ void big_sum(int *out, big_values values) {
+    int sum = 0;
+    for (int i = 0; i < 750; ++i)
+        sum += values.v[i];
+    out[0] = sum;
+}
