@@ -259,8 +259,9 @@ ur_result_t cuda_device_get_global_timestamps(ur_device_handle_t hDevice,
     return UR_RESULT_SUCCESS;
 }
 
-// UR_DEVICE_INFO_EXTENSIONS and UR_DEVICE_INFO_USE_NATIVE_ASSERT both come from the device's
-// capabilities, so the two ways SYCL asks about native asserts always agree.
+// UR_DEVICE_INFO_EXTENSIONS, like every other query naming fp16, fp64, 64-bit atomics or the
+// native assert (HALF/DOUBLE_FP_CONFIG, the half and double vector widths, ATOMIC_64,
+// USE_NATIVE_ASSERT), reads the device's capabilities, so the queries always agree.
 static void extensions(const cuda_device_t *dev, char *buf, size_t size) {
     snprintf(buf, size, "%s%s%s%s",
              urc_caps_has_aspect(&dev->caps, URC_ASPECT_FP64) ? "cl_khr_fp64 " : "",
@@ -412,19 +413,14 @@ static bool fixed_u32(ur_device_info_t name, uint32_t *v) {
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG:
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG_LONG:
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_FLOAT:
-    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_DOUBLE:
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_CHAR:
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_SHORT:
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_INT:
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG:
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG_LONG:
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_FLOAT:
-    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_DOUBLE:
         *v = 1;
         return true;
-    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_HALF:
-    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF:
-    case UR_DEVICE_INFO_HALF_FP_CONFIG:
     case UR_DEVICE_INFO_PARTITION_MAX_SUB_DEVICES:
     case UR_DEVICE_INFO_PARTITION_AFFINITY_DOMAIN:
     case UR_DEVICE_INFO_MAX_READ_IMAGE_ARGS:
@@ -527,6 +523,14 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
                                caps->num_sub_group_sizes * sizeof(uint32_t));
     case UR_DEVICE_INFO_ATOMIC_64:
         return cuda_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_ATOMIC64));
+    // A type's vector widths are 0 exactly when the device lacks it (OpenCL's rule; UR's
+    // adapter answered 0 for half while listing cl_khr_fp16, and 1 for double regardless).
+    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_HALF:
+    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF:
+        return cuda_info_u32(&out, urc_caps_has_aspect(caps, URC_ASPECT_FP16) ? 1u : 0u);
+    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_DOUBLE:
+    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_DOUBLE:
+        return cuda_info_u32(&out, urc_caps_has_aspect(caps, URC_ASPECT_FP64) ? 1u : 0u);
     case UR_DEVICE_INFO_ATOMIC_MEMORY_ORDER_CAPABILITIES:
     case UR_DEVICE_INFO_ATOMIC_FENCE_ORDER_CAPABILITIES: {
         uint32_t v =
@@ -603,6 +607,14 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
                       UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO |
                       UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_INF | UR_DEVICE_FP_CAPABILITY_FLAG_FMA |
                       UR_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT);
+    case UR_DEVICE_INFO_HALF_FP_CONFIG:
+        // PTX's f16 arithmetic rounds to nearest only; denormals and fma.rn.f16 exist.
+        if (!urc_caps_has_aspect(caps, URC_ASPECT_FP16))
+            return cuda_info_u32(&out, 0);
+        return cuda_info_u32(&out, UR_DEVICE_FP_CAPABILITY_FLAG_DENORM |
+                                       UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN |
+                                       UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST |
+                                       UR_DEVICE_FP_CAPABILITY_FLAG_FMA);
     case UR_DEVICE_INFO_DOUBLE_FP_CONFIG:
         if (!urc_caps_has_aspect(caps, URC_ASPECT_FP64))
             return cuda_info_u32(&out, 0);

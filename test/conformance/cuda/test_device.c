@@ -143,6 +143,52 @@ START_TEST(device_get_info_masked_fp64) {
 }
 END_TEST
 
+static uint32_t info_u32(ur_device_info_t what) {
+    uint32_t v = 0;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, what, sizeof v, &v, NULL));
+    return v;
+}
+
+// Every query that reports fp16, fp64, 64-bit atomics or the native assert gives the same
+// answer; returns which of them the device has (bit 0 fp16, 1 fp64, 2 atomic64, 3 assert).
+static unsigned capabilities_agree(void) {
+    char *ext = info_string(UR_DEVICE_INFO_EXTENSIONS);
+    bool fp16 = strstr(ext, "cl_khr_fp16") != NULL, fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+    bool atomic64 = strstr(ext, "cl_khr_int64_base_atomics") != NULL;
+    bool native_assert = strstr(ext, "cl_intel_devicelib_assert") != NULL;
+    free(ext);
+    ck_assert_int_eq(info_u32(UR_DEVICE_INFO_HALF_FP_CONFIG) != 0, fp16);
+    ck_assert_int_eq(info_u32(UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_HALF) != 0, fp16);
+    ck_assert_int_eq(info_u32(UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF) != 0, fp16);
+    ck_assert_int_eq(info_u32(UR_DEVICE_INFO_DOUBLE_FP_CONFIG) != 0, fp64);
+    ck_assert_int_eq(info_u32(UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_DOUBLE) != 0, fp64);
+    ck_assert_int_eq(info_u32(UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_DOUBLE) != 0, fp64);
+    ck_assert_int_eq(info_bool(UR_DEVICE_INFO_ATOMIC_64), atomic64);
+    ck_assert_int_eq(info_bool(UR_DEVICE_INFO_USE_NATIVE_ASSERT), native_assert);
+    return (unsigned)fp16 | (unsigned)fp64 << 1 | (unsigned)atomic64 << 2 |
+           (unsigned)native_assert << 3;
+}
+
+// fp16 from sm_53 and 64-bit atomics from sm_60 (every GPU CUDA 13 supports has both).
+START_TEST(device_get_info_capabilities_agree) {
+    uint32_t half = info_u32(UR_DEVICE_INFO_HALF_FP_CONFIG);
+    ck_assert_uint_eq(capabilities_agree(), 0xf);
+    ck_assert(half & UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST);
+    ck_assert(half & UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN);
+    ck_assert_uint_eq(info_u32(UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_HALF), 1);
+    ck_assert_uint_eq(info_u32(UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF), 1);
+}
+END_TEST
+
+// Masking the four aspects removes them from every query at once.
+START_TEST(device_get_info_masked_capabilities_agree) {
+    setenv("URC_MASK_ASPECTS", "fp16,fp64,atomic64,ext_oneapi_native_assert", 1);
+    cudat_setup();
+    ck_assert_uint_eq(capabilities_agree(), 0);
+    cudat_teardown();
+}
+END_TEST
+
 START_TEST(device_native_handle_round_trip) {
     ur_native_handle_t native = 0;
     ur_device_handle_t again = NULL;
@@ -186,6 +232,7 @@ int main(void) {
     tcase_add_test(tc, device_get_info_basics);
     tcase_add_test(tc, device_get_info_sub_group_size_is_warp);
     tcase_add_test(tc, device_get_info_native_assert_in_both_queries);
+    tcase_add_test(tc, device_get_info_capabilities_agree);
     tcase_add_test(tc, device_get_info_features_present_and_absent);
     tcase_add_test(tc, device_get_info_unknown_is_unsupported_enumeration);
     tcase_add_test(tc, device_get_info_small_buffer_is_invalid_size);
@@ -193,6 +240,7 @@ int main(void) {
     tc = tcase_create("urDeviceGetInfo masked");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, device_get_info_masked_fp64);
+    tcase_add_test(tc, device_get_info_masked_capabilities_agree);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urDeviceGetNativeHandle");
     tcase_add_test(tc, device_native_handle_round_trip);
