@@ -5,6 +5,7 @@
 
 #include "assert_record.h"
 #include "cuda_internal.h"
+#include "urc_assert.h"
 
 urc_logger_t *cuda_log(void) {
     return urc_logger(URC_ENV_LOG_CUDA);
@@ -80,21 +81,22 @@ static ur_result_t map(CUresult r) {
 
 // CUDA has printed the device's assert message by the time a call returns 710, and the context
 // is dead from then on. Delivery is common/assert_record.h's: abort (trapping first under a
-// debugger) or, with URC_ASSERT_MODE=report, the documented error. Only the first sighting is
-// delivered; later calls on the dead context just fail the same way.
+// debugger) or, with URC_ASSERT_MODE=report, the result every urc adapter gives for a device
+// assert (ADAPTER_SPECIFIC, native code URC_ERROR_DEVICE_ASSERT; the message names CUDA's
+// 710). Only the first sighting is delivered; later calls on the dead context fail the same way.
 static ur_result_t device_assert(const char *call) {
     static atomic_bool seen;
     char message[512];
     snprintf(message, sizeof message,
-             "urc: a device assert fired (CUDA_ERROR_ASSERT, 710, reported by %s); the CUDA "
-             "context of this device is now unusable: every later call on it fails",
+             "urc: a device assert fired: %s returned CUDA_ERROR_ASSERT (710); the CUDA context "
+             "of this device is unusable from now on (every later call on it fails the same "
+             "way, until the process ends)",
              call);
     if (!atomic_exchange(&seen, true)) {
         URC_LOG(cuda_log(), UR_LOGGER_LEVEL_ERROR, "%s", message);
-        (void)urc_assert_deliver_native(message); // returns only in report mode
+        return urc_assert_deliver_native(message); // returns only in report mode
     }
-    // The native code is CUDA's own, so callers can tell this assert from other failures.
-    return urc_error_set(UR_RESULT_ERROR_ADAPTER_SPECIFIC, CUDA_ERROR_ASSERT, "%s", message);
+    return urc_error_set(UR_RESULT_ERROR_ADAPTER_SPECIFIC, URC_ERROR_DEVICE_ASSERT, "%s", message);
 }
 
 ur_result_t cuda_error(CUresult r, const char *call) {

@@ -212,7 +212,7 @@ ur_adapter_handle_t cuda_adapter_handle(void);
 // ---- cuda_error.c ----
 /// Maps a failed driver call to a UR result, logs it and records it for urAdapterGetLastError.
 /// CUDA_ERROR_ASSERT (a device assert fired) aborts the process, or with URC_ASSERT_MODE=report
-/// gives UR_RESULT_ERROR_ADAPTER_SPECIFIC with native code 710.
+/// gives UR_RESULT_ERROR_ADAPTER_SPECIFIC with native code URC_ERROR_DEVICE_ASSERT.
 ur_result_t cuda_error(CUresult result, const char *call);
 
 static inline ur_result_t cuda_ok(CUresult result, const char *call) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // A device assert on CUDA: the kernel's assert makes CUDA print its message and the next
 // synchronising call return CUDA_ERROR_ASSERT. By default the process then aborts (seed 000);
-// with URC_ASSERT_MODE=report the call returns UR_RESULT_ERROR_ADAPTER_SPECIFIC, native code
-// 710. These tests set things up themselves: the aborting run needs a fresh child process.
+// with URC_ASSERT_MODE=report the call returns UR_RESULT_ERROR_ADAPTER_SPECIFIC with native code
+// URC_ERROR_DEVICE_ASSERT, as every urc adapter does, and a message naming CUDA's 710. These
+// tests set things up themselves: the aborting run needs a fresh child process.
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "cudat.h"
+#include "urc_assert.h"
 
 // Launches assert_zero(value) and waits for the queue; returns what urQueueFinish returned.
 static ur_result_t run_assert(int value) {
@@ -80,11 +82,19 @@ START_TEST(report_mode_returns_documented_error) {
     const char *message = NULL;
     int32_t code = 0;
     ck_assert_ur_ok(urAdapterGetLastError(T.adapter, &message, &code));
-    ck_assert_int_eq(code, 710);
+    ck_assert_int_eq(code, URC_ERROR_DEVICE_ASSERT);
     ck_assert_ptr_nonnull(strstr(message, "device assert"));
+    ck_assert_ptr_nonnull(strstr(message, "CUDA_ERROR_ASSERT (710)"));
     ck_assert_ptr_nonnull(strstr(message, "unusable"));
+    // urc's loader got the report too (CUDA gives no fields, only the message).
+    urc_assert_report_t report;
+    ck_assert_ur_ok(urcAssertGetLastReport(&report));
+    ck_assert_str_eq(report.message, message);
     // The context stays broken: the next synchronising call fails the same way.
     ck_assert_ur(urQueueFinish(T.queue), UR_RESULT_ERROR_ADAPTER_SPECIFIC);
+    ck_assert_ur_ok(urAdapterGetLastError(T.adapter, &message, &code));
+    ck_assert_int_eq(code, URC_ERROR_DEVICE_ASSERT);
+    ck_assert_ptr_nonnull(strstr(message, "CUDA_ERROR_ASSERT (710)"));
 }
 END_TEST
 
