@@ -119,6 +119,10 @@ ur_result_t ocl_assert_check_program(ur_queue_handle_t q, ur_program_handle_t pr
         int32_t zero = 0;
         err = ext->enqueue_write_global_variable(q->assert_reader, program->cl, URC_ASSERT_SYMBOL,
                                                  CL_TRUE, sizeof zero, 0, &zero, 0, NULL, NULL);
+        // A blocking write only promises that `zero` was copied; the next launch, on another
+        // queue, must find the flag cleared, so the write is waited for.
+        if (err == CL_SUCCESS)
+            err = clFinish(q->assert_reader);
         if (err != CL_SUCCESS)
             URC_LOG(ocl_log(), UR_LOGGER_LEVEL_WARN,
                     "fallback assert: resetting the record of program %p failed (%s)",

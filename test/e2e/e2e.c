@@ -106,6 +106,9 @@ ur_mem_handle_t e2e_int_buffer(const int *values, size_t n) {
         urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, n * sizeof(int), NULL, &m));
     ck_assert_ur_ok(
         urEnqueueMemBufferWrite(T.queue, m, true, 0, n * sizeof(int), values, 0, NULL, NULL));
+    // A blocking write only promises the host copy was taken (OpenCL's rule); other queues may
+    // use the buffer once the write has completed.
+    ck_assert_ur_ok(urQueueFinish(T.queue));
     return m;
 }
 
