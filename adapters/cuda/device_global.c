@@ -46,12 +46,13 @@ ur_result_t cuda_program_global(cuda_program_t *p, const char *name, CUdeviceptr
                              symbol);
     if (r != CUDA_SUCCESS)
         return cuda_error(r, "cuModuleGetGlobal");
-    // For a device_image_scope variable the metadata size is sizeof(T), the variable itself.
-    // Other device globals hold a pointer to their USM storage and DPC++ writes that pointer,
-    // so their bound is the symbol's own size, not sizeof(T).
+    // The rule every urc adapter follows: a described variable's storage is
+    // urc_dg_storage_size (sizeof(T) for device_image_scope, else the pointer to its USM
+    // buffer, which is what DPC++ writes); the symbol's size caps it, so no copy passes the
+    // module's storage. Without metadata the symbol's size is the bound.
     size_t bound = bytes;
-    if (described == UR_RESULT_SUCCESS && desc.image_scope && desc.size < bytes)
-        bound = desc.size;
+    if (described == UR_RESULT_SUCCESS && urc_dg_storage_size(&desc) < bytes)
+        bound = urc_dg_storage_size(&desc);
     // A full cache only costs a later lookup; the answer is still right.
     (void)urc_dg_cache_put(p->dg_cache, name, (uint64_t)dptr, bound);
     *address = dptr;

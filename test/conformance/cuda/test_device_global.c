@@ -191,6 +191,36 @@ START_TEST(device_globals_metadata_bounds) {
 }
 END_TEST
 
+// Without device_image_scope a described variable holds only the pointer to its USM buffer, so
+// copies are bounded by a pointer's size, not by sizeof(T) nor by the symbol (32 bytes here);
+// a metadata size larger than the symbol is capped by the symbol.
+START_TEST(device_globals_metadata_storage_size) {
+    teardown();
+    cudat_setup();
+    md_list_t md = {0};
+    const uint32_t usm_backed[2] = {32, 0}, oversized[2] = {64, 1};
+    md_u32s(&md, "SYCL/device globals/dev_array", usm_backed, 2);
+    md_u32s(&md, "SYCL/device globals/dev_var", oversized, 2);
+    build(&md);
+    md_free(&md);
+    uint64_t ptr = 0x1234;
+    int values[4] = {1, 2, 3, 4};
+    ck_assert_ur_ok(urEnqueueDeviceGlobalVariableWrite(T.queue, program, "dev_array", true,
+                                                       sizeof ptr, 0, &ptr, 0, NULL, NULL));
+    ck_assert_ur(urEnqueueDeviceGlobalVariableWrite(T.queue, program, "dev_array", true,
+                                                    sizeof values, 0, values, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urEnqueueDeviceGlobalVariableWrite(T.queue, program, "dev_array", true, 4, 8,
+                                                    values, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur_ok(urEnqueueDeviceGlobalVariableWrite(T.queue, program, "dev_var", true, 4, 0,
+                                                       values, 0, NULL, NULL));
+    ck_assert_ur(urEnqueueDeviceGlobalVariableWrite(T.queue, program, "dev_var", true, 8, 0, values,
+                                                    0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+}
+END_TEST
+
 // Globals of a program made by urProgramLink are found by their mapped SYCL names: the link
 // carries the inputs' metadata over (UR's CUDA adapter loses it).
 START_TEST(linked_program_keeps_mapping) {
@@ -256,6 +286,7 @@ int main(void) {
     tcase_add_test(tc, out_of_range_is_invalid_value);
     tcase_add_test(tc, repeated_copies_stay_correct);
     tcase_add_test(tc, device_globals_metadata_bounds);
+    tcase_add_test(tc, device_globals_metadata_storage_size);
     tcase_add_test(tc, profiled_write_has_times);
     suite_add_tcase(s, tc);
     tc = tcase("urProgramLink globals");
