@@ -497,7 +497,7 @@ static ur_result_t link(ur_context_handle_t c, uint32_t n, const ur_device_handl
         result = plan_link(plan, n, devices);
         if (result == UR_RESULT_ERROR_PROGRAM_LINK_FAILURE)
             result = refused_link(c, n, devices, plan->log, out);
-        else if (result != UR_RESULT_SUCCESS)
+        else if (result != UR_RESULT_SUCCESS && plan->log[0] != '\0')
             result = urc_error_set(result, 0, "%s", plan->log);
     }
     // Only the chosen inputs reach OpenCL; the linked program carries the union of their
