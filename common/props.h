@@ -64,7 +64,9 @@ typedef struct urc_props_t urc_props_t;
 ///     ('SYCL/device requirements/aspects'): ...") and the reason. Any entry: NULL or empty
 ///     pName, unknown type, NULL pData with size > 0, NULL pString, a string without its NUL
 ///     within size + 1 bytes (UR passes size = strlen). Strict entries also: byte array shorter
-///     than its 8-byte header, a bit count that disagrees with the size, a repeated name, and a
+///     than its 8-byte header, a bit count that disagrees with the size (except UR's own form
+///     of "<id>@global_id_mapping": a zero bit count before a non-empty payload, which is then
+///     the rest of the entry, as UR's CTS passes it), a repeated name, and a
 ///     payload that is not whole uint32 values where the property is a uint32 array
 ///     ("SYCL/device requirements": aspects, fixed_target, reqd_sub_group_size,
 ///     reqd_work_group_size; UR's @reqd_work_group_size and @max_work_group_size) or uint64

@@ -165,6 +165,24 @@ START_TEST(parse_accepts_ur_cts_metadata) {
 }
 END_TEST
 
+// UR's conformance fixture maps its device global with an all-zero header before the symbol
+// (UR's CUDA adapter skips the 8 bytes unread); the payload is then the rest of the entry.
+START_TEST(parse_accepts_ur_cts_global_id_mapping) {
+    md_list_t l = {0};
+    md_raw(&l, "_Z7dev_var@global_id_mapping", "\0\0\0\0\0\0\0\0dev_var", 15);
+    md_raw(&l, "SYCL/program metadata/_Z7dev_arr@global_id_mapping", "\0\0\0\0\0\0\0\0arr", 11);
+    urc_props_t *props = md_parse(&l);
+    char buf[16];
+    ck_assert_str_eq(urc_props_global_symbol(props, "_Z7dev_var", buf, sizeof(buf)), "dev_var");
+    ck_assert_str_eq(urc_props_global_symbol(props, "_Z7dev_arr", buf, sizeof(buf)), "arr");
+    const urc_prop_t *p = urc_props_at(props, 0);
+    ck_assert(!p->raw);
+    ck_assert_uint_eq(p->size, 7);
+    ck_assert_uint_eq(p->bits, 56);
+    urc_props_release(props);
+}
+END_TEST
+
 START_TEST(parse_many_entries_hash_lookup) {
     enum { N = 5000 };
     ur_program_metadata_t *e = calloc(N, sizeof(*e));
@@ -256,6 +274,22 @@ START_TEST(malformed_bits_too_few_for_size) {
     md_bits(&l, "SYCL/misc properties/p", 9, "abc", 3);
     expect_malformed(&l, "metadata entry 0 ('SYCL/misc properties/p'): the size header says 9 "
                          "bits (2 bytes) but 3 payload bytes follow it");
+}
+END_TEST
+
+// The zero-header form is UR's for @global_id_mapping only; elsewhere it stays malformed, and
+// a mapping whose non-zero bit count disagrees with its size is still refused.
+START_TEST(malformed_zero_bits_outside_global_id_mapping) {
+    md_list_t l = {0};
+    md_bits(&l, "SYCL/misc properties/p", 0, "abc", 3);
+    expect_malformed(&l, "metadata entry 0 ('SYCL/misc properties/p'): the size header says 0 "
+                         "bits (0 bytes) but 3 payload bytes follow it");
+    md_bits(&l, "k@max_work_group_size", 0, "\1\0\0\0", 4);
+    expect_malformed(&l, "metadata entry 0 ('k@max_work_group_size'): the size header says 0 "
+                         "bits (0 bytes) but 4 payload bytes follow it");
+    md_bits(&l, "dg@global_id_mapping", 100, "abc", 3);
+    expect_malformed(&l, "metadata entry 0 ('dg@global_id_mapping'): the size header says 100 "
+                         "bits (13 bytes) but 3 payload bytes follow it");
 }
 END_TEST
 
@@ -549,6 +583,7 @@ static Suite *props_suite(void) {
     tcase_add_test(tc, parse_bit_count_rounds_up);
     tcase_add_test(tc, parse_owns_its_copy);
     tcase_add_test(tc, parse_accepts_ur_cts_metadata);
+    tcase_add_test(tc, parse_accepts_ur_cts_global_id_mapping);
     tcase_add_test(tc, parse_many_entries_hash_lookup);
     tcase_add_test(tc, null_data_with_zero_size_is_empty);
     suite_add_tcase(s, tc);
@@ -562,6 +597,7 @@ static Suite *props_suite(void) {
     tcase_add_test(tc, malformed_empty_byte_array);
     tcase_add_test(tc, malformed_bits_exceed_size);
     tcase_add_test(tc, malformed_bits_too_few_for_size);
+    tcase_add_test(tc, malformed_zero_bits_outside_global_id_mapping);
     tcase_add_test(tc, malformed_huge_bit_count);
     tcase_add_test(tc, malformed_null_data);
     tcase_add_test(tc, malformed_null_string);

@@ -191,6 +191,19 @@ START_TEST(device_globals_metadata_bounds) {
 }
 END_TEST
 
+// UR's conformance fixture (urGlobalVariableTest) maps "_Z7dev_var" with an all-zero 8-byte
+// header before the symbol, which UR's CUDA adapter skips unread; urc accepts that form too.
+START_TEST(ur_cts_mapping_form) {
+    teardown();
+    cudat_setup();
+    md_list_t md = {0};
+    md_raw(&md, "_Z7dev_var@global_id_mapping", "\0\0\0\0\0\0\0\0dev_var", 15);
+    build(&md);
+    md_free(&md);
+    round_trip("_Z7dev_var", true);
+}
+END_TEST
+
 // Without device_image_scope a described variable holds only the pointer to its USM buffer, so
 // copies are bounded by a pointer's size, not by sizeof(T) nor by the symbol (32 bytes here);
 // a metadata size larger than the symbol is capped by the symbol.
@@ -285,6 +298,7 @@ int main(void) {
     tcase_add_test(tc, unknown_name_is_invalid_value);
     tcase_add_test(tc, out_of_range_is_invalid_value);
     tcase_add_test(tc, repeated_copies_stay_correct);
+    tcase_add_test(tc, ur_cts_mapping_form);
     tcase_add_test(tc, device_globals_metadata_bounds);
     tcase_add_test(tc, device_globals_metadata_storage_size);
     tcase_add_test(tc, profiled_write_has_times);
