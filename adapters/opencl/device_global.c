@@ -8,10 +8,6 @@
 
 #include "ocl_internal.h"
 
-/// Size of a device pointer: the storage of a device_global without device_image_scope,
-/// which holds only the address of its USM allocation.
-#define DEVICE_POINTER_SIZE 8
-
 /// The symbol the backend knows the variable by: UR's "<name>@global_id_mapping" when the
 /// program carries it, the name itself otherwise.
 static const char *symbol_of(ur_program_handle_t p, const char *name, char *buf, size_t size) {
@@ -99,7 +95,8 @@ static ur_result_t prepare(ur_queue_handle_t q, ur_program_handle_t p, const cha
     ur_result_t known = p->props != NULL ? urc_dg_describe(p->props, name, &desc)
                                          : UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
     if (known == UR_RESULT_SUCCESS) {
-        size = desc.image_scope ? desc.size : DEVICE_POINTER_SIZE;
+        // A variable without device_image_scope holds only its USM buffer's address.
+        size = urc_dg_storage_size(&desc);
     } else if (known == UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION) {
         // No "SYCL/device globals" metadata: the driver knows the size.
         uint64_t address = 0;
