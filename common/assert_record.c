@@ -149,6 +149,9 @@ static ur_result_t deliver(urc_assert_report_t *report) {
         // one SIGTRAP would only kill the process with a misleading signal.
         if (urc_assert_tracer_pid() != 0)
             raise(SIGTRAP);
+        // Runtimes install SIGABRT handlers that print crash banners (Intel's CPU OpenCL asks
+        // for a bug report); the seed's message must be the last word, so restore the default.
+        signal(SIGABRT, SIG_DFL);
         abort();
     }
     publish(report);
