@@ -99,7 +99,9 @@
     X(MemAdvise_v2, PFN_cuMemAdvise_v12020, "cuMemAdvise_v2", NULL)                                \
     X(MemAdvise_v1, PFN_cuMemAdvise_v8000, "cuMemAdvise", NULL)                                    \
     X(LaunchKernelEx, PFN_cuLaunchKernelEx_v11060, "cuLaunchKernelEx", NULL)                       \
-    X(FuncGetParamInfo, PFN_cuFuncGetParamInfo_v12040, "cuFuncGetParamInfo", NULL)
+    X(FuncGetParamInfo, PFN_cuFuncGetParamInfo_v12040, "cuFuncGetParamInfo", NULL)                 \
+    X(FuncGetModule, PFN_cuFuncGetModule_v11000, "cuFuncGetModule", NULL)                          \
+    X(FuncGetName, PFN_cuFuncGetName_v12030, "cuFuncGetName", NULL)
 
 typedef struct cuda_driver_t {
 #define CUDA_DRIVER_FIELD(field, type, ...) type field;

@@ -64,6 +64,48 @@ static void read_params(cuda_kernel_t *k) {
     k->params_known = true;
 }
 
+// A kernel for function `fn` of program `p` (whose module is `module`, current context the
+// program's device's), named `name` ("" when unknown: no metadata, no offset variant).
+static ur_result_t kernel_new(cuda_program_t *p, CUmodule module, CUfunction fn, const char *name,
+                              ur_kernel_handle_t *phKernel) {
+    // DPC++ emits "<name>_with_offset" taking the global offset; absent in plain CUDA code.
+    CUfunction fn_offset = NULL;
+    char offset_name[1024];
+    int n = snprintf(offset_name, sizeof offset_name, "%s_with_offset", name);
+    if (name[0] == '\0' || n < 0 || (size_t)n >= sizeof offset_name ||
+        cu.ModuleGetFunction(&fn_offset, module, offset_name) != CUDA_SUCCESS)
+        fn_offset = NULL;
+
+    cuda_kernel_t *k = URC_NEW(cuda_kernel_t);
+    char *copy = urc_strdup(name);
+    if (k == NULL || copy == NULL) {
+        free(k);
+        free(copy);
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    k->program = p;
+    k->fn = fn;
+    k->fn_offset = fn_offset;
+    k->name = copy;
+    if (cu.FuncGetAttribute(&k->regs_per_thread, CU_FUNC_ATTRIBUTE_NUM_REGS, fn) != CUDA_SUCCESS)
+        k->regs_per_thread = 0;
+    if (cu.FuncGetAttribute(&k->max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn) !=
+        CUDA_SUCCESS)
+        k->max_threads = p->dev->max_threads_per_block;
+    if (cu.FuncGetAttribute(&k->static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn) !=
+        CUDA_SUCCESS)
+        k->static_shared = 0;
+    if (name[0] != '\0')
+        read_metadata(k);
+    read_params(k);
+    atomic_flag_clear(&k->big_frame_busy);
+    pthread_mutex_init(&k->lock, NULL);
+    cuda_program_retain_internal(p);
+    urc_object_init(&k->obj, &cuda_ddi, URC_KIND_KERNEL);
+    *phKernel = (ur_kernel_handle_t)k;
+    return UR_RESULT_SUCCESS;
+}
+
 ur_result_t cuda_kernel_create(ur_program_handle_t hProgram, const char *pKernelName,
                                ur_kernel_handle_t *phKernel) {
     if (!cuda_is(hProgram, URC_KIND_PROGRAM))
@@ -76,47 +118,72 @@ ur_result_t cuda_kernel_create(ur_program_handle_t hProgram, const char *pKernel
     ur_result_t res = cuda_activate(p->dev);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    CUfunction fn = NULL, fn_offset = NULL;
+    CUfunction fn = NULL;
     CUresult r = cu.ModuleGetFunction(&fn, module, pKernelName);
     if (r == CUDA_ERROR_NOT_FOUND)
         return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL_NAME, (int32_t)r,
                              "no kernel \"%s\" in the program", pKernelName);
     if (r != CUDA_SUCCESS)
         return cuda_error(r, "cuModuleGetFunction");
-    // DPC++ emits "<name>_with_offset" taking the global offset; absent in plain CUDA code.
-    char offset_name[1024];
-    int n = snprintf(offset_name, sizeof offset_name, "%s_with_offset", pKernelName);
-    if (n > 0 && (size_t)n < sizeof offset_name &&
-        cu.ModuleGetFunction(&fn_offset, module, offset_name) != CUDA_SUCCESS)
-        fn_offset = NULL;
+    return kernel_new(p, module, fn, pKernelName, phKernel);
+}
 
-    cuda_kernel_t *k = URC_NEW(cuda_kernel_t);
-    char *name = urc_strdup(pKernelName);
-    if (k == NULL || name == NULL) {
-        free(k);
-        free(name);
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+// A CUfunction of the given program, or (without one) of a program wrapping the function's
+// module, which needs cuFuncGetModule (CUDA 11). The name comes from cuFuncGetName (CUDA 12.3);
+// without it the kernel has no name, so no "<name>@..." metadata and no offset variant.
+ur_result_t cuda_kernel_create_with_native_handle(ur_native_handle_t hNativeKernel,
+                                                  ur_context_handle_t hContext,
+                                                  ur_program_handle_t hProgram,
+                                                  const ur_kernel_native_properties_t *pProperties,
+                                                  ur_kernel_handle_t *phKernel) {
+    (void)pProperties; // a CUfunction lives as long as its module: there is nothing to own
+    if (!cuda_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    if (hProgram != NULL && !cuda_is(hProgram, URC_KIND_PROGRAM))
+        return UR_RESULT_ERROR_INVALID_PROGRAM;
+    if (hNativeKernel == 0)
+        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+    CUfunction fn = (CUfunction)hNativeKernel;
+    cuda_context_t *ctx = CUDA_CONTEXT(hContext);
+    cuda_program_t *p = hProgram != NULL ? CUDA_PROGRAM(hProgram) : NULL;
+    ur_result_t res = cuda_activate(p != NULL ? p->dev : ctx->devices[0]);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    CUmodule fn_module = NULL;
+    bool module_known =
+        cu.FuncGetModule != NULL && cu.FuncGetModule(&fn_module, fn) == CUDA_SUCCESS;
+    const char *name = NULL;
+    if (cu.FuncGetName == NULL || cu.FuncGetName(&name, fn) != CUDA_SUCCESS || name == NULL)
+        name = "";
+
+    if (p != NULL) {
+        CUmodule module;
+        if (p->ctx != ctx)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                                 "the program belongs to another context");
+        if (!cuda_program_module(p, &module))
+            return urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM_EXECUTABLE, 0,
+                                 "the program is not built");
+        if (module_known && fn_module != module)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM, 0,
+                                 "the native kernel belongs to another program");
+        return kernel_new(p, module, fn, name, phKernel);
     }
-    k->program = p;
-    k->fn = fn;
-    k->fn_offset = fn_offset;
-    k->name = name;
-    if (cu.FuncGetAttribute(&k->regs_per_thread, CU_FUNC_ATTRIBUTE_NUM_REGS, fn) != CUDA_SUCCESS)
-        k->regs_per_thread = 0;
-    if (cu.FuncGetAttribute(&k->max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn) !=
-        CUDA_SUCCESS)
-        k->max_threads = p->dev->max_threads_per_block;
-    if (cu.FuncGetAttribute(&k->static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn) !=
-        CUDA_SUCCESS)
-        k->static_shared = 0;
-    read_metadata(k);
-    read_params(k);
-    atomic_flag_clear(&k->big_frame_busy);
-    pthread_mutex_init(&k->lock, NULL);
-    cuda_program_retain_internal(p);
-    urc_object_init(&k->obj, &cuda_ddi, URC_KIND_KERNEL);
-    *phKernel = (ur_kernel_handle_t)k;
-    return UR_RESULT_SUCCESS;
+    if (!module_known)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM, 0,
+                             "no program given, and the driver cannot tell the kernel's module "
+                             "(cuFuncGetModule needs CUDA 11)");
+    // The wrapping program does not own the module; the kernel holds the only reference to it.
+    const ur_program_native_properties_t borrowed = {UR_STRUCTURE_TYPE_PROGRAM_NATIVE_PROPERTIES,
+                                                     NULL, false};
+    ur_program_handle_t wrapper = NULL;
+    res = cuda_program_create_with_native_handle((ur_native_handle_t)fn_module, hContext, &borrowed,
+                                                 &wrapper);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    res = kernel_new(CUDA_PROGRAM(wrapper), fn_module, fn, name, phKernel);
+    cuda_program_release_internal(CUDA_PROGRAM(wrapper));
+    return res;
 }
 
 ur_result_t cuda_kernel_retain(ur_kernel_handle_t hKernel) {

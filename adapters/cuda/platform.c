@@ -79,6 +79,9 @@ cuda_platform_t *cuda_platform(void) {
 }
 
 void cuda_platform_teardown(void) {
+    // Pending event callbacks run first (they may still query their events), outside the
+    // platform lock, which a callback calling into UR may need.
+    cuda_callbacks_stop(true);
     pthread_mutex_lock(&lock);
     if (atomic_load(&state) == 1) {
         for (uint32_t i = 0; i < platform.ndevices; ++i) {

@@ -678,6 +678,22 @@ SIM_EXPORT CUresult cuFuncGetParamInfo(CUfunction fn, size_t index, size_t *offs
     return CUDA_SUCCESS;
 }
 
+SIM_EXPORT CUresult cuFuncGetModule(CUmodule *module, CUfunction fn) {
+    SIM_STICKY();
+    if (module == NULL || fn == NULL)
+        return CUDA_ERROR_INVALID_VALUE;
+    *module = (CUmodule)((const sim_func_t *)fn)->module;
+    return CUDA_SUCCESS;
+}
+
+SIM_EXPORT CUresult cuFuncGetName(const char **name, CUfunction fn) {
+    SIM_STICKY();
+    if (name == NULL || fn == NULL)
+        return CUDA_ERROR_INVALID_VALUE;
+    *name = ((const sim_func_t *)fn)->name;
+    return CUDA_SUCCESS;
+}
+
 SIM_EXPORT CUresult cuOccupancyMaxPotentialBlockSize(int *min_grid, int *block, CUfunction fn,
                                                      CUoccupancyB2DSize to_shared, size_t shared,
                                                      int limit) {

@@ -182,6 +182,13 @@ static ur_result_t UR_APICALL checked_event_create_with_native_handle(ur_native_
     return cuda_event_create_with_native_handle(hNativeEvent, hContext, pProperties, phEvent);
 }
 
+static ur_result_t UR_APICALL checked_event_set_callback(ur_event_handle_t hEvent, ur_execution_info_t execStatus, ur_event_callback_t pfnNotify, void *pUserData) {
+    ur_result_t result = urc_check_event_set_callback(hEvent, execStatus, pfnNotify, pUserData);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_event_set_callback(hEvent, execStatus, pfnNotify, pUserData);
+}
+
 static ur_result_t UR_APICALL checked_program_create_with_il(ur_context_handle_t hContext, const void *pIL, size_t length, const ur_program_properties_t *pProperties, ur_program_handle_t *phProgram) {
     ur_result_t result = urc_check_program_create_with_il(hContext, pIL, length, pProperties, phProgram);
     if (result != UR_RESULT_SUCCESS)
@@ -341,6 +348,13 @@ static ur_result_t UR_APICALL checked_kernel_get_native_handle(ur_kernel_handle_
     if (result != UR_RESULT_SUCCESS)
         return result;
     return cuda_kernel_get_native_handle(hKernel, phNativeKernel);
+}
+
+static ur_result_t UR_APICALL checked_kernel_create_with_native_handle(ur_native_handle_t hNativeKernel, ur_context_handle_t hContext, ur_program_handle_t hProgram, const ur_kernel_native_properties_t *pProperties, ur_kernel_handle_t *phKernel) {
+    ur_result_t result = urc_check_kernel_create_with_native_handle(hNativeKernel, hContext, hProgram, pProperties, phKernel);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_kernel_create_with_native_handle(hNativeKernel, hContext, hProgram, pProperties, phKernel);
 }
 
 static ur_result_t UR_APICALL checked_kernel_get_suggested_local_work_size(ur_kernel_handle_t hKernel, ur_queue_handle_t hQueue, uint32_t numWorkDim, const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, size_t *pSuggestedLocalWorkSize) {
@@ -749,7 +763,7 @@ const ur_dditable_t cuda_ddi = {
         .pfnRelease = checked_event_release,
         .pfnGetNativeHandle = checked_event_get_native_handle,
         .pfnCreateWithNativeHandle = checked_event_create_with_native_handle,
-        .pfnSetCallback = urc_unsupported_event_set_callback,
+        .pfnSetCallback = checked_event_set_callback,
     },
     .EventExp = {
         .pfnCreateExp = urc_unsupported_event_create_exp,
@@ -784,7 +798,7 @@ const ur_dditable_t cuda_ddi = {
         .pfnRetain = checked_kernel_retain,
         .pfnRelease = checked_kernel_release,
         .pfnGetNativeHandle = checked_kernel_get_native_handle,
-        .pfnCreateWithNativeHandle = urc_unsupported_kernel_create_with_native_handle,
+        .pfnCreateWithNativeHandle = checked_kernel_create_with_native_handle,
         .pfnGetSuggestedLocalWorkSize = checked_kernel_get_suggested_local_work_size,
         .pfnGetSuggestedLocalWorkSizeWithArgs = checked_kernel_get_suggested_local_work_size_with_args,
         .pfnSetExecInfo = checked_kernel_set_exec_info,

@@ -34,6 +34,7 @@ ur_result_t cuda_event_retain(ur_event_handle_t hEvent);
 ur_result_t cuda_event_release(ur_event_handle_t hEvent);
 ur_result_t cuda_event_get_native_handle(ur_event_handle_t hEvent, ur_native_handle_t *phNativeEvent);
 ur_result_t cuda_event_create_with_native_handle(ur_native_handle_t hNativeEvent, ur_context_handle_t hContext, const ur_event_native_properties_t *pProperties, ur_event_handle_t *phEvent);
+ur_result_t cuda_event_set_callback(ur_event_handle_t hEvent, ur_execution_info_t execStatus, ur_event_callback_t pfnNotify, void *pUserData);
 ur_result_t cuda_program_create_with_il(ur_context_handle_t hContext, const void *pIL, size_t length, const ur_program_properties_t *pProperties, ur_program_handle_t *phProgram);
 ur_result_t cuda_program_create_with_binary(ur_context_handle_t hContext, uint32_t numDevices, ur_device_handle_t *phDevices, size_t *pLengths, const uint8_t **ppBinaries, const ur_program_properties_t *pProperties, ur_program_handle_t *phProgram);
 ur_result_t cuda_program_build(ur_context_handle_t hContext, ur_program_handle_t hProgram, const char *pOptions);
@@ -57,6 +58,7 @@ ur_result_t cuda_kernel_get_sub_group_info(ur_kernel_handle_t hKernel, ur_device
 ur_result_t cuda_kernel_retain(ur_kernel_handle_t hKernel);
 ur_result_t cuda_kernel_release(ur_kernel_handle_t hKernel);
 ur_result_t cuda_kernel_get_native_handle(ur_kernel_handle_t hKernel, ur_native_handle_t *phNativeKernel);
+ur_result_t cuda_kernel_create_with_native_handle(ur_native_handle_t hNativeKernel, ur_context_handle_t hContext, ur_program_handle_t hProgram, const ur_kernel_native_properties_t *pProperties, ur_kernel_handle_t *phKernel);
 ur_result_t cuda_kernel_get_suggested_local_work_size(ur_kernel_handle_t hKernel, ur_queue_handle_t hQueue, uint32_t numWorkDim, const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, size_t *pSuggestedLocalWorkSize);
 ur_result_t cuda_kernel_get_suggested_local_work_size_with_args(ur_kernel_handle_t hKernel, ur_queue_handle_t hQueue, uint32_t numWorkDim, const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs, size_t *pSuggestedLocalWorkSize);
 ur_result_t cuda_kernel_set_exec_info(ur_kernel_handle_t hKernel, ur_kernel_exec_info_t propName, size_t propSize, const ur_kernel_exec_info_properties_t *pProperties, const void *pPropValue);

@@ -367,6 +367,77 @@ START_TEST(native_handle_and_exec_info) {
 }
 END_TEST
 
+// ---- urKernelCreateWithNativeHandle ----
+
+// Fills dout with `value` through kernel `k` (fill_value) and checks it.
+static void check_fill(ur_kernel_handle_t k, int value) {
+    int *dout = device_ints(N), out[N];
+    ur_exp_kernel_arg_properties_t args[2] = {cudat_arg_pointer(0, dout),
+                                              cudat_arg_value(1, &value, sizeof value)};
+    size_t local = 32;
+    ck_assert_ur_ok(cudat_launch(T.queue, k, N, &local, 2, args, 0, NULL, NULL));
+    read_ints(out, dout, N);
+    for (int i = 0; i < N; ++i)
+        ck_assert_int_eq(out[i], value);
+    ck_assert_ur_ok(urUSMFree(T.context, dout));
+}
+
+START_TEST(native_kernel_of_its_program) {
+    ur_kernel_handle_t k = kernel("fill_value"), again = NULL;
+    ur_native_handle_t fn = 0;
+    ck_assert_ur_ok(urKernelGetNativeHandle(k, &fn));
+    ck_assert_ur_ok(urKernelCreateWithNativeHandle(fn, T.context, program, NULL, &again));
+    ur_native_handle_t same = 0;
+    ur_program_handle_t p = NULL;
+    ck_assert_ur_ok(urKernelGetNativeHandle(again, &same));
+    ck_assert_ur_ok(urKernelGetInfo(again, UR_KERNEL_INFO_PROGRAM, sizeof p, &p, NULL));
+    ck_assert_uint_eq(same, fn);
+    ck_assert_ptr_eq(p, program);
+    // cuFuncGetName (CUDA 12.3) gives the name back; older drivers leave it empty.
+    char name[32] = "?";
+    ck_assert_ur_ok(urKernelGetInfo(again, UR_KERNEL_INFO_FUNCTION_NAME, sizeof name, name, NULL));
+    ck_assert(strcmp(name, "fill_value") == 0 || name[0] == '\0');
+    check_fill(again, 11);
+    ck_assert_ur_ok(urKernelRelease(again));
+    ck_assert_ur_ok(urKernelRelease(k));
+}
+END_TEST
+
+// Without a program the kernel's module is wrapped in one (cuFuncGetModule, CUDA 11), which
+// lives as long as the kernel.
+START_TEST(native_kernel_without_program) {
+    ur_kernel_handle_t k = kernel("fill_value"), again = NULL;
+    ur_native_handle_t fn = 0, module = 0, wrapped_module = 0;
+    ck_assert_ur_ok(urKernelGetNativeHandle(k, &fn));
+    ck_assert_ur_ok(urProgramGetNativeHandle(program, &module));
+    ck_assert_ur_ok(urKernelCreateWithNativeHandle(fn, T.context, NULL, NULL, &again));
+    ur_program_handle_t p = NULL;
+    ck_assert_ur_ok(urKernelGetInfo(again, UR_KERNEL_INFO_PROGRAM, sizeof p, &p, NULL));
+    ck_assert_ptr_nonnull(p);
+    ck_assert_ptr_ne(p, program);
+    ck_assert_ur_ok(urProgramGetNativeHandle(p, &wrapped_module));
+    ck_assert_uint_eq(wrapped_module, module);
+    check_fill(again, 12);
+    ck_assert_ur_ok(urKernelRelease(again));
+    ck_assert_ur_ok(urKernelRelease(k));
+}
+END_TEST
+
+START_TEST(native_kernel_of_another_program_is_refused) {
+    ur_kernel_handle_t k = kernel("fill_value"), again = NULL;
+    ur_program_handle_t other = cudat_built_program("globals.ptx", NULL);
+    ur_native_handle_t fn = 0;
+    ck_assert_ur_ok(urKernelGetNativeHandle(k, &fn));
+    ck_assert_ur(urKernelCreateWithNativeHandle(fn, T.context, other, NULL, &again),
+                 UR_RESULT_ERROR_INVALID_PROGRAM);
+    ck_assert_ur(urKernelCreateWithNativeHandle(0, T.context, program, NULL, &again),
+                 UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    ck_assert_ptr_null(again);
+    ck_assert_ur_ok(urProgramRelease(other));
+    ck_assert_ur_ok(urKernelRelease(k));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("cuda kernel");
     TCase *tc = tcase("urKernelCreate");
@@ -384,6 +455,11 @@ int main(void) {
     suite_add_tcase(s, tc);
     tc = tcase("urKernelGetNativeHandle");
     tcase_add_test(tc, native_handle_and_exec_info);
+    suite_add_tcase(s, tc);
+    tc = tcase("urKernelCreateWithNativeHandle");
+    tcase_add_test(tc, native_kernel_of_its_program);
+    tcase_add_test(tc, native_kernel_without_program);
+    tcase_add_test(tc, native_kernel_of_another_program_is_refused);
     suite_add_tcase(s, tc);
     tc = tcase("urEnqueueKernelLaunchWithArgsExp");
     tcase_add_test(tc, launch_pointer_and_value_arguments);
