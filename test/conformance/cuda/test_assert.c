@@ -15,16 +15,25 @@
 #include "cudat.h"
 #include "urc_assert.h"
 
+static ur_program_handle_t program;
+static ur_kernel_handle_t kernel;
+
 // Launches assert_zero(value) and waits for the queue; returns what urQueueFinish returned.
 static ur_result_t run_assert(int value) {
     cudat_setup();
-    ur_program_handle_t p = cudat_built_program("assert.ptx", NULL);
-    ur_kernel_handle_t k = NULL;
-    ck_assert_ur_ok(urKernelCreate(p, "assert_zero", &k));
+    program = cudat_built_program("assert.ptx", NULL);
+    ck_assert_ur_ok(urKernelCreate(program, "assert_zero", &kernel));
     ur_exp_kernel_arg_properties_t arg = cudat_arg_value(0, &value, sizeof value);
     size_t one = 1;
-    ck_assert_ur_ok(cudat_launch(T.queue, k, 1, &one, 1, &arg, 0, NULL, NULL));
+    ck_assert_ur_ok(cudat_launch(T.queue, kernel, 1, &one, 1, &arg, 0, NULL, NULL));
     return urQueueFinish(T.queue);
+}
+
+// Releases everything, also after an assert killed the context (the handles go either way).
+static void finish(void) {
+    ck_assert_ur_ok(urKernelRelease(kernel));
+    ck_assert_ur_ok(urProgramRelease(program));
+    cudat_teardown();
 }
 
 static char *slurp(const char *path) {
@@ -95,12 +104,13 @@ START_TEST(report_mode_returns_documented_error) {
     ck_assert_ur_ok(urAdapterGetLastError(T.adapter, &message, &code));
     ck_assert_int_eq(code, URC_ERROR_DEVICE_ASSERT);
     ck_assert_ptr_nonnull(strstr(message, "CUDA_ERROR_ASSERT (710)"));
+    finish();
 }
 END_TEST
 
 START_TEST(passing_assert_is_silent) {
     ck_assert_ur_ok(run_assert(0));
-    cudat_teardown();
+    finish();
 }
 END_TEST
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // urEvent* and the cross-queue ordering events give, through the loader.
 #include <pthread.h>
+#include <string.h>
 #include <time.h>
 
 #include "cudat.h"
@@ -201,9 +202,13 @@ typedef struct seen_t {
     ur_event_status_t status_then; // the event's status when a COMPLETE callback ran
 } seen_t;
 
+// One per test (each runs in its own process): callbacks may touch it until the fixture's
+// teardown has released the adapter, which waits for them.
+static seen_t seen;
+
 static seen_t *seen_new(void) {
-    seen_t *s = calloc(1, sizeof *s);
-    ck_assert_ptr_nonnull(s);
+    seen_t *s = &seen;
+    memset(s, 0, sizeof *s);
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
     s->status_then = UR_EVENT_STATUS_ERROR;
