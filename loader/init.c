@@ -6,6 +6,7 @@
 
 #include "alloc.h"
 #include "env.h"
+#include "info.h"
 #include "loader.h"
 #include "ur_checks.h"
 
@@ -126,19 +127,6 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigRelease(ur_loader_config_handl
     return UR_RESULT_SUCCESS;
 }
 
-// Writes a value of exactly `size` bytes; UR's loader config wants the exact size.
-static ur_result_t answer_exact(const void *value, size_t size, size_t propSize, void *pPropValue,
-                                size_t *pPropSizeRet) {
-    if (pPropSizeRet != NULL)
-        *pPropSizeRet = size;
-    if (pPropValue != NULL) {
-        if (propSize != size)
-            return UR_RESULT_ERROR_INVALID_SIZE;
-        memcpy(pPropValue, value, size);
-    }
-    return UR_RESULT_SUCCESS;
-}
-
 UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigGetInfo(ur_loader_config_handle_t hLoaderConfig,
                                                           ur_loader_config_info_t propName,
                                                           size_t propSize, void *pPropValue,
@@ -147,14 +135,15 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigGetInfo(ur_loader_config_handl
                                                           pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    // UR's loader config wants the exact size.
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_LOADER_CONFIG_INFO_AVAILABLE_LAYERS:
         // Parameter validation is built in (the generated checks run on every call).
-        return answer_exact(BUILTIN_LAYER, sizeof BUILTIN_LAYER, propSize, pPropValue,
-                            pPropSizeRet);
+        return urc_info_exact(&out, BUILTIN_LAYER, sizeof BUILTIN_LAYER);
     case UR_LOADER_CONFIG_INFO_REFERENCE_COUNT: {
         uint32_t count = atomic_load_explicit(&hLoaderConfig->refcount, memory_order_relaxed);
-        return answer_exact(&count, sizeof count, propSize, pPropValue, pPropSizeRet);
+        return urc_info_exact(&out, &count, sizeof count);
     }
     default:
         return UR_RESULT_ERROR_INVALID_ENUMERATION;

@@ -76,20 +76,9 @@ ur_result_t cuda_context_get_info(ur_context_handle_t hContext, ur_context_info_
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
     const cuda_context_t *ctx = CUDA_CONTEXT(hContext);
-    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
-    switch (propName) {
-    case UR_CONTEXT_INFO_NUM_DEVICES:
-        return cuda_info_u32(&out, ctx->ndevices);
-    case UR_CONTEXT_INFO_DEVICES:
-        return cuda_info_bytes(&out, ctx->devices, ctx->ndevices * sizeof *ctx->devices);
-    case UR_CONTEXT_INFO_REFERENCE_COUNT:
-        return cuda_info_u32(&out, urc_refcount(&ctx->obj));
-    case UR_CONTEXT_INFO_USM_MEMCPY2D_SUPPORT:
-    case UR_CONTEXT_INFO_USM_FILL2D_SUPPORT:
-        return cuda_info_bool(&out, true);
-    default:
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
-    }
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
+    return urc_info_context(&out, propName, ctx->ndevices, (ur_device_handle_t *)ctx->devices,
+                            urc_refcount(&ctx->obj), true);
 }
 
 // The native handle is the first device's primary context, which is what UR hands out.

@@ -14,7 +14,9 @@
 #include "cuda_driver.h"
 #include "cuda_entry_points.h"
 #include "devglobal.h"
+#include "device_info.h"
 #include "error.h"
+#include "info.h"
 #include "log.h"
 #include "object.h"
 #include "props.h"
@@ -330,38 +332,5 @@ void cuda_kernel_guess_local(cuda_kernel_t *k, const cuda_device_t *dev, uint32_
 /// for a program without a module.
 ur_result_t cuda_program_global(cuda_program_t *p, const char *name, CUdeviceptr *address,
                                 size_t *size);
-
-// ---- info queries ----
-/// Where an info query's answer goes.
-typedef struct cuda_info_t {
-    size_t size;
-    void *value;
-    size_t *size_ret;
-} cuda_info_t;
-
-ur_result_t cuda_info_bytes(const cuda_info_t *out, const void *data, size_t size);
-
-static inline ur_result_t cuda_info_u32(const cuda_info_t *out, uint32_t v) {
-    return cuda_info_bytes(out, &v, sizeof v);
-}
-static inline ur_result_t cuda_info_i32(const cuda_info_t *out, int32_t v) {
-    return cuda_info_bytes(out, &v, sizeof v);
-}
-static inline ur_result_t cuda_info_u64(const cuda_info_t *out, uint64_t v) {
-    return cuda_info_bytes(out, &v, sizeof v);
-}
-static inline ur_result_t cuda_info_size(const cuda_info_t *out, size_t v) {
-    return cuda_info_bytes(out, &v, sizeof v);
-}
-static inline ur_result_t cuda_info_bool(const cuda_info_t *out, bool v) {
-    ur_bool_t b = v;
-    return cuda_info_bytes(out, &b, sizeof b);
-}
-static inline ur_result_t cuda_info_ptr(const cuda_info_t *out, const void *v) {
-    return cuda_info_bytes(out, &v, sizeof v);
-}
-static inline ur_result_t cuda_info_string(const cuda_info_t *out, const char *s) {
-    return cuda_info_bytes(out, s, strlen(s) + 1);
-}
 
 #endif // URC_CUDA_CUDA_INTERNAL_H

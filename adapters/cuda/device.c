@@ -332,6 +332,9 @@ static size_t min_attr(const cuda_device_t *dev, CUdevice_attribute a, CUdevice_
 
 // Queries whose answer is a fixed boolean.
 static int fixed_bool(ur_device_info_t name) {
+    // Features no urc adapter implements (UNSUPPORTED_FEATURE) are reported absent.
+    if (urc_device_info_unimplemented_feature(name))
+        return 0;
     switch (name) {
     case UR_DEVICE_INFO_ENDIAN_LITTLE:
     case UR_DEVICE_INFO_AVAILABLE:
@@ -347,51 +350,8 @@ static int fixed_bool(ur_device_info_t name) {
     case UR_DEVICE_INFO_BFLOAT16_CONVERSIONS_NATIVE:
     case UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS:
     case UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS:
-    // Features this adapter leaves UNSUPPORTED_FEATURE are reported absent.
-    case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:
-    case UR_DEVICE_INFO_USM_POOL_SUPPORT:
-    case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:
-    case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_SHARED_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_1D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_2D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_MIPMAP_SUPPORT_EXP:
-    case UR_DEVICE_INFO_MIPMAP_ANISOTROPY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_MIPMAP_LEVEL_REFERENCE_SUPPORT_EXP:
-    case UR_DEVICE_INFO_EXTERNAL_MEMORY_IMPORT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_EXTERNAL_SEMAPHORE_IMPORT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_CUBEMAP_SUPPORT_EXP:
-    case UR_DEVICE_INFO_CUBEMAP_SEAMLESS_FILTERING_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_1D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_1D_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_2D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_2D_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_3D_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IMAGE_ARRAY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_UNIQUE_ADDRESSING_PER_DIM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLE_1D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLE_2D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_GATHER_SUPPORT_EXP:
-    case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:
-    case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP:
-    case UR_DEVICE_INFO_LOW_POWER_EVENTS_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IPC_PHYSICAL_MEMORY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP:
-    case UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP:
-    case UR_DEVICE_INFO_PER_EVENT_PROFILING_SUPPORT_EXP:
-    case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:
     case UR_DEVICE_INFO_MULTI_DEVICE_COMPILE_SUPPORT_EXP:
-    case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
     case UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP:
-    case UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP:
-    case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
         return 0;
     default:
         return -1;
@@ -463,10 +423,10 @@ static bool fixed_u32(ur_device_info_t name, uint32_t *v) {
     }
 }
 
-static ur_result_t version_string(const cuda_info_t *out, int major, int minor) {
+static ur_result_t version_string(const urc_info_t *out, int major, int minor) {
     char text[32];
     snprintf(text, sizeof text, "%d.%d", major, minor);
-    return cuda_info_string(out, text);
+    return urc_info_string(out, text);
 }
 
 ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t propName,
@@ -475,32 +435,32 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
         return UR_RESULT_ERROR_INVALID_DEVICE;
     const cuda_device_t *dev = CUDA_DEVICE(hDevice);
     const urc_device_caps_t *caps = &dev->caps;
-    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     uint32_t u32;
     int b = fixed_bool(propName);
     if (b >= 0)
-        return cuda_info_bool(&out, b != 0);
+        return urc_info_bool(&out, b != 0);
     if (fixed_u32(propName, &u32))
-        return cuda_info_u32(&out, u32);
+        return urc_info_u32(&out, u32);
 
     switch (propName) {
     case UR_DEVICE_INFO_TYPE:
-        return cuda_info_bytes(&out, &(ur_device_type_t){UR_DEVICE_TYPE_GPU},
-                               sizeof(ur_device_type_t));
+        return urc_info_bytes(&out, &(ur_device_type_t){UR_DEVICE_TYPE_GPU},
+                              sizeof(ur_device_type_t));
     case UR_DEVICE_INFO_DEVICE_ID:
-        return cuda_info_u32(&out, (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID));
+        return urc_info_u32(&out, (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID));
     case UR_DEVICE_INFO_MAX_COMPUTE_UNITS:
     case UR_DEVICE_INFO_NUM_COMPUTE_UNITS:
-        return cuda_info_u32(&out, (uint32_t)dev->sm_count);
+        return urc_info_u32(&out, (uint32_t)dev->sm_count);
     case UR_DEVICE_INFO_MAX_WORK_ITEM_SIZES: {
         size_t sizes[3] = {(size_t)dev->max_block[0], (size_t)dev->max_block[1],
                            (size_t)dev->max_block[2]};
-        return cuda_info_bytes(&out, sizes, sizeof sizes);
+        return urc_info_bytes(&out, sizes, sizeof sizes);
     }
     case UR_DEVICE_INFO_MAX_WORK_GROUPS_3D: {
         size_t sizes[3] = {(size_t)dev->max_grid[0], (size_t)dev->max_grid[1],
                            (size_t)dev->max_grid[2]};
-        return cuda_info_bytes(&out, sizes, sizeof sizes);
+        return urc_info_bytes(&out, sizes, sizeof sizes);
     }
     case UR_DEVICE_INFO_MAX_WORK_GROUPS: {
         // The product of the grid limits, saturated rather than wrapped.
@@ -509,28 +469,28 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
             size_t g = (size_t)dev->max_grid[i];
             total = (g != 0 && total > SIZE_MAX / g) ? SIZE_MAX : total * g;
         }
-        return cuda_info_size(&out, total);
+        return urc_info_size(&out, total);
     }
     case UR_DEVICE_INFO_MAX_WORK_GROUP_SIZE:
-        return cuda_info_size(&out, (size_t)dev->max_threads_per_block);
+        return urc_info_size(&out, (size_t)dev->max_threads_per_block);
     case UR_DEVICE_INFO_MAX_NUM_SUB_GROUPS:
-        return cuda_info_u32(
+        return urc_info_u32(
             &out, (uint32_t)((dev->max_threads_per_block + dev->warp_size - 1) / dev->warp_size));
     case UR_DEVICE_INFO_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-        return cuda_info_bool(&out, dev->cc_major >= 7); // Volta's independent scheduling
+        return urc_info_bool(&out, dev->cc_major >= 7); // Volta's independent scheduling
     case UR_DEVICE_INFO_SUB_GROUP_SIZES_INTEL:
-        return cuda_info_bytes(&out, caps->sub_group_sizes,
-                               caps->num_sub_group_sizes * sizeof(uint32_t));
+        return urc_info_bytes(&out, caps->sub_group_sizes,
+                              caps->num_sub_group_sizes * sizeof(uint32_t));
     case UR_DEVICE_INFO_ATOMIC_64:
-        return cuda_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_ATOMIC64));
+        return urc_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_ATOMIC64));
     // A type's vector widths are 0 exactly when the device lacks it (OpenCL's rule; UR's
     // adapter answered 0 for half while listing cl_khr_fp16, and 1 for double regardless).
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_HALF:
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF:
-        return cuda_info_u32(&out, urc_caps_has_aspect(caps, URC_ASPECT_FP16) ? 1u : 0u);
+        return urc_info_u32(&out, urc_caps_has_aspect(caps, URC_ASPECT_FP16) ? 1u : 0u);
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_DOUBLE:
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_DOUBLE:
-        return cuda_info_u32(&out, urc_caps_has_aspect(caps, URC_ASPECT_FP64) ? 1u : 0u);
+        return urc_info_u32(&out, urc_caps_has_aspect(caps, URC_ASPECT_FP64) ? 1u : 0u);
     case UR_DEVICE_INFO_ATOMIC_MEMORY_ORDER_CAPABILITIES:
     case UR_DEVICE_INFO_ATOMIC_FENCE_ORDER_CAPABILITIES: {
         uint32_t v =
@@ -538,7 +498,7 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
             UR_MEMORY_ORDER_CAPABILITY_FLAG_RELEASE | UR_MEMORY_ORDER_CAPABILITY_FLAG_ACQ_REL;
         if (dev->cc_major >= 7)
             v |= UR_MEMORY_ORDER_CAPABILITY_FLAG_SEQ_CST;
-        return cuda_info_u32(&out, v);
+        return urc_info_u32(&out, v);
     }
     case UR_DEVICE_INFO_ATOMIC_MEMORY_SCOPE_CAPABILITIES: {
         uint32_t v =
@@ -546,62 +506,61 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
             UR_MEMORY_SCOPE_CAPABILITY_FLAG_WORK_GROUP | UR_MEMORY_SCOPE_CAPABILITY_FLAG_DEVICE;
         if (dev->cc_major >= 7)
             v |= UR_MEMORY_SCOPE_CAPABILITY_FLAG_SYSTEM;
-        return cuda_info_u32(&out, v);
+        return urc_info_u32(&out, v);
     }
     case UR_DEVICE_INFO_ATOMIC_FENCE_SCOPE_CAPABILITIES:
-        return cuda_info_u32(&out, UR_MEMORY_SCOPE_CAPABILITY_FLAG_WORK_ITEM |
-                                       UR_MEMORY_SCOPE_CAPABILITY_FLAG_SUB_GROUP |
-                                       UR_MEMORY_SCOPE_CAPABILITY_FLAG_WORK_GROUP);
+        return urc_info_u32(&out, UR_MEMORY_SCOPE_CAPABILITY_FLAG_WORK_ITEM |
+                                      UR_MEMORY_SCOPE_CAPABILITY_FLAG_SUB_GROUP |
+                                      UR_MEMORY_SCOPE_CAPABILITY_FLAG_WORK_GROUP);
     case UR_DEVICE_INFO_MAX_CLOCK_FREQUENCY: // kHz -> MHz
-        return cuda_info_u32(&out, (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000u);
+        return urc_info_u32(&out, (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000u);
     case UR_DEVICE_INFO_MEMORY_CLOCK_RATE:
-        return cuda_info_u32(&out,
-                             (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE) / 1000u);
+        return urc_info_u32(&out,
+                            (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE) / 1000u);
     case UR_DEVICE_INFO_MEMORY_BUS_WIDTH:
-        return cuda_info_u32(&out,
-                             (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH));
+        return urc_info_u32(&out, (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH));
     case UR_DEVICE_INFO_MAX_MEMORY_BANDWIDTH: {
         // 250 * kHz * bits = bytes/s for double data rate memory (UR's formula).
         uint64_t khz = (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
         uint64_t bits = (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
-        return cuda_info_u64(&out, 250u * khz * bits);
+        return urc_info_u64(&out, 250u * khz * bits);
     }
     case UR_DEVICE_INFO_MAX_MEM_ALLOC_SIZE:
     case UR_DEVICE_INFO_GLOBAL_MEM_SIZE:
-        return cuda_info_u64(&out, (uint64_t)dev->total_mem);
+        return urc_info_u64(&out, (uint64_t)dev->total_mem);
     case UR_DEVICE_INFO_GLOBAL_MEM_FREE: {
         size_t free_bytes = 0, total = 0;
         ur_result_t res = cuda_activate(dev);
         if (res == UR_RESULT_SUCCESS)
             res = cuda_ok(cu.MemGetInfo(&free_bytes, &total), "cuMemGetInfo");
-        return res != UR_RESULT_SUCCESS ? res : cuda_info_u64(&out, (uint64_t)free_bytes);
+        return res != UR_RESULT_SUCCESS ? res : urc_info_u64(&out, (uint64_t)free_bytes);
     }
     case UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH:
-        return cuda_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH,
-                                             CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH));
+        return urc_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH,
+                                            CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH));
     case UR_DEVICE_INFO_IMAGE2D_MAX_HEIGHT:
-        return cuda_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT,
-                                             CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT));
+        return urc_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT,
+                                            CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT));
     case UR_DEVICE_INFO_IMAGE3D_MAX_WIDTH:
-        return cuda_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH,
-                                             CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH));
+        return urc_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH,
+                                            CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH));
     case UR_DEVICE_INFO_IMAGE3D_MAX_HEIGHT:
-        return cuda_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT,
-                                             CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT));
+        return urc_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT,
+                                            CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT));
     case UR_DEVICE_INFO_IMAGE3D_MAX_DEPTH:
-        return cuda_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH,
-                                             CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH));
+        return urc_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH,
+                                            CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH));
     case UR_DEVICE_INFO_IMAGE_MAX_BUFFER_SIZE:
-        return cuda_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH,
-                                             CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH));
+        return urc_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH,
+                                            CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH));
     case UR_DEVICE_INFO_IMAGE_MAX_ARRAY_SIZE:
-        return cuda_info_size(&out, 0);
+        return urc_info_size(&out, 0);
     case UR_DEVICE_INFO_MAX_PARAMETER_SIZE:
-        return cuda_info_size(&out, 4000);   // kernel parameters live in 4 KB of constant memory
+        return urc_info_size(&out, 4000);    // kernel parameters live in 4 KB of constant memory
     case UR_DEVICE_INFO_MEM_BASE_ADDR_ALIGN: // in bits, as OpenCL reports it
-        return cuda_info_u32(&out, (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT) * 8u);
+        return urc_info_u32(&out, (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT) * 8u);
     case UR_DEVICE_INFO_SINGLE_FP_CONFIG:
-        return cuda_info_u32(
+        return urc_info_u32(
             &out, UR_DEVICE_FP_CAPABILITY_FLAG_DENORM | UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN |
                       UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST |
                       UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO |
@@ -610,42 +569,42 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
     case UR_DEVICE_INFO_HALF_FP_CONFIG:
         // PTX's f16 arithmetic rounds to nearest only; denormals and fma.rn.f16 exist.
         if (!urc_caps_has_aspect(caps, URC_ASPECT_FP16))
-            return cuda_info_u32(&out, 0);
-        return cuda_info_u32(&out, UR_DEVICE_FP_CAPABILITY_FLAG_DENORM |
-                                       UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN |
-                                       UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST |
-                                       UR_DEVICE_FP_CAPABILITY_FLAG_FMA);
+            return urc_info_u32(&out, 0);
+        return urc_info_u32(&out, UR_DEVICE_FP_CAPABILITY_FLAG_DENORM |
+                                      UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN |
+                                      UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST |
+                                      UR_DEVICE_FP_CAPABILITY_FLAG_FMA);
     case UR_DEVICE_INFO_DOUBLE_FP_CONFIG:
         if (!urc_caps_has_aspect(caps, URC_ASPECT_FP64))
-            return cuda_info_u32(&out, 0);
-        return cuda_info_u32(
+            return urc_info_u32(&out, 0);
+        return urc_info_u32(
             &out, UR_DEVICE_FP_CAPABILITY_FLAG_DENORM | UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN |
                       UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST |
                       UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO |
                       UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_INF | UR_DEVICE_FP_CAPABILITY_FLAG_FMA);
     case UR_DEVICE_INFO_GLOBAL_MEM_CACHE_SIZE:
-        return cuda_info_u64(&out, (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
+        return urc_info_u64(&out, (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
     case UR_DEVICE_INFO_MAX_CONSTANT_BUFFER_SIZE:
-        return cuda_info_u64(&out, (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY));
+        return urc_info_u64(&out, (uint64_t)attr(dev, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY));
     case UR_DEVICE_INFO_LOCAL_MEM_SIZE: // OpenCL "local" is CUDA "shared" memory
-        return cuda_info_u64(&out, (uint64_t)dev->max_shared_optin);
+        return urc_info_u64(&out, (uint64_t)dev->max_shared_optin);
     case UR_DEVICE_INFO_ERROR_CORRECTION_SUPPORT:
-        return cuda_info_bool(&out, attr(dev, CU_DEVICE_ATTRIBUTE_ECC_ENABLED) != 0);
+        return urc_info_bool(&out, attr(dev, CU_DEVICE_ATTRIBUTE_ECC_ENABLED) != 0);
     case UR_DEVICE_INFO_HOST_UNIFIED_MEMORY:
     case UR_DEVICE_INFO_IS_INTEGRATED_GPU:
-        return cuda_info_bool(&out, attr(dev, CU_DEVICE_ATTRIBUTE_INTEGRATED) != 0);
+        return urc_info_bool(&out, attr(dev, CU_DEVICE_ATTRIBUTE_INTEGRATED) != 0);
     case UR_DEVICE_INFO_PROFILING_TIMER_RESOLUTION:
-        return cuda_info_size(&out, 1000);
+        return urc_info_size(&out, 1000);
     case UR_DEVICE_INFO_COMPILER_AVAILABLE:
-        return cuda_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_ONLINE_COMPILER));
+        return urc_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_ONLINE_COMPILER));
     case UR_DEVICE_INFO_LINKER_AVAILABLE:
-        return cuda_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_ONLINE_LINKER));
+        return urc_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_ONLINE_LINKER));
     case UR_DEVICE_INFO_BUILT_IN_KERNELS:
-        return cuda_info_string(&out, "");
+        return urc_info_string(&out, "");
     case UR_DEVICE_INFO_PLATFORM:
-        return cuda_info_ptr(&out, dev->platform);
+        return urc_info_ptr(&out, dev->platform);
     case UR_DEVICE_INFO_REFERENCE_COUNT:
-        return cuda_info_u32(&out, 1);
+        return urc_info_u32(&out, 1);
     case UR_DEVICE_INFO_IL_VERSION: {
         // PTX ISA follows the driver: CUDA 11.x and later speak PTX (major - 4).(minor).
         int v = dev->platform->driver_version, major = v / 1000, minor = v % 1000 / 10;
@@ -653,68 +612,68 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
         if (major < 10)
             return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
         snprintf(text, sizeof text, "nvptx-%d.%d", major - 4, major == 10 ? minor + 3 : minor);
-        return cuda_info_string(&out, text);
+        return urc_info_string(&out, text);
     }
     case UR_DEVICE_INFO_NAME:
-        return cuda_info_string(&out, dev->name);
+        return urc_info_string(&out, dev->name);
     case UR_DEVICE_INFO_VENDOR:
-        return cuda_info_string(&out, "NVIDIA Corporation");
+        return urc_info_string(&out, "NVIDIA Corporation");
     case UR_DEVICE_INFO_DRIVER_VERSION: {
         int v = dev->platform->driver_version;
         char text[32];
         snprintf(text, sizeof text, "CUDA %d.%d", v / 1000, v % 1000 / 10);
-        return cuda_info_string(&out, text);
+        return urc_info_string(&out, text);
     }
     case UR_DEVICE_INFO_PROFILE:
-        return cuda_info_string(&out, "CUDA");
+        return urc_info_string(&out, "CUDA");
     case UR_DEVICE_INFO_VERSION:
     case UR_DEVICE_INFO_BACKEND_RUNTIME_VERSION:
         return version_string(&out, dev->cc_major, dev->cc_minor);
     case UR_DEVICE_INFO_EXTENSIONS: {
         char text[256];
         extensions(dev, text, sizeof text);
-        return cuda_info_string(&out, text);
+        return urc_info_string(&out, text);
     }
     case UR_DEVICE_INFO_USE_NATIVE_ASSERT:
-        return cuda_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_EXT_ONEAPI_NATIVE_ASSERT));
+        return urc_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_EXT_ONEAPI_NATIVE_ASSERT));
     case UR_DEVICE_INFO_PRINTF_BUFFER_SIZE:
-        return cuda_info_size(&out, 1024);
+        return urc_info_size(&out, 1024);
     case UR_DEVICE_INFO_PARENT_DEVICE:
-        return cuda_info_ptr(&out, NULL);
+        return urc_info_ptr(&out, NULL);
     case UR_DEVICE_INFO_SUPPORTED_PARTITIONS:
     case UR_DEVICE_INFO_PARTITION_TYPE:
-        return cuda_info_bytes(&out, NULL, 0);
+        return urc_info_bytes(&out, NULL, 0);
     case UR_DEVICE_INFO_USM_HOST_SUPPORT:
-        return cuda_info_u32(&out, usm_host_support(dev));
+        return urc_info_u32(&out, usm_host_support(dev));
     case UR_DEVICE_INFO_USM_DEVICE_SUPPORT:
-        return cuda_info_u32(&out,
-                             UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ACCESS |
-                                 UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_ACCESS |
-                                 UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_CONCURRENT_ACCESS |
-                                 UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_CONCURRENT_ACCESS);
+        return urc_info_u32(&out,
+                            UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ACCESS |
+                                UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_ACCESS |
+                                UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_CONCURRENT_ACCESS |
+                                UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_CONCURRENT_ACCESS);
     case UR_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT:
-        return cuda_info_u32(&out, usm_single_shared_support(dev));
+        return urc_info_u32(&out, usm_single_shared_support(dev));
     case UR_DEVICE_INFO_USM_CROSS_SHARED_SUPPORT:
-        return cuda_info_u32(&out, usm_cross_shared_support(dev));
+        return urc_info_u32(&out, usm_cross_shared_support(dev));
     case UR_DEVICE_INFO_USM_SYSTEM_SHARED_SUPPORT:
-        return cuda_info_u32(&out, usm_system_support(dev));
+        return urc_info_u32(&out, usm_system_support(dev));
     case UR_DEVICE_INFO_UUID: {
         CUuuid uuid;
         if (cu.DeviceGetUuid == NULL)
             return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
         ur_result_t res = cuda_ok(cu.DeviceGetUuid(&uuid, dev->cu), "cuDeviceGetUuid");
-        return res != UR_RESULT_SUCCESS ? res : cuda_info_bytes(&out, uuid.bytes, 16);
+        return res != UR_RESULT_SUCCESS ? res : urc_info_bytes(&out, uuid.bytes, 16);
     }
     case UR_DEVICE_INFO_PCI_ADDRESS: {
         char bus[32] = {0};
         ur_result_t res =
             cuda_ok(cu.DeviceGetPCIBusId(bus, (int)sizeof bus - 1, dev->cu), "cuDeviceGetPCIBusId");
-        return res != UR_RESULT_SUCCESS ? res : cuda_info_string(&out, bus);
+        return res != UR_RESULT_SUCCESS ? res : urc_info_string(&out, bus);
     }
     case UR_DEVICE_INFO_ASYNC_BARRIER:
-        return cuda_info_bool(&out, dev->cc_major >= 8);
+        return urc_info_bool(&out, dev->cc_major >= 8);
     case UR_DEVICE_INFO_MAX_REGISTERS_PER_WORK_GROUP:
-        return cuda_info_u32(&out, (uint32_t)dev->max_regs_per_block);
+        return urc_info_u32(&out, (uint32_t)dev->max_regs_per_block);
     case UR_DEVICE_INFO_KERNEL_LAUNCH_CAPABILITIES: {
         uint32_t v = UR_KERNEL_LAUNCH_PROPERTIES_FLAG_WORK_GROUP_MEMORY;
         // Cooperative and cluster launches need cuLaunchKernelEx (CUDA 11.8 drivers).
@@ -724,7 +683,7 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
                 v |= UR_KERNEL_LAUNCH_PROPERTIES_FLAG_CLUSTER_DIMENSION |
                      UR_KERNEL_LAUNCH_PROPERTIES_FLAG_OPPORTUNISTIC_QUEUE_SERIALIZE;
         }
-        return cuda_info_u32(&out, v);
+        return urc_info_u32(&out, v);
     }
     default:
         // Intel GPU topology, NVML-backed power and thermal queries, Windows LUIDs, image

@@ -130,22 +130,22 @@ ur_result_t cuda_event_get_info(ur_event_handle_t hEvent, ur_event_info_t propNa
     if (!cuda_is(hEvent, URC_KIND_EVENT))
         return UR_RESULT_ERROR_INVALID_EVENT;
     cuda_event_t *e = CUDA_EVENT(hEvent);
-    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_EVENT_INFO_COMMAND_QUEUE:
-        return cuda_info_ptr(&out, e->queue); // NULL for an event made from a native one
+        return urc_info_ptr(&out, e->queue); // NULL for an event made from a native one
     case UR_EVENT_INFO_CONTEXT:
-        return cuda_info_ptr(&out, e->ctx);
+        return urc_info_ptr(&out, e->ctx);
     case UR_EVENT_INFO_COMMAND_TYPE:
-        return cuda_info_bytes(&out, &e->command, sizeof e->command);
+        return urc_info_bytes(&out, &e->command, sizeof e->command);
     case UR_EVENT_INFO_REFERENCE_COUNT:
-        return cuda_info_u32(&out, urc_refcount(&e->obj));
+        return urc_info_u32(&out, urc_refcount(&e->obj));
     case UR_EVENT_INFO_COMMAND_EXECUTION_STATUS: {
         ur_event_status_t s;
         ur_result_t res = cuda_activate(e->dev);
         if (res == UR_RESULT_SUCCESS)
             res = status(e, &s);
-        return res != UR_RESULT_SUCCESS ? res : cuda_info_bytes(&out, &s, sizeof s);
+        return res != UR_RESULT_SUCCESS ? res : urc_info_bytes(&out, &s, sizeof s);
     }
     default:
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
@@ -171,12 +171,12 @@ ur_result_t cuda_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling
     if (!cuda_is(hEvent, URC_KIND_EVENT))
         return UR_RESULT_ERROR_INVALID_EVENT;
     cuda_event_t *e = CUDA_EVENT(hEvent);
-    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     if (!e->profiling || e->queue == NULL)
         return UR_RESULT_ERROR_PROFILING_INFO_NOT_AVAILABLE;
     if (propName == UR_PROFILING_INFO_COMMAND_QUEUED ||
         propName == UR_PROFILING_INFO_COMMAND_SUBMIT)
-        return cuda_info_u64(&out, e->queued_ns);
+        return urc_info_u64(&out, e->queued_ns);
     if (propName != UR_PROFILING_INFO_COMMAND_START && propName != UR_PROFILING_INFO_COMMAND_END &&
         propName != UR_PROFILING_INFO_COMMAND_COMPLETE)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
@@ -200,7 +200,7 @@ ur_result_t cuda_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling
         start = e->queued_ns;
     if (start > end)
         start = end;
-    return cuda_info_u64(&out, propName == UR_PROFILING_INFO_COMMAND_START ? start : end);
+    return urc_info_u64(&out, propName == UR_PROFILING_INFO_COMMAND_START ? start : end);
 }
 
 ur_result_t cuda_event_wait(uint32_t numEvents, const ur_event_handle_t *phEventWaitList) {

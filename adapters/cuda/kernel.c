@@ -220,24 +220,24 @@ ur_result_t cuda_kernel_get_info(ur_kernel_handle_t hKernel, ur_kernel_info_t pr
     if (!cuda_is(hKernel, URC_KIND_KERNEL))
         return UR_RESULT_ERROR_INVALID_KERNEL;
     const cuda_kernel_t *k = CUDA_KERNEL(hKernel);
-    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_KERNEL_INFO_FUNCTION_NAME:
-        return cuda_info_string(&out, k->name);
+        return urc_info_string(&out, k->name);
     case UR_KERNEL_INFO_NUM_ARGS:
         if (!k->params_known)
             return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION; // driver older than CUDA 12.4
-        return cuda_info_u32(&out, k->nparams);
+        return urc_info_u32(&out, k->nparams);
     case UR_KERNEL_INFO_REFERENCE_COUNT:
-        return cuda_info_u32(&out, urc_refcount(&k->obj));
+        return urc_info_u32(&out, urc_refcount(&k->obj));
     case UR_KERNEL_INFO_CONTEXT:
-        return cuda_info_ptr(&out, k->program->ctx);
+        return urc_info_ptr(&out, k->program->ctx);
     case UR_KERNEL_INFO_PROGRAM:
-        return cuda_info_ptr(&out, k->program);
+        return urc_info_ptr(&out, k->program);
     case UR_KERNEL_INFO_ATTRIBUTES:
-        return cuda_info_string(&out, "");
+        return urc_info_string(&out, "");
     case UR_KERNEL_INFO_NUM_REGS:
-        return cuda_info_u32(&out, (uint32_t)k->regs_per_thread);
+        return urc_info_u32(&out, (uint32_t)k->regs_per_thread);
     case UR_KERNEL_INFO_SPILL_MEM_SIZE:
         return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
     default:
@@ -258,32 +258,32 @@ ur_result_t cuda_kernel_get_group_info(ur_kernel_handle_t hKernel, ur_device_han
     const cuda_device_t *dev = hDevice != NULL ? CUDA_DEVICE(hDevice) : k->program->dev;
     if (!cuda_is(dev, URC_KIND_DEVICE))
         return UR_RESULT_ERROR_INVALID_DEVICE;
-    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_KERNEL_GROUP_INFO_GLOBAL_WORK_SIZE: {
         size_t sizes[3];
         for (int i = 0; i < 3; ++i)
             sizes[i] = saturating_mul((size_t)dev->max_block[i], (size_t)dev->max_grid[i]);
-        return cuda_info_bytes(&out, sizes, sizeof sizes);
+        return urc_info_bytes(&out, sizes, sizeof sizes);
     }
     case UR_KERNEL_GROUP_INFO_WORK_GROUP_SIZE:
-        return cuda_info_size(&out, (size_t)k->max_threads);
+        return urc_info_size(&out, (size_t)k->max_threads);
     case UR_KERNEL_GROUP_INFO_COMPILE_WORK_GROUP_SIZE: {
         size_t sizes[3] = {k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]};
-        return cuda_info_bytes(&out, sizes, sizeof sizes);
+        return urc_info_bytes(&out, sizes, sizeof sizes);
     }
     case UR_KERNEL_GROUP_INFO_LOCAL_MEM_SIZE: // CUDA's static shared memory
-        return cuda_info_size(&out, (size_t)func_attr(k, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES));
+        return urc_info_size(&out, (size_t)func_attr(k, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES));
     case UR_KERNEL_GROUP_INFO_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-        return cuda_info_size(&out, (size_t)dev->warp_size);
+        return urc_info_size(&out, (size_t)dev->warp_size);
     case UR_KERNEL_GROUP_INFO_PRIVATE_MEM_SIZE: // CUDA's "local" (per-thread) memory
-        return cuda_info_size(&out, (size_t)func_attr(k, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES));
+        return urc_info_size(&out, (size_t)func_attr(k, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES));
     case UR_KERNEL_GROUP_INFO_COMPILE_MAX_WORK_GROUP_SIZE: {
         size_t sizes[3] = {k->max_wg[0], k->max_wg[1], k->max_wg[2]};
-        return cuda_info_bytes(&out, sizes, sizeof sizes);
+        return urc_info_bytes(&out, sizes, sizeof sizes);
     }
     case UR_KERNEL_GROUP_INFO_COMPILE_MAX_LINEAR_WORK_GROUP_SIZE:
-        return cuda_info_size(&out, (size_t)k->max_linear_wg);
+        return urc_info_size(&out, (size_t)k->max_linear_wg);
     default:
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     }
@@ -298,17 +298,17 @@ ur_result_t cuda_kernel_get_sub_group_info(ur_kernel_handle_t hKernel, ur_device
     const cuda_device_t *dev = hDevice != NULL ? CUDA_DEVICE(hDevice) : k->program->dev;
     if (!cuda_is(dev, URC_KIND_DEVICE))
         return UR_RESULT_ERROR_INVALID_DEVICE;
-    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE: // a sub-group is a warp
-        return cuda_info_u32(&out, (uint32_t)dev->warp_size);
+        return urc_info_u32(&out, (uint32_t)dev->warp_size);
     case UR_KERNEL_SUB_GROUP_INFO_MAX_NUM_SUB_GROUPS:
-        return cuda_info_u32(&out,
-                             (uint32_t)((k->max_threads + dev->warp_size - 1) / dev->warp_size));
+        return urc_info_u32(&out,
+                            (uint32_t)((k->max_threads + dev->warp_size - 1) / dev->warp_size));
     case UR_KERNEL_SUB_GROUP_INFO_COMPILE_NUM_SUB_GROUPS:
-        return cuda_info_u32(&out, 0);
+        return urc_info_u32(&out, 0);
     case UR_KERNEL_SUB_GROUP_INFO_SUB_GROUP_SIZE_INTEL:
-        return cuda_info_u32(&out, k->reqd_sg);
+        return urc_info_u32(&out, k->reqd_sg);
     default:
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     }

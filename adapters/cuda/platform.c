@@ -120,27 +120,27 @@ ur_result_t cuda_platform_get_info(ur_platform_handle_t hPlatform, ur_platform_i
                                    size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     if (!cuda_is(hPlatform, URC_KIND_PLATFORM))
         return UR_RESULT_ERROR_INVALID_PLATFORM;
-    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_PLATFORM_INFO_NAME:
-        return cuda_info_string(&out, "NVIDIA CUDA BACKEND");
+        return urc_info_string(&out, "NVIDIA CUDA BACKEND");
     case UR_PLATFORM_INFO_VENDOR_NAME:
-        return cuda_info_string(&out, "NVIDIA Corporation");
+        return urc_info_string(&out, "NVIDIA Corporation");
     case UR_PLATFORM_INFO_PROFILE:
-        return cuda_info_string(&out, "FULL PROFILE");
+        return urc_info_string(&out, "FULL PROFILE");
     case UR_PLATFORM_INFO_VERSION: {
         // cuDriverGetVersion gives 1000 * major + 10 * minor.
         int v = CUDA_PLATFORM(hPlatform)->driver_version;
         char text[32];
         snprintf(text, sizeof text, "CUDA %d.%d", v / 1000, v % 1000 / 10);
-        return cuda_info_string(&out, text);
+        return urc_info_string(&out, text);
     }
     case UR_PLATFORM_INFO_EXTENSIONS:
-        return cuda_info_string(&out, "");
+        return urc_info_string(&out, "");
     case UR_PLATFORM_INFO_BACKEND:
-        return cuda_info_bytes(&out, &(ur_backend_t){UR_BACKEND_CUDA}, sizeof(ur_backend_t));
+        return urc_info_bytes(&out, &(ur_backend_t){UR_BACKEND_CUDA}, sizeof(ur_backend_t));
     case UR_PLATFORM_INFO_ADAPTER:
-        return cuda_info_ptr(&out, cuda_adapter_handle());
+        return urc_info_ptr(&out, cuda_adapter_handle());
     default:
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     }

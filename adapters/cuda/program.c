@@ -779,28 +779,25 @@ ur_result_t cuda_program_get_info(ur_program_handle_t hProgram, ur_program_info_
     if (!cuda_is(hProgram, URC_KIND_PROGRAM))
         return UR_RESULT_ERROR_INVALID_PROGRAM;
     cuda_program_t *p = CUDA_PROGRAM(hProgram);
-    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_PROGRAM_INFO_REFERENCE_COUNT:
-        return cuda_info_u32(&out, urc_refcount(&p->obj));
+        return urc_info_u32(&out, urc_refcount(&p->obj));
     case UR_PROGRAM_INFO_CONTEXT:
-        return cuda_info_ptr(&out, p->ctx);
+        return urc_info_ptr(&out, p->ctx);
     case UR_PROGRAM_INFO_NUM_DEVICES:
-        return cuda_info_u32(&out, 1);
+        return urc_info_u32(&out, 1);
     case UR_PROGRAM_INFO_DEVICES:
-        return cuda_info_ptr(&out, p->dev);
+        return urc_info_ptr(&out, p->dev);
     case UR_PROGRAM_INFO_IL:
-        return cuda_info_bytes(&out, NULL, 0);
+        return urc_info_bytes(&out, NULL, 0);
     case UR_PROGRAM_INFO_BINARY_SIZES:
-        return cuda_info_size(&out, p->size);
+        return urc_info_size(&out, p->size);
     case UR_PROGRAM_INFO_BINARIES: {
         // The caller passes one pointer per device and owns the memory behind it.
-        if (pPropSizeRet != NULL)
-            *pPropSizeRet = sizeof(uint8_t *);
-        if (pPropValue == NULL)
-            return UR_RESULT_SUCCESS;
-        if (propSize < sizeof(uint8_t *))
-            return UR_RESULT_ERROR_INVALID_SIZE;
+        ur_result_t res = urc_info_reserve(&out, sizeof(uint8_t *));
+        if (res != UR_RESULT_SUCCESS || pPropValue == NULL)
+            return res;
         uint8_t *dst = ((uint8_t **)pPropValue)[0];
         if (dst != NULL && p->size > 0)
             memcpy(dst, p->binary, p->size);
@@ -822,21 +819,21 @@ ur_result_t cuda_program_get_build_info(ur_program_handle_t hProgram, ur_device_
     cuda_program_t *p = CUDA_PROGRAM(hProgram);
     if (!cuda_is(hDevice, URC_KIND_DEVICE) || CUDA_DEVICE(hDevice) != p->dev)
         return UR_RESULT_ERROR_INVALID_DEVICE;
-    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     ur_result_t res;
     pthread_mutex_lock(&p->lock);
     switch (propName) {
     case UR_PROGRAM_BUILD_INFO_STATUS:
-        res = cuda_info_bytes(&out, &p->status, sizeof p->status);
+        res = urc_info_bytes(&out, &p->status, sizeof p->status);
         break;
     case UR_PROGRAM_BUILD_INFO_OPTIONS:
-        res = cuda_info_string(&out, p->options != NULL ? p->options : "");
+        res = urc_info_string(&out, p->options != NULL ? p->options : "");
         break;
     case UR_PROGRAM_BUILD_INFO_LOG:
-        res = cuda_info_string(&out, p->log != NULL ? p->log : "");
+        res = urc_info_string(&out, p->log != NULL ? p->log : "");
         break;
     case UR_PROGRAM_BUILD_INFO_BINARY_TYPE:
-        res = cuda_info_bytes(&out, &p->binary_type, sizeof p->binary_type);
+        res = urc_info_bytes(&out, &p->binary_type, sizeof p->binary_type);
         break;
     default:
         res = UR_RESULT_ERROR_INVALID_ENUMERATION;

@@ -147,22 +147,22 @@ ur_result_t cuda_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propNa
     if (!cuda_is(hQueue, URC_KIND_QUEUE))
         return UR_RESULT_ERROR_INVALID_QUEUE;
     cuda_queue_t *q = CUDA_QUEUE(hQueue);
-    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_QUEUE_INFO_CONTEXT:
-        return cuda_info_ptr(&out, q->ctx);
+        return urc_info_ptr(&out, q->ctx);
     case UR_QUEUE_INFO_DEVICE:
-        return cuda_info_ptr(&out, q->dev);
+        return urc_info_ptr(&out, q->dev);
     case UR_QUEUE_INFO_FLAGS:
-        return cuda_info_u32(&out, q->flags);
+        return urc_info_u32(&out, q->flags);
     case UR_QUEUE_INFO_REFERENCE_COUNT:
-        return cuda_info_u32(&out, urc_refcount(&q->obj));
+        return urc_info_u32(&out, urc_refcount(&q->obj));
     case UR_QUEUE_INFO_EMPTY: {
         bool empty = true;
         ur_result_t res = cuda_activate(q->dev);
         if (res == UR_RESULT_SUCCESS)
             res = queue_empty(q, &empty);
-        return res != UR_RESULT_SUCCESS ? res : cuda_info_bool(&out, empty);
+        return res != UR_RESULT_SUCCESS ? res : urc_info_bool(&out, empty);
     }
     case UR_QUEUE_INFO_DEVICE_DEFAULT:
     case UR_QUEUE_INFO_SIZE:

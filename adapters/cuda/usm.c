@@ -137,7 +137,7 @@ ur_result_t cuda_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void
                                         void *pPropValue, size_t *pPropSizeRet) {
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
-    const cuda_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     cuda_pointer_t info;
     ur_result_t res = cuda_activate(CUDA_CONTEXT(hContext)->devices[0]);
     if (res == UR_RESULT_SUCCESS)
@@ -152,18 +152,18 @@ ur_result_t cuda_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void
             type = UR_USM_TYPE_DEVICE;
         else if (info.memory_type == CU_MEMORYTYPE_HOST)
             type = UR_USM_TYPE_HOST;
-        return cuda_info_bytes(&out, &type, sizeof type);
+        return urc_info_bytes(&out, &type, sizeof type);
     }
     if (info.memory_type == 0)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "%p is not a USM allocation of the CUDA adapter", pMem);
     switch (propName) {
     case UR_USM_ALLOC_INFO_BASE_PTR:
-        return cuda_info_ptr(&out, (void *)(uintptr_t)info.base);
+        return urc_info_ptr(&out, (void *)(uintptr_t)info.base);
     case UR_USM_ALLOC_INFO_SIZE:
-        return cuda_info_size(&out, info.range);
+        return urc_info_size(&out, info.range);
     case UR_USM_ALLOC_INFO_DEVICE:
-        return cuda_info_ptr(&out, cuda_device_by_native((CUdevice)info.ordinal));
+        return urc_info_ptr(&out, cuda_device_by_native((CUdevice)info.ordinal));
     case UR_USM_ALLOC_INFO_POOL:
         return UR_RESULT_ERROR_INVALID_VALUE; // no pools: no allocation belongs to one
     default:

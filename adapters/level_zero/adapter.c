@@ -13,18 +13,6 @@ ur_adapter_handle_t l0_adapter_handle(void) {
     return (ur_adapter_handle_t)&adapter;
 }
 
-ur_result_t l0_info_bytes(const l0_info_t *out, const void *data, size_t size) {
-    if (out->size_ret != NULL)
-        *out->size_ret = size;
-    if (out->value != NULL) {
-        if (out->size < size)
-            return UR_RESULT_ERROR_INVALID_SIZE;
-        if (size > 0)
-            memcpy(out->value, data, size);
-    }
-    return UR_RESULT_SUCCESS;
-}
-
 ur_result_t l0_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters,
                            uint32_t *pNumAdapters) {
     if (NumEntries > 0 && phAdapters != NULL) {
@@ -65,14 +53,14 @@ ur_result_t l0_adapter_get_last_error(ur_adapter_handle_t hAdapter, const char *
 ur_result_t l0_adapter_get_info(ur_adapter_handle_t hAdapter, ur_adapter_info_t propName,
                                 size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     (void)hAdapter;
-    const l0_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_ADAPTER_INFO_BACKEND:
-        return l0_info_bytes(&out, &(ur_backend_t){UR_BACKEND_LEVEL_ZERO}, sizeof(ur_backend_t));
+        return urc_info_bytes(&out, &(ur_backend_t){UR_BACKEND_LEVEL_ZERO}, sizeof(ur_backend_t));
     case UR_ADAPTER_INFO_REFERENCE_COUNT:
-        return l0_info_u32(&out, urc_refcount(&adapter));
+        return urc_info_u32(&out, urc_refcount(&adapter));
     case UR_ADAPTER_INFO_VERSION:
-        return l0_info_u32(&out, 1); // the v1 semantics, as UR's legacy adapter reports
+        return urc_info_u32(&out, 1); // the v1 semantics, as UR's legacy adapter reports
     default:
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     }

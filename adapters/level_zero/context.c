@@ -199,21 +199,10 @@ ur_result_t l0_context_get_info(ur_context_handle_t hContext, ur_context_info_t 
                                 size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     if (!l0_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
-    l0_context_t *ctx = L0_CONTEXT(hContext);
-    const l0_info_t out = {propSize, pPropValue, pPropSizeRet};
-    switch (propName) {
-    case UR_CONTEXT_INFO_NUM_DEVICES:
-        return l0_info_u32(&out, ctx->ndevices);
-    case UR_CONTEXT_INFO_DEVICES:
-        return l0_info_bytes(&out, ctx->devices, ctx->ndevices * sizeof *ctx->devices);
-    case UR_CONTEXT_INFO_REFERENCE_COUNT:
-        return l0_info_u32(&out, urc_refcount(&ctx->obj));
-    case UR_CONTEXT_INFO_USM_MEMCPY2D_SUPPORT:
-    case UR_CONTEXT_INFO_USM_FILL2D_SUPPORT:
-        return l0_info_bool(&out, true);
-    default:
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
-    }
+    const l0_context_t *ctx = L0_CONTEXT(hContext);
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
+    return urc_info_context(&out, propName, ctx->ndevices, (ur_device_handle_t *)ctx->devices,
+                            urc_refcount(&ctx->obj), true);
 }
 
 ur_result_t l0_context_get_native_handle(ur_context_handle_t hContext,

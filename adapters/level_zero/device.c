@@ -370,6 +370,9 @@ static uint32_t fp_config(ze_device_fp_flags_t f) {
 
 // Queries whose answer is a fixed boolean.
 static int fixed_bool(ur_device_info_t name) {
+    // Features no urc adapter implements (UNSUPPORTED_FEATURE) are reported absent.
+    if (urc_device_info_unimplemented_feature(name))
+        return 0;
     switch (name) {
     case UR_DEVICE_INFO_ENDIAN_LITTLE:
     case UR_DEVICE_INFO_AVAILABLE:
@@ -392,49 +395,6 @@ static int fixed_bool(ur_device_info_t name) {
     case UR_DEVICE_INFO_CLOCK_SUB_GROUP_SUPPORT_EXP:
     // Images are not supported by this adapter (UNSUPPORTED_FEATURE), whatever the driver has.
     case UR_DEVICE_INFO_IMAGE_SUPPORT:
-    // Features this adapter leaves UNSUPPORTED_FEATURE are reported absent.
-    case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:
-    case UR_DEVICE_INFO_USM_POOL_SUPPORT:
-    case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:
-    case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_SHARED_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_1D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_2D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_MIPMAP_SUPPORT_EXP:
-    case UR_DEVICE_INFO_MIPMAP_ANISOTROPY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_MIPMAP_LEVEL_REFERENCE_SUPPORT_EXP:
-    case UR_DEVICE_INFO_EXTERNAL_MEMORY_IMPORT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_EXTERNAL_SEMAPHORE_IMPORT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_CUBEMAP_SUPPORT_EXP:
-    case UR_DEVICE_INFO_CUBEMAP_SEAMLESS_FILTERING_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_1D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_1D_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_2D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_2D_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_3D_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IMAGE_ARRAY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_UNIQUE_ADDRESSING_PER_DIM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLE_1D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLE_2D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_GATHER_SUPPORT_EXP:
-    case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:
-    case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP:
-    case UR_DEVICE_INFO_LOW_POWER_EVENTS_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IPC_PHYSICAL_MEMORY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP:
-    case UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP:
-    case UR_DEVICE_INFO_PER_EVENT_PROFILING_SUPPORT_EXP:
-    case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:
-    case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP:
-    case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
         return 0;
     default:
         return -1;
@@ -514,7 +474,7 @@ static ur_result_t free_memory(const l0_device_t *dev, uint64_t *out) {
     return res;
 }
 
-static ur_result_t device_type(const l0_info_t *out, const l0_device_t *dev) {
+static ur_result_t device_type(const urc_info_t *out, const l0_device_t *dev) {
     ur_device_type_t t;
     switch (dev->props.type) {
     case ZE_DEVICE_TYPE_GPU:
@@ -530,12 +490,12 @@ static ur_result_t device_type(const l0_info_t *out, const l0_device_t *dev) {
         t = UR_DEVICE_TYPE_VPU;
         break;
     }
-    return l0_info_bytes(out, &t, sizeof t);
+    return urc_info_bytes(out, &t, sizeof t);
 }
 
-static ur_result_t size3(const l0_info_t *out, size_t x, size_t y, size_t z) {
+static ur_result_t size3(const urc_info_t *out, size_t x, size_t y, size_t z) {
     size_t v[3] = {x, y, z};
-    return l0_info_bytes(out, v, sizeof v);
+    return urc_info_bytes(out, v, sizeof v);
 }
 
 ur_result_t l0_device_get_info(ur_device_handle_t hDevice, ur_device_info_t propName,
@@ -546,76 +506,76 @@ ur_result_t l0_device_get_info(ur_device_handle_t hDevice, ur_device_info_t prop
     const ze_device_properties_t *p = &dev->props;
     const ze_device_compute_properties_t *c = &dev->compute;
     const urc_device_caps_t *caps = &dev->caps;
-    const l0_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     uint32_t u32;
     int b = fixed_bool(propName);
     if (b >= 0)
-        return l0_info_bool(&out, b != 0);
+        return urc_info_bool(&out, b != 0);
     if (fixed_u32(propName, &u32))
-        return l0_info_u32(&out, u32);
+        return urc_info_u32(&out, u32);
 
     switch (propName) {
     case UR_DEVICE_INFO_TYPE:
         return device_type(&out, dev);
     case UR_DEVICE_INFO_VENDOR_ID:
-        return l0_info_u32(&out, p->vendorId);
+        return urc_info_u32(&out, p->vendorId);
     case UR_DEVICE_INFO_DEVICE_ID:
-        return l0_info_u32(&out, p->deviceId);
+        return urc_info_u32(&out, p->deviceId);
     case UR_DEVICE_INFO_UUID:
-        return l0_info_bytes(&out, p->uuid.id, sizeof p->uuid.id);
+        return urc_info_bytes(&out, p->uuid.id, sizeof p->uuid.id);
     case UR_DEVICE_INFO_NAME:
-        return l0_info_string(&out, p->name);
+        return urc_info_string(&out, p->name);
     case UR_DEVICE_INFO_VENDOR:
-        return l0_info_string(&out, "Intel(R) Corporation");
+        return urc_info_string(&out, "Intel(R) Corporation");
     case UR_DEVICE_INFO_DRIVER_VERSION:
     case UR_DEVICE_INFO_BACKEND_RUNTIME_VERSION:
-        return l0_info_string(&out, dev->platform->driver_version);
+        return urc_info_string(&out, dev->platform->driver_version);
     case UR_DEVICE_INFO_VERSION:
         // UR formats the IP version (ze_device_ip_version_ext_t, API 1.5+); the 1.4 headers
         // have no such query, so the API version stands in.
-        return l0_info_string(&out, dev->platform->version);
+        return urc_info_string(&out, dev->platform->version);
     case UR_DEVICE_INFO_PROFILE:
-        return l0_info_string(&out, "FULL_PROFILE");
+        return urc_info_string(&out, "FULL_PROFILE");
     case UR_DEVICE_INFO_BUILT_IN_KERNELS:
-        return l0_info_string(&out, "");
+        return urc_info_string(&out, "");
     case UR_DEVICE_INFO_EXTENSIONS: {
         char text[512];
         extensions(dev, text, sizeof text);
-        return l0_info_string(&out, text);
+        return urc_info_string(&out, text);
     }
     case UR_DEVICE_INFO_IL_VERSION: {
         char text[32];
         snprintf(text, sizeof text, "SPIR-V_%u.%u ",
                  ZE_MAJOR_VERSION(dev->module.spirvVersionSupported),
                  ZE_MINOR_VERSION(dev->module.spirvVersionSupported));
-        return l0_info_string(&out, text);
+        return urc_info_string(&out, text);
     }
     case UR_DEVICE_INFO_PLATFORM:
-        return l0_info_ptr(&out, dev->platform);
+        return urc_info_ptr(&out, dev->platform);
     case UR_DEVICE_INFO_PARENT_DEVICE:
-        return l0_info_ptr(&out, dev->parent);
+        return urc_info_ptr(&out, dev->parent);
     case UR_DEVICE_INFO_REFERENCE_COUNT:
-        return l0_info_u32(&out, urc_refcount(&dev->obj));
+        return urc_info_u32(&out, urc_refcount(&dev->obj));
     case UR_DEVICE_INFO_MAX_COMPUTE_UNITS:
-        return l0_info_u32(&out, p->numEUsPerSubslice * p->numSubslicesPerSlice * p->numSlices);
+        return urc_info_u32(&out, p->numEUsPerSubslice * p->numSubslicesPerSlice * p->numSlices);
     case UR_DEVICE_INFO_NUM_COMPUTE_UNITS:
-        return l0_info_u32(&out, p->numSubslicesPerSlice * p->numSlices);
+        return urc_info_u32(&out, p->numSubslicesPerSlice * p->numSlices);
     case UR_DEVICE_INFO_GPU_EU_COUNT:
-        return l0_info_u32(&out, p->numEUsPerSubslice * p->numSubslicesPerSlice * p->numSlices);
+        return urc_info_u32(&out, p->numEUsPerSubslice * p->numSubslicesPerSlice * p->numSlices);
     case UR_DEVICE_INFO_GPU_EU_SLICES:
-        return l0_info_u32(&out, p->numSlices);
+        return urc_info_u32(&out, p->numSlices);
     case UR_DEVICE_INFO_GPU_EU_SIMD_WIDTH:
-        return l0_info_u32(&out, p->physicalEUSimdWidth);
+        return urc_info_u32(&out, p->physicalEUSimdWidth);
     case UR_DEVICE_INFO_GPU_SUBSLICES_PER_SLICE:
-        return l0_info_u32(&out, p->numSubslicesPerSlice);
+        return urc_info_u32(&out, p->numSubslicesPerSlice);
     case UR_DEVICE_INFO_GPU_EU_COUNT_PER_SUBSLICE:
-        return l0_info_u32(&out, p->numEUsPerSubslice);
+        return urc_info_u32(&out, p->numEUsPerSubslice);
     case UR_DEVICE_INFO_GPU_HW_THREADS_PER_EU:
-        return l0_info_u32(&out, p->numThreadsPerEU);
+        return urc_info_u32(&out, p->numThreadsPerEU);
     case UR_DEVICE_INFO_MAX_COMPUTE_QUEUE_INDICES:
-        return l0_info_i32(&out, (int32_t)dev->compute_queues);
+        return urc_info_i32(&out, (int32_t)dev->compute_queues);
     case UR_DEVICE_INFO_MAX_WORK_GROUP_SIZE:
-        return l0_info_size(&out, c->maxTotalGroupSize);
+        return urc_info_size(&out, c->maxTotalGroupSize);
     case UR_DEVICE_INFO_MAX_WORK_ITEM_SIZES:
         return size3(&out, c->maxGroupSizeX, c->maxGroupSizeY, c->maxGroupSizeZ);
     case UR_DEVICE_INFO_MAX_WORK_GROUPS_3D:
@@ -626,127 +586,127 @@ ur_result_t l0_device_get_info(ur_device_handle_t hDevice, ur_device_info_t prop
         const size_t g[3] = {c->maxGroupCountX, c->maxGroupCountY, c->maxGroupCountZ};
         for (int i = 0; i < 3; ++i)
             total = (g[i] != 0 && total > SIZE_MAX / g[i]) ? SIZE_MAX : total * g[i];
-        return l0_info_size(&out, total);
+        return urc_info_size(&out, total);
     }
     case UR_DEVICE_INFO_MAX_NUM_SUB_GROUPS: {
         uint32_t min = 0;
         for (uint32_t i = 0; i < caps->num_sub_group_sizes; ++i)
             if (min == 0 || caps->sub_group_sizes[i] < min)
                 min = caps->sub_group_sizes[i];
-        return l0_info_u32(&out, min != 0 ? c->maxTotalGroupSize / min : 0);
+        return urc_info_u32(&out, min != 0 ? c->maxTotalGroupSize / min : 0);
     }
     case UR_DEVICE_INFO_SUB_GROUP_SIZES_INTEL:
-        return l0_info_bytes(&out, caps->sub_group_sizes,
-                             caps->num_sub_group_sizes * sizeof(uint32_t));
+        return urc_info_bytes(&out, caps->sub_group_sizes,
+                              caps->num_sub_group_sizes * sizeof(uint32_t));
     case UR_DEVICE_INFO_MAX_CLOCK_FREQUENCY:
-        return l0_info_u32(&out, p->coreClockRate);
+        return urc_info_u32(&out, p->coreClockRate);
     case UR_DEVICE_INFO_MEMORY_CLOCK_RATE:
-        return l0_info_u32(&out, dev->mem_clock_mhz);
+        return urc_info_u32(&out, dev->mem_clock_mhz);
     case UR_DEVICE_INFO_MEMORY_BUS_WIDTH:
-        return l0_info_u32(&out, dev->mem_bus_width);
+        return urc_info_u32(&out, dev->mem_bus_width);
     case UR_DEVICE_INFO_MAX_MEMORY_BANDWIDTH:
-        return l0_info_u64(&out, 0); // needs the 1.5 memory extension properties
+        return urc_info_u64(&out, 0); // needs the 1.5 memory extension properties
     case UR_DEVICE_INFO_MAX_MEM_ALLOC_SIZE:
-        return l0_info_u64(&out, p->maxMemAllocSize);
+        return urc_info_u64(&out, p->maxMemAllocSize);
     case UR_DEVICE_INFO_GLOBAL_MEM_SIZE:
-        return l0_info_u64(&out, dev->global_mem);
+        return urc_info_u64(&out, dev->global_mem);
     case UR_DEVICE_INFO_GLOBAL_MEM_FREE: {
         uint64_t v = 0;
         ur_result_t res = free_memory(dev, &v);
-        return res != UR_RESULT_SUCCESS ? res : l0_info_u64(&out, v);
+        return res != UR_RESULT_SUCCESS ? res : urc_info_u64(&out, v);
     }
     case UR_DEVICE_INFO_LOCAL_MEM_SIZE:
-        return l0_info_u64(&out, c->maxSharedLocalMemory);
+        return urc_info_u64(&out, c->maxSharedLocalMemory);
     case UR_DEVICE_INFO_GLOBAL_MEM_CACHE_SIZE:
-        return l0_info_u64(&out, dev->cache.cacheSize);
+        return urc_info_u64(&out, dev->cache.cacheSize);
     case UR_DEVICE_INFO_GLOBAL_MEM_CACHELINE_SIZE:
-        return l0_info_u32(&out, 1); // UR's answer without the cache-line extension (API 1.6)
+        return urc_info_u32(&out, 1); // UR's answer without the cache-line extension (API 1.6)
     case UR_DEVICE_INFO_MAX_CONSTANT_BUFFER_SIZE:
-        return l0_info_u64(&out, dev->image.maxImageBufferSize);
+        return urc_info_u64(&out, dev->image.maxImageBufferSize);
     case UR_DEVICE_INFO_MAX_PARAMETER_SIZE:
-        return l0_info_size(&out, dev->module.maxArgumentsSize);
+        return urc_info_size(&out, dev->module.maxArgumentsSize);
     case UR_DEVICE_INFO_PRINTF_BUFFER_SIZE:
-        return l0_info_size(&out, dev->module.printfBufferSize);
+        return urc_info_size(&out, dev->module.printfBufferSize);
     case UR_DEVICE_INFO_HOST_UNIFIED_MEMORY:
     case UR_DEVICE_INFO_IS_INTEGRATED_GPU:
-        return l0_info_bool(&out, (p->flags & ZE_DEVICE_PROPERTY_FLAG_INTEGRATED) != 0);
+        return urc_info_bool(&out, (p->flags & ZE_DEVICE_PROPERTY_FLAG_INTEGRATED) != 0);
     case UR_DEVICE_INFO_ERROR_CORRECTION_SUPPORT:
-        return l0_info_bool(&out, (p->flags & ZE_DEVICE_PROPERTY_FLAG_ECC) != 0);
+        return urc_info_bool(&out, (p->flags & ZE_DEVICE_PROPERTY_FLAG_ECC) != 0);
     case UR_DEVICE_INFO_PROFILING_TIMER_RESOLUTION:
-        return l0_info_size(&out, dev->ns_per_tick < 1.0 ? 1 : (size_t)dev->ns_per_tick);
+        return urc_info_size(&out, dev->ns_per_tick < 1.0 ? 1 : (size_t)dev->ns_per_tick);
     case UR_DEVICE_INFO_COMPILER_AVAILABLE:
-        return l0_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_ONLINE_COMPILER));
+        return urc_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_ONLINE_COMPILER));
     case UR_DEVICE_INFO_LINKER_AVAILABLE:
-        return l0_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_ONLINE_LINKER));
+        return urc_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_ONLINE_LINKER));
     case UR_DEVICE_INFO_ATOMIC_64:
-        return l0_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_ATOMIC64));
+        return urc_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_ATOMIC64));
     case UR_DEVICE_INFO_USE_NATIVE_ASSERT:
-        return l0_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_EXT_ONEAPI_NATIVE_ASSERT));
+        return urc_info_bool(&out, urc_caps_has_aspect(caps, URC_ASPECT_EXT_ONEAPI_NATIVE_ASSERT));
     case UR_DEVICE_INFO_ESIMD_SUPPORT:
-        return l0_info_bool(&out, p->type == ZE_DEVICE_TYPE_GPU && p->vendorId == 0x8086);
+        return urc_info_bool(&out, p->type == ZE_DEVICE_TYPE_GPU && p->vendorId == 0x8086);
     case UR_DEVICE_INFO_ATOMIC_MEMORY_ORDER_CAPABILITIES:
     case UR_DEVICE_INFO_ATOMIC_FENCE_ORDER_CAPABILITIES:
-        return l0_info_u32(&out, UR_MEMORY_ORDER_CAPABILITY_FLAG_RELAXED |
-                                     UR_MEMORY_ORDER_CAPABILITY_FLAG_ACQUIRE |
-                                     UR_MEMORY_ORDER_CAPABILITY_FLAG_RELEASE |
-                                     UR_MEMORY_ORDER_CAPABILITY_FLAG_ACQ_REL |
-                                     UR_MEMORY_ORDER_CAPABILITY_FLAG_SEQ_CST);
+        return urc_info_u32(&out, UR_MEMORY_ORDER_CAPABILITY_FLAG_RELAXED |
+                                      UR_MEMORY_ORDER_CAPABILITY_FLAG_ACQUIRE |
+                                      UR_MEMORY_ORDER_CAPABILITY_FLAG_RELEASE |
+                                      UR_MEMORY_ORDER_CAPABILITY_FLAG_ACQ_REL |
+                                      UR_MEMORY_ORDER_CAPABILITY_FLAG_SEQ_CST);
     case UR_DEVICE_INFO_ATOMIC_MEMORY_SCOPE_CAPABILITIES:
     case UR_DEVICE_INFO_ATOMIC_FENCE_SCOPE_CAPABILITIES:
-        return l0_info_u32(&out, UR_MEMORY_SCOPE_CAPABILITY_FLAG_WORK_ITEM |
-                                     UR_MEMORY_SCOPE_CAPABILITY_FLAG_SUB_GROUP |
-                                     UR_MEMORY_SCOPE_CAPABILITY_FLAG_WORK_GROUP |
-                                     UR_MEMORY_SCOPE_CAPABILITY_FLAG_DEVICE |
-                                     UR_MEMORY_SCOPE_CAPABILITY_FLAG_SYSTEM);
+        return urc_info_u32(&out, UR_MEMORY_SCOPE_CAPABILITY_FLAG_WORK_ITEM |
+                                      UR_MEMORY_SCOPE_CAPABILITY_FLAG_SUB_GROUP |
+                                      UR_MEMORY_SCOPE_CAPABILITY_FLAG_WORK_GROUP |
+                                      UR_MEMORY_SCOPE_CAPABILITY_FLAG_DEVICE |
+                                      UR_MEMORY_SCOPE_CAPABILITY_FLAG_SYSTEM);
     case UR_DEVICE_INFO_SINGLE_FP_CONFIG:
-        return l0_info_u32(&out, fp_config(dev->module.fp32flags));
+        return urc_info_u32(&out, fp_config(dev->module.fp32flags));
     case UR_DEVICE_INFO_HALF_FP_CONFIG:
-        return l0_info_u32(&out, urc_caps_has_aspect(caps, URC_ASPECT_FP16)
-                                     ? fp_config(dev->module.fp16flags)
-                                     : 0);
+        return urc_info_u32(&out, urc_caps_has_aspect(caps, URC_ASPECT_FP16)
+                                      ? fp_config(dev->module.fp16flags)
+                                      : 0);
     case UR_DEVICE_INFO_DOUBLE_FP_CONFIG:
-        return l0_info_u32(&out, urc_caps_has_aspect(caps, URC_ASPECT_FP64)
-                                     ? fp_config(dev->module.fp64flags)
-                                     : 0);
+        return urc_info_u32(&out, urc_caps_has_aspect(caps, URC_ASPECT_FP64)
+                                      ? fp_config(dev->module.fp64flags)
+                                      : 0);
     // Intel's GPU values; UR reads them from ze_device_vector_width_properties_ext_t (API 1.9),
     // which the 1.4 headers this adapter builds against do not have.
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_CHAR:
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_CHAR:
-        return l0_info_u32(&out, 16);
+        return urc_info_u32(&out, 16);
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_SHORT:
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_SHORT:
-        return l0_info_u32(&out, 8);
+        return urc_info_u32(&out, 8);
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_INT:
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_INT:
-        return l0_info_u32(&out, 4);
+        return urc_info_u32(&out, 4);
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_FLOAT:
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_FLOAT:
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG:
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG:
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG_LONG:
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG_LONG:
-        return l0_info_u32(&out, 1);
+        return urc_info_u32(&out, 1);
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_HALF:
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF:
-        return l0_info_u32(&out, urc_caps_has_aspect(caps, URC_ASPECT_FP16) ? 8 : 0);
+        return urc_info_u32(&out, urc_caps_has_aspect(caps, URC_ASPECT_FP16) ? 8 : 0);
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_DOUBLE:
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_DOUBLE:
-        return l0_info_u32(&out, urc_caps_has_aspect(caps, URC_ASPECT_FP64) ? 1 : 0);
+        return urc_info_u32(&out, urc_caps_has_aspect(caps, URC_ASPECT_FP64) ? 1 : 0);
     case UR_DEVICE_INFO_USM_HOST_SUPPORT:
-        return l0_info_u32(&out, usm_query(dev, URC_ASPECT_USM_HOST_ALLOCATIONS,
-                                           dev->access.hostAllocCapabilities));
+        return urc_info_u32(&out, usm_query(dev, URC_ASPECT_USM_HOST_ALLOCATIONS,
+                                            dev->access.hostAllocCapabilities));
     case UR_DEVICE_INFO_USM_DEVICE_SUPPORT:
-        return l0_info_u32(&out, usm_query(dev, URC_ASPECT_USM_DEVICE_ALLOCATIONS,
-                                           dev->access.deviceAllocCapabilities));
+        return urc_info_u32(&out, usm_query(dev, URC_ASPECT_USM_DEVICE_ALLOCATIONS,
+                                            dev->access.deviceAllocCapabilities));
     case UR_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT:
-        return l0_info_u32(&out, usm_query(dev, URC_ASPECT_USM_SHARED_ALLOCATIONS,
-                                           dev->access.sharedSingleDeviceAllocCapabilities));
+        return urc_info_u32(&out, usm_query(dev, URC_ASPECT_USM_SHARED_ALLOCATIONS,
+                                            dev->access.sharedSingleDeviceAllocCapabilities));
     case UR_DEVICE_INFO_USM_CROSS_SHARED_SUPPORT:
-        return l0_info_u32(&out, usm_query(dev, URC_ASPECT_USM_SHARED_ALLOCATIONS,
-                                           dev->access.sharedCrossDeviceAllocCapabilities));
+        return urc_info_u32(&out, usm_query(dev, URC_ASPECT_USM_SHARED_ALLOCATIONS,
+                                            dev->access.sharedCrossDeviceAllocCapabilities));
     case UR_DEVICE_INFO_USM_SYSTEM_SHARED_SUPPORT:
-        return l0_info_u32(&out, usm_query(dev, URC_ASPECT_USM_SYSTEM_ALLOCATIONS,
-                                           dev->access.sharedSystemAllocCapabilities));
+        return urc_info_u32(&out, usm_query(dev, URC_ASPECT_USM_SYSTEM_ALLOCATIONS,
+                                            dev->access.sharedSystemAllocCapabilities));
     case UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH:
     case UR_DEVICE_INFO_IMAGE2D_MAX_HEIGHT:
     case UR_DEVICE_INFO_IMAGE3D_MAX_WIDTH:
@@ -754,23 +714,23 @@ ur_result_t l0_device_get_info(ur_device_handle_t hDevice, ur_device_info_t prop
     case UR_DEVICE_INFO_IMAGE3D_MAX_DEPTH:
     case UR_DEVICE_INFO_IMAGE_MAX_BUFFER_SIZE:
     case UR_DEVICE_INFO_IMAGE_MAX_ARRAY_SIZE:
-        return l0_info_size(&out, 0); // no image support in this adapter
+        return urc_info_size(&out, 0); // no image support in this adapter
     case UR_DEVICE_INFO_PARTITION_MAX_SUB_DEVICES:
-        return l0_info_u32(&out, dev->nsub);
+        return urc_info_u32(&out, dev->nsub);
     case UR_DEVICE_INFO_SUPPORTED_PARTITIONS: {
         // SYCL wants an empty list for a device that cannot be split in two.
         ur_device_partition_t by = UR_DEVICE_PARTITION_BY_AFFINITY_DOMAIN;
-        return l0_info_bytes(&out, &by, dev->nsub >= 2 ? sizeof by : 0);
+        return urc_info_bytes(&out, &by, dev->nsub >= 2 ? sizeof by : 0);
     }
     case UR_DEVICE_INFO_PARTITION_TYPE: {
         if (dev->parent == NULL)
-            return l0_info_bytes(&out, NULL, 0);
+            return urc_info_bytes(&out, NULL, 0);
         ur_device_partition_property_t prop = {UR_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, {0}};
         prop.value.affinity_domain = UR_DEVICE_AFFINITY_DOMAIN_FLAG_NUMA;
-        return l0_info_bytes(&out, &prop, sizeof prop);
+        return urc_info_bytes(&out, &prop, sizeof prop);
     }
     case UR_DEVICE_INFO_COMPOSITE_DEVICE:
-        return l0_info_ptr(&out, NULL);
+        return urc_info_ptr(&out, NULL);
     case UR_DEVICE_INFO_PCI_ADDRESS: {
         ze_pci_ext_properties_t pci = {.stype = ZE_STRUCTURE_TYPE_PCI_EXT_PROPERTIES};
         if (zeDevicePciGetPropertiesExt(dev->ze, &pci) != ZE_RESULT_SUCCESS)
@@ -778,7 +738,7 @@ ur_result_t l0_device_get_info(ur_device_handle_t hDevice, ur_device_info_t prop
         char text[16];
         snprintf(text, sizeof text, "%04x:%02x:%02x.%01x", pci.address.domain & 0xffffu,
                  pci.address.bus & 0xffu, pci.address.device & 0xffu, pci.address.function & 0xfu);
-        return l0_info_string(&out, text);
+        return urc_info_string(&out, text);
     }
     default:
         return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;

@@ -132,19 +132,19 @@ ur_result_t l0_event_get_info(ur_event_handle_t hEvent, ur_event_info_t propName
     if (!l0_is(hEvent, URC_KIND_EVENT))
         return UR_RESULT_ERROR_INVALID_EVENT;
     l0_event_t *e = L0_EVENT(hEvent);
-    const l0_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_EVENT_INFO_COMMAND_QUEUE:
-        return l0_info_ptr(&out, e->queue); // NULL for an event made from a native one
+        return urc_info_ptr(&out, e->queue); // NULL for an event made from a native one
     case UR_EVENT_INFO_CONTEXT:
-        return l0_info_ptr(&out, e->ctx);
+        return urc_info_ptr(&out, e->ctx);
     case UR_EVENT_INFO_COMMAND_TYPE:
-        return l0_info_bytes(&out, &e->command, sizeof e->command);
+        return urc_info_bytes(&out, &e->command, sizeof e->command);
     case UR_EVENT_INFO_REFERENCE_COUNT:
-        return l0_info_u32(&out, urc_refcount(&e->obj));
+        return urc_info_u32(&out, urc_refcount(&e->obj));
     case UR_EVENT_INFO_COMMAND_EXECUTION_STATUS: {
         ur_event_status_t s = status(e);
-        return l0_info_bytes(&out, &s, sizeof s);
+        return urc_info_bytes(&out, &s, sizeof s);
     }
     default:
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
@@ -170,14 +170,14 @@ ur_result_t l0_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling_i
     if (!l0_is(hEvent, URC_KIND_EVENT))
         return UR_RESULT_ERROR_INVALID_EVENT;
     l0_event_t *e = L0_EVENT(hEvent);
-    const l0_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     if (!e->profiling || e->queue == NULL)
         return UR_RESULT_ERROR_PROFILING_INFO_NOT_AVAILABLE;
     const l0_device_t *dev = e->queue->dev;
     // UR's adapter answers 0 for these; urc keeps the device timer at enqueue.
     if (propName == UR_PROFILING_INFO_COMMAND_QUEUED ||
         propName == UR_PROFILING_INFO_COMMAND_SUBMIT)
-        return l0_info_u64(&out, (uint64_t)((double)e->queued_ticks * dev->ns_per_tick));
+        return urc_info_u64(&out, (uint64_t)((double)e->queued_ticks * dev->ns_per_tick));
     if (propName != UR_PROFILING_INFO_COMMAND_START && propName != UR_PROFILING_INFO_COMMAND_END &&
         propName != UR_PROFILING_INFO_COMMAND_COMPLETE)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
@@ -196,7 +196,7 @@ ur_result_t l0_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling_i
     if (end < start)
         end = start;
     uint64_t ticks = propName == UR_PROFILING_INFO_COMMAND_START ? start : end;
-    return l0_info_u64(&out, (uint64_t)((double)ticks * dev->ns_per_tick));
+    return urc_info_u64(&out, (uint64_t)((double)ticks * dev->ns_per_tick));
 }
 
 ur_result_t l0_event_wait(uint32_t numEvents, const ur_event_handle_t *phEventWaitList) {

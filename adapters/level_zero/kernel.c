@@ -119,18 +119,18 @@ ur_result_t l0_kernel_get_info(ur_kernel_handle_t hKernel, ur_kernel_info_t prop
     if (!l0_is(hKernel, URC_KIND_KERNEL))
         return UR_RESULT_ERROR_INVALID_KERNEL;
     l0_kernel_t *k = L0_KERNEL(hKernel);
-    const l0_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_KERNEL_INFO_FUNCTION_NAME:
-        return l0_info_string(&out, k->name != NULL ? k->name : "");
+        return urc_info_string(&out, k->name != NULL ? k->name : "");
     case UR_KERNEL_INFO_NUM_ARGS:
-        return l0_info_u32(&out, k->props.numKernelArgs);
+        return urc_info_u32(&out, k->props.numKernelArgs);
     case UR_KERNEL_INFO_REFERENCE_COUNT:
-        return l0_info_u32(&out, urc_refcount(&k->obj));
+        return urc_info_u32(&out, urc_refcount(&k->obj));
     case UR_KERNEL_INFO_CONTEXT:
-        return l0_info_ptr(&out, k->program->ctx);
+        return urc_info_ptr(&out, k->program->ctx);
     case UR_KERNEL_INFO_PROGRAM:
-        return l0_info_ptr(&out, k->program);
+        return urc_info_ptr(&out, k->program);
     case UR_KERNEL_INFO_ATTRIBUTES: {
         uint32_t size = 0;
         char *text = NULL;
@@ -139,7 +139,7 @@ ur_result_t l0_kernel_get_info(ur_kernel_handle_t hKernel, ur_kernel_info_t prop
                                 "zeKernelGetSourceAttributes");
         if (res != UR_RESULT_SUCCESS)
             return res;
-        return l0_info_string(&out, text != NULL ? text : "");
+        return urc_info_string(&out, text != NULL ? text : "");
     }
     case UR_KERNEL_INFO_SPILL_MEM_SIZE: {
         uint32_t spill[64];
@@ -154,7 +154,7 @@ ur_result_t l0_kernel_get_info(ur_kernel_handle_t hKernel, ur_kernel_info_t prop
                 return res;
             spill[n++] = props.spillMemSize;
         }
-        return l0_info_bytes(&out, spill, n * sizeof spill[0]);
+        return urc_info_bytes(&out, spill, n * sizeof spill[0]);
     }
     case UR_KERNEL_INFO_NUM_REGS:
         return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION; // Level Zero does not report registers
@@ -176,23 +176,23 @@ ur_result_t l0_kernel_get_group_info(ur_kernel_handle_t hKernel, ur_device_handl
     if (zk == NULL)
         return UR_RESULT_ERROR_INVALID_DEVICE;
     const ze_device_compute_properties_t *c = &dev->compute;
-    const l0_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_KERNEL_GROUP_INFO_GLOBAL_WORK_SIZE: {
         size_t v[3] = {(size_t)c->maxGroupSizeX * c->maxGroupCountX,
                        (size_t)c->maxGroupSizeY * c->maxGroupCountY,
                        (size_t)c->maxGroupSizeZ * c->maxGroupCountZ};
-        return l0_info_bytes(&out, v, sizeof v);
+        return urc_info_bytes(&out, v, sizeof v);
     }
     case UR_KERNEL_GROUP_INFO_WORK_GROUP_SIZE:
-        return l0_info_size(&out, c->maxTotalGroupSize);
+        return urc_info_size(&out, c->maxTotalGroupSize);
     case UR_KERNEL_GROUP_INFO_COMPILE_WORK_GROUP_SIZE: {
         size_t v[3] = {k->props.requiredGroupSizeX, k->props.requiredGroupSizeY,
                        k->props.requiredGroupSizeZ};
-        return l0_info_bytes(&out, v, sizeof v);
+        return urc_info_bytes(&out, v, sizeof v);
     }
     case UR_KERNEL_GROUP_INFO_LOCAL_MEM_SIZE:
-        return l0_info_size(&out, k->props.localMemSize);
+        return urc_info_size(&out, k->props.localMemSize);
     case UR_KERNEL_GROUP_INFO_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: {
         // The driver's own preference where it has one, else the SIMD width (UR's answer).
         ze_kernel_preferred_group_size_properties_t pref = {
@@ -200,11 +200,11 @@ ur_result_t l0_kernel_get_group_info(ur_kernel_handle_t hKernel, ur_device_handl
         ze_kernel_properties_t props = {.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES,
                                         .pNext = &pref};
         if (zeKernelGetProperties(zk, &props) == ZE_RESULT_SUCCESS && pref.preferredMultiple != 0)
-            return l0_info_size(&out, pref.preferredMultiple);
-        return l0_info_size(&out, dev->props.physicalEUSimdWidth);
+            return urc_info_size(&out, pref.preferredMultiple);
+        return urc_info_size(&out, dev->props.physicalEUSimdWidth);
     }
     case UR_KERNEL_GROUP_INFO_PRIVATE_MEM_SIZE:
-        return l0_info_size(&out, k->props.privateMemSize);
+        return urc_info_size(&out, k->props.privateMemSize);
     case UR_KERNEL_GROUP_INFO_COMPILE_MAX_WORK_GROUP_SIZE:
     case UR_KERNEL_GROUP_INFO_COMPILE_MAX_LINEAR_WORK_GROUP_SIZE:
         return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION; // no Level Zero equivalent (as in UR)
@@ -220,16 +220,16 @@ ur_result_t l0_kernel_get_sub_group_info(ur_kernel_handle_t hKernel, ur_device_h
     if (!l0_is(hKernel, URC_KIND_KERNEL))
         return UR_RESULT_ERROR_INVALID_KERNEL;
     const ze_kernel_properties_t *p = &L0_KERNEL(hKernel)->props;
-    const l0_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE:
-        return l0_info_u32(&out, p->maxSubgroupSize);
+        return urc_info_u32(&out, p->maxSubgroupSize);
     case UR_KERNEL_SUB_GROUP_INFO_MAX_NUM_SUB_GROUPS:
-        return l0_info_u32(&out, p->maxNumSubgroups);
+        return urc_info_u32(&out, p->maxNumSubgroups);
     case UR_KERNEL_SUB_GROUP_INFO_COMPILE_NUM_SUB_GROUPS:
-        return l0_info_u32(&out, p->requiredNumSubGroups);
+        return urc_info_u32(&out, p->requiredNumSubGroups);
     case UR_KERNEL_SUB_GROUP_INFO_SUB_GROUP_SIZE_INTEL:
-        return l0_info_u32(&out, p->requiredSubgroupSize);
+        return urc_info_u32(&out, p->requiredSubgroupSize);
     default:
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     }

@@ -21,7 +21,9 @@
 
 #include "alloc.h"
 #include "devglobal.h"
+#include "device_info.h"
 #include "error.h"
+#include "info.h"
 #include "l0_entry_points.h"
 #include "log.h"
 #include "object.h"
@@ -377,37 +379,5 @@ bool l0_program_module(l0_program_t *p, const l0_device_t *dev, ze_module_handle
 /// unknown name (whatever the driver says).
 ur_result_t l0_program_global(l0_program_t *p, const l0_device_t *dev, const char *name,
                               void **address, size_t *size);
-
-// ---- info queries ----
-typedef struct l0_info_t {
-    size_t size;
-    void *value;
-    size_t *size_ret;
-} l0_info_t;
-
-ur_result_t l0_info_bytes(const l0_info_t *out, const void *data, size_t size);
-
-static inline ur_result_t l0_info_u32(const l0_info_t *out, uint32_t v) {
-    return l0_info_bytes(out, &v, sizeof v);
-}
-static inline ur_result_t l0_info_i32(const l0_info_t *out, int32_t v) {
-    return l0_info_bytes(out, &v, sizeof v);
-}
-static inline ur_result_t l0_info_u64(const l0_info_t *out, uint64_t v) {
-    return l0_info_bytes(out, &v, sizeof v);
-}
-static inline ur_result_t l0_info_size(const l0_info_t *out, size_t v) {
-    return l0_info_bytes(out, &v, sizeof v);
-}
-static inline ur_result_t l0_info_bool(const l0_info_t *out, bool v) {
-    ur_bool_t b = v;
-    return l0_info_bytes(out, &b, sizeof b);
-}
-static inline ur_result_t l0_info_ptr(const l0_info_t *out, const void *v) {
-    return l0_info_bytes(out, &v, sizeof v);
-}
-static inline ur_result_t l0_info_string(const l0_info_t *out, const char *s) {
-    return l0_info_bytes(out, s, strlen(s) + 1);
-}
 
 #endif // URC_L0_L0_INTERNAL_H

@@ -242,15 +242,7 @@ ur_result_t l0_mem_get_info(ur_mem_handle_t hMemory, ur_mem_info_t propName, siz
     if (!l0_is(hMemory, URC_KIND_MEM))
         return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
     const l0_mem_t *m = L0_MEM(hMemory);
-    const l0_info_t out = {propSize, pPropValue, pPropSizeRet};
-    switch (propName) {
-    case UR_MEM_INFO_SIZE:
-        return l0_info_size(&out, m->size);
-    case UR_MEM_INFO_CONTEXT:
-        return l0_info_ptr(&out, m->ctx);
-    case UR_MEM_INFO_REFERENCE_COUNT:
-        return l0_info_u32(&out, urc_refcount(&m->obj));
-    default:
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
-    }
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
+    return urc_info_mem(&out, propName, m->size, (ur_context_handle_t)m->ctx,
+                        urc_refcount(&m->obj));
 }

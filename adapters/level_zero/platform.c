@@ -154,22 +154,22 @@ ur_result_t l0_platform_get_info(ur_platform_handle_t hPlatform, ur_platform_inf
     if (!l0_is(hPlatform, URC_KIND_PLATFORM))
         return UR_RESULT_ERROR_INVALID_PLATFORM;
     const l0_platform_t *p = L0_PLATFORM(hPlatform);
-    const l0_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_PLATFORM_INFO_NAME:
-        return l0_info_string(&out, "Intel(R) oneAPI Unified Runtime over Level-Zero");
+        return urc_info_string(&out, "Intel(R) oneAPI Unified Runtime over Level-Zero");
     case UR_PLATFORM_INFO_VENDOR_NAME:
-        return l0_info_string(&out, "Intel(R) Corporation");
+        return urc_info_string(&out, "Intel(R) Corporation");
     case UR_PLATFORM_INFO_PROFILE:
-        return l0_info_string(&out, "FULL_PROFILE");
+        return urc_info_string(&out, "FULL_PROFILE");
     case UR_PLATFORM_INFO_VERSION:
-        return l0_info_string(&out, p->version);
+        return urc_info_string(&out, p->version);
     case UR_PLATFORM_INFO_EXTENSIONS:
-        return l0_info_string(&out, L0_BASE_EXTENSIONS);
+        return urc_info_string(&out, L0_BASE_EXTENSIONS);
     case UR_PLATFORM_INFO_BACKEND:
-        return l0_info_bytes(&out, &(ur_backend_t){UR_BACKEND_LEVEL_ZERO}, sizeof(ur_backend_t));
+        return urc_info_bytes(&out, &(ur_backend_t){UR_BACKEND_LEVEL_ZERO}, sizeof(ur_backend_t));
     case UR_PLATFORM_INFO_ADAPTER:
-        return l0_info_ptr(&out, l0_adapter_handle());
+        return urc_info_ptr(&out, l0_adapter_handle());
     default:
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     }

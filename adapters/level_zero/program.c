@@ -944,7 +944,7 @@ static size_t binary_size(l0_program_dev_t *d) {
     return d->state == L0_STATE_EXE ? size : 0;
 }
 
-static ur_result_t kernel_names(l0_program_t *p, const l0_info_t *out, bool count_only) {
+static ur_result_t kernel_names(l0_program_t *p, const urc_info_t *out, bool count_only) {
     for (uint32_t i = 0; i < p->ndevs; ++i) {
         l0_program_dev_t *d = &p->devs[i];
         if (d->state != L0_STATE_EXE)
@@ -953,7 +953,7 @@ static ur_result_t kernel_names(l0_program_t *p, const l0_info_t *out, bool coun
         ur_result_t res =
             l0_ok(zeModuleGetKernelNames(d->module, &n, NULL), "zeModuleGetKernelNames");
         if (res != UR_RESULT_SUCCESS || count_only)
-            return res != UR_RESULT_SUCCESS ? res : l0_info_size(out, n);
+            return res != UR_RESULT_SUCCESS ? res : urc_info_size(out, n);
         const char **names = urc_calloc(n, sizeof *names);
         if (names == NULL)
             return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
@@ -970,7 +970,7 @@ static ur_result_t kernel_names(l0_program_t *p, const l0_info_t *out, bool coun
             strcat(text, names[k]);
         }
         if (res == UR_RESULT_SUCCESS)
-            res = l0_info_string(out, text);
+            res = urc_info_string(out, text);
         free(text);
         free(names);
         return res;
@@ -980,39 +980,36 @@ static ur_result_t kernel_names(l0_program_t *p, const l0_info_t *out, bool coun
 }
 
 static ur_result_t get_info_locked(l0_program_t *p, ur_program_info_t propName,
-                                   const l0_info_t *out) {
+                                   const urc_info_t *out) {
     switch (propName) {
     case UR_PROGRAM_INFO_REFERENCE_COUNT:
-        return l0_info_u32(out, urc_refcount(&p->obj));
+        return urc_info_u32(out, urc_refcount(&p->obj));
     case UR_PROGRAM_INFO_CONTEXT:
-        return l0_info_ptr(out, p->ctx);
+        return urc_info_ptr(out, p->ctx);
     case UR_PROGRAM_INFO_NUM_DEVICES:
-        return l0_info_u32(out, p->ndevs);
+        return urc_info_u32(out, p->ndevs);
     case UR_PROGRAM_INFO_DEVICES: {
         ur_device_handle_t devs[64];
         uint32_t n = p->ndevs < 64 ? p->ndevs : 64;
         for (uint32_t i = 0; i < n; ++i)
             devs[i] = (ur_device_handle_t)p->devs[i].dev;
-        return l0_info_bytes(out, devs, n * sizeof devs[0]);
+        return urc_info_bytes(out, devs, n * sizeof devs[0]);
     }
     case UR_PROGRAM_INFO_IL:
-        return l0_info_bytes(out, p->il, p->il != NULL ? p->il_size : 0);
+        return urc_info_bytes(out, p->il, p->il != NULL ? p->il_size : 0);
     case UR_PROGRAM_INFO_BINARY_SIZES: {
         size_t sizes[64];
         uint32_t n = p->ndevs < 64 ? p->ndevs : 64;
         for (uint32_t i = 0; i < n; ++i)
             sizes[i] = binary_size(&p->devs[i]);
-        return l0_info_bytes(out, sizes, n * sizeof sizes[0]);
+        return urc_info_bytes(out, sizes, n * sizeof sizes[0]);
     }
     case UR_PROGRAM_INFO_BINARIES: {
         // The caller passes one pointer per device and owns the memory behind each.
         size_t need = p->ndevs * sizeof(uint8_t *);
-        if (out->size_ret != NULL)
-            *out->size_ret = need;
-        if (out->value == NULL)
-            return UR_RESULT_SUCCESS;
-        if (out->size < need)
-            return UR_RESULT_ERROR_INVALID_SIZE;
+        ur_result_t res = urc_info_reserve(out, need);
+        if (res != UR_RESULT_SUCCESS || out->value == NULL)
+            return res;
         for (uint32_t i = 0; i < p->ndevs; ++i) {
             uint8_t *dst = ((uint8_t **)out->value)[i];
             l0_program_dev_t *d = &p->devs[i];
@@ -1022,8 +1019,8 @@ static ur_result_t get_info_locked(l0_program_t *p, ur_program_info_t propName,
                 memcpy(dst, d->native, d->native_size);
             } else if (d->state == L0_STATE_EXE) {
                 size_t size = binary_size(d);
-                ur_result_t res = l0_ok(zeModuleGetNativeBinary(d->module, &size, dst),
-                                        "zeModuleGetNativeBinary");
+                res = l0_ok(zeModuleGetNativeBinary(d->module, &size, dst),
+                            "zeModuleGetNativeBinary");
                 if (res != UR_RESULT_SUCCESS)
                     return res;
             }
@@ -1045,7 +1042,7 @@ ur_result_t l0_program_get_info(ur_program_handle_t hProgram, ur_program_info_t 
     ur_result_t res = program_of(hProgram, &p);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    const l0_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     pthread_mutex_lock(&p->lock);
     res = get_info_locked(p, propName, &out);
     pthread_mutex_unlock(&p->lock);
@@ -1061,7 +1058,7 @@ ur_result_t l0_program_get_build_info(ur_program_handle_t hProgram, ur_device_ha
         return res;
     if (!l0_is(hDevice, URC_KIND_DEVICE))
         return UR_RESULT_ERROR_INVALID_DEVICE;
-    const l0_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     pthread_mutex_lock(&p->lock);
     l0_program_dev_t *d = l0_program_dev(p, L0_DEVICE(hDevice));
     if (d == NULL) {
@@ -1076,14 +1073,14 @@ ur_result_t l0_program_get_build_info(ur_program_handle_t hProgram, ur_device_ha
             s = UR_PROGRAM_BUILD_STATUS_SUCCESS;
         else if (d->state == L0_STATE_INVALID)
             s = UR_PROGRAM_BUILD_STATUS_ERROR;
-        res = l0_info_bytes(&out, &s, sizeof s);
+        res = urc_info_bytes(&out, &s, sizeof s);
         break;
     }
     case UR_PROGRAM_BUILD_INFO_OPTIONS:
-        res = l0_info_string(&out, d->options != NULL ? d->options : "");
+        res = urc_info_string(&out, d->options != NULL ? d->options : "");
         break;
     case UR_PROGRAM_BUILD_INFO_LOG:
-        res = l0_info_string(&out, d->log != NULL ? d->log : "");
+        res = urc_info_string(&out, d->log != NULL ? d->log : "");
         break;
     case UR_PROGRAM_BUILD_INFO_BINARY_TYPE: {
         ur_program_binary_type_t t = UR_PROGRAM_BINARY_TYPE_NONE;
@@ -1091,7 +1088,7 @@ ur_result_t l0_program_get_build_info(ur_program_handle_t hProgram, ur_device_ha
             t = UR_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
         else if (d->state == L0_STATE_EXE)
             t = UR_PROGRAM_BINARY_TYPE_EXECUTABLE;
-        res = l0_info_bytes(&out, &t, sizeof t);
+        res = urc_info_bytes(&out, &t, sizeof t);
         break;
     }
     default:

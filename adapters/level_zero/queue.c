@@ -437,16 +437,16 @@ ur_result_t l0_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propName
     if (!l0_is(hQueue, URC_KIND_QUEUE))
         return UR_RESULT_ERROR_INVALID_QUEUE;
     l0_queue_t *q = L0_QUEUE(hQueue);
-    const l0_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_QUEUE_INFO_CONTEXT:
-        return l0_info_ptr(&out, q->ctx);
+        return urc_info_ptr(&out, q->ctx);
     case UR_QUEUE_INFO_DEVICE:
-        return l0_info_ptr(&out, q->dev);
+        return urc_info_ptr(&out, q->dev);
     case UR_QUEUE_INFO_FLAGS:
-        return l0_info_bytes(&out, &q->flags, sizeof q->flags);
+        return urc_info_bytes(&out, &q->flags, sizeof q->flags);
     case UR_QUEUE_INFO_REFERENCE_COUNT:
-        return l0_info_u32(&out, atomic_load(&q->user_refs));
+        return urc_info_u32(&out, atomic_load(&q->user_refs));
     case UR_QUEUE_INFO_EMPTY: {
         // Empty when nothing is recorded and every command has completed.
         pthread_mutex_lock(&q->lock);
@@ -454,7 +454,7 @@ ur_result_t l0_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propName
         for (uint32_t i = 0; empty && i < q->npending; ++i)
             empty = l0_event_done(q->pending[i]);
         pthread_mutex_unlock(&q->lock);
-        return l0_info_bool(&out, empty);
+        return urc_info_bool(&out, empty);
     }
     case UR_QUEUE_INFO_DEVICE_DEFAULT:
     case UR_QUEUE_INFO_SIZE:

@@ -126,7 +126,7 @@ ur_result_t l0_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void *
     if (!l0_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
-    const l0_info_t out = {propSize, pPropValue, pPropSizeRet};
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     ze_memory_allocation_properties_t props = {.stype =
                                                    ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
     ze_device_handle_t dev = NULL;
@@ -142,7 +142,7 @@ ur_result_t l0_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void *
             type = UR_USM_TYPE_DEVICE;
         else if (props.type == ZE_MEMORY_TYPE_SHARED)
             type = UR_USM_TYPE_SHARED;
-        return l0_info_bytes(&out, &type, sizeof type);
+        return urc_info_bytes(&out, &type, sizeof type);
     }
     if (props.type == ZE_MEMORY_TYPE_UNKNOWN)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
@@ -155,12 +155,12 @@ ur_result_t l0_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void *
         res = l0_ok(zeMemGetAddressRange(ctx->ze, pMem, &base, &size), "zeMemGetAddressRange");
         if (res != UR_RESULT_SUCCESS)
             return res;
-        return propName == UR_USM_ALLOC_INFO_BASE_PTR ? l0_info_ptr(&out, base)
-                                                      : l0_info_size(&out, size);
+        return propName == UR_USM_ALLOC_INFO_BASE_PTR ? urc_info_ptr(&out, base)
+                                                      : urc_info_size(&out, size);
     }
     case UR_USM_ALLOC_INFO_DEVICE:
         // Host allocations belong to no device: NULL, as UR answers.
-        return l0_info_ptr(&out, dev != NULL ? l0_device_by_native(dev) : NULL);
+        return urc_info_ptr(&out, dev != NULL ? l0_device_by_native(dev) : NULL);
     case UR_USM_ALLOC_INFO_POOL:
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "no USM pools: no allocation belongs to one");

@@ -65,16 +65,16 @@ ur_result_t ocl_adapter_get_last_error(ur_adapter_handle_t hAdapter, const char 
 ur_result_t ocl_adapter_get_info(ur_adapter_handle_t hAdapter, ur_adapter_info_t propName,
                                  size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     OCL_CHECK_HANDLE(hAdapter, URC_KIND_ADAPTER, UR_RESULT_ERROR_INVALID_NULL_HANDLE);
-    ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_ADAPTER_INFO_BACKEND: {
         ur_backend_t backend = UR_BACKEND_OPENCL;
-        return ocl_put(out, &backend, sizeof backend);
+        return urc_info_bytes(&out, &backend, sizeof backend);
     }
     case UR_ADAPTER_INFO_REFERENCE_COUNT:
-        return ocl_put_u32(out, urc_refcount(&hAdapter->obj));
+        return urc_info_u32(&out, urc_refcount(&hAdapter->obj));
     case UR_ADAPTER_INFO_VERSION:
-        return ocl_put_u32(out, 1);
+        return urc_info_u32(&out, 1);
     default:
         return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
     }

@@ -107,25 +107,13 @@ ur_result_t ocl_context_release(ur_context_handle_t hContext) {
 ur_result_t ocl_context_get_info(ur_context_handle_t hContext, ur_context_info_t propName,
                                  size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
-    ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
-    switch (propName) {
-    case UR_CONTEXT_INFO_NUM_DEVICES:
-        return ocl_put_u32(out, hContext->num_devices);
-    case UR_CONTEXT_INFO_DEVICES:
-        return ocl_put(out, hContext->devices, hContext->num_devices * sizeof(ur_device_handle_t));
-    case UR_CONTEXT_INFO_REFERENCE_COUNT:
-        return ocl_put_u32(out, urc_refcount(&hContext->obj));
-    case UR_CONTEXT_INFO_USM_MEMCPY2D_SUPPORT:
-    case UR_CONTEXT_INFO_USM_FILL2D_SUPPORT: {
-        // The 2D operations are rows of cl_intel_unified_shared_memory copies and fills.
-        bool usm = true;
-        for (uint32_t i = 0; i < hContext->num_devices; ++i)
-            usm = usm && hContext->devices[i]->usm;
-        return ocl_put_bool(out, usm);
-    }
-    default:
-        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
-    }
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
+    // The 2D USM operations are rows of cl_intel_unified_shared_memory copies and fills.
+    bool usm = true;
+    for (uint32_t i = 0; i < hContext->num_devices; ++i)
+        usm = usm && hContext->devices[i]->usm;
+    return urc_info_context(&out, propName, hContext->num_devices, hContext->devices,
+                            urc_refcount(&hContext->obj), usm);
 }
 
 ur_result_t ocl_context_get_native_handle(ur_context_handle_t hContext,

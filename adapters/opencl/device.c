@@ -30,7 +30,7 @@ static char *device_string(cl_device_id d, cl_device_info param) {
 }
 
 static bool has_ext(ur_device_handle_t d, const char *name) {
-    return ocl_word_listed(d->extensions, name);
+    return urc_device_info_word_listed(d->extensions, name);
 }
 
 /// The one decision whether the device asserts natively (seeds 000/001). Both
@@ -40,7 +40,7 @@ static bool has_ext(ur_device_handle_t d, const char *name) {
 /// URC_OPENCL_FORCE_FALLBACK_ASSERT makes it say "no" everywhere, so the fallback can be
 /// tested on a runtime that takes SPIR-V (PoCL, the one without the extension, takes none).
 static bool decide_native_assert(const char *cl_extensions) {
-    return ocl_word_listed(cl_extensions, NATIVE_ASSERT_EXTENSION) &&
+    return urc_device_info_word_listed(cl_extensions, NATIVE_ASSERT_EXTENSION) &&
            !urc_env_bool(URC_ENV_OPENCL_FORCE_FALLBACK_ASSERT, false);
 }
 
@@ -103,12 +103,12 @@ ur_result_t ocl_device_create(ur_platform_handle_t platform, cl_device_id cl,
     d->native_assert = decide_native_assert(cl_ext);
     // PoCL 3.1 reports OpenCL 3.0 but no IL version and rejects clCreateProgramWithIL.
     char *il_version = device_string(cl, CL_DEVICE_IL_VERSION);
-    d->il = (d->version >= 21 || ocl_word_listed(cl_ext, "cl_khr_il_program")) &&
+    d->il = (d->version >= 21 || urc_device_info_word_listed(cl_ext, "cl_khr_il_program")) &&
             il_version != NULL && il_version[0] != '\0';
     free(il_version);
     d->extensions = compose_extensions(cl_ext, d->native_assert);
     const ocl_ext_t *e = &platform->ext;
-    d->usm = ocl_word_listed(cl_ext, "cl_intel_unified_shared_memory") &&
+    d->usm = urc_device_info_word_listed(cl_ext, "cl_intel_unified_shared_memory") &&
              e->host_mem_alloc != NULL && e->device_mem_alloc != NULL &&
              e->shared_mem_alloc != NULL && e->mem_blocking_free != NULL &&
              e->get_mem_alloc_info != NULL && e->enqueue_memcpy != NULL &&
@@ -221,43 +221,43 @@ static ur_result_t cl_fixed(ur_device_handle_t d, cl_device_info p, void *v, siz
     return UR_RESULT_SUCCESS;
 }
 
-static ur_result_t put_cl_u32(ocl_out_t out, ur_device_handle_t d, cl_device_info p) {
+static ur_result_t put_cl_u32(const urc_info_t *out, ur_device_handle_t d, cl_device_info p) {
     cl_uint v = 0;
     OCL_TRY_UR(cl_fixed(d, p, &v, sizeof v));
-    return ocl_put_u32(out, v);
+    return urc_info_u32(out, v);
 }
 
-static ur_result_t put_cl_u64(ocl_out_t out, ur_device_handle_t d, cl_device_info p) {
+static ur_result_t put_cl_u64(const urc_info_t *out, ur_device_handle_t d, cl_device_info p) {
     cl_ulong v = 0;
     OCL_TRY_UR(cl_fixed(d, p, &v, sizeof v));
-    return ocl_put_u64(out, v);
+    return urc_info_u64(out, v);
 }
 
-static ur_result_t put_cl_size(ocl_out_t out, ur_device_handle_t d, cl_device_info p) {
+static ur_result_t put_cl_size(const urc_info_t *out, ur_device_handle_t d, cl_device_info p) {
     size_t v = 0;
     OCL_TRY_UR(cl_fixed(d, p, &v, sizeof v));
-    return ocl_put_size(out, v);
+    return urc_info_size(out, v);
 }
 
 // cl_bool is 4 bytes, ur_bool_t 1: every boolean is converted, never passed through.
-static ur_result_t put_cl_bool(ocl_out_t out, ur_device_handle_t d, cl_device_info p) {
+static ur_result_t put_cl_bool(const urc_info_t *out, ur_device_handle_t d, cl_device_info p) {
     cl_bool v = CL_FALSE;
     OCL_TRY_UR(cl_fixed(d, p, &v, sizeof v));
-    return ocl_put_bool(out, v != CL_FALSE);
+    return urc_info_bool(out, v != CL_FALSE);
 }
 
 /// A cl_bitfield whose bits equal the UR flags' bits, narrowed to UR's 32-bit flags.
-static ur_result_t put_cl_flags(ocl_out_t out, ur_device_handle_t d, cl_device_info p) {
+static ur_result_t put_cl_flags(const urc_info_t *out, ur_device_handle_t d, cl_device_info p) {
     cl_bitfield v = 0;
     OCL_TRY_UR(cl_fixed(d, p, &v, sizeof v));
-    return ocl_put_u32(out, (uint32_t)v);
+    return urc_info_u32(out, (uint32_t)v);
 }
 
-static ur_result_t put_cl_string(ocl_out_t out, ur_device_handle_t d, cl_device_info p) {
+static ur_result_t put_cl_string(const urc_info_t *out, ur_device_handle_t d, cl_device_info p) {
     char *s = device_string(d->cl, p);
     if (s == NULL)
         return ocl_fail(CL_INVALID_VALUE, "clGetDeviceInfo");
-    ur_result_t result = ocl_put_str(out, s);
+    ur_result_t result = urc_info_string(out, s);
     free(s);
     return result;
 }
@@ -298,13 +298,13 @@ static ur_device_fp_capability_flags_t fp_flags(cl_device_fp_config c) {
     return f;
 }
 
-static ur_result_t put_fp_config(ocl_out_t out, ur_device_handle_t d, cl_device_info p,
+static ur_result_t put_fp_config(const urc_info_t *out, ur_device_handle_t d, cl_device_info p,
                                  const char *needs) {
     cl_device_fp_config c = 0;
     // Without the extension the query is not defined; report "no capabilities".
     if (needs == NULL || has_ext(d, needs))
         OCL_TRY_UR(cl_fixed(d, p, &c, sizeof c));
-    return ocl_put_u32(out, fp_flags(c));
+    return urc_info_u32(out, fp_flags(c));
 }
 
 static ur_queue_flags_t queue_flags_of(cl_command_queue_properties p) {
@@ -320,13 +320,14 @@ static ur_queue_flags_t queue_flags_of(cl_command_queue_properties p) {
     return f;
 }
 
-static ur_result_t put_queue_flags(ocl_out_t out, ur_device_handle_t d, cl_device_info p) {
+static ur_result_t put_queue_flags(const urc_info_t *out, ur_device_handle_t d, cl_device_info p) {
     cl_command_queue_properties v = 0;
     OCL_TRY_UR(cl_fixed(d, p, &v, sizeof v));
-    return ocl_put_u32(out, queue_flags_of(v));
+    return urc_info_u32(out, queue_flags_of(v));
 }
 
-static ur_result_t put_atomic_caps(ocl_out_t out, ur_device_handle_t d, ur_device_info_t what) {
+static ur_result_t put_atomic_caps(const urc_info_t *out, ur_device_handle_t d,
+                                   ur_device_info_t what) {
     // OpenCL 3.0 reports atomic capabilities; older versions imply the mandated minimums.
     bool memory = what == UR_DEVICE_INFO_ATOMIC_MEMORY_ORDER_CAPABILITIES ||
                   what == UR_DEVICE_INFO_ATOMIC_MEMORY_SCOPE_CAPABILITIES;
@@ -365,10 +366,10 @@ static ur_result_t put_atomic_caps(ocl_out_t out, ur_device_handle_t d, ur_devic
         if (c & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES)
             f |= UR_MEMORY_SCOPE_CAPABILITY_FLAG_SYSTEM;
     }
-    return ocl_put_u32(out, f);
+    return urc_info_u32(out, f);
 }
 
-static ur_result_t put_partitions(ocl_out_t out, ur_device_handle_t d) {
+static ur_result_t put_partitions(const urc_info_t *out, ur_device_handle_t d) {
     void *raw = NULL;
     size_t bytes = 0;
     OCL_TRY_UR(cl_array(d, CL_DEVICE_PARTITION_PROPERTIES, &raw, &bytes));
@@ -383,10 +384,10 @@ static ur_result_t put_partitions(ocl_out_t out, ur_device_handle_t d) {
             list[count++] = (ur_device_partition_t)cl[i];
     }
     free(raw);
-    return ocl_put(out, list, count * sizeof list[0]);
+    return urc_info_bytes(out, list, count * sizeof list[0]);
 }
 
-static ur_result_t put_partition_type(ocl_out_t out, ur_device_handle_t d) {
+static ur_result_t put_partition_type(const urc_info_t *out, ur_device_handle_t d) {
     void *raw = NULL;
     size_t bytes = 0;
     OCL_TRY_UR(cl_array(d, CL_DEVICE_PARTITION_TYPE, &raw, &bytes));
@@ -398,7 +399,7 @@ static ur_result_t put_partition_type(ocl_out_t out, ur_device_handle_t d) {
         ++values;
     if (n <= 1 || cl[0] == 0) {
         free(raw);
-        return ocl_put(out, NULL, 0);
+        return urc_info_bytes(out, NULL, 0);
     }
     ur_device_partition_property_t *list = urc_calloc(values ? values : 1, sizeof *list);
     if (list == NULL) {
@@ -419,17 +420,17 @@ static ur_result_t put_partition_type(ocl_out_t out, ur_device_handle_t d) {
             break;
         }
     }
-    ur_result_t result = ocl_put(out, list, values * sizeof *list);
+    ur_result_t result = urc_info_bytes(out, list, values * sizeof *list);
     free(list);
     free(raw);
     return result;
 }
 
-static ur_result_t put_sub_group_sizes(ocl_out_t out, ur_device_handle_t d) {
+static ur_result_t put_sub_group_sizes(const urc_info_t *out, ur_device_handle_t d) {
     if (!has_ext(d, "cl_intel_required_subgroup_size")) {
         // No sub-groups: each work-item is its own sub-group of size 1.
         uint32_t one = 1;
-        return ocl_put(out, &one, sizeof one);
+        return urc_info_bytes(out, &one, sizeof one);
     }
     void *raw = NULL;
     size_t bytes = 0;
@@ -443,38 +444,40 @@ static ur_result_t put_sub_group_sizes(ocl_out_t out, ur_device_handle_t d) {
     }
     for (size_t i = 0; i < n; ++i)
         list[i] = (uint32_t)sizes[i];
-    ur_result_t result = ocl_put(out, list, n * sizeof *list);
+    ur_result_t result = urc_info_bytes(out, list, n * sizeof *list);
     free(list);
     free(raw);
     return result;
 }
 
-static ur_result_t put_usm_caps(ocl_out_t out, ur_device_handle_t d, cl_device_info p) {
+static ur_result_t put_usm_caps(const urc_info_t *out, ur_device_handle_t d, cl_device_info p) {
     if (!d->usm)
-        return ocl_put_u32(out, 0);
+        return urc_info_u32(out, 0);
     // CL_UNIFIED_SHARED_MEMORY_*_INTEL bits equal UR's USM access capability bits.
     return put_cl_flags(out, d, p);
 }
 
 /// Queries that cl_intel_device_attribute_query answers, on Intel GPUs only.
-static ur_result_t put_intel_gpu_u32(ocl_out_t out, ur_device_handle_t d, cl_device_info p) {
+static ur_result_t put_intel_gpu_u32(const urc_info_t *out, ur_device_handle_t d,
+                                     cl_device_info p) {
     if (!(d->type & CL_DEVICE_TYPE_GPU) || !has_ext(d, "cl_intel_device_attribute_query"))
         return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
     return put_cl_u32(out, d, p);
 }
 
-static ur_result_t put_clock_support(ocl_out_t out, ur_device_handle_t d, cl_bitfield scope) {
+static ur_result_t put_clock_support(const urc_info_t *out, ur_device_handle_t d,
+                                     cl_bitfield scope) {
     cl_bitfield caps = 0;
     if (has_ext(d, "cl_khr_kernel_clock"))
         OCL_TRY_UR(cl_fixed(d, CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR, &caps, sizeof caps));
-    return ocl_put_bool(out, (caps & scope) != 0);
+    return urc_info_bool(out, (caps & scope) != 0);
 }
 
 ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t propName,
                                 size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     ur_device_handle_t d = hDevice;
-    ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_DEVICE_INFO_TYPE: {
         // OpenCL types are a bit set; UR has one type, and FPGA stands for any accelerator.
@@ -487,223 +490,223 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
             t = UR_DEVICE_TYPE_FPGA;
         else if (d->type & CL_DEVICE_TYPE_CUSTOM)
             t = UR_DEVICE_TYPE_CUSTOM;
-        return ocl_put(out, &t, sizeof t);
+        return urc_info_bytes(&out, &t, sizeof t);
     }
     case UR_DEVICE_INFO_VENDOR_ID:
-        return put_cl_u32(out, d, CL_DEVICE_VENDOR_ID);
+        return put_cl_u32(&out, d, CL_DEVICE_VENDOR_ID);
     case UR_DEVICE_INFO_DEVICE_ID:
         if (!has_ext(d, "cl_intel_device_attribute_query"))
             return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
-        return put_cl_u32(out, d, CL_DEVICE_ID_INTEL);
+        return put_cl_u32(&out, d, CL_DEVICE_ID_INTEL);
     case UR_DEVICE_INFO_MAX_COMPUTE_UNITS:
-        return put_cl_u32(out, d, CL_DEVICE_MAX_COMPUTE_UNITS);
+        return put_cl_u32(&out, d, CL_DEVICE_MAX_COMPUTE_UNITS);
     case UR_DEVICE_INFO_MAX_WORK_ITEM_DIMENSIONS:
-        return put_cl_u32(out, d, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS);
+        return put_cl_u32(&out, d, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS);
     case UR_DEVICE_INFO_MAX_WORK_ITEM_SIZES: {
         void *raw = NULL;
         size_t bytes = 0;
         OCL_TRY_UR(cl_array(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, &raw, &bytes));
-        ur_result_t result = ocl_put(out, raw, bytes);
+        ur_result_t result = urc_info_bytes(&out, raw, bytes);
         free(raw);
         return result;
     }
     case UR_DEVICE_INFO_MAX_WORK_GROUP_SIZE:
-        return put_cl_size(out, d, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+        return put_cl_size(&out, d, CL_DEVICE_MAX_WORK_GROUP_SIZE);
     case UR_DEVICE_INFO_SINGLE_FP_CONFIG:
-        return put_fp_config(out, d, CL_DEVICE_SINGLE_FP_CONFIG, NULL);
+        return put_fp_config(&out, d, CL_DEVICE_SINGLE_FP_CONFIG, NULL);
     case UR_DEVICE_INFO_HALF_FP_CONFIG:
-        return put_fp_config(out, d, CL_DEVICE_HALF_FP_CONFIG, "cl_khr_fp16");
+        return put_fp_config(&out, d, CL_DEVICE_HALF_FP_CONFIG, "cl_khr_fp16");
     case UR_DEVICE_INFO_DOUBLE_FP_CONFIG:
-        return put_fp_config(out, d, CL_DEVICE_DOUBLE_FP_CONFIG, "cl_khr_fp64");
+        return put_fp_config(&out, d, CL_DEVICE_DOUBLE_FP_CONFIG, "cl_khr_fp64");
     case UR_DEVICE_INFO_QUEUE_PROPERTIES:
     case UR_DEVICE_INFO_QUEUE_ON_HOST_PROPERTIES:
-        return put_queue_flags(out, d, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES);
+        return put_queue_flags(&out, d, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES);
     case UR_DEVICE_INFO_QUEUE_ON_DEVICE_PROPERTIES:
         if (d->version < 20)
-            return ocl_put_u32(out, 0);
-        return put_queue_flags(out, d, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES);
+            return urc_info_u32(&out, 0);
+        return put_queue_flags(&out, d, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES);
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_CHAR:
-        return put_cl_u32(out, d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR);
+        return put_cl_u32(&out, d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR);
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_SHORT:
-        return put_cl_u32(out, d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT);
+        return put_cl_u32(&out, d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT);
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_INT:
-        return put_cl_u32(out, d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT);
+        return put_cl_u32(&out, d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT);
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG:
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG_LONG:
-        return put_cl_u32(out, d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG);
+        return put_cl_u32(&out, d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG);
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_FLOAT:
-        return put_cl_u32(out, d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT);
+        return put_cl_u32(&out, d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT);
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_DOUBLE:
-        return put_cl_u32(out, d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE);
+        return put_cl_u32(&out, d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE);
     case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_HALF:
-        return put_cl_u32(out, d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF);
+        return put_cl_u32(&out, d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF);
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_CHAR:
-        return put_cl_u32(out, d, CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR);
+        return put_cl_u32(&out, d, CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR);
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_SHORT:
-        return put_cl_u32(out, d, CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT);
+        return put_cl_u32(&out, d, CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT);
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_INT:
-        return put_cl_u32(out, d, CL_DEVICE_NATIVE_VECTOR_WIDTH_INT);
+        return put_cl_u32(&out, d, CL_DEVICE_NATIVE_VECTOR_WIDTH_INT);
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG:
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG_LONG:
-        return put_cl_u32(out, d, CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG);
+        return put_cl_u32(&out, d, CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG);
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_FLOAT:
-        return put_cl_u32(out, d, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT);
+        return put_cl_u32(&out, d, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT);
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_DOUBLE:
-        return put_cl_u32(out, d, CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE);
+        return put_cl_u32(&out, d, CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE);
     case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF:
-        return put_cl_u32(out, d, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF);
+        return put_cl_u32(&out, d, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF);
     case UR_DEVICE_INFO_MAX_CLOCK_FREQUENCY:
-        return put_cl_u32(out, d, CL_DEVICE_MAX_CLOCK_FREQUENCY);
+        return put_cl_u32(&out, d, CL_DEVICE_MAX_CLOCK_FREQUENCY);
     case UR_DEVICE_INFO_ADDRESS_BITS:
-        return put_cl_u32(out, d, CL_DEVICE_ADDRESS_BITS);
+        return put_cl_u32(&out, d, CL_DEVICE_ADDRESS_BITS);
     case UR_DEVICE_INFO_MAX_MEM_ALLOC_SIZE:
-        return put_cl_u64(out, d, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+        return put_cl_u64(&out, d, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
     case UR_DEVICE_INFO_IMAGE_SUPPORT:
     case UR_DEVICE_INFO_IMAGE_SRGB:
         // Images and samplers are not implemented by this adapter yet, so none are offered.
-        return ocl_put_bool(out, false);
+        return urc_info_bool(&out, false);
     case UR_DEVICE_INFO_MAX_READ_IMAGE_ARGS:
-        return put_cl_u32(out, d, CL_DEVICE_MAX_READ_IMAGE_ARGS);
+        return put_cl_u32(&out, d, CL_DEVICE_MAX_READ_IMAGE_ARGS);
     case UR_DEVICE_INFO_MAX_WRITE_IMAGE_ARGS:
-        return put_cl_u32(out, d, CL_DEVICE_MAX_WRITE_IMAGE_ARGS);
+        return put_cl_u32(&out, d, CL_DEVICE_MAX_WRITE_IMAGE_ARGS);
     case UR_DEVICE_INFO_MAX_READ_WRITE_IMAGE_ARGS:
         if (d->version < 20)
             return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
-        return put_cl_u32(out, d, CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS);
+        return put_cl_u32(&out, d, CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS);
     case UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH:
-        return put_cl_size(out, d, CL_DEVICE_IMAGE2D_MAX_WIDTH);
+        return put_cl_size(&out, d, CL_DEVICE_IMAGE2D_MAX_WIDTH);
     case UR_DEVICE_INFO_IMAGE2D_MAX_HEIGHT:
-        return put_cl_size(out, d, CL_DEVICE_IMAGE2D_MAX_HEIGHT);
+        return put_cl_size(&out, d, CL_DEVICE_IMAGE2D_MAX_HEIGHT);
     case UR_DEVICE_INFO_IMAGE3D_MAX_WIDTH:
-        return put_cl_size(out, d, CL_DEVICE_IMAGE3D_MAX_WIDTH);
+        return put_cl_size(&out, d, CL_DEVICE_IMAGE3D_MAX_WIDTH);
     case UR_DEVICE_INFO_IMAGE3D_MAX_HEIGHT:
-        return put_cl_size(out, d, CL_DEVICE_IMAGE3D_MAX_HEIGHT);
+        return put_cl_size(&out, d, CL_DEVICE_IMAGE3D_MAX_HEIGHT);
     case UR_DEVICE_INFO_IMAGE3D_MAX_DEPTH:
-        return put_cl_size(out, d, CL_DEVICE_IMAGE3D_MAX_DEPTH);
+        return put_cl_size(&out, d, CL_DEVICE_IMAGE3D_MAX_DEPTH);
     case UR_DEVICE_INFO_IMAGE_MAX_BUFFER_SIZE:
-        return put_cl_size(out, d, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE);
+        return put_cl_size(&out, d, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE);
     case UR_DEVICE_INFO_IMAGE_MAX_ARRAY_SIZE:
-        return put_cl_size(out, d, CL_DEVICE_IMAGE_MAX_ARRAY_SIZE);
+        return put_cl_size(&out, d, CL_DEVICE_IMAGE_MAX_ARRAY_SIZE);
     case UR_DEVICE_INFO_MAX_SAMPLERS:
-        return put_cl_u32(out, d, CL_DEVICE_MAX_SAMPLERS);
+        return put_cl_u32(&out, d, CL_DEVICE_MAX_SAMPLERS);
     case UR_DEVICE_INFO_MAX_PARAMETER_SIZE:
-        return put_cl_size(out, d, CL_DEVICE_MAX_PARAMETER_SIZE);
+        return put_cl_size(&out, d, CL_DEVICE_MAX_PARAMETER_SIZE);
     case UR_DEVICE_INFO_MEM_BASE_ADDR_ALIGN:
-        return put_cl_u32(out, d, CL_DEVICE_MEM_BASE_ADDR_ALIGN);
+        return put_cl_u32(&out, d, CL_DEVICE_MEM_BASE_ADDR_ALIGN);
     case UR_DEVICE_INFO_GLOBAL_MEM_CACHE_TYPE: {
         // CL_NONE / CL_READ_ONLY_CACHE / CL_READ_WRITE_CACHE are 0, 1, 2 like UR's values.
         cl_device_mem_cache_type v = CL_NONE;
         OCL_TRY_UR(cl_fixed(d, CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, &v, sizeof v));
         ur_device_mem_cache_type_t t = (ur_device_mem_cache_type_t)v;
-        return ocl_put(out, &t, sizeof t);
+        return urc_info_bytes(&out, &t, sizeof t);
     }
     case UR_DEVICE_INFO_GLOBAL_MEM_CACHELINE_SIZE:
-        return put_cl_u32(out, d, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE);
+        return put_cl_u32(&out, d, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE);
     case UR_DEVICE_INFO_GLOBAL_MEM_CACHE_SIZE:
-        return put_cl_u64(out, d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
+        return put_cl_u64(&out, d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
     case UR_DEVICE_INFO_GLOBAL_MEM_SIZE:
-        return put_cl_u64(out, d, CL_DEVICE_GLOBAL_MEM_SIZE);
+        return put_cl_u64(&out, d, CL_DEVICE_GLOBAL_MEM_SIZE);
     case UR_DEVICE_INFO_MAX_CONSTANT_BUFFER_SIZE:
-        return put_cl_u64(out, d, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE);
+        return put_cl_u64(&out, d, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE);
     case UR_DEVICE_INFO_MAX_CONSTANT_ARGS:
-        return put_cl_u32(out, d, CL_DEVICE_MAX_CONSTANT_ARGS);
+        return put_cl_u32(&out, d, CL_DEVICE_MAX_CONSTANT_ARGS);
     case UR_DEVICE_INFO_LOCAL_MEM_TYPE: {
         // CL_NONE / CL_LOCAL / CL_GLOBAL are 0, 1, 2 like UR's values.
         cl_device_local_mem_type v = CL_NONE;
         OCL_TRY_UR(cl_fixed(d, CL_DEVICE_LOCAL_MEM_TYPE, &v, sizeof v));
         ur_device_local_mem_type_t t = (ur_device_local_mem_type_t)v;
-        return ocl_put(out, &t, sizeof t);
+        return urc_info_bytes(&out, &t, sizeof t);
     }
     case UR_DEVICE_INFO_LOCAL_MEM_SIZE:
-        return put_cl_u64(out, d, CL_DEVICE_LOCAL_MEM_SIZE);
+        return put_cl_u64(&out, d, CL_DEVICE_LOCAL_MEM_SIZE);
     case UR_DEVICE_INFO_ERROR_CORRECTION_SUPPORT:
-        return put_cl_bool(out, d, CL_DEVICE_ERROR_CORRECTION_SUPPORT);
+        return put_cl_bool(&out, d, CL_DEVICE_ERROR_CORRECTION_SUPPORT);
     case UR_DEVICE_INFO_HOST_UNIFIED_MEMORY:
-        return put_cl_bool(out, d, CL_DEVICE_HOST_UNIFIED_MEMORY);
+        return put_cl_bool(&out, d, CL_DEVICE_HOST_UNIFIED_MEMORY);
     case UR_DEVICE_INFO_PROFILING_TIMER_RESOLUTION:
-        return put_cl_size(out, d, CL_DEVICE_PROFILING_TIMER_RESOLUTION);
+        return put_cl_size(&out, d, CL_DEVICE_PROFILING_TIMER_RESOLUTION);
     case UR_DEVICE_INFO_ENDIAN_LITTLE:
-        return put_cl_bool(out, d, CL_DEVICE_ENDIAN_LITTLE);
+        return put_cl_bool(&out, d, CL_DEVICE_ENDIAN_LITTLE);
     case UR_DEVICE_INFO_AVAILABLE:
-        return put_cl_bool(out, d, CL_DEVICE_AVAILABLE);
+        return put_cl_bool(&out, d, CL_DEVICE_AVAILABLE);
     case UR_DEVICE_INFO_COMPILER_AVAILABLE:
-        return put_cl_bool(out, d, CL_DEVICE_COMPILER_AVAILABLE);
+        return put_cl_bool(&out, d, CL_DEVICE_COMPILER_AVAILABLE);
     case UR_DEVICE_INFO_LINKER_AVAILABLE:
-        return put_cl_bool(out, d, CL_DEVICE_LINKER_AVAILABLE);
+        return put_cl_bool(&out, d, CL_DEVICE_LINKER_AVAILABLE);
     case UR_DEVICE_INFO_EXECUTION_CAPABILITIES:
         // CL_EXEC_KERNEL and CL_EXEC_NATIVE_KERNEL are UR's bits 0 and 1.
-        return put_cl_flags(out, d, CL_DEVICE_EXECUTION_CAPABILITIES);
+        return put_cl_flags(&out, d, CL_DEVICE_EXECUTION_CAPABILITIES);
     case UR_DEVICE_INFO_BUILT_IN_KERNELS:
-        return put_cl_string(out, d, CL_DEVICE_BUILT_IN_KERNELS);
+        return put_cl_string(&out, d, CL_DEVICE_BUILT_IN_KERNELS);
     case UR_DEVICE_INFO_PLATFORM:
-        return ocl_put_ptr(out, d->platform);
+        return urc_info_ptr(&out, d->platform);
     case UR_DEVICE_INFO_REFERENCE_COUNT:
-        return ocl_put_u32(out, urc_refcount(&d->obj));
+        return urc_info_u32(&out, urc_refcount(&d->obj));
     case UR_DEVICE_INFO_IL_VERSION:
         if (!d->il)
             return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
-        return put_cl_string(out, d, CL_DEVICE_IL_VERSION);
+        return put_cl_string(&out, d, CL_DEVICE_IL_VERSION);
     case UR_DEVICE_INFO_NAME:
-        return put_cl_string(out, d, CL_DEVICE_NAME);
+        return put_cl_string(&out, d, CL_DEVICE_NAME);
     case UR_DEVICE_INFO_VENDOR:
-        return put_cl_string(out, d, CL_DEVICE_VENDOR);
+        return put_cl_string(&out, d, CL_DEVICE_VENDOR);
     case UR_DEVICE_INFO_DRIVER_VERSION:
-        return put_cl_string(out, d, CL_DRIVER_VERSION);
+        return put_cl_string(&out, d, CL_DRIVER_VERSION);
     case UR_DEVICE_INFO_PROFILE:
-        return put_cl_string(out, d, CL_DEVICE_PROFILE);
+        return put_cl_string(&out, d, CL_DEVICE_PROFILE);
     case UR_DEVICE_INFO_VERSION:
-        return put_cl_string(out, d, CL_DEVICE_VERSION);
+        return put_cl_string(&out, d, CL_DEVICE_VERSION);
     case UR_DEVICE_INFO_BACKEND_RUNTIME_VERSION: {
         char text[16];
         snprintf(text, sizeof text, "%u.%u", d->version / 10, d->version % 10);
-        return ocl_put_str(out, text);
+        return urc_info_string(&out, text);
     }
     case UR_DEVICE_INFO_EXTENSIONS:
-        return ocl_put_str(out, d->extensions);
+        return urc_info_string(&out, d->extensions);
     case UR_DEVICE_INFO_PRINTF_BUFFER_SIZE:
-        return put_cl_size(out, d, CL_DEVICE_PRINTF_BUFFER_SIZE);
+        return put_cl_size(&out, d, CL_DEVICE_PRINTF_BUFFER_SIZE);
     case UR_DEVICE_INFO_PREFERRED_INTEROP_USER_SYNC:
-        return put_cl_bool(out, d, CL_DEVICE_PREFERRED_INTEROP_USER_SYNC);
+        return put_cl_bool(&out, d, CL_DEVICE_PREFERRED_INTEROP_USER_SYNC);
     case UR_DEVICE_INFO_PARENT_DEVICE:
-        return ocl_put_ptr(out, d->parent);
+        return urc_info_ptr(&out, d->parent);
     case UR_DEVICE_INFO_SUPPORTED_PARTITIONS:
-        return put_partitions(out, d);
+        return put_partitions(&out, d);
     case UR_DEVICE_INFO_PARTITION_MAX_SUB_DEVICES:
-        return put_cl_u32(out, d, CL_DEVICE_PARTITION_MAX_SUB_DEVICES);
+        return put_cl_u32(&out, d, CL_DEVICE_PARTITION_MAX_SUB_DEVICES);
     case UR_DEVICE_INFO_PARTITION_AFFINITY_DOMAIN:
         // CL_DEVICE_AFFINITY_DOMAIN_NUMA .. NEXT_PARTITIONABLE are UR's bits 0..5.
-        return put_cl_flags(out, d, CL_DEVICE_PARTITION_AFFINITY_DOMAIN);
+        return put_cl_flags(&out, d, CL_DEVICE_PARTITION_AFFINITY_DOMAIN);
     case UR_DEVICE_INFO_PARTITION_TYPE:
-        return put_partition_type(out, d);
+        return put_partition_type(&out, d);
     case UR_DEVICE_INFO_MAX_NUM_SUB_GROUPS: {
         // SYCL's minimum is 1; OpenCL before 2.1 cannot tell, and says 0 without sub-groups.
         cl_uint v = 0;
         if (d->version >= 21)
             OCL_TRY_UR(cl_fixed(d, CL_DEVICE_MAX_NUM_SUB_GROUPS, &v, sizeof v));
-        return ocl_put_u32(out, v == 0 ? 1 : v);
+        return urc_info_u32(&out, v == 0 ? 1 : v);
     }
     case UR_DEVICE_INFO_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
         if (d->version < 21)
-            return ocl_put_bool(out, false);
-        return put_cl_bool(out, d, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS);
+            return urc_info_bool(&out, false);
+        return put_cl_bool(&out, d, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS);
     case UR_DEVICE_INFO_SUB_GROUP_SIZES_INTEL:
-        return put_sub_group_sizes(out, d);
+        return put_sub_group_sizes(&out, d);
     case UR_DEVICE_INFO_USM_HOST_SUPPORT:
-        return put_usm_caps(out, d, CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL);
+        return put_usm_caps(&out, d, CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL);
     case UR_DEVICE_INFO_USM_DEVICE_SUPPORT:
-        return put_usm_caps(out, d, CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL);
+        return put_usm_caps(&out, d, CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL);
     case UR_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT:
-        return put_usm_caps(out, d, CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL);
+        return put_usm_caps(&out, d, CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL);
     case UR_DEVICE_INFO_USM_CROSS_SHARED_SUPPORT:
-        return put_usm_caps(out, d, CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL);
+        return put_usm_caps(&out, d, CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL);
     case UR_DEVICE_INFO_USM_SYSTEM_SHARED_SUPPORT:
-        return put_usm_caps(out, d, CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL);
+        return put_usm_caps(&out, d, CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL);
     case UR_DEVICE_INFO_UUID: {
         if (!has_ext(d, "cl_khr_device_uuid"))
             return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
         uint8_t uuid[CL_UUID_SIZE_KHR];
         OCL_TRY_UR(cl_fixed(d, CL_DEVICE_UUID_KHR, uuid, sizeof uuid));
-        return ocl_put(out, uuid, sizeof uuid);
+        return urc_info_bytes(&out, uuid, sizeof uuid);
     }
     case UR_DEVICE_INFO_PCI_ADDRESS: {
         if (!has_ext(d, "cl_khr_pci_bus_info"))
@@ -713,53 +716,53 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
         char text[32];
         snprintf(text, sizeof text, "%04x:%02x:%02x.%01x", pci.pci_domain, pci.pci_bus,
                  pci.pci_device, pci.pci_function);
-        return ocl_put_str(out, text);
+        return urc_info_string(&out, text);
     }
     case UR_DEVICE_INFO_GPU_EU_COUNT:
-        return put_intel_gpu_u32(out, d, CL_DEVICE_MAX_COMPUTE_UNITS);
+        return put_intel_gpu_u32(&out, d, CL_DEVICE_MAX_COMPUTE_UNITS);
     case UR_DEVICE_INFO_GPU_EU_SLICES:
-        return put_intel_gpu_u32(out, d, CL_DEVICE_NUM_SLICES_INTEL);
+        return put_intel_gpu_u32(&out, d, CL_DEVICE_NUM_SLICES_INTEL);
     case UR_DEVICE_INFO_GPU_EU_COUNT_PER_SUBSLICE:
-        return put_intel_gpu_u32(out, d, CL_DEVICE_NUM_EUS_PER_SUB_SLICE_INTEL);
+        return put_intel_gpu_u32(&out, d, CL_DEVICE_NUM_EUS_PER_SUB_SLICE_INTEL);
     case UR_DEVICE_INFO_GPU_SUBSLICES_PER_SLICE:
-        return put_intel_gpu_u32(out, d, CL_DEVICE_NUM_SUB_SLICES_PER_SLICE_INTEL);
+        return put_intel_gpu_u32(&out, d, CL_DEVICE_NUM_SUB_SLICES_PER_SLICE_INTEL);
     case UR_DEVICE_INFO_GPU_HW_THREADS_PER_EU:
-        return put_intel_gpu_u32(out, d, CL_DEVICE_NUM_THREADS_PER_EU_INTEL);
+        return put_intel_gpu_u32(&out, d, CL_DEVICE_NUM_THREADS_PER_EU_INTEL);
     case UR_DEVICE_INFO_IP_VERSION: {
         cl_uint v = 0;
         if (!has_ext(d, "cl_intel_device_attribute_query") ||
             clGetDeviceInfo(d->cl, CL_DEVICE_IP_VERSION_INTEL, sizeof v, &v, NULL) != CL_SUCCESS)
             return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
-        return ocl_put_u32(out, v);
+        return urc_info_u32(&out, v);
     }
     case UR_DEVICE_INFO_BUILD_ON_SUBDEVICE:
-        return ocl_put_bool(out, (d->type & CL_DEVICE_TYPE_GPU) != 0);
+        return urc_info_bool(&out, (d->type & CL_DEVICE_TYPE_GPU) != 0);
     case UR_DEVICE_INFO_ATOMIC_64:
-        return ocl_put_bool(out, has_ext(d, "cl_khr_int64_base_atomics") &&
-                                     has_ext(d, "cl_khr_int64_extended_atomics"));
+        return urc_info_bool(&out, has_ext(d, "cl_khr_int64_base_atomics") &&
+                                       has_ext(d, "cl_khr_int64_extended_atomics"));
     case UR_DEVICE_INFO_ATOMIC_MEMORY_ORDER_CAPABILITIES:
     case UR_DEVICE_INFO_ATOMIC_MEMORY_SCOPE_CAPABILITIES:
     case UR_DEVICE_INFO_ATOMIC_FENCE_ORDER_CAPABILITIES:
     case UR_DEVICE_INFO_ATOMIC_FENCE_SCOPE_CAPABILITIES:
-        return put_atomic_caps(out, d, propName);
+        return put_atomic_caps(&out, d, propName);
     case UR_DEVICE_INFO_MAX_COMPUTE_QUEUE_INDICES:
-        return ocl_put_u32(out, 1);
+        return urc_info_u32(&out, 1);
     case UR_DEVICE_INFO_MAX_WORK_GROUPS_3D: {
         // OpenCL has no limit on the number of work-groups.
         size_t max[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX};
-        return ocl_put(out, max, sizeof max);
+        return urc_info_bytes(&out, max, sizeof max);
     }
     case UR_DEVICE_INFO_MAX_WORK_GROUPS:
-        return ocl_put_size(out, SIZE_MAX);
+        return urc_info_size(&out, SIZE_MAX);
     case UR_DEVICE_INFO_MEM_CHANNEL_SUPPORT:
-        return ocl_put_bool(out, has_ext(d, "cl_intel_mem_channel_property"));
+        return urc_info_bool(&out, has_ext(d, "cl_intel_mem_channel_property"));
     case UR_DEVICE_INFO_ESIMD_SUPPORT: {
         cl_uint vendor = 0;
         OCL_TRY_UR(cl_fixed(d, CL_DEVICE_VENDOR_ID, &vendor, sizeof vendor));
-        return ocl_put_bool(out, (d->type & CL_DEVICE_TYPE_GPU) != 0 && vendor == 0x8086);
+        return urc_info_bool(&out, (d->type & CL_DEVICE_TYPE_GPU) != 0 && vendor == 0x8086);
     }
     case UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT:
-        return ocl_put_bool(out, d->global_variables);
+        return urc_info_bool(&out, d->global_variables);
     case UR_DEVICE_INFO_NUM_COMPUTE_UNITS: {
         cl_uint n = 0;
         if ((d->type & CL_DEVICE_TYPE_GPU) && has_ext(d, "cl_intel_device_attribute_query")) {
@@ -771,90 +774,51 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
         } else {
             OCL_TRY_UR(cl_fixed(d, CL_DEVICE_MAX_COMPUTE_UNITS, &n, sizeof n));
         }
-        return ocl_put_u32(out, n);
+        return urc_info_u32(&out, n);
     }
     case UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS:
         // clSetProgramSpecializationConstant is OpenCL 2.2 and applies to SPIR-V programs.
-        return ocl_put_bool(out, d->platform->version >= 22 && d->version >= 22 && d->il);
+        return urc_info_bool(&out, d->platform->version >= 22 && d->version >= 22 && d->il);
     case UR_DEVICE_INFO_USE_NATIVE_ASSERT:
-        return ocl_put_bool(out, d->native_assert);
+        return urc_info_bool(&out, d->native_assert);
     case UR_DEVICE_INFO_BFLOAT16_CONVERSIONS_NATIVE:
-        return ocl_put_bool(out, has_ext(d, "cl_intel_bfloat16_conversions"));
+        return urc_info_bool(&out, has_ext(d, "cl_intel_bfloat16_conversions"));
     case UR_DEVICE_INFO_KERNEL_LAUNCH_CAPABILITIES:
-        return ocl_put_u32(out, 0);
+        return urc_info_u32(&out, 0);
     case UR_DEVICE_INFO_2D_BLOCK_ARRAY_CAPABILITIES_EXP:
-        return ocl_put_u32(out, has_ext(d, "cl_intel_subgroup_2d_block_io")
-                                    ? UR_EXP_DEVICE_2D_BLOCK_ARRAY_CAPABILITY_FLAG_LOAD |
-                                          UR_EXP_DEVICE_2D_BLOCK_ARRAY_CAPABILITY_FLAG_STORE
-                                    : 0);
+        return urc_info_u32(&out, has_ext(d, "cl_intel_subgroup_2d_block_io")
+                                      ? UR_EXP_DEVICE_2D_BLOCK_ARRAY_CAPABILITY_FLAG_LOAD |
+                                            UR_EXP_DEVICE_2D_BLOCK_ARRAY_CAPABILITY_FLAG_STORE
+                                      : 0);
     case UR_DEVICE_INFO_CLOCK_SUB_GROUP_SUPPORT_EXP:
-        return put_clock_support(out, d, CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR);
+        return put_clock_support(&out, d, CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR);
     case UR_DEVICE_INFO_CLOCK_WORK_GROUP_SUPPORT_EXP:
-        return put_clock_support(out, d, CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR);
+        return put_clock_support(&out, d, CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR);
     case UR_DEVICE_INFO_CLOCK_DEVICE_SUPPORT_EXP:
-        return put_clock_support(out, d, CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR);
+        return put_clock_support(&out, d, CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR);
     case UR_DEVICE_INFO_IS_INTEGRATED_GPU: {
         cl_bool unified = CL_FALSE;
         if (d->type & CL_DEVICE_TYPE_GPU)
             OCL_TRY_UR(cl_fixed(d, CL_DEVICE_HOST_UNIFIED_MEMORY, &unified, sizeof unified));
-        return ocl_put_bool(out, unified != CL_FALSE);
+        return urc_info_bool(&out, unified != CL_FALSE);
     }
     case UR_DEVICE_INFO_MULTI_DEVICE_COMPILE_SUPPORT_EXP:
-        return ocl_put_bool(out, true);
+        return urc_info_bool(&out, true);
     case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP:
-        return ocl_put_u32(out, 0);
+        return urc_info_u32(&out, 0);
 
     // Features this adapter does not offer (yet): answered "no", so a SYCL runtime asking at
     // start-up gets a definite answer rather than an error.
     case UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT:
-    case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:
-    case UR_DEVICE_INFO_USM_POOL_SUPPORT:
     case UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS:
     case UR_DEVICE_INFO_ASYNC_BARRIER:
-    case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:
-    case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_SHARED_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_1D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_2D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_MIPMAP_SUPPORT_EXP:
-    case UR_DEVICE_INFO_MIPMAP_ANISOTROPY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_MIPMAP_LEVEL_REFERENCE_SUPPORT_EXP:
-    case UR_DEVICE_INFO_EXTERNAL_MEMORY_IMPORT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_EXTERNAL_SEMAPHORE_IMPORT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_CUBEMAP_SUPPORT_EXP:
-    case UR_DEVICE_INFO_CUBEMAP_SEAMLESS_FILTERING_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_1D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_1D_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_2D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_2D_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_3D_SUPPORT_EXP:
-    case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IMAGE_ARRAY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_UNIQUE_ADDRESSING_PER_DIM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLE_1D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLE_2D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_GATHER_SUPPORT_EXP:
-    case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP:
-    case UR_DEVICE_INFO_LOW_POWER_EVENTS_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IPC_PHYSICAL_MEMORY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP:
-    case UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP:
-    case UR_DEVICE_INFO_PER_EVENT_PROFILING_SUPPORT_EXP:
-    case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:
-    case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
     case UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP:
-    case UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP:
-    case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
-        return ocl_put_bool(out, false);
+        return urc_info_bool(&out, false);
 
     default:
+        // Features no urc adapter implements get the same definite "no".
+        if (urc_device_info_unimplemented_feature(propName))
+            return urc_info_bool(&out, false);
         // Values OpenCL cannot tell (memory clock, bus width, free memory, power, fan, LUID
         // outside Windows, Xe topology, image limits of bindless images...).
         return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;

@@ -214,15 +214,15 @@ static ur_result_t event_queue(ur_event_handle_t e, ur_queue_handle_t *out) {
 ur_result_t ocl_event_get_info(ur_event_handle_t hEvent, ur_event_info_t propName, size_t propSize,
                                void *pPropValue, size_t *pPropSizeRet) {
     OCL_CHECK_HANDLE(hEvent, URC_KIND_EVENT, UR_RESULT_ERROR_INVALID_EVENT);
-    ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_EVENT_INFO_COMMAND_QUEUE: {
         ur_queue_handle_t q = NULL;
         OCL_TRY_UR(event_queue(hEvent, &q));
-        return ocl_put_ptr(out, q);
+        return urc_info_ptr(&out, q);
     }
     case UR_EVENT_INFO_CONTEXT:
-        return ocl_put_ptr(out, hEvent->context);
+        return urc_info_ptr(&out, hEvent->context);
     case UR_EVENT_INFO_COMMAND_TYPE: {
         ur_command_t command = hEvent->command;
         if (command == UR_COMMAND_FORCE_UINT32) {
@@ -231,7 +231,7 @@ ur_result_t ocl_event_get_info(ur_event_handle_t hEvent, ur_event_info_t propNam
                     clGetEventInfo(hEvent->cl, CL_EVENT_COMMAND_TYPE, sizeof t, &t, NULL));
             command = command_of(t);
         }
-        return ocl_put(out, &command, sizeof command);
+        return urc_info_bytes(&out, &command, sizeof command);
     }
     case UR_EVENT_INFO_COMMAND_EXECUTION_STATUS: {
         // CL_COMPLETE..CL_QUEUED are 0..3 like UR's statuses; negative values are errors.
@@ -241,10 +241,10 @@ ur_result_t ocl_event_get_info(ur_event_handle_t hEvent, ur_event_info_t propNam
         ur_event_status_t status = s < 0 ? UR_EVENT_STATUS_ERROR : (ur_event_status_t)s;
         if (status == UR_EVENT_STATUS_COMPLETE)
             OCL_TRY_UR(event_completed(hEvent));
-        return ocl_put(out, &status, sizeof status);
+        return urc_info_bytes(&out, &status, sizeof status);
     }
     case UR_EVENT_INFO_REFERENCE_COUNT:
-        return ocl_put_u32(out, urc_refcount(&hEvent->obj));
+        return urc_info_u32(&out, urc_refcount(&hEvent->obj));
     default:
         return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
     }
@@ -276,7 +276,8 @@ ur_result_t ocl_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling_
     cl_ulong ns = 0;
     OCL_TRY("clGetEventProfilingInfo",
             clGetEventProfilingInfo(hEvent->cl, param, sizeof ns, &ns, NULL));
-    return ocl_put_u64(ocl_out(propSize, pPropValue, pPropSizeRet), ns);
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
+    return urc_info_u64(&out, ns);
 }
 
 ur_result_t ocl_event_get_native_handle(ur_event_handle_t hEvent,

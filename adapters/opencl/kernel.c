@@ -77,27 +77,27 @@ ur_result_t ocl_kernel_release(ur_kernel_handle_t hKernel) {
 ur_result_t ocl_kernel_get_info(ur_kernel_handle_t hKernel, ur_kernel_info_t propName,
                                 size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
-    ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     cl_kernel_info param;
     switch (propName) {
     case UR_KERNEL_INFO_REFERENCE_COUNT:
-        return ocl_put_u32(out, urc_refcount(&hKernel->obj));
+        return urc_info_u32(&out, urc_refcount(&hKernel->obj));
     case UR_KERNEL_INFO_CONTEXT:
-        return ocl_put_ptr(out, hKernel->context);
+        return urc_info_ptr(&out, hKernel->context);
     case UR_KERNEL_INFO_PROGRAM:
-        return ocl_put_ptr(out, hKernel->program);
+        return urc_info_ptr(&out, hKernel->program);
     case UR_KERNEL_INFO_NUM_ARGS: {
         cl_uint n = 0;
         OCL_TRY("clGetKernelInfo",
                 clGetKernelInfo(hKernel->cl, CL_KERNEL_NUM_ARGS, sizeof n, &n, NULL));
-        return ocl_put_u32(out, n);
+        return urc_info_u32(&out, n);
     }
     case UR_KERNEL_INFO_NUM_REGS: {
         cl_uint n = 0;
         if (clGetKernelInfo(hKernel->cl, CL_KERNEL_REGISTER_COUNT_INTEL, sizeof n, &n, NULL) !=
             CL_SUCCESS)
             return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
-        return ocl_put_u32(out, n);
+        return urc_info_u32(&out, n);
     }
     case UR_KERNEL_INFO_SPILL_MEM_SIZE: {
         // One value per device of the program; OpenCL reports it per device and kernel.
@@ -115,7 +115,7 @@ ur_result_t ocl_kernel_get_info(ur_kernel_handle_t hKernel, ur_kernel_info_t pro
             }
             sizes[i] = (uint32_t)v;
         }
-        ur_result_t result = ocl_put(out, sizes, p->num_devices * sizeof *sizes);
+        ur_result_t result = urc_info_bytes(&out, sizes, p->num_devices * sizeof *sizes);
         free(sizes);
         return result;
     }
@@ -135,7 +135,7 @@ ur_result_t ocl_kernel_get_info(ur_kernel_handle_t hKernel, ur_kernel_info_t pro
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     cl_int err = clGetKernelInfo(hKernel->cl, param, size, text, NULL);
     ur_result_t result =
-        err == CL_SUCCESS ? ocl_put_str(out, text) : ocl_fail(err, "clGetKernelInfo");
+        err == CL_SUCCESS ? urc_info_string(&out, text) : ocl_fail(err, "clGetKernelInfo");
     free(text);
     return result;
 }
@@ -145,7 +145,7 @@ ur_result_t ocl_kernel_get_group_info(ur_kernel_handle_t hKernel, ur_device_hand
                                       void *pPropValue, size_t *pPropSizeRet) {
     OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
     OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
-    ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     cl_kernel_work_group_info param;
     size_t value[3] = {0, 0, 0};
     size_t count = 1;
@@ -182,12 +182,12 @@ ur_result_t ocl_kernel_get_group_info(ur_kernel_handle_t hKernel, ur_device_hand
         cl_ulong v = 0;
         OCL_TRY("clGetKernelWorkGroupInfo",
                 clGetKernelWorkGroupInfo(hKernel->cl, hDevice->cl, param, sizeof v, &v, NULL));
-        return ocl_put_size(out, (size_t)v);
+        return urc_info_size(&out, (size_t)v);
     }
     OCL_TRY("clGetKernelWorkGroupInfo",
             clGetKernelWorkGroupInfo(hKernel->cl, hDevice->cl, param, count * sizeof(size_t), value,
                                      NULL));
-    return ocl_put(out, value, count * sizeof(size_t));
+    return urc_info_bytes(&out, value, count * sizeof(size_t));
 }
 
 ur_result_t ocl_kernel_get_sub_group_info(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice,
@@ -195,11 +195,11 @@ ur_result_t ocl_kernel_get_sub_group_info(ur_kernel_handle_t hKernel, ur_device_
                                           void *pPropValue, size_t *pPropSizeRet) {
     OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
     OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
-    ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     ocl_get_kernel_sub_group_info_fn fn = NULL;
     if (hDevice->version >= 21)
         fn = clGetKernelSubGroupInfo;
-    else if (ocl_word_listed(hDevice->extensions, "cl_khr_subgroups"))
+    else if (urc_device_info_word_listed(hDevice->extensions, "cl_khr_subgroups"))
         fn = hDevice->platform->ext.get_kernel_sub_group_info_khr;
     cl_kernel_sub_group_info param;
     switch (propName) {
@@ -247,7 +247,7 @@ ur_result_t ocl_kernel_get_sub_group_info(ur_kernel_handle_t hKernel, ur_device_
     }
     if (err != CL_SUCCESS)
         return ocl_fail(err, "clGetKernelSubGroupInfo");
-    return ocl_put_u32(out, (uint32_t)v);
+    return urc_info_u32(&out, (uint32_t)v);
 }
 
 ur_result_t ocl_kernel_set_exec_info(ur_kernel_handle_t hKernel, ur_kernel_exec_info_t propName,

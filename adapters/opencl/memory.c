@@ -166,15 +166,7 @@ ur_result_t ocl_mem_buffer_create_with_native_handle(ur_native_handle_t hNativeM
 ur_result_t ocl_mem_get_info(ur_mem_handle_t hMemory, ur_mem_info_t propName, size_t propSize,
                              void *pPropValue, size_t *pPropSizeRet) {
     OCL_CHECK_HANDLE(hMemory, URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
-    ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
-    switch (propName) {
-    case UR_MEM_INFO_SIZE:
-        return ocl_put_size(out, hMemory->size);
-    case UR_MEM_INFO_CONTEXT:
-        return ocl_put_ptr(out, hMemory->context);
-    case UR_MEM_INFO_REFERENCE_COUNT:
-        return ocl_put_u32(out, urc_refcount(&hMemory->obj));
-    default:
-        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
-    }
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
+    return urc_info_mem(&out, propName, hMemory->size, hMemory->context,
+                        urc_refcount(&hMemory->obj));
 }

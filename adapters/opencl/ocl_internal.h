@@ -7,6 +7,8 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "device_info.h"
+#include "info.h"
 #include "ocl_entry_points.h"
 #include "ocl_objects.h"
 
@@ -60,35 +62,6 @@ static inline bool ocl_is(const void *h, urc_kind_t kind) {
             return urc_error_set((result), 0, "%s: not an OpenCL adapter %s handle", __func__,     \
                                  #h);                                                              \
     } while (0)
-
-// ---- info replies (info.c) -----------------------------------------------------------------
-
-/// Where a get-info call puts its answer.
-typedef struct ocl_out_t {
-    size_t size;
-    void *value;
-    size_t *size_ret;
-} ocl_out_t;
-
-static inline ocl_out_t ocl_out(size_t size, void *value, size_t *size_ret) {
-    ocl_out_t out = {size, value, size_ret};
-    return out;
-}
-
-/// Copies `size` bytes of `src`: sets *size_ret, and fails with UR_RESULT_ERROR_INVALID_SIZE
-/// when a value buffer is given and smaller than needed. Larger buffers are fine (UR's
-/// OpenCL adapter rejected any size but the exact one for several queries).
-ur_result_t ocl_put(ocl_out_t out, const void *src, size_t size);
-ur_result_t ocl_put_u32(ocl_out_t out, uint32_t v);
-ur_result_t ocl_put_u64(ocl_out_t out, uint64_t v);
-ur_result_t ocl_put_size(ocl_out_t out, size_t v);
-ur_result_t ocl_put_bool(ocl_out_t out, bool v);
-ur_result_t ocl_put_ptr(ocl_out_t out, const void *v);
-ur_result_t ocl_put_str(ocl_out_t out, const char *s);
-
-/// True when `name` is one of the space-separated words of `list` (not a substring match:
-/// "cl_khr_fp16" does not match "cl_khr_fp16_foo").
-bool ocl_word_listed(const char *list, const char *name);
 
 // ---- object helpers ------------------------------------------------------------------------
 

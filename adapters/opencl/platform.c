@@ -229,15 +229,15 @@ ur_result_t ocl_platform_get(ur_adapter_handle_t hAdapter, uint32_t NumEntries,
 ur_result_t ocl_platform_get_info(ur_platform_handle_t hPlatform, ur_platform_info_t propName,
                                   size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     OCL_CHECK_HANDLE(hPlatform, URC_KIND_PLATFORM, UR_RESULT_ERROR_INVALID_PLATFORM);
-    ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     cl_platform_info param;
     switch (propName) {
     case UR_PLATFORM_INFO_BACKEND: {
         ur_backend_t backend = UR_BACKEND_OPENCL;
-        return ocl_put(out, &backend, sizeof backend);
+        return urc_info_bytes(&out, &backend, sizeof backend);
     }
     case UR_PLATFORM_INFO_ADAPTER:
-        return ocl_put_ptr(out, hPlatform->adapter);
+        return urc_info_ptr(&out, hPlatform->adapter);
     case UR_PLATFORM_INFO_NAME:
         param = CL_PLATFORM_NAME;
         break;
@@ -260,7 +260,7 @@ ur_result_t ocl_platform_get_info(ur_platform_handle_t hPlatform, ur_platform_in
     if (text == NULL)
         return urc_error_set(UR_RESULT_ERROR_ADAPTER_SPECIFIC, CL_INVALID_VALUE,
                              "clGetPlatformInfo(0x%x) failed", (unsigned)param);
-    ur_result_t result = ocl_put_str(out, text);
+    ur_result_t result = urc_info_string(&out, text);
     free(text);
     return result;
 }

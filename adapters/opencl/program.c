@@ -572,7 +572,8 @@ ur_result_t ocl_program_release(ur_program_handle_t hProgram) {
     return UR_RESULT_SUCCESS;
 }
 
-static ur_result_t put_program_info(ocl_out_t out, ur_program_handle_t p, cl_program_info param) {
+static ur_result_t put_program_info(const urc_info_t *out, ur_program_handle_t p,
+                                    cl_program_info param) {
     size_t size = 0;
     OCL_TRY("clGetProgramInfo", clGetProgramInfo(p->cl, param, 0, NULL, &size));
     void *buf = malloc(size ? size : 1);
@@ -580,7 +581,7 @@ static ur_result_t put_program_info(ocl_out_t out, ur_program_handle_t p, cl_pro
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     cl_int err = clGetProgramInfo(p->cl, param, size, buf, NULL);
     ur_result_t result =
-        err == CL_SUCCESS ? ocl_put(out, buf, size) : ocl_fail(err, "clGetProgramInfo");
+        err == CL_SUCCESS ? urc_info_bytes(out, buf, size) : ocl_fail(err, "clGetProgramInfo");
     free(buf);
     return result;
 }
@@ -588,16 +589,17 @@ static ur_result_t put_program_info(ocl_out_t out, ur_program_handle_t p, cl_pro
 ur_result_t ocl_program_get_info(ur_program_handle_t hProgram, ur_program_info_t propName,
                                  size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
-    ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_PROGRAM_INFO_REFERENCE_COUNT:
-        return ocl_put_u32(out, urc_refcount(&hProgram->obj));
+        return urc_info_u32(&out, urc_refcount(&hProgram->obj));
     case UR_PROGRAM_INFO_CONTEXT:
-        return ocl_put_ptr(out, hProgram->context);
+        return urc_info_ptr(&out, hProgram->context);
     case UR_PROGRAM_INFO_NUM_DEVICES:
-        return ocl_put_u32(out, hProgram->num_devices);
+        return urc_info_u32(&out, hProgram->num_devices);
     case UR_PROGRAM_INFO_DEVICES:
-        return ocl_put(out, hProgram->devices, hProgram->num_devices * sizeof(ur_device_handle_t));
+        return urc_info_bytes(&out, hProgram->devices,
+                              hProgram->num_devices * sizeof(ur_device_handle_t));
     default:
         break;
     }
@@ -607,30 +609,26 @@ ur_result_t ocl_program_get_info(ur_program_handle_t hProgram, ur_program_info_t
     case UR_PROGRAM_INFO_IL:
         if (hProgram->context->platform->version < 21)
             return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
-        return put_program_info(out, hProgram, CL_PROGRAM_IL);
+        return put_program_info(&out, hProgram, CL_PROGRAM_IL);
     case UR_PROGRAM_INFO_BINARY_SIZES:
-        return put_program_info(out, hProgram, CL_PROGRAM_BINARY_SIZES);
+        return put_program_info(&out, hProgram, CL_PROGRAM_BINARY_SIZES);
     case UR_PROGRAM_INFO_BINARIES: {
         // The value is the caller's array of destination pointers, one per device.
         size_t need = hProgram->num_devices * sizeof(unsigned char *);
-        if (pPropValue != NULL) {
-            if (propSize < need)
-                return UR_RESULT_ERROR_INVALID_SIZE;
+        ur_result_t res = urc_info_reserve(&out, need);
+        if (res == UR_RESULT_SUCCESS && pPropValue != NULL)
             OCL_TRY("clGetProgramInfo",
                     clGetProgramInfo(hProgram->cl, CL_PROGRAM_BINARIES, need, pPropValue, NULL));
-        }
-        if (pPropSizeRet != NULL)
-            *pPropSizeRet = need;
-        return UR_RESULT_SUCCESS;
+        return res;
     }
     case UR_PROGRAM_INFO_NUM_KERNELS: {
         size_t n = 0;
         OCL_TRY("clGetProgramInfo",
                 clGetProgramInfo(hProgram->cl, CL_PROGRAM_NUM_KERNELS, sizeof n, &n, NULL));
-        return ocl_put_size(out, n);
+        return urc_info_size(&out, n);
     }
     case UR_PROGRAM_INFO_KERNEL_NAMES:
-        return put_program_info(out, hProgram, CL_PROGRAM_KERNEL_NAMES);
+        return put_program_info(&out, hProgram, CL_PROGRAM_KERNEL_NAMES);
     default:
         return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
     }
@@ -638,12 +636,13 @@ ur_result_t ocl_program_get_info(ur_program_handle_t hProgram, ur_program_info_t
 
 /// A text build query of OpenCL's, after `prefix` (and a newline) when that is given.
 static ur_result_t put_native_text(ur_program_handle_t p, cl_device_id dev,
-                                   cl_program_build_info param, const char *prefix, ocl_out_t out) {
+                                   cl_program_build_info param, const char *prefix,
+                                   const urc_info_t *out) {
     size_t size = 0;
     cl_int err = clGetProgramBuildInfo(p->cl, dev, param, 0, NULL, &size);
     // PoCL answers CL_INVALID_PROGRAM for a program never built: urc's own lines still stand.
     if (err != CL_SUCCESS && prefix != NULL)
-        return ocl_put_str(out, prefix);
+        return urc_info_string(out, prefix);
     if (err != CL_SUCCESS)
         return ocl_fail(err, "clGetProgramBuildInfo");
     size_t skip = prefix != NULL ? strlen(prefix) + 1 : 0;
@@ -657,7 +656,7 @@ static ur_result_t put_native_text(ur_program_handle_t p, cl_device_id dev,
         text[skip - 1] = text[skip] != '\0' ? '\n' : '\0';
     }
     ur_result_t result =
-        err == CL_SUCCESS ? ocl_put_str(out, text) : ocl_fail(err, "clGetProgramBuildInfo");
+        err == CL_SUCCESS ? urc_info_string(out, text) : ocl_fail(err, "clGetProgramBuildInfo");
     free(text);
     return result;
 }
@@ -667,7 +666,7 @@ ur_result_t ocl_program_get_build_info(ur_program_handle_t hProgram, ur_device_h
                                        void *pPropValue, size_t *pPropSizeRet) {
     OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
     OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
-    ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     cl_device_id dev = hDevice->cl;
     int at = ocl_program_device_index(hProgram, hDevice);
     if (at < 0)
@@ -687,7 +686,7 @@ ur_result_t ocl_program_get_build_info(ur_program_handle_t hProgram, ur_device_h
                                            : s == CL_BUILD_IN_PROGRESS
                                                ? UR_PROGRAM_BUILD_STATUS_IN_PROGRESS
                                                : UR_PROGRAM_BUILD_STATUS_NONE;
-        return ocl_put(out, &status, sizeof status);
+        return urc_info_bytes(&out, &status, sizeof status);
     }
     case UR_PROGRAM_BUILD_INFO_BINARY_TYPE: {
         cl_program_binary_type t = CL_PROGRAM_BINARY_TYPE_NONE;
@@ -701,20 +700,20 @@ ur_result_t ocl_program_get_build_info(ur_program_handle_t hProgram, ur_device_h
             : t == CL_PROGRAM_BINARY_TYPE_LIBRARY       ? UR_PROGRAM_BINARY_TYPE_LIBRARY
             : t == CL_PROGRAM_BINARY_TYPE_EXECUTABLE    ? UR_PROGRAM_BINARY_TYPE_EXECUTABLE
                                                         : UR_PROGRAM_BINARY_TYPE_NONE;
-        return ocl_put(out, &type, sizeof type);
+        return urc_info_bytes(&out, &type, sizeof type);
     }
     case UR_PROGRAM_BUILD_INFO_OPTIONS:
         if (hProgram->cl == NULL)
-            return ocl_put_str(out, "");
-        return put_native_text(hProgram, dev, CL_PROGRAM_BUILD_OPTIONS, NULL, out);
+            return urc_info_string(&out, "");
+        return put_native_text(hProgram, dev, CL_PROGRAM_BUILD_OPTIONS, NULL, &out);
     case UR_PROGRAM_BUILD_INFO_LOG: {
         // urc's own lines (requirements, virtual-function selection) come first, then OpenCL's.
         pthread_mutex_lock(&hProgram->lock);
         char *own = hProgram->logs[at] != NULL ? urc_strdup(hProgram->logs[at]) : NULL;
         pthread_mutex_unlock(&hProgram->lock);
         ur_result_t result = hProgram->cl == NULL
-                                 ? ocl_put_str(out, own != NULL ? own : "")
-                                 : put_native_text(hProgram, dev, CL_PROGRAM_BUILD_LOG, own, out);
+                                 ? urc_info_string(&out, own != NULL ? own : "")
+                                 : put_native_text(hProgram, dev, CL_PROGRAM_BUILD_LOG, own, &out);
         free(own);
         return result;
     }

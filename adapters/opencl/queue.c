@@ -111,16 +111,16 @@ static ur_queue_flags_t queue_flags(cl_command_queue_properties p) {
 ur_result_t ocl_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propName, size_t propSize,
                                void *pPropValue, size_t *pPropSizeRet) {
     OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
-    ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_QUEUE_INFO_CONTEXT:
-        return ocl_put_ptr(out, hQueue->context);
+        return urc_info_ptr(&out, hQueue->context);
     case UR_QUEUE_INFO_DEVICE:
-        return ocl_put_ptr(out, hQueue->device);
+        return urc_info_ptr(&out, hQueue->device);
     case UR_QUEUE_INFO_FLAGS:
-        return ocl_put_u32(out, queue_flags(hQueue->properties));
+        return urc_info_u32(&out, queue_flags(hQueue->properties));
     case UR_QUEUE_INFO_REFERENCE_COUNT:
-        return ocl_put_u32(out, urc_refcount(&hQueue->obj));
+        return urc_info_u32(&out, urc_refcount(&hQueue->obj));
     case UR_QUEUE_INFO_DEVICE_DEFAULT:
     case UR_QUEUE_INFO_SIZE: {
         // Both describe device-side queues, which only a queue made ON_DEVICE is.
@@ -130,14 +130,14 @@ ur_result_t ocl_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propNam
             cl_uint size = 0;
             OCL_TRY("clGetCommandQueueInfo",
                     clGetCommandQueueInfo(hQueue->cl, CL_QUEUE_SIZE, sizeof size, &size, NULL));
-            return ocl_put_u32(out, size);
+            return urc_info_u32(&out, size);
         }
         cl_command_queue def = NULL;
         OCL_TRY("clGetCommandQueueInfo",
                 clGetCommandQueueInfo(hQueue->cl, CL_QUEUE_DEVICE_DEFAULT, sizeof def, &def, NULL));
         if (def != hQueue->cl)
             return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
-        return ocl_put_ptr(out, hQueue);
+        return urc_info_ptr(&out, hQueue);
     }
     case UR_QUEUE_INFO_EMPTY: {
         // A marker without a wait list completes once everything before it has. Runtimes
@@ -163,7 +163,7 @@ ur_result_t ocl_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propNam
         clReleaseEvent(marker);
         if (err != CL_SUCCESS)
             return ocl_fail(err, "clGetEventInfo");
-        return ocl_put_bool(out, status == CL_COMPLETE);
+        return urc_info_bool(&out, status == CL_COMPLETE);
     }
     default:
         return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;

@@ -155,7 +155,7 @@ ur_result_t ocl_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void 
     if (!context_usm(hContext))
         return no_usm("urUSMGetMemAllocInfo");
     clGetMemAllocInfoINTEL_fn info = hContext->platform->ext.get_mem_alloc_info;
-    ocl_out_t out = ocl_out(propSize, pPropValue, pPropSizeRet);
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_USM_ALLOC_INFO_TYPE: {
         cl_unified_shared_memory_type_intel t = CL_MEM_TYPE_UNKNOWN_INTEL;
@@ -165,19 +165,19 @@ ur_result_t ocl_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void 
                              : t == CL_MEM_TYPE_DEVICE_INTEL ? UR_USM_TYPE_DEVICE
                              : t == CL_MEM_TYPE_SHARED_INTEL ? UR_USM_TYPE_SHARED
                                                              : UR_USM_TYPE_UNKNOWN;
-        return ocl_put(out, &type, sizeof type);
+        return urc_info_bytes(&out, &type, sizeof type);
     }
     case UR_USM_ALLOC_INFO_BASE_PTR: {
         void *base = NULL;
         OCL_TRY("clGetMemAllocInfoINTEL",
                 info(hContext->cl, pMem, CL_MEM_ALLOC_BASE_PTR_INTEL, sizeof base, &base, NULL));
-        return ocl_put_ptr(out, base);
+        return urc_info_ptr(&out, base);
     }
     case UR_USM_ALLOC_INFO_SIZE: {
         size_t size = 0;
         OCL_TRY("clGetMemAllocInfoINTEL",
                 info(hContext->cl, pMem, CL_MEM_ALLOC_SIZE_INTEL, sizeof size, &size, NULL));
-        return ocl_put_size(out, size);
+        return urc_info_size(&out, size);
     }
     case UR_USM_ALLOC_INFO_DEVICE: {
         // The allocation's own device (UR answered the context's first device), or NULL
@@ -189,7 +189,7 @@ ur_result_t ocl_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void 
         for (uint32_t i = 0; i < hContext->num_devices; ++i)
             if (hContext->devices[i]->cl == cl)
                 device = hContext->devices[i];
-        return ocl_put_ptr(out, device);
+        return urc_info_ptr(&out, device);
     }
     default:
         // UR_USM_ALLOC_INFO_POOL: this adapter has no pools.
