@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "alloc.h"
+#include "buffer.h"
 #include "cuda_driver.h"
 #include "cuda_entry_points.h"
 #include "devglobal.h"
@@ -20,6 +21,7 @@
 #include "log.h"
 #include "object.h"
 #include "props.h"
+#include "ranges.h"
 #include "requirements.h"
 
 /// Streams of an out-of-order queue; an in-order queue has one.

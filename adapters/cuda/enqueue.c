@@ -84,11 +84,6 @@ ur_result_t cuda_enqueue_events_wait_with_barrier_ext(
 
 // ---- buffers ----
 
-// offset + size <= total, without an addition that could wrap.
-static bool in_range(size_t total, size_t offset, size_t size) {
-    return offset <= total && size <= total - offset;
-}
-
 static ur_result_t queue_and_buffer(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
                                     cuda_queue_t **q, cuda_mem_t **m) {
     if (!cuda_is(hQueue, URC_KIND_QUEUE))
@@ -112,7 +107,7 @@ ur_result_t cuda_enqueue_mem_buffer_read(ur_queue_handle_t hQueue, ur_mem_handle
     ur_result_t res = queue_and_buffer(hQueue, hBuffer, &q, &m);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!in_range(m->size, offset, size))
+    if (!urc_range_fits(m->size, offset, size))
         return UR_RESULT_ERROR_INVALID_SIZE;
     cuda_op_t op;
     res = cuda_op_begin(q, UR_COMMAND_MEM_BUFFER_READ, numEventsInWaitList, phEventWaitList,
@@ -135,7 +130,7 @@ ur_result_t cuda_enqueue_mem_buffer_write(ur_queue_handle_t hQueue, ur_mem_handl
     ur_result_t res = queue_and_buffer(hQueue, hBuffer, &q, &m);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!in_range(m->size, offset, size))
+    if (!urc_range_fits(m->size, offset, size))
         return UR_RESULT_ERROR_INVALID_SIZE;
     cuda_op_t op;
     res = cuda_op_begin(q, UR_COMMAND_MEM_BUFFER_WRITE, numEventsInWaitList, phEventWaitList,
@@ -161,7 +156,7 @@ ur_result_t cuda_enqueue_mem_buffer_copy(ur_queue_handle_t hQueue, ur_mem_handle
         res = queue_and_buffer(hQueue, hBufferDst, &q, &dst);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!in_range(src->size, srcOffset, size) || !in_range(dst->size, dstOffset, size))
+    if (!urc_range_fits(src->size, srcOffset, size) || !urc_range_fits(dst->size, dstOffset, size))
         return UR_RESULT_ERROR_INVALID_SIZE;
     cuda_op_t op;
     res = cuda_op_begin(q, UR_COMMAND_MEM_BUFFER_COPY, numEventsInWaitList, phEventWaitList,
@@ -187,31 +182,14 @@ typedef struct rect_side_t {
     size_t limit; // bytes addressable from the base (SIZE_MAX for host memory)
 } rect_side_t;
 
-static bool mul_add(size_t a, size_t b, size_t c, size_t *out) {
-    size_t t;
-    return !__builtin_mul_overflow(a, b, &t) && !__builtin_add_overflow(t, c, out);
-}
-
 // Applies the default pitches (row = width, slice = row * height) and checks that the region
-// lies within the side, in arithmetic that cannot wrap.
+// lies within the side.
 static ur_result_t rect_check(rect_side_t *s, const ur_rect_region_t *r) {
-    if (s->row == 0)
-        s->row = r->width;
-    if (s->slice == 0 && __builtin_mul_overflow(s->row, (size_t)r->height, &s->slice))
-        return UR_RESULT_ERROR_INVALID_SIZE;
-    size_t rows_bytes;
-    if (s->row < r->width || __builtin_mul_overflow(s->row, (size_t)r->height, &rows_bytes) ||
-        s->slice < rows_bytes)
-        return UR_RESULT_ERROR_INVALID_SIZE;
-    // The last byte touched: origin, then (depth-1) slices, (height-1) rows, width bytes.
-    size_t end, t;
-    if (!mul_add(s->slice, (size_t)s->origin.z, (size_t)s->origin.x, &end) ||
-        !mul_add(s->row, (size_t)s->origin.y, end, &end) ||
-        !mul_add(s->slice, (size_t)r->depth - 1, end, &end) ||
-        !mul_add(s->row, (size_t)r->height - 1, end, &t) ||
-        __builtin_add_overflow(t, (size_t)r->width, &end) || end > s->limit)
-        return UR_RESULT_ERROR_INVALID_SIZE;
-    return UR_RESULT_SUCCESS;
+    urc_rect_side_t checked;
+    ur_result_t res = urc_rect_check(&checked, s->origin, r, s->row, s->slice, s->limit);
+    s->row = checked.row;
+    s->slice = checked.slice;
+    return res;
 }
 
 static void rect_side_2d(const rect_side_t *s, size_t z, CUmemorytype *type, CUdeviceptr *dev,
@@ -412,7 +390,7 @@ ur_result_t cuda_enqueue_mem_buffer_fill(ur_queue_handle_t hQueue, ur_mem_handle
     ur_result_t res = queue_and_buffer(hQueue, hBuffer, &q, &m);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!in_range(m->size, offset, size))
+    if (!urc_range_fits(m->size, offset, size))
         return UR_RESULT_ERROR_INVALID_SIZE;
     cuda_op_t op;
     res = cuda_op_begin(q, UR_COMMAND_MEM_BUFFER_FILL, numEventsInWaitList, phEventWaitList,
@@ -435,7 +413,7 @@ ur_result_t cuda_enqueue_mem_buffer_map(ur_queue_handle_t hQueue, ur_mem_handle_
     ur_result_t res = queue_and_buffer(hQueue, hBuffer, &q, &m);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!in_range(m->size, offset, size))
+    if (!urc_range_fits(m->size, offset, size))
         return UR_RESULT_ERROR_INVALID_SIZE;
     cuda_map_t *map = URC_NEW(cuda_map_t);
     if (map == NULL)
@@ -651,7 +629,7 @@ static ur_result_t managed_range(const cuda_device_t *dev, const void *ptr, size
         return res;
     if (info.memory_type != 0) {
         size_t used = (size_t)((CUdeviceptr)(uintptr_t)ptr - info.base);
-        if (used > info.range || size > info.range - used)
+        if (!urc_range_fits(info.range, used, size))
             return UR_RESULT_ERROR_INVALID_SIZE;
     }
     *applies = info.managed && dev->concurrent_managed;

@@ -72,13 +72,9 @@ ur_result_t cuda_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t 
         return UR_RESULT_ERROR_INVALID_CONTEXT;
     cuda_context_t *ctx = CUDA_CONTEXT(hContext);
     void *host = pProperties != NULL ? pProperties->pHost : NULL;
-    bool needs_host =
-        (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER));
-    if (needs_host != (host != NULL))
-        return UR_RESULT_ERROR_INVALID_HOST_PTR;
-    if ((flags & UR_MEM_FLAG_USE_HOST_POINTER) &&
-        (flags & (UR_MEM_FLAG_ALLOC_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)))
-        return UR_RESULT_ERROR_INVALID_VALUE;
+    ur_result_t res = urc_buffer_check_create(flags, host);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     if (size > ctx->devices[0]->total_mem)
         return urc_error_set(UR_RESULT_ERROR_INVALID_BUFFER_SIZE, 0,
                              "buffer of %zu bytes exceeds the device's %zu bytes", size,
@@ -89,7 +85,7 @@ ur_result_t cuda_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t 
         kind = CUDA_MEM_USE_HOST;
     else if (flags & UR_MEM_FLAG_ALLOC_HOST_POINTER)
         kind = CUDA_MEM_ALLOC_HOST;
-    ur_result_t res = cuda_activate(ctx->devices[0]);
+    res = cuda_activate(ctx->devices[0]);
     if (res != UR_RESULT_SUCCESS)
         return res;
     cuda_mem_t *m = alloc_mem(ctx, flags, size, kind);
@@ -159,21 +155,6 @@ ur_result_t cuda_mem_release(ur_mem_handle_t hMem) {
     return UR_RESULT_SUCCESS;
 }
 
-// A sub-buffer may narrow the parent's access, never widen it, and takes no host flags.
-static bool legal_sub_flags(ur_mem_flags_t parent, ur_mem_flags_t sub) {
-    const ur_mem_flags_t host = UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_HOST_POINTER |
-                                UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER;
-    if (sub & host)
-        return false;
-    if ((parent & UR_MEM_FLAG_WRITE_ONLY) &&
-        (sub & (UR_MEM_FLAG_READ_WRITE | UR_MEM_FLAG_READ_ONLY)))
-        return false;
-    if ((parent & UR_MEM_FLAG_READ_ONLY) &&
-        (sub & (UR_MEM_FLAG_READ_WRITE | UR_MEM_FLAG_WRITE_ONLY)))
-        return false;
-    return true;
-}
-
 ur_result_t cuda_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t flags,
                                       ur_buffer_create_type_t bufferCreateType,
                                       const ur_buffer_region_t *pRegion, ur_mem_handle_t *phMem) {
@@ -181,16 +162,12 @@ ur_result_t cuda_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t fl
     if (!cuda_is(hBuffer, URC_KIND_MEM))
         return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
     cuda_mem_t *parent = CUDA_MEM(hBuffer);
-    if (parent->parent != NULL)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
-                             "a sub-buffer cannot be partitioned again");
     if (flags == 0)
         flags = UR_MEM_FLAG_READ_WRITE;
-    if (!legal_sub_flags(parent->flags, flags))
-        return UR_RESULT_ERROR_INVALID_VALUE;
-    // origin + size <= parent size, without computing a sum that could wrap.
-    if (pRegion->origin > parent->size || pRegion->size > parent->size - pRegion->origin)
-        return UR_RESULT_ERROR_INVALID_BUFFER_SIZE;
+    ur_result_t res = urc_buffer_check_partition(parent->parent != NULL, parent->size,
+                                                 parent->flags, flags, pRegion);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     cuda_mem_t *m = alloc_mem(parent->ctx, flags, pRegion->size, parent->kind);
     if (m == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;

@@ -14,11 +14,6 @@ static ur_result_t queue_of(ur_queue_handle_t hQueue, l0_queue_t **q) {
     return UR_RESULT_SUCCESS;
 }
 
-// offset + size <= total, without an addition that could wrap.
-static bool in_range(size_t total, size_t offset, size_t size) {
-    return offset <= total && size <= total - offset;
-}
-
 static ur_result_t buffer_of(l0_queue_t *q, ur_mem_handle_t hBuffer, l0_mem_t **m) {
     if (!l0_is(hBuffer, URC_KIND_MEM))
         return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
@@ -154,7 +149,7 @@ ur_result_t l0_enqueue_mem_buffer_read(ur_queue_handle_t hQueue, ur_mem_handle_t
         res = buffer_of(q, hBuffer, &m);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!in_range(m->size, offset, size))
+    if (!urc_range_fits(m->size, offset, size))
         return UR_RESULT_ERROR_INVALID_SIZE;
     return copy(q, UR_COMMAND_MEM_BUFFER_READ, pDst, (char *)m->ptr + offset, size, blockingRead,
                 numEventsInWaitList, phEventWaitList, phEvent);
@@ -172,7 +167,7 @@ ur_result_t l0_enqueue_mem_buffer_write(ur_queue_handle_t hQueue, ur_mem_handle_
         res = buffer_of(q, hBuffer, &m);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!in_range(m->size, offset, size))
+    if (!urc_range_fits(m->size, offset, size))
         return UR_RESULT_ERROR_INVALID_SIZE;
     return copy(q, UR_COMMAND_MEM_BUFFER_WRITE, (char *)m->ptr + offset, pSrc, size, blockingWrite,
                 numEventsInWaitList, phEventWaitList, phEvent);
@@ -192,7 +187,7 @@ ur_result_t l0_enqueue_mem_buffer_copy(ur_queue_handle_t hQueue, ur_mem_handle_t
         res = buffer_of(q, hBufferDst, &dst);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!in_range(src->size, srcOffset, size) || !in_range(dst->size, dstOffset, size))
+    if (!urc_range_fits(src->size, srcOffset, size) || !urc_range_fits(dst->size, dstOffset, size))
         return UR_RESULT_ERROR_INVALID_SIZE;
     return copy(q, UR_COMMAND_MEM_BUFFER_COPY, (char *)dst->ptr + dstOffset,
                 (char *)src->ptr + srcOffset, size, false, numEventsInWaitList, phEventWaitList,
@@ -211,7 +206,7 @@ ur_result_t l0_enqueue_mem_buffer_fill(ur_queue_handle_t hQueue, ur_mem_handle_t
         res = buffer_of(q, hBuffer, &m);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!in_range(m->size, offset, size))
+    if (!urc_range_fits(m->size, offset, size))
         return UR_RESULT_ERROR_INVALID_SIZE;
     l0_op_t op;
     res = l0_op_begin(q, UR_COMMAND_MEM_BUFFER_FILL, numEventsInWaitList, phEventWaitList, &op);
@@ -223,47 +218,22 @@ ur_result_t l0_enqueue_mem_buffer_fill(ur_queue_handle_t hQueue, ur_mem_handle_t
 
 // ---- rectangular copies ----
 
-// One side of a rectangular copy, with UR's default pitches applied and the region checked to
-// lie inside `limit` bytes, in arithmetic that cannot wrap. Level Zero takes 32-bit pitches
-// and extents; anything larger is refused rather than truncated.
-typedef struct rect_side_t {
-    size_t row, slice, offset;
-} rect_side_t;
-
-static ur_result_t rect_side(rect_side_t *s, size_t limit, ur_rect_offset_t o,
+// One side of a rectangular copy, checked as UR specifies (common/ranges.h). Level Zero takes
+// 32-bit pitches and extents; anything larger is refused rather than truncated.
+static ur_result_t rect_side(urc_rect_side_t *s, size_t limit, ur_rect_offset_t o,
                              const ur_rect_region_t *r, size_t row, size_t slice) {
-    s->row = row != 0 ? row : r->width;
-    if (slice != 0)
-        s->slice = slice;
-    else if (__builtin_mul_overflow(s->row, (size_t)r->height, &s->slice))
-        return UR_RESULT_ERROR_INVALID_SIZE;
-    size_t plane;
-    if (s->row < r->width || __builtin_mul_overflow(s->row, (size_t)r->height, &plane) ||
-        (r->depth > 1 && s->slice < plane))
-        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
-                             "rectangular copy: a pitch is smaller than the region it spans");
-    if (s->row > UINT32_MAX || s->slice > UINT32_MAX || r->width > UINT32_MAX ||
-        r->height > UINT32_MAX || r->depth > UINT32_MAX)
+    ur_result_t res = urc_rect_check(s, o, r, row, slice, limit);
+    if (res == UR_RESULT_SUCCESS &&
+        (s->row > UINT32_MAX || s->slice > UINT32_MAX || r->width > UINT32_MAX ||
+         r->height > UINT32_MAX || r->depth > UINT32_MAX))
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "rectangular copy: Level Zero takes 32-bit pitches and extents");
-    size_t z, y, last_z, last_y, end;
-    if (__builtin_mul_overflow((size_t)o.z, s->slice, &z) ||
-        __builtin_mul_overflow((size_t)o.y, s->row, &y) ||
-        __builtin_add_overflow(z, y, &s->offset) ||
-        __builtin_add_overflow(s->offset, (size_t)o.x, &s->offset) ||
-        __builtin_mul_overflow((size_t)r->depth - 1, s->slice, &last_z) ||
-        __builtin_mul_overflow((size_t)r->height - 1, s->row, &last_y) ||
-        __builtin_add_overflow(s->offset, last_z, &end) ||
-        __builtin_add_overflow(end, last_y, &end) ||
-        __builtin_add_overflow(end, (size_t)r->width, &end) || end > limit)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
-                             "rectangular copy: the region runs past the end of the memory");
-    return UR_RESULT_SUCCESS;
+    return res;
 }
 
 // The origins are folded into the pointers, so Level Zero sees regions at (0,0,0).
-static ur_result_t append_rect(l0_op_t *op, char *dst, const rect_side_t *d, const char *src,
-                               const rect_side_t *s, const ur_rect_region_t *r) {
+static ur_result_t append_rect(l0_op_t *op, char *dst, const urc_rect_side_t *d, const char *src,
+                               const urc_rect_side_t *s, const ur_rect_region_t *r) {
     ze_copy_region_t region = {
         0, 0, 0, (uint32_t)r->width, (uint32_t)r->height, (uint32_t)r->depth};
     return l0_ok(zeCommandListAppendMemoryCopyRegion(
@@ -273,8 +243,8 @@ static ur_result_t append_rect(l0_op_t *op, char *dst, const rect_side_t *d, con
                  "zeCommandListAppendMemoryCopyRegion");
 }
 
-static ur_result_t rect(l0_queue_t *q, ur_command_t command, char *dst, const rect_side_t *d,
-                        const char *src, const rect_side_t *s, const ur_rect_region_t *r,
+static ur_result_t rect(l0_queue_t *q, ur_command_t command, char *dst, const urc_rect_side_t *d,
+                        const char *src, const urc_rect_side_t *s, const ur_rect_region_t *r,
                         bool blocking, uint32_t nwait, const ur_event_handle_t *wait,
                         ur_event_handle_t *phEvent) {
     l0_op_t op;
@@ -294,7 +264,7 @@ ur_result_t l0_enqueue_mem_buffer_read_rect(ur_queue_handle_t hQueue, ur_mem_han
                                             ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     l0_mem_t *m;
-    rect_side_t b, h;
+    urc_rect_side_t b, h;
     ur_result_t res = queue_of(hQueue, &q);
     if (res == UR_RESULT_SUCCESS)
         res = buffer_of(q, hBuffer, &m);
@@ -318,7 +288,7 @@ ur_result_t l0_enqueue_mem_buffer_write_rect(ur_queue_handle_t hQueue, ur_mem_ha
                                              ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     l0_mem_t *m;
-    rect_side_t b, h;
+    urc_rect_side_t b, h;
     ur_result_t res = queue_of(hQueue, &q);
     if (res == UR_RESULT_SUCCESS)
         res = buffer_of(q, hBuffer, &m);
@@ -342,7 +312,7 @@ ur_result_t l0_enqueue_mem_buffer_copy_rect(ur_queue_handle_t hQueue, ur_mem_han
                                             ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     l0_mem_t *src, *dst;
-    rect_side_t s, d;
+    urc_rect_side_t s, d;
     ur_result_t res = queue_of(hQueue, &q);
     if (res == UR_RESULT_SUCCESS)
         res = buffer_of(q, hBufferSrc, &src);
@@ -375,7 +345,7 @@ ur_result_t l0_enqueue_mem_buffer_map(ur_queue_handle_t hQueue, ur_mem_handle_t 
         res = buffer_of(q, hBuffer, &m);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!in_range(m->size, offset, size) || size == 0)
+    if (!urc_range_fits(m->size, offset, size) || size == 0)
         return UR_RESULT_ERROR_INVALID_SIZE;
     l0_map_t *map = URC_NEW(l0_map_t);
     if (map == NULL)
@@ -579,7 +549,7 @@ ur_result_t l0_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_t 
         return res;
     ur_rect_region_t region = {width, height, 1};
     ur_rect_offset_t origin = {0, 0, 0};
-    rect_side_t d, s;
+    urc_rect_side_t d, s;
     size_t bytes;
     if (__builtin_mul_overflow(width, height, &bytes))
         return UR_RESULT_ERROR_INVALID_SIZE;
@@ -620,7 +590,7 @@ ur_result_t l0_enqueue_usm_memcpy_2d(ur_queue_handle_t hQueue, bool blocking, vo
         return res;
     ur_rect_region_t region = {width, height, 1};
     ur_rect_offset_t origin = {0, 0, 0};
-    rect_side_t d, s;
+    urc_rect_side_t d, s;
     res = rect_side(&d, SIZE_MAX, origin, &region, dstPitch, 0);
     if (res == UR_RESULT_SUCCESS)
         res = rect_side(&s, SIZE_MAX, origin, &region, srcPitch, 0);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "buffer.h"
 #include "devglobal.h"
 #include "device_info.h"
 #include "error.h"
@@ -28,6 +29,7 @@
 #include "log.h"
 #include "object.h"
 #include "props.h"
+#include "ranges.h"
 #include "requirements.h"
 
 /// Events per Level Zero event pool; a context makes pools of this size as it needs them.

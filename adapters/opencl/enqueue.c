@@ -56,35 +56,20 @@ static ur_result_t check_buffer(ur_queue_handle_t q, ur_mem_handle_t m) {
     return UR_RESULT_SUCCESS;
 }
 
-/// `offset + size <= buffer size`, computed without overflow.
 static ur_result_t check_range(ur_mem_handle_t m, size_t offset, size_t size) {
-    if (offset > m->size || size > m->size - offset)
+    if (!urc_range_fits(m->size, offset, size))
         return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
                              "range [%zu, +%zu) outside a buffer of %zu bytes", offset, size,
                              m->size);
     return UR_RESULT_SUCCESS;
 }
 
-/// The end of a rectangle in a buffer, with OpenCL's defaults for zero pitches; false on
-/// overflow.
-static bool rect_end(ur_rect_offset_t o, ur_rect_region_t r, size_t row, size_t slice,
-                     size_t *end) {
-    size_t t0, t1, t2, t3;
-    if (row == 0)
-        row = r.width;
-    if (slice == 0 && __builtin_mul_overflow(row, r.height, &slice))
-        return false;
-    return o.z <= SIZE_MAX - r.depth && o.y <= SIZE_MAX - r.height &&
-           !__builtin_mul_overflow(o.z + r.depth - 1, slice, &t0) &&
-           !__builtin_mul_overflow(o.y + r.height - 1, row, &t1) &&
-           !__builtin_add_overflow(t0, t1, &t2) && !__builtin_add_overflow(t2, o.x, &t3) &&
-           !__builtin_add_overflow(t3, r.width, end);
-}
-
+// Only the rectangle's extent is checked here: OpenCL checks the pitches themselves.
 static ur_result_t check_rect(ur_mem_handle_t m, ur_rect_offset_t o, ur_rect_region_t r, size_t row,
                               size_t slice) {
     size_t end = 0;
-    if (!rect_end(o, r, row, slice, &end) || end > m->size)
+    if (!urc_rect_pitches(&r, &row, &slice) || !urc_rect_end(o, &r, row, slice, &end) ||
+        end > m->size)
         return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
                              "rectangle outside a buffer of %zu bytes", m->size);
     return UR_RESULT_SUCCESS;

@@ -47,13 +47,7 @@ ur_result_t ocl_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t f
                                   ur_mem_handle_t *phBuffer) {
     OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     void *host = pProperties != NULL ? pProperties->pHost : NULL;
-    bool wants_host =
-        (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) != 0;
-    // A host pointer goes with USE_HOST_POINTER or ALLOC_COPY_HOST_POINTER, and only then.
-    if (wants_host != (host != NULL))
-        return urc_error_set(UR_RESULT_ERROR_INVALID_HOST_PTR, 0,
-                             "urMemBufferCreate: host pointer %p with flags 0x%x", host,
-                             (unsigned)flags);
+    OCL_TRY_UR(urc_buffer_check_create(flags, host));
     // Channel and location properties need cl_intel_create_buffer_with_properties; where
     // it is missing they are hints and dropped.
     cl_mem_properties_intel props[5];
@@ -110,18 +104,10 @@ ur_result_t ocl_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t fla
     OCL_CHECK_HANDLE(hBuffer, URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
     if (bufferCreateType != UR_BUFFER_CREATE_TYPE_REGION)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
-    if (hBuffer->parent != NULL)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
-                             "urMemBufferPartition: a sub-buffer cannot be partitioned");
-    // Overflow-safe: origin + size <= buffer size.
-    if (pRegion->origin > hBuffer->size || pRegion->size > hBuffer->size - pRegion->origin)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_BUFFER_SIZE, 0,
-                             "region [%zu, +%zu) outside a buffer of %zu bytes", pRegion->origin,
-                             pRegion->size, hBuffer->size);
-    if (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_HOST_POINTER |
-                 UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER))
-        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "urMemBufferPartition: host-pointer flags are not allowed");
+    // OpenCL checks that the flags narrow the buffer's access (CL_INVALID_VALUE), and flags 0
+    // inherit the buffer's.
+    OCL_TRY_UR(
+        urc_buffer_check_partition(hBuffer->parent != NULL, hBuffer->size, 0, flags, pRegion));
     cl_buffer_region region = {pRegion->origin, pRegion->size};
     cl_int err = CL_SUCCESS;
     cl_mem cl = clCreateSubBuffer(hBuffer->cl, mem_flags(flags), CL_BUFFER_CREATE_TYPE_REGION,

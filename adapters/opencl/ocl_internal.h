@@ -6,11 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "buffer.h"
 #include "device_info.h"
+#include "error.h"
 #include "info.h"
 #include "ocl_entry_points.h"
 #include "ocl_objects.h"
+#include "ranges.h"
 
 /// The process's one adapter object (whether or not anyone holds a reference).
 ur_adapter_handle_t ocl_the_adapter(void);
