@@ -32,41 +32,8 @@ void e2e_setup_with_env(const char *name, const char *value) {
     oclt_setup();
 }
 
-static void *read_file(const char *file, size_t *size) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", E2E_KERNEL_DIR, file);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    void *data = malloc(n > 0 ? (size_t)n : 1);
-    if (data != NULL && fread(data, 1, (size_t)n, f) != (size_t)n) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return data;
-}
-
 ur_program_handle_t e2e_program(const char *base, const ur_program_properties_t *props) {
-    char file[256];
-    snprintf(file, sizeof file, "%s.%s", base, T.il ? "spv" : "bc");
-    size_t size = 0;
-    void *data = read_file(file, &size);
-    ck_assert_msg(data != NULL, "kernel file %s missing (device code tools absent?)", file);
-    ur_program_handle_t program = NULL;
-    if (T.il) {
-        ck_assert_ur_ok(urProgramCreateWithIL(T.context, data, size, props, &program));
-    } else {
-        const uint8_t *bin = data;
-        ck_assert_ur_ok(
-            urProgramCreateWithBinary(T.context, 1, &T.device, &size, &bin, props, &program));
-    }
-    free(data);
-    return program;
+    return oclt_program_in(E2E_KERNEL_DIR, base, props);
 }
 
 const char *e2e_build_log(ur_program_handle_t program) {

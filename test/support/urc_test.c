@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "urc_test.h"
 
+#include <stdio.h>
+
 #include "enum_names.h"
 
 const char *urc_test_result_name(ur_result_t result) {
@@ -13,4 +15,46 @@ int urc_test_run(Suite *suite) {
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+TCase *urc_test_tcase(const char *name, void (*setup)(void), void (*teardown)(void)) {
+    TCase *tc = tcase_create(name);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120);
+    return tc;
+}
+
+int urc_test_skip(Suite *suite, const char *why) {
+    fprintf(stderr, "%s: skipped\n", why);
+    srunner_free(srunner_create(suite)); // frees the suite and its test cases
+    return URC_TEST_SKIP;
+}
+
+void *urc_test_read_file(const char *dir, const char *file, size_t *size) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    void *data = malloc(n > 0 ? (size_t)n : 1);
+    if (data != NULL && fread(data, 1, (size_t)n, f) != (size_t)n) {
+        free(data);
+        data = NULL;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return data;
+}
+
+void urc_test_add_cases(Suite *suite, TCase *(*make)(const char *name),
+                        const urc_test_case_t *cases, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        TCase *tc = make(cases[i].name);
+        for (size_t j = 0; j < 8 && cases[i].tests[j] != NULL; ++j)
+            tcase_add_test(tc, cases[i].tests[j]);
+        suite_add_tcase(suite, tc);
+    }
 }

@@ -27,4 +27,26 @@ const char *urc_test_result_name(ur_result_t result);
 /// Runs one suite (TAP when CK_TAP_LOG_FILE_NAME is set) and returns the process exit code.
 int urc_test_run(Suite *suite);
 
+/// A test case running `setup` and `teardown` around each test (in the forked child), with a
+/// 120-second timeout: what every adapter fixture's tcase function makes.
+TCase *urc_test_tcase(const char *name, void (*setup)(void), void (*teardown)(void));
+
+/// Skips a suite: prints "<why>: skipped", frees the suite and returns URC_TEST_SKIP.
+int urc_test_skip(Suite *suite, const char *why);
+
+/// The whole of `dir`/`file` in a malloc'd buffer (free with free()); NULL when it cannot be
+/// read.
+void *urc_test_read_file(const char *dir, const char *file, size_t *size);
+
+/// One test case of a suite built from a table: its name (the entry point) and its tests,
+/// NULL after the last. The table is a local variable: Check's test handles are not constants.
+typedef struct urc_test_case_t {
+    const char *name;
+    const TTest *tests[8];
+} urc_test_case_t;
+
+/// Adds each case to the suite as a test case made by `make` (a fixture's tcase function).
+void urc_test_add_cases(Suite *suite, TCase *(*make)(const char *name),
+                        const urc_test_case_t *cases, size_t n);
+
 #endif // URC_TEST_SUPPORT_URC_TEST_H

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 cudat_t T;
@@ -12,18 +11,6 @@ cudat_t T;
 // Metadata names made by cudat_map_global, freed at teardown.
 static char *md_names[64];
 static size_t md_name_count;
-
-static uint32_t count_platforms(void) {
-    if (urLoaderInit(0, NULL) != UR_RESULT_SUCCESS)
-        return 0;
-    ur_adapter_handle_t adapter = NULL;
-    uint32_t n = 0, platforms = 0;
-    if (urAdapterGet(1, &adapter, &n) != UR_RESULT_SUCCESS || n == 0)
-        return 0;
-    if (urPlatformGet(adapter, 0, NULL, &platforms) != UR_RESULT_SUCCESS)
-        platforms = 0;
-    return platforms;
-}
 
 const char *cudat_kernel_dir(void) {
     const char *dir = getenv("URC_CUDA_TEST_KERNELS");
@@ -37,35 +24,19 @@ static bool have_kernels(void) {
 }
 
 int cudat_main(Suite *suite, bool needs_kernels) {
-    // Probe in a child: a process that initialised CUDA cannot use it after fork(), and Check
-    // forks for every test.
-    pid_t pid = fork();
-    if (pid == 0)
-        _exit(count_platforms() > 0 ? 0 : URC_TEST_SKIP);
-    int status = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+    int found = urc_test_probe_platform();
+    if (found < 0)
         return EXIT_FAILURE;
-    const char *why = NULL;
-    if (WEXITSTATUS(status) == URC_TEST_SKIP)
-        why = "no CUDA device";
-    else if (needs_kernels && !have_kernels())
-        why = "no device code (nvcc was absent at build time)";
-    if (why != NULL) {
-        fprintf(stderr, "%s: skipped\n", why);
-        srunner_free(srunner_create(suite));
-        return URC_TEST_SKIP;
-    }
+    if (found == 0)
+        return urc_test_skip(suite, "no CUDA device");
+    if (needs_kernels && !have_kernels())
+        return urc_test_skip(suite, "no device code (nvcc was absent at build time)");
     return urc_test_run(suite);
 }
 
 void cudat_setup(void) {
     memset(&T, 0, sizeof T);
-    ck_assert_ur_ok(urLoaderInit(0, NULL));
-    ck_assert_ur_ok(urAdapterGet(1, &T.adapter, NULL));
-    ck_assert_ur_ok(urPlatformGet(T.adapter, 1, &T.platform, NULL));
-    ck_assert_ur_ok(urDeviceGet(T.platform, UR_DEVICE_TYPE_ALL, 1, &T.device, NULL));
-    ck_assert_ur_ok(urContextCreate(1, &T.device, NULL, &T.context));
-    ck_assert_ur_ok(urQueueCreate(T.context, T.device, NULL, &T.queue));
+    urc_test_open(&T.adapter, &T.platform, &T.device, &T.context, &T.queue);
 }
 
 void cudat_teardown(void) {
@@ -82,26 +53,13 @@ void cudat_teardown(void) {
 }
 
 TCase *cudat_tcase(const char *name) {
-    TCase *tc = tcase_create(name);
-    tcase_add_checked_fixture(tc, cudat_setup, cudat_teardown);
-    tcase_set_timeout(tc, 120);
-    return tc;
+    return urc_test_tcase(name, cudat_setup, cudat_teardown);
 }
 
 void *cudat_read_kernel(const char *file, size_t *size) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", cudat_kernel_dir(), file);
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "kernel file %s missing", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    ck_assert_int_gt(n, 0);
-    void *data = malloc((size_t)n);
-    ck_assert_ptr_nonnull(data);
-    ck_assert_uint_eq(fread(data, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *size = (size_t)n;
+    void *data = urc_test_read_file(cudat_kernel_dir(), file, size);
+    ck_assert_msg(data != NULL, "kernel file %s/%s missing", cudat_kernel_dir(), file);
+    ck_assert_int_gt(*size, 0);
     return data;
 }
 

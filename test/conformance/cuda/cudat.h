@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "md_builder.h"
-#include "urc_test.h"
+#include "urc_fixture.h"
 
 typedef struct cudat_t {
     ur_adapter_handle_t adapter;

@@ -5,47 +5,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 l0t_t T;
 
-static uint32_t count_platforms(void) {
-    if (urLoaderInit(0, NULL) != UR_RESULT_SUCCESS)
-        return 0;
-    ur_adapter_handle_t adapter = NULL;
-    uint32_t n = 0;
-    if (urAdapterGet(1, &adapter, &n) != UR_RESULT_SUCCESS || n == 0)
-        return 0;
-    uint32_t platforms = 0;
-    urPlatformGet(adapter, 0, NULL, &platforms);
-    return platforms;
-}
-
 int l0t_main(Suite *suite) {
-    // Probed in a child, so the parent never starts a driver before Check forks.
-    pid_t pid = fork();
-    if (pid == 0)
-        _exit(count_platforms() > 0 ? 0 : URC_TEST_SKIP);
-    int status = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-        return EXIT_FAILURE;
-    if (WEXITSTATUS(status) == URC_TEST_SKIP) {
-        fprintf(stderr, "no Level Zero platform (is ZE_ENABLE_ALT_DRIVERS set?): skipped\n");
-        srunner_free(srunner_create(suite));
-        return URC_TEST_SKIP;
-    }
-    return urc_test_run(suite);
+    return urc_test_main_with_platform(suite,
+                                       "no Level Zero platform (is ZE_ENABLE_ALT_DRIVERS set?)");
 }
 
 void l0t_setup(void) {
     memset(&T, 0, sizeof T);
-    ck_assert_ur_ok(urLoaderInit(0, NULL));
-    ck_assert_ur_ok(urAdapterGet(1, &T.adapter, NULL));
-    ck_assert_ur_ok(urPlatformGet(T.adapter, 1, &T.platform, NULL));
-    ck_assert_ur_ok(urDeviceGet(T.platform, UR_DEVICE_TYPE_ALL, 1, &T.device, NULL));
-    ck_assert_ur_ok(urContextCreate(1, &T.device, NULL, &T.context));
-    ck_assert_ur_ok(urQueueCreate(T.context, T.device, NULL, &T.queue));
+    urc_test_open(&T.adapter, &T.platform, &T.device, &T.context, &T.queue);
     // The same path the Level Zero loader opened, so this is the loader's instance.
     ck_assert_int_eq(ze_sim_api_load(&T.sim, L0T_SIM_LIBRARY), 0);
     T.sim.Reset();
@@ -69,36 +39,14 @@ void l0t_teardown(void) {
 }
 
 TCase *l0t_tcase(const char *name) {
-    TCase *tc = tcase_create(name);
-    tcase_add_checked_fixture(tc, l0t_setup, l0t_teardown);
-    tcase_set_timeout(tc, 120);
-    return tc;
-}
-
-static void *read_path(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    void *data = malloc(n > 0 ? (size_t)n : 1);
-    if (data != NULL && fread(data, 1, (size_t)n, f) != (size_t)n) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return data;
+    return urc_test_tcase(name, l0t_setup, l0t_teardown);
 }
 
 void *l0t_read(const char *file, size_t *size) {
     // The simulator's own test modules, then the shared test kernels.
     static const char *const dirs[] = {L0T_SIM_SPV_DIR, L0T_KERNEL_DIR};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; ++i) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dirs[i], file);
-        void *data = read_path(path, size);
+        void *data = urc_test_read_file(dirs[i], file, size);
         if (data != NULL)
             return data;
     }

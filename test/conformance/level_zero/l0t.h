@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "urc_test.h"
+#include "urc_fixture.h"
 #include "ze_sim.h"
 
 typedef struct l0t_t {

@@ -281,10 +281,7 @@ END_TEST
 
 static Suite *suite(void) {
     Suite *s = suite_create("level_zero_device_global");
-    struct {
-        const char *name;
-        const TTest *tests[8];
-    } cases[] = {
+    const urc_test_case_t cases[] = {
         {"urEnqueueDeviceGlobalVariableWrite",
          {write_then_read_blocking, write_then_read_with_events, offsets_address_part_of_a_variable,
           copies_wait_for_their_wait_list}},
@@ -299,12 +296,7 @@ static Suite *suite(void) {
          {pointer_and_size_of_a_variable, pointer_of_unknown_name_is_invalid_value,
           pointer_of_unbuilt_program_is_not_executable}},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        TCase *tc = l0t_tcase(cases[i].name);
-        for (size_t j = 0; j < 8 && cases[i].tests[j] != NULL; ++j)
-            tcase_add_test(tc, cases[i].tests[j]);
-        suite_add_tcase(s, tc);
-    }
+    urc_test_add_cases(s, l0t_tcase, cases, sizeof cases / sizeof cases[0]);
     return s;
 }
 

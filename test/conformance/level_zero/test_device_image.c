@@ -158,10 +158,7 @@ END_TEST
 
 static Suite *suite(void) {
     Suite *s = suite_create("level_zero_device_image");
-    struct {
-        const char *name;
-        const TTest *tests[8];
-    } cases[] = {
+    const urc_test_case_t cases[] = {
         {"urDeviceGetInfo", {masked_aspect_disappears_from_the_queries}},
         {"urProgramBuild", {build_refuses_an_image_the_device_cannot_run}},
         {"urProgramCompile", {compile_refuses_an_image_the_device_cannot_run}},
@@ -169,12 +166,7 @@ static Suite *suite(void) {
          {link_refuses_a_main_image_the_device_cannot_run, link_selects_the_dummy_provider,
           link_without_a_provider_is_a_link_failure}},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        TCase *tc = l0t_tcase(cases[i].name);
-        for (size_t j = 0; j < 8 && cases[i].tests[j] != NULL; ++j)
-            tcase_add_test(tc, cases[i].tests[j]);
-        suite_add_tcase(s, tc);
-    }
+    urc_test_add_cases(s, l0t_tcase, cases, sizeof cases / sizeof cases[0]);
     return s;
 }
 

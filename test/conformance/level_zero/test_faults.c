@@ -179,10 +179,7 @@ END_TEST
 
 static Suite *suite(void) {
     Suite *s = suite_create("level_zero_faults");
-    struct {
-        const char *name;
-        const TTest *tests[8];
-    } cases[] = {
+    const urc_test_case_t cases[] = {
         {"urProgramBuild",
          {module_create_failure_is_build_failure_with_log,
           module_create_out_of_memory_keeps_its_meaning}},
@@ -195,12 +192,7 @@ static Suite *suite(void) {
         {"urContextCreate", {context_create_failure}},
         {"EventPools", {event_pool_failure_fails_the_command}},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        TCase *tc = l0t_tcase(cases[i].name);
-        for (size_t j = 0; j < 8 && cases[i].tests[j] != NULL; ++j)
-            tcase_add_test(tc, cases[i].tests[j]);
-        suite_add_tcase(s, tc);
-    }
+    urc_test_add_cases(s, l0t_tcase, cases, sizeof cases / sizeof cases[0]);
     return s;
 }
 

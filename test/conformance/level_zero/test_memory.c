@@ -396,10 +396,7 @@ END_TEST
 
 static Suite *suite(void) {
     Suite *s = suite_create("level_zero_memory");
-    struct {
-        const char *name;
-        const TTest *tests[8];
-    } cases[] = {
+    const urc_test_case_t cases[] = {
         {"urMemBufferCreate",
          {buffer_info, buffer_host_pointer_rules, buffer_copy_host_pointer_is_copied_in}},
         {"urEnqueueMemBufferReadWriteCopy",
@@ -417,12 +414,7 @@ static Suite *suite(void) {
         {"urEnqueueUSM2D", {usm_fill_2d_and_memcpy_2d}},
         {"urEnqueueUSMPrefetchAdvise", {usm_prefetch_and_advise}},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        TCase *tc = l0t_tcase(cases[i].name);
-        for (size_t j = 0; j < 8 && cases[i].tests[j] != NULL; ++j)
-            tcase_add_test(tc, cases[i].tests[j]);
-        suite_add_tcase(s, tc);
-    }
+    urc_test_add_cases(s, l0t_tcase, cases, sizeof cases / sizeof cases[0]);
     return s;
 }
 

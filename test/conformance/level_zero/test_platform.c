@@ -122,67 +122,18 @@ START_TEST(device_info_answers_every_query) {
 END_TEST
 
 START_TEST(device_info_answers_sycl_startup_queries) {
-    static const ur_device_info_t needed[] = {
-        UR_DEVICE_INFO_TYPE,
-        UR_DEVICE_INFO_VENDOR_ID,
-        UR_DEVICE_INFO_MAX_COMPUTE_UNITS,
-        UR_DEVICE_INFO_MAX_WORK_ITEM_DIMENSIONS,
-        UR_DEVICE_INFO_MAX_WORK_ITEM_SIZES,
-        UR_DEVICE_INFO_MAX_WORK_GROUP_SIZE,
-        UR_DEVICE_INFO_SINGLE_FP_CONFIG,
-        UR_DEVICE_INFO_HALF_FP_CONFIG,
-        UR_DEVICE_INFO_DOUBLE_FP_CONFIG,
-        UR_DEVICE_INFO_MAX_MEM_ALLOC_SIZE,
-        UR_DEVICE_INFO_GLOBAL_MEM_SIZE,
+    urc_test_assert_device_answers(T.device, urc_test_sycl_startup_queries,
+                                   urc_test_sycl_startup_query_count);
+    // And what the Level Zero path of a SYCL runtime asks besides.
+    static const ur_device_info_t also[] = {
         UR_DEVICE_INFO_GLOBAL_MEM_FREE,
-        UR_DEVICE_INFO_LOCAL_MEM_SIZE,
-        UR_DEVICE_INFO_IMAGE_SUPPORT,
-        UR_DEVICE_INFO_PLATFORM,
-        UR_DEVICE_INFO_PARENT_DEVICE,
-        UR_DEVICE_INFO_NAME,
-        UR_DEVICE_INFO_VENDOR,
-        UR_DEVICE_INFO_DRIVER_VERSION,
-        UR_DEVICE_INFO_VERSION,
-        UR_DEVICE_INFO_BACKEND_RUNTIME_VERSION,
-        UR_DEVICE_INFO_EXTENSIONS,
         UR_DEVICE_INFO_IL_VERSION,
-        UR_DEVICE_INFO_ATOMIC_64,
-        UR_DEVICE_INFO_ATOMIC_MEMORY_ORDER_CAPABILITIES,
-        UR_DEVICE_INFO_ATOMIC_MEMORY_SCOPE_CAPABILITIES,
-        UR_DEVICE_INFO_ATOMIC_FENCE_ORDER_CAPABILITIES,
-        UR_DEVICE_INFO_ATOMIC_FENCE_SCOPE_CAPABILITIES,
-        UR_DEVICE_INFO_USM_HOST_SUPPORT,
-        UR_DEVICE_INFO_USM_DEVICE_SUPPORT,
-        UR_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT,
-        UR_DEVICE_INFO_USM_CROSS_SHARED_SUPPORT,
-        UR_DEVICE_INFO_USM_SYSTEM_SHARED_SUPPORT,
-        UR_DEVICE_INFO_SUB_GROUP_SIZES_INTEL,
-        UR_DEVICE_INFO_MAX_NUM_SUB_GROUPS,
-        UR_DEVICE_INFO_USE_NATIVE_ASSERT,
-        UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT,
-        UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT,
-        UR_DEVICE_INFO_BUILD_ON_SUBDEVICE,
-        UR_DEVICE_INFO_COMPILER_AVAILABLE,
-        UR_DEVICE_INFO_LINKER_AVAILABLE,
-        UR_DEVICE_INFO_QUEUE_PROPERTIES,
-        UR_DEVICE_INFO_PROFILING_TIMER_RESOLUTION,
-        UR_DEVICE_INFO_MAX_WORK_GROUPS_3D,
-        UR_DEVICE_INFO_KERNEL_LAUNCH_CAPABILITIES,
-        UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP,
-        UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP,
-        UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP,
-        UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS,
         UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP,
         UR_DEVICE_INFO_MULTI_DEVICE_COMPILE_SUPPORT_EXP,
         UR_DEVICE_INFO_PCI_ADDRESS,
         UR_DEVICE_INFO_UUID,
     };
-    for (size_t i = 0; i < sizeof needed / sizeof needed[0]; ++i) {
-        size_t size = 0;
-        ur_result_t r = urDeviceGetInfo(T.device, needed[i], 0, NULL, &size);
-        ck_assert_msg(r == UR_RESULT_SUCCESS, "query %d: %s", (int)needed[i],
-                      urc_test_result_name(r));
-    }
+    urc_test_assert_device_answers(T.device, also, sizeof also / sizeof also[0]);
 }
 END_TEST
 
@@ -302,10 +253,7 @@ END_TEST
 
 static Suite *suite(void) {
     Suite *s = suite_create("level_zero_platform");
-    struct {
-        const char *name;
-        const TTest *tests[8];
-    } cases[] = {
+    const urc_test_case_t cases[] = {
         {"urAdapterGetInfo", {adapter_backend_is_level_zero, adapter_retain_release_counts}},
         {"urAdapterGetLastError", {adapter_last_error_explains_a_failure}},
         {"urPlatformGet", {platform_get_finds_one}},
@@ -323,12 +271,7 @@ static Suite *suite(void) {
         {"urDeviceGetGlobalTimestamps", {device_global_timestamps_advance}},
         {"urDeviceGetNativeHandle", {device_native_handle_round_trip}},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        TCase *tc = l0t_tcase(cases[i].name);
-        for (size_t j = 0; j < 8 && cases[i].tests[j] != NULL; ++j)
-            tcase_add_test(tc, cases[i].tests[j]);
-        suite_add_tcase(s, tc);
-    }
+    urc_test_add_cases(s, l0t_tcase, cases, sizeof cases / sizeof cases[0]);
     return s;
 }
 

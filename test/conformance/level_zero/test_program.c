@@ -602,10 +602,7 @@ END_TEST
 
 static Suite *suite(void) {
     Suite *s = suite_create("level_zero_program");
-    struct {
-        const char *name;
-        const TTest *tests[8];
-    } cases[] = {
+    const urc_test_case_t cases[] = {
         {"urProgramCreateWithIL",
          {program_create_and_build, program_il_must_be_spirv,
           program_malformed_metadata_is_refused}},
@@ -629,12 +626,7 @@ static Suite *suite(void) {
           kernel_launch_takes_buffers, kernel_released_while_its_launch_waits}},
         {"urKernelGetSuggestedLocalWorkSize", {kernel_suggested_local_size_divides_the_range}},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        TCase *tc = l0t_tcase(cases[i].name);
-        for (size_t j = 0; j < 8 && cases[i].tests[j] != NULL; ++j)
-            tcase_add_test(tc, cases[i].tests[j]);
-        suite_add_tcase(s, tc);
-    }
+    urc_test_add_cases(s, l0t_tcase, cases, sizeof cases / sizeof cases[0]);
     return s;
 }
 

@@ -408,10 +408,7 @@ END_TEST
 
 static Suite *suite(void) {
     Suite *s = suite_create("level_zero_queue");
-    struct {
-        const char *name;
-        const TTest *tests[8];
-    } cases[] = {
+    const urc_test_case_t cases[] = {
         {"urContextGetInfo", {context_info_and_refcount}},
         {"urContextSetExtendedDeleter", {context_extended_deleter_runs_at_release}},
         {"urContextCreateWithNativeHandle", {context_from_native_handle_does_not_own_it}},
@@ -432,12 +429,7 @@ static Suite *suite(void) {
           event_wait_list_entries_must_be_events}},
         {"urEventGetNativeHandle", {event_native_handle_round_trip}},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        TCase *tc = l0t_tcase(cases[i].name);
-        for (size_t j = 0; j < 8 && cases[i].tests[j] != NULL; ++j)
-            tcase_add_test(tc, cases[i].tests[j]);
-        suite_add_tcase(s, tc);
-    }
+    urc_test_add_cases(s, l0t_tcase, cases, sizeof cases / sizeof cases[0]);
     return s;
 }
 

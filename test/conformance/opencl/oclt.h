@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "urc_test.h"
+#include "urc_fixture.h"
 
 typedef struct oclt_t {
     ur_adapter_handle_t adapter;
@@ -43,6 +43,10 @@ void *oclt_read_kernel(const char *file, size_t *size);
 /// A program of `base` (e.g. "add_one") in the fixture's context, not built: from SPIR-V when
 /// the device takes it, else from SPIR 1.2 bitcode. NULL (test fails) when neither exists.
 ur_program_handle_t oclt_program(const char *base, const ur_program_properties_t *props);
+
+/// oclt_program for a kernel file of another folder (the end-to-end suites' own).
+ur_program_handle_t oclt_program_in(const char *dir, const char *base,
+                                    const ur_program_properties_t *props);
 
 /// oclt_program + urProgramBuild; fails the test on error.
 ur_program_handle_t oclt_built_program(const char *base);

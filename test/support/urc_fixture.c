@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+#include "urc_fixture.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static uint32_t count_platforms(void) {
+    if (urLoaderInit(0, NULL) != UR_RESULT_SUCCESS)
+        return 0;
+    ur_adapter_handle_t adapter = NULL;
+    uint32_t n = 0, platforms = 0;
+    if (urAdapterGet(1, &adapter, &n) != UR_RESULT_SUCCESS || n == 0)
+        return 0;
+    if (urPlatformGet(adapter, 0, NULL, &platforms) != UR_RESULT_SUCCESS)
+        platforms = 0;
+    return platforms;
+}
+
+int urc_test_probe_platform(void) {
+    // A runtime started here could not be used by Check's forked children (CUDA cannot be used
+    // after fork(); OpenCL runtimes start threads): the child probes and exits.
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(count_platforms() > 0 ? 0 : URC_TEST_SKIP);
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+        return -1;
+    return WEXITSTATUS(status) == URC_TEST_SKIP ? 0 : 1;
+}
+
+int urc_test_main_with_platform(Suite *suite, const char *why) {
+    int found = urc_test_probe_platform();
+    if (found < 0) {
+        srunner_free(srunner_create(suite));
+        return EXIT_FAILURE;
+    }
+    return found == 0 ? urc_test_skip(suite, why) : urc_test_run(suite);
+}
+
+void urc_test_open(ur_adapter_handle_t *adapter, ur_platform_handle_t *platform,
+                   ur_device_handle_t *device, ur_context_handle_t *context,
+                   ur_queue_handle_t *queue) {
+    ck_assert_ur_ok(urLoaderInit(0, NULL));
+    ck_assert_ur_ok(urAdapterGet(1, adapter, NULL));
+    ck_assert_ur_ok(urPlatformGet(*adapter, 1, platform, NULL));
+    ck_assert_ur_ok(urDeviceGet(*platform, UR_DEVICE_TYPE_ALL, 1, device, NULL));
+    ck_assert_ur_ok(urContextCreate(1, device, NULL, context));
+    ck_assert_ur_ok(urQueueCreate(*context, *device, NULL, queue));
+}
+
+const ur_device_info_t urc_test_sycl_startup_queries[] = {
+    UR_DEVICE_INFO_TYPE,
+    UR_DEVICE_INFO_VENDOR_ID,
+    UR_DEVICE_INFO_MAX_COMPUTE_UNITS,
+    UR_DEVICE_INFO_MAX_WORK_ITEM_DIMENSIONS,
+    UR_DEVICE_INFO_MAX_WORK_ITEM_SIZES,
+    UR_DEVICE_INFO_MAX_WORK_GROUP_SIZE,
+    UR_DEVICE_INFO_SINGLE_FP_CONFIG,
+    UR_DEVICE_INFO_HALF_FP_CONFIG,
+    UR_DEVICE_INFO_DOUBLE_FP_CONFIG,
+    UR_DEVICE_INFO_MAX_MEM_ALLOC_SIZE,
+    UR_DEVICE_INFO_GLOBAL_MEM_SIZE,
+    UR_DEVICE_INFO_LOCAL_MEM_SIZE,
+    UR_DEVICE_INFO_IMAGE_SUPPORT,
+    UR_DEVICE_INFO_PLATFORM,
+    UR_DEVICE_INFO_PARENT_DEVICE,
+    UR_DEVICE_INFO_NAME,
+    UR_DEVICE_INFO_VENDOR,
+    UR_DEVICE_INFO_DRIVER_VERSION,
+    UR_DEVICE_INFO_VERSION,
+    UR_DEVICE_INFO_BACKEND_RUNTIME_VERSION,
+    UR_DEVICE_INFO_EXTENSIONS,
+    UR_DEVICE_INFO_ATOMIC_64,
+    UR_DEVICE_INFO_ATOMIC_MEMORY_ORDER_CAPABILITIES,
+    UR_DEVICE_INFO_ATOMIC_MEMORY_SCOPE_CAPABILITIES,
+    UR_DEVICE_INFO_ATOMIC_FENCE_ORDER_CAPABILITIES,
+    UR_DEVICE_INFO_ATOMIC_FENCE_SCOPE_CAPABILITIES,
+    UR_DEVICE_INFO_USM_HOST_SUPPORT,
+    UR_DEVICE_INFO_USM_DEVICE_SUPPORT,
+    UR_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT,
+    UR_DEVICE_INFO_USM_CROSS_SHARED_SUPPORT,
+    UR_DEVICE_INFO_USM_SYSTEM_SHARED_SUPPORT,
+    UR_DEVICE_INFO_SUB_GROUP_SIZES_INTEL,
+    UR_DEVICE_INFO_MAX_NUM_SUB_GROUPS,
+    UR_DEVICE_INFO_USE_NATIVE_ASSERT,
+    UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT,
+    UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT,
+    UR_DEVICE_INFO_BUILD_ON_SUBDEVICE,
+    UR_DEVICE_INFO_COMPILER_AVAILABLE,
+    UR_DEVICE_INFO_LINKER_AVAILABLE,
+    UR_DEVICE_INFO_QUEUE_PROPERTIES,
+    UR_DEVICE_INFO_PROFILING_TIMER_RESOLUTION,
+    UR_DEVICE_INFO_MAX_WORK_GROUPS_3D,
+    UR_DEVICE_INFO_KERNEL_LAUNCH_CAPABILITIES,
+    UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP,
+    UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP,
+    UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP,
+    UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS,
+};
+const size_t urc_test_sycl_startup_query_count =
+    sizeof urc_test_sycl_startup_queries / sizeof urc_test_sycl_startup_queries[0];
+
+void urc_test_assert_device_answers(ur_device_handle_t device, const ur_device_info_t *queries,
+                                    size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        size_t size = 0;
+        ur_result_t r = urDeviceGetInfo(device, queries[i], 0, NULL, &size);
+        ck_assert_msg(r == UR_RESULT_SUCCESS, "query %d: %s", (int)queries[i],
+                      urc_test_result_name(r));
+    }
+}

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// What the adapter suites' fixtures share (test/conformance/<adapter>, test/e2e): the probe
+// that skips a suite without a platform, and the usual handles (loader, adapter, first
+// platform and device, a context and an in-order queue).
+#ifndef URC_TEST_SUPPORT_URC_FIXTURE_H
+#define URC_TEST_SUPPORT_URC_FIXTURE_H
+
+#include <stddef.h>
+
+#include "urc_test.h"
+
+/// Whether the loader finds a platform, probed in a forked child so that the parent never
+/// starts a runtime before Check forks for each test: 1 when it does, 0 when not, -1 when the
+/// probe itself failed.
+int urc_test_probe_platform(void);
+
+/// Runs the suite when urc_test_probe_platform finds a platform; otherwise skips it with
+/// "<why>: skipped" (EXIT_FAILURE when the probe failed).
+int urc_test_main_with_platform(Suite *suite, const char *why);
+
+/// urLoaderInit, then the first adapter, its first platform, that platform's first device, a
+/// context of that device and an in-order queue on it; each step asserted.
+void urc_test_open(ur_adapter_handle_t *adapter, ur_platform_handle_t *platform,
+                   ur_device_handle_t *device, ur_context_handle_t *context,
+                   ur_queue_handle_t *queue);
+
+/// The device queries a SYCL runtime makes of every device at start-up; each must answer.
+extern const ur_device_info_t urc_test_sycl_startup_queries[];
+extern const size_t urc_test_sycl_startup_query_count;
+
+/// Asserts that the device answers each query (its size, through urDeviceGetInfo).
+void urc_test_assert_device_answers(ur_device_handle_t device, const ur_device_info_t *queries,
+                                    size_t n);
+
+#endif // URC_TEST_SUPPORT_URC_FIXTURE_H
