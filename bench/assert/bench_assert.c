@@ -17,55 +17,9 @@
 // without a device that takes SPIR-V and reads program globals.
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
+#include "bench.h"
 #include "ur_api.h"
-
-#define FAIL(...)                                                                                  \
-    do {                                                                                           \
-        fprintf(stderr, __VA_ARGS__);                                                              \
-        exit(1);                                                                                   \
-    } while (0)
-
-#define UR(expr)                                                                                   \
-    do {                                                                                           \
-        ur_result_t r_ = (expr);                                                                   \
-        if (r_ != UR_RESULT_SUCCESS)                                                               \
-            FAIL("%s failed: %d\n", #expr, (int)r_);                                               \
-    } while (0)
-
-static double now_us(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, compare);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static void *read_file(const char *name, size_t *size) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", URC_BENCH_KERNELS, name);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        FAIL("cannot open %s\n", path);
-    fseek(f, 0, SEEK_END);
-    *size = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    void *data = malloc(*size);
-    if (data == NULL || fread(data, 1, *size, f) != *size)
-        FAIL("cannot read %s\n", path);
-    fclose(f);
-    return data;
-}
 
 /// One context with its queue, a buffer of 64 ints and a kernel over it.
 typedef struct setup_t {
@@ -78,8 +32,10 @@ typedef struct setup_t {
 
 static ur_program_handle_t build(ur_context_handle_t c, const char *file,
                                  const ur_program_properties_t *props) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", URC_BENCH_KERNELS, file);
     size_t size = 0;
-    void *spv = read_file(file, &size);
+    void *spv = urc_bench_read_file(path, &size);
     ur_program_handle_t p = NULL;
     UR(urProgramCreateWithIL(c, spv, size, props, &p));
     UR(urProgramBuild(c, p, NULL));
@@ -122,10 +78,7 @@ static void destroy(setup_t *s) {
 }
 
 int main(int argc, char **argv) {
-    int reps = 5000;
-    for (int i = 1; i + 1 < argc; i += 2)
-        if (strcmp(argv[i], "--reps") == 0)
-            reps = atoi(argv[i + 1]);
+    int reps = urc_bench_int_arg(argc, argv, "--reps", 5000);
     if (reps < 10)
         reps = 10;
     if (URC_BENCH_INTEL_ICD[0] != '\0')
@@ -175,20 +128,21 @@ int main(int argc, char **argv) {
         launch_and_finish(&b, b.kernel);
     }
     for (int i = 0; i < reps; ++i) {
-        double t0 = now_us();
+        double t0 = urc_bench_now_us();
         launch_and_finish(&a, a.kernel);
-        double t1 = now_us();
+        double t1 = urc_bench_now_us();
         launch_and_finish(&b, b.kernel);
-        double t2 = now_us();
+        double t2 = urc_bench_now_us();
         ta[i] = t1 - t0;
         tb[i] = t2 - t1;
     }
     for (int i = 0; i < reps; ++i) {
-        double t0 = now_us();
+        double t0 = urc_bench_now_us();
         launch_and_finish(&b, assert_kernel);
-        tc[i] = now_us() - t0;
+        tc[i] = urc_bench_now_us() - t0;
     }
-    double ma = median(ta, reps), mb = median(tb, reps), mc = median(tc, reps);
+    double ma = urc_bench_median(ta, reps), mb = urc_bench_median(tb, reps),
+           mc = urc_bench_median(tc, reps);
     printf("device: %s; %d launch + urQueueFinish each, fallback assert on\n", name, reps);
     printf("A unmarked kernel, no marked program   %8.2f us\n", ma);
     printf("B unmarked kernel, marked program      %8.2f us\n", mb);

@@ -21,25 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
+#include "bench.h"
 #include "ur_api.h"
-
-#define FAIL(...)                                                                                  \
-    do {                                                                                           \
-        fprintf(stderr, __VA_ARGS__);                                                              \
-        exit(1);                                                                                   \
-    } while (0)
-
-#define UR(expr)                                                                                   \
-    do {                                                                                           \
-        ur_result_t r_ = (expr);                                                                   \
-        if (r_ != UR_RESULT_SUCCESS)                                                               \
-            FAIL("%s failed: %d\n", #expr, (int)r_);                                               \
-    } while (0)
 
 #define CU(expr)                                                                                   \
     do {                                                                                           \
@@ -67,38 +54,6 @@ static struct {
     CUdeviceptr dev_var, dev_big;
     void *big_in, *big_out;
 } B;
-
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, compare);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static void *read_file(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        FAIL("cannot open %s\n", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *data = malloc((size_t)n + 1);
-    if (data == NULL || fread(data, 1, (size_t)n, f) != (size_t)n)
-        FAIL("cannot read %s\n", path);
-    fclose(f);
-    data[n] = '\0';
-    *size = (size_t)n;
-    return data;
-}
 
 // ---- the cases: one step each way ----
 
@@ -254,16 +209,16 @@ static void run_case(const bench_case_t *c, int reps, int block) {
             double *out = pass == 0 ? ur : raw;
             void (*step)(void) = pass == 0 ? c->ur : c->raw;
             for (int i = 0; i < m; ++i) {
-                double t0 = now_ns();
+                double t0 = urc_bench_now_ns();
                 step();
-                out[n + i] = now_ns() - t0;
+                out[n + i] = urc_bench_now_ns() - t0;
             }
             if (c->sync_each_block)
                 CU(cu.StreamSynchronize(B.stream));
         }
         n += m;
     }
-    double mu = median(ur, reps) / 1e3, mr = median(raw, reps) / 1e3;
+    double mu = urc_bench_median(ur, reps) / 1e3, mr = urc_bench_median(raw, reps) / 1e3;
     printf("%-36s %10.3f %10.3f %8.3f\n", c->name, mu, mr, mu / mr);
     free(ur);
     free(raw);
@@ -295,16 +250,12 @@ int main(int argc, char **argv) {
         adapter = URC_BENCH_ADAPTER;
     if (ptx_path == NULL)
         ptx_path = URC_BENCH_PTX;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--reps") == 0)
-            reps = atoi(argv[i + 1]);
-        else if (strcmp(argv[i], "--adapter") == 0)
-            adapter = argv[i + 1];
-        else if (strcmp(argv[i], "--ptx") == 0)
-            ptx_path = argv[i + 1];
-        else if (strcmp(argv[i], "--count") == 0)
-            count = atoi(argv[i + 1]);
-    }
+    reps = urc_bench_int_arg(argc, argv, "--reps", reps);
+    count = urc_bench_int_arg(argc, argv, "--count", count);
+    if (urc_bench_arg(argc, argv, "--adapter") != NULL)
+        adapter = urc_bench_arg(argc, argv, "--adapter");
+    if (urc_bench_arg(argc, argv, "--ptx") != NULL)
+        ptx_path = urc_bench_arg(argc, argv, "--ptx");
     if (reps < 100)
         reps = 100;
     setenv("UR_ADAPTERS_FORCE_LOAD", adapter, 0);
@@ -325,7 +276,7 @@ int main(int argc, char **argv) {
     UR(urContextCreate(1, &device, NULL, &context));
     UR(urQueueCreate(context, device, NULL, &B.queue));
     size_t size = 0;
-    const uint8_t *ptx = read_file(ptx_path, &size);
+    const uint8_t *ptx = urc_bench_read_file(ptx_path, &size);
     UR(urProgramCreateWithBinary(context, 1, &device, &size, &ptx, NULL, &B.program));
     UR(urProgramBuild(context, B.program, NULL));
     UR(urKernelCreate(B.program, "touch", &B.kernel));

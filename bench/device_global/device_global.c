@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench.h"
 #include "ur_api.h"
 
 typedef cl_int(CL_API_CALL *write_fn)(cl_command_queue, cl_program, const char *, cl_bool, size_t,
@@ -24,54 +24,8 @@ typedef cl_int(CL_API_CALL *write_fn)(cl_command_queue, cl_program, const char *
 typedef cl_int(CL_API_CALL *read_fn)(cl_command_queue, cl_program, const char *, cl_bool, size_t,
                                      size_t, void *, cl_uint, const cl_event *, cl_event *);
 
-#define FAIL(...)                                                                                  \
-    do {                                                                                           \
-        fprintf(stderr, __VA_ARGS__);                                                              \
-        exit(1);                                                                                   \
-    } while (0)
-
-#define UR(expr)                                                                                   \
-    do {                                                                                           \
-        ur_result_t r_ = (expr);                                                                   \
-        if (r_ != UR_RESULT_SUCCESS)                                                               \
-            FAIL("%s failed: %d\n", #expr, (int)r_);                                               \
-    } while (0)
-
-static double now_us(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, compare);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static void *read_file(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        FAIL("cannot open %s\n", path);
-    fseek(f, 0, SEEK_END);
-    *size = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    void *data = malloc(*size);
-    if (data == NULL || fread(data, 1, *size, f) != *size)
-        FAIL("cannot read %s\n", path);
-    fclose(f);
-    return data;
-}
-
 int main(int argc, char **argv) {
-    int reps = 20000;
-    for (int i = 1; i + 1 < argc; i += 2)
-        if (strcmp(argv[i], "--reps") == 0)
-            reps = atoi(argv[i + 1]);
+    int reps = urc_bench_int_arg(argc, argv, "--reps", 20000);
     if (reps < 10)
         reps = 10;
     if (URC_BENCH_INTEL_ICD[0] != '\0')
@@ -111,7 +65,7 @@ int main(int argc, char **argv) {
     UR(urContextCreate(1, &device, NULL, &context));
     UR(urQueueCreate(context, device, NULL, &queue));
     size_t size = 0;
-    void *spv = read_file(URC_BENCH_KERNEL, &size);
+    void *spv = urc_bench_read_file(URC_BENCH_KERNEL, &size);
     UR(urProgramCreateWithIL(context, spv, size, NULL, &program));
     UR(urProgramBuild(context, program, NULL));
     free(spv);
@@ -154,22 +108,22 @@ int main(int argc, char **argv) {
             cl_read(clq, clp, var, CL_TRUE, bytes, 0, dst, 0, NULL, NULL);
         }
         for (int i = 0; i < r; ++i) {
-            double t0 = now_us();
+            double t0 = urc_bench_now_us();
             UR(urEnqueueDeviceGlobalVariableWrite(queue, program, var, true, bytes, 0, src, 0, NULL,
                                                   NULL));
             UR(urEnqueueDeviceGlobalVariableRead(queue, program, var, true, bytes, 0, dst, 0, NULL,
                                                  NULL));
-            double t1 = now_us();
+            double t1 = urc_bench_now_us();
             if (cl_write(clq, clp, var, CL_TRUE, bytes, 0, src, 0, NULL, NULL) != CL_SUCCESS ||
                 cl_read(clq, clp, var, CL_TRUE, bytes, 0, dst, 0, NULL, NULL) != CL_SUCCESS)
                 FAIL("raw OpenCL transfer failed\n");
-            double t2 = now_us();
+            double t2 = urc_bench_now_us();
             ur_us[i] = t1 - t0;
             cl_us[i] = t2 - t1;
         }
         if (memcmp(src, dst, bytes) != 0)
             FAIL("read back differs from what was written\n");
-        double mu = median(ur_us, r), mc = median(cl_us, r);
+        double mu = urc_bench_median(ur_us, r), mc = urc_bench_median(cl_us, r);
         printf("%-6s %14.2f %14.2f %8.3f\n", cases[c].label, mu, mc, mu / mc);
         free(src);
         free(dst);

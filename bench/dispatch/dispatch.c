@@ -9,20 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench.h"
 #include "ur_api.h"
 #include "ur_ddi.h"
 
 #ifndef URC_BENCH_ADAPTER
 #define URC_BENCH_ADAPTER ""
 #endif
-
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 // One workload: the same operation through the loader and through the table.
 typedef struct workload_t {
@@ -74,16 +68,6 @@ static void device_info_direct(void *h, long ops) {
         check(info(h, UR_DEVICE_INFO_TYPE, sizeof type, &type, NULL));
 }
 
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, compare);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static void run(const workload_t *w, void *h, int runs, long ops) {
     double loader_ns[64], direct_ns[64], ratio[64];
     printf("\n%s (%u call%s per operation, %ld operations per run)\n", w->name, w->calls_per_op,
@@ -96,16 +80,17 @@ static void run(const workload_t *w, void *h, int runs, long ops) {
         double t[2];
         for (int k = 0; k < 2; ++k) {
             bool loader = (k == 0) == (r % 2 == 0);
-            double start = now_ns();
+            double start = urc_bench_now_ns();
             (loader ? w->through_loader : w->direct)(h, ops);
-            t[loader ? 0 : 1] = (now_ns() - start) / ((double)ops * w->calls_per_op);
+            t[loader ? 0 : 1] = (urc_bench_now_ns() - start) / ((double)ops * w->calls_per_op);
         }
         loader_ns[r] = t[0];
         direct_ns[r] = t[1];
         ratio[r] = t[0] / t[1];
         printf("  %3d   %14.2f   %14.2f   %5.3f\n", r + 1, t[0], t[1], ratio[r]);
     }
-    double ml = median(loader_ns, runs), md = median(direct_ns, runs), mr = median(ratio, runs);
+    double ml = urc_bench_median(loader_ns, runs), md = urc_bench_median(direct_ns, runs),
+           mr = urc_bench_median(ratio, runs);
     printf("  median loader %.2f ns, direct %.2f ns, overhead %.2f ns/call; median ratio %.3f\n",
            ml, md, ml - md, mr);
 }
