@@ -97,21 +97,29 @@ static ur_result_t queue_and_buffer(ur_queue_handle_t hQueue, ur_mem_handle_t hB
     return UR_RESULT_SUCCESS;
 }
 
+// Begins a command on [offset, offset + size) of one buffer, after checking the range.
+static ur_result_t buffer_op_begin(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer, size_t offset,
+                                   size_t size, ur_command_t command, uint32_t n,
+                                   const ur_event_handle_t *events, ur_event_handle_t *phEvent,
+                                   cuda_mem_t **m, cuda_op_t *op) {
+    cuda_queue_t *q;
+    ur_result_t res = queue_and_buffer(hQueue, hBuffer, &q, m);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    if (!urc_range_fits((*m)->size, offset, size))
+        return UR_RESULT_ERROR_INVALID_SIZE;
+    return cuda_op_begin(q, command, n, events, phEvent, op);
+}
+
 ur_result_t cuda_enqueue_mem_buffer_read(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
                                          bool blockingRead, size_t offset, size_t size, void *pDst,
                                          uint32_t numEventsInWaitList,
                                          const ur_event_handle_t *phEventWaitList,
                                          ur_event_handle_t *phEvent) {
-    cuda_queue_t *q;
     cuda_mem_t *m;
-    ur_result_t res = queue_and_buffer(hQueue, hBuffer, &q, &m);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    if (!urc_range_fits(m->size, offset, size))
-        return UR_RESULT_ERROR_INVALID_SIZE;
     cuda_op_t op;
-    res = cuda_op_begin(q, UR_COMMAND_MEM_BUFFER_READ, numEventsInWaitList, phEventWaitList,
-                        phEvent, &op);
+    ur_result_t res = buffer_op_begin(hQueue, hBuffer, offset, size, UR_COMMAND_MEM_BUFFER_READ,
+                                      numEventsInWaitList, phEventWaitList, phEvent, &m, &op);
     if (res != UR_RESULT_SUCCESS)
         return res;
     if (size > 0)
@@ -125,16 +133,10 @@ ur_result_t cuda_enqueue_mem_buffer_write(ur_queue_handle_t hQueue, ur_mem_handl
                                           const void *pSrc, uint32_t numEventsInWaitList,
                                           const ur_event_handle_t *phEventWaitList,
                                           ur_event_handle_t *phEvent) {
-    cuda_queue_t *q;
     cuda_mem_t *m;
-    ur_result_t res = queue_and_buffer(hQueue, hBuffer, &q, &m);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    if (!urc_range_fits(m->size, offset, size))
-        return UR_RESULT_ERROR_INVALID_SIZE;
     cuda_op_t op;
-    res = cuda_op_begin(q, UR_COMMAND_MEM_BUFFER_WRITE, numEventsInWaitList, phEventWaitList,
-                        phEvent, &op);
+    ur_result_t res = buffer_op_begin(hQueue, hBuffer, offset, size, UR_COMMAND_MEM_BUFFER_WRITE,
+                                      numEventsInWaitList, phEventWaitList, phEvent, &m, &op);
     if (res != UR_RESULT_SUCCESS)
         return res;
     if (size > 0)
@@ -385,16 +387,10 @@ ur_result_t cuda_enqueue_mem_buffer_fill(ur_queue_handle_t hQueue, ur_mem_handle
                                          size_t size, uint32_t numEventsInWaitList,
                                          const ur_event_handle_t *phEventWaitList,
                                          ur_event_handle_t *phEvent) {
-    cuda_queue_t *q;
     cuda_mem_t *m;
-    ur_result_t res = queue_and_buffer(hQueue, hBuffer, &q, &m);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    if (!urc_range_fits(m->size, offset, size))
-        return UR_RESULT_ERROR_INVALID_SIZE;
     cuda_op_t op;
-    res = cuda_op_begin(q, UR_COMMAND_MEM_BUFFER_FILL, numEventsInWaitList, phEventWaitList,
-                        phEvent, &op);
+    ur_result_t res = buffer_op_begin(hQueue, hBuffer, offset, size, UR_COMMAND_MEM_BUFFER_FILL,
+                                      numEventsInWaitList, phEventWaitList, phEvent, &m, &op);
     if (res != UR_RESULT_SUCCESS)
         return res;
     res = fill(op.stream, m->ptr + offset, pPattern, patternSize, size);

@@ -24,6 +24,17 @@ static ur_result_t buffer_of(l0_queue_t *q, ur_mem_handle_t hBuffer, l0_mem_t **
     return UR_RESULT_SUCCESS;
 }
 
+// The queue and buffer of a command on [offset, offset + size) of the buffer, range checked.
+static ur_result_t buffer_range(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer, size_t offset,
+                                size_t size, l0_queue_t **q, l0_mem_t **m) {
+    ur_result_t res = queue_of(hQueue, q);
+    if (res == UR_RESULT_SUCCESS)
+        res = buffer_of(*q, hBuffer, m);
+    if (res == UR_RESULT_SUCCESS && !urc_range_fits((*m)->size, offset, size))
+        res = UR_RESULT_ERROR_INVALID_SIZE;
+    return res;
+}
+
 // A command that only orders: it signals the event once its waits are over.
 static ur_result_t append_signal(l0_op_t *op) {
     return l0_ok(zeCommandListAppendBarrier(op->list, op->event->ze, op->nwaits, op->waits),
@@ -144,13 +155,9 @@ ur_result_t l0_enqueue_mem_buffer_read(ur_queue_handle_t hQueue, ur_mem_handle_t
                                        ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     l0_mem_t *m;
-    ur_result_t res = queue_of(hQueue, &q);
-    if (res == UR_RESULT_SUCCESS)
-        res = buffer_of(q, hBuffer, &m);
+    ur_result_t res = buffer_range(hQueue, hBuffer, offset, size, &q, &m);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!urc_range_fits(m->size, offset, size))
-        return UR_RESULT_ERROR_INVALID_SIZE;
     return copy(q, UR_COMMAND_MEM_BUFFER_READ, pDst, (char *)m->ptr + offset, size, blockingRead,
                 numEventsInWaitList, phEventWaitList, phEvent);
 }
@@ -162,13 +169,9 @@ ur_result_t l0_enqueue_mem_buffer_write(ur_queue_handle_t hQueue, ur_mem_handle_
                                         ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     l0_mem_t *m;
-    ur_result_t res = queue_of(hQueue, &q);
-    if (res == UR_RESULT_SUCCESS)
-        res = buffer_of(q, hBuffer, &m);
+    ur_result_t res = buffer_range(hQueue, hBuffer, offset, size, &q, &m);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!urc_range_fits(m->size, offset, size))
-        return UR_RESULT_ERROR_INVALID_SIZE;
     return copy(q, UR_COMMAND_MEM_BUFFER_WRITE, (char *)m->ptr + offset, pSrc, size, blockingWrite,
                 numEventsInWaitList, phEventWaitList, phEvent);
 }
@@ -201,13 +204,9 @@ ur_result_t l0_enqueue_mem_buffer_fill(ur_queue_handle_t hQueue, ur_mem_handle_t
                                        ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     l0_mem_t *m;
-    ur_result_t res = queue_of(hQueue, &q);
-    if (res == UR_RESULT_SUCCESS)
-        res = buffer_of(q, hBuffer, &m);
+    ur_result_t res = buffer_range(hQueue, hBuffer, offset, size, &q, &m);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!urc_range_fits(m->size, offset, size))
-        return UR_RESULT_ERROR_INVALID_SIZE;
     l0_op_t op;
     res = l0_op_begin(q, UR_COMMAND_MEM_BUFFER_FILL, numEventsInWaitList, phEventWaitList, &op);
     if (res != UR_RESULT_SUCCESS)
@@ -254,14 +253,13 @@ static ur_result_t rect(l0_queue_t *q, ur_command_t command, char *dst, const ur
     return l0_op_end(&op, append_rect(&op, dst, d, src, s, r), blocking, phEvent);
 }
 
-ur_result_t l0_enqueue_mem_buffer_read_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
-                                            bool blockingRead, ur_rect_offset_t bufferOrigin,
-                                            ur_rect_offset_t hostOrigin, ur_rect_region_t region,
-                                            size_t bufferRowPitch, size_t bufferSlicePitch,
-                                            size_t hostRowPitch, size_t hostSlicePitch, void *pDst,
-                                            uint32_t numEventsInWaitList,
-                                            const ur_event_handle_t *phEventWaitList,
-                                            ur_event_handle_t *phEvent) {
+// Reads and writes of a rectangle differ only in the direction.
+static ur_result_t transfer_rect(bool write, ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
+                                 bool blocking, ur_rect_offset_t bufferOrigin,
+                                 ur_rect_offset_t hostOrigin, ur_rect_region_t region,
+                                 size_t bufferRowPitch, size_t bufferSlicePitch,
+                                 size_t hostRowPitch, size_t hostSlicePitch, void *host, uint32_t n,
+                                 const ur_event_handle_t *waits, ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     l0_mem_t *m;
     urc_rect_side_t b, h;
@@ -274,8 +272,24 @@ ur_result_t l0_enqueue_mem_buffer_read_rect(ur_queue_handle_t hQueue, ur_mem_han
         res = rect_side(&h, SIZE_MAX, hostOrigin, &region, hostRowPitch, hostSlicePitch);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    return rect(q, UR_COMMAND_MEM_BUFFER_READ_RECT, pDst, &h, m->ptr, &b, &region, blockingRead,
-                numEventsInWaitList, phEventWaitList, phEvent);
+    if (write)
+        return rect(q, UR_COMMAND_MEM_BUFFER_WRITE_RECT, m->ptr, &b, host, &h, &region, blocking, n,
+                    waits, phEvent);
+    return rect(q, UR_COMMAND_MEM_BUFFER_READ_RECT, host, &h, m->ptr, &b, &region, blocking, n,
+                waits, phEvent);
+}
+
+ur_result_t l0_enqueue_mem_buffer_read_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
+                                            bool blockingRead, ur_rect_offset_t bufferOrigin,
+                                            ur_rect_offset_t hostOrigin, ur_rect_region_t region,
+                                            size_t bufferRowPitch, size_t bufferSlicePitch,
+                                            size_t hostRowPitch, size_t hostSlicePitch, void *pDst,
+                                            uint32_t numEventsInWaitList,
+                                            const ur_event_handle_t *phEventWaitList,
+                                            ur_event_handle_t *phEvent) {
+    return transfer_rect(false, hQueue, hBuffer, blockingRead, bufferOrigin, hostOrigin, region,
+                         bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst,
+                         numEventsInWaitList, phEventWaitList, phEvent);
 }
 
 ur_result_t l0_enqueue_mem_buffer_write_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
@@ -286,20 +300,9 @@ ur_result_t l0_enqueue_mem_buffer_write_rect(ur_queue_handle_t hQueue, ur_mem_ha
                                              uint32_t numEventsInWaitList,
                                              const ur_event_handle_t *phEventWaitList,
                                              ur_event_handle_t *phEvent) {
-    l0_queue_t *q;
-    l0_mem_t *m;
-    urc_rect_side_t b, h;
-    ur_result_t res = queue_of(hQueue, &q);
-    if (res == UR_RESULT_SUCCESS)
-        res = buffer_of(q, hBuffer, &m);
-    if (res == UR_RESULT_SUCCESS)
-        res = rect_side(&b, m->size, bufferOrigin, &region, bufferRowPitch, bufferSlicePitch);
-    if (res == UR_RESULT_SUCCESS)
-        res = rect_side(&h, SIZE_MAX, hostOrigin, &region, hostRowPitch, hostSlicePitch);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    return rect(q, UR_COMMAND_MEM_BUFFER_WRITE_RECT, m->ptr, &b, pSrc, &h, &region, blockingWrite,
-                numEventsInWaitList, phEventWaitList, phEvent);
+    return transfer_rect(true, hQueue, hBuffer, blockingWrite, bufferOrigin, hostOrigin, region,
+                         bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc,
+                         numEventsInWaitList, phEventWaitList, phEvent);
 }
 
 ur_result_t l0_enqueue_mem_buffer_copy_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBufferSrc,
@@ -340,12 +343,10 @@ ur_result_t l0_enqueue_mem_buffer_map(ur_queue_handle_t hQueue, ur_mem_handle_t 
                                       ur_event_handle_t *phEvent, void **ppRetMap) {
     l0_queue_t *q;
     l0_mem_t *m;
-    ur_result_t res = queue_of(hQueue, &q);
-    if (res == UR_RESULT_SUCCESS)
-        res = buffer_of(q, hBuffer, &m);
+    ur_result_t res = buffer_range(hQueue, hBuffer, offset, size, &q, &m);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!urc_range_fits(m->size, offset, size) || size == 0)
+    if (size == 0)
         return UR_RESULT_ERROR_INVALID_SIZE;
     l0_map_t *map = URC_NEW(l0_map_t);
     if (map == NULL)

@@ -75,22 +75,33 @@ static ur_result_t check_rect(ur_mem_handle_t m, ur_rect_offset_t o, ur_rect_reg
     return UR_RESULT_SUCCESS;
 }
 
+// Reads and writes differ only in the OpenCL call and the command; `host` is written only by
+// reads.
+static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
+                            bool blocking, size_t offset, size_t size, void *host, uint32_t n,
+                            const ur_event_handle_t *waits, ur_event_handle_t *phEvent) {
+    OCL_TRY_UR(check_buffer(hQueue, hBuffer));
+    OCL_TRY_UR(check_range(hBuffer, offset, size));
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, n, waits));
+    cl_event ev = NULL, *evp = phEvent != NULL ? &ev : NULL;
+    cl_int err = write ? clEnqueueWriteBuffer(hQueue->cl, hBuffer->cl, blocking, offset, size, host,
+                                              wl.count, wl.events, evp)
+                       : clEnqueueReadBuffer(hQueue->cl, hBuffer->cl, blocking, offset, size, host,
+                                             wl.count, wl.events, evp);
+    ur_result_t res = ocl_enqueue_done(
+        err, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer", &wl, hQueue,
+        write ? UR_COMMAND_MEM_BUFFER_WRITE : UR_COMMAND_MEM_BUFFER_READ, ev, phEvent);
+    return ocl_assert_after_blocking(hQueue, blocking, res, phEvent);
+}
+
 ur_result_t ocl_enqueue_mem_buffer_read(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
                                         bool blockingRead, size_t offset, size_t size, void *pDst,
                                         uint32_t numEventsInWaitList,
                                         const ur_event_handle_t *phEventWaitList,
                                         ur_event_handle_t *phEvent) {
-    OCL_TRY_UR(check_buffer(hQueue, hBuffer));
-    OCL_TRY_UR(check_range(hBuffer, offset, size));
-    ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
-    cl_event ev = NULL;
-    cl_int err = clEnqueueReadBuffer(hQueue->cl, hBuffer->cl, blockingRead, offset, size, pDst,
-                                     wl.count, wl.events, phEvent != NULL ? &ev : NULL);
-    return ocl_assert_after_blocking(hQueue, blockingRead,
-                                     ocl_enqueue_done(err, "clEnqueueReadBuffer", &wl, hQueue,
-                                                      UR_COMMAND_MEM_BUFFER_READ, ev, phEvent),
-                                     phEvent);
+    return transfer(false, hQueue, hBuffer, blockingRead, offset, size, pDst, numEventsInWaitList,
+                    phEventWaitList, phEvent);
 }
 
 ur_result_t ocl_enqueue_mem_buffer_write(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
@@ -98,17 +109,35 @@ ur_result_t ocl_enqueue_mem_buffer_write(ur_queue_handle_t hQueue, ur_mem_handle
                                          const void *pSrc, uint32_t numEventsInWaitList,
                                          const ur_event_handle_t *phEventWaitList,
                                          ur_event_handle_t *phEvent) {
+    return transfer(true, hQueue, hBuffer, blockingWrite, offset, size, (void *)pSrc,
+                    numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+// The rectangular forms, alike: only the buffer side is checked here (OpenCL checks the rest).
+static ur_result_t transfer_rect(bool write, ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
+                                 bool blocking, ur_rect_offset_t bufferOrigin,
+                                 ur_rect_offset_t hostOrigin, ur_rect_region_t region,
+                                 size_t bufferRowPitch, size_t bufferSlicePitch,
+                                 size_t hostRowPitch, size_t hostSlicePitch, void *host, uint32_t n,
+                                 const ur_event_handle_t *waits, ur_event_handle_t *phEvent) {
     OCL_TRY_UR(check_buffer(hQueue, hBuffer));
-    OCL_TRY_UR(check_range(hBuffer, offset, size));
+    OCL_TRY_UR(check_rect(hBuffer, bufferOrigin, region, bufferRowPitch, bufferSlicePitch));
+    const size_t bo[3] = {bufferOrigin.x, bufferOrigin.y, bufferOrigin.z};
+    const size_t ho[3] = {hostOrigin.x, hostOrigin.y, hostOrigin.z};
+    const size_t rg[3] = {region.width, region.height, region.depth};
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
-    cl_event ev = NULL;
-    cl_int err = clEnqueueWriteBuffer(hQueue->cl, hBuffer->cl, blockingWrite, offset, size, pSrc,
-                                      wl.count, wl.events, phEvent != NULL ? &ev : NULL);
-    return ocl_assert_after_blocking(hQueue, blockingWrite,
-                                     ocl_enqueue_done(err, "clEnqueueWriteBuffer", &wl, hQueue,
-                                                      UR_COMMAND_MEM_BUFFER_WRITE, ev, phEvent),
-                                     phEvent);
+    OCL_TRY_UR(ocl_wait_list_init(&wl, n, waits));
+    cl_event ev = NULL, *evp = phEvent != NULL ? &ev : NULL;
+    cl_int err = write ? clEnqueueWriteBufferRect(hQueue->cl, hBuffer->cl, blocking, bo, ho, rg,
+                                                  bufferRowPitch, bufferSlicePitch, hostRowPitch,
+                                                  hostSlicePitch, host, wl.count, wl.events, evp)
+                       : clEnqueueReadBufferRect(hQueue->cl, hBuffer->cl, blocking, bo, ho, rg,
+                                                 bufferRowPitch, bufferSlicePitch, hostRowPitch,
+                                                 hostSlicePitch, host, wl.count, wl.events, evp);
+    ur_result_t res = ocl_enqueue_done(
+        err, write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect", &wl, hQueue,
+        write ? UR_COMMAND_MEM_BUFFER_WRITE_RECT : UR_COMMAND_MEM_BUFFER_READ_RECT, ev, phEvent);
+    return ocl_assert_after_blocking(hQueue, blocking, res, phEvent);
 }
 
 ur_result_t ocl_enqueue_mem_buffer_read_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
@@ -119,21 +148,9 @@ ur_result_t ocl_enqueue_mem_buffer_read_rect(ur_queue_handle_t hQueue, ur_mem_ha
                                              uint32_t numEventsInWaitList,
                                              const ur_event_handle_t *phEventWaitList,
                                              ur_event_handle_t *phEvent) {
-    OCL_TRY_UR(check_buffer(hQueue, hBuffer));
-    OCL_TRY_UR(check_rect(hBuffer, bufferOrigin, region, bufferRowPitch, bufferSlicePitch));
-    const size_t bo[3] = {bufferOrigin.x, bufferOrigin.y, bufferOrigin.z};
-    const size_t ho[3] = {hostOrigin.x, hostOrigin.y, hostOrigin.z};
-    const size_t rg[3] = {region.width, region.height, region.depth};
-    ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
-    cl_event ev = NULL;
-    cl_int err = clEnqueueReadBufferRect(
-        hQueue->cl, hBuffer->cl, blockingRead, bo, ho, rg, bufferRowPitch, bufferSlicePitch,
-        hostRowPitch, hostSlicePitch, pDst, wl.count, wl.events, phEvent != NULL ? &ev : NULL);
-    return ocl_assert_after_blocking(hQueue, blockingRead,
-                                     ocl_enqueue_done(err, "clEnqueueReadBufferRect", &wl, hQueue,
-                                                      UR_COMMAND_MEM_BUFFER_READ_RECT, ev, phEvent),
-                                     phEvent);
+    return transfer_rect(false, hQueue, hBuffer, blockingRead, bufferOrigin, hostOrigin, region,
+                         bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst,
+                         numEventsInWaitList, phEventWaitList, phEvent);
 }
 
 ur_result_t ocl_enqueue_mem_buffer_write_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
@@ -144,22 +161,9 @@ ur_result_t ocl_enqueue_mem_buffer_write_rect(ur_queue_handle_t hQueue, ur_mem_h
                                               void *pSrc, uint32_t numEventsInWaitList,
                                               const ur_event_handle_t *phEventWaitList,
                                               ur_event_handle_t *phEvent) {
-    OCL_TRY_UR(check_buffer(hQueue, hBuffer));
-    OCL_TRY_UR(check_rect(hBuffer, bufferOrigin, region, bufferRowPitch, bufferSlicePitch));
-    const size_t bo[3] = {bufferOrigin.x, bufferOrigin.y, bufferOrigin.z};
-    const size_t ho[3] = {hostOrigin.x, hostOrigin.y, hostOrigin.z};
-    const size_t rg[3] = {region.width, region.height, region.depth};
-    ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
-    cl_event ev = NULL;
-    cl_int err = clEnqueueWriteBufferRect(
-        hQueue->cl, hBuffer->cl, blockingWrite, bo, ho, rg, bufferRowPitch, bufferSlicePitch,
-        hostRowPitch, hostSlicePitch, pSrc, wl.count, wl.events, phEvent != NULL ? &ev : NULL);
-    return ocl_assert_after_blocking(hQueue, blockingWrite,
-                                     ocl_enqueue_done(err, "clEnqueueWriteBufferRect", &wl, hQueue,
-                                                      UR_COMMAND_MEM_BUFFER_WRITE_RECT, ev,
-                                                      phEvent),
-                                     phEvent);
+    return transfer_rect(true, hQueue, hBuffer, blockingWrite, bufferOrigin, hostOrigin, region,
+                         bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc,
+                         numEventsInWaitList, phEventWaitList, phEvent);
 }
 
 ur_result_t ocl_enqueue_mem_buffer_copy(ur_queue_handle_t hQueue, ur_mem_handle_t hBufferSrc,

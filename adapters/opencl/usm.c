@@ -107,10 +107,11 @@ ur_result_t ocl_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t
     return alloc_result(err, p, ppMem);
 }
 
-ur_result_t ocl_usm_device_alloc(ur_context_handle_t hContext, ur_device_handle_t hDevice,
-                                 const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool,
-                                 size_t size, void **ppMem) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
+// Device and shared allocations differ only in the extension's entry point (both functions
+// take the same arguments).
+static ur_result_t device_alloc(clDeviceMemAllocINTEL_fn alloc, ur_context_handle_t hContext,
+                                ur_device_handle_t hDevice, const ur_usm_desc_t *pUSMDesc,
+                                ur_usm_pool_handle_t pool, size_t size, void **ppMem) {
     if (pool != NULL)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0, "USM pools");
     OCL_TRY_UR(check_device(hContext, hDevice));
@@ -118,25 +119,25 @@ ur_result_t ocl_usm_device_alloc(ur_context_handle_t hContext, ur_device_handle_
     cl_uint align;
     OCL_TRY_UR(alloc_props(pUSMDesc, props, &align));
     cl_int err = CL_SUCCESS;
-    void *p = hContext->platform->ext.device_mem_alloc(hContext->cl, hDevice->cl,
-                                                       props[0] ? props : NULL, size, align, &err);
+    void *p = alloc(hContext->cl, hDevice->cl, props[0] ? props : NULL, size, align, &err);
     return alloc_result(err, p, ppMem);
+}
+
+ur_result_t ocl_usm_device_alloc(ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                                 const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool,
+                                 size_t size, void **ppMem) {
+    // The context is checked before its platform's entry points are read.
+    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
+    return device_alloc(hContext->platform->ext.device_mem_alloc, hContext, hDevice, pUSMDesc, pool,
+                        size, ppMem);
 }
 
 ur_result_t ocl_usm_shared_alloc(ur_context_handle_t hContext, ur_device_handle_t hDevice,
                                  const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool,
                                  size_t size, void **ppMem) {
     OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
-    if (pool != NULL)
-        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0, "USM pools");
-    OCL_TRY_UR(check_device(hContext, hDevice));
-    cl_mem_properties_intel props[5];
-    cl_uint align;
-    OCL_TRY_UR(alloc_props(pUSMDesc, props, &align));
-    cl_int err = CL_SUCCESS;
-    void *p = hContext->platform->ext.shared_mem_alloc(hContext->cl, hDevice->cl,
-                                                       props[0] ? props : NULL, size, align, &err);
-    return alloc_result(err, p, ppMem);
+    return device_alloc(hContext->platform->ext.shared_mem_alloc, hContext, hDevice, pUSMDesc, pool,
+                        size, ppMem);
 }
 
 ur_result_t ocl_usm_free(ur_context_handle_t hContext, void *pMem) {
