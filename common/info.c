@@ -49,6 +49,23 @@ ur_result_t urc_info_context(const urc_info_t *out, ur_context_info_t propName, 
     }
 }
 
+ur_result_t urc_info_queue(const urc_info_t *out, ur_queue_info_t propName,
+                           ur_context_handle_t context, ur_device_handle_t device,
+                           ur_queue_flags_t flags, uint32_t refcount) {
+    switch (propName) {
+    case UR_QUEUE_INFO_CONTEXT:
+        return urc_info_ptr(out, context);
+    case UR_QUEUE_INFO_DEVICE:
+        return urc_info_ptr(out, device);
+    case UR_QUEUE_INFO_FLAGS:
+        return urc_info_u32(out, flags);
+    case UR_QUEUE_INFO_REFERENCE_COUNT:
+        return urc_info_u32(out, refcount);
+    default:
+        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    }
+}
+
 ur_result_t urc_info_mem(const urc_info_t *out, ur_mem_info_t propName, size_t size,
                          ur_context_handle_t context, uint32_t refcount) {
     switch (propName) {

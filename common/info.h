@@ -71,6 +71,13 @@ static inline ur_result_t urc_info_string(const urc_info_t *out, const char *s) 
 ur_result_t urc_info_context(const urc_info_t *out, ur_context_info_t propName, uint32_t ndevices,
                              const ur_device_handle_t *devices, uint32_t refcount, bool usm_2d);
 
+/// urQueueGetInfo's queries that every adapter answers from the same facts: CONTEXT, DEVICE,
+/// FLAGS and REFERENCE_COUNT. The adapter answers the others (EMPTY, DEVICE_DEFAULT, SIZE)
+/// itself; this returns UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION for them.
+ur_result_t urc_info_queue(const urc_info_t *out, ur_queue_info_t propName,
+                           ur_context_handle_t context, ur_device_handle_t device,
+                           ur_queue_flags_t flags, uint32_t refcount);
+
 /// urMemGetInfo, likewise: the buffer's size, its context and reference count.
 ur_result_t urc_info_mem(const urc_info_t *out, ur_mem_info_t propName, size_t size,
                          ur_context_handle_t context, uint32_t refcount);

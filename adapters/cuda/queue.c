@@ -149,14 +149,6 @@ ur_result_t cuda_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propNa
     cuda_queue_t *q = CUDA_QUEUE(hQueue);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
-    case UR_QUEUE_INFO_CONTEXT:
-        return urc_info_ptr(&out, q->ctx);
-    case UR_QUEUE_INFO_DEVICE:
-        return urc_info_ptr(&out, q->dev);
-    case UR_QUEUE_INFO_FLAGS:
-        return urc_info_u32(&out, q->flags);
-    case UR_QUEUE_INFO_REFERENCE_COUNT:
-        return urc_info_u32(&out, urc_refcount(&q->obj));
     case UR_QUEUE_INFO_EMPTY: {
         bool empty = true;
         ur_result_t res = cuda_activate(q->dev);
@@ -164,11 +156,10 @@ ur_result_t cuda_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propNa
             res = queue_empty(q, &empty);
         return res != UR_RESULT_SUCCESS ? res : urc_info_bool(&out, empty);
     }
-    case UR_QUEUE_INFO_DEVICE_DEFAULT:
-    case UR_QUEUE_INFO_SIZE:
-        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION; // on-device queues do not exist in CUDA
     default:
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        // DEVICE_DEFAULT and SIZE describe on-device queues, which do not exist in CUDA.
+        return urc_info_queue(&out, propName, (ur_context_handle_t)q->ctx,
+                              (ur_device_handle_t)q->dev, q->flags, urc_refcount(&q->obj));
     }
 }
 

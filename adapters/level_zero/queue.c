@@ -439,14 +439,6 @@ ur_result_t l0_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propName
     l0_queue_t *q = L0_QUEUE(hQueue);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
-    case UR_QUEUE_INFO_CONTEXT:
-        return urc_info_ptr(&out, q->ctx);
-    case UR_QUEUE_INFO_DEVICE:
-        return urc_info_ptr(&out, q->dev);
-    case UR_QUEUE_INFO_FLAGS:
-        return urc_info_bytes(&out, &q->flags, sizeof q->flags);
-    case UR_QUEUE_INFO_REFERENCE_COUNT:
-        return urc_info_u32(&out, atomic_load(&q->user_refs));
     case UR_QUEUE_INFO_EMPTY: {
         // Empty when nothing is recorded and every command has completed.
         pthread_mutex_lock(&q->lock);
@@ -456,11 +448,10 @@ ur_result_t l0_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propName
         pthread_mutex_unlock(&q->lock);
         return urc_info_bool(&out, empty);
     }
-    case UR_QUEUE_INFO_DEVICE_DEFAULT:
-    case UR_QUEUE_INFO_SIZE:
-        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION; // device-side queues only
     default:
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        // DEVICE_DEFAULT and SIZE describe device-side queues, which Level Zero has not.
+        return urc_info_queue(&out, propName, (ur_context_handle_t)q->ctx,
+                              (ur_device_handle_t)q->dev, q->flags, atomic_load(&q->user_refs));
     }
 }
 

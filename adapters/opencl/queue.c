@@ -113,14 +113,6 @@ ur_result_t ocl_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propNam
     OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
-    case UR_QUEUE_INFO_CONTEXT:
-        return urc_info_ptr(&out, hQueue->context);
-    case UR_QUEUE_INFO_DEVICE:
-        return urc_info_ptr(&out, hQueue->device);
-    case UR_QUEUE_INFO_FLAGS:
-        return urc_info_u32(&out, queue_flags(hQueue->properties));
-    case UR_QUEUE_INFO_REFERENCE_COUNT:
-        return urc_info_u32(&out, urc_refcount(&hQueue->obj));
     case UR_QUEUE_INFO_DEVICE_DEFAULT:
     case UR_QUEUE_INFO_SIZE: {
         // Both describe device-side queues, which only a queue made ON_DEVICE is.
@@ -166,7 +158,8 @@ ur_result_t ocl_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propNam
         return urc_info_bool(&out, status == CL_COMPLETE);
     }
     default:
-        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+        return urc_info_queue(&out, propName, hQueue->context, hQueue->device,
+                              queue_flags(hQueue->properties), urc_refcount(&hQueue->obj));
     }
 }
 

@@ -111,6 +111,24 @@ START_TEST(context_queries) {
 }
 END_TEST
 
+START_TEST(queue_queries) {
+    ur_device_handle_t dev = NULL;
+    uint32_t v = 0;
+    const urc_info_t d = {sizeof dev, &dev, NULL}, u = {sizeof v, &v, NULL};
+    ur_context_handle_t ctx = (ur_context_handle_t)0x30;
+    ur_device_handle_t owner = (ur_device_handle_t)0x40;
+    ck_assert_ur_ok(urc_info_queue(&d, UR_QUEUE_INFO_DEVICE, ctx, owner, 5, 2));
+    ck_assert_ptr_eq(dev, owner);
+    ck_assert_ur_ok(urc_info_queue(&u, UR_QUEUE_INFO_FLAGS, ctx, owner, 5, 2));
+    ck_assert_uint_eq(v, 5);
+    ck_assert_ur_ok(urc_info_queue(&u, UR_QUEUE_INFO_REFERENCE_COUNT, ctx, owner, 5, 2));
+    ck_assert_uint_eq(v, 2);
+    // The adapter answers these itself.
+    ck_assert_ur(urc_info_queue(&u, UR_QUEUE_INFO_EMPTY, ctx, owner, 5, 2),
+                 UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
+}
+END_TEST
+
 START_TEST(mem_queries) {
     size_t size = 0;
     ur_context_handle_t ctx = NULL;
@@ -141,6 +159,9 @@ int main(void) {
     suite_add_tcase(s, tc);
     tc = tcase_create("urc_info_context");
     tcase_add_test(tc, context_queries);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("urc_info_queue");
+    tcase_add_test(tc, queue_queries);
     suite_add_tcase(s, tc);
     tc = tcase_create("urc_info_mem");
     tcase_add_test(tc, mem_queries);
