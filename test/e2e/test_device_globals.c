@@ -71,10 +71,7 @@ static void teardown(void) {
 }
 
 static TCase *dg_tcase(const char *name) {
-    TCase *tc = tcase_create(name);
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 120);
-    return tc;
+    return urc_test_tcase(name, setup, teardown);
 }
 
 // ---- without device_image_scope: one USM buffer shared by every program -----------------------

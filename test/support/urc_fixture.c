@@ -50,6 +50,28 @@ void urc_test_open(ur_adapter_handle_t *adapter, ur_platform_handle_t *platform,
     ck_assert_ur_ok(urQueueCreate(*context, *device, NULL, queue));
 }
 
+int urc_test_assert_device_info_sizes(ur_device_handle_t device) {
+    int answered = 0;
+    for (uint32_t q = 0; q <= 0x9000; ++q) {
+        size_t size = 0;
+        ur_result_t r = urDeviceGetInfo(device, (ur_device_info_t)q, 0, NULL, &size);
+        if (r == UR_RESULT_ERROR_INVALID_ENUMERATION ||
+            r == UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION)
+            continue;
+        ck_assert_msg(r == UR_RESULT_SUCCESS, "query 0x%x: %s", q, urc_test_result_name(r));
+        // Extra room must not change the answer's size.
+        uint8_t *buf = calloc(size + 16, 1);
+        size_t again = 0;
+        ck_assert_ur_ok(urDeviceGetInfo(device, (ur_device_info_t)q, size + 16, buf, &again));
+        ck_assert_uint_eq(again, size);
+        if (size > 0)
+            ck_assert_ur_ok(urDeviceGetInfo(device, (ur_device_info_t)q, size, buf, NULL));
+        free(buf);
+        ++answered;
+    }
+    return answered;
+}
+
 const ur_device_info_t urc_test_sycl_startup_queries[] = {
     UR_DEVICE_INFO_TYPE,
     UR_DEVICE_INFO_VENDOR_ID,

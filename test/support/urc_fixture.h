@@ -24,6 +24,11 @@ void urc_test_open(ur_adapter_handle_t *adapter, ur_platform_handle_t *platform,
                    ur_device_handle_t *device, ur_context_handle_t *context,
                    ur_queue_handle_t *queue);
 
+/// Asserts that urDeviceGetInfo answers every query value up to 0x9000, or refuses it as an
+/// invalid or unsupported enumeration, and that an answer's size is the same for the size query,
+/// the exact buffer and a larger one. Returns how many it answered.
+int urc_test_assert_device_info_sizes(ur_device_handle_t device);
+
 /// The device queries a SYCL runtime makes of every device at start-up; each must answer.
 extern const ur_device_info_t urc_test_sycl_startup_queries[];
 extern const size_t urc_test_sycl_startup_query_count;

@@ -56,6 +56,20 @@ TCase *cudat_tcase(const char *name) {
     return urc_test_tcase(name, cudat_setup, cudat_teardown);
 }
 
+static void program_setup(void) {
+    cudat_setup();
+    T.program = cudat_built_program("globals.ptx", NULL);
+}
+
+static void program_teardown(void) {
+    ck_assert_ur_ok(urProgramRelease(T.program));
+    cudat_teardown();
+}
+
+TCase *cudat_program_tcase(const char *name) {
+    return urc_test_tcase(name, program_setup, program_teardown);
+}
+
 void *cudat_read_kernel(const char *file, size_t *size) {
     void *data = urc_test_read_file(cudat_kernel_dir(), file, size);
     ck_assert_msg(data != NULL, "kernel file %s/%s missing", cudat_kernel_dir(), file);

@@ -20,6 +20,7 @@ typedef struct cudat_t {
     ur_device_handle_t device;
     ur_context_handle_t context;
     ur_queue_handle_t queue;
+    ur_program_handle_t program; // globals.ptx, built, with cudat_program_tcase
 } cudat_t;
 
 /// Set up by the fixture for each test.
@@ -30,6 +31,9 @@ void cudat_teardown(void);
 
 /// A test case running cudat_setup/cudat_teardown around each test (in the forked child).
 TCase *cudat_tcase(const char *name);
+
+/// As cudat_tcase, and the fixture also builds globals.ptx into T.program.
+TCase *cudat_program_tcase(const char *name);
 
 /// Runs the suite, or exits 77 without a CUDA platform (probed in a child process, so the
 /// parent never initialises CUDA before Check forks) or, when `needs_kernels`, without the

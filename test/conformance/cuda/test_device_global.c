@@ -37,10 +37,7 @@ static void teardown(void) {
 }
 
 static TCase *tcase(const char *name) {
-    TCase *tc = tcase_create(name);
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 120);
-    return tc;
+    return urc_test_tcase(name, setup, teardown);
 }
 
 static void launch_inc(void) {

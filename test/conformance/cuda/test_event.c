@@ -9,31 +9,12 @@
 // Cycles of the spin kernel: tens of milliseconds on any recent GPU.
 static const long long spin_cycles = 100000000;
 
-static ur_program_handle_t program;
-
-static void setup(void) {
-    cudat_setup();
-    program = cudat_built_program("globals.ptx", NULL);
-}
-
-static void teardown(void) {
-    ck_assert_ur_ok(urProgramRelease(program));
-    cudat_teardown();
-}
-
-static TCase *tcase(const char *name) {
-    TCase *tc = tcase_create(name);
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 120);
-    return tc;
-}
-
 static ur_event_handle_t spin(ur_queue_handle_t q) {
     ur_kernel_handle_t k = NULL;
     ur_event_handle_t ev = NULL;
     size_t local = 1;
     ur_exp_kernel_arg_properties_t arg = cudat_arg_value(0, &spin_cycles, sizeof spin_cycles);
-    ck_assert_ur_ok(urKernelCreate(program, "spin", &k));
+    ck_assert_ur_ok(urKernelCreate(T.program, "spin", &k));
     ck_assert_ur_ok(cudat_launch(q, k, 1, &local, 1, &arg, 0, NULL, &ev));
     ck_assert_ur_ok(urKernelRelease(k));
     return ev;
@@ -133,7 +114,7 @@ START_TEST(wait_list_orders_across_queues) {
     size_t local = 1;
     ur_exp_kernel_arg_properties_t args[2] = {cudat_arg_pointer(0, dev),
                                               cudat_arg_value(1, &value, sizeof value)};
-    ck_assert_ur_ok(urKernelCreate(program, "fill_value", &k));
+    ck_assert_ur_ok(urKernelCreate(T.program, "fill_value", &k));
     ck_assert_ur_ok(cudat_launch(T.queue, k, 1, &local, 2, args, 1, &slow, &filled));
     ck_assert_ur_ok(urEnqueueUSMMemcpy(q2, true, &host, dev, sizeof host, 1, &filled, NULL));
     ck_assert_int_eq(host, 7);
@@ -159,7 +140,7 @@ START_TEST(barrier_orders_out_of_order_queue) {
     size_t local = 1;
     ur_exp_kernel_arg_properties_t args[2] = {cudat_arg_pointer(0, dev),
                                               cudat_arg_value(1, &value, sizeof value)};
-    ck_assert_ur_ok(urKernelCreate(program, "fill_value", &k));
+    ck_assert_ur_ok(urKernelCreate(T.program, "fill_value", &k));
     ck_assert_ur_ok(urEnqueueEventsWaitWithBarrier(q, 0, NULL, NULL));
     ck_assert_ur_ok(cudat_launch(q, k, 1, &local, 2, args, 0, NULL, NULL));
     ck_assert_ur_ok(urEnqueueEventsWaitWithBarrier(q, 0, NULL, &barrier));
@@ -333,22 +314,22 @@ END_TEST
 
 int main(void) {
     Suite *s = suite_create("cuda event");
-    TCase *tc = tcase("urEventGetInfo");
+    TCase *tc = cudat_program_tcase("urEventGetInfo");
     tcase_add_test(tc, get_info_of_events_wait);
     tcase_add_test(tc, status_running_then_complete);
     suite_add_tcase(s, tc);
-    tc = tcase("urEventRetain");
+    tc = cudat_program_tcase("urEventRetain");
     tcase_add_test(tc, retain_counts);
     suite_add_tcase(s, tc);
-    tc = tcase("urEventGetProfilingInfo");
+    tc = cudat_program_tcase("urEventGetProfilingInfo");
     tcase_add_test(tc, profiling_times_are_ordered);
     tcase_add_test(tc, profiling_without_flag_not_available);
     suite_add_tcase(s, tc);
-    tc = tcase("urEventWait");
+    tc = cudat_program_tcase("urEventWait");
     tcase_add_test(tc, wait_list_orders_across_queues);
     tcase_add_test(tc, barrier_orders_out_of_order_queue);
     suite_add_tcase(s, tc);
-    tc = tcase("urEventSetCallback");
+    tc = cudat_program_tcase("urEventSetCallback");
     tcase_add_test(tc, callback_complete_after_release);
     tcase_add_test(tc, callback_complete_waits_for_the_command);
     tcase_add_test(tc, callback_every_status);
@@ -356,7 +337,7 @@ int main(void) {
     tcase_add_test(tc, callback_registers_another);
     tcase_add_test(tc, callback_queued_is_unsupported);
     suite_add_tcase(s, tc);
-    tc = tcase("urEventGetNativeHandle");
+    tc = cudat_program_tcase("urEventGetNativeHandle");
     tcase_add_test(tc, native_handle_round_trip);
     suite_add_tcase(s, tc);
     return cudat_main(s, true);

@@ -9,28 +9,9 @@
 
 #define N 256
 
-static ur_program_handle_t program;
-
-static void setup(void) {
-    cudat_setup();
-    program = cudat_built_program("globals.ptx", NULL);
-}
-
-static void teardown(void) {
-    ck_assert_ur_ok(urProgramRelease(program));
-    cudat_teardown();
-}
-
-static TCase *tcase(const char *name) {
-    TCase *tc = tcase_create(name);
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 120);
-    return tc;
-}
-
 static ur_kernel_handle_t kernel(const char *name) {
     ur_kernel_handle_t k = NULL;
-    ck_assert_ur_ok(urKernelCreate(program, name, &k));
+    ck_assert_ur_ok(urKernelCreate(T.program, name, &k));
     return k;
 }
 
@@ -47,7 +28,7 @@ static void read_ints(int *host, const int *dev, size_t n) {
 
 START_TEST(create_missing_name_is_invalid_kernel_name) {
     ur_kernel_handle_t k = NULL;
-    ck_assert_ur(urKernelCreate(program, "no_such_kernel", &k),
+    ck_assert_ur(urKernelCreate(T.program, "no_such_kernel", &k),
                  UR_RESULT_ERROR_INVALID_KERNEL_NAME);
 }
 END_TEST
@@ -69,7 +50,7 @@ START_TEST(get_info_name_program_context) {
     ck_assert_ur_ok(urKernelGetInfo(k, UR_KERNEL_INFO_PROGRAM, sizeof p, &p, NULL));
     ck_assert_ur_ok(urKernelGetInfo(k, UR_KERNEL_INFO_CONTEXT, sizeof ctx, &ctx, NULL));
     ck_assert_str_eq(name, "add_one");
-    ck_assert_ptr_eq(p, program);
+    ck_assert_ptr_eq(p, T.program);
     ck_assert_ptr_eq(ctx, T.context);
     // The argument count needs cuFuncGetParamInfo (CUDA 12.4 drivers).
     uint32_t args = 0;
@@ -386,13 +367,13 @@ START_TEST(native_kernel_of_its_program) {
     ur_kernel_handle_t k = kernel("fill_value"), again = NULL;
     ur_native_handle_t fn = 0;
     ck_assert_ur_ok(urKernelGetNativeHandle(k, &fn));
-    ck_assert_ur_ok(urKernelCreateWithNativeHandle(fn, T.context, program, NULL, &again));
+    ck_assert_ur_ok(urKernelCreateWithNativeHandle(fn, T.context, T.program, NULL, &again));
     ur_native_handle_t same = 0;
     ur_program_handle_t p = NULL;
     ck_assert_ur_ok(urKernelGetNativeHandle(again, &same));
     ck_assert_ur_ok(urKernelGetInfo(again, UR_KERNEL_INFO_PROGRAM, sizeof p, &p, NULL));
     ck_assert_uint_eq(same, fn);
-    ck_assert_ptr_eq(p, program);
+    ck_assert_ptr_eq(p, T.program);
     // cuFuncGetName (CUDA 12.3) gives the name back; older drivers leave it empty.
     char name[32] = "?";
     ck_assert_ur_ok(urKernelGetInfo(again, UR_KERNEL_INFO_FUNCTION_NAME, sizeof name, name, NULL));
@@ -409,12 +390,12 @@ START_TEST(native_kernel_without_program) {
     ur_kernel_handle_t k = kernel("fill_value"), again = NULL;
     ur_native_handle_t fn = 0, module = 0, wrapped_module = 0;
     ck_assert_ur_ok(urKernelGetNativeHandle(k, &fn));
-    ck_assert_ur_ok(urProgramGetNativeHandle(program, &module));
+    ck_assert_ur_ok(urProgramGetNativeHandle(T.program, &module));
     ck_assert_ur_ok(urKernelCreateWithNativeHandle(fn, T.context, NULL, NULL, &again));
     ur_program_handle_t p = NULL;
     ck_assert_ur_ok(urKernelGetInfo(again, UR_KERNEL_INFO_PROGRAM, sizeof p, &p, NULL));
     ck_assert_ptr_nonnull(p);
-    ck_assert_ptr_ne(p, program);
+    ck_assert_ptr_ne(p, T.program);
     ck_assert_ur_ok(urProgramGetNativeHandle(p, &wrapped_module));
     ck_assert_uint_eq(wrapped_module, module);
     check_fill(again, 12);
@@ -430,7 +411,7 @@ START_TEST(native_kernel_of_another_program_is_refused) {
     ck_assert_ur_ok(urKernelGetNativeHandle(k, &fn));
     ck_assert_ur(urKernelCreateWithNativeHandle(fn, T.context, other, NULL, &again),
                  UR_RESULT_ERROR_INVALID_PROGRAM);
-    ck_assert_ur(urKernelCreateWithNativeHandle(0, T.context, program, NULL, &again),
+    ck_assert_ur(urKernelCreateWithNativeHandle(0, T.context, T.program, NULL, &again),
                  UR_RESULT_ERROR_INVALID_NULL_HANDLE);
     ck_assert_ptr_null(again);
     ck_assert_ur_ok(urProgramRelease(other));
@@ -440,28 +421,28 @@ END_TEST
 
 int main(void) {
     Suite *s = suite_create("cuda kernel");
-    TCase *tc = tcase("urKernelCreate");
+    TCase *tc = cudat_program_tcase("urKernelCreate");
     tcase_add_test(tc, create_missing_name_is_invalid_kernel_name);
     tcase_add_test(tc, create_in_unbuilt_program_is_not_executable);
     suite_add_tcase(s, tc);
-    tc = tcase("urKernelGetInfo");
+    tc = cudat_program_tcase("urKernelGetInfo");
     tcase_add_test(tc, get_info_name_program_context);
     suite_add_tcase(s, tc);
-    tc = tcase("urKernelGetGroupInfo");
+    tc = cudat_program_tcase("urKernelGetGroupInfo");
     tcase_add_test(tc, get_group_and_sub_group_info);
     suite_add_tcase(s, tc);
-    tc = tcase("urKernelGetSuggestedLocalWorkSize");
+    tc = cudat_program_tcase("urKernelGetSuggestedLocalWorkSize");
     tcase_add_test(tc, suggested_local_size_divides_global);
     suite_add_tcase(s, tc);
-    tc = tcase("urKernelGetNativeHandle");
+    tc = cudat_program_tcase("urKernelGetNativeHandle");
     tcase_add_test(tc, native_handle_and_exec_info);
     suite_add_tcase(s, tc);
-    tc = tcase("urKernelCreateWithNativeHandle");
+    tc = cudat_program_tcase("urKernelCreateWithNativeHandle");
     tcase_add_test(tc, native_kernel_of_its_program);
     tcase_add_test(tc, native_kernel_without_program);
     tcase_add_test(tc, native_kernel_of_another_program_is_refused);
     suite_add_tcase(s, tc);
-    tc = tcase("urEnqueueKernelLaunchWithArgsExp");
+    tc = cudat_program_tcase("urEnqueueKernelLaunchWithArgsExp");
     tcase_add_test(tc, launch_pointer_and_value_arguments);
     tcase_add_test(tc, launch_arguments_out_of_order_and_without_local_size);
     tcase_add_test(tc, launch_buffer_argument);

@@ -61,10 +61,7 @@ static void teardown(void) {
 }
 
 static TCase *dg_tcase(const char *name) {
-    TCase *tc = tcase_create(name);
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 120);
-    return tc;
+    return urc_test_tcase(name, setup, teardown);
 }
 
 static ur_command_t type_of(ur_event_handle_t e) {
