@@ -19,6 +19,7 @@
 #include "error.h"
 #include "info.h"
 #include "log.h"
+#include "mapping.h"
 #include "object.h"
 #include "props.h"
 #include "ranges.h"
@@ -112,14 +113,6 @@ typedef enum cuda_mem_kind_t {
     CUDA_MEM_NATIVE,     // a CUdeviceptr handed in
 } cuda_mem_kind_t;
 
-typedef struct cuda_map_t {
-    void *ptr;
-    size_t offset, size;
-    ur_map_flags_t flags;
-    bool staged; // ptr is a staging copy (freed at unmap), not the buffer's own host memory
-    struct cuda_map_t *next;
-} cuda_map_t;
-
 typedef struct cuda_mem_t {
     urc_object_t obj;
     cuda_context_t *ctx;       // retained
@@ -132,8 +125,7 @@ typedef struct cuda_mem_t {
     void *host;       // host view of the same memory (USE_HOST / ALLOC_HOST), or NULL
     bool registered;  // we called cuMemHostRegister on `host`
     bool owns_native; // NATIVE: free at release
-    pthread_mutex_t map_lock;
-    cuda_map_t *maps;
+    urc_mappings_t maps;
 } cuda_mem_t;
 
 typedef enum cuda_image_kind_t {

@@ -411,44 +411,25 @@ ur_result_t cuda_enqueue_mem_buffer_map(ur_queue_handle_t hQueue, ur_mem_handle_
         return res;
     if (!urc_range_fits(m->size, offset, size))
         return UR_RESULT_ERROR_INVALID_SIZE;
-    cuda_map_t *map = URC_NEW(cuda_map_t);
+    // A buffer in host memory is mapped in place; a device buffer through a host copy.
+    urc_mapping_t *map = urc_mapping_new(offset, size, mapFlags,
+                                         m->host != NULL ? (char *)m->host + offset : NULL, false);
     if (map == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    map->offset = offset;
-    map->size = size;
-    map->flags = mapFlags;
-    // A buffer in host memory is mapped in place; a device buffer through a host copy.
-    if (m->host != NULL) {
-        map->ptr = (char *)m->host + offset;
-    } else {
-        map->staged = true;
-        map->ptr = malloc(size > 0 ? size : 1);
-        if (map->ptr == NULL) {
-            free(map);
-            return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-        }
-    }
     cuda_op_t op;
     res = cuda_op_begin(q, UR_COMMAND_MEM_BUFFER_MAP, numEventsInWaitList, phEventWaitList, phEvent,
                         &op);
     if (res == UR_RESULT_SUCCESS) {
-        bool read_back =
-            map->staged && size > 0 && (mapFlags & UR_MAP_FLAG_WRITE_INVALIDATE_REGION) == 0;
-        if (read_back)
+        if (size > 0 && urc_mapping_reads_in(map))
             res = cuda_ok(cu.MemcpyDtoHAsync(map->ptr, m->ptr + offset, size, op.stream),
                           "cuMemcpyDtoHAsync");
         res = cuda_op_end(&op, res, blockingMap, phEvent);
     }
     if (res != UR_RESULT_SUCCESS) {
-        if (map->staged)
-            free(map->ptr);
-        free(map);
+        urc_mapping_free(map);
         return res;
     }
-    pthread_mutex_lock(&m->map_lock);
-    map->next = m->maps;
-    m->maps = map;
-    pthread_mutex_unlock(&m->map_lock);
+    urc_mappings_add(&m->maps, map);
     *ppRetMap = map->ptr;
     return UR_RESULT_SUCCESS;
 }
@@ -462,16 +443,7 @@ ur_result_t cuda_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMe
     ur_result_t res = queue_and_buffer(hQueue, hMem, &q, &m);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    cuda_map_t *map = NULL;
-    pthread_mutex_lock(&m->map_lock);
-    for (cuda_map_t **at = &m->maps; *at != NULL; at = &(*at)->next) {
-        if ((*at)->ptr == pMappedPtr) {
-            map = *at;
-            *at = map->next;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&m->map_lock);
+    urc_mapping_t *map = urc_mappings_take(&m->maps, pMappedPtr);
     if (map == NULL)
         return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
                              "%p is not a mapping of this buffer", pMappedPtr);
@@ -481,23 +453,17 @@ ur_result_t cuda_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMe
     if (res == UR_RESULT_SUCCESS) {
         // From pageable memory the copy returns once CUDA holds the data, so the staging
         // copy can be freed right after.
-        if (map->staged && map->size > 0 &&
-            (map->flags & (UR_MAP_FLAG_WRITE | UR_MAP_FLAG_WRITE_INVALIDATE_REGION)))
+        if (map->size > 0 && urc_mapping_writes_back(map))
             res = cuda_ok(cu.MemcpyHtoDAsync(m->ptr + map->offset, map->ptr, map->size, op.stream),
                           "cuMemcpyHtoDAsync");
         res = cuda_op_end(&op, res, false, phEvent);
     }
     if (res != UR_RESULT_SUCCESS) {
         // Still mapped: the caller may try again.
-        pthread_mutex_lock(&m->map_lock);
-        map->next = m->maps;
-        m->maps = map;
-        pthread_mutex_unlock(&m->map_lock);
+        urc_mappings_add(&m->maps, map);
         return res;
     }
-    if (map->staged)
-        free(map->ptr);
-    free(map);
+    urc_mapping_free(map);
     return UR_RESULT_SUCCESS;
 }
 

@@ -13,7 +13,7 @@ static cuda_mem_t *alloc_mem(cuda_context_t *ctx, ur_mem_flags_t flags, size_t s
     m->flags = flags;
     m->size = size;
     m->kind = kind;
-    pthread_mutex_init(&m->map_lock, NULL);
+    urc_mappings_init(&m->maps);
     urc_object_init(&m->obj, &cuda_ddi, URC_KIND_MEM);
     return m;
 }
@@ -93,7 +93,7 @@ ur_result_t cuda_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t 
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     res = back(m, host, (flags & UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER) != 0);
     if (res != UR_RESULT_SUCCESS) {
-        pthread_mutex_destroy(&m->map_lock);
+        urc_mappings_destroy(&m->maps);
         free(m);
         return res;
     }
@@ -128,16 +128,10 @@ void cuda_mem_release_internal(cuda_mem_t *m) {
             break;
         }
     }
-    for (cuda_map_t *map = m->maps, *next; map != NULL; map = next) {
-        next = map->next;
-        if (map->staged)
-            free(map->ptr);
-        free(map);
-    }
     if (m->parent != NULL)
         cuda_mem_release_internal(m->parent);
     cuda_context_release_internal(m->ctx);
-    pthread_mutex_destroy(&m->map_lock);
+    urc_mappings_destroy(&m->maps);
     free(m);
 }
 

@@ -348,44 +348,25 @@ ur_result_t l0_enqueue_mem_buffer_map(ur_queue_handle_t hQueue, ur_mem_handle_t 
         return res;
     if (size == 0)
         return UR_RESULT_ERROR_INVALID_SIZE;
-    l0_map_t *map = URC_NEW(l0_map_t);
+    void *at = m->user != NULL            ? (char *)m->user + offset
+               : m->kind == L0_MEM_DEVICE ? NULL // a staging buffer
+                                          : (char *)m->ptr + offset;
+    urc_mapping_t *map = urc_mapping_new(offset, size, mapFlags, at, m->user != NULL);
     if (map == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    map->offset = offset;
-    map->size = size;
-    map->flags = mapFlags;
-    map->staged = m->kind == L0_MEM_DEVICE || m->user != NULL;
-    if (m->user != NULL) {
-        map->ptr = (char *)m->user + offset;
-    } else if (map->staged) {
-        map->ptr = malloc(size);
-        map->owned = true;
-    } else {
-        map->ptr = (char *)m->ptr + offset;
-    }
-    if (map->ptr == NULL) {
-        free(map);
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    // Only a mapping that discards the contents needs no copy to the host.
-    bool fetch = map->staged && !(mapFlags & UR_MAP_FLAG_WRITE_INVALIDATE_REGION);
     l0_op_t op;
     res = l0_op_begin(q, UR_COMMAND_MEM_BUFFER_MAP, numEventsInWaitList, phEventWaitList, &op);
     if (res == UR_RESULT_SUCCESS)
         res = l0_op_end(&op,
-                        fetch ? append_copy(&op, map->ptr, (char *)m->ptr + offset, size)
-                              : append_signal(&op),
+                        urc_mapping_reads_in(map)
+                            ? append_copy(&op, map->ptr, (char *)m->ptr + offset, size)
+                            : append_signal(&op),
                         blockingMap, phEvent);
     if (res != UR_RESULT_SUCCESS) {
-        if (map->owned)
-            free(map->ptr);
-        free(map);
+        urc_mapping_free(map);
         return res;
     }
-    pthread_mutex_lock(&m->map_lock);
-    map->next = m->maps;
-    m->maps = map;
-    pthread_mutex_unlock(&m->map_lock);
+    urc_mappings_add(&m->maps, map);
     *ppRetMap = map->ptr;
     return UR_RESULT_SUCCESS;
 }
@@ -401,24 +382,16 @@ ur_result_t l0_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMem,
         res = buffer_of(q, hMem, &m);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    pthread_mutex_lock(&m->map_lock);
-    l0_map_t **at = &m->maps;
-    while (*at != NULL && (*at)->ptr != pMappedPtr)
-        at = &(*at)->next;
-    l0_map_t *map = *at;
-    if (map != NULL)
-        *at = map->next;
-    pthread_mutex_unlock(&m->map_lock);
+    urc_mapping_t *map = urc_mappings_take(&m->maps, pMappedPtr);
     if (map == NULL)
         return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
                              "%p is not a mapping of this buffer", pMappedPtr);
-    bool store =
-        map->staged && (map->flags & (UR_MAP_FLAG_WRITE | UR_MAP_FLAG_WRITE_INVALIDATE_REGION));
     l0_op_t op;
     res = l0_op_begin(q, UR_COMMAND_MEM_UNMAP, numEventsInWaitList, phEventWaitList, &op);
     if (res == UR_RESULT_SUCCESS) {
-        ur_result_t r = store ? append_copy(&op, (char *)m->ptr + map->offset, map->ptr, map->size)
-                              : append_signal(&op);
+        ur_result_t r = urc_mapping_writes_back(map)
+                            ? append_copy(&op, (char *)m->ptr + map->offset, map->ptr, map->size)
+                            : append_signal(&op);
         // The staging buffer goes when the copy back has read it.
         if (r == UR_RESULT_SUCCESS && map->owned) {
             op.event->free_when_done = map->ptr;
@@ -428,13 +401,10 @@ ur_result_t l0_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMem,
     }
     if (res != UR_RESULT_SUCCESS) {
         // The mapping stays, so the caller can try again.
-        pthread_mutex_lock(&m->map_lock);
-        map->next = m->maps;
-        m->maps = map;
-        pthread_mutex_unlock(&m->map_lock);
+        urc_mappings_add(&m->maps, map);
         return res;
     }
-    free(map);
+    urc_mapping_free(map); // its staging buffer, if any, is the event's now
     return UR_RESULT_SUCCESS;
 }
 

@@ -27,6 +27,7 @@
 #include "info.h"
 #include "l0_entry_points.h"
 #include "log.h"
+#include "mapping.h"
 #include "object.h"
 #include "props.h"
 #include "ranges.h"
@@ -175,15 +176,6 @@ typedef enum l0_mem_kind_t {
     L0_MEM_HOST,   // host USM, reachable by every device of the context
 } l0_mem_kind_t;
 
-typedef struct l0_map_t {
-    void *ptr;
-    size_t offset, size;
-    ur_map_flags_t flags;
-    bool staged; // ptr is a copy (the caller's memory, or ours), not the buffer's own memory
-    bool owned;  // ptr is a staging buffer of ours, freed once the unmap's copy is done
-    struct l0_map_t *next;
-} l0_map_t;
-
 typedef struct l0_mem_t {
     urc_object_t obj;
     l0_context_t *ctx;       // retained
@@ -195,8 +187,7 @@ typedef struct l0_mem_t {
     void *ptr;     // USM allocation (or the parent's, plus origin)
     void *user;    // UR_MEM_FLAG_USE_HOST_POINTER: the caller's memory, kept in step on map
     bool owns_ptr;
-    pthread_mutex_t map_lock;
-    l0_map_t *maps;
+    urc_mappings_t maps;
 } l0_mem_t;
 
 /// Per-device state of a program (UR v1's state machine).

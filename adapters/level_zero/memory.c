@@ -46,7 +46,7 @@ static l0_mem_t *mem_new(l0_context_t *ctx, ur_mem_flags_t flags, size_t size, l
     m->flags = flags;
     m->size = size;
     m->kind = kind;
-    pthread_mutex_init(&m->map_lock, NULL);
+    urc_mappings_init(&m->maps);
     urc_object_init(&m->obj, &l0_ddi, URC_KIND_MEM);
     l0_context_retain_internal(ctx);
     return m;
@@ -55,16 +55,10 @@ static l0_mem_t *mem_new(l0_context_t *ctx, ur_mem_flags_t flags, size_t size, l
 static void mem_destroy(l0_mem_t *m) {
     if (m->owns_ptr)
         (void)l0_usm_release(m->ctx, m->ptr);
-    for (l0_map_t *map = m->maps, *next; map != NULL; map = next) {
-        next = map->next;
-        if (map->owned)
-            free(map->ptr);
-        free(map);
-    }
     if (m->parent != NULL)
         l0_mem_release_internal(m->parent);
     l0_context_release_internal(m->ctx);
-    pthread_mutex_destroy(&m->map_lock);
+    urc_mappings_destroy(&m->maps);
     free(m);
 }
 
