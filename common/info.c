@@ -31,6 +31,20 @@ ur_result_t urc_info_exact(const urc_info_t *out, const void *data, size_t size)
     return urc_info_bytes(out, data, size);
 }
 
+ur_result_t urc_info_adapter(const urc_info_t *out, ur_adapter_info_t propName,
+                             ur_backend_t backend, uint32_t refcount) {
+    switch (propName) {
+    case UR_ADAPTER_INFO_BACKEND:
+        return urc_info_bytes(out, &backend, sizeof backend);
+    case UR_ADAPTER_INFO_REFERENCE_COUNT:
+        return urc_info_u32(out, refcount);
+    case UR_ADAPTER_INFO_VERSION:
+        return urc_info_u32(out, 1);
+    default:
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    }
+}
+
 ur_result_t urc_info_context(const urc_info_t *out, ur_context_info_t propName, uint32_t ndevices,
                              const ur_device_handle_t *devices, uint32_t refcount, bool usm_2d) {
     switch (propName) {

@@ -66,6 +66,11 @@ static inline ur_result_t urc_info_string(const urc_info_t *out, const char *s) 
     return urc_info_bytes(out, s, strlen(s) + 1);
 }
 
+/// urAdapterGetInfo: the backend, the adapter's reference count, and version 1 (the UR v1
+/// semantics every urc adapter has).
+ur_result_t urc_info_adapter(const urc_info_t *out, ur_adapter_info_t propName,
+                             ur_backend_t backend, uint32_t refcount);
+
 /// urContextGetInfo, which every adapter answers from the same facts: its devices, its
 /// reference count, and whether urEnqueueUSMMemcpy2D/Fill2D work there.
 ur_result_t urc_info_context(const urc_info_t *out, ur_context_info_t propName, uint32_t ndevices,

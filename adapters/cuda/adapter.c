@@ -50,16 +50,7 @@ ur_result_t cuda_adapter_get_info(ur_adapter_handle_t hAdapter, ur_adapter_info_
                                   size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     (void)hAdapter;
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    switch (propName) {
-    case UR_ADAPTER_INFO_BACKEND:
-        return urc_info_bytes(&out, &(ur_backend_t){UR_BACKEND_CUDA}, sizeof(ur_backend_t));
-    case UR_ADAPTER_INFO_REFERENCE_COUNT:
-        return urc_info_u32(&out, urc_refcount(&adapter));
-    case UR_ADAPTER_INFO_VERSION:
-        return urc_info_u32(&out, 1);
-    default:
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
-    }
+    return urc_info_adapter(&out, propName, UR_BACKEND_CUDA, urc_refcount(&adapter));
 }
 
 ur_result_t cuda_adapter_set_logger_callback(ur_adapter_handle_t hAdapter,

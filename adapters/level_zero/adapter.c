@@ -54,16 +54,8 @@ ur_result_t l0_adapter_get_info(ur_adapter_handle_t hAdapter, ur_adapter_info_t 
                                 size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     (void)hAdapter;
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    switch (propName) {
-    case UR_ADAPTER_INFO_BACKEND:
-        return urc_info_bytes(&out, &(ur_backend_t){UR_BACKEND_LEVEL_ZERO}, sizeof(ur_backend_t));
-    case UR_ADAPTER_INFO_REFERENCE_COUNT:
-        return urc_info_u32(&out, urc_refcount(&adapter));
-    case UR_ADAPTER_INFO_VERSION:
-        return urc_info_u32(&out, 1); // the v1 semantics, as UR's legacy adapter reports
-    default:
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
-    }
+    // Version 1: the v1 semantics, as UR's legacy adapter reports.
+    return urc_info_adapter(&out, propName, UR_BACKEND_LEVEL_ZERO, urc_refcount(&adapter));
 }
 
 ur_result_t l0_adapter_set_logger_callback(ur_adapter_handle_t hAdapter,

@@ -66,18 +66,7 @@ ur_result_t ocl_adapter_get_info(ur_adapter_handle_t hAdapter, ur_adapter_info_t
                                  size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     OCL_CHECK_HANDLE(hAdapter, URC_KIND_ADAPTER, UR_RESULT_ERROR_INVALID_NULL_HANDLE);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    switch (propName) {
-    case UR_ADAPTER_INFO_BACKEND: {
-        ur_backend_t backend = UR_BACKEND_OPENCL;
-        return urc_info_bytes(&out, &backend, sizeof backend);
-    }
-    case UR_ADAPTER_INFO_REFERENCE_COUNT:
-        return urc_info_u32(&out, urc_refcount(&hAdapter->obj));
-    case UR_ADAPTER_INFO_VERSION:
-        return urc_info_u32(&out, 1);
-    default:
-        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
-    }
+    return urc_info_adapter(&out, propName, UR_BACKEND_OPENCL, urc_refcount(&hAdapter->obj));
 }
 
 ur_result_t ocl_adapter_set_logger_callback(ur_adapter_handle_t hAdapter,

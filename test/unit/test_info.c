@@ -93,6 +93,19 @@ START_TEST(exact_wants_the_exact_size) {
 }
 END_TEST
 
+START_TEST(adapter_queries) {
+    ur_backend_t backend = UR_BACKEND_UNKNOWN;
+    uint32_t v = 0;
+    const urc_info_t b = {sizeof backend, &backend, NULL}, u = {sizeof v, &v, NULL};
+    ck_assert_ur_ok(urc_info_adapter(&b, UR_ADAPTER_INFO_BACKEND, UR_BACKEND_CUDA, 2));
+    ck_assert_int_eq(backend, UR_BACKEND_CUDA);
+    ck_assert_ur_ok(urc_info_adapter(&u, UR_ADAPTER_INFO_REFERENCE_COUNT, UR_BACKEND_CUDA, 2));
+    ck_assert_uint_eq(v, 2);
+    ck_assert_ur_ok(urc_info_adapter(&u, UR_ADAPTER_INFO_VERSION, UR_BACKEND_CUDA, 2));
+    ck_assert_uint_eq(v, 1);
+}
+END_TEST
+
 START_TEST(context_queries) {
     ur_device_handle_t devs[2] = {(ur_device_handle_t)0x10, (ur_device_handle_t)0x20};
     ur_device_handle_t got[2] = {NULL, NULL};
@@ -156,6 +169,9 @@ int main(void) {
     suite_add_tcase(s, tc);
     tc = tcase_create("urc_info_exact");
     tcase_add_test(tc, exact_wants_the_exact_size);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("urc_info_adapter");
+    tcase_add_test(tc, adapter_queries);
     suite_add_tcase(s, tc);
     tc = tcase_create("urc_info_context");
     tcase_add_test(tc, context_queries);
