@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device_info.h"
 #include "requirements.h"
 #include "ur_ddi.h"
 
@@ -48,18 +49,6 @@ static void *get_array(const query_t *q, ur_device_info_t what, size_t *size) {
         buf = NULL;
     }
     return buf;
-}
-
-// True when the space-separated extension list names `ext` exactly.
-static bool has_extension(const char *list, const char *ext) {
-    size_t n = strlen(ext);
-    for (const char *p = list; p != NULL && (p = strstr(p, ext)) != NULL; p += n) {
-        bool starts = p == list || p[-1] == ' ';
-        bool ends = p[n] == '\0' || p[n] == ' ';
-        if (starts && ends)
-            return true;
-    }
-    return false;
 }
 
 static ur_backend_t backend_of(const query_t *q) {
@@ -172,11 +161,11 @@ ur_result_t urc_caps_from_device(ur_device_handle_t device, urc_device_caps_t *c
     // fp16 and fp64 follow the OpenCL extension names, as in DPC++ (every adapter lists them).
     size_t size;
     char *ext = get_array(&q, UR_DEVICE_INFO_EXTENSIONS, &size);
-    add_if(caps, URC_ASPECT_FP16, has_extension(ext, "cl_khr_fp16"));
-    add_if(caps, URC_ASPECT_FP64, has_extension(ext, "cl_khr_fp64"));
-    add_if(caps, 7, has_extension(ext, "cl_khr_int64_base_atomics"));
-    add_if(caps, 8, has_extension(ext, "cl_khr_int64_extended_atomics"));
-    add_if(caps, 80 /* ext_oneapi_atomic16 */, has_extension(ext, "cl_ext_float_atomics"));
+    add_if(caps, URC_ASPECT_FP16, urc_device_info_word_listed(ext, "cl_khr_fp16"));
+    add_if(caps, URC_ASPECT_FP64, urc_device_info_word_listed(ext, "cl_khr_fp64"));
+    add_if(caps, 7, urc_device_info_word_listed(ext, "cl_khr_int64_base_atomics"));
+    add_if(caps, 8, urc_device_info_word_listed(ext, "cl_khr_int64_extended_atomics"));
+    add_if(caps, 80 /* ext_oneapi_atomic16 */, urc_device_info_word_listed(ext, "cl_ext_float_atomics"));
     free(ext);
 
     add_if(caps, URC_ASPECT_QUEUE_PROFILING,
