@@ -12,583 +12,201 @@
 #endif
 
 static inline bool urc_is_ur_loader_config_info_t(ur_loader_config_info_t value) {
-    switch (value) {
-    case UR_LOADER_CONFIG_INFO_AVAILABLE_LAYERS:
-    case UR_LOADER_CONFIG_INFO_REFERENCE_COUNT:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x1u;
 }
 
 static inline bool urc_is_ur_adapter_info_t(ur_adapter_info_t value) {
-    switch (value) {
-    case UR_ADAPTER_INFO_BACKEND:
-    case UR_ADAPTER_INFO_REFERENCE_COUNT:
-    case UR_ADAPTER_INFO_VERSION:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x2u;
 }
 
 static inline bool urc_is_ur_logger_level_t(ur_logger_level_t value) {
-    switch (value) {
-    case UR_LOGGER_LEVEL_DEBUG:
-    case UR_LOGGER_LEVEL_INFO:
-    case UR_LOGGER_LEVEL_WARN:
-    case UR_LOGGER_LEVEL_ERROR:
-    case UR_LOGGER_LEVEL_QUIET:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x4u;
 }
 
 static inline bool urc_is_ur_platform_info_t(ur_platform_info_t value) {
-    switch (value) {
-    case UR_PLATFORM_INFO_NAME:
-    case UR_PLATFORM_INFO_VENDOR_NAME:
-    case UR_PLATFORM_INFO_VERSION:
-    case UR_PLATFORM_INFO_EXTENSIONS:
-    case UR_PLATFORM_INFO_PROFILE:
-    case UR_PLATFORM_INFO_BACKEND:
-    case UR_PLATFORM_INFO_ADAPTER:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return (v >= 0x1u && v <= 0x7u);
 }
 
 static inline bool urc_is_ur_device_type_t(ur_device_type_t value) {
-    switch (value) {
-    case UR_DEVICE_TYPE_DEFAULT:
-    case UR_DEVICE_TYPE_ALL:
-    case UR_DEVICE_TYPE_GPU:
-    case UR_DEVICE_TYPE_CPU:
-    case UR_DEVICE_TYPE_FPGA:
-    case UR_DEVICE_TYPE_MCA:
-    case UR_DEVICE_TYPE_VPU:
-    case UR_DEVICE_TYPE_CUSTOM:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return (v >= 0x1u && v <= 0x8u);
 }
 
 static inline bool urc_is_ur_device_info_t(ur_device_info_t value) {
-    switch (value) {
-    case UR_DEVICE_INFO_TYPE:
-    case UR_DEVICE_INFO_VENDOR_ID:
-    case UR_DEVICE_INFO_DEVICE_ID:
-    case UR_DEVICE_INFO_MAX_COMPUTE_UNITS:
-    case UR_DEVICE_INFO_MAX_WORK_ITEM_DIMENSIONS:
-    case UR_DEVICE_INFO_MAX_WORK_ITEM_SIZES:
-    case UR_DEVICE_INFO_MAX_WORK_GROUP_SIZE:
-    case UR_DEVICE_INFO_SINGLE_FP_CONFIG:
-    case UR_DEVICE_INFO_HALF_FP_CONFIG:
-    case UR_DEVICE_INFO_DOUBLE_FP_CONFIG:
-    case UR_DEVICE_INFO_QUEUE_PROPERTIES:
-    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_CHAR:
-    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_SHORT:
-    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_INT:
-    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG:
-    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_FLOAT:
-    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_DOUBLE:
-    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_HALF:
-    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_CHAR:
-    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_SHORT:
-    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_INT:
-    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG:
-    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_FLOAT:
-    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_DOUBLE:
-    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF:
-    case UR_DEVICE_INFO_MAX_CLOCK_FREQUENCY:
-    case UR_DEVICE_INFO_MEMORY_CLOCK_RATE:
-    case UR_DEVICE_INFO_ADDRESS_BITS:
-    case UR_DEVICE_INFO_MAX_MEM_ALLOC_SIZE:
-    case UR_DEVICE_INFO_IMAGE_SUPPORT:
-    case UR_DEVICE_INFO_MAX_READ_IMAGE_ARGS:
-    case UR_DEVICE_INFO_MAX_WRITE_IMAGE_ARGS:
-    case UR_DEVICE_INFO_MAX_READ_WRITE_IMAGE_ARGS:
-    case UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH:
-    case UR_DEVICE_INFO_IMAGE2D_MAX_HEIGHT:
-    case UR_DEVICE_INFO_IMAGE3D_MAX_WIDTH:
-    case UR_DEVICE_INFO_IMAGE3D_MAX_HEIGHT:
-    case UR_DEVICE_INFO_IMAGE3D_MAX_DEPTH:
-    case UR_DEVICE_INFO_IMAGE_MAX_BUFFER_SIZE:
-    case UR_DEVICE_INFO_IMAGE_MAX_ARRAY_SIZE:
-    case UR_DEVICE_INFO_MAX_SAMPLERS:
-    case UR_DEVICE_INFO_MAX_PARAMETER_SIZE:
-    case UR_DEVICE_INFO_MEM_BASE_ADDR_ALIGN:
-    case UR_DEVICE_INFO_GLOBAL_MEM_CACHE_TYPE:
-    case UR_DEVICE_INFO_GLOBAL_MEM_CACHELINE_SIZE:
-    case UR_DEVICE_INFO_GLOBAL_MEM_CACHE_SIZE:
-    case UR_DEVICE_INFO_GLOBAL_MEM_SIZE:
-    case UR_DEVICE_INFO_GLOBAL_MEM_FREE:
-    case UR_DEVICE_INFO_MAX_CONSTANT_BUFFER_SIZE:
-    case UR_DEVICE_INFO_MAX_CONSTANT_ARGS:
-    case UR_DEVICE_INFO_LOCAL_MEM_TYPE:
-    case UR_DEVICE_INFO_LOCAL_MEM_SIZE:
-    case UR_DEVICE_INFO_ERROR_CORRECTION_SUPPORT:
-    case UR_DEVICE_INFO_HOST_UNIFIED_MEMORY:
-    case UR_DEVICE_INFO_PROFILING_TIMER_RESOLUTION:
-    case UR_DEVICE_INFO_ENDIAN_LITTLE:
-    case UR_DEVICE_INFO_AVAILABLE:
-    case UR_DEVICE_INFO_COMPILER_AVAILABLE:
-    case UR_DEVICE_INFO_LINKER_AVAILABLE:
-    case UR_DEVICE_INFO_EXECUTION_CAPABILITIES:
-    case UR_DEVICE_INFO_QUEUE_ON_DEVICE_PROPERTIES:
-    case UR_DEVICE_INFO_QUEUE_ON_HOST_PROPERTIES:
-    case UR_DEVICE_INFO_BUILT_IN_KERNELS:
-    case UR_DEVICE_INFO_PLATFORM:
-    case UR_DEVICE_INFO_REFERENCE_COUNT:
-    case UR_DEVICE_INFO_IL_VERSION:
-    case UR_DEVICE_INFO_NAME:
-    case UR_DEVICE_INFO_VENDOR:
-    case UR_DEVICE_INFO_DRIVER_VERSION:
-    case UR_DEVICE_INFO_PROFILE:
-    case UR_DEVICE_INFO_VERSION:
-    case UR_DEVICE_INFO_BACKEND_RUNTIME_VERSION:
-    case UR_DEVICE_INFO_EXTENSIONS:
-    case UR_DEVICE_INFO_PRINTF_BUFFER_SIZE:
-    case UR_DEVICE_INFO_PREFERRED_INTEROP_USER_SYNC:
-    case UR_DEVICE_INFO_PARENT_DEVICE:
-    case UR_DEVICE_INFO_SUPPORTED_PARTITIONS:
-    case UR_DEVICE_INFO_PARTITION_MAX_SUB_DEVICES:
-    case UR_DEVICE_INFO_PARTITION_AFFINITY_DOMAIN:
-    case UR_DEVICE_INFO_PARTITION_TYPE:
-    case UR_DEVICE_INFO_MAX_NUM_SUB_GROUPS:
-    case UR_DEVICE_INFO_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-    case UR_DEVICE_INFO_SUB_GROUP_SIZES_INTEL:
-    case UR_DEVICE_INFO_USM_HOST_SUPPORT:
-    case UR_DEVICE_INFO_USM_DEVICE_SUPPORT:
-    case UR_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT:
-    case UR_DEVICE_INFO_USM_CROSS_SHARED_SUPPORT:
-    case UR_DEVICE_INFO_USM_SYSTEM_SHARED_SUPPORT:
-    case UR_DEVICE_INFO_UUID:
-    case UR_DEVICE_INFO_PCI_ADDRESS:
-    case UR_DEVICE_INFO_GPU_EU_COUNT:
-    case UR_DEVICE_INFO_GPU_EU_SIMD_WIDTH:
-    case UR_DEVICE_INFO_GPU_EU_SLICES:
-    case UR_DEVICE_INFO_GPU_EU_COUNT_PER_SUBSLICE:
-    case UR_DEVICE_INFO_GPU_SUBSLICES_PER_SLICE:
-    case UR_DEVICE_INFO_GPU_HW_THREADS_PER_EU:
-    case UR_DEVICE_INFO_MAX_MEMORY_BANDWIDTH:
-    case UR_DEVICE_INFO_IMAGE_SRGB:
-    case UR_DEVICE_INFO_BUILD_ON_SUBDEVICE:
-    case UR_DEVICE_INFO_ATOMIC_64:
-    case UR_DEVICE_INFO_ATOMIC_MEMORY_ORDER_CAPABILITIES:
-    case UR_DEVICE_INFO_ATOMIC_MEMORY_SCOPE_CAPABILITIES:
-    case UR_DEVICE_INFO_ATOMIC_FENCE_ORDER_CAPABILITIES:
-    case UR_DEVICE_INFO_ATOMIC_FENCE_SCOPE_CAPABILITIES:
-    case UR_DEVICE_INFO_BFLOAT16:
-    case UR_DEVICE_INFO_MAX_COMPUTE_QUEUE_INDICES:
-    case UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS:
-    case UR_DEVICE_INFO_MEMORY_BUS_WIDTH:
-    case UR_DEVICE_INFO_MAX_WORK_GROUPS_3D:
-    case UR_DEVICE_INFO_ASYNC_BARRIER:
-    case UR_DEVICE_INFO_MEM_CHANNEL_SUPPORT:
-    case UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT:
-    case UR_DEVICE_INFO_MAX_REGISTERS_PER_WORK_GROUP:
-    case UR_DEVICE_INFO_IP_VERSION:
-    case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:
-    case UR_DEVICE_INFO_ESIMD_SUPPORT:
-    case UR_DEVICE_INFO_COMPONENT_DEVICES:
-    case UR_DEVICE_INFO_COMPOSITE_DEVICE:
-    case UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT:
-    case UR_DEVICE_INFO_USM_POOL_SUPPORT:
-    case UR_DEVICE_INFO_NUM_COMPUTE_UNITS:
-    case UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS:
-    case UR_DEVICE_INFO_USE_NATIVE_ASSERT:
-    case UR_DEVICE_INFO_CURRENT_CLOCK_THROTTLE_REASONS:
-    case UR_DEVICE_INFO_FAN_SPEED:
-    case UR_DEVICE_INFO_MIN_POWER_LIMIT:
-    case UR_DEVICE_INFO_MAX_POWER_LIMIT:
-    case UR_DEVICE_INFO_BFLOAT16_CONVERSIONS_NATIVE:
-    case UR_DEVICE_INFO_KERNEL_LAUNCH_CAPABILITIES:
-    case UR_DEVICE_INFO_LUID:
-    case UR_DEVICE_INFO_NODE_MASK:
-    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG_LONG:
-    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG_LONG:
-    case UR_DEVICE_INFO_MAX_WORK_GROUPS:
-    case UR_DEVICE_INFO_XE_STACK_COUNT:
-    case UR_DEVICE_INFO_XE_REGIONS_PER_STACK:
-    case UR_DEVICE_INFO_XE_CLUSTERS_PER_REGION:
-    case UR_DEVICE_INFO_XE_CORES_PER_CLUSTER:
-    case UR_DEVICE_INFO_EUS_PER_XE_CORE:
-    case UR_DEVICE_INFO_MAX_LANES_PER_HW_THREAD:
-    case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:
-    case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP:
-    case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_SHARED_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_1D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_2D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IMAGE_PITCH_ALIGN_EXP:
-    case UR_DEVICE_INFO_MAX_IMAGE_LINEAR_WIDTH_EXP:
-    case UR_DEVICE_INFO_MAX_IMAGE_LINEAR_HEIGHT_EXP:
-    case UR_DEVICE_INFO_MAX_IMAGE_LINEAR_PITCH_EXP:
-    case UR_DEVICE_INFO_MIPMAP_SUPPORT_EXP:
-    case UR_DEVICE_INFO_MIPMAP_ANISOTROPY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_MIPMAP_MAX_ANISOTROPY_EXP:
-    case UR_DEVICE_INFO_MIPMAP_LEVEL_REFERENCE_SUPPORT_EXP:
-    case UR_DEVICE_INFO_EXTERNAL_MEMORY_IMPORT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_EXTERNAL_SEMAPHORE_IMPORT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_CUBEMAP_SUPPORT_EXP:
-    case UR_DEVICE_INFO_CUBEMAP_SEAMLESS_FILTERING_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_1D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_1D_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_2D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_2D_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_3D_SUPPORT_EXP:
-    case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IMAGE_ARRAY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_UNIQUE_ADDRESSING_PER_DIM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLE_1D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_SAMPLE_2D_USM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_BINDLESS_IMAGES_GATHER_SUPPORT_EXP:
-    case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP:
-    case UR_DEVICE_INFO_LOW_POWER_EVENTS_SUPPORT_EXP:
-    case UR_DEVICE_INFO_2D_BLOCK_ARRAY_CAPABILITIES_EXP:
-    case UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IPC_PHYSICAL_MEMORY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP:
-    case UR_DEVICE_INFO_CLOCK_SUB_GROUP_SUPPORT_EXP:
-    case UR_DEVICE_INFO_CLOCK_WORK_GROUP_SUPPORT_EXP:
-    case UR_DEVICE_INFO_CLOCK_DEVICE_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IS_INTEGRATED_GPU:
-    case UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP:
-    case UR_DEVICE_INFO_PER_EVENT_PROFILING_SUPPORT_EXP:
-    case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:
-    case UR_DEVICE_INFO_MULTI_DEVICE_COMPILE_SUPPORT_EXP:
-    case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP:
-    case UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP:
-    case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
-        return true;
+    uint32_t v = (uint32_t)value;
+    uint64_t mask;
+    switch (v >> 6) {
+    case 0:
+        mask = 0xffffffffffffffffull;
+        break;
+    case 1:
+        mask = 0xffffffffffffffffull;
+        break;
+    case 2:
+        mask = 0xfffull;
+        break;
+    case 64:
+        mask = 0xfull;
+        break;
+    case 128:
+        mask = 0x7f3fbf5fffull;
+        break;
+    case 129:
+        mask = 0x1000700010000ull;
+        break;
+    case 130:
+        mask = 0x100010001ull;
+        break;
+    case 256:
+        mask = 0x1ull;
+        break;
+    case 384:
+        mask = 0xdull;
+        break;
+    case 448:
+        mask = 0x1ull;
+        break;
+    case 512:
+        mask = 0x1ull;
+        break;
+    case 576:
+        mask = 0x1ull;
+        break;
     default:
         return false;
     }
+    return (mask >> (v & 63)) & 1;
 }
 
 static inline bool urc_is_ur_context_info_t(ur_context_info_t value) {
-    switch (value) {
-    case UR_CONTEXT_INFO_NUM_DEVICES:
-    case UR_CONTEXT_INFO_DEVICES:
-    case UR_CONTEXT_INFO_REFERENCE_COUNT:
-    case UR_CONTEXT_INFO_USM_MEMCPY2D_SUPPORT:
-    case UR_CONTEXT_INFO_USM_FILL2D_SUPPORT:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x4u;
 }
 
 static inline bool urc_is_ur_mem_type_t(ur_mem_type_t value) {
-    switch (value) {
-    case UR_MEM_TYPE_IMAGE2D:
-    case UR_MEM_TYPE_IMAGE3D:
-    case UR_MEM_TYPE_IMAGE2D_ARRAY:
-    case UR_MEM_TYPE_IMAGE1D:
-    case UR_MEM_TYPE_IMAGE1D_ARRAY:
-    case UR_MEM_TYPE_IMAGE_CUBEMAP_EXP:
-    case UR_MEM_TYPE_IMAGE_GATHER_EXP:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x4u ||
+           (v >= 0x2000u && v <= 0x2001u);
 }
 
 static inline bool urc_is_ur_buffer_create_type_t(ur_buffer_create_type_t value) {
-    switch (value) {
-    case UR_BUFFER_CREATE_TYPE_REGION:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v == 0x0u;
 }
 
 static inline bool urc_is_ur_mem_info_t(ur_mem_info_t value) {
-    switch (value) {
-    case UR_MEM_INFO_SIZE:
-    case UR_MEM_INFO_CONTEXT:
-    case UR_MEM_INFO_REFERENCE_COUNT:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x2u;
 }
 
 static inline bool urc_is_ur_image_info_t(ur_image_info_t value) {
-    switch (value) {
-    case UR_IMAGE_INFO_FORMAT:
-    case UR_IMAGE_INFO_ELEMENT_SIZE:
-    case UR_IMAGE_INFO_ROW_PITCH:
-    case UR_IMAGE_INFO_SLICE_PITCH:
-    case UR_IMAGE_INFO_WIDTH:
-    case UR_IMAGE_INFO_HEIGHT:
-    case UR_IMAGE_INFO_DEPTH:
-    case UR_IMAGE_INFO_ARRAY_SIZE:
-    case UR_IMAGE_INFO_NUM_MIP_LEVELS:
-    case UR_IMAGE_INFO_NUM_SAMPLES:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x9u;
 }
 
 static inline bool urc_is_ur_sampler_filter_mode_t(ur_sampler_filter_mode_t value) {
-    switch (value) {
-    case UR_SAMPLER_FILTER_MODE_NEAREST:
-    case UR_SAMPLER_FILTER_MODE_LINEAR:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x1u;
 }
 
 static inline bool urc_is_ur_sampler_info_t(ur_sampler_info_t value) {
-    switch (value) {
-    case UR_SAMPLER_INFO_REFERENCE_COUNT:
-    case UR_SAMPLER_INFO_CONTEXT:
-    case UR_SAMPLER_INFO_NORMALIZED_COORDS:
-    case UR_SAMPLER_INFO_ADDRESSING_MODE:
-    case UR_SAMPLER_INFO_FILTER_MODE:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x4u;
 }
 
 static inline bool urc_is_ur_usm_alloc_info_t(ur_usm_alloc_info_t value) {
-    switch (value) {
-    case UR_USM_ALLOC_INFO_TYPE:
-    case UR_USM_ALLOC_INFO_BASE_PTR:
-    case UR_USM_ALLOC_INFO_SIZE:
-    case UR_USM_ALLOC_INFO_DEVICE:
-    case UR_USM_ALLOC_INFO_POOL:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x4u;
 }
 
 static inline bool urc_is_ur_usm_pool_info_t(ur_usm_pool_info_t value) {
-    switch (value) {
-    case UR_USM_POOL_INFO_REFERENCE_COUNT:
-    case UR_USM_POOL_INFO_CONTEXT:
-    case UR_USM_POOL_INFO_RELEASE_THRESHOLD_EXP:
-    case UR_USM_POOL_INFO_MAXIMUM_SIZE_EXP:
-    case UR_USM_POOL_INFO_RESERVED_CURRENT_EXP:
-    case UR_USM_POOL_INFO_RESERVED_HIGH_EXP:
-    case UR_USM_POOL_INFO_USED_CURRENT_EXP:
-    case UR_USM_POOL_INFO_USED_HIGH_EXP:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x1u ||
+           (v >= 0x2050u && v <= 0x2055u);
 }
 
 static inline bool urc_is_ur_virtual_mem_granularity_info_t(ur_virtual_mem_granularity_info_t value) {
-    switch (value) {
-    case UR_VIRTUAL_MEM_GRANULARITY_INFO_MINIMUM:
-    case UR_VIRTUAL_MEM_GRANULARITY_INFO_RECOMMENDED:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return (v >= 0x30100u && v <= 0x30101u);
 }
 
 static inline bool urc_is_ur_virtual_mem_info_t(ur_virtual_mem_info_t value) {
-    switch (value) {
-    case UR_VIRTUAL_MEM_INFO_ACCESS_MODE:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v == 0x0u;
 }
 
 static inline bool urc_is_ur_physical_mem_info_t(ur_physical_mem_info_t value) {
-    switch (value) {
-    case UR_PHYSICAL_MEM_INFO_CONTEXT:
-    case UR_PHYSICAL_MEM_INFO_DEVICE:
-    case UR_PHYSICAL_MEM_INFO_SIZE:
-    case UR_PHYSICAL_MEM_INFO_PROPERTIES:
-    case UR_PHYSICAL_MEM_INFO_REFERENCE_COUNT:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x4u;
 }
 
 static inline bool urc_is_ur_program_info_t(ur_program_info_t value) {
-    switch (value) {
-    case UR_PROGRAM_INFO_REFERENCE_COUNT:
-    case UR_PROGRAM_INFO_CONTEXT:
-    case UR_PROGRAM_INFO_NUM_DEVICES:
-    case UR_PROGRAM_INFO_DEVICES:
-    case UR_PROGRAM_INFO_IL:
-    case UR_PROGRAM_INFO_BINARY_SIZES:
-    case UR_PROGRAM_INFO_BINARIES:
-    case UR_PROGRAM_INFO_NUM_KERNELS:
-    case UR_PROGRAM_INFO_KERNEL_NAMES:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x8u;
 }
 
 static inline bool urc_is_ur_program_build_info_t(ur_program_build_info_t value) {
-    switch (value) {
-    case UR_PROGRAM_BUILD_INFO_STATUS:
-    case UR_PROGRAM_BUILD_INFO_OPTIONS:
-    case UR_PROGRAM_BUILD_INFO_LOG:
-    case UR_PROGRAM_BUILD_INFO_BINARY_TYPE:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x3u;
 }
 
 static inline bool urc_is_ur_queue_info_t(ur_queue_info_t value) {
-    switch (value) {
-    case UR_QUEUE_INFO_CONTEXT:
-    case UR_QUEUE_INFO_DEVICE:
-    case UR_QUEUE_INFO_DEVICE_DEFAULT:
-    case UR_QUEUE_INFO_FLAGS:
-    case UR_QUEUE_INFO_REFERENCE_COUNT:
-    case UR_QUEUE_INFO_SIZE:
-    case UR_QUEUE_INFO_EMPTY:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x6u;
 }
 
 static inline bool urc_is_ur_event_info_t(ur_event_info_t value) {
-    switch (value) {
-    case UR_EVENT_INFO_COMMAND_QUEUE:
-    case UR_EVENT_INFO_CONTEXT:
-    case UR_EVENT_INFO_COMMAND_TYPE:
-    case UR_EVENT_INFO_COMMAND_EXECUTION_STATUS:
-    case UR_EVENT_INFO_REFERENCE_COUNT:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x4u;
 }
 
 static inline bool urc_is_ur_profiling_info_t(ur_profiling_info_t value) {
-    switch (value) {
-    case UR_PROFILING_INFO_COMMAND_QUEUED:
-    case UR_PROFILING_INFO_COMMAND_SUBMIT:
-    case UR_PROFILING_INFO_COMMAND_START:
-    case UR_PROFILING_INFO_COMMAND_END:
-    case UR_PROFILING_INFO_COMMAND_COMPLETE:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x4u;
 }
 
 static inline bool urc_is_ur_execution_info_t(ur_execution_info_t value) {
-    switch (value) {
-    case UR_EXECUTION_INFO_COMPLETE:
-    case UR_EXECUTION_INFO_RUNNING:
-    case UR_EXECUTION_INFO_SUBMITTED:
-    case UR_EXECUTION_INFO_QUEUED:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x3u;
 }
 
 static inline bool urc_is_ur_exp_kernel_arg_type_t(ur_exp_kernel_arg_type_t value) {
-    switch (value) {
-    case UR_EXP_KERNEL_ARG_TYPE_VALUE:
-    case UR_EXP_KERNEL_ARG_TYPE_POINTER:
-    case UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ:
-    case UR_EXP_KERNEL_ARG_TYPE_LOCAL:
-    case UR_EXP_KERNEL_ARG_TYPE_SAMPLER:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x4u;
 }
 
 static inline bool urc_is_ur_kernel_info_t(ur_kernel_info_t value) {
-    switch (value) {
-    case UR_KERNEL_INFO_FUNCTION_NAME:
-    case UR_KERNEL_INFO_NUM_ARGS:
-    case UR_KERNEL_INFO_REFERENCE_COUNT:
-    case UR_KERNEL_INFO_CONTEXT:
-    case UR_KERNEL_INFO_PROGRAM:
-    case UR_KERNEL_INFO_ATTRIBUTES:
-    case UR_KERNEL_INFO_NUM_REGS:
-    case UR_KERNEL_INFO_SPILL_MEM_SIZE:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x7u;
 }
 
 static inline bool urc_is_ur_kernel_sub_group_info_t(ur_kernel_sub_group_info_t value) {
-    switch (value) {
-    case UR_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE:
-    case UR_KERNEL_SUB_GROUP_INFO_MAX_NUM_SUB_GROUPS:
-    case UR_KERNEL_SUB_GROUP_INFO_COMPILE_NUM_SUB_GROUPS:
-    case UR_KERNEL_SUB_GROUP_INFO_SUB_GROUP_SIZE_INTEL:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x3u;
 }
 
 static inline bool urc_is_ur_kernel_exec_info_t(ur_kernel_exec_info_t value) {
-    switch (value) {
-    case UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS:
-    case UR_KERNEL_EXEC_INFO_USM_PTRS:
-    case UR_KERNEL_EXEC_INFO_CACHE_CONFIG:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x2u;
 }
 
 static inline bool urc_is_ur_exp_image_mem_type_t(ur_exp_image_mem_type_t value) {
-    switch (value) {
-    case UR_EXP_IMAGE_MEM_TYPE_USM_POINTER:
-    case UR_EXP_IMAGE_MEM_TYPE_OPAQUE_HANDLE:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x1u;
 }
 
 static inline bool urc_is_ur_exp_peer_info_t(ur_exp_peer_info_t value) {
-    switch (value) {
-    case UR_EXP_PEER_INFO_UR_PEER_ACCESS_SUPPORT:
-    case UR_EXP_PEER_INFO_UR_PEER_ATOMICS_SUPPORT:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x1u;
 }
 
 static inline bool urc_is_ur_exp_command_buffer_info_t(ur_exp_command_buffer_info_t value) {
-    switch (value) {
-    case UR_EXP_COMMAND_BUFFER_INFO_REFERENCE_COUNT:
-    case UR_EXP_COMMAND_BUFFER_INFO_DESCRIPTOR:
-        return true;
-    default:
-        return false;
-    }
+    uint32_t v = (uint32_t)value;
+    return v <= 0x1u;
 }
 
 static inline ur_result_t urc_check_loader_config_create(ur_loader_config_handle_t *phLoaderConfig) {

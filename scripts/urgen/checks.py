@@ -38,6 +38,53 @@ def _rewrite(expr, owners):
     return ENUM_RANGE.sub(repl, expr)
 
 
+def _numeric(e):
+    m = re.fullmatch(r"bit\((\d+)\)", e.value)
+    if m:
+        return 1 << int(m.group(1))
+    try:
+        return int(e.value, 0)
+    except ValueError:
+        return None
+
+
+def _membership(item):
+    """The body of `value is a declared enumerator`. Argument checks run on every call, so
+    this is a few compares for contiguous enums and one 64-bit mask per block of 64 values
+    for sparse ones, instead of a long switch."""
+    values = [_numeric(e) for e in item.enumerators]
+    if None in values:  # values written as expressions: let the compiler sort it out
+        cases = ["    case %s:" % e.name for e in item.enumerators]
+        return ["    switch (value) {"] + cases + ["        return true;", "    default:",
+                                                     "        return false;", "    }"]
+    ranges = []
+    for v in sorted(set(values)):
+        if ranges and v == ranges[-1][1] + 1:
+            ranges[-1][1] = v
+        else:
+            ranges.append([v, v])
+    if len(ranges) <= 4:
+        terms = []
+        for lo, hi in ranges:
+            if lo == hi:
+                terms.append("v == %#xu" % lo)
+            elif lo == 0:
+                terms.append("v <= %#xu" % hi)
+            else:
+                terms.append("(v >= %#xu && v <= %#xu)" % (lo, hi))
+        return ["    uint32_t v = (uint32_t)value;", "    return %s;" % " ||\n           ".join(terms)]
+    blocks = {}
+    for v in set(values):
+        blocks[v >> 6] = blocks.get(v >> 6, 0) | (1 << (v & 63))
+    out = ["    uint32_t v = (uint32_t)value;", "    uint64_t mask;", "    switch (v >> 6) {"]
+    for b in sorted(blocks):
+        out.append("    case %d:" % b)
+        out.append("        mask = %#xull;" % blocks[b])
+        out.append("        break;")
+    out += ["    default:", "        return false;", "    }", "    return (mask >> (v & 63)) & 1;"]
+    return out
+
+
 def enums_used(spec):
     owners = spec.enum_of_enumerator()
     used = []
@@ -88,17 +135,7 @@ def ur_checks_h(spec):
         ctype = item.flags_type if item.kind == "flags" else item.name
         lines.append("")
         lines.append("static inline bool urc_is_%s(%s value) {" % (item.name, ctype))
-        lines.append("    switch (value) {")
-        seen = set()
-        for e in item.enumerators:
-            if e.value in seen:
-                continue
-            seen.add(e.value)
-            lines.append("    case %s:" % e.name)
-        lines.append("        return true;")
-        lines.append("    default:")
-        lines.append("        return false;")
-        lines.append("    }")
+        lines += _membership(item)
         lines.append("}")
     for fn in spec.functions():
         lines.append("")
