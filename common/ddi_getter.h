@@ -8,7 +8,7 @@
 #include "ur_ddi.h"
 
 #define URC_DEFINE_DDI_GETTER(getter, table_type, table, hook)                                     \
-    UR_DLLEXPORT ur_result_t UR_APICALL getter(ur_api_version_t version, table_type *pDdiTable) { \
+    UR_DLLEXPORT ur_result_t UR_APICALL getter(ur_api_version_t version, table_type *pDdiTable) {  \
         if (pDdiTable == NULL)                                                                     \
             return UR_RESULT_ERROR_INVALID_NULL_POINTER;                                           \
         if (version != UR_API_VERSION_CURRENT)                                                     \

@@ -165,7 +165,8 @@ ur_result_t urc_caps_from_device(ur_device_handle_t device, urc_device_caps_t *c
     add_if(caps, URC_ASPECT_FP64, urc_device_info_word_listed(ext, "cl_khr_fp64"));
     add_if(caps, 7, urc_device_info_word_listed(ext, "cl_khr_int64_base_atomics"));
     add_if(caps, 8, urc_device_info_word_listed(ext, "cl_khr_int64_extended_atomics"));
-    add_if(caps, 80 /* ext_oneapi_atomic16 */, urc_device_info_word_listed(ext, "cl_ext_float_atomics"));
+    add_if(caps, 80 /* ext_oneapi_atomic16 */,
+           urc_device_info_word_listed(ext, "cl_ext_float_atomics"));
     free(ext);
 
     add_if(caps, URC_ASPECT_QUEUE_PROFILING,

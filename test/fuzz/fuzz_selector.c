@@ -51,8 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (urc_kv_parse_list(text, &list, err, sizeof err))
         urc_kv_list_free(&list);
     urc_kv_map_t map;
-    urc_kv_options_t opt = {.reject_empty = mode & 1, .allow_duplicate = mode & 2,
-                            .lower = mode & 4};
+    urc_kv_options_t opt = {
+        .reject_empty = mode & 1, .allow_duplicate = mode & 2, .lower = mode & 4};
     if (urc_kv_parse_map(text, opt, &map, err, sizeof err)) {
         if (map.count > 0)
             (void)urc_kv_find(&map, map.entries[0].key);

@@ -140,8 +140,8 @@ START_TEST(config_has_only_builtin_validation) {
         urLoaderConfigGetInfo(config, UR_LOADER_CONFIG_INFO_AVAILABLE_LAYERS, 0, NULL, &size));
     ck_assert_uint_eq(size, sizeof expected);
     char layers[64] = "x";
-    ck_assert_ur_ok(urLoaderConfigGetInfo(config, UR_LOADER_CONFIG_INFO_AVAILABLE_LAYERS, size,
-                                          layers, NULL));
+    ck_assert_ur_ok(
+        urLoaderConfigGetInfo(config, UR_LOADER_CONFIG_INFO_AVAILABLE_LAYERS, size, layers, NULL));
     ck_assert_str_eq(layers, expected);
     ck_assert_ur(
         urLoaderConfigGetInfo(config, UR_LOADER_CONFIG_INFO_AVAILABLE_LAYERS, 4, layers, NULL),
@@ -153,7 +153,8 @@ START_TEST(config_has_only_builtin_validation) {
     ck_assert_ur_ok(urLoaderConfigEnableLayer(config, "UR_LAYER_FULL_VALIDATION"));
     ck_assert_ur(urLoaderConfigEnableLayer(config, "UR_LAYER_TRACING"),
                  UR_RESULT_ERROR_LAYER_NOT_PRESENT);
-    ck_assert_ur(urLoaderConfigEnableLayer(config, "VALIDATION"), UR_RESULT_ERROR_LAYER_NOT_PRESENT);
+    ck_assert_ur(urLoaderConfigEnableLayer(config, "VALIDATION"),
+                 UR_RESULT_ERROR_LAYER_NOT_PRESENT);
     ck_assert_ur(urLoaderConfigEnableLayer(config, ""), UR_RESULT_ERROR_LAYER_NOT_PRESENT);
     ck_assert_ur_ok(urLoaderConfigRelease(config));
 }
