@@ -288,6 +288,8 @@ def load(root):
 
 def _section_title(path):
     for raw in open(path):
+        if raw.startswith("# SPDX-License-Identifier"):
+            continue
         if raw.startswith("#"):
             return raw.lstrip("#").strip()
         if raw.strip():
