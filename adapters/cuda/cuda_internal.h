@@ -287,8 +287,6 @@ ur_result_t cuda_event_create(cuda_queue_t *q, CUstream stream, ur_command_t com
                               cuda_event_t **out);
 /// Drops one reference (the event is destroyed with the last).
 void cuda_event_free(cuda_event_t *e);
-
-// ---- event_callback.c ----
 /// Stops the thread behind urEventSetCallback, if it runs: with `drain`, after every pending
 /// callback has run (their events complete on their own).
 void cuda_callbacks_stop(bool drain);

@@ -2,6 +2,7 @@
 // urEvent*, and the begin/end pair every enqueue goes through. An event is a CUevent recorded
 // after its command on the command's stream (plus one before it when the queue profiles).
 #include "cuda_internal.h"
+#include "event_callbacks.h"
 
 ur_result_t cuda_event_create(cuda_queue_t *q, CUstream stream, ur_command_t command,
                               cuda_event_t **out) {
@@ -259,4 +260,53 @@ ur_result_t cuda_event_create_with_native_handle(ur_native_handle_t hNativeEvent
     urc_object_init(&e->obj, &cuda_ddi, URC_KIND_EVENT);
     *phEvent = (ur_event_handle_t)e;
     return UR_RESULT_SUCCESS;
+}
+
+// ---- urEventSetCallback ----
+//
+// CUDA has no event callbacks: cuLaunchHostFunc runs its function in the stream's order (so a
+// callback registered late would wait for everything enqueued since) and forbids CUDA calls
+// inside it, which rules out a user callback that releases the event. common/event_callbacks
+// polls the events with cuEventQuery from one adapter thread instead.
+
+static urc_event_poll_t callback_poll(ur_event_handle_t hEvent) {
+    cuda_event_t *e = CUDA_EVENT(hEvent);
+    // The query needs no particular context, but a context-less thread may not call the driver
+    // on some versions: make the event's device current first.
+    if (cuda_activate(e->dev) != UR_RESULT_SUCCESS)
+        return URC_EVENT_FAILED;
+    CUresult r = cu.EventQuery(e->end);
+    if (r == CUDA_ERROR_NOT_READY)
+        return URC_EVENT_PENDING;
+    return r == CUDA_SUCCESS ? URC_EVENT_COMPLETE : URC_EVENT_FAILED;
+}
+
+static void callback_retain(ur_event_handle_t hEvent) {
+    urc_retain(&CUDA_EVENT(hEvent)->obj);
+}
+
+static void callback_release(ur_event_handle_t hEvent) {
+    cuda_event_free(CUDA_EVENT(hEvent));
+}
+
+// A command is on its stream once its enqueue has returned: nothing to arm.
+static const urc_callback_ops_t callback_ops = {callback_poll, callback_retain, callback_release,
+                                                NULL};
+static urc_callback_engine_t callbacks = URC_CALLBACK_ENGINE_INIT(&callback_ops);
+
+ur_result_t cuda_event_set_callback(ur_event_handle_t hEvent, ur_execution_info_t execStatus,
+                                    ur_event_callback_t pfnNotify, void *pUserData) {
+    if (!cuda_is(hEvent, URC_KIND_EVENT))
+        return UR_RESULT_ERROR_INVALID_EVENT;
+    return urc_callback_engine_add(&callbacks, hEvent, execStatus, pfnNotify, pUserData);
+}
+
+void cuda_callbacks_stop(bool drain) {
+    urc_callback_engine_stop(&callbacks, drain);
+}
+
+// The loader may unload the adapter without its last urAdapterRelease (urLoaderTearDown): the
+// thread must not outlive the code it runs. Callbacks still pending then are dropped.
+__attribute__((destructor)) static void callbacks_fini(void) {
+    urc_callback_engine_stop(&callbacks, false);
 }
