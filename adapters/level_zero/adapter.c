@@ -32,14 +32,15 @@ ur_result_t l0_adapter_retain(ur_adapter_handle_t hAdapter) {
 }
 
 // Platforms and devices live as long as the process (SYCL keeps their handles in static
-// caches, and the Level Zero loader cannot be initialised twice), so the last release has
-// nothing to tear down.
+// caches, and the Level Zero loader cannot be initialised twice), so the last release only
+// waits for the pending event callbacks, as the CUDA adapter's does, and stops their thread.
 ur_result_t l0_adapter_release(ur_adapter_handle_t hAdapter) {
     if (!l0_is(hAdapter, URC_KIND_ADAPTER))
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (urc_refcount(&adapter) == 0)
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    (void)urc_release(&adapter);
+    if (urc_release(&adapter))
+        l0_callbacks_stop(true);
     return UR_RESULT_SUCCESS;
 }
 

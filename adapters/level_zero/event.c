@@ -2,6 +2,7 @@
 // urEvent*: a UR event is one Level Zero event from the context's cache, signalled by its
 // command. Profiling events come from pools with kernel timestamps; their times are put on one
 // nanosecond timeline with the device timer read at enqueue.
+#include "event_callbacks.h"
 #include "l0_internal.h"
 
 ur_result_t l0_event_create(l0_queue_t *q, ur_command_t command, l0_event_t **out) {
@@ -261,4 +262,58 @@ ur_result_t l0_event_create_with_native_handle(ur_native_handle_t hNativeEvent,
     urc_object_init(&e->obj, &l0_ddi, URC_KIND_EVENT);
     *phEvent = (ur_event_handle_t)e;
     return UR_RESULT_SUCCESS;
+}
+
+// ---- urEventSetCallback ----
+//
+// Level Zero has no event callbacks (UR's adapters answer UNSUPPORTED_FEATURE): the events with
+// pending callbacks are polled with zeEventQueryStatus from one adapter thread
+// (common/event_callbacks).
+
+static urc_event_poll_t callback_poll(ur_event_handle_t hEvent) {
+    l0_event_t *e = L0_EVENT(hEvent);
+    if (atomic_load_explicit(&e->done, memory_order_acquire))
+        return URC_EVENT_COMPLETE;
+    ze_result_t r = zeEventQueryStatus(e->ze);
+    if (r == ZE_RESULT_NOT_READY)
+        return URC_EVENT_PENDING;
+    if (r != ZE_RESULT_SUCCESS)
+        return URC_EVENT_FAILED; // a lost device: the command will not progress any further
+    atomic_store_explicit(&e->done, true, memory_order_release);
+    return URC_EVENT_COMPLETE;
+}
+
+static void callback_retain(ur_event_handle_t hEvent) {
+    l0_event_retain_internal(L0_EVENT(hEvent));
+}
+
+static void callback_release(ur_event_handle_t hEvent) {
+    l0_event_release_internal(L0_EVENT(hEvent));
+}
+
+// A command recorded in a batch not yet executed would never signal its event: a callback
+// counts as a wait, and sends the batch (so SUBMITTED is true from then on).
+static ur_result_t callback_arm(ur_event_handle_t hEvent) {
+    return l0_event_submit(L0_EVENT(hEvent));
+}
+
+static const urc_callback_ops_t callback_ops = {callback_poll, callback_retain, callback_release,
+                                                callback_arm};
+static urc_callback_engine_t callbacks = URC_CALLBACK_ENGINE_INIT(&callback_ops);
+
+ur_result_t l0_event_set_callback(ur_event_handle_t hEvent, ur_execution_info_t execStatus,
+                                  ur_event_callback_t pfnNotify, void *pUserData) {
+    if (!l0_is(hEvent, URC_KIND_EVENT))
+        return UR_RESULT_ERROR_INVALID_EVENT;
+    return urc_callback_engine_add(&callbacks, hEvent, execStatus, pfnNotify, pUserData);
+}
+
+void l0_callbacks_stop(bool drain) {
+    urc_callback_engine_stop(&callbacks, drain);
+}
+
+// The loader may unload the adapter without its last urAdapterRelease (urLoaderTearDown): the
+// thread must not outlive the code it runs. Callbacks still pending then are dropped.
+__attribute__((destructor)) static void callbacks_fini(void) {
+    urc_callback_engine_stop(&callbacks, false);
 }

@@ -341,6 +341,9 @@ void l0_event_drop_deps(l0_event_t *e);
 ur_result_t l0_event_host_wait(l0_event_t *e);
 void l0_event_retain_internal(l0_event_t *e);
 void l0_event_release_internal(l0_event_t *e);
+/// Stops the thread behind urEventSetCallback, if it runs: with `drain`, after every pending
+/// callback has run (each waits for its event to complete).
+void l0_callbacks_stop(bool drain);
 
 /// Keeps a kernel or program alive until e completes (reference taken here).
 void l0_event_keep_kernel(l0_event_t *e, struct l0_kernel_t *k);

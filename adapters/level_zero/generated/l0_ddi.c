@@ -196,6 +196,13 @@ static ur_result_t UR_APICALL checked_event_create_with_native_handle(ur_native_
     return l0_event_create_with_native_handle(hNativeEvent, hContext, pProperties, phEvent);
 }
 
+static ur_result_t UR_APICALL checked_event_set_callback(ur_event_handle_t hEvent, ur_execution_info_t execStatus, ur_event_callback_t pfnNotify, void *pUserData) {
+    ur_result_t result = urc_check_event_set_callback(hEvent, execStatus, pfnNotify, pUserData);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_event_set_callback(hEvent, execStatus, pfnNotify, pUserData);
+}
+
 static ur_result_t UR_APICALL checked_program_create_with_il(ur_context_handle_t hContext, const void *pIL, size_t length, const ur_program_properties_t *pProperties, ur_program_handle_t *phProgram) {
     ur_result_t result = urc_check_program_create_with_il(hContext, pIL, length, pProperties, phProgram);
     if (result != UR_RESULT_SUCCESS)
@@ -791,7 +798,7 @@ const ur_dditable_t l0_ddi = {
         .pfnRelease = checked_event_release,
         .pfnGetNativeHandle = checked_event_get_native_handle,
         .pfnCreateWithNativeHandle = checked_event_create_with_native_handle,
-        .pfnSetCallback = urc_unsupported_event_set_callback,
+        .pfnSetCallback = checked_event_set_callback,
     },
     .EventExp = {
         .pfnCreateExp = urc_unsupported_event_create_exp,
