@@ -43,6 +43,60 @@ ur_result_t urc_dg_describe(const urc_props_t *props, const char *name, urc_dg_d
     return UR_RESULT_SUCCESS;
 }
 
+// UR's tag after a device global's name; props.c parses it and keeps it under set "".
+#define GLOBAL_ID_MAPPING_TAG "@global_id_mapping"
+
+const char *urc_dg_symbol(const urc_props_t *props, const char *name) {
+    if (props == NULL || name == NULL)
+        return name;
+    size_t n = strlen(name);
+    char stack[256];
+    char *key = n + sizeof GLOBAL_ID_MAPPING_TAG <= sizeof stack
+                    ? stack
+                    : malloc(n + sizeof GLOBAL_ID_MAPPING_TAG);
+    if (key == NULL)
+        return name;
+    memcpy(key, name, n);
+    memcpy(key + n, GLOBAL_ID_MAPPING_TAG, sizeof GLOBAL_ID_MAPPING_TAG);
+    const urc_prop_t *prop = urc_props_find(props, "", key);
+    if (key != stack)
+        free(key);
+    // Without a buffer the text is the property's own (NUL-terminated in the props' arena), so
+    // no symbol is too long to use.
+    const char *symbol = prop != NULL ? urc_prop_text(prop, NULL, 0) : NULL;
+    return symbol != NULL ? symbol : name;
+}
+
+size_t urc_dg_bound(const urc_dg_desc_t *desc, size_t driver_size) {
+    if (desc == NULL)
+        return driver_size;
+    size_t storage = urc_dg_storage_size(desc);
+    return driver_size != 0 && driver_size < storage ? driver_size : storage;
+}
+
+ur_result_t urc_dg_resolve(urc_dg_cache_t *cache, const urc_props_t *props, const char *name,
+                           urc_dg_lookup_t lookup, void *ctx, uint64_t *address, size_t *size) {
+    if (name == NULL || lookup == NULL || address == NULL || size == NULL)
+        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    // A program with "SYCL/device globals" metadata lists every variable it has: a name it does
+    // not list is refused before the driver is asked.
+    urc_dg_desc_t desc = {0, false};
+    ur_result_t described = urc_dg_describe(props, name, &desc);
+    if (described != UR_RESULT_SUCCESS && described != UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION)
+        return described;
+    uint64_t found = 0;
+    size_t driver_size = 0;
+    ur_result_t res = lookup(ctx, name, urc_dg_symbol(props, name), &found, &driver_size);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    size_t bound = urc_dg_bound(described == UR_RESULT_SUCCESS ? &desc : NULL, driver_size);
+    if (cache != NULL)
+        (void)urc_dg_cache_put(cache, name, found, bound);
+    *address = found;
+    *size = bound;
+    return UR_RESULT_SUCCESS;
+}
+
 ur_result_t urc_dg_check_range(const char *name, size_t size, size_t offset, size_t count) {
     // Written so that no sum is ever formed: offset + count could wrap around.
     if (offset <= size && count <= size - offset)

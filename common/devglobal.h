@@ -30,6 +30,18 @@ static inline size_t urc_dg_storage_size(const urc_dg_desc_t *desc) {
     return desc->image_scope ? desc->size : sizeof(void *);
 }
 
+/// The symbol the backend knows the variable by: UR's "<name>@global_id_mapping" when the
+/// program carries it, else `name` itself. The answer points into `props` (valid while they
+/// are) or is `name`; `props` may be NULL.
+const char *urc_dg_symbol(const urc_props_t *props, const char *name);
+
+/// The bound of every copy to or from a variable, the rule all urc adapters follow: a described
+/// variable (`desc` non-NULL) holds urc_dg_storage_size bytes, capped by the driver's size of the
+/// symbol so that no copy passes the module's storage; an undescribed one holds what the driver
+/// says. A driver size of 0 means the driver gave none (Level Zero may; OpenCL's transfers go
+/// by name and its driver is not asked when the metadata answers): the metadata decides alone.
+size_t urc_dg_bound(const urc_dg_desc_t *desc, size_t driver_size);
+
 /// `offset <= size && count <= size - offset`, or UR_RESULT_ERROR_INVALID_VALUE with a message
 /// naming the variable, offset, count and size. Never overflows.
 ur_result_t urc_dg_check_range(const char *name, size_t size, size_t offset, size_t count);
@@ -42,5 +54,18 @@ void urc_dg_cache_destroy(urc_dg_cache_t *cache);
 bool urc_dg_cache_get(urc_dg_cache_t *cache, const char *name, uint64_t *address, size_t *size);
 ur_result_t urc_dg_cache_put(urc_dg_cache_t *cache, const char *name, uint64_t address,
                              size_t size);
+
+/// An adapter's driver lookup for urc_dg_resolve: the address and size of `symbol` (the
+/// variable `name`). An unknown symbol is UR_RESULT_ERROR_INVALID_VALUE with a message,
+/// whatever the driver said; other failures are the adapter's mapped errors.
+typedef ur_result_t (*urc_dg_lookup_t)(void *ctx, const char *name, const char *symbol,
+                                       uint64_t *address, size_t *driver_size);
+
+/// What an adapter that addresses device globals itself (CUDA, Level Zero) does after
+/// urc_dg_cache_get missed: urc_dg_describe (an error other than "no metadata" is returned
+/// before the driver is asked), urc_dg_symbol, `lookup`, urc_dg_bound, and the answer put in
+/// `cache` (NULL: not cached; a failed insert only costs a later lookup).
+ur_result_t urc_dg_resolve(urc_dg_cache_t *cache, const urc_props_t *props, const char *name,
+                           urc_dg_lookup_t lookup, void *ctx, uint64_t *address, size_t *size);
 
 #endif // URC_COMMON_DEVGLOBAL_H

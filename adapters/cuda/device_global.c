@@ -4,59 +4,54 @@
 //
 // A SYCL runtime names a device global by its unique id; UR's "<id>@global_id_mapping"
 // metadata gives the PTX symbol (without it the name is used as the symbol). The symbol's
-// address and size are looked up once per program and cached, so a repeated copy costs one
-// cache hit, then the same cuMemcpy{HtoD,DtoH}Async a hand-written CUDA program would issue.
-#include <stdio.h>
-
+// address and bound are found once per program by common/devglobal's urc_dg_resolve (the rule
+// every urc adapter follows) and cached, so a repeated copy costs one cache hit, then the same
+// cuMemcpy{HtoD,DtoH}Async a hand-written CUDA program would issue.
 #include "cuda_internal.h"
 
-ur_result_t cuda_program_global(cuda_program_t *p, const char *name, CUdeviceptr *address,
-                                size_t *size) {
-    uint64_t cached_address = 0;
-    size_t cached_size = 0;
-    if (urc_dg_cache_get(p->dg_cache, name, &cached_address, &cached_size)) {
-        *address = (CUdeviceptr)cached_address;
-        *size = cached_size;
-        return UR_RESULT_SUCCESS;
-    }
+typedef struct lookup_t {
+    cuda_device_t *dev;
     CUmodule module;
-    if (!cuda_program_module(p, &module))
-        return urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM_EXECUTABLE, 0,
-                             "device global \"%s\": the program is not built", name);
-    // A program with "SYCL/device globals" metadata lists every variable it has.
-    urc_dg_desc_t desc = {0, false};
-    ur_result_t described = urc_dg_describe(p->props, name, &desc);
-    if (described != UR_RESULT_SUCCESS && described != UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION)
-        return described;
-    char buf[1024];
-    const char *symbol = urc_props_global_symbol(p->props, name, buf, sizeof buf);
-    if (symbol == NULL)
-        symbol = name;
+} lookup_t;
 
+// The driver's half of urc_dg_resolve: the symbol's address and size in the program's module.
+static ur_result_t lookup_symbol(void *arg, const char *name, const char *symbol, uint64_t *address,
+                                 size_t *driver_size) {
+    const lookup_t *l = arg;
     // The module belongs to the device's primary context: make it current for the lookup.
-    ur_result_t res = cuda_activate(p->dev);
+    ur_result_t res = cuda_activate(l->dev);
     if (res != UR_RESULT_SUCCESS)
         return res;
     CUdeviceptr dptr = 0;
     size_t bytes = 0;
-    CUresult r = cu.ModuleGetGlobal(&dptr, &bytes, module, symbol);
+    CUresult r = cu.ModuleGetGlobal(&dptr, &bytes, l->module, symbol);
     if (r == CUDA_ERROR_NOT_FOUND)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, (int32_t)r,
                              "device global \"%s\" (symbol \"%s\") is not in the program", name,
                              symbol);
     if (r != CUDA_SUCCESS)
         return cuda_error(r, "cuModuleGetGlobal");
-    // The rule every urc adapter follows: a described variable's storage is
-    // urc_dg_storage_size (sizeof(T) for device_image_scope, else the pointer to its USM
-    // buffer, which is what DPC++ writes); the symbol's size caps it, so no copy passes the
-    // module's storage. Without metadata the symbol's size is the bound.
-    size_t bound = bytes;
-    if (described == UR_RESULT_SUCCESS && urc_dg_storage_size(&desc) < bytes)
-        bound = urc_dg_storage_size(&desc);
-    // A full cache only costs a later lookup; the answer is still right.
-    (void)urc_dg_cache_put(p->dg_cache, name, (uint64_t)dptr, bound);
-    *address = dptr;
-    *size = bound;
+    *address = (uint64_t)dptr;
+    *driver_size = bytes;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_program_global(cuda_program_t *p, const char *name, CUdeviceptr *address,
+                                size_t *size) {
+    uint64_t found = 0;
+    // A hit needs no module: a program is built once and never rebuilt, so the common path takes
+    // no program lock.
+    if (!urc_dg_cache_get(p->dg_cache, name, &found, size)) {
+        lookup_t l = {p->dev, NULL};
+        if (!cuda_program_module(p, &l.module))
+            return urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM_EXECUTABLE, 0,
+                                 "device global \"%s\": the program is not built", name);
+        ur_result_t res =
+            urc_dg_resolve(p->dg_cache, p->props, name, lookup_symbol, &l, &found, size);
+        if (res != UR_RESULT_SUCCESS)
+            return res;
+    }
+    *address = (CUdeviceptr)found;
     return UR_RESULT_SUCCESS;
 }
 

@@ -5,37 +5,19 @@
 // The variable's address comes from zeModuleGetGlobalPointer on the module built for the
 // queue's (or caller's) device, which matches SYCL's unique id against the HostAccessINTEL
 // name; the copy is a zeCommandListAppendMemoryCopy on the queue's command list, with the
-// queue's events. Name -> (address, size) is cached per program and device. An unknown name is
-// always INVALID_VALUE, whatever the driver says (INVALID_GLOBAL_NAME, UNSUPPORTED_FEATURE or
-// INVALID_ARGUMENT, depending on its version and build flags), and a range is checked without
-// overflow before anything is enqueued, so a failed copy leaves no event.
+// queue's events. Name -> (address, bound) comes from common/devglobal's urc_dg_resolve and is
+// cached per program and device. An unknown name is always INVALID_VALUE, whatever the driver
+// says (INVALID_GLOBAL_NAME, UNSUPPORTED_FEATURE or INVALID_ARGUMENT, depending on its version
+// and build flags), and a range is checked without overflow before anything is enqueued, so a
+// failed copy leaves no event.
 #include "l0_internal.h"
 
-ur_result_t l0_program_global(l0_program_t *p, const l0_device_t *dev, const char *name,
-                              void **address, size_t *size) {
-    ze_module_handle_t module;
-    urc_dg_cache_t *dg = NULL;
-    if (!l0_program_module(p, dev, &module, &dg))
-        return urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM_EXECUTABLE, 0,
-                             "device global \"%s\": the program is not built for the device", name);
-    uint64_t cached = 0;
-    if (urc_dg_cache_get(dg, name, &cached, size)) {
-        *address = (void *)(uintptr_t)cached;
-        return UR_RESULT_SUCCESS;
-    }
-    // A program with "SYCL/device globals" metadata lists every variable it has.
-    urc_dg_desc_t desc = {0, false};
-    ur_result_t described = urc_dg_describe(p->props, name, &desc);
-    if (described != UR_RESULT_SUCCESS && described != UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION)
-        return described;
-    // UR's "<id>@global_id_mapping" may name another symbol; without it the id is the name.
-    char buf[1024];
-    const char *symbol = urc_props_global_symbol(p->props, name, buf, sizeof buf);
-    if (symbol == NULL)
-        symbol = name;
+// The driver's half of urc_dg_resolve; `arg` is the module built for the device.
+static ur_result_t lookup_symbol(void *arg, const char *name, const char *symbol, uint64_t *address,
+                                 size_t *driver_size) {
     void *ptr = NULL;
     size_t bytes = 0;
-    ze_result_t r = zeModuleGetGlobalPointer(module, symbol, &bytes, &ptr);
+    ze_result_t r = zeModuleGetGlobalPointer((ze_module_handle_t)arg, symbol, &bytes, &ptr);
     if (r == ZE_RESULT_ERROR_INVALID_GLOBAL_NAME || r == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE ||
         r == ZE_RESULT_ERROR_INVALID_ARGUMENT)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, (int32_t)r,
@@ -43,19 +25,27 @@ ur_result_t l0_program_global(l0_program_t *p, const l0_device_t *dev, const cha
                              l0_result_name(r));
     if (r != ZE_RESULT_SUCCESS)
         return l0_error(r, "zeModuleGetGlobalPointer");
-    // A described variable's storage is urc_dg_storage_size: sizeof(T) for device_image_scope,
-    // else the pointer to its USM buffer. The driver's size caps it, so no copy can pass the
-    // module's storage; without metadata the driver's size is the bound.
-    size_t bound = bytes;
-    if (described == UR_RESULT_SUCCESS) {
-        size_t storage = urc_dg_storage_size(&desc);
-        if (bytes == 0 || storage < bytes)
-            bound = storage;
+    *address = (uint64_t)(uintptr_t)ptr;
+    *driver_size = bytes; // 0 when the driver does not say: urc_dg_bound takes the metadata's
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t l0_program_global(l0_program_t *p, const l0_device_t *dev, const char *name,
+                              void **address, size_t *size) {
+    ze_module_handle_t module;
+    urc_dg_cache_t *dg = NULL;
+    // The cache is per device, found with the module: "not built" comes first.
+    if (!l0_program_module(p, dev, &module, &dg))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM_EXECUTABLE, 0,
+                             "device global \"%s\": the program is not built for the device", name);
+    uint64_t found = 0;
+    if (!urc_dg_cache_get(dg, name, &found, size)) {
+        ur_result_t res =
+            urc_dg_resolve(dg, p->props, name, lookup_symbol, (void *)module, &found, size);
+        if (res != UR_RESULT_SUCCESS)
+            return res;
     }
-    // A full cache only costs a later lookup; the answer is still right.
-    (void)urc_dg_cache_put(dg, name, (uint64_t)(uintptr_t)ptr, bound);
-    *address = ptr;
-    *size = bound;
+    *address = (void *)(uintptr_t)found;
     return UR_RESULT_SUCCESS;
 }
 

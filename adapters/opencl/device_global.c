@@ -8,14 +8,6 @@
 
 #include "ocl_internal.h"
 
-/// The symbol the backend knows the variable by: UR's "<name>@global_id_mapping" when the
-/// program carries it, the name itself otherwise.
-static const char *symbol_of(ur_program_handle_t p, const char *name, char *buf, size_t size) {
-    const char *mapped =
-        p->props != NULL ? urc_props_global_symbol(p->props, name, buf, size) : NULL;
-    return mapped != NULL ? mapped : name;
-}
-
 /// The thread's last resolved variable. Repeated transfers of one variable (the common case)
 /// then skip the shared cache's lock and hash; the program's generation changes with every
 /// build and is never reused, so a stale entry cannot match.
@@ -78,8 +70,7 @@ static ur_result_t resolve(ur_program_handle_t p, ur_device_handle_t d, const ch
 
 /// Everything checked before a transfer: handles, support, name and range.
 static ur_result_t prepare(ur_queue_handle_t q, ur_program_handle_t p, const char *name,
-                           size_t count, size_t offset, const char **symbol, char *buf,
-                           size_t buf_size) {
+                           size_t count, size_t offset, const char **symbol) {
     OCL_CHECK_HANDLE(q, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     OCL_CHECK_HANDLE(p, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
     OCL_TRY_UR(ocl_program_has_native(p));
@@ -89,14 +80,15 @@ static ur_result_t prepare(ur_queue_handle_t q, ur_program_handle_t p, const cha
     if (p->context != q->context)
         return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
                              "the program and the queue belong to different contexts");
-    *symbol = symbol_of(p, name, buf, buf_size);
+    *symbol = urc_dg_symbol(p->props, name);
     size_t size = 0;
     urc_dg_desc_t desc;
-    ur_result_t known = p->props != NULL ? urc_dg_describe(p->props, name, &desc)
-                                         : UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    ur_result_t known = urc_dg_describe(p->props, name, &desc);
     if (known == UR_RESULT_SUCCESS) {
-        // A variable without device_image_scope holds only its USM buffer's address.
-        size = urc_dg_storage_size(&desc);
+        // The transfers go by name, so the driver is not asked: urc_dg_bound with no driver
+        // size is the metadata's storage (a variable without device_image_scope holds only its
+        // USM buffer's address).
+        size = urc_dg_bound(&desc, 0);
     } else if (known == UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION) {
         // No "SYCL/device globals" metadata: the driver knows the size.
         uint64_t address = 0;
@@ -119,9 +111,8 @@ ur_result_t ocl_enqueue_device_global_variable_write(
     ur_queue_handle_t hQueue, ur_program_handle_t hProgram, const char *name, bool blockingWrite,
     size_t count, size_t offset, const void *pSrc, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
-    char buf[256];
     const char *symbol = name;
-    OCL_TRY_UR(prepare(hQueue, hProgram, name, count, offset, &symbol, buf, sizeof buf));
+    OCL_TRY_UR(prepare(hQueue, hProgram, name, count, offset, &symbol));
     ocl_wait_list_t wl;
     OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
@@ -142,9 +133,8 @@ ur_result_t ocl_enqueue_device_global_variable_read(ur_queue_handle_t hQueue,
                                                     void *pDst, uint32_t numEventsInWaitList,
                                                     const ur_event_handle_t *phEventWaitList,
                                                     ur_event_handle_t *phEvent) {
-    char buf[256];
     const char *symbol = name;
-    OCL_TRY_UR(prepare(hQueue, hProgram, name, count, offset, &symbol, buf, sizeof buf));
+    OCL_TRY_UR(prepare(hQueue, hProgram, name, count, offset, &symbol));
     ocl_wait_list_t wl;
     OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
@@ -171,8 +161,7 @@ ur_result_t ocl_program_get_global_variable_pointer(ur_device_handle_t hDevice,
     if (!hDevice->global_variables)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "the device has no clGetDeviceGlobalVariablePointerINTEL");
-    char buf[256];
-    const char *symbol = symbol_of(hProgram, pGlobalVariableName, buf, sizeof buf);
+    const char *symbol = urc_dg_symbol(hProgram->props, pGlobalVariableName);
     uint64_t address = 0;
     size_t size = 0;
     OCL_TRY_UR(resolve(hProgram, hDevice, pGlobalVariableName, symbol, &address, &size));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// common/devglobal: metadata lookup, overflow-safe bounds, the per-program symbol cache.
+// common/devglobal: metadata lookup, symbols, bounds, the resolve path, overflow-safe ranges,
+// the per-program symbol cache.
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 
 #include "devglobal.h"
 #include "error.h"
+#include "md_builder.h"
 #include "urc_test.h"
 
 // ---------------------------------------------------------------------------------------------
@@ -309,6 +311,193 @@ START_TEST(cache_concurrent_get_put) {
 }
 END_TEST
 
+// ---------------------------------------------------------------------------------------------
+// urc_dg_symbol
+
+START_TEST(symbol_from_mapping) {
+    md_list_t l = {0};
+    md_bytes(&l, "dg_a@global_id_mapping", "sym_a", 5);
+    md_bytes(&l, "SYCL/program metadata/dg_b@global_id_mapping", "sym_b", 5);
+    urc_props_t *props = md_parse(&l);
+    ck_assert_str_eq(urc_dg_symbol(props, "dg_a"), "sym_a");
+    ck_assert_str_eq(urc_dg_symbol(props, "dg_b"), "sym_b");
+    const char *name = "dg_c";
+    ck_assert_ptr_eq(urc_dg_symbol(props, name), name); // no mapping: the name itself
+    ck_assert_ptr_eq(urc_dg_symbol(NULL, name), name);
+    urc_props_release(props);
+}
+END_TEST
+
+// Neither the name nor the symbol has a length limit (the adapters' old 256- and 1024-byte
+// buffers silently fell back to the name).
+START_TEST(symbol_of_any_length) {
+    static char name[600], symbol[3000], key[700];
+    memset(name, 'n', sizeof name - 1);
+    memset(symbol, 's', sizeof symbol - 1);
+    snprintf(key, sizeof key, "%s@global_id_mapping", name);
+    md_list_t l = {0};
+    md_bytes(&l, key, symbol, strlen(symbol));
+    urc_props_t *props = md_parse(&l);
+    ck_assert_str_eq(urc_dg_symbol(props, name), symbol);
+    urc_props_release(props);
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// urc_dg_bound
+
+START_TEST(bound_without_metadata_is_the_drivers) {
+    ck_assert_uint_eq(urc_dg_bound(NULL, 16), 16);
+    ck_assert_uint_eq(urc_dg_bound(NULL, 0), 0);
+}
+END_TEST
+
+START_TEST(bound_is_storage_capped_by_the_driver) {
+    urc_dg_desc_t usm = {24, false}, image = {24, true};
+    ck_assert_uint_eq(urc_dg_bound(&usm, 64), sizeof(void *)); // a pointer to its USM buffer
+    ck_assert_uint_eq(urc_dg_bound(&usm, 4), 4);
+    ck_assert_uint_eq(urc_dg_bound(&image, 32), 24);
+    ck_assert_uint_eq(urc_dg_bound(&image, 24), 24);
+    ck_assert_uint_eq(urc_dg_bound(&image, 16), 16);
+}
+END_TEST
+
+START_TEST(bound_with_no_driver_size_is_the_metadatas) {
+    urc_dg_desc_t usm = {24, false}, image = {12, true};
+    ck_assert_uint_eq(urc_dg_bound(&usm, 0), sizeof(void *));
+    ck_assert_uint_eq(urc_dg_bound(&image, 0), 12);
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// urc_dg_resolve
+
+typedef struct fake_driver_t {
+    int calls;
+    ur_result_t result;
+    uint64_t address;
+    size_t size;
+    char symbol[64]; // the last symbol asked for
+} fake_driver_t;
+
+static ur_result_t fake_lookup(void *ctx, const char *name, const char *symbol, uint64_t *address,
+                               size_t *size) {
+    fake_driver_t *d = ctx;
+    (void)name;
+    d->calls++;
+    snprintf(d->symbol, sizeof d->symbol, "%s", symbol);
+    if (d->result != UR_RESULT_SUCCESS)
+        return d->result;
+    *address = d->address;
+    *size = d->size;
+    return UR_RESULT_SUCCESS;
+}
+
+// "SYCL/device globals/<name>" = {size, scope}, and "<name>@global_id_mapping" = symbol.
+static urc_props_t *dg_props(const char *name, uint32_t size, uint32_t scope, const char *symbol) {
+    static char set_name[128], map_name[128];
+    snprintf(set_name, sizeof set_name, "SYCL/device globals/%s", name);
+    snprintf(map_name, sizeof map_name, "%s@global_id_mapping", name);
+    uint8_t p[8];
+    for (int i = 0; i < 4; ++i) {
+        p[i] = (uint8_t)(size >> (8 * i));
+        p[4 + i] = (uint8_t)(scope >> (8 * i));
+    }
+    md_list_t l = {0};
+    md_bytes(&l, set_name, p, sizeof p);
+    if (symbol != NULL)
+        md_bytes(&l, map_name, symbol, strlen(symbol));
+    return md_parse(&l);
+}
+
+START_TEST(resolve_asks_the_driver_and_caches) {
+    urc_props_t *props = dg_props("_Z1v", 4, 1, "v_sym");
+    urc_dg_cache_t *cache = urc_dg_cache_create();
+    fake_driver_t d = {0, UR_RESULT_SUCCESS, 0x1000, 16, ""};
+    uint64_t address = 0;
+    size_t size = 0;
+    ck_assert_ur_ok(urc_dg_resolve(cache, props, "_Z1v", fake_lookup, &d, &address, &size));
+    ck_assert_int_eq(d.calls, 1);
+    ck_assert_str_eq(d.symbol, "v_sym");
+    ck_assert_uint_eq(address, 0x1000);
+    ck_assert_uint_eq(size, 4); // the metadata's size, under the driver's 16
+    address = 0;
+    size = 0;
+    ck_assert(urc_dg_cache_get(cache, "_Z1v", &address, &size));
+    ck_assert_uint_eq(address, 0x1000);
+    ck_assert_uint_eq(size, 4);
+    urc_dg_cache_destroy(cache);
+    urc_props_release(props);
+}
+END_TEST
+
+START_TEST(resolve_without_metadata_takes_the_drivers_size) {
+    fake_driver_t d = {0, UR_RESULT_SUCCESS, 0x2000, 40, ""};
+    uint64_t address = 0;
+    size_t size = 0;
+    ck_assert_ur_ok(urc_dg_resolve(NULL, NULL, "plain", fake_lookup, &d, &address, &size));
+    ck_assert_str_eq(d.symbol, "plain");
+    ck_assert_uint_eq(address, 0x2000);
+    ck_assert_uint_eq(size, 40);
+}
+END_TEST
+
+START_TEST(resolve_with_no_driver_size_takes_the_metadatas) {
+    urc_props_t *props = dg_props("v", 12, 1, NULL);
+    fake_driver_t d = {0, UR_RESULT_SUCCESS, 0x3000, 0, ""};
+    uint64_t address = 0;
+    size_t size = 0;
+    ck_assert_ur_ok(urc_dg_resolve(NULL, props, "v", fake_lookup, &d, &address, &size));
+    ck_assert_uint_eq(size, 12);
+    urc_props_release(props);
+}
+END_TEST
+
+START_TEST(resolve_refuses_an_unlisted_name_before_the_driver) {
+    urc_props_t *props = dg_props("listed", 8, 1, NULL);
+    urc_dg_cache_t *cache = urc_dg_cache_create();
+    fake_driver_t d = {0, UR_RESULT_SUCCESS, 0x4000, 8, ""};
+    uint64_t address = 0;
+    size_t size = 0;
+    ck_assert_ur(urc_dg_resolve(cache, props, "other", fake_lookup, &d, &address, &size),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(d.calls, 0);
+    ck_assert(!urc_dg_cache_get(cache, "other", NULL, NULL));
+    urc_dg_cache_destroy(cache);
+    urc_props_release(props);
+}
+END_TEST
+
+START_TEST(resolve_returns_the_drivers_failure_uncached) {
+    urc_dg_cache_t *cache = urc_dg_cache_create();
+    fake_driver_t d = {0, UR_RESULT_ERROR_INVALID_VALUE, 0, 0, ""};
+    uint64_t address = 7;
+    size_t size = 9;
+    ck_assert_ur(urc_dg_resolve(cache, NULL, "absent", fake_lookup, &d, &address, &size),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_uint_eq(address, 7);
+    ck_assert_uint_eq(size, 9);
+    ck_assert(!urc_dg_cache_get(cache, "absent", NULL, NULL));
+    urc_dg_cache_destroy(cache);
+}
+END_TEST
+
+START_TEST(resolve_null_arguments) {
+    fake_driver_t d = {0, UR_RESULT_SUCCESS, 0, 0, ""};
+    uint64_t address = 0;
+    size_t size = 0;
+    ck_assert_ur(urc_dg_resolve(NULL, NULL, NULL, fake_lookup, &d, &address, &size),
+                 UR_RESULT_ERROR_INVALID_NULL_POINTER);
+    ck_assert_ur(urc_dg_resolve(NULL, NULL, "v", NULL, &d, &address, &size),
+                 UR_RESULT_ERROR_INVALID_NULL_POINTER);
+    ck_assert_ur(urc_dg_resolve(NULL, NULL, "v", fake_lookup, &d, NULL, &size),
+                 UR_RESULT_ERROR_INVALID_NULL_POINTER);
+    ck_assert_ur(urc_dg_resolve(NULL, NULL, "v", fake_lookup, &d, &address, NULL),
+                 UR_RESULT_ERROR_INVALID_NULL_POINTER);
+    ck_assert_int_eq(d.calls, 0);
+}
+END_TEST
+
 static Suite *devglobal_suite(void) {
     Suite *s = suite_create("devglobal");
     TCase *tc = tcase_create("urc_dg_check_range");
@@ -327,6 +516,26 @@ static Suite *devglobal_suite(void) {
     tcase_add_test(tc, describe_payload_wrong_size);
     tcase_add_test(tc, describe_not_byte_array);
     tcase_add_test(tc, describe_null_arguments);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("urc_dg_symbol");
+    tcase_add_test(tc, symbol_from_mapping);
+    tcase_add_test(tc, symbol_of_any_length);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("urc_dg_bound");
+    tcase_add_test(tc, bound_without_metadata_is_the_drivers);
+    tcase_add_test(tc, bound_is_storage_capped_by_the_driver);
+    tcase_add_test(tc, bound_with_no_driver_size_is_the_metadatas);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("urc_dg_resolve");
+    tcase_add_test(tc, resolve_asks_the_driver_and_caches);
+    tcase_add_test(tc, resolve_without_metadata_takes_the_drivers_size);
+    tcase_add_test(tc, resolve_with_no_driver_size_takes_the_metadatas);
+    tcase_add_test(tc, resolve_refuses_an_unlisted_name_before_the_driver);
+    tcase_add_test(tc, resolve_returns_the_drivers_failure_uncached);
+    tcase_add_test(tc, resolve_null_arguments);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("urc_dg_cache");
