@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "event_callbacks.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -159,8 +161,18 @@ ur_result_t urc_callback_engine_add(urc_callback_engine_t *engine, ur_event_hand
 void urc_callback_engine_stop(urc_callback_engine_t *engine, bool drain) {
     pthread_mutex_lock(&engine->lock);
     bool self = engine->started && pthread_equal(pthread_self(), engine->thread);
-    while (drain && !self && engine->started && engine->pending > 0)
-        pthread_cond_wait(&engine->idle, &engine->lock);
+    // Draining is bounded: an event nobody will complete must not hang the last
+    // urAdapterRelease (and with it process exit). What is still pending then stays registered.
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += URC_CALLBACK_DRAIN_LIMIT_S;
+    while (drain && !self && engine->started && engine->pending > 0) {
+        if (pthread_cond_timedwait(&engine->idle, &engine->lock, &deadline) == ETIMEDOUT) {
+            fprintf(stderr, "urc: %zu event callback(s) still pending after %d s; not run\n",
+                    engine->pending, URC_CALLBACK_DRAIN_LIMIT_S);
+            break;
+        }
+    }
     // Checked after the wait: another stop may have ended the thread meanwhile.
     if (!engine->started) {
         pthread_mutex_unlock(&engine->lock);

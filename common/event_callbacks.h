@@ -75,10 +75,14 @@ void urc_callback_engine_init(urc_callback_engine_t *engine, const urc_callback_
 ur_result_t urc_callback_engine_add(urc_callback_engine_t *engine, ur_event_handle_t event,
                                     ur_execution_info_t status, ur_event_callback_t fn, void *data);
 
+/// How long a draining stop waits for pending callbacks before it gives up on them.
+#define URC_CALLBACK_DRAIN_LIMIT_S 10
+
 /// Stops the thread, if it runs. With `drain`, first waits until every pending callback has run
-/// (their events must complete on their own). Without it, pending callbacks stay registered and
-/// run if a later registration starts the thread again. Called from a callback, it cannot wait
-/// for its own thread: the thread is told to stop after the callback and ends on its own.
+/// (their events must complete on their own), at most URC_CALLBACK_DRAIN_LIMIT_S seconds. Without
+/// it, pending callbacks stay registered and run if a later registration starts the thread again.
+/// Called from a callback, it cannot wait for its own thread: the thread is told to stop after the
+/// callback and ends on its own.
 void urc_callback_engine_stop(urc_callback_engine_t *engine, bool drain);
 
 /// Stops without draining, then drops every pending callback without calling it (releasing its
