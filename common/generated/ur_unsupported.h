@@ -249,4 +249,375 @@ ur_result_t UR_APICALL urc_unsupported_device_create_with_native_handle(ur_nativ
 ur_result_t UR_APICALL urc_unsupported_device_get_global_timestamps(ur_device_handle_t hDevice, uint64_t *pDeviceTimestamp, uint64_t *pHostTimestamp);
 ur_result_t UR_APICALL urc_unsupported_device_wait_exp(ur_device_handle_t hDevice);
 
+/// Initialiser of a ur_adapter_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_ADAPTER \
+    { \
+        .pfnGet = urc_unsupported_adapter_get, \
+        .pfnRelease = urc_unsupported_adapter_release, \
+        .pfnRetain = urc_unsupported_adapter_retain, \
+        .pfnGetLastError = urc_unsupported_adapter_get_last_error, \
+        .pfnGetInfo = urc_unsupported_adapter_get_info, \
+        .pfnSetLoggerCallback = urc_unsupported_adapter_set_logger_callback, \
+        .pfnSetLoggerCallbackLevel = urc_unsupported_adapter_set_logger_callback_level, \
+    }
+
+/// Initialiser of a ur_platform_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_PLATFORM \
+    { \
+        .pfnGet = urc_unsupported_platform_get, \
+        .pfnGetInfo = urc_unsupported_platform_get_info, \
+        .pfnGetNativeHandle = urc_unsupported_platform_get_native_handle, \
+        .pfnCreateWithNativeHandle = urc_unsupported_platform_create_with_native_handle, \
+        .pfnGetApiVersion = urc_unsupported_platform_get_api_version, \
+        .pfnGetBackendOption = urc_unsupported_platform_get_backend_option, \
+    }
+
+/// Initialiser of a ur_context_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_CONTEXT \
+    { \
+        .pfnCreate = urc_unsupported_context_create, \
+        .pfnRetain = urc_unsupported_context_retain, \
+        .pfnRelease = urc_unsupported_context_release, \
+        .pfnGetInfo = urc_unsupported_context_get_info, \
+        .pfnGetNativeHandle = urc_unsupported_context_get_native_handle, \
+        .pfnCreateWithNativeHandle = urc_unsupported_context_create_with_native_handle, \
+        .pfnSetExtendedDeleter = urc_unsupported_context_set_extended_deleter, \
+    }
+
+/// Initialiser of a ur_event_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_EVENT \
+    { \
+        .pfnGetInfo = urc_unsupported_event_get_info, \
+        .pfnGetProfilingInfo = urc_unsupported_event_get_profiling_info, \
+        .pfnWait = urc_unsupported_event_wait, \
+        .pfnRetain = urc_unsupported_event_retain, \
+        .pfnRelease = urc_unsupported_event_release, \
+        .pfnGetNativeHandle = urc_unsupported_event_get_native_handle, \
+        .pfnCreateWithNativeHandle = urc_unsupported_event_create_with_native_handle, \
+        .pfnSetCallback = urc_unsupported_event_set_callback, \
+    }
+
+/// Initialiser of a ur_event_exp_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_EVENT_EXP \
+    { \
+        .pfnCreateExp = urc_unsupported_event_create_exp, \
+    }
+
+/// Initialiser of a ur_program_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_PROGRAM \
+    { \
+        .pfnCreateWithIL = urc_unsupported_program_create_with_il, \
+        .pfnCreateWithBinary = urc_unsupported_program_create_with_binary, \
+        .pfnBuild = urc_unsupported_program_build, \
+        .pfnCompile = urc_unsupported_program_compile, \
+        .pfnLink = urc_unsupported_program_link, \
+        .pfnRetain = urc_unsupported_program_retain, \
+        .pfnRelease = urc_unsupported_program_release, \
+        .pfnGetFunctionPointer = urc_unsupported_program_get_function_pointer, \
+        .pfnGetGlobalVariablePointer = urc_unsupported_program_get_global_variable_pointer, \
+        .pfnGetInfo = urc_unsupported_program_get_info, \
+        .pfnGetBuildInfo = urc_unsupported_program_get_build_info, \
+        .pfnSetSpecializationConstants = urc_unsupported_program_set_specialization_constants, \
+        .pfnGetNativeHandle = urc_unsupported_program_get_native_handle, \
+        .pfnCreateWithNativeHandle = urc_unsupported_program_create_with_native_handle, \
+    }
+
+/// Initialiser of a ur_program_exp_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_PROGRAM_EXP \
+    { \
+        .pfnDynamicLinkExp = urc_unsupported_program_dynamic_link_exp, \
+        .pfnBuildExp = urc_unsupported_program_build_exp, \
+        .pfnCompileExp = urc_unsupported_program_compile_exp, \
+        .pfnLinkExp = urc_unsupported_program_link_exp, \
+    }
+
+/// Initialiser of a ur_kernel_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_KERNEL \
+    { \
+        .pfnCreate = urc_unsupported_kernel_create, \
+        .pfnGetInfo = urc_unsupported_kernel_get_info, \
+        .pfnGetGroupInfo = urc_unsupported_kernel_get_group_info, \
+        .pfnGetSubGroupInfo = urc_unsupported_kernel_get_sub_group_info, \
+        .pfnRetain = urc_unsupported_kernel_retain, \
+        .pfnRelease = urc_unsupported_kernel_release, \
+        .pfnGetNativeHandle = urc_unsupported_kernel_get_native_handle, \
+        .pfnCreateWithNativeHandle = urc_unsupported_kernel_create_with_native_handle, \
+        .pfnGetSuggestedLocalWorkSize = urc_unsupported_kernel_get_suggested_local_work_size, \
+        .pfnGetSuggestedLocalWorkSizeWithArgs = urc_unsupported_kernel_get_suggested_local_work_size_with_args, \
+        .pfnSetExecInfo = urc_unsupported_kernel_set_exec_info, \
+        .pfnSetSpecializationConstants = urc_unsupported_kernel_set_specialization_constants, \
+        .pfnSuggestMaxCooperativeGroupCount = urc_unsupported_kernel_suggest_max_cooperative_group_count, \
+    }
+
+/// Initialiser of a ur_queue_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_QUEUE \
+    { \
+        .pfnGetInfo = urc_unsupported_queue_get_info, \
+        .pfnCreate = urc_unsupported_queue_create, \
+        .pfnRetain = urc_unsupported_queue_retain, \
+        .pfnRelease = urc_unsupported_queue_release, \
+        .pfnGetNativeHandle = urc_unsupported_queue_get_native_handle, \
+        .pfnCreateWithNativeHandle = urc_unsupported_queue_create_with_native_handle, \
+        .pfnFinish = urc_unsupported_queue_finish, \
+        .pfnFlush = urc_unsupported_queue_flush, \
+    }
+
+/// Initialiser of a ur_queue_exp_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_QUEUE_EXP \
+    { \
+        .pfnBeginGraphCaptureExp = urc_unsupported_queue_begin_graph_capture_exp, \
+        .pfnBeginCaptureIntoGraphExp = urc_unsupported_queue_begin_capture_into_graph_exp, \
+        .pfnEndGraphCaptureExp = urc_unsupported_queue_end_graph_capture_exp, \
+        .pfnIsGraphCaptureEnabledExp = urc_unsupported_queue_is_graph_capture_enabled_exp, \
+        .pfnGetGraphExp = urc_unsupported_queue_get_graph_exp, \
+    }
+
+/// Initialiser of a ur_sampler_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_SAMPLER \
+    { \
+        .pfnCreate = urc_unsupported_sampler_create, \
+        .pfnRetain = urc_unsupported_sampler_retain, \
+        .pfnRelease = urc_unsupported_sampler_release, \
+        .pfnGetInfo = urc_unsupported_sampler_get_info, \
+        .pfnGetNativeHandle = urc_unsupported_sampler_get_native_handle, \
+        .pfnCreateWithNativeHandle = urc_unsupported_sampler_create_with_native_handle, \
+    }
+
+/// Initialiser of a ur_mem_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_MEM \
+    { \
+        .pfnImageCreate = urc_unsupported_mem_image_create, \
+        .pfnBufferCreate = urc_unsupported_mem_buffer_create, \
+        .pfnRetain = urc_unsupported_mem_retain, \
+        .pfnRelease = urc_unsupported_mem_release, \
+        .pfnBufferPartition = urc_unsupported_mem_buffer_partition, \
+        .pfnGetNativeHandle = urc_unsupported_mem_get_native_handle, \
+        .pfnBufferCreateWithNativeHandle = urc_unsupported_mem_buffer_create_with_native_handle, \
+        .pfnImageCreateWithNativeHandle = urc_unsupported_mem_image_create_with_native_handle, \
+        .pfnGetInfo = urc_unsupported_mem_get_info, \
+        .pfnImageGetInfo = urc_unsupported_mem_image_get_info, \
+    }
+
+/// Initialiser of a ur_physical_mem_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_PHYSICAL_MEM \
+    { \
+        .pfnCreate = urc_unsupported_physical_mem_create, \
+        .pfnRetain = urc_unsupported_physical_mem_retain, \
+        .pfnRelease = urc_unsupported_physical_mem_release, \
+        .pfnGetInfo = urc_unsupported_physical_mem_get_info, \
+    }
+
+/// Initialiser of a ur_enqueue_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_ENQUEUE \
+    { \
+        .pfnEventsWait = urc_unsupported_enqueue_events_wait, \
+        .pfnEventsWaitWithBarrier = urc_unsupported_enqueue_events_wait_with_barrier, \
+        .pfnMemBufferRead = urc_unsupported_enqueue_mem_buffer_read, \
+        .pfnMemBufferWrite = urc_unsupported_enqueue_mem_buffer_write, \
+        .pfnMemBufferReadRect = urc_unsupported_enqueue_mem_buffer_read_rect, \
+        .pfnMemBufferWriteRect = urc_unsupported_enqueue_mem_buffer_write_rect, \
+        .pfnMemBufferCopy = urc_unsupported_enqueue_mem_buffer_copy, \
+        .pfnMemBufferCopyRect = urc_unsupported_enqueue_mem_buffer_copy_rect, \
+        .pfnMemBufferFill = urc_unsupported_enqueue_mem_buffer_fill, \
+        .pfnMemImageRead = urc_unsupported_enqueue_mem_image_read, \
+        .pfnMemImageWrite = urc_unsupported_enqueue_mem_image_write, \
+        .pfnMemImageCopy = urc_unsupported_enqueue_mem_image_copy, \
+        .pfnMemBufferMap = urc_unsupported_enqueue_mem_buffer_map, \
+        .pfnMemUnmap = urc_unsupported_enqueue_mem_unmap, \
+        .pfnUSMFill = urc_unsupported_enqueue_usm_fill, \
+        .pfnUSMMemcpy = urc_unsupported_enqueue_usm_memcpy, \
+        .pfnUSMPrefetch = urc_unsupported_enqueue_usm_prefetch, \
+        .pfnUSMAdvise = urc_unsupported_enqueue_usm_advise, \
+        .pfnUSMFill2D = urc_unsupported_enqueue_usm_fill_2d, \
+        .pfnUSMMemcpy2D = urc_unsupported_enqueue_usm_memcpy_2d, \
+        .pfnDeviceGlobalVariableWrite = urc_unsupported_enqueue_device_global_variable_write, \
+        .pfnDeviceGlobalVariableRead = urc_unsupported_enqueue_device_global_variable_read, \
+        .pfnReadHostPipe = urc_unsupported_enqueue_read_host_pipe, \
+        .pfnWriteHostPipe = urc_unsupported_enqueue_write_host_pipe, \
+        .pfnEventsWaitWithBarrierExt = urc_unsupported_enqueue_events_wait_with_barrier_ext, \
+    }
+
+/// Initialiser of a ur_enqueue_exp_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_ENQUEUE_EXP \
+    { \
+        .pfnKernelLaunchWithArgsExp = urc_unsupported_enqueue_kernel_launch_with_args_exp, \
+        .pfnUSMDeviceAllocExp = urc_unsupported_enqueue_usm_device_alloc_exp, \
+        .pfnUSMSharedAllocExp = urc_unsupported_enqueue_usm_shared_alloc_exp, \
+        .pfnUSMHostAllocExp = urc_unsupported_enqueue_usm_host_alloc_exp, \
+        .pfnUSMFreeExp = urc_unsupported_enqueue_usm_free_exp, \
+        .pfnTimestampRecordingExp = urc_unsupported_enqueue_timestamp_recording_exp, \
+        .pfnCommandBufferExp = urc_unsupported_enqueue_command_buffer_exp, \
+        .pfnHostTaskExp = urc_unsupported_enqueue_host_task_exp, \
+        .pfnNativeCommandExp = urc_unsupported_enqueue_native_command_exp, \
+        .pfnGraphExp = urc_unsupported_enqueue_graph_exp, \
+    }
+
+/// Initialiser of a ur_usm_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_USM \
+    { \
+        .pfnHostAlloc = urc_unsupported_usm_host_alloc, \
+        .pfnDeviceAlloc = urc_unsupported_usm_device_alloc, \
+        .pfnSharedAlloc = urc_unsupported_usm_shared_alloc, \
+        .pfnFree = urc_unsupported_usm_free, \
+        .pfnGetMemAllocInfo = urc_unsupported_usm_get_mem_alloc_info, \
+        .pfnPoolCreate = urc_unsupported_usm_pool_create, \
+        .pfnPoolRetain = urc_unsupported_usm_pool_retain, \
+        .pfnPoolRelease = urc_unsupported_usm_pool_release, \
+        .pfnPoolGetInfo = urc_unsupported_usm_pool_get_info, \
+    }
+
+/// Initialiser of a ur_usm_exp_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_USM_EXP \
+    { \
+        .pfnPoolCreateExp = urc_unsupported_usm_pool_create_exp, \
+        .pfnPoolDestroyExp = urc_unsupported_usm_pool_destroy_exp, \
+        .pfnPoolGetDefaultDevicePoolExp = urc_unsupported_usm_pool_get_default_device_pool_exp, \
+        .pfnPoolGetInfoExp = urc_unsupported_usm_pool_get_info_exp, \
+        .pfnPoolSetInfoExp = urc_unsupported_usm_pool_set_info_exp, \
+        .pfnPoolSetDevicePoolExp = urc_unsupported_usm_pool_set_device_pool_exp, \
+        .pfnPoolGetDevicePoolExp = urc_unsupported_usm_pool_get_device_pool_exp, \
+        .pfnPoolTrimToExp = urc_unsupported_usm_pool_trim_to_exp, \
+        .pfnPitchedAllocExp = urc_unsupported_usm_pitched_alloc_exp, \
+        .pfnContextMemcpyExp = urc_unsupported_usm_context_memcpy_exp, \
+        .pfnHostAllocUnregisterExp = urc_unsupported_usm_host_alloc_unregister_exp, \
+        .pfnHostAllocRegisterExp = urc_unsupported_usm_host_alloc_register_exp, \
+        .pfnImportExp = urc_unsupported_usm_import_exp, \
+        .pfnReleaseExp = urc_unsupported_usm_release_exp, \
+    }
+
+/// Initialiser of a ur_bindless_images_exp_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_BINDLESS_IMAGES_EXP \
+    { \
+        .pfnUnsampledImageHandleDestroyExp = urc_unsupported_bindless_images_unsampled_image_handle_destroy_exp, \
+        .pfnSampledImageHandleDestroyExp = urc_unsupported_bindless_images_sampled_image_handle_destroy_exp, \
+        .pfnImageAllocateExp = urc_unsupported_bindless_images_image_allocate_exp, \
+        .pfnImageFreeExp = urc_unsupported_bindless_images_image_free_exp, \
+        .pfnUnsampledImageCreateExp = urc_unsupported_bindless_images_unsampled_image_create_exp, \
+        .pfnSampledImageCreateExp = urc_unsupported_bindless_images_sampled_image_create_exp, \
+        .pfnImageCopyExp = urc_unsupported_bindless_images_image_copy_exp, \
+        .pfnImageGetInfoExp = urc_unsupported_bindless_images_image_get_info_exp, \
+        .pfnGetImageMemoryHandleTypeSupportExp = urc_unsupported_bindless_images_get_image_memory_handle_type_support_exp, \
+        .pfnGetImageUnsampledHandleSupportExp = urc_unsupported_bindless_images_get_image_unsampled_handle_support_exp, \
+        .pfnGetImageSampledHandleSupportExp = urc_unsupported_bindless_images_get_image_sampled_handle_support_exp, \
+        .pfnMipmapGetLevelExp = urc_unsupported_bindless_images_mipmap_get_level_exp, \
+        .pfnMipmapFreeExp = urc_unsupported_bindless_images_mipmap_free_exp, \
+        .pfnImportExternalMemoryExp = urc_unsupported_bindless_images_import_external_memory_exp, \
+        .pfnMapExternalArrayExp = urc_unsupported_bindless_images_map_external_array_exp, \
+        .pfnMapExternalLinearMemoryExp = urc_unsupported_bindless_images_map_external_linear_memory_exp, \
+        .pfnReleaseExternalMemoryExp = urc_unsupported_bindless_images_release_external_memory_exp, \
+        .pfnFreeMappedLinearMemoryExp = urc_unsupported_bindless_images_free_mapped_linear_memory_exp, \
+        .pfnSupportsImportingHandleTypeExp = urc_unsupported_bindless_images_supports_importing_handle_type_exp, \
+        .pfnImportExternalSemaphoreExp = urc_unsupported_bindless_images_import_external_semaphore_exp, \
+        .pfnReleaseExternalSemaphoreExp = urc_unsupported_bindless_images_release_external_semaphore_exp, \
+        .pfnWaitExternalSemaphoreExp = urc_unsupported_bindless_images_wait_external_semaphore_exp, \
+        .pfnSignalExternalSemaphoreExp = urc_unsupported_bindless_images_signal_external_semaphore_exp, \
+    }
+
+/// Initialiser of a ur_command_buffer_exp_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_COMMAND_BUFFER_EXP \
+    { \
+        .pfnCreateExp = urc_unsupported_command_buffer_create_exp, \
+        .pfnRetainExp = urc_unsupported_command_buffer_retain_exp, \
+        .pfnReleaseExp = urc_unsupported_command_buffer_release_exp, \
+        .pfnFinalizeExp = urc_unsupported_command_buffer_finalize_exp, \
+        .pfnAppendKernelLaunchExp = urc_unsupported_command_buffer_append_kernel_launch_exp, \
+        .pfnAppendKernelLaunchWithArgsExp = urc_unsupported_command_buffer_append_kernel_launch_with_args_exp, \
+        .pfnAppendUSMMemcpyExp = urc_unsupported_command_buffer_append_usm_memcpy_exp, \
+        .pfnAppendUSMFillExp = urc_unsupported_command_buffer_append_usm_fill_exp, \
+        .pfnAppendMemBufferCopyExp = urc_unsupported_command_buffer_append_mem_buffer_copy_exp, \
+        .pfnAppendMemBufferWriteExp = urc_unsupported_command_buffer_append_mem_buffer_write_exp, \
+        .pfnAppendMemBufferReadExp = urc_unsupported_command_buffer_append_mem_buffer_read_exp, \
+        .pfnAppendMemBufferCopyRectExp = urc_unsupported_command_buffer_append_mem_buffer_copy_rect_exp, \
+        .pfnAppendMemBufferWriteRectExp = urc_unsupported_command_buffer_append_mem_buffer_write_rect_exp, \
+        .pfnAppendMemBufferReadRectExp = urc_unsupported_command_buffer_append_mem_buffer_read_rect_exp, \
+        .pfnAppendMemBufferFillExp = urc_unsupported_command_buffer_append_mem_buffer_fill_exp, \
+        .pfnAppendUSMPrefetchExp = urc_unsupported_command_buffer_append_usm_prefetch_exp, \
+        .pfnAppendUSMAdviseExp = urc_unsupported_command_buffer_append_usm_advise_exp, \
+        .pfnAppendNativeCommandExp = urc_unsupported_command_buffer_append_native_command_exp, \
+        .pfnUpdateKernelLaunchExp = urc_unsupported_command_buffer_update_kernel_launch_exp, \
+        .pfnUpdateSignalEventExp = urc_unsupported_command_buffer_update_signal_event_exp, \
+        .pfnUpdateWaitEventsExp = urc_unsupported_command_buffer_update_wait_events_exp, \
+        .pfnGetInfoExp = urc_unsupported_command_buffer_get_info_exp, \
+        .pfnGetNativeHandleExp = urc_unsupported_command_buffer_get_native_handle_exp, \
+    }
+
+/// Initialiser of a ur_graph_exp_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_GRAPH_EXP \
+    { \
+        .pfnCreateExp = urc_unsupported_graph_create_exp, \
+        .pfnInstantiateGraphExp = urc_unsupported_graph_instantiate_graph_exp, \
+        .pfnDestroyExp = urc_unsupported_graph_destroy_exp, \
+        .pfnExecutableGraphDestroyExp = urc_unsupported_graph_executable_graph_destroy_exp, \
+        .pfnIsEmptyExp = urc_unsupported_graph_is_empty_exp, \
+        .pfnGetIdExp = urc_unsupported_graph_get_id_exp, \
+        .pfnSetDestructionCallbackExp = urc_unsupported_graph_set_destruction_callback_exp, \
+        .pfnDumpContentsExp = urc_unsupported_graph_dump_contents_exp, \
+        .pfnGetNativeHandleExp = urc_unsupported_graph_get_native_handle_exp, \
+        .pfnExecutableGraphGetNativeHandleExp = urc_unsupported_graph_executable_graph_get_native_handle_exp, \
+    }
+
+/// Initialiser of a ur_ipc_exp_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_IPC_EXP \
+    { \
+        .pfnGetMemHandleExp = urc_unsupported_ipc_get_mem_handle_exp, \
+        .pfnPutMemHandleExp = urc_unsupported_ipc_put_mem_handle_exp, \
+        .pfnOpenMemHandleExp = urc_unsupported_ipc_open_mem_handle_exp, \
+        .pfnCloseMemHandleExp = urc_unsupported_ipc_close_mem_handle_exp, \
+        .pfnGetPhysMemHandleExp = urc_unsupported_ipc_get_phys_mem_handle_exp, \
+        .pfnPutPhysMemHandleExp = urc_unsupported_ipc_put_phys_mem_handle_exp, \
+        .pfnOpenPhysMemHandleExp = urc_unsupported_ipc_open_phys_mem_handle_exp, \
+        .pfnClosePhysMemHandleExp = urc_unsupported_ipc_close_phys_mem_handle_exp, \
+        .pfnGetEventHandleExp = urc_unsupported_ipc_get_event_handle_exp, \
+        .pfnPutEventHandleExp = urc_unsupported_ipc_put_event_handle_exp, \
+        .pfnOpenEventHandleExp = urc_unsupported_ipc_open_event_handle_exp, \
+    }
+
+/// Initialiser of a ur_memory_export_exp_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_MEMORY_EXPORT_EXP \
+    { \
+        .pfnAllocExportableMemoryExp = urc_unsupported_memory_export_alloc_exportable_memory_exp, \
+        .pfnFreeExportableMemoryExp = urc_unsupported_memory_export_free_exportable_memory_exp, \
+        .pfnExportMemoryHandleExp = urc_unsupported_memory_export_export_memory_handle_exp, \
+    }
+
+/// Initialiser of a ur_usm_p2p_exp_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_USM_P2P_EXP \
+    { \
+        .pfnEnablePeerAccessExp = urc_unsupported_usm_p_2p_enable_peer_access_exp, \
+        .pfnDisablePeerAccessExp = urc_unsupported_usm_p_2p_disable_peer_access_exp, \
+        .pfnPeerAccessGetInfoExp = urc_unsupported_usm_p_2p_peer_access_get_info_exp, \
+    }
+
+/// Initialiser of a ur_virtual_mem_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_VIRTUAL_MEM \
+    { \
+        .pfnGranularityGetInfo = urc_unsupported_virtual_mem_granularity_get_info, \
+        .pfnReserve = urc_unsupported_virtual_mem_reserve, \
+        .pfnFree = urc_unsupported_virtual_mem_free, \
+        .pfnMap = urc_unsupported_virtual_mem_map, \
+        .pfnUnmap = urc_unsupported_virtual_mem_unmap, \
+        .pfnSetAccess = urc_unsupported_virtual_mem_set_access, \
+        .pfnGetInfo = urc_unsupported_virtual_mem_get_info, \
+    }
+
+/// Initialiser of a ur_device_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_DEVICE \
+    { \
+        .pfnGet = urc_unsupported_device_get, \
+        .pfnGetInfo = urc_unsupported_device_get_info, \
+        .pfnRetain = urc_unsupported_device_retain, \
+        .pfnRelease = urc_unsupported_device_release, \
+        .pfnPartition = urc_unsupported_device_partition, \
+        .pfnSelectBinary = urc_unsupported_device_select_binary, \
+        .pfnGetNativeHandle = urc_unsupported_device_get_native_handle, \
+        .pfnCreateWithNativeHandle = urc_unsupported_device_create_with_native_handle, \
+        .pfnGetGlobalTimestamps = urc_unsupported_device_get_global_timestamps, \
+    }
+
+/// Initialiser of a ur_device_exp_dditable_t whose every slot is unsupported.
+#define URC_UNSUPPORTED_DEVICE_EXP \
+    { \
+        .pfnWaitExp = urc_unsupported_device_wait_exp, \
+    }
+
 #endif // URC_COMMON_GENERATED_UR_UNSUPPORTED_H

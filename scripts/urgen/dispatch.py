@@ -52,8 +52,22 @@ def ur_unsupported(spec):
             c.append("    ur_result_t result = %s(%s);" % (check_name(fn), args_list(fn)))
             c.append("    return result != UR_RESULT_SUCCESS ? result : UR_RESULT_ERROR_UNSUPPORTED_FEATURE;")
             c.append("}")
+    # Whole tables an adapter implements none of are initialised from these, so each adapter's
+    # table lists only the slots it really has.
+    for t in spec.tables:
+        h.append("")
+        h.append("/// Initialiser of a %s whose every slot is unsupported." % t.struct)
+        h.append("#define %s \\" % unsupported_table_macro(t))
+        h.append("    { \\")
+        for fn in t.functions:
+            h.append("        .pfn%s = %s, \\" % (fn.slot, unsupported_name(fn)))
+        h.append("    }")
     h += ["", "#endif // URC_COMMON_GENERATED_UR_UNSUPPORTED_H", ""]
     return "\n".join(h), "\n".join(c) + "\n"
+
+
+def unsupported_table_macro(t):
+    return "URC_UNSUPPORTED_%s" % t.struct[3:-len("_dditable_t")].upper()
 
 
 def loader_api(spec):
@@ -167,6 +181,9 @@ def adapter_files(spec, name, prefix, fallback):
     c.append("")
     c.append("const ur_dditable_t %s_ddi = {" % prefix)
     for t in spec.tables:
+        if fallback != "record" and not any(fn.name in impl for fn in t.functions):
+            c.append("    .%s = %s," % (t.member, unsupported_table_macro(t)))
+            continue
         c.append("    .%s = {" % t.member)
         for fn in t.functions:
             if fn.name in impl:
