@@ -86,8 +86,8 @@ static void require_mapped(const char *forced, const char *maps) {
                 const char *base = strrchr(file, '/') + 1;
                 if (strncmp(base, "libur_", 6) == 0)
                     ck_assert_msg(strncmp(file, dir, dir_len) == 0 && file[dir_len] == '/',
-                                  "%s is mapped: a UR library from outside urc's folder %s",
-                                  file, dir);
+                                  "%s is mapped: a UR library from outside urc's folder %s", file,
+                                  dir);
             }
         }
         line += len + (end != NULL);

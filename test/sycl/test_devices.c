@@ -87,12 +87,12 @@ START_TEST(device_info_matches_urc) {
     ck_assert_str_eq(sycl_name, name);
     DPCTLCString_Delete(sycl_name);
     uint32_t units = 0;
-    ck_assert_ur_ok(urDeviceGetInfo(ud, UR_DEVICE_INFO_MAX_COMPUTE_UNITS, sizeof units, &units,
-                                    NULL));
+    ck_assert_ur_ok(
+        urDeviceGetInfo(ud, UR_DEVICE_INFO_MAX_COMPUTE_UNITS, sizeof units, &units, NULL));
     ck_assert_uint_eq(DPCTLDevice_GetMaxComputeUnits(d), units);
     uint64_t global = 0;
-    ck_assert_ur_ok(urDeviceGetInfo(ud, UR_DEVICE_INFO_GLOBAL_MEM_SIZE, sizeof global, &global,
-                                    NULL));
+    ck_assert_ur_ok(
+        urDeviceGetInfo(ud, UR_DEVICE_INFO_GLOBAL_MEM_SIZE, sizeof global, &global, NULL));
     ck_assert_uint_eq(DPCTLDevice_GetGlobalMemSize(d), global);
     size_t wg = 0;
     ck_assert_ur_ok(urDeviceGetInfo(ud, UR_DEVICE_INFO_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL));
