@@ -159,15 +159,14 @@ START_TEST(events_chain_through_wait_lists) {
     DPCTLSyclEventRef all[STEPS + 1];
     all[0] = prev;
     for (int s = 1; s <= STEPS; s++) {
-        all[s] =
-            DPCTLQueue_MemcpyWithEvents(queue, buf[s], buf[s - 1], sizeof in, &all[s - 1], 1);
+        all[s] = DPCTLQueue_MemcpyWithEvents(queue, buf[s], buf[s - 1], sizeof in, &all[s - 1], 1);
         ck_assert_ptr_nonnull(all[s]);
     }
     // A barrier for all of them, then the read.
     DPCTLSyclEventRef barrier = DPCTLQueue_SubmitBarrierForEvents(queue, all, STEPS + 1);
     ck_assert_ptr_nonnull(barrier);
-    DPCTLSyclEventRef last = DPCTLQueue_MemcpyWithEvents(queue, out, buf[STEPS], sizeof out,
-                                                         &barrier, 1);
+    DPCTLSyclEventRef last =
+        DPCTLQueue_MemcpyWithEvents(queue, out, buf[STEPS], sizeof out, &barrier, 1);
     finish(last);
     for (size_t i = 0; i < N; i++)
         ck_assert_int_eq(out[i], (int)i - 500);
