@@ -108,8 +108,8 @@ START_TEST(nd_range_with_float_and_long) {
     void *args[3] = {out, &scale, &offset};
     DPCTLKernelArgType types[3] = {DPCTL_VOID_PTR, DPCTL_FLOAT32_T, DPCTL_INT64_T};
     size_t global[3] = {N, 1, 1}, local[3] = {16, 1, 1};
-    DPCTLSyclEventRef e = DPCTLQueue_SubmitNDRange(k, queue, args, types, 3, global, local, 1,
-                                                   NULL, 0);
+    DPCTLSyclEventRef e =
+        DPCTLQueue_SubmitNDRange(k, queue, args, types, 3, global, local, 1, NULL, 0);
     ck_assert_ptr_nonnull(e);
     DPCTLEvent_Wait(e);
     for (int i = 0; i < N; i++)
