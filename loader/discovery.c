@@ -107,8 +107,28 @@ static void loader_dir(char *out, size_t size) {
     snprintf(out, size, "%s", dirname(real));
 }
 
+// Whether `path` is this loader's own file (same device and inode, so links and other spellings
+// count too). Opening it as an adapter would make urAdapterGet call itself until the stack ends.
+static bool is_self(const char *path) {
+    Dl_info info;
+    struct stat own, other;
+    return dladdr((void *)is_self, &info) != 0 && info.dli_fname != NULL &&
+           stat(info.dli_fname, &own) == 0 && stat(path, &other) == 0 &&
+           own.st_dev == other.st_dev && own.st_ino == other.st_ino;
+}
+
+// Whether UR_ADAPTERS_FORCE_LOAD names this loader: then the variable was written for an
+// outer loader that adopts this one as an adapter (libsycl, UR's loader), not for this one.
+static bool force_names_self(const urc_kv_list_t *list) {
+    for (size_t i = 0; i < list->count; ++i)
+        if (is_self(list->items[i]))
+            return true;
+    return false;
+}
+
 // UR_ADAPTERS_FORCE_LOAD: true when it is set and well formed, which replaces every other way
-// of finding adapters even when none of its paths can be used.
+// of finding adapters even when none of its paths can be used; false also when it names this
+// loader itself, which then finds its adapters the usual way (search path, known names).
 static bool plan_forced(plan_t *plan) {
     const char *value = urc_env_get(URC_ENV_ADAPTERS_FORCE_LOAD);
     if (value == NULL)
@@ -119,6 +139,15 @@ static bool plan_forced(plan_t *plan) {
     if (!urc_kv_parse_list(value, &list, err, sizeof err)) {
         URC_LOG(lg, UR_LOGGER_LEVEL_ERROR,
                 "UR_ADAPTERS_FORCE_LOAD=\"%s\" ignored: %s (expected path[,path...])", value, err);
+        return false;
+    }
+    if (force_names_self(&list)) {
+        URC_LOG(lg, UR_LOGGER_LEVEL_WARN,
+                "UR_ADAPTERS_FORCE_LOAD=\"%s\" names this loader: it is for the loader that "
+                "adopted this one; finding adapters through UR_ADAPTERS_SEARCH_PATH and the "
+                "known names instead",
+                value);
+        urc_kv_list_free(&list);
         return false;
     }
     for (size_t i = 0; i < list.count; ++i) {
@@ -251,6 +280,10 @@ static void load_group(group_t *g, int mode, urc_adapter_list_t *list) {
     urc_logger_t *lg = urc_loader_log();
     for (size_t i = 0; i < g->count; ++i) {
         const char *path = g->paths[i];
+        if (strchr(path, '/') != NULL && is_self(path)) {
+            URC_LOG(lg, UR_LOGGER_LEVEL_WARN, "skipping adapter '%s': it is this loader", path);
+            continue;
+        }
         void *lib = dlopen(path, mode);
         if (lib == NULL) {
             // A known adapter that is simply not installed is normal; anything else is not.

@@ -24,8 +24,47 @@ static pthread_rwlock_t state_lock = PTHREAD_RWLOCK_INITIALIZER;
 static uint32_t init_count;         // guarded by state_lock
 static urc_adapter_list_t adapters; // guarded by state_lock
 
+// Adoption: an outer loader (libsycl's built-in UR loader, UR's libur_loader) given this
+// library in UR_ADAPTERS_FORCE_LOAD takes it for an adapter: it calls the table getters and
+// then urAdapterGet, never urLoaderInit. A getter called before any urLoaderInit marks the
+// library adopted; the first urAdapterGet then initialises it, once,
+// and that initialisation is never torn down (the outer loader has no urLoaderTearDown to
+// call). An ordinary client, which calls urLoaderInit first, keeps UR's UNINITIALIZED answer.
+static atomic_bool ever_initialised;
+static atomic_bool adopted;
+static bool adopted_init_done; // guarded by state_lock
+
+void urc_loader_tables_requested(void) {
+    if (!atomic_load_explicit(&ever_initialised, memory_order_acquire))
+        atomic_store_explicit(&adopted, true, memory_order_release);
+}
+
+static ur_result_t first_init(ur_loader_config_handle_t config);
+
+/// With state_lock held for writing: the one initialisation an adopted loader gets.
+static void init_adopted(void) {
+    if (init_count != 0 || adopted_init_done)
+        return;
+    adopted_init_done = true;
+    if (first_init(NULL) == UR_RESULT_SUCCESS) {
+        init_count = 1;
+        atomic_store_explicit(&ever_initialised, true, memory_order_release);
+        URC_LOG(urc_loader_log(), UR_LOGGER_LEVEL_INFO,
+                "adopted by another loader (table getters called before urLoaderInit): "
+                "initialised on first use with %zu adapter(s)",
+                adapters.count);
+    }
+}
+
 ur_result_t urc_loader_read_begin(const urc_adapter_list_t **list) {
     pthread_rwlock_rdlock(&state_lock);
+    if (init_count == 0 && atomic_load_explicit(&adopted, memory_order_acquire)) {
+        pthread_rwlock_unlock(&state_lock);
+        pthread_rwlock_wrlock(&state_lock);
+        init_adopted();
+        pthread_rwlock_unlock(&state_lock);
+        pthread_rwlock_rdlock(&state_lock);
+    }
     if (init_count == 0) {
         pthread_rwlock_unlock(&state_lock);
         return UR_RESULT_ERROR_UNINITIALIZED;
@@ -70,8 +109,10 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderInit(ur_device_init_flags_t device_f
         result = first_init(hLoaderConfig);
     }
     // Unlike UR, a failed first initialisation is not counted, so the next call retries.
-    if (result == UR_RESULT_SUCCESS)
+    if (result == UR_RESULT_SUCCESS) {
         ++init_count;
+        atomic_store_explicit(&ever_initialised, true, memory_order_release);
+    }
     pthread_rwlock_unlock(&state_lock);
     return result;
 }

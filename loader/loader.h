@@ -36,6 +36,10 @@ void urc_adapter_list_close(urc_adapter_list_t *list);
 ur_result_t urc_loader_read_begin(const urc_adapter_list_t **list);
 void urc_loader_read_end(void);
 
+/// init.c: called by the loader's own table getters. Before any urLoaderInit this means another
+/// loader adopts this one as an adapter: the first urAdapterGet then initialises it once.
+void urc_loader_tables_requested(void);
+
 /// The loader's logger (UR_LOG_LOADER).
 static inline urc_logger_t *urc_loader_log(void) {
     return urc_logger(URC_ENV_LOG_LOADER);

@@ -3,8 +3,9 @@
 // The loader's exported entry points. Each checks its arguments, then calls the slot
 // of the table whose address is the first word of its routing handle.
 
-#include "ur_ddi.h"
+#include "loader.h"
 #include "ur_checks.h"
+#include "ur_ddi.h"
 
 static inline const ur_dditable_t *ddi_of(const void *handle) {
     return *(const ur_dditable_t *const *)handle;
@@ -1931,13 +1932,15 @@ UR_APIEXPORT ur_result_t UR_APICALL urDeviceWaitExp(ur_device_handle_t hDevice) 
 }
 
 // The loader's own table getters hand out the exported entry points above, so a
-// client that asks the loader for tables still goes through the checks.
+// client that asks the loader for tables still goes through the checks. Another loader
+// that adopts this one as an adapter calls them before any urLoaderInit (init.c).
 
 UR_DLLEXPORT ur_result_t UR_APICALL urGetAdapterProcAddrTable(ur_api_version_t version, ur_adapter_dditable_t *pDdiTable) {
     if (pDdiTable == NULL)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnGet = urAdapterGet;
     pDdiTable->pfnRelease = urAdapterRelease;
     pDdiTable->pfnRetain = urAdapterRetain;
@@ -1953,6 +1956,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetPlatformProcAddrTable(ur_api_version_t 
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnGet = urPlatformGet;
     pDdiTable->pfnGetInfo = urPlatformGetInfo;
     pDdiTable->pfnGetNativeHandle = urPlatformGetNativeHandle;
@@ -1967,6 +1971,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetContextProcAddrTable(ur_api_version_t v
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnCreate = urContextCreate;
     pDdiTable->pfnRetain = urContextRetain;
     pDdiTable->pfnRelease = urContextRelease;
@@ -1982,6 +1987,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetEventProcAddrTable(ur_api_version_t ver
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnGetInfo = urEventGetInfo;
     pDdiTable->pfnGetProfilingInfo = urEventGetProfilingInfo;
     pDdiTable->pfnWait = urEventWait;
@@ -1998,6 +2004,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetEventExpProcAddrTable(ur_api_version_t 
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnCreateExp = urEventCreateExp;
     return UR_RESULT_SUCCESS;
 }
@@ -2007,6 +2014,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetProgramProcAddrTable(ur_api_version_t v
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnCreateWithIL = urProgramCreateWithIL;
     pDdiTable->pfnCreateWithBinary = urProgramCreateWithBinary;
     pDdiTable->pfnBuild = urProgramBuild;
@@ -2029,6 +2037,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetProgramExpProcAddrTable(ur_api_version_
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnDynamicLinkExp = urProgramDynamicLinkExp;
     pDdiTable->pfnBuildExp = urProgramBuildExp;
     pDdiTable->pfnCompileExp = urProgramCompileExp;
@@ -2041,6 +2050,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetKernelProcAddrTable(ur_api_version_t ve
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnCreate = urKernelCreate;
     pDdiTable->pfnGetInfo = urKernelGetInfo;
     pDdiTable->pfnGetGroupInfo = urKernelGetGroupInfo;
@@ -2062,6 +2072,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetQueueProcAddrTable(ur_api_version_t ver
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnGetInfo = urQueueGetInfo;
     pDdiTable->pfnCreate = urQueueCreate;
     pDdiTable->pfnRetain = urQueueRetain;
@@ -2078,6 +2089,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetQueueExpProcAddrTable(ur_api_version_t 
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnBeginGraphCaptureExp = urQueueBeginGraphCaptureExp;
     pDdiTable->pfnBeginCaptureIntoGraphExp = urQueueBeginCaptureIntoGraphExp;
     pDdiTable->pfnEndGraphCaptureExp = urQueueEndGraphCaptureExp;
@@ -2091,6 +2103,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetSamplerProcAddrTable(ur_api_version_t v
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnCreate = urSamplerCreate;
     pDdiTable->pfnRetain = urSamplerRetain;
     pDdiTable->pfnRelease = urSamplerRelease;
@@ -2105,6 +2118,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetMemProcAddrTable(ur_api_version_t versi
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnImageCreate = urMemImageCreate;
     pDdiTable->pfnBufferCreate = urMemBufferCreate;
     pDdiTable->pfnRetain = urMemRetain;
@@ -2123,6 +2137,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetPhysicalMemProcAddrTable(ur_api_version
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnCreate = urPhysicalMemCreate;
     pDdiTable->pfnRetain = urPhysicalMemRetain;
     pDdiTable->pfnRelease = urPhysicalMemRelease;
@@ -2135,6 +2150,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetEnqueueProcAddrTable(ur_api_version_t v
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnEventsWait = urEnqueueEventsWait;
     pDdiTable->pfnEventsWaitWithBarrier = urEnqueueEventsWaitWithBarrier;
     pDdiTable->pfnMemBufferRead = urEnqueueMemBufferRead;
@@ -2168,6 +2184,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetEnqueueExpProcAddrTable(ur_api_version_
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnKernelLaunchWithArgsExp = urEnqueueKernelLaunchWithArgsExp;
     pDdiTable->pfnUSMDeviceAllocExp = urEnqueueUSMDeviceAllocExp;
     pDdiTable->pfnUSMSharedAllocExp = urEnqueueUSMSharedAllocExp;
@@ -2186,6 +2203,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetUSMProcAddrTable(ur_api_version_t versi
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnHostAlloc = urUSMHostAlloc;
     pDdiTable->pfnDeviceAlloc = urUSMDeviceAlloc;
     pDdiTable->pfnSharedAlloc = urUSMSharedAlloc;
@@ -2203,6 +2221,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetUSMExpProcAddrTable(ur_api_version_t ve
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnPoolCreateExp = urUSMPoolCreateExp;
     pDdiTable->pfnPoolDestroyExp = urUSMPoolDestroyExp;
     pDdiTable->pfnPoolGetDefaultDevicePoolExp = urUSMPoolGetDefaultDevicePoolExp;
@@ -2225,6 +2244,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetBindlessImagesExpProcAddrTable(ur_api_v
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnUnsampledImageHandleDestroyExp = urBindlessImagesUnsampledImageHandleDestroyExp;
     pDdiTable->pfnSampledImageHandleDestroyExp = urBindlessImagesSampledImageHandleDestroyExp;
     pDdiTable->pfnImageAllocateExp = urBindlessImagesImageAllocateExp;
@@ -2256,6 +2276,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetCommandBufferExpProcAddrTable(ur_api_ve
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnCreateExp = urCommandBufferCreateExp;
     pDdiTable->pfnRetainExp = urCommandBufferRetainExp;
     pDdiTable->pfnReleaseExp = urCommandBufferReleaseExp;
@@ -2287,6 +2308,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetGraphExpProcAddrTable(ur_api_version_t 
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnCreateExp = urGraphCreateExp;
     pDdiTable->pfnInstantiateGraphExp = urGraphInstantiateGraphExp;
     pDdiTable->pfnDestroyExp = urGraphDestroyExp;
@@ -2305,6 +2327,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetIPCExpProcAddrTable(ur_api_version_t ve
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnGetMemHandleExp = urIPCGetMemHandleExp;
     pDdiTable->pfnPutMemHandleExp = urIPCPutMemHandleExp;
     pDdiTable->pfnOpenMemHandleExp = urIPCOpenMemHandleExp;
@@ -2324,6 +2347,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetMemoryExportExpProcAddrTable(ur_api_ver
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnAllocExportableMemoryExp = urMemoryExportAllocExportableMemoryExp;
     pDdiTable->pfnFreeExportableMemoryExp = urMemoryExportFreeExportableMemoryExp;
     pDdiTable->pfnExportMemoryHandleExp = urMemoryExportExportMemoryHandleExp;
@@ -2335,6 +2359,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetUsmP2PExpProcAddrTable(ur_api_version_t
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnEnablePeerAccessExp = urUsmP2PEnablePeerAccessExp;
     pDdiTable->pfnDisablePeerAccessExp = urUsmP2PDisablePeerAccessExp;
     pDdiTable->pfnPeerAccessGetInfoExp = urUsmP2PPeerAccessGetInfoExp;
@@ -2346,6 +2371,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetVirtualMemProcAddrTable(ur_api_version_
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnGranularityGetInfo = urVirtualMemGranularityGetInfo;
     pDdiTable->pfnReserve = urVirtualMemReserve;
     pDdiTable->pfnFree = urVirtualMemFree;
@@ -2361,6 +2387,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetDeviceProcAddrTable(ur_api_version_t ve
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnGet = urDeviceGet;
     pDdiTable->pfnGetInfo = urDeviceGetInfo;
     pDdiTable->pfnRetain = urDeviceRetain;
@@ -2378,6 +2405,7 @@ UR_DLLEXPORT ur_result_t UR_APICALL urGetDeviceExpProcAddrTable(ur_api_version_t
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (version > UR_API_VERSION_CURRENT)
         return UR_RESULT_ERROR_UNSUPPORTED_VERSION;
+    urc_loader_tables_requested();
     pDdiTable->pfnWaitExp = urDeviceWaitExp;
     return UR_RESULT_SUCCESS;
 }

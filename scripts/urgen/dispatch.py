@@ -74,7 +74,7 @@ def loader_api(spec):
     """Exported entry points that dispatch through their routing handle, and the loader's getters."""
     c = HEADER + ["// The loader's exported entry points. Each checks its arguments, then calls the slot",
                   "// of the table whose address is the first word of its routing handle.", "",
-                  '#include "ur_ddi.h"', '#include "ur_checks.h"', "",
+                  '#include "loader.h"', '#include "ur_checks.h"', '#include "ur_ddi.h"', "",
                   "static inline const ur_dditable_t *ddi_of(const void *handle) {",
                   "    return *(const ur_dditable_t *const *)handle;",
                   "}"]
@@ -95,7 +95,8 @@ def loader_api(spec):
             c.append("}")
     c.append("")
     c.append("// The loader's own table getters hand out the exported entry points above, so a")
-    c.append("// client that asks the loader for tables still goes through the checks.")
+    c.append("// client that asks the loader for tables still goes through the checks. Another loader")
+    c.append("// that adopts this one as an adapter calls them before any urLoaderInit (init.c).")
     for t in spec.tables:
         c.append("")
         c.append("UR_DLLEXPORT ur_result_t UR_APICALL %s(ur_api_version_t version, %s *pDdiTable) {"
@@ -104,6 +105,7 @@ def loader_api(spec):
         c.append("        return UR_RESULT_ERROR_INVALID_NULL_POINTER;")
         c.append("    if (version > UR_API_VERSION_CURRENT)")
         c.append("        return UR_RESULT_ERROR_UNSUPPORTED_VERSION;")
+        c.append("    urc_loader_tables_requested();")
         for fn in t.functions:
             c.append("    pDdiTable->pfn%s = %s;" % (fn.slot, fn.name))
         c.append("    return UR_RESULT_SUCCESS;")

@@ -3,6 +3,7 @@
 // names, the ONEAPI_DEVICE_SELECTOR pre-filter, and libraries that cannot be used (missing,
 // not a library, no getters, a failing getter), which are skipped with a warning naming the
 // file while the other adapters keep working.
+#include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,6 +175,49 @@ START_TEST(force_load_replaces_search) {
 }
 END_TEST
 
+/// The file of the loader this test runs on (the real libur_loader.so.0).
+static void own_loader(char *out, size_t size) {
+    Dl_info info;
+    ck_assert_int_ne(dladdr((void *)urLoaderInit, &info), 0);
+    ck_assert_ptr_nonnull(info.dli_fname);
+    ck_assert_uint_lt(strlen(info.dli_fname), size);
+    strcpy(out, info.dli_fname);
+}
+
+START_TEST(force_load_naming_the_loader_falls_back) {
+    // What libsycl's environment looks like when it adopts urc's loader: the variable is for
+    // the outer loader. This one must not open itself (urAdapterGet would recurse) and finds
+    // its adapters through the search path instead.
+    log_to_file();
+    char adapters[800], self[1024];
+    make_known_adapters(adapters, sizeof adapters);
+    lt_setenv("UR_ADAPTERS_SEARCH_PATH", adapters);
+    own_loader(self, sizeof self);
+    lt_init_forced(self);
+    ck_assert_str_eq(loaded(), "cuda level_zero opencl");
+    assert_logged("<LOADER>[WARNING]: UR_ADAPTERS_FORCE_LOAD=", "names this loader");
+}
+END_TEST
+
+START_TEST(force_load_naming_a_link_to_the_loader) {
+    // Identity, not name: a link elsewhere to the loader's file is the loader too, also when
+    // it comes after a real adapter.
+    log_to_file();
+    char folder[700], self[1024], link[800], value[2000], adapters[800];
+    lt_temp_dir(folder, sizeof folder);
+    make_known_adapters(adapters, sizeof adapters);
+    lt_setenv("UR_ADAPTERS_SEARCH_PATH", adapters);
+    own_loader(self, sizeof self);
+    snprintf(link, sizeof link, "%s/libur_adapter_other.so", folder);
+    ck_assert_int_eq(symlink(self, link), 0);
+    snprintf(value, sizeof value, "%s,%s", FAKE_B, link);
+    lt_init_forced(value);
+    // The whole variable is the outer loader's: not "cuda" (FAKE_B) but the search path's.
+    ck_assert_str_eq(loaded(), "cuda level_zero opencl");
+    assert_logged("<LOADER>[WARNING]: UR_ADAPTERS_FORCE_LOAD=", "names this loader");
+}
+END_TEST
+
 START_TEST(search_path_finds_known_names) {
     log_to_file();
     char adapters[800], value[1700];
@@ -302,6 +346,8 @@ int main(void) {
     tcase_add_test(tc, malformed_force_load_falls_back);
     tcase_add_test(tc, force_load_replaces_search);
     tcase_add_test(tc, deep_bind);
+    tcase_add_test(tc, force_load_naming_the_loader_falls_back);
+    tcase_add_test(tc, force_load_naming_a_link_to_the_loader);
     suite_add_tcase(s, tc);
     tc = lt_tcase("unusable libraries");
     tcase_add_test(tc, library_without_getters);

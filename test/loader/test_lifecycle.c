@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "loader_test.h"
+#include "ur_ddi.h"
 
 START_TEST(teardown_counts_inits) {
     lt_setenv("UR_ADAPTERS_FORCE_LOAD", FAKE_A);
@@ -40,6 +41,41 @@ START_TEST(adapter_get_needs_init) {
     ck_assert_uint_eq(count, 1);
     ck_assert_ur_ok(urLoaderTearDown());
     ck_assert_ur(urAdapterGet(0, NULL, &count), UR_RESULT_ERROR_UNINITIALIZED);
+}
+END_TEST
+
+START_TEST(adopted_loader_initialises_on_first_use) {
+    // Another loader (libsycl's) adopts this one as an adapter: it asks for the tables, then
+    // calls urAdapterGet, never urLoaderInit. The loader initialises itself once.
+    lt_setenv("UR_ADAPTERS_FORCE_LOAD", FAKE_A);
+    ur_adapter_dditable_t table = {0};
+    ck_assert_ur_ok(urGetAdapterProcAddrTable(UR_API_VERSION_CURRENT, &table));
+    ck_assert_ptr_eq(table.pfnGet, urAdapterGet);
+    uint32_t count = 0;
+    ck_assert_ur_ok(table.pfnGet(0, NULL, &count));
+    ck_assert_uint_eq(count, 1);
+    ur_adapter_handle_t adapter = NULL;
+    ck_assert_ur_ok(table.pfnGet(1, &adapter, &count));
+    ck_assert_ptr_nonnull(adapter);
+    ck_assert_ur_ok(urAdapterRelease(adapter));
+    // The environment was read once: a change is not seen, and the outer loader's own
+    // urLoaderInit/TearDown pairs (if any) nest on top.
+    lt_setenv("UR_ADAPTERS_FORCE_LOAD", FAKE_A "," FAKE_B);
+    ck_assert_ur_ok(urLoaderInit(0, NULL));
+    ck_assert_ur_ok(urLoaderTearDown());
+    ck_assert_ur_ok(urAdapterGet(0, NULL, &count));
+    ck_assert_uint_eq(count, 1);
+}
+END_TEST
+
+START_TEST(getters_after_init_do_not_adopt) {
+    // An ordinary client: init, tables, teardown; then urAdapterGet is UNINITIALIZED again.
+    lt_init_forced(FAKE_A);
+    ur_adapter_dditable_t table = {0};
+    ck_assert_ur_ok(urGetAdapterProcAddrTable(UR_API_VERSION_CURRENT, &table));
+    ck_assert_ur_ok(urLoaderTearDown());
+    uint32_t count = 7;
+    ck_assert_ur(table.pfnGet(0, NULL, &count), UR_RESULT_ERROR_UNINITIALIZED);
 }
 END_TEST
 
@@ -216,6 +252,8 @@ int main(void) {
     suite_add_tcase(s, tc);
     tc = lt_tcase("urAdapterGet");
     tcase_add_test(tc, adapter_get_needs_init);
+    tcase_add_test(tc, adopted_loader_initialises_on_first_use);
+    tcase_add_test(tc, getters_after_init_do_not_adopt);
     tcase_add_test(tc, adapter_get_counts_and_fills);
     suite_add_tcase(s, tc);
     tc = lt_tcase("urAdapterRetain and urAdapterRelease");
