@@ -401,7 +401,13 @@ static ur_result_t put_partition_type(const urc_info_t *out, ur_device_handle_t 
         free(raw);
         return urc_info_bytes(out, NULL, 0);
     }
-    ur_device_partition_property_t *list = urc_calloc(values ? values : 1, sizeof *list);
+    // By counts, OpenCL's list ends with CL_DEVICE_PARTITION_BY_COUNTS_LIST_END (0) before the
+    // property list's own 0; that end marker is part of the answer, as {BY_COUNTS, 0} (UR's
+    // OpenCL adapter returns it, and SYCL reads the counts up to it).
+    size_t entries = values;
+    if (cl[0] == CL_DEVICE_PARTITION_BY_COUNTS && 1 + values < n)
+        ++entries;
+    ur_device_partition_property_t *list = urc_calloc(entries ? entries : 1, sizeof *list);
     if (list == NULL) {
         free(raw);
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
@@ -420,7 +426,11 @@ static ur_result_t put_partition_type(const urc_info_t *out, ur_device_handle_t 
             break;
         }
     }
-    ur_result_t result = urc_info_bytes(out, list, values * sizeof *list);
+    if (entries > values) {
+        list[values].type = UR_DEVICE_PARTITION_BY_COUNTS;
+        list[values].value.count = 0;
+    }
+    ur_result_t result = urc_info_bytes(out, list, entries * sizeof *list);
     free(list);
     free(raw);
     return result;

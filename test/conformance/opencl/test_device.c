@@ -232,6 +232,36 @@ START_TEST(partition_equally_makes_sub_devices) {
 }
 END_TEST
 
+START_TEST(partition_type_by_counts_keeps_list_end) {
+    // Split 1 + 1 compute units: the sub-device's type lists its counts, then {BY_COUNTS, 0}
+    // (OpenCL's CL_DEVICE_PARTITION_BY_COUNTS_LIST_END), as UR's OpenCL adapter answers.
+    if (oclt_device_u32(UR_DEVICE_INFO_MAX_COMPUTE_UNITS) < 2 ||
+        oclt_device_u32(UR_DEVICE_INFO_PARTITION_MAX_SUB_DEVICES) < 2)
+        return;
+    ur_device_partition_property_t prop[2] = {{UR_DEVICE_PARTITION_BY_COUNTS, {.count = 1}},
+                                              {UR_DEVICE_PARTITION_BY_COUNTS, {.count = 1}}};
+    ur_device_partition_properties_t props = {UR_STRUCTURE_TYPE_DEVICE_PARTITION_PROPERTIES, NULL,
+                                              prop, 2};
+    ur_device_handle_t sub[2] = {NULL, NULL};
+    uint32_t n = 0;
+    if (urDevicePartition(T.device, &props, 2, sub, &n) != UR_RESULT_SUCCESS)
+        return; // this runtime cannot split by counts
+    ck_assert_uint_eq(n, 2);
+    ur_device_partition_property_t type[8];
+    size_t bytes = 0;
+    ck_assert_ur_ok(
+        urDeviceGetInfo(sub[0], UR_DEVICE_INFO_PARTITION_TYPE, sizeof type, type, &bytes));
+    ck_assert_uint_eq(bytes, 3 * sizeof type[0]);
+    for (int i = 0; i < 3; ++i)
+        ck_assert_int_eq(type[i].type, UR_DEVICE_PARTITION_BY_COUNTS);
+    ck_assert_uint_eq(type[0].value.count, 1);
+    ck_assert_uint_eq(type[1].value.count, 1);
+    ck_assert_uint_eq(type[2].value.count, 0);
+    ck_assert_ur_ok(urDeviceRelease(sub[0]));
+    ck_assert_ur_ok(urDeviceRelease(sub[1]));
+}
+END_TEST
+
 START_TEST(partition_type_of_root_is_empty) {
     size_t bytes = 99;
     ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_PARTITION_TYPE, 0, NULL, &bytes));
@@ -344,6 +374,7 @@ int main(void) {
     tcase_add_test(tc, sub_group_sizes_are_listed);
     tcase_add_test(tc, unanswerable_query_is_unsupported_enumeration);
     tcase_add_test(tc, platform_query_returns_the_platform);
+    tcase_add_test(tc, partition_type_by_counts_keeps_list_end);
     tcase_add_test(tc, partition_type_of_root_is_empty);
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urDeviceRetain");
