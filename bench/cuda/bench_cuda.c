@@ -7,6 +7,11 @@
 //   - a kernel launch and wait: cuLaunchKernel + cuStreamSynchronize
 //   - a kernel launch alone (the enqueue cost): cuLaunchKernel, with one pointer argument and
 //     with four (two pointers, an int, a long long)
+//   - a blocking 4-byte USM copy host -> device the way libsycl makes one (SYCL_UR_TRACE=2:
+//     urEnqueueUSMMemcpy with an event, urEventWait, urEventRelease), on an in-order and on an
+//     out-of-order queue (SYCL's default): against cuMemcpyHtoDAsync + cuStreamSynchronize, and
+//     against the same with the event a hand-written program would need for the same semantics
+//     (cuEventCreate, cuEventRecord, cuEventSynchronize, cuEventDestroy)
 // The two ways alternate in blocks, so drift hits both alike; medians and their ratio print.
 //
 //   bench_cuda [--reps N] [--adapter libur_adapter_cuda.so.0] [--ptx bench_kernels.ptx]
@@ -42,11 +47,16 @@ static struct {
     PFN_cuMemcpyDtoHAsync_v3020 MemcpyDtoHAsync;
     PFN_cuStreamSynchronize_v2000 StreamSynchronize;
     PFN_cuLaunchKernel_v4000 LaunchKernel;
+    PFN_cuEventCreate_v2000 EventCreate;
+    PFN_cuEventRecord_v2000 EventRecord;
+    PFN_cuEventSynchronize_v2000 EventSynchronize;
+    PFN_cuEventDestroy_v4000 EventDestroy;
 } cu;
 
 // Everything both ways share.
 static struct {
-    ur_queue_handle_t queue;
+    ur_queue_handle_t queue, ooo_queue;
+    void *usm4;
     ur_program_handle_t program;
     ur_kernel_handle_t kernel, kernel4;
     CUstream stream;
@@ -129,6 +139,40 @@ static void raw_launch4(void) {
     long long b = 2;
     void *params[] = {&p, &a, &b, &q};
     CU(cu.LaunchKernel(B.function4, 1, 1, 1, 1, 1, 1, 0, B.stream, params, NULL));
+}
+
+static int usm_value;
+
+static void ur_usm_copy_on(ur_queue_handle_t q) {
+    ++usm_value;
+    ur_event_handle_t ev = NULL;
+    UR(urEnqueueUSMMemcpy(q, false, B.usm4, &usm_value, sizeof usm_value, 0, NULL, &ev));
+    UR(urEventWait(1, &ev));
+    UR(urEventRelease(ev));
+}
+
+static void ur_usm_copy(void) {
+    ur_usm_copy_on(B.queue);
+}
+
+static void ur_usm_copy_ooo(void) {
+    ur_usm_copy_on(B.ooo_queue);
+}
+
+static void raw_usm_copy(void) {
+    ++usm_value;
+    CU(cu.MemcpyHtoDAsync((CUdeviceptr)(uintptr_t)B.usm4, &usm_value, sizeof usm_value, B.stream));
+    CU(cu.StreamSynchronize(B.stream));
+}
+
+static void raw_usm_copy_event(void) {
+    ++usm_value;
+    CUevent ev;
+    CU(cu.EventCreate(&ev, CU_EVENT_DISABLE_TIMING));
+    CU(cu.MemcpyHtoDAsync((CUdeviceptr)(uintptr_t)B.usm4, &usm_value, sizeof usm_value, B.stream));
+    CU(cu.EventRecord(ev, B.stream));
+    CU(cu.EventSynchronize(ev));
+    CU(cu.EventDestroy(ev));
 }
 
 static void ur_launch_sync(void) {
@@ -237,6 +281,9 @@ static void run_all(ur_device_handle_t device, int reps) {
         {"kernel launch + wait", ur_launch_sync, raw_launch_sync, false},
         {"kernel launch (enqueue only)", ur_launch, raw_launch, true},
         {"kernel launch, 4 args (enqueue only)", ur_launch4, raw_launch4, true},
+        {"USM copy 4 B, SYCL's calls", ur_usm_copy, raw_usm_copy, false},
+        {"  same vs raw with an event", ur_usm_copy, raw_usm_copy_event, false},
+        {"  same, out-of-order queue", ur_usm_copy_ooo, raw_usm_copy_event, false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
         run_case(&cases[i], i == 1 ? reps / 10 : reps, 100);
@@ -275,6 +322,10 @@ int main(int argc, char **argv) {
     UR(urDeviceGet(platform, UR_DEVICE_TYPE_GPU, 1, &device, NULL));
     UR(urContextCreate(1, &device, NULL, &context));
     UR(urQueueCreate(context, device, NULL, &B.queue));
+    ur_queue_properties_t ooo = {UR_STRUCTURE_TYPE_QUEUE_PROPERTIES, NULL,
+                                 UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE};
+    UR(urQueueCreate(context, device, &ooo, &B.ooo_queue));
+    UR(urUSMDeviceAlloc(context, device, NULL, NULL, sizeof(int), &B.usm4));
     size_t size = 0;
     const uint8_t *ptx = urc_bench_read_file(ptx_path, &size);
     UR(urProgramCreateWithBinary(context, 1, &device, &size, &ptx, NULL, &B.program));
@@ -290,8 +341,13 @@ int main(int argc, char **argv) {
     cu.MemcpyDtoHAsync = (PFN_cuMemcpyDtoHAsync_v3020)dlsym(lib, "cuMemcpyDtoHAsync_v2");
     cu.StreamSynchronize = (PFN_cuStreamSynchronize_v2000)dlsym(lib, "cuStreamSynchronize");
     cu.LaunchKernel = (PFN_cuLaunchKernel_v4000)dlsym(lib, "cuLaunchKernel");
+    cu.EventCreate = (PFN_cuEventCreate_v2000)dlsym(lib, "cuEventCreate");
+    cu.EventRecord = (PFN_cuEventRecord_v2000)dlsym(lib, "cuEventRecord");
+    cu.EventSynchronize = (PFN_cuEventSynchronize_v2000)dlsym(lib, "cuEventSynchronize");
+    cu.EventDestroy = (PFN_cuEventDestroy_v4000)dlsym(lib, "cuEventDestroy_v2");
     if (!cu.ModuleGetGlobal || !cu.MemcpyHtoDAsync || !cu.MemcpyDtoHAsync ||
-        !cu.StreamSynchronize || !cu.LaunchKernel)
+        !cu.StreamSynchronize || !cu.LaunchKernel || !cu.EventCreate || !cu.EventRecord ||
+        !cu.EventSynchronize || !cu.EventDestroy)
         FAIL("libcuda.so.1 lacks a function\n");
     // The same module, stream and function the UR objects use; the adapter made the device's
     // primary context current on this thread.
@@ -318,6 +374,8 @@ int main(int argc, char **argv) {
     UR(urKernelRelease(B.kernel4));
     UR(urKernelRelease(B.kernel));
     UR(urProgramRelease(B.program));
+    UR(urUSMFree(context, B.usm4));
+    UR(urQueueRelease(B.ooo_queue));
     UR(urQueueRelease(B.queue));
     UR(urContextRelease(context));
     UR(urAdapterRelease(a));
