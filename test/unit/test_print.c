@@ -30,7 +30,8 @@ START_TEST(size_protocol) {
     ck_assert_uint_eq(need, strlen("UR_RESULT_SUCCESS") + 1);
     ck_assert_str_eq(small, "xyz");
     char exact[18];
-    ck_assert_int_eq(urPrintResult(UR_RESULT_SUCCESS, exact, sizeof exact, NULL), UR_RESULT_SUCCESS);
+    ck_assert_int_eq(urPrintResult(UR_RESULT_SUCCESS, exact, sizeof exact, NULL),
+                     UR_RESULT_SUCCESS);
     ck_assert_str_eq(exact, "UR_RESULT_SUCCESS");
 }
 END_TEST
@@ -38,10 +39,12 @@ END_TEST
 START_TEST(enumerators) {
     ck_assert_str_eq(enum_text(UR_RESULT_ERROR_INVALID_VALUE), "UR_RESULT_ERROR_INVALID_VALUE");
     ck_assert_str_eq(enum_text((ur_result_t)123456), "unknown enumerator");
-    ck_assert_int_eq(urPrintDeviceInfo(UR_DEVICE_INFO_NAME, text, sizeof text, NULL), UR_RESULT_SUCCESS);
+    ck_assert_int_eq(urPrintDeviceInfo(UR_DEVICE_INFO_NAME, text, sizeof text, NULL),
+                     UR_RESULT_SUCCESS);
     ck_assert_str_eq(text, "UR_DEVICE_INFO_NAME");
     // A flag enum printed on its own is its enumerator's name, as in UR.
-    ck_assert_int_eq(urPrintMemFlags(UR_MEM_FLAG_READ_ONLY, text, sizeof text, NULL), UR_RESULT_SUCCESS);
+    ck_assert_int_eq(urPrintMemFlags(UR_MEM_FLAG_READ_ONLY, text, sizeof text, NULL),
+                     UR_RESULT_SUCCESS);
     ck_assert_str_eq(text, "UR_MEM_FLAG_READ_ONLY");
 }
 END_TEST
@@ -56,11 +59,13 @@ START_TEST(structs_and_bit_sets) {
     ck_assert_str_eq(text, "(struct ur_context_properties_t){.stype = "
                            "UR_STRUCTURE_TYPE_CONTEXT_PROPERTIES, .pNext = nullptr, .flags = 0}");
 
-    ur_usm_desc_t usm = {UR_STRUCTURE_TYPE_USM_DESC, NULL, UR_USM_ADVICE_FLAG_SET_READ_MOSTLY | (1u << 30), 8};
+    ur_usm_desc_t usm = {UR_STRUCTURE_TYPE_USM_DESC, NULL,
+                         UR_USM_ADVICE_FLAG_SET_READ_MOSTLY | (1u << 30), 8};
     ck_assert_int_eq(urPrintUsmDesc(usm, text, sizeof text, NULL), UR_RESULT_SUCCESS);
-    ck_assert_str_eq(text, "(struct ur_usm_desc_t){.stype = UR_STRUCTURE_TYPE_USM_DESC, .pNext = nullptr, "
-                           ".hints = UR_USM_ADVICE_FLAG_SET_READ_MOSTLY | unknown bit flags "
-                           "01000000000000000000000000000000, .align = 8}");
+    ck_assert_str_eq(
+        text, "(struct ur_usm_desc_t){.stype = UR_STRUCTURE_TYPE_USM_DESC, .pNext = nullptr, "
+              ".hints = UR_USM_ADVICE_FLAG_SET_READ_MOSTLY | unknown bit flags "
+              "01000000000000000000000000000000, .align = 8}");
 }
 END_TEST
 
@@ -101,7 +106,8 @@ START_TEST(params_with_array_and_output) {
     ur_adapter_get_params_t p = {&num_entries, &ph, &pcount};
     ck_assert_int_eq(urPrintAdapterGetParams(&p, text, sizeof text, NULL), UR_RESULT_SUCCESS);
     char want[512];
-    snprintf(want, sizeof want, ".NumEntries = 2, .phAdapters = %p {0x1000, nullptr}, .pNumAdapters = %p (3)",
+    snprintf(want, sizeof want,
+             ".NumEntries = 2, .phAdapters = %p {0x1000, nullptr}, .pNumAdapters = %p (3)",
              (void *)adapters, (void *)&count);
     ck_assert_str_eq(text, want);
     // The same through urPrintFunctionParams.
@@ -109,8 +115,9 @@ START_TEST(params_with_array_and_output) {
     ck_assert_int_eq(urPrintFunctionParams(UR_FUNCTION_ADAPTER_GET, &p, again, sizeof again, NULL),
                      UR_RESULT_SUCCESS);
     ck_assert_str_eq(again, want);
-    ck_assert_int_eq(urPrintFunctionParams(UR_FUNCTION_ADAPTER_GET, NULL, again, sizeof again, NULL),
-                     UR_RESULT_ERROR_INVALID_NULL_POINTER);
+    ck_assert_int_eq(
+        urPrintFunctionParams(UR_FUNCTION_ADAPTER_GET, NULL, again, sizeof again, NULL),
+        UR_RESULT_ERROR_INVALID_NULL_POINTER);
     ck_assert_int_eq(urPrintFunctionParams((ur_function_t)99999, &p, again, sizeof again, NULL),
                      UR_RESULT_ERROR_INVALID_ENUMERATION);
 }
@@ -143,13 +150,15 @@ START_TEST(params_with_tagged_info) {
     ck_assert_int_eq(urPrintDeviceGetInfoParams(&p, text, sizeof text, NULL), UR_RESULT_SUCCESS);
     snprintf(want, sizeof want, ".pPropValue = %p (cpu)", (void *)name);
     ck_assert_ptr_nonnull(strstr(text, want));
-    ur_device_fp_capability_flags_t fp = UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN | UR_DEVICE_FP_CAPABILITY_FLAG_FMA;
+    ur_device_fp_capability_flags_t fp =
+        UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN | UR_DEVICE_FP_CAPABILITY_FLAG_FMA;
     query = UR_DEVICE_INFO_SINGLE_FP_CONFIG;
     value = &fp;
     size = sizeof fp;
     ck_assert_int_eq(urPrintDeviceGetInfoParams(&p, text, sizeof text, NULL), UR_RESULT_SUCCESS);
     snprintf(want, sizeof want,
-             ".pPropValue = %p (UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN | UR_DEVICE_FP_CAPABILITY_FLAG_FMA)",
+             ".pPropValue = %p (UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN | "
+             "UR_DEVICE_FP_CAPABILITY_FLAG_FMA)",
              (void *)&fp);
     ck_assert_ptr_nonnull(strstr(text, want));
     size_t sizes[3] = {1, 2, 3};
@@ -170,16 +179,20 @@ START_TEST(params_scalars_bools_and_callbacks) {
     uint32_t n = 0;
     const ur_event_handle_t *wait = NULL;
     ur_event_handle_t *out = NULL;
-    ur_enqueue_mem_buffer_read_params_t p = {&q, &buf, &blocking, &offset, &size, &dst, &n, &wait, &out};
-    ck_assert_int_eq(urPrintEnqueueMemBufferReadParams(&p, text, sizeof text, NULL), UR_RESULT_SUCCESS);
-    ck_assert_str_eq(text, ".hQueue = nullptr, .hBuffer = 0x30, .blockingRead = 1, .offset = 0, .size = 64, "
-                           ".pDst = nullptr, .numEventsInWaitList = 0, .phEventWaitList = nullptr, "
-                           ".phEvent = nullptr");
+    ur_enqueue_mem_buffer_read_params_t p = {&q,   &buf, &blocking, &offset, &size,
+                                             &dst, &n,   &wait,     &out};
+    ck_assert_int_eq(urPrintEnqueueMemBufferReadParams(&p, text, sizeof text, NULL),
+                     UR_RESULT_SUCCESS);
+    ck_assert_str_eq(
+        text, ".hQueue = nullptr, .hBuffer = 0x30, .blockingRead = 1, .offset = 0, .size = 64, "
+              ".pDst = nullptr, .numEventsInWaitList = 0, .phEventWaitList = nullptr, "
+              ".phEvent = nullptr");
     ur_context_handle_t ctx = (ur_context_handle_t)0x40;
     ur_context_extended_deleter_t deleter = NULL;
     void *user = NULL;
     ur_context_set_extended_deleter_params_t d = {&ctx, &deleter, &user};
-    ck_assert_int_eq(urPrintContextSetExtendedDeleterParams(&d, text, sizeof text, NULL), UR_RESULT_SUCCESS);
+    ck_assert_int_eq(urPrintContextSetExtendedDeleterParams(&d, text, sizeof text, NULL),
+                     UR_RESULT_SUCCESS);
     ck_assert_str_eq(text, ".hContext = 0x40, .pfnDeleter = 0, .pUserData = nullptr");
 }
 END_TEST
