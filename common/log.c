@@ -276,6 +276,13 @@ void urc_log_write_raw(urc_logger_t *lg, ur_logger_level_t level, const char *te
     pthread_mutex_unlock(&lg->lock);
 }
 
+void urc_log_flush(urc_logger_t *lg) {
+    pthread_mutex_lock(&lg->lock);
+    if (lg->out != NULL)
+        fflush(lg->out);
+    pthread_mutex_unlock(&lg->lock);
+}
+
 void urc_log_write(urc_logger_t *lg, ur_logger_level_t level, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);

@@ -29,6 +29,9 @@ void urc_log_write(urc_logger_t *logger, ur_logger_level_t level, const char *fm
 /// tracing logger prints so).
 void urc_log_write_raw(urc_logger_t *logger, ur_logger_level_t level, const char *text);
 
+/// Flushes the logger's output.
+void urc_log_flush(urc_logger_t *logger);
+
 /// As urc_log_write, with the source location `fileline:1` appends.
 void urc_log_write_at(urc_logger_t *logger, ur_logger_level_t level, const char *file, int line,
                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));

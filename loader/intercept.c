@@ -57,7 +57,8 @@ static unsigned layers_from_env(urc_logger_t *lg) {
     if (copy == NULL)
         return 0;
     char *save = NULL;
-    for (char *name = strtok_r(copy, ",; ", &save); name != NULL; name = strtok_r(NULL, ",; ", &save)) {
+    for (char *name = strtok_r(copy, ",; ", &save); name != NULL;
+         name = strtok_r(NULL, ",; ", &save)) {
         unsigned bit = urc_layer_bit(name);
         if (bit == 0)
             URC_LOG(lg, UR_LOGGER_LEVEL_WARN, "UR_ENABLE_LAYERS: urc has no layer '%s'", name);
@@ -83,20 +84,24 @@ void urc_layers_start(unsigned config_layers) {
         urc_leak_reset();
     atomic_store(&urc_layers, bits);
     if (bits != 0)
-        URC_LOG(lg, UR_LOGGER_LEVEL_INFO, "layers on:%s%s%s", (bits & URC_LAYER_TRACING) ? " tracing" : "",
+        URC_LOG(lg, UR_LOGGER_LEVEL_INFO, "layers on:%s%s%s",
+                (bits & URC_LAYER_TRACING) ? " tracing" : "",
                 (bits & URC_LAYER_LEAKS) ? " leak checking" : "",
                 (bits & URC_LAYER_TIMELINE) ? " timeline" : "");
 }
 
 void urc_layers_stop(void) {
     unsigned bits = atomic_exchange(&urc_layers, 0);
+    if (bits & URC_LAYER_TRACING)
+        urc_log_flush(tracing_log());
     if (bits & URC_LAYER_LEAKS)
         urc_leak_report();
     if (bits & URC_LAYER_TIMELINE)
         urc_timeline_close();
 }
 
-void urc_intercept_begin(urc_call_t *call, ur_function_t function, const char *name, const void *params) {
+void urc_intercept_begin(urc_call_t *call, ur_function_t function, const char *name,
+                         const void *params) {
     call->function = function;
     call->name = name;
     call->params = params;

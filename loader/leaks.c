@@ -98,7 +98,8 @@ static void complain(const char *what, const void *handle, const char *kind, con
 void urc_leak_created(const char *kind, const void *handle, const char *creator) {
     if (handle == NULL)
         return;
-    char *bt = urc_log_enabled(urc_loader_log(), UR_LOGGER_LEVEL_DEBUG) ? capture_backtrace() : NULL;
+    char *bt =
+        urc_log_enabled(urc_loader_log(), UR_LOGGER_LEVEL_DEBUG) ? capture_backtrace() : NULL;
     pthread_mutex_lock(&lock);
     entry_t *e = find(handle);
     if (e == NULL) {
@@ -156,15 +157,16 @@ void urc_leak_use(const void *handle, const char *where) {
 
 void urc_leak_report(void) {
     pthread_mutex_lock(&lock);
-    static const char *const kinds[] = {"usm",     "mem",       "kernel",  "program",
-                                        "event",   "queue",     "sampler", "physical_mem",
-                                        "usm_pool", "context",  "device",  NULL};
+    static const char *const kinds[] = {"usm",      "mem",     "kernel",  "program",
+                                        "event",    "queue",   "sampler", "physical_mem",
+                                        "usm_pool", "context", "device",  NULL};
     size_t leaked = 0;
     for (size_t i = 0; i < cap; ++i)
         if (slots[i].handle != NULL && slots[i].refs > 0)
             ++leaked;
     if (leaked > 0)
-        fprintf(stderr, "<LOADER>[ERROR]: leak check: %zu handle(s) still alive at teardown\n", leaked);
+        fprintf(stderr, "<LOADER>[ERROR]: leak check: %zu handle(s) still alive at teardown\n",
+                leaked);
     // Grouped by kind, children before their parents; kinds not in the list come last.
     for (size_t k = 0; k <= sizeof kinds / sizeof kinds[0] - 1; ++k) {
         for (size_t i = 0; i < cap; ++i) {
@@ -176,8 +178,9 @@ void urc_leak_report(void) {
                 listed |= strcmp(kinds[j], e->kind) == 0;
             if (kinds[k] != NULL ? strcmp(kinds[k], e->kind) != 0 : listed)
                 continue;
-            fprintf(stderr, "<LOADER>[ERROR]:   %s %p: %lld reference(s), created by %s%s\n", e->kind,
-                    e->handle, (long long)e->refs, e->creator, e->backtrace ? e->backtrace : "");
+            fprintf(stderr, "<LOADER>[ERROR]:   %s %p: %lld reference(s), created by %s%s\n",
+                    e->kind, e->handle, (long long)e->refs, e->creator,
+                    e->backtrace ? e->backtrace : "");
         }
     }
     pthread_mutex_unlock(&lock);

@@ -11,7 +11,7 @@
 #include "loader.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static FILE *out;      // guarded by lock
+static FILE *out;       // guarded by lock
 static uint64_t origin; // the first call's start: timestamps are microseconds from it
 
 bool urc_timeline_open(void) {
@@ -23,11 +23,13 @@ bool urc_timeline_open(void) {
         out = fopen(path, "w");
         if (out == NULL) {
             pthread_mutex_unlock(&lock);
-            URC_LOG(urc_loader_log(), UR_LOGGER_LEVEL_WARN, "URC_TRACE_FILE=\"%s\": cannot write it", path);
+            URC_LOG(urc_loader_log(), UR_LOGGER_LEVEL_WARN,
+                    "URC_TRACE_FILE=\"%s\": cannot write it", path);
             return false;
         }
         fprintf(out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
-        fprintf(out, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"urc\"}}",
+        fprintf(out,
+                "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"urc\"}}",
                 (int)getpid());
         origin = 0;
     }

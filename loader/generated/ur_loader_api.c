@@ -23,6 +23,9 @@ static inline ur_result_t call_adapter_release(ur_adapter_handle_t hAdapter) {
 
 static __attribute__((noinline, cold)) ur_result_t intercept_adapter_release(ur_adapter_handle_t hAdapter) {
     ur_adapter_release_params_t params = {&hAdapter};
+    if (urc_layer_on(URC_LAYER_LEAKS)) {
+        urc_leak_use(hAdapter, "urAdapterRelease");
+    }
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ADAPTER_RELEASE, "urAdapterRelease", &params);
     ur_result_t result = call_adapter_release(hAdapter);
@@ -398,6 +401,9 @@ static inline ur_result_t call_context_release(ur_context_handle_t hContext) {
 
 static __attribute__((noinline, cold)) ur_result_t intercept_context_release(ur_context_handle_t hContext) {
     ur_context_release_params_t params = {&hContext};
+    if (urc_layer_on(URC_LAYER_LEAKS)) {
+        urc_leak_use(hContext, "urContextRelease");
+    }
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_CONTEXT_RELEASE, "urContextRelease", &params);
     ur_result_t result = call_context_release(hContext);
@@ -636,6 +642,9 @@ static inline ur_result_t call_event_release(ur_event_handle_t hEvent) {
 
 static __attribute__((noinline, cold)) ur_result_t intercept_event_release(ur_event_handle_t hEvent) {
     ur_event_release_params_t params = {&hEvent};
+    if (urc_layer_on(URC_LAYER_LEAKS)) {
+        urc_leak_use(hEvent, "urEventRelease");
+    }
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_EVENT_RELEASE, "urEventRelease", &params);
     ur_result_t result = call_event_release(hEvent);
@@ -944,6 +953,9 @@ static inline ur_result_t call_program_release(ur_program_handle_t hProgram) {
 
 static __attribute__((noinline, cold)) ur_result_t intercept_program_release(ur_program_handle_t hProgram) {
     ur_program_release_params_t params = {&hProgram};
+    if (urc_layer_on(URC_LAYER_LEAKS)) {
+        urc_leak_use(hProgram, "urProgramRelease");
+    }
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_PROGRAM_RELEASE, "urProgramRelease", &params);
     ur_result_t result = call_program_release(hProgram);
@@ -1406,6 +1418,9 @@ static inline ur_result_t call_kernel_release(ur_kernel_handle_t hKernel) {
 
 static __attribute__((noinline, cold)) ur_result_t intercept_kernel_release(ur_kernel_handle_t hKernel) {
     ur_kernel_release_params_t params = {&hKernel};
+    if (urc_layer_on(URC_LAYER_LEAKS)) {
+        urc_leak_use(hKernel, "urKernelRelease");
+    }
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_KERNEL_RELEASE, "urKernelRelease", &params);
     ur_result_t result = call_kernel_release(hKernel);
@@ -1708,6 +1723,9 @@ static inline ur_result_t call_queue_release(ur_queue_handle_t hQueue) {
 
 static __attribute__((noinline, cold)) ur_result_t intercept_queue_release(ur_queue_handle_t hQueue) {
     ur_queue_release_params_t params = {&hQueue};
+    if (urc_layer_on(URC_LAYER_LEAKS)) {
+        urc_leak_use(hQueue, "urQueueRelease");
+    }
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_QUEUE_RELEASE, "urQueueRelease", &params);
     ur_result_t result = call_queue_release(hQueue);
@@ -2033,6 +2051,9 @@ static inline ur_result_t call_sampler_release(ur_sampler_handle_t hSampler) {
 
 static __attribute__((noinline, cold)) ur_result_t intercept_sampler_release(ur_sampler_handle_t hSampler) {
     ur_sampler_release_params_t params = {&hSampler};
+    if (urc_layer_on(URC_LAYER_LEAKS)) {
+        urc_leak_use(hSampler, "urSamplerRelease");
+    }
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_SAMPLER_RELEASE, "urSamplerRelease", &params);
     ur_result_t result = call_sampler_release(hSampler);
@@ -2230,6 +2251,9 @@ static inline ur_result_t call_mem_release(ur_mem_handle_t hMem) {
 
 static __attribute__((noinline, cold)) ur_result_t intercept_mem_release(ur_mem_handle_t hMem) {
     ur_mem_release_params_t params = {&hMem};
+    if (urc_layer_on(URC_LAYER_LEAKS)) {
+        urc_leak_use(hMem, "urMemRelease");
+    }
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_MEM_RELEASE, "urMemRelease", &params);
     ur_result_t result = call_mem_release(hMem);
@@ -2477,6 +2501,9 @@ static inline ur_result_t call_physical_mem_release(ur_physical_mem_handle_t hPh
 
 static __attribute__((noinline, cold)) ur_result_t intercept_physical_mem_release(ur_physical_mem_handle_t hPhysicalMem) {
     ur_physical_mem_release_params_t params = {&hPhysicalMem};
+    if (urc_layer_on(URC_LAYER_LEAKS)) {
+        urc_leak_use(hPhysicalMem, "urPhysicalMemRelease");
+    }
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_PHYSICAL_MEM_RELEASE, "urPhysicalMemRelease", &params);
     ur_result_t result = call_physical_mem_release(hPhysicalMem);
@@ -3779,6 +3806,9 @@ static inline ur_result_t call_usm_pool_release(ur_usm_pool_handle_t pPool) {
 
 static __attribute__((noinline, cold)) ur_result_t intercept_usm_pool_release(ur_usm_pool_handle_t pPool) {
     ur_usm_pool_release_params_t params = {&pPool};
+    if (urc_layer_on(URC_LAYER_LEAKS)) {
+        urc_leak_use(pPool, "urUSMPoolRelease");
+    }
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_USM_POOL_RELEASE, "urUSMPoolRelease", &params);
     ur_result_t result = call_usm_pool_release(pPool);
@@ -4652,6 +4682,7 @@ static __attribute__((noinline, cold)) ur_result_t intercept_bindless_images_rel
     if (urc_layer_on(URC_LAYER_LEAKS)) {
         urc_leak_use(hContext, "urBindlessImagesReleaseExternalMemoryExp");
         urc_leak_use(hDevice, "urBindlessImagesReleaseExternalMemoryExp");
+        urc_leak_use(hExternalMem, "urBindlessImagesReleaseExternalMemoryExp");
     }
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_BINDLESS_IMAGES_RELEASE_EXTERNAL_MEMORY_EXP, "urBindlessImagesReleaseExternalMemoryExp", &params);
@@ -4769,6 +4800,7 @@ static __attribute__((noinline, cold)) ur_result_t intercept_bindless_images_rel
     if (urc_layer_on(URC_LAYER_LEAKS)) {
         urc_leak_use(hContext, "urBindlessImagesReleaseExternalSemaphoreExp");
         urc_leak_use(hDevice, "urBindlessImagesReleaseExternalSemaphoreExp");
+        urc_leak_use(hExternalSemaphore, "urBindlessImagesReleaseExternalSemaphoreExp");
     }
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_BINDLESS_IMAGES_RELEASE_EXTERNAL_SEMAPHORE_EXP, "urBindlessImagesReleaseExternalSemaphoreExp", &params);
@@ -4918,6 +4950,9 @@ static inline ur_result_t call_command_buffer_release_exp(ur_exp_command_buffer_
 
 static __attribute__((noinline, cold)) ur_result_t intercept_command_buffer_release_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
     ur_command_buffer_release_exp_params_t params = {&hCommandBuffer};
+    if (urc_layer_on(URC_LAYER_LEAKS)) {
+        urc_leak_use(hCommandBuffer, "urCommandBufferReleaseExp");
+    }
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_COMMAND_BUFFER_RELEASE_EXP, "urCommandBufferReleaseExp", &params);
     ur_result_t result = call_command_buffer_release_exp(hCommandBuffer);
@@ -6549,6 +6584,9 @@ static inline ur_result_t call_device_release(ur_device_handle_t hDevice) {
 
 static __attribute__((noinline, cold)) ur_result_t intercept_device_release(ur_device_handle_t hDevice) {
     ur_device_release_params_t params = {&hDevice};
+    if (urc_layer_on(URC_LAYER_LEAKS)) {
+        urc_leak_use(hDevice, "urDeviceRelease");
+    }
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_DEVICE_RELEASE, "urDeviceRelease", &params);
     ur_result_t result = call_device_release(hDevice);

@@ -92,8 +92,7 @@ def _intercept_body(spec, fn):
         pref = "&params"
     else:
         pref = "NULL"
-    uses = [p for p in fn.params if _handle_kind(spec, p.ctype) and "*" not in p.ctype
-            and not p.has("release")]
+    uses = [p for p in fn.params if _handle_kind(spec, p.ctype) and "*" not in p.ctype]
     if uses:
         c.append("    if (urc_layer_on(URC_LAYER_LEAKS)) {")
         for p in uses:
