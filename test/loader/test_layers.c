@@ -45,18 +45,23 @@ START_TEST(tracing_prints_calls_to_the_sink) {
     lt_init_forced(FAKE_A);
     ur_device_handle_t dev = first_device();
     ur_device_type_t type;
-    ck_assert_int_eq(urDeviceGetInfo(dev, UR_DEVICE_INFO_TYPE, sizeof type, &type, NULL), UR_RESULT_SUCCESS);
+    ck_assert_int_eq(urDeviceGetInfo(dev, UR_DEVICE_INFO_TYPE, sizeof type, &type, NULL),
+                     UR_RESULT_SUCCESS);
     ck_assert_int_eq(urDeviceGetInfo(NULL, UR_DEVICE_INFO_TYPE, sizeof type, &type, NULL),
                      UR_RESULT_ERROR_INVALID_NULL_HANDLE);
     ck_assert_int_eq(urLoaderTearDown(), UR_RESULT_SUCCESS);
     const char *text = lt_read_file(log);
     ck_assert_ptr_nonnull(strstr(text, "   ---> urDeviceGet\n"));
     char want[256];
-    snprintf(want, sizeof want, "   <--- urDeviceGetInfo(.hDevice = %p, .propName = UR_DEVICE_INFO_TYPE, .propSize = 4, "
-             ".pPropValue = %p (", (void *)dev, (void *)&type);
+    snprintf(
+        want, sizeof want,
+        "   <--- urDeviceGetInfo(.hDevice = %p, .propName = UR_DEVICE_INFO_TYPE, .propSize = 4, "
+        ".pPropValue = %p (",
+        (void *)dev, (void *)&type);
     ck_assert_msg(strstr(text, want) != NULL, "no line starting %s in:\n%s", want, text);
     ck_assert_ptr_nonnull(strstr(text, ") -> UR_RESULT_SUCCESS; ("));
-    ck_assert_ptr_nonnull(strstr(text, "   <--- urDeviceGetInfo(.hDevice = nullptr, .propName = UR_DEVICE_INFO_TYPE"));
+    ck_assert_ptr_nonnull(strstr(
+        text, "   <--- urDeviceGetInfo(.hDevice = nullptr, .propName = UR_DEVICE_INFO_TYPE"));
     ck_assert_ptr_nonnull(strstr(text, ") -> UR_RESULT_ERROR_INVALID_NULL_HANDLE; ("));
     ck_assert_ptr_nonnull(strstr(text, " us)\n"));
 }
@@ -105,7 +110,8 @@ START_TEST(leaks_reported_at_teardown) {
     with_stderr_to(err, leak_and_misuse);
     const char *text = lt_read_file(err);
     char want[256];
-    snprintf(want, sizeof want, "context %p: 1 reference(s), created by urContextCreate", (void *)leaked);
+    snprintf(want, sizeof want, "context %p: 1 reference(s), created by urContextCreate",
+             (void *)leaked);
     ck_assert_msg(strstr(text, want) != NULL, "no '%s' in:\n%s", want, text);
     ck_assert_ptr_nonnull(strstr(text, "leak check: 1 handle(s) still alive at teardown"));
     ck_assert_ptr_nonnull(strstr(text, "urDeviceRelease: device"));
@@ -161,7 +167,8 @@ START_TEST(timeline_is_a_chrome_trace) {
     ur_device_handle_t dev = first_device();
     for (int i = 0; i < 5; ++i) {
         ur_device_type_t type;
-        ck_assert_int_eq(urDeviceGetInfo(dev, UR_DEVICE_INFO_TYPE, sizeof type, &type, NULL), UR_RESULT_SUCCESS);
+        ck_assert_int_eq(urDeviceGetInfo(dev, UR_DEVICE_INFO_TYPE, sizeof type, &type, NULL),
+                         UR_RESULT_SUCCESS);
     }
     ck_assert_int_eq(urLoaderTearDown(), UR_RESULT_SUCCESS);
     const char *text = lt_read_file(path);
@@ -170,7 +177,8 @@ START_TEST(timeline_is_a_chrome_trace) {
     // Every call a complete slice; on one thread each starts after the previous one ended.
     int slices = 0, infos = 0;
     double prev_end = -1;
-    for (const char *p = strstr(text, "\"ph\":\"X\""); p != NULL; p = strstr(p + 1, "\"ph\":\"X\"")) {
+    for (const char *p = strstr(text, "\"ph\":\"X\""); p != NULL;
+         p = strstr(p + 1, "\"ph\":\"X\"")) {
         const char *line = p;
         while (line > text && line[-1] != '\n')
             --line;
@@ -180,7 +188,8 @@ START_TEST(timeline_is_a_chrome_trace) {
         ck_assert_int_eq(sscanf(t, "\"ts\":%lf", &ts), 1);
         ck_assert_int_eq(sscanf(d, "\"dur\":%lf", &dur), 1);
         ck_assert(dur >= 0);
-        ck_assert_msg(ts >= prev_end, "slice at %f starts before the previous ended (%f)", ts, prev_end);
+        ck_assert_msg(ts >= prev_end, "slice at %f starts before the previous ended (%f)", ts,
+                      prev_end);
         prev_end = ts + dur;
         ++slices;
         infos += strncmp(line, "{\"name\":\"urDeviceGetInfo\"", 25) == 0;

@@ -257,7 +257,9 @@ static void print_loader(void) {
 // One pass over adapters, platforms and devices: the one-line summary of each device, or
 // (`detail`) every property of each of them.
 static int list(const options_t *opt, bool selector_set, bool detail) {
-    uint32_t count = 0;
+    uint32_t count = 0, selected = 0;
+    char found[512] = ""; // what urDeviceGet sees, for "no device matched"
+    bool malformed = false;
     ur_result_t r = urAdapterGet(0, NULL, &count);
     if (r != UR_RESULT_SUCCESS) {
         fprintf(stderr, "error: urAdapterGet: %s\n", urc_result_name(r));
@@ -301,6 +303,15 @@ static int list(const options_t *opt, bool selector_set, bool detail) {
                                ur_device_handle_t *, uint32_t *) =
                 opt->ignore_selector ? urDeviceGet : urDeviceGetSelected;
             r = get(platforms[p], UR_DEVICE_TYPE_ALL, 0, NULL, &nd);
+            uint32_t all = 0;
+            if (urDeviceGet(platforms[p], UR_DEVICE_TYPE_ALL, 0, NULL, &all) == UR_RESULT_SUCCESS &&
+                all > 0)
+                snprintf(found + strlen(found), sizeof found - strlen(found), "%s%u %s device(s)",
+                         found[0] ? ", " : "", all, backend_name);
+            if (r == UR_RESULT_ERROR_INVALID_VALUE && !opt->ignore_selector) {
+                malformed = true; // the loader has named the bad term on stderr
+                continue;
+            }
             if (r != UR_RESULT_SUCCESS) {
                 fprintf(stderr, "error: %s: %s\n",
                         opt->ignore_selector ? "urDeviceGet" : "urDeviceGetSelected",
@@ -342,6 +353,7 @@ static int list(const options_t *opt, bool selector_set, bool detail) {
                                sizeof driver));
                 ++linear;
             }
+            selected += nd;
             for (uint32_t d = 0; d < nd; ++d)
                 urDeviceRelease(devices[d]);
             free(devices);
@@ -351,6 +363,15 @@ static int list(const options_t *opt, bool selector_set, bool detail) {
     for (uint32_t a = 0; a < count; ++a)
         urAdapterRelease(adapters[a]);
     free(adapters);
+    if (malformed) {
+        fprintf(stderr, "error: ONEAPI_DEVICE_SELECTOR is malformed (see the message above)\n");
+        return 2;
+    }
+    if (selector_set && !opt->ignore_selector && selected == 0 && !detail) {
+        fprintf(stderr, "error: no device matched ONEAPI_DEVICE_SELECTOR=\"%s\" (found: %s)\n",
+                urc_env_get(URC_ENV_DEVICE_SELECTOR), found[0] ? found : "no devices at all");
+        return 3;
+    }
     return 0;
 }
 
