@@ -22,9 +22,8 @@ static const urc_env_info_t table[URC_ENV_COUNT] = {
     [URC_ENV_ENABLE_LOADER_INTERCEPT] = {"UR_ENABLE_LOADER_INTERCEPT", false,
                                          "accepted for UR compatibility; urc always dispatches "
                                          "through the handle"},
-    [URC_ENV_ENABLE_LAYERS] =
-        {"UR_ENABLE_LAYERS", false,
-         "comma list of layers: UR_LAYER_TRACING, UR_LAYER_LEAK_CHECKING, ..."},
+    [URC_ENV_ENABLE_LAYERS] = {"UR_ENABLE_LAYERS", false,
+                               "comma list of layers (tracing, leak checking)"},
     [URC_ENV_DEVICE_SELECTOR] = {"ONEAPI_DEVICE_SELECTOR", false,
                                  "which backends and devices urDeviceGetSelected returns"},
     [URC_ENV_LOG_LOADER] = {"UR_LOG_LOADER", false, "loader logging (see Logging)"},
