@@ -68,10 +68,12 @@ static unsigned layers_from_env(urc_logger_t *lg) {
     return bits & ~URC_LAYER_BUILTIN;
 }
 
+static void stop(bool adapters_alive);
+
 // At exit (or when the loader is unloaded) without a last urLoaderTearDown: the report and
 // the file still come out. A destructor, not atexit, as in common/log.c.
 __attribute__((destructor)) static void stop_at_exit(void) {
-    urc_layers_stop();
+    stop(false);
 }
 
 void urc_layers_start(unsigned config_layers) {
@@ -90,14 +92,19 @@ void urc_layers_start(unsigned config_layers) {
                 (bits & URC_LAYER_TIMELINE) ? " timeline" : "");
 }
 
-void urc_layers_stop(void) {
+// `adapters_alive`: false at exit, where the adapters may already be gone.
+static void stop(bool adapters_alive) {
     unsigned bits = atomic_exchange(&urc_layers, 0);
     if (bits & URC_LAYER_TRACING)
         urc_log_flush(tracing_log());
     if (bits & URC_LAYER_LEAKS)
         urc_leak_report();
     if (bits & URC_LAYER_TIMELINE)
-        urc_timeline_close();
+        urc_timeline_close(adapters_alive);
+}
+
+void urc_layers_stop(void) {
+    stop(true);
 }
 
 void urc_intercept_begin(urc_call_t *call, ur_function_t function, const char *name,

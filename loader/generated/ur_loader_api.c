@@ -8,6 +8,7 @@
 #include "ur_ddi.h"
 #include "ur_checks.h"
 #include "intercept.h"
+#include "timeline.h"
 
 static inline const ur_dditable_t *ddi_of(const void *handle) {
     return *(const ur_dditable_t *const *)handle;
@@ -1667,6 +1668,9 @@ static __attribute__((noinline, cold)) ur_result_t intercept_queue_create(ur_con
         urc_leak_use(hContext, "urQueueCreate");
         urc_leak_use(hDevice, "urQueueCreate");
     }
+    ur_queue_properties_t timeline_props;
+    if (urc_layer_on(URC_LAYER_TIMELINE))
+        pProperties = urc_timeline_queue_properties(pProperties, &timeline_props);
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_QUEUE_CREATE, "urQueueCreate", &params);
     ur_result_t result = call_queue_create(hContext, hDevice, pProperties, phQueue);
@@ -1815,6 +1819,8 @@ static __attribute__((noinline, cold)) ur_result_t intercept_queue_finish(ur_que
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_QUEUE_FINISH, "urQueueFinish", &params);
     ur_result_t result = call_queue_finish(hQueue);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE))
+        urc_timeline_queue_done(hQueue);
     urc_intercept_end(&call, result);
     return result;
 }
@@ -2559,9 +2565,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_events_wait
     if (urc_layer_on(URC_LAYER_LEAKS)) {
         urc_leak_use(hQueue, "urEnqueueEventsWait");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_EVENTS_WAIT, "urEnqueueEventsWait", &params);
-    ur_result_t result = call_enqueue_events_wait(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_events_wait(hQueue, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueEventsWait", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueEventsWait");
@@ -2589,9 +2601,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_events_wait
     if (urc_layer_on(URC_LAYER_LEAKS)) {
         urc_leak_use(hQueue, "urEnqueueEventsWaitWithBarrier");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_EVENTS_WAIT_WITH_BARRIER, "urEnqueueEventsWaitWithBarrier", &params);
-    ur_result_t result = call_enqueue_events_wait_with_barrier(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_events_wait_with_barrier(hQueue, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueEventsWaitWithBarrier", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueEventsWaitWithBarrier");
@@ -2620,9 +2638,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_mem_buffer_
         urc_leak_use(hQueue, "urEnqueueMemBufferRead");
         urc_leak_use(hBuffer, "urEnqueueMemBufferRead");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_MEM_BUFFER_READ, "urEnqueueMemBufferRead", &params);
-    ur_result_t result = call_enqueue_mem_buffer_read(hQueue, hBuffer, blockingRead, offset, size, pDst, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_mem_buffer_read(hQueue, hBuffer, blockingRead, offset, size, pDst, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueMemBufferRead", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueMemBufferRead");
@@ -2651,9 +2675,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_mem_buffer_
         urc_leak_use(hQueue, "urEnqueueMemBufferWrite");
         urc_leak_use(hBuffer, "urEnqueueMemBufferWrite");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_MEM_BUFFER_WRITE, "urEnqueueMemBufferWrite", &params);
-    ur_result_t result = call_enqueue_mem_buffer_write(hQueue, hBuffer, blockingWrite, offset, size, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_mem_buffer_write(hQueue, hBuffer, blockingWrite, offset, size, pSrc, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueMemBufferWrite", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueMemBufferWrite");
@@ -2682,9 +2712,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_mem_buffer_
         urc_leak_use(hQueue, "urEnqueueMemBufferReadRect");
         urc_leak_use(hBuffer, "urEnqueueMemBufferReadRect");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_MEM_BUFFER_READ_RECT, "urEnqueueMemBufferReadRect", &params);
-    ur_result_t result = call_enqueue_mem_buffer_read_rect(hQueue, hBuffer, blockingRead, bufferOrigin, hostOrigin, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_mem_buffer_read_rect(hQueue, hBuffer, blockingRead, bufferOrigin, hostOrigin, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueMemBufferReadRect", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueMemBufferReadRect");
@@ -2713,9 +2749,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_mem_buffer_
         urc_leak_use(hQueue, "urEnqueueMemBufferWriteRect");
         urc_leak_use(hBuffer, "urEnqueueMemBufferWriteRect");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_MEM_BUFFER_WRITE_RECT, "urEnqueueMemBufferWriteRect", &params);
-    ur_result_t result = call_enqueue_mem_buffer_write_rect(hQueue, hBuffer, blockingWrite, bufferOrigin, hostOrigin, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_mem_buffer_write_rect(hQueue, hBuffer, blockingWrite, bufferOrigin, hostOrigin, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueMemBufferWriteRect", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueMemBufferWriteRect");
@@ -2745,9 +2787,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_mem_buffer_
         urc_leak_use(hBufferSrc, "urEnqueueMemBufferCopy");
         urc_leak_use(hBufferDst, "urEnqueueMemBufferCopy");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_MEM_BUFFER_COPY, "urEnqueueMemBufferCopy", &params);
-    ur_result_t result = call_enqueue_mem_buffer_copy(hQueue, hBufferSrc, hBufferDst, srcOffset, dstOffset, size, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_mem_buffer_copy(hQueue, hBufferSrc, hBufferDst, srcOffset, dstOffset, size, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueMemBufferCopy", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueMemBufferCopy");
@@ -2777,9 +2825,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_mem_buffer_
         urc_leak_use(hBufferSrc, "urEnqueueMemBufferCopyRect");
         urc_leak_use(hBufferDst, "urEnqueueMemBufferCopyRect");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_MEM_BUFFER_COPY_RECT, "urEnqueueMemBufferCopyRect", &params);
-    ur_result_t result = call_enqueue_mem_buffer_copy_rect(hQueue, hBufferSrc, hBufferDst, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_mem_buffer_copy_rect(hQueue, hBufferSrc, hBufferDst, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueMemBufferCopyRect", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueMemBufferCopyRect");
@@ -2808,9 +2862,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_mem_buffer_
         urc_leak_use(hQueue, "urEnqueueMemBufferFill");
         urc_leak_use(hBuffer, "urEnqueueMemBufferFill");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_MEM_BUFFER_FILL, "urEnqueueMemBufferFill", &params);
-    ur_result_t result = call_enqueue_mem_buffer_fill(hQueue, hBuffer, pPattern, patternSize, offset, size, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_mem_buffer_fill(hQueue, hBuffer, pPattern, patternSize, offset, size, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueMemBufferFill", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueMemBufferFill");
@@ -2839,9 +2899,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_mem_image_r
         urc_leak_use(hQueue, "urEnqueueMemImageRead");
         urc_leak_use(hImage, "urEnqueueMemImageRead");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_MEM_IMAGE_READ, "urEnqueueMemImageRead", &params);
-    ur_result_t result = call_enqueue_mem_image_read(hQueue, hImage, blockingRead, origin, region, rowPitch, slicePitch, pDst, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_mem_image_read(hQueue, hImage, blockingRead, origin, region, rowPitch, slicePitch, pDst, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueMemImageRead", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueMemImageRead");
@@ -2870,9 +2936,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_mem_image_w
         urc_leak_use(hQueue, "urEnqueueMemImageWrite");
         urc_leak_use(hImage, "urEnqueueMemImageWrite");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_MEM_IMAGE_WRITE, "urEnqueueMemImageWrite", &params);
-    ur_result_t result = call_enqueue_mem_image_write(hQueue, hImage, blockingWrite, origin, region, rowPitch, slicePitch, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_mem_image_write(hQueue, hImage, blockingWrite, origin, region, rowPitch, slicePitch, pSrc, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueMemImageWrite", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueMemImageWrite");
@@ -2902,9 +2974,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_mem_image_c
         urc_leak_use(hImageSrc, "urEnqueueMemImageCopy");
         urc_leak_use(hImageDst, "urEnqueueMemImageCopy");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_MEM_IMAGE_COPY, "urEnqueueMemImageCopy", &params);
-    ur_result_t result = call_enqueue_mem_image_copy(hQueue, hImageSrc, hImageDst, srcOrigin, dstOrigin, region, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_mem_image_copy(hQueue, hImageSrc, hImageDst, srcOrigin, dstOrigin, region, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueMemImageCopy", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueMemImageCopy");
@@ -2933,9 +3011,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_mem_buffer_
         urc_leak_use(hQueue, "urEnqueueMemBufferMap");
         urc_leak_use(hBuffer, "urEnqueueMemBufferMap");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_MEM_BUFFER_MAP, "urEnqueueMemBufferMap", &params);
-    ur_result_t result = call_enqueue_mem_buffer_map(hQueue, hBuffer, blockingMap, mapFlags, offset, size, numEventsInWaitList, phEventWaitList, phEvent, ppRetMap);
+    ur_result_t result = call_enqueue_mem_buffer_map(hQueue, hBuffer, blockingMap, mapFlags, offset, size, numEventsInWaitList, phEventWaitList, event_out, ppRetMap);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueMemBufferMap", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueMemBufferMap");
@@ -2964,9 +3048,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_mem_unmap(u
         urc_leak_use(hQueue, "urEnqueueMemUnmap");
         urc_leak_use(hMem, "urEnqueueMemUnmap");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_MEM_UNMAP, "urEnqueueMemUnmap", &params);
-    ur_result_t result = call_enqueue_mem_unmap(hQueue, hMem, pMappedPtr, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_mem_unmap(hQueue, hMem, pMappedPtr, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueMemUnmap", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueMemUnmap");
@@ -2994,9 +3084,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_usm_fill(ur
     if (urc_layer_on(URC_LAYER_LEAKS)) {
         urc_leak_use(hQueue, "urEnqueueUSMFill");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_USM_FILL, "urEnqueueUSMFill", &params);
-    ur_result_t result = call_enqueue_usm_fill(hQueue, pMem, patternSize, pPattern, size, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_usm_fill(hQueue, pMem, patternSize, pPattern, size, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueUSMFill", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueUSMFill");
@@ -3024,9 +3120,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_usm_memcpy(
     if (urc_layer_on(URC_LAYER_LEAKS)) {
         urc_leak_use(hQueue, "urEnqueueUSMMemcpy");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_USM_MEMCPY, "urEnqueueUSMMemcpy", &params);
-    ur_result_t result = call_enqueue_usm_memcpy(hQueue, blocking, pDst, pSrc, size, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_usm_memcpy(hQueue, blocking, pDst, pSrc, size, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueUSMMemcpy", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueUSMMemcpy");
@@ -3054,9 +3156,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_usm_prefetc
     if (urc_layer_on(URC_LAYER_LEAKS)) {
         urc_leak_use(hQueue, "urEnqueueUSMPrefetch");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_USM_PREFETCH, "urEnqueueUSMPrefetch", &params);
-    ur_result_t result = call_enqueue_usm_prefetch(hQueue, pMem, size, flags, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_usm_prefetch(hQueue, pMem, size, flags, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueUSMPrefetch", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueUSMPrefetch");
@@ -3084,9 +3192,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_usm_advise(
     if (urc_layer_on(URC_LAYER_LEAKS)) {
         urc_leak_use(hQueue, "urEnqueueUSMAdvise");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_USM_ADVISE, "urEnqueueUSMAdvise", &params);
-    ur_result_t result = call_enqueue_usm_advise(hQueue, pMem, size, advice, phEvent);
+    ur_result_t result = call_enqueue_usm_advise(hQueue, pMem, size, advice, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueUSMAdvise", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueUSMAdvise");
@@ -3114,9 +3228,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_usm_fill_2d
     if (urc_layer_on(URC_LAYER_LEAKS)) {
         urc_leak_use(hQueue, "urEnqueueUSMFill2D");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_USM_FILL_2D, "urEnqueueUSMFill2D", &params);
-    ur_result_t result = call_enqueue_usm_fill_2d(hQueue, pMem, pitch, patternSize, pPattern, width, height, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_usm_fill_2d(hQueue, pMem, pitch, patternSize, pPattern, width, height, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueUSMFill2D", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueUSMFill2D");
@@ -3144,9 +3264,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_usm_memcpy_
     if (urc_layer_on(URC_LAYER_LEAKS)) {
         urc_leak_use(hQueue, "urEnqueueUSMMemcpy2D");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_USM_MEMCPY_2D, "urEnqueueUSMMemcpy2D", &params);
-    ur_result_t result = call_enqueue_usm_memcpy_2d(hQueue, blocking, pDst, dstPitch, pSrc, srcPitch, width, height, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_usm_memcpy_2d(hQueue, blocking, pDst, dstPitch, pSrc, srcPitch, width, height, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueUSMMemcpy2D", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueUSMMemcpy2D");
@@ -3175,9 +3301,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_device_glob
         urc_leak_use(hQueue, "urEnqueueDeviceGlobalVariableWrite");
         urc_leak_use(hProgram, "urEnqueueDeviceGlobalVariableWrite");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_DEVICE_GLOBAL_VARIABLE_WRITE, "urEnqueueDeviceGlobalVariableWrite", &params);
-    ur_result_t result = call_enqueue_device_global_variable_write(hQueue, hProgram, name, blockingWrite, count, offset, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_device_global_variable_write(hQueue, hProgram, name, blockingWrite, count, offset, pSrc, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueDeviceGlobalVariableWrite", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueDeviceGlobalVariableWrite");
@@ -3206,9 +3338,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_device_glob
         urc_leak_use(hQueue, "urEnqueueDeviceGlobalVariableRead");
         urc_leak_use(hProgram, "urEnqueueDeviceGlobalVariableRead");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_DEVICE_GLOBAL_VARIABLE_READ, "urEnqueueDeviceGlobalVariableRead", &params);
-    ur_result_t result = call_enqueue_device_global_variable_read(hQueue, hProgram, name, blockingRead, count, offset, pDst, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_device_global_variable_read(hQueue, hProgram, name, blockingRead, count, offset, pDst, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueDeviceGlobalVariableRead", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueDeviceGlobalVariableRead");
@@ -3237,9 +3375,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_read_host_p
         urc_leak_use(hQueue, "urEnqueueReadHostPipe");
         urc_leak_use(hProgram, "urEnqueueReadHostPipe");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_READ_HOST_PIPE, "urEnqueueReadHostPipe", &params);
-    ur_result_t result = call_enqueue_read_host_pipe(hQueue, hProgram, pipe_symbol, blocking, pDst, size, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_read_host_pipe(hQueue, hProgram, pipe_symbol, blocking, pDst, size, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueReadHostPipe", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueReadHostPipe");
@@ -3268,9 +3412,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_write_host_
         urc_leak_use(hQueue, "urEnqueueWriteHostPipe");
         urc_leak_use(hProgram, "urEnqueueWriteHostPipe");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_WRITE_HOST_PIPE, "urEnqueueWriteHostPipe", &params);
-    ur_result_t result = call_enqueue_write_host_pipe(hQueue, hProgram, pipe_symbol, blocking, pSrc, size, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_write_host_pipe(hQueue, hProgram, pipe_symbol, blocking, pSrc, size, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueWriteHostPipe", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueWriteHostPipe");
@@ -3298,9 +3448,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_events_wait
     if (urc_layer_on(URC_LAYER_LEAKS)) {
         urc_leak_use(hQueue, "urEnqueueEventsWaitWithBarrierExt");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_EVENTS_WAIT_WITH_BARRIER_EXT, "urEnqueueEventsWaitWithBarrierExt", &params);
-    ur_result_t result = call_enqueue_events_wait_with_barrier_ext(hQueue, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_events_wait_with_barrier_ext(hQueue, pProperties, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueEventsWaitWithBarrierExt", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueEventsWaitWithBarrierExt");
@@ -3329,9 +3485,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_kernel_laun
         urc_leak_use(hQueue, "urEnqueueKernelLaunchWithArgsExp");
         urc_leak_use(hKernel, "urEnqueueKernelLaunchWithArgsExp");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_KERNEL_LAUNCH_WITH_ARGS_EXP, "urEnqueueKernelLaunchWithArgsExp", &params);
-    ur_result_t result = call_enqueue_kernel_launch_with_args_exp(hQueue, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, launchPropList, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_kernel_launch_with_args_exp(hQueue, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, launchPropList, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueKernelLaunchWithArgsExp", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueKernelLaunchWithArgsExp");
@@ -3360,9 +3522,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_usm_device_
         urc_leak_use(hQueue, "urEnqueueUSMDeviceAllocExp");
         urc_leak_use(pPool, "urEnqueueUSMDeviceAllocExp");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_USM_DEVICE_ALLOC_EXP, "urEnqueueUSMDeviceAllocExp", &params);
-    ur_result_t result = call_enqueue_usm_device_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+    ur_result_t result = call_enqueue_usm_device_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueUSMDeviceAllocExp", hQueue, *event_out, phEvent == NULL, call.start_ns);
     urc_intercept_end(&call, result);
     return result;
 }
@@ -3387,9 +3555,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_usm_shared_
         urc_leak_use(hQueue, "urEnqueueUSMSharedAllocExp");
         urc_leak_use(pPool, "urEnqueueUSMSharedAllocExp");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_USM_SHARED_ALLOC_EXP, "urEnqueueUSMSharedAllocExp", &params);
-    ur_result_t result = call_enqueue_usm_shared_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+    ur_result_t result = call_enqueue_usm_shared_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueUSMSharedAllocExp", hQueue, *event_out, phEvent == NULL, call.start_ns);
     urc_intercept_end(&call, result);
     return result;
 }
@@ -3414,9 +3588,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_usm_host_al
         urc_leak_use(hQueue, "urEnqueueUSMHostAllocExp");
         urc_leak_use(pPool, "urEnqueueUSMHostAllocExp");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_USM_HOST_ALLOC_EXP, "urEnqueueUSMHostAllocExp", &params);
-    ur_result_t result = call_enqueue_usm_host_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+    ur_result_t result = call_enqueue_usm_host_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueUSMHostAllocExp", hQueue, *event_out, phEvent == NULL, call.start_ns);
     urc_intercept_end(&call, result);
     return result;
 }
@@ -3441,9 +3621,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_usm_free_ex
         urc_leak_use(hQueue, "urEnqueueUSMFreeExp");
         urc_leak_use(pPool, "urEnqueueUSMFreeExp");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_USM_FREE_EXP, "urEnqueueUSMFreeExp", &params);
-    ur_result_t result = call_enqueue_usm_free_exp(hQueue, pPool, pMem, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_usm_free_exp(hQueue, pPool, pMem, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueUSMFreeExp", hQueue, *event_out, phEvent == NULL, call.start_ns);
     urc_intercept_end(&call, result);
     return result;
 }
@@ -3467,9 +3653,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_timestamp_r
     if (urc_layer_on(URC_LAYER_LEAKS)) {
         urc_leak_use(hQueue, "urEnqueueTimestampRecordingExp");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_TIMESTAMP_RECORDING_EXP, "urEnqueueTimestampRecordingExp", &params);
-    ur_result_t result = call_enqueue_timestamp_recording_exp(hQueue, blocking, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_timestamp_recording_exp(hQueue, blocking, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueTimestampRecordingExp", hQueue, *event_out, phEvent == NULL, call.start_ns);
     urc_intercept_end(&call, result);
     return result;
 }
@@ -3494,9 +3686,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_command_buf
         urc_leak_use(hQueue, "urEnqueueCommandBufferExp");
         urc_leak_use(hCommandBuffer, "urEnqueueCommandBufferExp");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_COMMAND_BUFFER_EXP, "urEnqueueCommandBufferExp", &params);
-    ur_result_t result = call_enqueue_command_buffer_exp(hQueue, hCommandBuffer, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_command_buffer_exp(hQueue, hCommandBuffer, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueCommandBufferExp", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueCommandBufferExp");
@@ -3524,9 +3722,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_host_task_e
     if (urc_layer_on(URC_LAYER_LEAKS)) {
         urc_leak_use(hQueue, "urEnqueueHostTaskExp");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_HOST_TASK_EXP, "urEnqueueHostTaskExp", &params);
-    ur_result_t result = call_enqueue_host_task_exp(hQueue, pfnHostTask, data, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_host_task_exp(hQueue, pfnHostTask, data, pProperties, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueHostTaskExp", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueHostTaskExp");
@@ -3554,9 +3758,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_native_comm
     if (urc_layer_on(URC_LAYER_LEAKS)) {
         urc_leak_use(hQueue, "urEnqueueNativeCommandExp");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_NATIVE_COMMAND_EXP, "urEnqueueNativeCommandExp", &params);
-    ur_result_t result = call_enqueue_native_command_exp(hQueue, pfnNativeEnqueue, data, numMemsInMemList, phMemList, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_native_command_exp(hQueue, pfnNativeEnqueue, data, numMemsInMemList, phMemList, pProperties, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueNativeCommandExp", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueNativeCommandExp");
@@ -3585,9 +3795,15 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_graph_exp(u
         urc_leak_use(hQueue, "urEnqueueGraphExp");
         urc_leak_use(hGraph, "urEnqueueGraphExp");
     }
+    ur_event_handle_t timeline_event = NULL;
+    ur_event_handle_t *event_out = phEvent;
+    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
+        event_out = &timeline_event;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_GRAPH_EXP, "urEnqueueGraphExp", &params);
-    ur_result_t result = call_enqueue_graph_exp(hQueue, hGraph, numEventsInWaitList, phEventWaitList, phEvent);
+    ur_result_t result = call_enqueue_graph_exp(hQueue, hGraph, numEventsInWaitList, phEventWaitList, event_out);
+    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
+        urc_timeline_command("urEnqueueGraphExp", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
         if (phEvent != NULL)
             urc_leak_created("event", *phEvent, "urEnqueueGraphExp");

@@ -98,9 +98,31 @@ def _intercept_body(spec, fn):
         for p in uses:
             c.append('        urc_leak_use(%s, "%s");' % (p.name, fn.name))
         c.append("    }")
+    call_args = args
+    event_param = fn.param("phEvent")
+    enqueues = (fn.table.startswith("Enqueue") and event_param is not None and fn.param("hQueue") is not None
+                and event_param.ctype.replace(" ", "") == "ur_event_handle_t*")
+    if fn.name == "urQueueCreate":
+        # The timeline needs event profiling on every queue it draws.
+        c.append("    ur_queue_properties_t timeline_props;")
+        c.append("    if (urc_layer_on(URC_LAYER_TIMELINE))")
+        c.append("        pProperties = urc_timeline_queue_properties(pProperties, &timeline_props);")
+    if enqueues:
+        # The timeline needs an event for each command, also when the caller asks for none.
+        c.append("    ur_event_handle_t timeline_event = NULL;")
+        c.append("    ur_event_handle_t *event_out = phEvent;")
+        c.append("    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))")
+        c.append("        event_out = &timeline_event;")
+        call_args = ", ".join("event_out" if p.name == "phEvent" else p.name for p in fn.params)
     c.append("    urc_call_t call;")
     c.append('    urc_intercept_begin(&call, %s, "%s", %s);' % (printers.function_enumerator(fn), fn.name, pref))
-    c.append("    ur_result_t result = call_%s(%s);" % (snake(fn.name), args))
+    c.append("    ur_result_t result = call_%s(%s);" % (snake(fn.name), call_args))
+    if enqueues:
+        c.append("    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)")
+        c.append('        urc_timeline_command("%s", hQueue, *event_out, phEvent == NULL, call.start_ns);' % fn.name)
+    if fn.name == "urQueueFinish":
+        c.append("    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE))")
+        c.append("        urc_timeline_queue_done(hQueue);")
     tracked = []
     for p in fn.params:
         kind = _handle_kind(spec, p.ctype)
@@ -145,7 +167,8 @@ def loader_api(spec):
                   "// of the table whose address is the first word of its routing handle. While a layer",
                   "// is on (tracing, timeline, leak checking: loader/intercept.h) one predicted branch",
                   "// sends the call through its intercept_ twin instead.", "",
-                  '#include "ur_ddi.h"', '#include "ur_checks.h"', '#include "intercept.h"', "",
+                  '#include "ur_ddi.h"', '#include "ur_checks.h"', '#include "intercept.h"',
+                  '#include "timeline.h"', "",
                   "static inline const ur_dditable_t *ddi_of(const void *handle) {",
                   "    return *(const ur_dditable_t *const *)handle;",
                   "}"]
