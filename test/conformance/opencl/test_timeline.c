@@ -28,16 +28,20 @@ START_TEST(commands_on_the_queue_track) {
     ur_mem_handle_t buffer;
     char data[4096];
     memset(data, 7, sizeof data);
-    ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, sizeof data, NULL, &buffer));
+    ck_assert_ur_ok(
+        urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, sizeof data, NULL, &buffer));
     ur_event_handle_t write = NULL;
     // One command with the caller's event, two without one.
-    ck_assert_ur_ok(urEnqueueMemBufferWrite(T.queue, buffer, false, 0, sizeof data, data, 0, NULL, &write));
-    ck_assert_ur_ok(urEnqueueMemBufferRead(T.queue, buffer, false, 0, sizeof data, data, 1, &write, NULL));
+    ck_assert_ur_ok(
+        urEnqueueMemBufferWrite(T.queue, buffer, false, 0, sizeof data, data, 0, NULL, &write));
+    ck_assert_ur_ok(
+        urEnqueueMemBufferRead(T.queue, buffer, false, 0, sizeof data, data, 1, &write, NULL));
     ck_assert_ur_ok(urEnqueueEventsWait(T.queue, 0, NULL, NULL));
     ck_assert_ur_ok(urQueueFinish(T.queue));
     // The caller's event is still the caller's: usable after the timeline took its slice.
     ur_event_status_t status;
-    ck_assert_ur_ok(urEventGetInfo(write, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL));
+    ck_assert_ur_ok(urEventGetInfo(write, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof status,
+                                   &status, NULL));
     ck_assert_int_eq(status, UR_EVENT_STATUS_COMPLETE);
     ck_assert_ur_ok(urEventRelease(write));
     ck_assert_ur_ok(urMemRelease(buffer));
