@@ -15,6 +15,7 @@ function(urc_add_adapter name prefix)
   target_link_options(${target} PRIVATE -Wl,--version-script=${map} -Wl,--no-undefined
                       -Wl,--gc-sections)
   set_target_properties(${target} PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION 0
-                        LINK_DEPENDS ${map} INSTALL_RPATH "$ORIGIN")
+                        LINK_DEPENDS ${map})
+  urc_runpath(${target} LIBRARY)
   install(TARGETS ${target} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
 endfunction()

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Headers, pkg-config file and CMake package. Both are relocatable: they find the install
 # prefix from their own location.
-set(URC_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/include/ur_api.h ${PROJECT_SOURCE_DIR}/include/ur_ddi.h)
+set(URC_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/include/ur_api.h ${PROJECT_SOURCE_DIR}/include/ur_ddi.h
+                       ${PROJECT_SOURCE_DIR}/include/ur_print.h)
 file(GLOB URC_OWN_HEADERS ${PROJECT_SOURCE_DIR}/include/urc_*.h)
 install(FILES ${URC_PUBLIC_HEADERS} ${URC_OWN_HEADERS}
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT devel)

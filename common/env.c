@@ -23,7 +23,7 @@ static const urc_env_info_t table[URC_ENV_COUNT] = {
                                          "accepted for UR compatibility; urc always dispatches "
                                          "through the handle"},
     [URC_ENV_ENABLE_LAYERS] = {"UR_ENABLE_LAYERS", false,
-                               "comma list of layers; urc has none and warns"},
+                               "comma list of layers (tracing, leak checking)"},
     [URC_ENV_DEVICE_SELECTOR] = {"ONEAPI_DEVICE_SELECTOR", false,
                                  "which backends and devices urDeviceGetSelected returns"},
     [URC_ENV_LOG_LOADER] = {"UR_LOG_LOADER", false, "loader logging (see Logging)"},
@@ -43,6 +43,10 @@ static const urc_env_info_t table[URC_ENV_COUNT] = {
     [URC_ENV_OPENCL_FORCE_FALLBACK_ASSERT] = {"URC_OPENCL_FORCE_FALLBACK_ASSERT", false,
                                               "boolean (test use): OpenCL devices ignore "
                                               "cl_intel_devicelib_assert and use the fallback"},
+    [URC_ENV_LOG_TRACING] = {"UR_LOG_TRACING", false,
+                             "where call tracing goes (with UR_ENABLE_LAYERS=UR_LAYER_TRACING)"},
+    [URC_ENV_TRACE_FILE] = {"URC_TRACE_FILE", true,
+                            "path of a Chrome trace-event JSON timeline of every call"},
 };
 
 typedef struct snapshot_t {

@@ -39,7 +39,8 @@ struct urc_logger_t {
         .callback_level = UR_LOGGER_LEVEL_QUIET, .lock = PTHREAD_MUTEX_INITIALIZER                 \
     }
 static urc_logger_t loggers[] = {LOGGER(URC_ENV_LOG_LOADER), LOGGER(URC_ENV_LOG_OPENCL),
-                                 LOGGER(URC_ENV_LOG_CUDA), LOGGER(URC_ENV_LOG_LEVEL_ZERO)};
+                                 LOGGER(URC_ENV_LOG_CUDA), LOGGER(URC_ENV_LOG_LEVEL_ZERO),
+                                 LOGGER(URC_ENV_LOG_TRACING)};
 
 static const char *const level_names[] = {"debug", "info", "warning", "error", "quiet"};
 static const char *const level_tags[] = {"DEBUG", "INFO", "WARNING", "ERROR", "QUIET"};
@@ -125,6 +126,10 @@ static bool parse_spec(const char *spec, settings_t *s, char *err, size_t size) 
 static int default_level(const urc_logger_t *lg) {
     if (lg->variable == URC_ENV_LOG_CUDA && !urc_env_bool(URC_ENV_SUPPRESS_ERROR_MESSAGE, false))
         return UR_LOGGER_LEVEL_ERROR;
+    // The tracing logger speaks only while UR_LAYER_TRACING is on; asking for the layer is
+    // asking for its output, so without UR_LOG_TRACING it goes to stderr.
+    if (lg->variable == URC_ENV_LOG_TRACING)
+        return UR_LOGGER_LEVEL_INFO;
     return UR_LOGGER_LEVEL_QUIET;
 }
 
@@ -257,6 +262,25 @@ __attribute__((format(printf, 5, 0))) static void write_message(urc_logger_t *lg
         snprintf(msg, sizeof msg, "<UR_LOG_CALLBACK>[%s]: %s%s\n", level_tags[level], text, where);
         cb(level, msg, data);
     }
+}
+
+void urc_log_write_raw(urc_logger_t *lg, ur_logger_level_t level, const char *text) {
+    if ((unsigned)level >= UR_LOGGER_LEVEL_QUIET)
+        return;
+    pthread_mutex_lock(&lg->lock);
+    if ((int)level >= atomic_load(&lg->level) && lg->out != NULL) {
+        fputs(text, lg->out);
+        if ((int)level >= atomic_load(&lg->flush_level))
+            fflush(lg->out);
+    }
+    pthread_mutex_unlock(&lg->lock);
+}
+
+void urc_log_flush(urc_logger_t *lg) {
+    pthread_mutex_lock(&lg->lock);
+    if (lg->out != NULL)
+        fflush(lg->out);
+    pthread_mutex_unlock(&lg->lock);
 }
 
 void urc_log_write(urc_logger_t *lg, ur_logger_level_t level, const char *fmt, ...) {

@@ -25,6 +25,13 @@ bool urc_log_enabled(const urc_logger_t *logger, ur_logger_level_t level);
 void urc_log_write(urc_logger_t *logger, ur_logger_level_t level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/// Writes `text` as it is, without prefix or line break, to the logger's output only (UR's
+/// tracing logger prints so).
+void urc_log_write_raw(urc_logger_t *logger, ur_logger_level_t level, const char *text);
+
+/// Flushes the logger's output.
+void urc_log_flush(urc_logger_t *logger);
+
 /// As urc_log_write, with the source location `fileline:1` appends.
 void urc_log_write_at(urc_logger_t *logger, ur_logger_level_t level, const char *file, int line,
                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));

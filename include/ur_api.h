@@ -6257,6 +6257,2205 @@ UR_APIEXPORT ur_result_t UR_APICALL urGraphExecutableGraphGetNativeHandleExp(
     ur_native_handle_t *phNativeExecutableGraph  ///< [out]
 );
 
+// ---- parameter structs: one pointer to each argument of a call, for printers and
+// tracing (urPrint<Function>Params, urPrintFunctionParams).
+
+/// Pointers to the arguments of one urLoaderConfigCreate call.
+typedef struct ur_loader_config_create_params_t {
+    ur_loader_config_handle_t **pphLoaderConfig;
+} ur_loader_config_create_params_t;
+
+/// Pointers to the arguments of one urLoaderConfigRetain call.
+typedef struct ur_loader_config_retain_params_t {
+    ur_loader_config_handle_t *phLoaderConfig;
+} ur_loader_config_retain_params_t;
+
+/// Pointers to the arguments of one urLoaderConfigRelease call.
+typedef struct ur_loader_config_release_params_t {
+    ur_loader_config_handle_t *phLoaderConfig;
+} ur_loader_config_release_params_t;
+
+/// Pointers to the arguments of one urLoaderConfigGetInfo call.
+typedef struct ur_loader_config_get_info_params_t {
+    ur_loader_config_handle_t *phLoaderConfig;
+    ur_loader_config_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_loader_config_get_info_params_t;
+
+/// Pointers to the arguments of one urLoaderConfigEnableLayer call.
+typedef struct ur_loader_config_enable_layer_params_t {
+    ur_loader_config_handle_t *phLoaderConfig;
+    const char **ppLayerName;
+} ur_loader_config_enable_layer_params_t;
+
+/// Pointers to the arguments of one urLoaderConfigSetCodeLocationCallback call.
+typedef struct ur_loader_config_set_code_location_callback_params_t {
+    ur_loader_config_handle_t *phLoaderConfig;
+    ur_code_location_callback_t *ppfnCodeloc;
+    void **ppUserData;
+} ur_loader_config_set_code_location_callback_params_t;
+
+/// Pointers to the arguments of one urLoaderConfigSetMockingEnabled call.
+typedef struct ur_loader_config_set_mocking_enabled_params_t {
+    ur_loader_config_handle_t *phLoaderConfig;
+    ur_bool_t *penable;
+} ur_loader_config_set_mocking_enabled_params_t;
+
+/// Pointers to the arguments of one urLoaderInit call.
+typedef struct ur_loader_init_params_t {
+    ur_device_init_flags_t *pdevice_flags;
+    ur_loader_config_handle_t *phLoaderConfig;
+} ur_loader_init_params_t;
+
+/// Pointers to the arguments of one urAdapterGet call.
+typedef struct ur_adapter_get_params_t {
+    uint32_t *pNumEntries;
+    ur_adapter_handle_t **pphAdapters;
+    uint32_t **ppNumAdapters;
+} ur_adapter_get_params_t;
+
+/// Pointers to the arguments of one urAdapterRelease call.
+typedef struct ur_adapter_release_params_t {
+    ur_adapter_handle_t *phAdapter;
+} ur_adapter_release_params_t;
+
+/// Pointers to the arguments of one urAdapterRetain call.
+typedef struct ur_adapter_retain_params_t {
+    ur_adapter_handle_t *phAdapter;
+} ur_adapter_retain_params_t;
+
+/// Pointers to the arguments of one urAdapterGetLastError call.
+typedef struct ur_adapter_get_last_error_params_t {
+    ur_adapter_handle_t *phAdapter;
+    const char ***pppMessage;
+    int32_t **ppError;
+} ur_adapter_get_last_error_params_t;
+
+/// Pointers to the arguments of one urAdapterGetInfo call.
+typedef struct ur_adapter_get_info_params_t {
+    ur_adapter_handle_t *phAdapter;
+    ur_adapter_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_adapter_get_info_params_t;
+
+/// Pointers to the arguments of one urAdapterSetLoggerCallback call.
+typedef struct ur_adapter_set_logger_callback_params_t {
+    ur_adapter_handle_t *phAdapter;
+    ur_logger_callback_t *ppfnLoggerCallback;
+    void **ppUserData;
+    ur_logger_level_t *plevel;
+} ur_adapter_set_logger_callback_params_t;
+
+/// Pointers to the arguments of one urAdapterSetLoggerCallbackLevel call.
+typedef struct ur_adapter_set_logger_callback_level_params_t {
+    ur_adapter_handle_t *phAdapter;
+    ur_logger_level_t *plevel;
+} ur_adapter_set_logger_callback_level_params_t;
+
+/// Pointers to the arguments of one urPlatformGet call.
+typedef struct ur_platform_get_params_t {
+    ur_adapter_handle_t *phAdapter;
+    uint32_t *pNumEntries;
+    ur_platform_handle_t **pphPlatforms;
+    uint32_t **ppNumPlatforms;
+} ur_platform_get_params_t;
+
+/// Pointers to the arguments of one urPlatformGetInfo call.
+typedef struct ur_platform_get_info_params_t {
+    ur_platform_handle_t *phPlatform;
+    ur_platform_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_platform_get_info_params_t;
+
+/// Pointers to the arguments of one urPlatformGetApiVersion call.
+typedef struct ur_platform_get_api_version_params_t {
+    ur_platform_handle_t *phPlatform;
+    ur_api_version_t **ppVersion;
+} ur_platform_get_api_version_params_t;
+
+/// Pointers to the arguments of one urPlatformGetNativeHandle call.
+typedef struct ur_platform_get_native_handle_params_t {
+    ur_platform_handle_t *phPlatform;
+    ur_native_handle_t **pphNativePlatform;
+} ur_platform_get_native_handle_params_t;
+
+/// Pointers to the arguments of one urPlatformCreateWithNativeHandle call.
+typedef struct ur_platform_create_with_native_handle_params_t {
+    ur_native_handle_t *phNativePlatform;
+    ur_adapter_handle_t *phAdapter;
+    const ur_platform_native_properties_t **ppProperties;
+    ur_platform_handle_t **pphPlatform;
+} ur_platform_create_with_native_handle_params_t;
+
+/// Pointers to the arguments of one urPlatformGetBackendOption call.
+typedef struct ur_platform_get_backend_option_params_t {
+    ur_platform_handle_t *phPlatform;
+    const char **ppFrontendOption;
+    const char ***pppPlatformOption;
+} ur_platform_get_backend_option_params_t;
+
+/// Pointers to the arguments of one urDeviceGet call.
+typedef struct ur_device_get_params_t {
+    ur_platform_handle_t *phPlatform;
+    ur_device_type_t *pDeviceType;
+    uint32_t *pNumEntries;
+    ur_device_handle_t **pphDevices;
+    uint32_t **ppNumDevices;
+} ur_device_get_params_t;
+
+/// Pointers to the arguments of one urDeviceGetSelected call.
+typedef struct ur_device_get_selected_params_t {
+    ur_platform_handle_t *phPlatform;
+    ur_device_type_t *pDeviceType;
+    uint32_t *pNumEntries;
+    ur_device_handle_t **pphDevices;
+    uint32_t **ppNumDevices;
+} ur_device_get_selected_params_t;
+
+/// Pointers to the arguments of one urDeviceGetInfo call.
+typedef struct ur_device_get_info_params_t {
+    ur_device_handle_t *phDevice;
+    ur_device_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_device_get_info_params_t;
+
+/// Pointers to the arguments of one urDeviceRetain call.
+typedef struct ur_device_retain_params_t {
+    ur_device_handle_t *phDevice;
+} ur_device_retain_params_t;
+
+/// Pointers to the arguments of one urDeviceRelease call.
+typedef struct ur_device_release_params_t {
+    ur_device_handle_t *phDevice;
+} ur_device_release_params_t;
+
+/// Pointers to the arguments of one urDevicePartition call.
+typedef struct ur_device_partition_params_t {
+    ur_device_handle_t *phDevice;
+    const ur_device_partition_properties_t **ppProperties;
+    uint32_t *pNumDevices;
+    ur_device_handle_t **pphSubDevices;
+    uint32_t **ppNumDevicesRet;
+} ur_device_partition_params_t;
+
+/// Pointers to the arguments of one urDeviceSelectBinary call.
+typedef struct ur_device_select_binary_params_t {
+    ur_device_handle_t *phDevice;
+    const ur_device_binary_t **ppBinaries;
+    uint32_t *pNumBinaries;
+    uint32_t **ppSelectedBinary;
+} ur_device_select_binary_params_t;
+
+/// Pointers to the arguments of one urDeviceGetNativeHandle call.
+typedef struct ur_device_get_native_handle_params_t {
+    ur_device_handle_t *phDevice;
+    ur_native_handle_t **pphNativeDevice;
+} ur_device_get_native_handle_params_t;
+
+/// Pointers to the arguments of one urDeviceCreateWithNativeHandle call.
+typedef struct ur_device_create_with_native_handle_params_t {
+    ur_native_handle_t *phNativeDevice;
+    ur_adapter_handle_t *phAdapter;
+    const ur_device_native_properties_t **ppProperties;
+    ur_device_handle_t **pphDevice;
+} ur_device_create_with_native_handle_params_t;
+
+/// Pointers to the arguments of one urDeviceGetGlobalTimestamps call.
+typedef struct ur_device_get_global_timestamps_params_t {
+    ur_device_handle_t *phDevice;
+    uint64_t **ppDeviceTimestamp;
+    uint64_t **ppHostTimestamp;
+} ur_device_get_global_timestamps_params_t;
+
+/// Pointers to the arguments of one urContextCreate call.
+typedef struct ur_context_create_params_t {
+    uint32_t *pDeviceCount;
+    const ur_device_handle_t **pphDevices;
+    const ur_context_properties_t **ppProperties;
+    ur_context_handle_t **pphContext;
+} ur_context_create_params_t;
+
+/// Pointers to the arguments of one urContextRetain call.
+typedef struct ur_context_retain_params_t {
+    ur_context_handle_t *phContext;
+} ur_context_retain_params_t;
+
+/// Pointers to the arguments of one urContextRelease call.
+typedef struct ur_context_release_params_t {
+    ur_context_handle_t *phContext;
+} ur_context_release_params_t;
+
+/// Pointers to the arguments of one urContextGetInfo call.
+typedef struct ur_context_get_info_params_t {
+    ur_context_handle_t *phContext;
+    ur_context_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_context_get_info_params_t;
+
+/// Pointers to the arguments of one urContextGetNativeHandle call.
+typedef struct ur_context_get_native_handle_params_t {
+    ur_context_handle_t *phContext;
+    ur_native_handle_t **pphNativeContext;
+} ur_context_get_native_handle_params_t;
+
+/// Pointers to the arguments of one urContextCreateWithNativeHandle call.
+typedef struct ur_context_create_with_native_handle_params_t {
+    ur_native_handle_t *phNativeContext;
+    ur_adapter_handle_t *phAdapter;
+    uint32_t *pnumDevices;
+    const ur_device_handle_t **pphDevices;
+    const ur_context_native_properties_t **ppProperties;
+    ur_context_handle_t **pphContext;
+} ur_context_create_with_native_handle_params_t;
+
+/// Pointers to the arguments of one urContextSetExtendedDeleter call.
+typedef struct ur_context_set_extended_deleter_params_t {
+    ur_context_handle_t *phContext;
+    ur_context_extended_deleter_t *ppfnDeleter;
+    void **ppUserData;
+} ur_context_set_extended_deleter_params_t;
+
+/// Pointers to the arguments of one urMemImageCreate call.
+typedef struct ur_mem_image_create_params_t {
+    ur_context_handle_t *phContext;
+    ur_mem_flags_t *pflags;
+    const ur_image_format_t **ppImageFormat;
+    const ur_image_desc_t **ppImageDesc;
+    void **ppHost;
+    ur_mem_handle_t **pphMem;
+} ur_mem_image_create_params_t;
+
+/// Pointers to the arguments of one urMemBufferCreate call.
+typedef struct ur_mem_buffer_create_params_t {
+    ur_context_handle_t *phContext;
+    ur_mem_flags_t *pflags;
+    size_t *psize;
+    const ur_buffer_properties_t **ppProperties;
+    ur_mem_handle_t **pphBuffer;
+} ur_mem_buffer_create_params_t;
+
+/// Pointers to the arguments of one urMemRetain call.
+typedef struct ur_mem_retain_params_t {
+    ur_mem_handle_t *phMem;
+} ur_mem_retain_params_t;
+
+/// Pointers to the arguments of one urMemRelease call.
+typedef struct ur_mem_release_params_t {
+    ur_mem_handle_t *phMem;
+} ur_mem_release_params_t;
+
+/// Pointers to the arguments of one urMemBufferPartition call.
+typedef struct ur_mem_buffer_partition_params_t {
+    ur_mem_handle_t *phBuffer;
+    ur_mem_flags_t *pflags;
+    ur_buffer_create_type_t *pbufferCreateType;
+    const ur_buffer_region_t **ppRegion;
+    ur_mem_handle_t **pphMem;
+} ur_mem_buffer_partition_params_t;
+
+/// Pointers to the arguments of one urMemGetNativeHandle call.
+typedef struct ur_mem_get_native_handle_params_t {
+    ur_mem_handle_t *phMem;
+    ur_device_handle_t *phDevice;
+    ur_native_handle_t **pphNativeMem;
+} ur_mem_get_native_handle_params_t;
+
+/// Pointers to the arguments of one urMemBufferCreateWithNativeHandle call.
+typedef struct ur_mem_buffer_create_with_native_handle_params_t {
+    ur_native_handle_t *phNativeMem;
+    ur_context_handle_t *phContext;
+    const ur_mem_native_properties_t **ppProperties;
+    ur_mem_handle_t **pphMem;
+} ur_mem_buffer_create_with_native_handle_params_t;
+
+/// Pointers to the arguments of one urMemImageCreateWithNativeHandle call.
+typedef struct ur_mem_image_create_with_native_handle_params_t {
+    ur_native_handle_t *phNativeMem;
+    ur_context_handle_t *phContext;
+    const ur_image_format_t **ppImageFormat;
+    const ur_image_desc_t **ppImageDesc;
+    const ur_mem_native_properties_t **ppProperties;
+    ur_mem_handle_t **pphMem;
+} ur_mem_image_create_with_native_handle_params_t;
+
+/// Pointers to the arguments of one urMemGetInfo call.
+typedef struct ur_mem_get_info_params_t {
+    ur_mem_handle_t *phMemory;
+    ur_mem_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_mem_get_info_params_t;
+
+/// Pointers to the arguments of one urMemImageGetInfo call.
+typedef struct ur_mem_image_get_info_params_t {
+    ur_mem_handle_t *phMemory;
+    ur_image_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_mem_image_get_info_params_t;
+
+/// Pointers to the arguments of one urSamplerCreate call.
+typedef struct ur_sampler_create_params_t {
+    ur_context_handle_t *phContext;
+    const ur_sampler_desc_t **ppDesc;
+    ur_sampler_handle_t **pphSampler;
+} ur_sampler_create_params_t;
+
+/// Pointers to the arguments of one urSamplerRetain call.
+typedef struct ur_sampler_retain_params_t {
+    ur_sampler_handle_t *phSampler;
+} ur_sampler_retain_params_t;
+
+/// Pointers to the arguments of one urSamplerRelease call.
+typedef struct ur_sampler_release_params_t {
+    ur_sampler_handle_t *phSampler;
+} ur_sampler_release_params_t;
+
+/// Pointers to the arguments of one urSamplerGetInfo call.
+typedef struct ur_sampler_get_info_params_t {
+    ur_sampler_handle_t *phSampler;
+    ur_sampler_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_sampler_get_info_params_t;
+
+/// Pointers to the arguments of one urSamplerGetNativeHandle call.
+typedef struct ur_sampler_get_native_handle_params_t {
+    ur_sampler_handle_t *phSampler;
+    ur_native_handle_t **pphNativeSampler;
+} ur_sampler_get_native_handle_params_t;
+
+/// Pointers to the arguments of one urSamplerCreateWithNativeHandle call.
+typedef struct ur_sampler_create_with_native_handle_params_t {
+    ur_native_handle_t *phNativeSampler;
+    ur_context_handle_t *phContext;
+    const ur_sampler_native_properties_t **ppProperties;
+    ur_sampler_handle_t **pphSampler;
+} ur_sampler_create_with_native_handle_params_t;
+
+/// Pointers to the arguments of one urUSMHostAlloc call.
+typedef struct ur_usm_host_alloc_params_t {
+    ur_context_handle_t *phContext;
+    const ur_usm_desc_t **ppUSMDesc;
+    ur_usm_pool_handle_t *ppool;
+    size_t *psize;
+    void ***pppMem;
+} ur_usm_host_alloc_params_t;
+
+/// Pointers to the arguments of one urUSMDeviceAlloc call.
+typedef struct ur_usm_device_alloc_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    const ur_usm_desc_t **ppUSMDesc;
+    ur_usm_pool_handle_t *ppool;
+    size_t *psize;
+    void ***pppMem;
+} ur_usm_device_alloc_params_t;
+
+/// Pointers to the arguments of one urUSMSharedAlloc call.
+typedef struct ur_usm_shared_alloc_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    const ur_usm_desc_t **ppUSMDesc;
+    ur_usm_pool_handle_t *ppool;
+    size_t *psize;
+    void ***pppMem;
+} ur_usm_shared_alloc_params_t;
+
+/// Pointers to the arguments of one urUSMFree call.
+typedef struct ur_usm_free_params_t {
+    ur_context_handle_t *phContext;
+    void **ppMem;
+} ur_usm_free_params_t;
+
+/// Pointers to the arguments of one urUSMGetMemAllocInfo call.
+typedef struct ur_usm_get_mem_alloc_info_params_t {
+    ur_context_handle_t *phContext;
+    const void **ppMem;
+    ur_usm_alloc_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_usm_get_mem_alloc_info_params_t;
+
+/// Pointers to the arguments of one urUSMPoolCreate call.
+typedef struct ur_usm_pool_create_params_t {
+    ur_context_handle_t *phContext;
+    ur_usm_pool_desc_t **ppPoolDesc;
+    ur_usm_pool_handle_t **pppPool;
+} ur_usm_pool_create_params_t;
+
+/// Pointers to the arguments of one urUSMPoolRetain call.
+typedef struct ur_usm_pool_retain_params_t {
+    ur_usm_pool_handle_t *ppPool;
+} ur_usm_pool_retain_params_t;
+
+/// Pointers to the arguments of one urUSMPoolRelease call.
+typedef struct ur_usm_pool_release_params_t {
+    ur_usm_pool_handle_t *ppPool;
+} ur_usm_pool_release_params_t;
+
+/// Pointers to the arguments of one urUSMPoolGetInfo call.
+typedef struct ur_usm_pool_get_info_params_t {
+    ur_usm_pool_handle_t *phPool;
+    ur_usm_pool_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_usm_pool_get_info_params_t;
+
+/// Pointers to the arguments of one urVirtualMemGranularityGetInfo call.
+typedef struct ur_virtual_mem_granularity_get_info_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    size_t *pallocationSize;
+    ur_virtual_mem_granularity_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_virtual_mem_granularity_get_info_params_t;
+
+/// Pointers to the arguments of one urVirtualMemReserve call.
+typedef struct ur_virtual_mem_reserve_params_t {
+    ur_context_handle_t *phContext;
+    const void **ppStart;
+    size_t *psize;
+    void ***pppStart;
+} ur_virtual_mem_reserve_params_t;
+
+/// Pointers to the arguments of one urVirtualMemFree call.
+typedef struct ur_virtual_mem_free_params_t {
+    ur_context_handle_t *phContext;
+    const void **ppStart;
+    size_t *psize;
+} ur_virtual_mem_free_params_t;
+
+/// Pointers to the arguments of one urVirtualMemMap call.
+typedef struct ur_virtual_mem_map_params_t {
+    ur_context_handle_t *phContext;
+    const void **ppStart;
+    size_t *psize;
+    ur_physical_mem_handle_t *phPhysicalMem;
+    size_t *poffset;
+    ur_virtual_mem_access_flags_t *pflags;
+} ur_virtual_mem_map_params_t;
+
+/// Pointers to the arguments of one urVirtualMemUnmap call.
+typedef struct ur_virtual_mem_unmap_params_t {
+    ur_context_handle_t *phContext;
+    const void **ppStart;
+    size_t *psize;
+} ur_virtual_mem_unmap_params_t;
+
+/// Pointers to the arguments of one urVirtualMemSetAccess call.
+typedef struct ur_virtual_mem_set_access_params_t {
+    ur_context_handle_t *phContext;
+    const void **ppStart;
+    size_t *psize;
+    ur_virtual_mem_access_flags_t *pflags;
+} ur_virtual_mem_set_access_params_t;
+
+/// Pointers to the arguments of one urVirtualMemGetInfo call.
+typedef struct ur_virtual_mem_get_info_params_t {
+    ur_context_handle_t *phContext;
+    const void **ppStart;
+    size_t *psize;
+    ur_virtual_mem_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_virtual_mem_get_info_params_t;
+
+/// Pointers to the arguments of one urPhysicalMemCreate call.
+typedef struct ur_physical_mem_create_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    size_t *psize;
+    const ur_physical_mem_properties_t **ppProperties;
+    ur_physical_mem_handle_t **pphPhysicalMem;
+} ur_physical_mem_create_params_t;
+
+/// Pointers to the arguments of one urPhysicalMemRetain call.
+typedef struct ur_physical_mem_retain_params_t {
+    ur_physical_mem_handle_t *phPhysicalMem;
+} ur_physical_mem_retain_params_t;
+
+/// Pointers to the arguments of one urPhysicalMemRelease call.
+typedef struct ur_physical_mem_release_params_t {
+    ur_physical_mem_handle_t *phPhysicalMem;
+} ur_physical_mem_release_params_t;
+
+/// Pointers to the arguments of one urPhysicalMemGetInfo call.
+typedef struct ur_physical_mem_get_info_params_t {
+    ur_physical_mem_handle_t *phPhysicalMem;
+    ur_physical_mem_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_physical_mem_get_info_params_t;
+
+/// Pointers to the arguments of one urProgramCreateWithIL call.
+typedef struct ur_program_create_with_il_params_t {
+    ur_context_handle_t *phContext;
+    const void **ppIL;
+    size_t *plength;
+    const ur_program_properties_t **ppProperties;
+    ur_program_handle_t **pphProgram;
+} ur_program_create_with_il_params_t;
+
+/// Pointers to the arguments of one urProgramCreateWithBinary call.
+typedef struct ur_program_create_with_binary_params_t {
+    ur_context_handle_t *phContext;
+    uint32_t *pnumDevices;
+    ur_device_handle_t **pphDevices;
+    size_t **ppLengths;
+    const uint8_t ***pppBinaries;
+    const ur_program_properties_t **ppProperties;
+    ur_program_handle_t **pphProgram;
+} ur_program_create_with_binary_params_t;
+
+/// Pointers to the arguments of one urProgramBuild call.
+typedef struct ur_program_build_params_t {
+    ur_context_handle_t *phContext;
+    ur_program_handle_t *phProgram;
+    const char **ppOptions;
+} ur_program_build_params_t;
+
+/// Pointers to the arguments of one urProgramCompile call.
+typedef struct ur_program_compile_params_t {
+    ur_context_handle_t *phContext;
+    ur_program_handle_t *phProgram;
+    const char **ppOptions;
+} ur_program_compile_params_t;
+
+/// Pointers to the arguments of one urProgramLink call.
+typedef struct ur_program_link_params_t {
+    ur_context_handle_t *phContext;
+    uint32_t *pcount;
+    const ur_program_handle_t **pphPrograms;
+    const char **ppOptions;
+    ur_program_handle_t **pphProgram;
+} ur_program_link_params_t;
+
+/// Pointers to the arguments of one urProgramRetain call.
+typedef struct ur_program_retain_params_t {
+    ur_program_handle_t *phProgram;
+} ur_program_retain_params_t;
+
+/// Pointers to the arguments of one urProgramRelease call.
+typedef struct ur_program_release_params_t {
+    ur_program_handle_t *phProgram;
+} ur_program_release_params_t;
+
+/// Pointers to the arguments of one urProgramGetFunctionPointer call.
+typedef struct ur_program_get_function_pointer_params_t {
+    ur_device_handle_t *phDevice;
+    ur_program_handle_t *phProgram;
+    const char **ppFunctionName;
+    void ***pppFunctionPointer;
+} ur_program_get_function_pointer_params_t;
+
+/// Pointers to the arguments of one urProgramGetGlobalVariablePointer call.
+typedef struct ur_program_get_global_variable_pointer_params_t {
+    ur_device_handle_t *phDevice;
+    ur_program_handle_t *phProgram;
+    const char **ppGlobalVariableName;
+    size_t **ppGlobalVariableSizeRet;
+    void ***pppGlobalVariablePointerRet;
+} ur_program_get_global_variable_pointer_params_t;
+
+/// Pointers to the arguments of one urProgramGetInfo call.
+typedef struct ur_program_get_info_params_t {
+    ur_program_handle_t *phProgram;
+    ur_program_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_program_get_info_params_t;
+
+/// Pointers to the arguments of one urProgramGetBuildInfo call.
+typedef struct ur_program_get_build_info_params_t {
+    ur_program_handle_t *phProgram;
+    ur_device_handle_t *phDevice;
+    ur_program_build_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_program_get_build_info_params_t;
+
+/// Pointers to the arguments of one urProgramSetSpecializationConstants call.
+typedef struct ur_program_set_specialization_constants_params_t {
+    ur_program_handle_t *phProgram;
+    uint32_t *pcount;
+    const ur_specialization_constant_info_t **ppSpecConstants;
+} ur_program_set_specialization_constants_params_t;
+
+/// Pointers to the arguments of one urProgramGetNativeHandle call.
+typedef struct ur_program_get_native_handle_params_t {
+    ur_program_handle_t *phProgram;
+    ur_native_handle_t **pphNativeProgram;
+} ur_program_get_native_handle_params_t;
+
+/// Pointers to the arguments of one urProgramCreateWithNativeHandle call.
+typedef struct ur_program_create_with_native_handle_params_t {
+    ur_native_handle_t *phNativeProgram;
+    ur_context_handle_t *phContext;
+    const ur_program_native_properties_t **ppProperties;
+    ur_program_handle_t **pphProgram;
+} ur_program_create_with_native_handle_params_t;
+
+/// Pointers to the arguments of one urQueueGetInfo call.
+typedef struct ur_queue_get_info_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_queue_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_queue_get_info_params_t;
+
+/// Pointers to the arguments of one urQueueCreate call.
+typedef struct ur_queue_create_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    const ur_queue_properties_t **ppProperties;
+    ur_queue_handle_t **pphQueue;
+} ur_queue_create_params_t;
+
+/// Pointers to the arguments of one urQueueRetain call.
+typedef struct ur_queue_retain_params_t {
+    ur_queue_handle_t *phQueue;
+} ur_queue_retain_params_t;
+
+/// Pointers to the arguments of one urQueueRelease call.
+typedef struct ur_queue_release_params_t {
+    ur_queue_handle_t *phQueue;
+} ur_queue_release_params_t;
+
+/// Pointers to the arguments of one urQueueGetNativeHandle call.
+typedef struct ur_queue_get_native_handle_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_queue_native_desc_t **ppDesc;
+    ur_native_handle_t **pphNativeQueue;
+} ur_queue_get_native_handle_params_t;
+
+/// Pointers to the arguments of one urQueueCreateWithNativeHandle call.
+typedef struct ur_queue_create_with_native_handle_params_t {
+    ur_native_handle_t *phNativeQueue;
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    const ur_queue_native_properties_t **ppProperties;
+    ur_queue_handle_t **pphQueue;
+} ur_queue_create_with_native_handle_params_t;
+
+/// Pointers to the arguments of one urQueueFinish call.
+typedef struct ur_queue_finish_params_t {
+    ur_queue_handle_t *phQueue;
+} ur_queue_finish_params_t;
+
+/// Pointers to the arguments of one urQueueFlush call.
+typedef struct ur_queue_flush_params_t {
+    ur_queue_handle_t *phQueue;
+} ur_queue_flush_params_t;
+
+/// Pointers to the arguments of one urEventGetInfo call.
+typedef struct ur_event_get_info_params_t {
+    ur_event_handle_t *phEvent;
+    ur_event_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_event_get_info_params_t;
+
+/// Pointers to the arguments of one urEventGetProfilingInfo call.
+typedef struct ur_event_get_profiling_info_params_t {
+    ur_event_handle_t *phEvent;
+    ur_profiling_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_event_get_profiling_info_params_t;
+
+/// Pointers to the arguments of one urEventWait call.
+typedef struct ur_event_wait_params_t {
+    uint32_t *pnumEvents;
+    const ur_event_handle_t **pphEventWaitList;
+} ur_event_wait_params_t;
+
+/// Pointers to the arguments of one urEventRetain call.
+typedef struct ur_event_retain_params_t {
+    ur_event_handle_t *phEvent;
+} ur_event_retain_params_t;
+
+/// Pointers to the arguments of one urEventRelease call.
+typedef struct ur_event_release_params_t {
+    ur_event_handle_t *phEvent;
+} ur_event_release_params_t;
+
+/// Pointers to the arguments of one urEventGetNativeHandle call.
+typedef struct ur_event_get_native_handle_params_t {
+    ur_event_handle_t *phEvent;
+    ur_native_handle_t **pphNativeEvent;
+} ur_event_get_native_handle_params_t;
+
+/// Pointers to the arguments of one urEventCreateWithNativeHandle call.
+typedef struct ur_event_create_with_native_handle_params_t {
+    ur_native_handle_t *phNativeEvent;
+    ur_context_handle_t *phContext;
+    const ur_event_native_properties_t **ppProperties;
+    ur_event_handle_t **pphEvent;
+} ur_event_create_with_native_handle_params_t;
+
+/// Pointers to the arguments of one urEventSetCallback call.
+typedef struct ur_event_set_callback_params_t {
+    ur_event_handle_t *phEvent;
+    ur_execution_info_t *pexecStatus;
+    ur_event_callback_t *ppfnNotify;
+    void **ppUserData;
+} ur_event_set_callback_params_t;
+
+/// Pointers to the arguments of one urEnqueueEventsWait call.
+typedef struct ur_enqueue_events_wait_params_t {
+    ur_queue_handle_t *phQueue;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_events_wait_params_t;
+
+/// Pointers to the arguments of one urEnqueueEventsWaitWithBarrier call.
+typedef struct ur_enqueue_events_wait_with_barrier_params_t {
+    ur_queue_handle_t *phQueue;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_events_wait_with_barrier_params_t;
+
+/// Pointers to the arguments of one urEnqueueMemBufferRead call.
+typedef struct ur_enqueue_mem_buffer_read_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_mem_handle_t *phBuffer;
+    bool *pblockingRead;
+    size_t *poffset;
+    size_t *psize;
+    void **ppDst;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_mem_buffer_read_params_t;
+
+/// Pointers to the arguments of one urEnqueueMemBufferWrite call.
+typedef struct ur_enqueue_mem_buffer_write_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_mem_handle_t *phBuffer;
+    bool *pblockingWrite;
+    size_t *poffset;
+    size_t *psize;
+    const void **ppSrc;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_mem_buffer_write_params_t;
+
+/// Pointers to the arguments of one urEnqueueMemBufferReadRect call.
+typedef struct ur_enqueue_mem_buffer_read_rect_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_mem_handle_t *phBuffer;
+    bool *pblockingRead;
+    ur_rect_offset_t *pbufferOrigin;
+    ur_rect_offset_t *phostOrigin;
+    ur_rect_region_t *pregion;
+    size_t *pbufferRowPitch;
+    size_t *pbufferSlicePitch;
+    size_t *phostRowPitch;
+    size_t *phostSlicePitch;
+    void **ppDst;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_mem_buffer_read_rect_params_t;
+
+/// Pointers to the arguments of one urEnqueueMemBufferWriteRect call.
+typedef struct ur_enqueue_mem_buffer_write_rect_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_mem_handle_t *phBuffer;
+    bool *pblockingWrite;
+    ur_rect_offset_t *pbufferOrigin;
+    ur_rect_offset_t *phostOrigin;
+    ur_rect_region_t *pregion;
+    size_t *pbufferRowPitch;
+    size_t *pbufferSlicePitch;
+    size_t *phostRowPitch;
+    size_t *phostSlicePitch;
+    void **ppSrc;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_mem_buffer_write_rect_params_t;
+
+/// Pointers to the arguments of one urEnqueueMemBufferCopy call.
+typedef struct ur_enqueue_mem_buffer_copy_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_mem_handle_t *phBufferSrc;
+    ur_mem_handle_t *phBufferDst;
+    size_t *psrcOffset;
+    size_t *pdstOffset;
+    size_t *psize;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_mem_buffer_copy_params_t;
+
+/// Pointers to the arguments of one urEnqueueMemBufferCopyRect call.
+typedef struct ur_enqueue_mem_buffer_copy_rect_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_mem_handle_t *phBufferSrc;
+    ur_mem_handle_t *phBufferDst;
+    ur_rect_offset_t *psrcOrigin;
+    ur_rect_offset_t *pdstOrigin;
+    ur_rect_region_t *pregion;
+    size_t *psrcRowPitch;
+    size_t *psrcSlicePitch;
+    size_t *pdstRowPitch;
+    size_t *pdstSlicePitch;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_mem_buffer_copy_rect_params_t;
+
+/// Pointers to the arguments of one urEnqueueMemBufferFill call.
+typedef struct ur_enqueue_mem_buffer_fill_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_mem_handle_t *phBuffer;
+    const void **ppPattern;
+    size_t *ppatternSize;
+    size_t *poffset;
+    size_t *psize;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_mem_buffer_fill_params_t;
+
+/// Pointers to the arguments of one urEnqueueMemImageRead call.
+typedef struct ur_enqueue_mem_image_read_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_mem_handle_t *phImage;
+    bool *pblockingRead;
+    ur_rect_offset_t *porigin;
+    ur_rect_region_t *pregion;
+    size_t *prowPitch;
+    size_t *pslicePitch;
+    void **ppDst;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_mem_image_read_params_t;
+
+/// Pointers to the arguments of one urEnqueueMemImageWrite call.
+typedef struct ur_enqueue_mem_image_write_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_mem_handle_t *phImage;
+    bool *pblockingWrite;
+    ur_rect_offset_t *porigin;
+    ur_rect_region_t *pregion;
+    size_t *prowPitch;
+    size_t *pslicePitch;
+    void **ppSrc;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_mem_image_write_params_t;
+
+/// Pointers to the arguments of one urEnqueueMemImageCopy call.
+typedef struct ur_enqueue_mem_image_copy_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_mem_handle_t *phImageSrc;
+    ur_mem_handle_t *phImageDst;
+    ur_rect_offset_t *psrcOrigin;
+    ur_rect_offset_t *pdstOrigin;
+    ur_rect_region_t *pregion;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_mem_image_copy_params_t;
+
+/// Pointers to the arguments of one urEnqueueMemBufferMap call.
+typedef struct ur_enqueue_mem_buffer_map_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_mem_handle_t *phBuffer;
+    bool *pblockingMap;
+    ur_map_flags_t *pmapFlags;
+    size_t *poffset;
+    size_t *psize;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+    void ***pppRetMap;
+} ur_enqueue_mem_buffer_map_params_t;
+
+/// Pointers to the arguments of one urEnqueueMemUnmap call.
+typedef struct ur_enqueue_mem_unmap_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_mem_handle_t *phMem;
+    void **ppMappedPtr;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_mem_unmap_params_t;
+
+/// Pointers to the arguments of one urEnqueueUSMFill call.
+typedef struct ur_enqueue_usm_fill_params_t {
+    ur_queue_handle_t *phQueue;
+    void **ppMem;
+    size_t *ppatternSize;
+    const void **ppPattern;
+    size_t *psize;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_usm_fill_params_t;
+
+/// Pointers to the arguments of one urEnqueueUSMMemcpy call.
+typedef struct ur_enqueue_usm_memcpy_params_t {
+    ur_queue_handle_t *phQueue;
+    bool *pblocking;
+    void **ppDst;
+    const void **ppSrc;
+    size_t *psize;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_usm_memcpy_params_t;
+
+/// Pointers to the arguments of one urEnqueueUSMPrefetch call.
+typedef struct ur_enqueue_usm_prefetch_params_t {
+    ur_queue_handle_t *phQueue;
+    const void **ppMem;
+    size_t *psize;
+    ur_usm_migration_flags_t *pflags;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_usm_prefetch_params_t;
+
+/// Pointers to the arguments of one urEnqueueUSMAdvise call.
+typedef struct ur_enqueue_usm_advise_params_t {
+    ur_queue_handle_t *phQueue;
+    const void **ppMem;
+    size_t *psize;
+    ur_usm_advice_flags_t *padvice;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_usm_advise_params_t;
+
+/// Pointers to the arguments of one urEnqueueUSMFill2D call.
+typedef struct ur_enqueue_usm_fill_2d_params_t {
+    ur_queue_handle_t *phQueue;
+    void **ppMem;
+    size_t *ppitch;
+    size_t *ppatternSize;
+    const void **ppPattern;
+    size_t *pwidth;
+    size_t *pheight;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_usm_fill_2d_params_t;
+
+/// Pointers to the arguments of one urEnqueueUSMMemcpy2D call.
+typedef struct ur_enqueue_usm_memcpy_2d_params_t {
+    ur_queue_handle_t *phQueue;
+    bool *pblocking;
+    void **ppDst;
+    size_t *pdstPitch;
+    const void **ppSrc;
+    size_t *psrcPitch;
+    size_t *pwidth;
+    size_t *pheight;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_usm_memcpy_2d_params_t;
+
+/// Pointers to the arguments of one urEnqueueDeviceGlobalVariableWrite call.
+typedef struct ur_enqueue_device_global_variable_write_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_program_handle_t *phProgram;
+    const char **pname;
+    bool *pblockingWrite;
+    size_t *pcount;
+    size_t *poffset;
+    const void **ppSrc;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_device_global_variable_write_params_t;
+
+/// Pointers to the arguments of one urEnqueueDeviceGlobalVariableRead call.
+typedef struct ur_enqueue_device_global_variable_read_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_program_handle_t *phProgram;
+    const char **pname;
+    bool *pblockingRead;
+    size_t *pcount;
+    size_t *poffset;
+    void **ppDst;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_device_global_variable_read_params_t;
+
+/// Pointers to the arguments of one urEnqueueReadHostPipe call.
+typedef struct ur_enqueue_read_host_pipe_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_program_handle_t *phProgram;
+    const char **ppipe_symbol;
+    bool *pblocking;
+    void **ppDst;
+    size_t *psize;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_read_host_pipe_params_t;
+
+/// Pointers to the arguments of one urEnqueueWriteHostPipe call.
+typedef struct ur_enqueue_write_host_pipe_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_program_handle_t *phProgram;
+    const char **ppipe_symbol;
+    bool *pblocking;
+    void **ppSrc;
+    size_t *psize;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_write_host_pipe_params_t;
+
+/// Pointers to the arguments of one urEnqueueKernelLaunchWithArgsExp call.
+typedef struct ur_enqueue_kernel_launch_with_args_exp_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_kernel_handle_t *phKernel;
+    uint32_t *pworkDim;
+    const size_t **ppGlobalWorkOffset;
+    const size_t **ppGlobalWorkSize;
+    const size_t **ppLocalWorkSize;
+    uint32_t *pnumArgs;
+    const ur_exp_kernel_arg_properties_t **ppArgs;
+    const ur_kernel_launch_ext_properties_t **plaunchPropList;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_kernel_launch_with_args_exp_params_t;
+
+/// Pointers to the arguments of one urKernelCreate call.
+typedef struct ur_kernel_create_params_t {
+    ur_program_handle_t *phProgram;
+    const char **ppKernelName;
+    ur_kernel_handle_t **pphKernel;
+} ur_kernel_create_params_t;
+
+/// Pointers to the arguments of one urKernelGetInfo call.
+typedef struct ur_kernel_get_info_params_t {
+    ur_kernel_handle_t *phKernel;
+    ur_kernel_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_kernel_get_info_params_t;
+
+/// Pointers to the arguments of one urKernelGetGroupInfo call.
+typedef struct ur_kernel_get_group_info_params_t {
+    ur_kernel_handle_t *phKernel;
+    ur_device_handle_t *phDevice;
+    ur_kernel_group_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_kernel_get_group_info_params_t;
+
+/// Pointers to the arguments of one urKernelGetSubGroupInfo call.
+typedef struct ur_kernel_get_sub_group_info_params_t {
+    ur_kernel_handle_t *phKernel;
+    ur_device_handle_t *phDevice;
+    ur_kernel_sub_group_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_kernel_get_sub_group_info_params_t;
+
+/// Pointers to the arguments of one urKernelRetain call.
+typedef struct ur_kernel_retain_params_t {
+    ur_kernel_handle_t *phKernel;
+} ur_kernel_retain_params_t;
+
+/// Pointers to the arguments of one urKernelRelease call.
+typedef struct ur_kernel_release_params_t {
+    ur_kernel_handle_t *phKernel;
+} ur_kernel_release_params_t;
+
+/// Pointers to the arguments of one urKernelSetExecInfo call.
+typedef struct ur_kernel_set_exec_info_params_t {
+    ur_kernel_handle_t *phKernel;
+    ur_kernel_exec_info_t *ppropName;
+    size_t *ppropSize;
+    const ur_kernel_exec_info_properties_t **ppProperties;
+    const void **ppPropValue;
+} ur_kernel_set_exec_info_params_t;
+
+/// Pointers to the arguments of one urKernelSetSpecializationConstants call.
+typedef struct ur_kernel_set_specialization_constants_params_t {
+    ur_kernel_handle_t *phKernel;
+    uint32_t *pcount;
+    const ur_specialization_constant_info_t **ppSpecConstants;
+} ur_kernel_set_specialization_constants_params_t;
+
+/// Pointers to the arguments of one urKernelGetNativeHandle call.
+typedef struct ur_kernel_get_native_handle_params_t {
+    ur_kernel_handle_t *phKernel;
+    ur_native_handle_t **pphNativeKernel;
+} ur_kernel_get_native_handle_params_t;
+
+/// Pointers to the arguments of one urKernelCreateWithNativeHandle call.
+typedef struct ur_kernel_create_with_native_handle_params_t {
+    ur_native_handle_t *phNativeKernel;
+    ur_context_handle_t *phContext;
+    ur_program_handle_t *phProgram;
+    const ur_kernel_native_properties_t **ppProperties;
+    ur_kernel_handle_t **pphKernel;
+} ur_kernel_create_with_native_handle_params_t;
+
+/// Pointers to the arguments of one urKernelGetSuggestedLocalWorkSize call.
+typedef struct ur_kernel_get_suggested_local_work_size_params_t {
+    ur_kernel_handle_t *phKernel;
+    ur_queue_handle_t *phQueue;
+    uint32_t *pnumWorkDim;
+    const size_t **ppGlobalWorkOffset;
+    const size_t **ppGlobalWorkSize;
+    size_t **ppSuggestedLocalWorkSize;
+} ur_kernel_get_suggested_local_work_size_params_t;
+
+/// Pointers to the arguments of one urKernelGetSuggestedLocalWorkSizeWithArgs call.
+typedef struct ur_kernel_get_suggested_local_work_size_with_args_params_t {
+    ur_kernel_handle_t *phKernel;
+    ur_queue_handle_t *phQueue;
+    uint32_t *pnumWorkDim;
+    const size_t **ppGlobalWorkOffset;
+    const size_t **ppGlobalWorkSize;
+    uint32_t *pnumArgs;
+    const ur_exp_kernel_arg_properties_t **ppArgs;
+    size_t **ppSuggestedLocalWorkSize;
+} ur_kernel_get_suggested_local_work_size_with_args_params_t;
+
+/// Pointers to the arguments of one urKernelSuggestMaxCooperativeGroupCount call.
+typedef struct ur_kernel_suggest_max_cooperative_group_count_params_t {
+    ur_kernel_handle_t *phKernel;
+    ur_device_handle_t *phDevice;
+    uint32_t *pworkDim;
+    const size_t **ppLocalWorkSize;
+    size_t *pdynamicSharedMemorySize;
+    uint32_t **ppGroupCountRet;
+} ur_kernel_suggest_max_cooperative_group_count_params_t;
+
+/// Pointers to the arguments of one urEnqueueUSMDeviceAllocExp call.
+typedef struct ur_enqueue_usm_device_alloc_exp_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_usm_pool_handle_t *ppPool;
+    const size_t *psize;
+    const ur_exp_async_usm_alloc_properties_t **ppProperties;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    void ***pppMem;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_usm_device_alloc_exp_params_t;
+
+/// Pointers to the arguments of one urEnqueueUSMSharedAllocExp call.
+typedef struct ur_enqueue_usm_shared_alloc_exp_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_usm_pool_handle_t *ppPool;
+    const size_t *psize;
+    const ur_exp_async_usm_alloc_properties_t **ppProperties;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    void ***pppMem;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_usm_shared_alloc_exp_params_t;
+
+/// Pointers to the arguments of one urEnqueueUSMHostAllocExp call.
+typedef struct ur_enqueue_usm_host_alloc_exp_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_usm_pool_handle_t *ppPool;
+    const size_t *psize;
+    const ur_exp_async_usm_alloc_properties_t **ppProperties;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    void ***pppMem;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_usm_host_alloc_exp_params_t;
+
+/// Pointers to the arguments of one urEnqueueUSMFreeExp call.
+typedef struct ur_enqueue_usm_free_exp_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_usm_pool_handle_t *ppPool;
+    void **ppMem;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_usm_free_exp_params_t;
+
+/// Pointers to the arguments of one urUSMPoolCreateExp call.
+typedef struct ur_usm_pool_create_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    ur_usm_pool_desc_t **ppPoolDesc;
+    ur_usm_pool_handle_t **ppPool;
+} ur_usm_pool_create_exp_params_t;
+
+/// Pointers to the arguments of one urUSMPoolDestroyExp call.
+typedef struct ur_usm_pool_destroy_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    ur_usm_pool_handle_t *phPool;
+} ur_usm_pool_destroy_exp_params_t;
+
+/// Pointers to the arguments of one urUSMPoolGetDefaultDevicePoolExp call.
+typedef struct ur_usm_pool_get_default_device_pool_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    ur_usm_pool_handle_t **ppPool;
+} ur_usm_pool_get_default_device_pool_exp_params_t;
+
+/// Pointers to the arguments of one urUSMPoolGetInfoExp call.
+typedef struct ur_usm_pool_get_info_exp_params_t {
+    ur_usm_pool_handle_t *phPool;
+    ur_usm_pool_info_t *ppropName;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_usm_pool_get_info_exp_params_t;
+
+/// Pointers to the arguments of one urUSMPoolSetInfoExp call.
+typedef struct ur_usm_pool_set_info_exp_params_t {
+    ur_usm_pool_handle_t *phPool;
+    ur_usm_pool_info_t *ppropName;
+    void **ppPropValue;
+    size_t *ppropSize;
+} ur_usm_pool_set_info_exp_params_t;
+
+/// Pointers to the arguments of one urUSMPoolSetDevicePoolExp call.
+typedef struct ur_usm_pool_set_device_pool_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    ur_usm_pool_handle_t *phPool;
+} ur_usm_pool_set_device_pool_exp_params_t;
+
+/// Pointers to the arguments of one urUSMPoolGetDevicePoolExp call.
+typedef struct ur_usm_pool_get_device_pool_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    ur_usm_pool_handle_t **ppPool;
+} ur_usm_pool_get_device_pool_exp_params_t;
+
+/// Pointers to the arguments of one urUSMPoolTrimToExp call.
+typedef struct ur_usm_pool_trim_to_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    ur_usm_pool_handle_t *phPool;
+    size_t *pminBytesToKeep;
+} ur_usm_pool_trim_to_exp_params_t;
+
+/// Pointers to the arguments of one urUSMPitchedAllocExp call.
+typedef struct ur_usm_pitched_alloc_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    const ur_usm_desc_t **ppUSMDesc;
+    ur_usm_pool_handle_t *ppool;
+    size_t *pwidthInBytes;
+    size_t *pheight;
+    size_t *pelementSizeBytes;
+    void ***pppMem;
+    size_t **ppResultPitch;
+} ur_usm_pitched_alloc_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesUnsampledImageHandleDestroyExp call.
+typedef struct ur_bindless_images_unsampled_image_handle_destroy_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    ur_exp_image_native_handle_t *phImage;
+} ur_bindless_images_unsampled_image_handle_destroy_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesSampledImageHandleDestroyExp call.
+typedef struct ur_bindless_images_sampled_image_handle_destroy_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    ur_exp_image_native_handle_t *phImage;
+} ur_bindless_images_sampled_image_handle_destroy_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesImageAllocateExp call.
+typedef struct ur_bindless_images_image_allocate_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    const ur_image_format_t **ppImageFormat;
+    const ur_image_desc_t **ppImageDesc;
+    ur_exp_image_mem_native_handle_t **pphImageMem;
+} ur_bindless_images_image_allocate_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesImageFreeExp call.
+typedef struct ur_bindless_images_image_free_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    ur_exp_image_mem_native_handle_t *phImageMem;
+} ur_bindless_images_image_free_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesUnsampledImageCreateExp call.
+typedef struct ur_bindless_images_unsampled_image_create_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    ur_exp_image_mem_native_handle_t *phImageMem;
+    const ur_image_format_t **ppImageFormat;
+    const ur_image_desc_t **ppImageDesc;
+    ur_exp_image_native_handle_t **pphImage;
+} ur_bindless_images_unsampled_image_create_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesSampledImageCreateExp call.
+typedef struct ur_bindless_images_sampled_image_create_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    ur_exp_image_mem_native_handle_t *phImageMem;
+    const ur_image_format_t **ppImageFormat;
+    const ur_image_desc_t **ppImageDesc;
+    const ur_sampler_desc_t **ppSamplerDesc;
+    ur_exp_image_native_handle_t **pphImage;
+} ur_bindless_images_sampled_image_create_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesImageCopyExp call.
+typedef struct ur_bindless_images_image_copy_exp_params_t {
+    ur_queue_handle_t *phQueue;
+    const void **ppSrc;
+    void **ppDst;
+    const ur_image_desc_t **ppSrcImageDesc;
+    const ur_image_desc_t **ppDstImageDesc;
+    const ur_image_format_t **ppSrcImageFormat;
+    const ur_image_format_t **ppDstImageFormat;
+    ur_exp_image_copy_region_t **ppCopyRegion;
+    ur_exp_image_copy_flags_t *pimageCopyFlags;
+    ur_exp_image_copy_input_types_t *pimageCopyInputTypes;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_bindless_images_image_copy_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesImageGetInfoExp call.
+typedef struct ur_bindless_images_image_get_info_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_exp_image_mem_native_handle_t *phImageMem;
+    ur_image_info_t *ppropName;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_bindless_images_image_get_info_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesGetImageMemoryHandleTypeSupportExp call.
+typedef struct ur_bindless_images_get_image_memory_handle_type_support_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    const ur_image_desc_t **ppImageDesc;
+    const ur_image_format_t **ppImageFormat;
+    ur_exp_image_mem_type_t *pimageMemHandleType;
+    ur_bool_t **ppSupportedRet;
+} ur_bindless_images_get_image_memory_handle_type_support_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesGetImageUnsampledHandleSupportExp call.
+typedef struct ur_bindless_images_get_image_unsampled_handle_support_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    const ur_image_desc_t **ppImageDesc;
+    const ur_image_format_t **ppImageFormat;
+    ur_exp_image_mem_type_t *pimageMemHandleType;
+    ur_bool_t **ppSupportedRet;
+} ur_bindless_images_get_image_unsampled_handle_support_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesGetImageSampledHandleSupportExp call.
+typedef struct ur_bindless_images_get_image_sampled_handle_support_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    const ur_image_desc_t **ppImageDesc;
+    const ur_image_format_t **ppImageFormat;
+    ur_exp_image_mem_type_t *pimageMemHandleType;
+    ur_bool_t **ppSupportedRet;
+} ur_bindless_images_get_image_sampled_handle_support_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesMipmapGetLevelExp call.
+typedef struct ur_bindless_images_mipmap_get_level_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    ur_exp_image_mem_native_handle_t *phImageMem;
+    uint32_t *pmipmapLevel;
+    ur_exp_image_mem_native_handle_t **pphImageMem;
+} ur_bindless_images_mipmap_get_level_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesMipmapFreeExp call.
+typedef struct ur_bindless_images_mipmap_free_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    ur_exp_image_mem_native_handle_t *phMem;
+} ur_bindless_images_mipmap_free_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesImportExternalMemoryExp call.
+typedef struct ur_bindless_images_import_external_memory_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    size_t *psize;
+    ur_exp_external_mem_type_t *pmemHandleType;
+    ur_exp_external_mem_desc_t **ppExternalMemDesc;
+    ur_exp_external_mem_handle_t **pphExternalMem;
+} ur_bindless_images_import_external_memory_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesMapExternalArrayExp call.
+typedef struct ur_bindless_images_map_external_array_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    const ur_image_format_t **ppImageFormat;
+    const ur_image_desc_t **ppImageDesc;
+    ur_exp_external_mem_handle_t *phExternalMem;
+    ur_exp_image_mem_native_handle_t **pphImageMem;
+} ur_bindless_images_map_external_array_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesMapExternalLinearMemoryExp call.
+typedef struct ur_bindless_images_map_external_linear_memory_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    uint64_t *poffset;
+    uint64_t *psize;
+    ur_exp_external_mem_handle_t *phExternalMem;
+    void ***pppRetMem;
+} ur_bindless_images_map_external_linear_memory_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesReleaseExternalMemoryExp call.
+typedef struct ur_bindless_images_release_external_memory_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    ur_exp_external_mem_handle_t *phExternalMem;
+} ur_bindless_images_release_external_memory_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesFreeMappedLinearMemoryExp call.
+typedef struct ur_bindless_images_free_mapped_linear_memory_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    void **ppMem;
+} ur_bindless_images_free_mapped_linear_memory_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesSupportsImportingHandleTypeExp call.
+typedef struct ur_bindless_images_supports_importing_handle_type_exp_params_t {
+    ur_device_handle_t *phDevice;
+    ur_exp_external_mem_type_t *pmemHandleType;
+    ur_bool_t **ppSupportedRet;
+} ur_bindless_images_supports_importing_handle_type_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesImportExternalSemaphoreExp call.
+typedef struct ur_bindless_images_import_external_semaphore_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    ur_exp_external_semaphore_type_t *psemHandleType;
+    ur_exp_external_semaphore_desc_t **ppExternalSemaphoreDesc;
+    ur_exp_external_semaphore_handle_t **pphExternalSemaphore;
+} ur_bindless_images_import_external_semaphore_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesReleaseExternalSemaphoreExp call.
+typedef struct ur_bindless_images_release_external_semaphore_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    ur_exp_external_semaphore_handle_t *phExternalSemaphore;
+} ur_bindless_images_release_external_semaphore_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesWaitExternalSemaphoreExp call.
+typedef struct ur_bindless_images_wait_external_semaphore_exp_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_exp_external_semaphore_handle_t *phSemaphore;
+    bool *phasWaitValue;
+    uint64_t *pwaitValue;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_bindless_images_wait_external_semaphore_exp_params_t;
+
+/// Pointers to the arguments of one urBindlessImagesSignalExternalSemaphoreExp call.
+typedef struct ur_bindless_images_signal_external_semaphore_exp_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_exp_external_semaphore_handle_t *phSemaphore;
+    bool *phasSignalValue;
+    uint64_t *psignalValue;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_bindless_images_signal_external_semaphore_exp_params_t;
+
+/// Pointers to the arguments of one urDeviceWaitExp call.
+typedef struct ur_device_wait_exp_params_t {
+    ur_device_handle_t *phDevice;
+} ur_device_wait_exp_params_t;
+
+/// Pointers to the arguments of one urProgramDynamicLinkExp call.
+typedef struct ur_program_dynamic_link_exp_params_t {
+    ur_context_handle_t *phContext;
+    uint32_t *pcount;
+    const ur_program_handle_t **pphPrograms;
+} ur_program_dynamic_link_exp_params_t;
+
+/// Pointers to the arguments of one urEnqueueTimestampRecordingExp call.
+typedef struct ur_enqueue_timestamp_recording_exp_params_t {
+    ur_queue_handle_t *phQueue;
+    bool *pblocking;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_timestamp_recording_exp_params_t;
+
+/// Pointers to the arguments of one urIPCGetMemHandleExp call.
+typedef struct ur_ipc_get_mem_handle_exp_params_t {
+    ur_context_handle_t *phContext;
+    void **ppMem;
+    void ***pppIPCMemHandleData;
+    size_t **ppIPCMemHandleDataSizeRet;
+} ur_ipc_get_mem_handle_exp_params_t;
+
+/// Pointers to the arguments of one urIPCPutMemHandleExp call.
+typedef struct ur_ipc_put_mem_handle_exp_params_t {
+    ur_context_handle_t *phContext;
+    void **ppIPCMemHandleData;
+} ur_ipc_put_mem_handle_exp_params_t;
+
+/// Pointers to the arguments of one urIPCOpenMemHandleExp call.
+typedef struct ur_ipc_open_mem_handle_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    void **ppIPCMemHandleData;
+    size_t *pipcMemHandleDataSize;
+    void ***pppMem;
+} ur_ipc_open_mem_handle_exp_params_t;
+
+/// Pointers to the arguments of one urIPCCloseMemHandleExp call.
+typedef struct ur_ipc_close_mem_handle_exp_params_t {
+    ur_context_handle_t *phContext;
+    void **ppMem;
+} ur_ipc_close_mem_handle_exp_params_t;
+
+/// Pointers to the arguments of one urIPCGetPhysMemHandleExp call.
+typedef struct ur_ipc_get_phys_mem_handle_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_physical_mem_handle_t *phPhysMem;
+    void ***pppIPCPhysMemHandleData;
+    size_t **ppIPCPhysMemHandleDataSizeRet;
+} ur_ipc_get_phys_mem_handle_exp_params_t;
+
+/// Pointers to the arguments of one urIPCPutPhysMemHandleExp call.
+typedef struct ur_ipc_put_phys_mem_handle_exp_params_t {
+    ur_context_handle_t *phContext;
+    const void **ppIPCPhysMemHandleData;
+} ur_ipc_put_phys_mem_handle_exp_params_t;
+
+/// Pointers to the arguments of one urIPCOpenPhysMemHandleExp call.
+typedef struct ur_ipc_open_phys_mem_handle_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    const void **ppIPCPhysMemHandleData;
+    size_t *pipcPhysMemHandleDataSize;
+    ur_physical_mem_handle_t **pphPhysMem;
+} ur_ipc_open_phys_mem_handle_exp_params_t;
+
+/// Pointers to the arguments of one urIPCClosePhysMemHandleExp call.
+typedef struct ur_ipc_close_phys_mem_handle_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_physical_mem_handle_t *phPhysMem;
+} ur_ipc_close_phys_mem_handle_exp_params_t;
+
+/// Pointers to the arguments of one urIPCGetEventHandleExp call.
+typedef struct ur_ipc_get_event_handle_exp_params_t {
+    ur_event_handle_t *phEvent;
+    void ***pppIPCEventHandleData;
+    size_t **ppIPCEventHandleDataSizeRet;
+} ur_ipc_get_event_handle_exp_params_t;
+
+/// Pointers to the arguments of one urIPCPutEventHandleExp call.
+typedef struct ur_ipc_put_event_handle_exp_params_t {
+    ur_context_handle_t *phContext;
+    void **ppIPCEventHandleData;
+} ur_ipc_put_event_handle_exp_params_t;
+
+/// Pointers to the arguments of one urIPCOpenEventHandleExp call.
+typedef struct ur_ipc_open_event_handle_exp_params_t {
+    ur_context_handle_t *phContext;
+    const void **ppIPCEventHandleData;
+    size_t *pipcEventHandleDataSize;
+    ur_event_handle_t **pphEvent;
+} ur_ipc_open_event_handle_exp_params_t;
+
+/// Pointers to the arguments of one urMemoryExportAllocExportableMemoryExp call.
+typedef struct ur_memory_export_alloc_exportable_memory_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    size_t *palignment;
+    size_t *psize;
+    ur_exp_external_mem_type_t *phandleTypeToExport;
+    void ***pppMem;
+} ur_memory_export_alloc_exportable_memory_exp_params_t;
+
+/// Pointers to the arguments of one urMemoryExportFreeExportableMemoryExp call.
+typedef struct ur_memory_export_free_exportable_memory_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    void **ppMem;
+} ur_memory_export_free_exportable_memory_exp_params_t;
+
+/// Pointers to the arguments of one urMemoryExportExportMemoryHandleExp call.
+typedef struct ur_memory_export_export_memory_handle_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    ur_exp_external_mem_type_t *phandleTypeToExport;
+    void **ppMem;
+    void **ppMemHandleRet;
+} ur_memory_export_export_memory_handle_exp_params_t;
+
+/// Pointers to the arguments of one urProgramBuildExp call.
+typedef struct ur_program_build_exp_params_t {
+    ur_program_handle_t *phProgram;
+    uint32_t *pnumDevices;
+    ur_device_handle_t **pphDevices;
+    ur_exp_program_flags_t *pflags;
+    const char **ppOptions;
+} ur_program_build_exp_params_t;
+
+/// Pointers to the arguments of one urProgramCompileExp call.
+typedef struct ur_program_compile_exp_params_t {
+    ur_program_handle_t *phProgram;
+    uint32_t *pnumDevices;
+    ur_device_handle_t **pphDevices;
+    ur_exp_program_flags_t *pflags;
+    const char **ppOptions;
+} ur_program_compile_exp_params_t;
+
+/// Pointers to the arguments of one urProgramLinkExp call.
+typedef struct ur_program_link_exp_params_t {
+    ur_context_handle_t *phContext;
+    uint32_t *pnumDevices;
+    ur_device_handle_t **pphDevices;
+    ur_exp_program_flags_t *pflags;
+    uint32_t *pcount;
+    const ur_program_handle_t **pphPrograms;
+    const char **ppOptions;
+    ur_program_handle_t **pphProgram;
+} ur_program_link_exp_params_t;
+
+/// Pointers to the arguments of one urUSMContextMemcpyExp call.
+typedef struct ur_usm_context_memcpy_exp_params_t {
+    ur_context_handle_t *phContext;
+    void **ppDst;
+    const void **ppSrc;
+    size_t *psize;
+} ur_usm_context_memcpy_exp_params_t;
+
+/// Pointers to the arguments of one urUSMHostAllocRegisterExp call.
+typedef struct ur_usm_host_alloc_register_exp_params_t {
+    ur_context_handle_t *phContext;
+    void **ppHostMem;
+    size_t *psize;
+    const ur_exp_usm_host_alloc_register_properties_t **ppProperties;
+} ur_usm_host_alloc_register_exp_params_t;
+
+/// Pointers to the arguments of one urUSMHostAllocUnregisterExp call.
+typedef struct ur_usm_host_alloc_unregister_exp_params_t {
+    ur_context_handle_t *phContext;
+    void **ppHostMem;
+} ur_usm_host_alloc_unregister_exp_params_t;
+
+/// Pointers to the arguments of one urUSMImportExp call.
+typedef struct ur_usm_import_exp_params_t {
+    ur_context_handle_t *phContext;
+    void **ppMem;
+    size_t *psize;
+} ur_usm_import_exp_params_t;
+
+/// Pointers to the arguments of one urUSMReleaseExp call.
+typedef struct ur_usm_release_exp_params_t {
+    ur_context_handle_t *phContext;
+    void **ppMem;
+} ur_usm_release_exp_params_t;
+
+/// Pointers to the arguments of one urUsmP2PEnablePeerAccessExp call.
+typedef struct ur_usm_p2p_enable_peer_access_exp_params_t {
+    ur_device_handle_t *pcommandDevice;
+    ur_device_handle_t *ppeerDevice;
+} ur_usm_p2p_enable_peer_access_exp_params_t;
+
+/// Pointers to the arguments of one urUsmP2PDisablePeerAccessExp call.
+typedef struct ur_usm_p2p_disable_peer_access_exp_params_t {
+    ur_device_handle_t *pcommandDevice;
+    ur_device_handle_t *ppeerDevice;
+} ur_usm_p2p_disable_peer_access_exp_params_t;
+
+/// Pointers to the arguments of one urUsmP2PPeerAccessGetInfoExp call.
+typedef struct ur_usm_p2p_peer_access_get_info_exp_params_t {
+    ur_device_handle_t *pcommandDevice;
+    ur_device_handle_t *ppeerDevice;
+    ur_exp_peer_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_usm_p2p_peer_access_get_info_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferCreateExp call.
+typedef struct ur_command_buffer_create_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    const ur_exp_command_buffer_desc_t **ppCommandBufferDesc;
+    ur_exp_command_buffer_handle_t **pphCommandBuffer;
+} ur_command_buffer_create_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferRetainExp call.
+typedef struct ur_command_buffer_retain_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+} ur_command_buffer_retain_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferReleaseExp call.
+typedef struct ur_command_buffer_release_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+} ur_command_buffer_release_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferFinalizeExp call.
+typedef struct ur_command_buffer_finalize_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+} ur_command_buffer_finalize_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferAppendKernelLaunchExp call.
+typedef struct ur_command_buffer_append_kernel_launch_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+    ur_kernel_handle_t *phKernel;
+    uint32_t *pworkDim;
+    const size_t **ppGlobalWorkOffset;
+    const size_t **ppGlobalWorkSize;
+    const size_t **ppLocalWorkSize;
+    uint32_t *pnumKernelAlternatives;
+    ur_kernel_handle_t **pphKernelAlternatives;
+    uint32_t *pnumSyncPointsInWaitList;
+    const ur_exp_command_buffer_sync_point_t **ppSyncPointWaitList;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_exp_command_buffer_sync_point_t **ppSyncPoint;
+    ur_event_handle_t **pphEvent;
+    ur_exp_command_buffer_command_handle_t **pphCommand;
+} ur_command_buffer_append_kernel_launch_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferAppendKernelLaunchWithArgsExp call.
+typedef struct ur_command_buffer_append_kernel_launch_with_args_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+    ur_kernel_handle_t *phKernel;
+    uint32_t *pworkDim;
+    const size_t **ppGlobalWorkOffset;
+    const size_t **ppGlobalWorkSize;
+    const size_t **ppLocalWorkSize;
+    uint32_t *pnumArgs;
+    const ur_exp_kernel_arg_properties_t **ppArgs;
+    uint32_t *pnumKernelAlternatives;
+    ur_kernel_handle_t **pphKernelAlternatives;
+    uint32_t *pnumSyncPointsInWaitList;
+    const ur_exp_command_buffer_sync_point_t **ppSyncPointWaitList;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_exp_command_buffer_sync_point_t **ppSyncPoint;
+    ur_event_handle_t **pphEvent;
+    ur_exp_command_buffer_command_handle_t **pphCommand;
+} ur_command_buffer_append_kernel_launch_with_args_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferAppendUSMMemcpyExp call.
+typedef struct ur_command_buffer_append_usm_memcpy_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+    void **ppDst;
+    const void **ppSrc;
+    size_t *psize;
+    uint32_t *pnumSyncPointsInWaitList;
+    const ur_exp_command_buffer_sync_point_t **ppSyncPointWaitList;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_exp_command_buffer_sync_point_t **ppSyncPoint;
+    ur_event_handle_t **pphEvent;
+    ur_exp_command_buffer_command_handle_t **pphCommand;
+} ur_command_buffer_append_usm_memcpy_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferAppendUSMFillExp call.
+typedef struct ur_command_buffer_append_usm_fill_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+    void **ppMemory;
+    const void **ppPattern;
+    size_t *ppatternSize;
+    size_t *psize;
+    uint32_t *pnumSyncPointsInWaitList;
+    const ur_exp_command_buffer_sync_point_t **ppSyncPointWaitList;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_exp_command_buffer_sync_point_t **ppSyncPoint;
+    ur_event_handle_t **pphEvent;
+    ur_exp_command_buffer_command_handle_t **pphCommand;
+} ur_command_buffer_append_usm_fill_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferAppendMemBufferCopyExp call.
+typedef struct ur_command_buffer_append_mem_buffer_copy_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+    ur_mem_handle_t *phSrcMem;
+    ur_mem_handle_t *phDstMem;
+    size_t *psrcOffset;
+    size_t *pdstOffset;
+    size_t *psize;
+    uint32_t *pnumSyncPointsInWaitList;
+    const ur_exp_command_buffer_sync_point_t **ppSyncPointWaitList;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_exp_command_buffer_sync_point_t **ppSyncPoint;
+    ur_event_handle_t **pphEvent;
+    ur_exp_command_buffer_command_handle_t **pphCommand;
+} ur_command_buffer_append_mem_buffer_copy_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferAppendMemBufferWriteExp call.
+typedef struct ur_command_buffer_append_mem_buffer_write_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+    ur_mem_handle_t *phBuffer;
+    size_t *poffset;
+    size_t *psize;
+    const void **ppSrc;
+    uint32_t *pnumSyncPointsInWaitList;
+    const ur_exp_command_buffer_sync_point_t **ppSyncPointWaitList;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_exp_command_buffer_sync_point_t **ppSyncPoint;
+    ur_event_handle_t **pphEvent;
+    ur_exp_command_buffer_command_handle_t **pphCommand;
+} ur_command_buffer_append_mem_buffer_write_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferAppendMemBufferReadExp call.
+typedef struct ur_command_buffer_append_mem_buffer_read_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+    ur_mem_handle_t *phBuffer;
+    size_t *poffset;
+    size_t *psize;
+    void **ppDst;
+    uint32_t *pnumSyncPointsInWaitList;
+    const ur_exp_command_buffer_sync_point_t **ppSyncPointWaitList;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_exp_command_buffer_sync_point_t **ppSyncPoint;
+    ur_event_handle_t **pphEvent;
+    ur_exp_command_buffer_command_handle_t **pphCommand;
+} ur_command_buffer_append_mem_buffer_read_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferAppendMemBufferCopyRectExp call.
+typedef struct ur_command_buffer_append_mem_buffer_copy_rect_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+    ur_mem_handle_t *phSrcMem;
+    ur_mem_handle_t *phDstMem;
+    ur_rect_offset_t *psrcOrigin;
+    ur_rect_offset_t *pdstOrigin;
+    ur_rect_region_t *pregion;
+    size_t *psrcRowPitch;
+    size_t *psrcSlicePitch;
+    size_t *pdstRowPitch;
+    size_t *pdstSlicePitch;
+    uint32_t *pnumSyncPointsInWaitList;
+    const ur_exp_command_buffer_sync_point_t **ppSyncPointWaitList;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_exp_command_buffer_sync_point_t **ppSyncPoint;
+    ur_event_handle_t **pphEvent;
+    ur_exp_command_buffer_command_handle_t **pphCommand;
+} ur_command_buffer_append_mem_buffer_copy_rect_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferAppendMemBufferWriteRectExp call.
+typedef struct ur_command_buffer_append_mem_buffer_write_rect_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+    ur_mem_handle_t *phBuffer;
+    ur_rect_offset_t *pbufferOffset;
+    ur_rect_offset_t *phostOffset;
+    ur_rect_region_t *pregion;
+    size_t *pbufferRowPitch;
+    size_t *pbufferSlicePitch;
+    size_t *phostRowPitch;
+    size_t *phostSlicePitch;
+    void **ppSrc;
+    uint32_t *pnumSyncPointsInWaitList;
+    const ur_exp_command_buffer_sync_point_t **ppSyncPointWaitList;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_exp_command_buffer_sync_point_t **ppSyncPoint;
+    ur_event_handle_t **pphEvent;
+    ur_exp_command_buffer_command_handle_t **pphCommand;
+} ur_command_buffer_append_mem_buffer_write_rect_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferAppendMemBufferReadRectExp call.
+typedef struct ur_command_buffer_append_mem_buffer_read_rect_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+    ur_mem_handle_t *phBuffer;
+    ur_rect_offset_t *pbufferOffset;
+    ur_rect_offset_t *phostOffset;
+    ur_rect_region_t *pregion;
+    size_t *pbufferRowPitch;
+    size_t *pbufferSlicePitch;
+    size_t *phostRowPitch;
+    size_t *phostSlicePitch;
+    void **ppDst;
+    uint32_t *pnumSyncPointsInWaitList;
+    const ur_exp_command_buffer_sync_point_t **ppSyncPointWaitList;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_exp_command_buffer_sync_point_t **ppSyncPoint;
+    ur_event_handle_t **pphEvent;
+    ur_exp_command_buffer_command_handle_t **pphCommand;
+} ur_command_buffer_append_mem_buffer_read_rect_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferAppendMemBufferFillExp call.
+typedef struct ur_command_buffer_append_mem_buffer_fill_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+    ur_mem_handle_t *phBuffer;
+    const void **ppPattern;
+    size_t *ppatternSize;
+    size_t *poffset;
+    size_t *psize;
+    uint32_t *pnumSyncPointsInWaitList;
+    const ur_exp_command_buffer_sync_point_t **ppSyncPointWaitList;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_exp_command_buffer_sync_point_t **ppSyncPoint;
+    ur_event_handle_t **pphEvent;
+    ur_exp_command_buffer_command_handle_t **pphCommand;
+} ur_command_buffer_append_mem_buffer_fill_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferAppendUSMPrefetchExp call.
+typedef struct ur_command_buffer_append_usm_prefetch_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+    const void **ppMemory;
+    size_t *psize;
+    ur_usm_migration_flags_t *pflags;
+    uint32_t *pnumSyncPointsInWaitList;
+    const ur_exp_command_buffer_sync_point_t **ppSyncPointWaitList;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_exp_command_buffer_sync_point_t **ppSyncPoint;
+    ur_event_handle_t **pphEvent;
+    ur_exp_command_buffer_command_handle_t **pphCommand;
+} ur_command_buffer_append_usm_prefetch_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferAppendUSMAdviseExp call.
+typedef struct ur_command_buffer_append_usm_advise_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+    const void **ppMemory;
+    size_t *psize;
+    ur_usm_advice_flags_t *padvice;
+    uint32_t *pnumSyncPointsInWaitList;
+    const ur_exp_command_buffer_sync_point_t **ppSyncPointWaitList;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_exp_command_buffer_sync_point_t **ppSyncPoint;
+    ur_event_handle_t **pphEvent;
+    ur_exp_command_buffer_command_handle_t **pphCommand;
+} ur_command_buffer_append_usm_advise_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferAppendNativeCommandExp call.
+typedef struct ur_command_buffer_append_native_command_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+    ur_exp_command_buffer_native_command_function_t *ppfnNativeCommand;
+    void **ppData;
+    ur_exp_command_buffer_handle_t *phChildCommandBuffer;
+    uint32_t *pnumSyncPointsInWaitList;
+    const ur_exp_command_buffer_sync_point_t **ppSyncPointWaitList;
+    ur_exp_command_buffer_sync_point_t **ppSyncPoint;
+} ur_command_buffer_append_native_command_exp_params_t;
+
+/// Pointers to the arguments of one urEnqueueCommandBufferExp call.
+typedef struct ur_enqueue_command_buffer_exp_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_command_buffer_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferUpdateKernelLaunchExp call.
+typedef struct ur_command_buffer_update_kernel_launch_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+    uint32_t *pnumKernelUpdates;
+    const ur_exp_command_buffer_update_kernel_launch_desc_t **ppUpdateKernelLaunch;
+} ur_command_buffer_update_kernel_launch_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferUpdateSignalEventExp call.
+typedef struct ur_command_buffer_update_signal_event_exp_params_t {
+    ur_exp_command_buffer_command_handle_t *phCommand;
+    ur_event_handle_t **pphSignalEvent;
+} ur_command_buffer_update_signal_event_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferUpdateWaitEventsExp call.
+typedef struct ur_command_buffer_update_wait_events_exp_params_t {
+    ur_exp_command_buffer_command_handle_t *phCommand;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+} ur_command_buffer_update_wait_events_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferGetInfoExp call.
+typedef struct ur_command_buffer_get_info_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+    ur_exp_command_buffer_info_t *ppropName;
+    size_t *ppropSize;
+    void **ppPropValue;
+    size_t **ppPropSizeRet;
+} ur_command_buffer_get_info_exp_params_t;
+
+/// Pointers to the arguments of one urCommandBufferGetNativeHandleExp call.
+typedef struct ur_command_buffer_get_native_handle_exp_params_t {
+    ur_exp_command_buffer_handle_t *phCommandBuffer;
+    ur_native_handle_t **pphNativeCommandBuffer;
+} ur_command_buffer_get_native_handle_exp_params_t;
+
+/// Pointers to the arguments of one urEnqueueHostTaskExp call.
+typedef struct ur_enqueue_host_task_exp_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_exp_host_task_function_t *ppfnHostTask;
+    void **pdata;
+    const ur_exp_host_task_properties_t **ppProperties;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_host_task_exp_params_t;
+
+/// Pointers to the arguments of one urEnqueueEventsWaitWithBarrierExt call.
+typedef struct ur_enqueue_events_wait_with_barrier_ext_params_t {
+    ur_queue_handle_t *phQueue;
+    const ur_exp_enqueue_ext_properties_t **ppProperties;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_events_wait_with_barrier_ext_params_t;
+
+/// Pointers to the arguments of one urEnqueueNativeCommandExp call.
+typedef struct ur_enqueue_native_command_exp_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_exp_enqueue_native_command_function_t *ppfnNativeEnqueue;
+    void **pdata;
+    uint32_t *pnumMemsInMemList;
+    const ur_mem_handle_t **pphMemList;
+    const ur_exp_enqueue_native_command_properties_t **ppProperties;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_native_command_exp_params_t;
+
+/// Pointers to the arguments of one urEventCreateExp call.
+typedef struct ur_event_create_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_device_handle_t *phDevice;
+    const ur_exp_event_desc_t **ppEventDesc;
+    ur_event_handle_t **pphEvent;
+} ur_event_create_exp_params_t;
+
+/// Pointers to the arguments of one urGraphCreateExp call.
+typedef struct ur_graph_create_exp_params_t {
+    ur_context_handle_t *phContext;
+    ur_exp_graph_handle_t **pphGraph;
+} ur_graph_create_exp_params_t;
+
+/// Pointers to the arguments of one urQueueBeginGraphCaptureExp call.
+typedef struct ur_queue_begin_graph_capture_exp_params_t {
+    ur_queue_handle_t *phQueue;
+} ur_queue_begin_graph_capture_exp_params_t;
+
+/// Pointers to the arguments of one urQueueBeginCaptureIntoGraphExp call.
+typedef struct ur_queue_begin_capture_into_graph_exp_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_exp_graph_handle_t *phGraph;
+} ur_queue_begin_capture_into_graph_exp_params_t;
+
+/// Pointers to the arguments of one urQueueEndGraphCaptureExp call.
+typedef struct ur_queue_end_graph_capture_exp_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_exp_graph_handle_t **pphGraph;
+} ur_queue_end_graph_capture_exp_params_t;
+
+/// Pointers to the arguments of one urGraphInstantiateGraphExp call.
+typedef struct ur_graph_instantiate_graph_exp_params_t {
+    ur_exp_graph_handle_t *phGraph;
+    ur_exp_executable_graph_handle_t **pphExecGraph;
+} ur_graph_instantiate_graph_exp_params_t;
+
+/// Pointers to the arguments of one urEnqueueGraphExp call.
+typedef struct ur_enqueue_graph_exp_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_exp_executable_graph_handle_t *phGraph;
+    uint32_t *pnumEventsInWaitList;
+    const ur_event_handle_t **pphEventWaitList;
+    ur_event_handle_t **pphEvent;
+} ur_enqueue_graph_exp_params_t;
+
+/// Pointers to the arguments of one urGraphDestroyExp call.
+typedef struct ur_graph_destroy_exp_params_t {
+    ur_exp_graph_handle_t *phGraph;
+} ur_graph_destroy_exp_params_t;
+
+/// Pointers to the arguments of one urGraphExecutableGraphDestroyExp call.
+typedef struct ur_graph_executable_graph_destroy_exp_params_t {
+    ur_exp_executable_graph_handle_t *phExecutableGraph;
+} ur_graph_executable_graph_destroy_exp_params_t;
+
+/// Pointers to the arguments of one urQueueIsGraphCaptureEnabledExp call.
+typedef struct ur_queue_is_graph_capture_enabled_exp_params_t {
+    ur_queue_handle_t *phQueue;
+    bool **ppResult;
+} ur_queue_is_graph_capture_enabled_exp_params_t;
+
+/// Pointers to the arguments of one urQueueGetGraphExp call.
+typedef struct ur_queue_get_graph_exp_params_t {
+    ur_queue_handle_t *phQueue;
+    ur_exp_graph_handle_t **pphGraph;
+} ur_queue_get_graph_exp_params_t;
+
+/// Pointers to the arguments of one urGraphIsEmptyExp call.
+typedef struct ur_graph_is_empty_exp_params_t {
+    ur_exp_graph_handle_t *phGraph;
+    bool **ppResult;
+} ur_graph_is_empty_exp_params_t;
+
+/// Pointers to the arguments of one urGraphGetIdExp call.
+typedef struct ur_graph_get_id_exp_params_t {
+    ur_exp_graph_handle_t *phGraph;
+    uint64_t **ppGraphId;
+} ur_graph_get_id_exp_params_t;
+
+/// Pointers to the arguments of one urGraphSetDestructionCallbackExp call.
+typedef struct ur_graph_set_destruction_callback_exp_params_t {
+    ur_exp_graph_handle_t *phGraph;
+    ur_exp_graph_destruction_callback_t *ppfnCallback;
+    void **ppUserData;
+} ur_graph_set_destruction_callback_exp_params_t;
+
+/// Pointers to the arguments of one urGraphDumpContentsExp call.
+typedef struct ur_graph_dump_contents_exp_params_t {
+    ur_exp_graph_handle_t *phGraph;
+    const char **pfilePath;
+} ur_graph_dump_contents_exp_params_t;
+
+/// Pointers to the arguments of one urGraphGetNativeHandleExp call.
+typedef struct ur_graph_get_native_handle_exp_params_t {
+    ur_exp_graph_handle_t *phGraph;
+    ur_native_handle_t **pphNativeGraph;
+} ur_graph_get_native_handle_exp_params_t;
+
+/// Pointers to the arguments of one urGraphExecutableGraphGetNativeHandleExp call.
+typedef struct ur_graph_executable_graph_get_native_handle_exp_params_t {
+    ur_exp_executable_graph_handle_t *phExecutableGraph;
+    ur_native_handle_t **pphNativeExecutableGraph;
+} ur_graph_executable_graph_get_native_handle_exp_params_t;
+
 #if defined(__cplusplus)
 } // extern "C"
 #endif

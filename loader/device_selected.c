@@ -2,6 +2,8 @@
 // urDeviceGetSelected: the devices of one platform that ONEAPI_DEVICE_SELECTOR keeps, built
 // from the public calls urPlatformGetInfo, urPlatformGet, urDeviceGet, urDeviceGetInfo and
 // urDevicePartition, as in UR's loader.
+#include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -222,6 +224,18 @@ static ur_result_t select_devices(ur_platform_handle_t platform, ur_backend_t ba
     return UR_RESULT_SUCCESS;
 }
 
+// A malformed selector is named with what is wrong on stderr once per process even when
+// UR_LOG_LOADER is quiet (UR's loader logs it at error level, which its default shows); with
+// the logger on, it goes there every time instead.
+static void report_bad_selector(const char *text, const char *why) {
+    static atomic_bool told;
+    urc_logger_t *lg = urc_loader_log();
+    if (urc_log_enabled(lg, UR_LOGGER_LEVEL_ERROR))
+        URC_LOG(lg, UR_LOGGER_LEVEL_ERROR, "ONEAPI_DEVICE_SELECTOR=\"%s\": %s", text, why);
+    else if (!atomic_exchange(&told, true))
+        fprintf(stderr, "<LOADER>[ERROR]: ONEAPI_DEVICE_SELECTOR=\"%s\": %s\n", text, why);
+}
+
 UR_APIEXPORT ur_result_t UR_APICALL urDeviceGetSelected(ur_platform_handle_t hPlatform,
                                                         ur_device_type_t DeviceType,
                                                         uint32_t NumEntries,
@@ -242,8 +256,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urDeviceGetSelected(ur_platform_handle_t hPl
     urc_ods_t ods;
     char err[400];
     if (!urc_ods_parse(text, &ods, err, sizeof err)) {
-        URC_LOG(urc_loader_log(), UR_LOGGER_LEVEL_ERROR, "ONEAPI_DEVICE_SELECTOR=\"%s\": %s", text,
-                err);
+        report_bad_selector(text, err);
         return UR_RESULT_ERROR_INVALID_VALUE;
     }
     ur_backend_t backend = UR_BACKEND_UNKNOWN;

@@ -7,6 +7,7 @@
 #include "alloc.h"
 #include "env.h"
 #include "info.h"
+#include "intercept.h"
 #include "loader.h"
 #include "ur_checks.h"
 
@@ -17,6 +18,7 @@ struct ur_loader_config_handle_t_ {
     ur_code_location_callback_t codeloc;
     void *codeloc_data;
     pthread_mutex_t lock; // guards codeloc and codeloc_data
+    atomic_uint layers;   // URC_LAYER_* bits asked for with urLoaderConfigEnableLayer
 };
 
 // Writers (init, teardown) exclude urAdapterGet, the only reader.
@@ -79,17 +81,17 @@ void urc_loader_read_end(void) {
 
 // The first initialisation (and the first after a full teardown) reads the environment
 // afresh, as UR's loader builds a new context then.
-/// The one "layer" urc has: its generated parameter checks, which are always on.
-#define BUILTIN_LAYER "UR_LAYER_PARAMETER_VALIDATION"
+/// urc's layers, as UR lists them (';' between names): the generated parameter checks (always
+/// on), tracing, leak and lifetime checking, and full validation (loader/intercept.c).
+#define AVAILABLE_LAYERS                                                                           \
+    "UR_LAYER_PARAMETER_VALIDATION;UR_LAYER_TRACING;UR_LAYER_LEAK_CHECKING;"                       \
+    "UR_LAYER_LIFETIME_VALIDATION;UR_LAYER_FULL_VALIDATION"
 
 static ur_result_t first_init(ur_loader_config_handle_t config) {
     urc_env_reload();
     urc_logger_t *lg = urc_loader_log();
     urc_log_reconfigure(lg);
-    const char *layers = urc_env_get(URC_ENV_ENABLE_LAYERS);
-    if (layers != NULL)
-        URC_LOG(lg, UR_LOGGER_LEVEL_WARN, "UR_ENABLE_LAYERS=\"%s\" ignored: urc has no layers",
-                layers);
+    urc_layers_start(config != NULL ? atomic_load(&config->layers) : 0);
     bool mock = config != NULL && atomic_load(&config->mock);
     ur_result_t result = urc_discover_adapters(mock, &adapters);
     URC_LOG(lg, UR_LOGGER_LEVEL_INFO, "urLoaderInit: %zu adapter(s) loaded", adapters.count);
@@ -125,6 +127,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderTearDown(void) {
     if (init_count == 0) {
         result = UR_RESULT_ERROR_UNINITIALIZED;
     } else if (--init_count == 0) {
+        // The leak report names what is still alive while the adapters can still be asked.
+        urc_layers_stop();
         // Adapter handles the application still holds die with their libraries, as in UR.
         urc_adapter_list_close(&adapters);
     }
@@ -144,6 +148,7 @@ urLoaderConfigCreate(ur_loader_config_handle_t *phLoaderConfig) {
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     atomic_init(&config->refcount, 1);
     atomic_init(&config->mock, false);
+    atomic_init(&config->layers, 0);
     pthread_mutex_init(&config->lock, NULL);
     *phLoaderConfig = config;
     return UR_RESULT_SUCCESS;
@@ -180,8 +185,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigGetInfo(ur_loader_config_handl
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_LOADER_CONFIG_INFO_AVAILABLE_LAYERS:
-        // Parameter validation is built in (the generated checks run on every call).
-        return urc_info_exact(&out, BUILTIN_LAYER, sizeof BUILTIN_LAYER);
+        return urc_info_exact(&out, AVAILABLE_LAYERS, sizeof AVAILABLE_LAYERS);
     case UR_LOADER_CONFIG_INFO_REFERENCE_COUNT: {
         uint32_t count = atomic_load_explicit(&hLoaderConfig->refcount, memory_order_relaxed);
         return urc_info_exact(&out, &count, sizeof count);
@@ -197,13 +201,11 @@ urLoaderConfigEnableLayer(ur_loader_config_handle_t hLoaderConfig, const char *p
     if (result != UR_RESULT_SUCCESS)
         return result;
     urc_logger_t *lg = urc_loader_log();
-    if (strcmp(pLayerName, BUILTIN_LAYER) == 0)
-        return UR_RESULT_SUCCESS;
-    // UR's own tools (urinfo) insist on full validation; urc runs its parameter validation
-    // on every call and has no leak, lifetime or bounds tracking, so it says so and goes on.
-    if (strcmp(pLayerName, "UR_LAYER_FULL_VALIDATION") == 0) {
-        URC_LOG(lg, UR_LOGGER_LEVEL_WARN,
-                "UR_LAYER_FULL_VALIDATION: urc validates parameters only (always on)");
+    unsigned bit = urc_layer_bit(pLayerName);
+    if (bit != 0) {
+        // Full validation is the built-in parameter checks plus leak and lifetime checking;
+        // urc has no bounds checking (README, "Layers").
+        atomic_fetch_or(&hLoaderConfig->layers, bit);
         return UR_RESULT_SUCCESS;
     }
     URC_LOG(lg, UR_LOGGER_LEVEL_INFO, "layer '%s' requested: urc has no such layer", pLayerName);

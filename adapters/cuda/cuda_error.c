@@ -99,15 +99,63 @@ static ur_result_t device_assert(const char *call) {
     return urc_error_set(UR_RESULT_ERROR_ADAPTER_SPECIFIC, URC_ERROR_DEVICE_ASSERT, "%s", message);
 }
 
+// urc's own names for the results a driver may fail to name (a driver that has shut down
+// answers cuGetErrorName with an error too). The spelling is cuda.h's.
+static const char *own_name(CUresult r) {
+#define NAME(e)                                                                                    \
+    case e:                                                                                        \
+        return #e;
+    switch (r) {
+        NAME(CUDA_SUCCESS)
+        NAME(CUDA_ERROR_INVALID_VALUE)
+        NAME(CUDA_ERROR_OUT_OF_MEMORY)
+        NAME(CUDA_ERROR_NOT_INITIALIZED)
+        NAME(CUDA_ERROR_DEINITIALIZED)
+        NAME(CUDA_ERROR_STUB_LIBRARY)
+        NAME(CUDA_ERROR_DEVICE_UNAVAILABLE)
+        NAME(CUDA_ERROR_NO_DEVICE)
+        NAME(CUDA_ERROR_INVALID_DEVICE)
+        NAME(CUDA_ERROR_INVALID_IMAGE)
+        NAME(CUDA_ERROR_INVALID_CONTEXT)
+        NAME(CUDA_ERROR_CONTEXT_IS_DESTROYED)
+        NAME(CUDA_ERROR_NO_BINARY_FOR_GPU)
+        NAME(CUDA_ERROR_INVALID_PTX)
+        NAME(CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
+        NAME(CUDA_ERROR_INVALID_SOURCE)
+        NAME(CUDA_ERROR_FILE_NOT_FOUND)
+        NAME(CUDA_ERROR_INVALID_HANDLE)
+        NAME(CUDA_ERROR_ILLEGAL_STATE)
+        NAME(CUDA_ERROR_NOT_FOUND)
+        NAME(CUDA_ERROR_NOT_READY)
+        NAME(CUDA_ERROR_ILLEGAL_ADDRESS)
+        NAME(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
+        NAME(CUDA_ERROR_LAUNCH_TIMEOUT)
+        NAME(CUDA_ERROR_LAUNCH_FAILED)
+        NAME(CUDA_ERROR_ASSERT)
+        NAME(CUDA_ERROR_NOT_PERMITTED)
+        NAME(CUDA_ERROR_NOT_SUPPORTED)
+        NAME(CUDA_ERROR_SYSTEM_NOT_READY)
+        NAME(CUDA_ERROR_SYSTEM_DRIVER_MISMATCH)
+        NAME(CUDA_ERROR_UNKNOWN)
+    default:
+        return "CUDA_ERROR_UNKNOWN_CODE";
+    }
+#undef NAME
+}
+
 ur_result_t cuda_error(CUresult r, const char *call) {
     if (r == CUDA_ERROR_ASSERT)
         return device_assert(call);
     const char *name = NULL, *text = NULL;
     if (cu.GetErrorName == NULL || cu.GetErrorName(r, &name) != CUDA_SUCCESS || name == NULL)
-        name = "CUDA_ERROR_?";
+        name = own_name(r);
     if (cu.GetErrorString == NULL || cu.GetErrorString(r, &text) != CUDA_SUCCESS || text == NULL)
         text = "";
     ur_result_t result = map(r);
-    URC_LOG(cuda_log(), UR_LOGGER_LEVEL_ERROR, "%s failed: %s (%d): %s", call, name, (int)r, text);
+    // At process exit the driver may shut down before urc's teardown runs; every later call
+    // then answers DEINITIALIZED. That is normal, so it is logged at debug level only.
+    URC_LOG(cuda_log(),
+            r == CUDA_ERROR_DEINITIALIZED ? UR_LOGGER_LEVEL_DEBUG : UR_LOGGER_LEVEL_ERROR,
+            "%s failed: %s (%d): %s", call, name, (int)r, text);
     return urc_error_set(result, (int32_t)r, "%s failed: %s (%d): %s", call, name, (int)r, text);
 }

@@ -19,15 +19,23 @@ uint64_t cuda_host_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+// Why there is no platform, for urAdapterGetLastError after urPlatformGet found none
+// (urinfo -v prints it).
+static char why_none[300] = "no CUDA device";
+
 static void init(void) {
     urc_logger_t *lg = cuda_log();
-    if (!cuda_driver_load())
+    if (!cuda_driver_load()) {
+        snprintf(why_none, sizeof why_none, "%s", cuda_driver_failure());
         return;
+    }
     memset(&platform, 0, sizeof platform);
     CUresult r = cu.Init(0);
     if (r != CUDA_SUCCESS) {
         // CUDA_ERROR_NO_DEVICE on a machine with a driver but no GPU: not an error.
         URC_LOG(lg, UR_LOGGER_LEVEL_INFO, "cuInit returned %d: no CUDA platform", (int)r);
+        snprintf(why_none, sizeof why_none, "cuInit returned %d%s", (int)r,
+                 r == CUDA_ERROR_NO_DEVICE ? " (CUDA_ERROR_NO_DEVICE: a driver but no GPU)" : "");
         return;
     }
     int count = 0;
@@ -55,6 +63,7 @@ static void init(void) {
         ++usable;
     }
     if (usable == 0) {
+        snprintf(why_none, sizeof why_none, "no CUDA device could be initialised");
         free(devices);
         return;
     }
@@ -109,6 +118,8 @@ ur_result_t cuda_platform_get(ur_adapter_handle_t hAdapter, uint32_t NumEntries,
                               ur_platform_handle_t *phPlatforms, uint32_t *pNumPlatforms) {
     (void)hAdapter;
     cuda_platform_t *p = cuda_platform();
+    if (p == NULL)
+        urc_error_set(UR_RESULT_SUCCESS, 0, "no CUDA platform: %s", why_none);
     if (pNumPlatforms != NULL)
         *pNumPlatforms = p != NULL ? 1 : 0;
     if (p != NULL && phPlatforms != NULL && NumEntries > 0)

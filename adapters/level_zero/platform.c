@@ -80,6 +80,9 @@ done:
     return res;
 }
 
+// Why there is no platform, for urAdapterGetLastError after urPlatformGet found none.
+static char why_none[200] = "no Level Zero driver";
+
 static void init(void) {
     urc_logger_t *lg = l0_log();
     // 0 asks for every driver type; the loader reads ZE_ENABLE_ALT_DRIVERS here.
@@ -87,6 +90,8 @@ static void init(void) {
     if (r != ZE_RESULT_SUCCESS) {
         URC_LOG(lg, UR_LOGGER_LEVEL_INFO, "zeInit returned %s: no Level Zero platform",
                 l0_result_name(r));
+        snprintf(why_none, sizeof why_none, "zeInit returned %s (no Level Zero driver found)",
+                 l0_result_name(r));
         return;
     }
     uint32_t n = 0;
@@ -142,6 +147,8 @@ ur_result_t l0_platform_get(ur_adapter_handle_t hAdapter, uint32_t NumEntries,
     (void)hAdapter;
     uint32_t n = 0;
     l0_platform_t *p = l0_platforms(&n);
+    if (n == 0)
+        urc_error_set(UR_RESULT_SUCCESS, 0, "no Level Zero platform: %s", why_none);
     if (pNumPlatforms != NULL)
         *pNumPlatforms = n;
     for (uint32_t i = 0; phPlatforms != NULL && i < n && i < NumEntries; ++i)

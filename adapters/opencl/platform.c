@@ -219,6 +219,10 @@ ur_result_t ocl_platform_get(ur_adapter_handle_t hAdapter, uint32_t NumEntries,
     OCL_TRY_UR(ocl_platform_discover(hAdapter));
     // Only as many as exist are written, whatever NumEntries says (UR wrote NumEntries).
     uint32_t n = hAdapter->num_platforms;
+    if (n == 0)
+        urc_error_set(UR_RESULT_SUCCESS, 0,
+                      "no OpenCL platform: the OpenCL ICD loader lists none (no ICD in "
+                      "/etc/OpenCL/vendors, or OCL_ICD_VENDORS names none)");
     for (uint32_t i = 0; phPlatforms != NULL && i < NumEntries && i < n; ++i)
         phPlatforms[i] = hAdapter->platforms[i];
     if (pNumPlatforms != NULL)

@@ -2,6 +2,7 @@
 """Writes the dispatch code: loader trampolines and table getters, each adapter's table and
 getters, the shared 'unsupported' stubs, and the linker export maps."""
 
+from . import printers
 from .checks import args_list, check_name, params_decl, route_is_checked
 from .spec import pfn_type, snake
 
@@ -70,11 +71,104 @@ def unsupported_table_macro(t):
     return "URC_UNSUPPORTED_%s" % t.struct[3:-len("_dditable_t")].upper()
 
 
+def _handle_kind(spec, ctype):
+    """'ur_context_handle_t' -> 'context' for handle types (tracked by the leak checker)."""
+    base = ctype.replace("const", "").replace("*", "").strip()
+    item = spec.find("handle", base)
+    if item is None:
+        return None
+    return base[3:-len("_handle_t")]
+
+
+def _intercept_body(spec, fn):
+    """The cold path of one exported entry point, taken only while a layer is on: tracing,
+    the timeline and the leak checker see the call; the call itself is the same."""
+    args = args_list(fn)
+    c = ["static __attribute__((noinline, cold)) ur_result_t intercept_%s(%s) {" %
+         (snake(fn.name), params_decl(fn))]
+    if fn.params:
+        c.append("    %s params = {%s};" % (printers.params_struct(fn),
+                                               ", ".join("&" + p.name for p in fn.params)))
+        pref = "&params"
+    else:
+        pref = "NULL"
+    uses = [p for p in fn.params if _handle_kind(spec, p.ctype) and "*" not in p.ctype]
+    if uses:
+        c.append("    if (urc_layer_on(URC_LAYER_LEAKS)) {")
+        for p in uses:
+            c.append('        urc_leak_use(%s, "%s");' % (p.name, fn.name))
+        c.append("    }")
+    call_args = args
+    event_param = fn.param("phEvent")
+    enqueues = (fn.table.startswith("Enqueue") and event_param is not None and fn.param("hQueue") is not None
+                and event_param.ctype.replace(" ", "") == "ur_event_handle_t*")
+    if fn.name == "urQueueCreate":
+        # The timeline needs event profiling on every queue it draws.
+        c.append("    ur_queue_properties_t timeline_props;")
+        c.append("    if (urc_layer_on(URC_LAYER_TIMELINE))")
+        c.append("        pProperties = urc_timeline_queue_properties(pProperties, &timeline_props);")
+    if enqueues:
+        # The timeline needs an event for each command, also when the caller asks for none.
+        c.append("    ur_event_handle_t timeline_event = NULL;")
+        c.append("    ur_event_handle_t *event_out = phEvent;")
+        c.append("    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))")
+        c.append("        event_out = &timeline_event;")
+        call_args = ", ".join("event_out" if p.name == "phEvent" else p.name for p in fn.params)
+    c.append("    urc_call_t call;")
+    c.append('    urc_intercept_begin(&call, %s, "%s", %s);' % (printers.function_enumerator(fn), fn.name, pref))
+    c.append("    ur_result_t result = call_%s(%s);" % (snake(fn.name), call_args))
+    if enqueues:
+        c.append("    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)")
+        c.append('        urc_timeline_command("%s", hQueue, *event_out, phEvent == NULL, call.start_ns);' % fn.name)
+    if fn.name == "urQueueFinish":
+        c.append("    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE))")
+        c.append("        urc_timeline_queue_done(hQueue);")
+    tracked = []
+    for p in fn.params:
+        kind = _handle_kind(spec, p.ctype)
+        base = p.ctype.replace("const", "").strip()
+        if p.has("alloc") and (kind or base in ("void **",)):
+            tracked.append(("alloc", p, kind or "usm"))
+        elif p.has("retain") and kind:
+            tracked.append(("retain", p, kind))
+        elif p.has("release") and (kind or base == "void *"):
+            tracked.append(("release", p, kind or "usm"))
+    if tracked:
+        c.append("    if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {")
+        for what, p, kind in tracked:
+            if what == "alloc" and p.range:
+                count = p.range[1]
+                out_count = next((q.name for q in fn.params if q.has("out") and q.name.startswith("pNum")
+                                  and q.ctype.replace(" ", "") == "uint32_t*"), None)
+                limit = "(size_t)%s" % count
+                if out_count:
+                    limit = "(%s != NULL && *%s < %s ? (size_t)*%s : (size_t)%s)" % (
+                        out_count, out_count, count, out_count, count)
+                c.append("        if (%s != NULL)" % p.name)
+                c.append("            for (size_t i = 0; i < %s; ++i)" % limit)
+                c.append('                urc_leak_created("%s", %s[i], "%s");' % (kind, p.name, fn.name))
+            elif what == "alloc":
+                c.append("        if (%s != NULL)" % p.name)
+                c.append('            urc_leak_created("%s", *%s, "%s");' % (kind, p.name, fn.name))
+            elif what == "retain":
+                c.append('        urc_leak_retained(%s, "%s");' % (p.name, fn.name))
+            else:
+                c.append('        urc_leak_released(%s, "%s");' % (p.name, fn.name))
+        c.append("    }")
+    c.append("    urc_intercept_end(&call, result);")
+    c.append("    return result;")
+    c.append("}")
+    return c
+
+
 def loader_api(spec):
     """Exported entry points that dispatch through their routing handle, and the loader's getters."""
     c = HEADER + ["// The loader's exported entry points. Each checks its arguments, then calls the slot",
-                  "// of the table whose address is the first word of its routing handle.", "",
-                  '#include "loader.h"', '#include "ur_checks.h"', '#include "ur_ddi.h"', "",
+                  "// of the table whose address is the first word of its routing handle. While a layer",
+                  "// is on (tracing, timeline, leak checking: loader/intercept.h) one predicted branch",
+                  "// sends the call through its intercept_ twin instead.", "",
+                  '#include "loader.h"', '#include "ur_ddi.h"', '#include "ur_checks.h"', '#include "intercept.h"',
+                  '#include "timeline.h"', "",
                   "static inline const ur_dditable_t *ddi_of(const void *handle) {",
                   "    return *(const ur_dditable_t *const *)handle;",
                   "}"]
@@ -83,7 +177,7 @@ def loader_api(spec):
             if fn.route == "none":
                 continue
             c.append("")
-            c.append("UR_APIEXPORT ur_result_t UR_APICALL %s(%s) {" % (fn.name, params_decl(fn)))
+            c.append("static inline ur_result_t call_%s(%s) {" % (snake(fn.name), params_decl(fn)))
             c.append("    ur_result_t result = %s(%s);" % (check_name(fn), args_list(fn)))
             c.append("    if (result != UR_RESULT_SUCCESS)")
             c.append("        return result;")
@@ -92,6 +186,14 @@ def loader_api(spec):
                 c.append("        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;")
             c.append("    %s pfn = ddi_of(%s)->%s.pfn%s;" % (pfn_type(fn), route_expr(fn), t.member, fn.slot))
             c.append("    return pfn != NULL ? pfn(%s) : UR_RESULT_ERROR_UNSUPPORTED_FEATURE;" % args_list(fn))
+            c.append("}")
+            c.append("")
+            c += _intercept_body(spec, fn)
+            c.append("")
+            c.append("UR_APIEXPORT ur_result_t UR_APICALL %s(%s) {" % (fn.name, params_decl(fn)))
+            c.append("    if (urc_intercepting())")
+            c.append("        return intercept_%s(%s);" % (snake(fn.name), args_list(fn)))
+            c.append("    return call_%s(%s);" % (snake(fn.name), args_list(fn)))
             c.append("}")
     c.append("")
     c.append("// The loader's own table getters hand out the exported entry points above, so a")
@@ -116,6 +218,7 @@ def loader_api(spec):
 def loader_map(spec, extra):
     """extra: urc's own helper functions (scripts/api/urc-exports.txt)."""
     names = [fn.name for fn in spec.functions()] + [t.getter for t in spec.tables]
+    names += printers.exported_names(spec)
     out = ["# Generated by scripts/generate; the symbols libur_loader.so.0 exports.",
            "LIBUR_LOADER_0.12 {", "  global:"]
     out += ["    %s;" % n for n in sorted(names)]

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Writes the public headers include/ur_api.h and include/ur_ddi.h."""
 
+from .printers import params_structs
 from .spec import pfn_type
 
 BANNER = """\
@@ -177,6 +178,7 @@ def ur_api_h(spec):
             function_doc(lines, item)
             lines.append("UR_APIEXPORT ur_result_t UR_APICALL %s(%s);" %
                          (item.name, _param_block(item.params)))
+    lines += params_structs(spec)
     lines += ["", POSTAMBLE.rstrip("\n"), "", "#endif // URC_INCLUDE_UR_API_H", ""]
     return "\n".join(lines)
 

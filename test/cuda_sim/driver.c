@@ -66,7 +66,18 @@ static int error_index(CUresult r) {
     return -1;
 }
 
+// Test hook: the driver as it is at process exit after it has shut down. Every call that
+// touches a context answers CUDA_ERROR_DEINITIALIZED, and the driver names no error.
+static atomic_bool shut_down;
+
+SIM_EXPORT void cuda_sim_shutdown(void) {
+    atomic_store(&shut_down, true);
+    atomic_store(&sim_sticky, CUDA_ERROR_DEINITIALIZED);
+}
+
 SIM_EXPORT CUresult cuGetErrorName(CUresult error, const char **str) {
+    if (atomic_load(&shut_down))
+        return CUDA_ERROR_DEINITIALIZED;
     int i = error_index(error);
     if (str == NULL || i < 0)
         return CUDA_ERROR_INVALID_VALUE;
@@ -75,6 +86,8 @@ SIM_EXPORT CUresult cuGetErrorName(CUresult error, const char **str) {
 }
 
 SIM_EXPORT CUresult cuGetErrorString(CUresult error, const char **str) {
+    if (atomic_load(&shut_down))
+        return CUDA_ERROR_DEINITIALIZED;
     int i = error_index(error);
     if (str == NULL || i < 0)
         return CUDA_ERROR_INVALID_VALUE;
@@ -222,6 +235,7 @@ bool sim_has_context(void) {
 }
 
 SIM_EXPORT CUresult cuCtxGetCurrent(CUcontext *pctx) {
+    SIM_STICKY();
     *pctx = current;
     return CUDA_SUCCESS;
 }

@@ -22,6 +22,12 @@ foreach(f include/ur_api.h include/ur_ddi.h include/unified-runtime/ur_api.h
   endif()
 endforeach()
 
+# Installed RUNPATHs are $ORIGIN-relative (or absent) and stay inside the prefix.
+include(${CMAKE_CURRENT_LIST_DIR}/runpath_rules.cmake)
+file(GLOB installed_libs ${prefix}/${LIBDIR}/libur_*.so.0)
+file(GLOB installed_tools ${prefix}/bin/*)
+check_runpath(${prefix} FALSE ${installed_libs} ${installed_tools})
+
 # The fake adapter makes the answer known: one adapter, posing as OpenCL (backend 2).
 set(ENV{UR_ADAPTERS_FORCE_LOAD} ${FAKE_ADAPTER})
 set(expected "consumer: 1 adapter\\(s\\), first backend 2")

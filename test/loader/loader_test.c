@@ -17,7 +17,9 @@ void lt_clean_env(void) {
                                         "UR_LOG_OPENCL",
                                         "UR_LOG_CUDA",
                                         "UR_LOG_LEVEL_ZERO",
-                                        "UR_SUPPRESS_ERROR_MESSAGE"};
+                                        "UR_SUPPRESS_ERROR_MESSAGE",
+                                        "UR_LOG_TRACING",
+                                        "URC_TRACE_FILE"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
         unsetenv(names[i]);
 }

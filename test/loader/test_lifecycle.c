@@ -170,12 +170,13 @@ END_TEST
 START_TEST(config_has_only_builtin_validation) {
     ur_loader_config_handle_t config;
     ck_assert_ur_ok(urLoaderConfigCreate(&config));
-    const char expected[] = "UR_LAYER_PARAMETER_VALIDATION";
+    const char expected[] = "UR_LAYER_PARAMETER_VALIDATION;UR_LAYER_TRACING;UR_LAYER_LEAK_CHECKING;"
+                            "UR_LAYER_LIFETIME_VALIDATION;UR_LAYER_FULL_VALIDATION";
     size_t size = 0;
     ck_assert_ur_ok(
         urLoaderConfigGetInfo(config, UR_LOADER_CONFIG_INFO_AVAILABLE_LAYERS, 0, NULL, &size));
     ck_assert_uint_eq(size, sizeof expected);
-    char layers[64] = "x";
+    char layers[160] = "x";
     ck_assert_ur_ok(
         urLoaderConfigGetInfo(config, UR_LOADER_CONFIG_INFO_AVAILABLE_LAYERS, size, layers, NULL));
     ck_assert_str_eq(layers, expected);
@@ -184,10 +185,11 @@ START_TEST(config_has_only_builtin_validation) {
         UR_RESULT_ERROR_INVALID_SIZE);
     ck_assert_ur(urLoaderConfigGetInfo(config, (ur_loader_config_info_t)2, 4, layers, NULL),
                  UR_RESULT_ERROR_INVALID_ENUMERATION);
-    // Validation is built in; UR's tools ask for full validation, which urc accepts.
+    // Validation is built in; full validation adds leak checking; tracing is a layer.
     ck_assert_ur_ok(urLoaderConfigEnableLayer(config, "UR_LAYER_PARAMETER_VALIDATION"));
     ck_assert_ur_ok(urLoaderConfigEnableLayer(config, "UR_LAYER_FULL_VALIDATION"));
-    ck_assert_ur(urLoaderConfigEnableLayer(config, "UR_LAYER_TRACING"),
+    ck_assert_ur_ok(urLoaderConfigEnableLayer(config, "UR_LAYER_TRACING"));
+    ck_assert_ur(urLoaderConfigEnableLayer(config, "UR_LAYER_BOUNDS_CHECKING"),
                  UR_RESULT_ERROR_LAYER_NOT_PRESENT);
     ck_assert_ur(urLoaderConfigEnableLayer(config, "VALIDATION"),
                  UR_RESULT_ERROR_LAYER_NOT_PRESENT);

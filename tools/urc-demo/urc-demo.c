@@ -61,9 +61,17 @@ static void choose_device(ur_adapter_handle_t *adapters, uint32_t n, choice_t *c
                 ur_device_type_t type = UR_DEVICE_TYPE_DEFAULT;
                 urDeviceGetInfo(devices[d], UR_DEVICE_INFO_TYPE, sizeof type, &type, NULL);
                 bool cpu = backend == UR_BACKEND_OPENCL && type == UR_DEVICE_TYPE_CPU;
-                if (c->device == NULL || cpu)
+                if (c->device == NULL || cpu) {
+                    // The choice keeps a reference of its own; every device urDeviceGet
+                    // gave is released below (the leak checker counts them).
+                    if (c->device != NULL)
+                        urDeviceRelease(c->device);
+                    urDeviceRetain(devices[d]);
                     *c = (choice_t){adapters[a], platforms[p], devices[d], cpu};
+                }
             }
+            for (uint32_t d = 0; d < nd && d < 16; ++d)
+                urDeviceRelease(devices[d]);
         }
     }
 }
@@ -206,6 +214,8 @@ done:
         urQueueRelease(q);
     if (ctx != NULL)
         urContextRelease(ctx);
+    if (c.device != NULL)
+        urDeviceRelease(c.device);
     for (uint32_t a = 0; a < nadapters; ++a)
         urAdapterRelease(adapters[a]);
     urLoaderTearDown();

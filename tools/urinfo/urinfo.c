@@ -254,10 +254,35 @@ static void print_loader(void) {
     urLoaderConfigRelease(config);
 }
 
+// -v: the adapters urc ships that the loader did not load, one line each.
+static void print_unloaded(const ur_adapter_handle_t *adapters, uint32_t count) {
+    static const struct {
+        ur_backend_t backend;
+        const char *library;
+    } known[] = {{UR_BACKEND_CUDA, "libur_adapter_cuda.so.0"},
+                 {UR_BACKEND_LEVEL_ZERO, "libur_adapter_level_zero.so.0"},
+                 {UR_BACKEND_OPENCL, "libur_adapter_opencl.so.0"}};
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; ++k) {
+        bool loaded = false;
+        for (uint32_t a = 0; a < count; ++a) {
+            ur_backend_t backend = UR_BACKEND_UNKNOWN;
+            urAdapterGetInfo(adapters[a], UR_ADAPTER_INFO_BACKEND, sizeof backend, &backend, NULL);
+            loaded |= backend == known[k].backend;
+        }
+        if (!loaded)
+            printf("[adapter %s] not loaded: not found beside the loader or on "
+                   "UR_ADAPTERS_SEARCH_PATH, or left out by ONEAPI_DEVICE_SELECTOR "
+                   "(UR_LOG_LOADER=level:debug says which)\n",
+                   known[k].library);
+    }
+}
+
 // One pass over adapters, platforms and devices: the one-line summary of each device, or
 // (`detail`) every property of each of them.
 static int list(const options_t *opt, bool selector_set, bool detail) {
-    uint32_t count = 0;
+    uint32_t count = 0, selected = 0;
+    char found[512] = ""; // what urDeviceGet sees, for "no device matched"
+    bool malformed = false;
     ur_result_t r = urAdapterGet(0, NULL, &count);
     if (r != UR_RESULT_SUCCESS) {
         fprintf(stderr, "error: urAdapterGet: %s\n", urc_result_name(r));
@@ -270,6 +295,8 @@ static int list(const options_t *opt, bool selector_set, bool detail) {
     }
     if (detail)
         print_loader();
+    if (opt->verbose && !detail)
+        print_unloaded(adapters, count);
     for (uint32_t a = 0; a < count; ++a) {
         ur_backend_t backend = UR_BACKEND_UNKNOWN;
         urAdapterGetInfo(adapters[a], UR_ADAPTER_INFO_BACKEND, sizeof backend, &backend, NULL);
@@ -282,8 +309,19 @@ static int list(const options_t *opt, bool selector_set, bool detail) {
                         "  ");
         }
         uint32_t np = 0;
-        if (urPlatformGet(adapters[a], 0, NULL, &np) != UR_RESULT_SUCCESS || np == 0)
+        ur_result_t pr = urPlatformGet(adapters[a], 0, NULL, &np);
+        if (pr != UR_RESULT_SUCCESS || np == 0) {
+            // -v: say why this adapter has nothing to list, in one line.
+            if (opt->verbose && !detail) {
+                const char *why = NULL;
+                int32_t code = 0;
+                if (urAdapterGetLastError(adapters[a], &why, &code) != UR_RESULT_SUCCESS ||
+                    why == NULL || why[0] == '\0')
+                    why = pr != UR_RESULT_SUCCESS ? urc_result_name(pr) : "no platform";
+                printf("[adapter %s] %s\n", backend_name, why);
+            }
             continue;
+        }
         ur_platform_handle_t *platforms = calloc(np, sizeof *platforms);
         if (platforms == NULL || urPlatformGet(adapters[a], np, platforms, NULL) != 0) {
             free(platforms);
@@ -301,6 +339,15 @@ static int list(const options_t *opt, bool selector_set, bool detail) {
                                ur_device_handle_t *, uint32_t *) =
                 opt->ignore_selector ? urDeviceGet : urDeviceGetSelected;
             r = get(platforms[p], UR_DEVICE_TYPE_ALL, 0, NULL, &nd);
+            uint32_t all = 0;
+            if (urDeviceGet(platforms[p], UR_DEVICE_TYPE_ALL, 0, NULL, &all) == UR_RESULT_SUCCESS &&
+                all > 0)
+                snprintf(found + strlen(found), sizeof found - strlen(found), "%s%u %s device(s)",
+                         found[0] ? ", " : "", all, backend_name);
+            if (r == UR_RESULT_ERROR_INVALID_VALUE && !opt->ignore_selector) {
+                malformed = true; // the loader has named the bad term on stderr
+                continue;
+            }
             if (r != UR_RESULT_SUCCESS) {
                 fprintf(stderr, "error: %s: %s\n",
                         opt->ignore_selector ? "urDeviceGet" : "urDeviceGetSelected",
@@ -342,6 +389,7 @@ static int list(const options_t *opt, bool selector_set, bool detail) {
                                sizeof driver));
                 ++linear;
             }
+            selected += nd;
             for (uint32_t d = 0; d < nd; ++d)
                 urDeviceRelease(devices[d]);
             free(devices);
@@ -351,6 +399,15 @@ static int list(const options_t *opt, bool selector_set, bool detail) {
     for (uint32_t a = 0; a < count; ++a)
         urAdapterRelease(adapters[a]);
     free(adapters);
+    if (malformed) {
+        fprintf(stderr, "error: ONEAPI_DEVICE_SELECTOR is malformed (see the message above)\n");
+        return 2;
+    }
+    if (selector_set && !opt->ignore_selector && selected == 0 && !detail) {
+        fprintf(stderr, "error: no device matched ONEAPI_DEVICE_SELECTOR=\"%s\" (found: %s)\n",
+                urc_env_get(URC_ENV_DEVICE_SELECTOR), found[0] ? found : "no devices at all");
+        return 3;
+    }
     return 0;
 }
 

@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: MIT
 // urContext* of the CUDA adapter, through the loader.
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cudat.h"
 
 START_TEST(create_and_get_info) {
@@ -70,6 +75,50 @@ START_TEST(usm_2d_support_reported) {
 }
 END_TEST
 
+// After the driver has shut down (at process exit, before urc's teardown) calls fail with
+// CUDA_ERROR_DEINITIALIZED silently, and the message names the error from urc's own table.
+// Only the simulated driver can shut down on demand; on a real one the test has nothing to do.
+START_TEST(driver_shutdown_is_silent) {
+    void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    void (*shutdown)(void) = NULL;
+    if (cuda != NULL)
+        *(void **)&shutdown = dlsym(cuda, "cuda_sim_shutdown");
+    if (shutdown == NULL) {
+        if (cuda != NULL)
+            dlclose(cuda);
+        return;
+    }
+    FILE *err = tmpfile();
+    ck_assert_ptr_nonnull(err);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fileno(err), 2);
+    shutdown();
+    ur_queue_handle_t queue = NULL;
+    ur_result_t r = urQueueCreate(T.context, T.device, NULL, &queue);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ck_assert_int_ne(r, UR_RESULT_SUCCESS);
+    char text[512] = "";
+    rewind(err);
+    size_t n = fread(text, 1, sizeof text - 1, err);
+    text[n] = '\0';
+    fclose(err);
+    ck_assert_msg(n == 0, "stderr after the driver shut down: %s", text);
+    if (r == UR_RESULT_ERROR_ADAPTER_SPECIFIC || r == UR_RESULT_ERROR_UNINITIALIZED) {
+        const char *message = NULL;
+        int32_t code = 0;
+        ck_assert_ur_ok(urAdapterGetLastError(T.adapter, &message, &code));
+        ck_assert_ptr_nonnull(strstr(message, "CUDA_ERROR_DEINITIALIZED (4)"));
+    }
+    dlclose(cuda);
+    // The handles die with the process; the fixture does not release them into a dead driver.
+    T.queue = NULL;
+    T.context = NULL;
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("cuda context");
     TCase *tc = cudat_tcase("urContextCreate");
@@ -86,6 +135,9 @@ int main(void) {
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urContextGetInfo");
     tcase_add_test(tc, usm_2d_support_reported);
+    suite_add_tcase(s, tc);
+    tc = cudat_tcase("driver shutdown");
+    tcase_add_test(tc, driver_shutdown_is_silent);
     suite_add_tcase(s, tc);
     return cudat_main(s, false);
 }
