@@ -293,6 +293,22 @@ ur_result_t ocl_event_create_with_native_handle(ur_native_handle_t hNativeEvent,
                                                 ur_event_handle_t *phEvent) {
     OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     cl_event cl = (cl_event)hNativeEvent;
+    if (cl == NULL) {
+        // Native handle 0 gives an event that is already complete, as in UR: SYCL and test
+        // harnesses use it as a ready-made entry for wait lists. A completed user event of the
+        // context stands in for it, so OpenCL wait lists accept it.
+        cl_int err = CL_SUCCESS;
+        cl = clCreateUserEvent(hContext->cl, &err);
+        if (err != CL_SUCCESS)
+            return ocl_fail(err, "clCreateUserEvent");
+        err = clSetUserEventStatus(cl, CL_COMPLETE);
+        ur_result_t res = err == CL_SUCCESS ? event_make(hContext, NULL, cl, UR_COMMAND_EVENTS_WAIT,
+                                                         true, phEvent)
+                                            : ocl_fail(err, "clSetUserEventStatus");
+        if (res != UR_RESULT_SUCCESS)
+            clReleaseEvent(cl);
+        return res;
+    }
     cl_context cl_ctx = NULL;
     OCL_TRY("clGetEventInfo", clGetEventInfo(cl, CL_EVENT_CONTEXT, sizeof cl_ctx, &cl_ctx, NULL));
     if (cl_ctx != hContext->cl)
