@@ -682,10 +682,16 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
         return urc_info_ptr(&out, d->platform);
     case UR_DEVICE_INFO_REFERENCE_COUNT:
         return urc_info_u32(&out, urc_refcount(&d->obj));
-    case UR_DEVICE_INFO_IL_VERSION:
-        if (!d->il)
+    case UR_DEVICE_INFO_IL_VERSION: {
+        // What the device says, as UR answers, even an empty list (PoCL takes no IL); only a
+        // device that cannot be asked (OpenCL 1.2 without cl_khr_il_program) leaves it open.
+        char *il = device_string(d->cl, CL_DEVICE_IL_VERSION);
+        if (il == NULL)
             return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
-        return put_cl_string(&out, d, CL_DEVICE_IL_VERSION);
+        ur_result_t result = urc_info_string(&out, il);
+        free(il);
+        return result;
+    }
     case UR_DEVICE_INFO_NAME:
         return put_cl_string(&out, d, CL_DEVICE_NAME);
     case UR_DEVICE_INFO_VENDOR:

@@ -30,8 +30,8 @@ static void teardown(void) {
 
 static bool device_usm(void) {
     ur_device_usm_access_capability_flags_t caps = 0;
-    return urDeviceGetInfo(T.device, UR_DEVICE_INFO_USM_DEVICE_SUPPORT, sizeof caps, &caps,
-                           NULL) == UR_RESULT_SUCCESS &&
+    return urDeviceGetInfo(T.device, UR_DEVICE_INFO_USM_DEVICE_SUPPORT, sizeof caps, &caps, NULL) ==
+               UR_RESULT_SUCCESS &&
            caps != 0;
 }
 
@@ -42,8 +42,8 @@ START_TEST(native_zero_event_is_complete) {
     ck_assert_ur_ok(urEventCreateWithNativeHandle(0, T.context, NULL, &e));
     ck_assert_ptr_nonnull(e);
     ur_event_status_t status = UR_EVENT_STATUS_QUEUED;
-    ck_assert_ur_ok(urEventGetInfo(e, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof status,
-                                   &status, NULL));
+    ck_assert_ur_ok(
+        urEventGetInfo(e, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL));
     ck_assert_int_eq(status, UR_EVENT_STATUS_COMPLETE);
     ck_assert_ur_ok(urEventWait(1, &e));
     // As a wait-list entry, the way SYCL uses it.
@@ -205,12 +205,14 @@ END_TEST
 // pitch, width, height, pattern size: UR's conformance shapes, and patterns that span rows or
 // do not divide a row.
 static const size_t fill_shapes[][4] = {
-    {1, 1, 1, 1},          {1024, 256, 1, 256},    {1024, 256, 1, 4},     {1024, 57, 1, 1},
-    {1024, 1024, 1, 256},  {1024, 1024, 1, 1024},  {1024, 256, 256, 1},   {1024, 256, 256, 256},
-    {1024, 256, 256, 65536}, {234, 233, 1, 1},     {234, 233, 35, 1},     {1024, 256, 35, 128},
-    {64, 16, 8, 32},       {64, 16, 8, 128},       {40, 12, 4, 16},       {40, 6, 8, 4},
-    {512, 256, 4, 2},      {512, 256, 4, 8},       {512, 256, 4, 16},     {512, 256, 4, 64},
-    {512, 256, 4, 512},    {512, 256, 4, 1024},    {16, 2, 4, 8},
+    {1, 1, 1, 1},        {1024, 256, 1, 256},   {1024, 256, 1, 4},
+    {1024, 57, 1, 1},    {1024, 1024, 1, 256},  {1024, 1024, 1, 1024},
+    {1024, 256, 256, 1}, {1024, 256, 256, 256}, {1024, 256, 256, 65536},
+    {234, 233, 1, 1},    {234, 233, 35, 1},     {1024, 256, 35, 128},
+    {64, 16, 8, 32},     {64, 16, 8, 128},      {40, 12, 4, 16},
+    {40, 6, 8, 4},       {512, 256, 4, 2},      {512, 256, 4, 8},
+    {512, 256, 4, 16},   {512, 256, 4, 64},     {512, 256, 4, 512},
+    {512, 256, 4, 1024}, {16, 2, 4, 8},
 };
 #define FILL_SHAPES ((int)(sizeof fill_shapes / sizeof fill_shapes[0]))
 
@@ -243,9 +245,10 @@ START_TEST(usm_fill_2d_matches_the_host_reference) {
     ck_assert_ur_ok(urEventRelease(done));
     ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, host, mem, total, 0, NULL, NULL));
     for (size_t i = 0; i < total; ++i)
-        ck_assert_msg(host[i] == want[i],
-                      "pitch %zu width %zu height %zu pattern %zu: byte %zu (row %zu) is %u, not %u",
-                      pitch, width, height, psize, i, i / pitch, host[i], want[i]);
+        ck_assert_msg(
+            host[i] == want[i],
+            "pitch %zu width %zu height %zu pattern %zu: byte %zu (row %zu) is %u, not %u", pitch,
+            width, height, psize, i, i / pitch, host[i], want[i]);
     ck_assert_ur_ok(urUSMFree(T.context, mem));
     free(pattern);
     free(host);
