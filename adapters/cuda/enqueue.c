@@ -20,6 +20,9 @@ static ur_result_t barrier(cuda_queue_t *q, ur_command_t command, uint32_t n,
         return res != UR_RESULT_SUCCESS ? res : cuda_op_end(&op, res, false, phEvent);
     }
     ur_result_t res = cuda_activate(q->dev);
+    // Every stream takes part, so a barrier makes the ones not used yet.
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_queue_make_all_streams(q);
     if (res != UR_RESULT_SUCCESS)
         return res;
     CUstream target = q->streams[0];

@@ -84,8 +84,9 @@ ur_result_t cuda_op_begin(cuda_queue_t *q, ur_command_t command, uint32_t num_ev
     ur_result_t res = cuda_activate(q->dev);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    op->stream = cuda_queue_stream(q);
-    res = cuda_wait_events(op->stream, num_events, events);
+    res = cuda_queue_stream(q, &op->stream);
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_wait_events(op->stream, num_events, events);
     if (res != UR_RESULT_SUCCESS || phEvent == NULL)
         return res;
     res = cuda_event_create(q, op->stream, command, &op->event);

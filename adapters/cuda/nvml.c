@@ -14,11 +14,11 @@ typedef struct nvml_device_opaque *nvml_device_t;
 #define NVML_NOT_SUPPORTED 3
 
 // NVML's clock event (throttle) reason bits.
-#define NVML_REASON_SW_POWER_CAP             0x4ull
-#define NVML_REASON_SW_THERMAL_SLOWDOWN      0x20ull
-#define NVML_REASON_HW_THERMAL_SLOWDOWN      0x40ull
-#define NVML_REASON_HW_POWER_BRAKE_SLOWDOWN  0x80ull
-#define NVML_REASON_APPLICATIONS_CLOCKS_SET  0x2ull
+#define NVML_REASON_SW_POWER_CAP            0x4ull
+#define NVML_REASON_SW_THERMAL_SLOWDOWN     0x20ull
+#define NVML_REASON_HW_THERMAL_SLOWDOWN     0x40ull
+#define NVML_REASON_HW_POWER_BRAKE_SLOWDOWN 0x80ull
+#define NVML_REASON_APPLICATIONS_CLOCKS_SET 0x2ull
 
 static struct {
     int (*init)(void);
@@ -37,10 +37,12 @@ static void load(void) {
     if (lib == NULL)
         return;
     nvml.init = (int (*)(void))dlsym(lib, "nvmlInit_v2");
-    nvml.by_pci = (int (*)(const char *, nvml_device_t *))dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
+    nvml.by_pci =
+        (int (*)(const char *, nvml_device_t *))dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
     nvml.limit_constraints = (int (*)(nvml_device_t, unsigned *, unsigned *))dlsym(
         lib, "nvmlDeviceGetPowerManagementLimitConstraints");
-    nvml.limit = (int (*)(nvml_device_t, unsigned *))dlsym(lib, "nvmlDeviceGetPowerManagementLimit");
+    nvml.limit =
+        (int (*)(nvml_device_t, unsigned *))dlsym(lib, "nvmlDeviceGetPowerManagementLimit");
     // Renamed "clocks event reasons" in CUDA 12.6's NVML; the old name stays exported.
     void *reasons = dlsym(lib, "nvmlDeviceGetCurrentClocksEventReasons");
     if (reasons == NULL)

@@ -8,9 +8,7 @@
 #define SIM_NVML_EXPORT __attribute__((visibility("default")))
 
 typedef struct sim_nvml_device *nvml_device_t;
-static struct sim_nvml_device {
-    int unused;
-} the_device;
+static struct sim_nvml_device { int unused; } the_device;
 
 SIM_NVML_EXPORT int nvmlInit_v2(void) {
     const char *mode = getenv("CUDA_SIM_NVML");
