@@ -144,6 +144,25 @@ typedef enum cuda_image_kind_t {
     CUDA_IMAGE_FATBIN,
 } cuda_image_kind_t;
 
+/// What urKernelCreate learns of one kernel of a program: the driver's functions, attributes
+/// and parameter sizes, and the program's metadata. Made by the first urKernelCreate of a name
+/// and kept, immutable, by the program (kernel.c), so later ones call no driver function.
+typedef struct cuda_kernel_info_t {
+    struct cuda_kernel_info_t *next;
+    uint64_t hash; // of the name
+    CUmodule module;
+    CUfunction fn, fn_offset;
+    uint32_t reqd_wg[3], max_wg[3];
+    uint64_t max_linear_wg;
+    uint32_t reqd_sg;
+    int regs_per_thread, max_threads, static_shared;
+    bool params_known;
+    uint32_t nparams;
+    size_t *param_sizes;
+    size_t frame_bytes;
+    char name[]; // NUL-terminated
+} cuda_kernel_info_t;
+
 typedef struct cuda_program_t {
     urc_object_t obj;
     cuda_context_t *ctx; // retained
@@ -161,16 +180,18 @@ typedef struct cuda_program_t {
     char *options; // of the last build, compile or link
     char *log;     // info log, then error log, of the last JIT
     urc_dg_cache_t *dg_cache;
+    _Atomic(cuda_kernel_info_t *) kernel_infos; // pushed, never removed, until destruction
 } cuda_program_t;
 
 typedef struct cuda_kernel_t {
     urc_object_t obj;
     cuda_program_t *program; // retained
     CUfunction fn;
-    CUfunction fn_offset; // "<name>_with_offset", DPC++'s variant taking the global offset
-    char *name;
-    uint32_t reqd_wg[3]; // from "<name>@reqd_work_group_size"; 0 = none
-    uint32_t max_wg[3];  // from "<name>@max_work_group_size"
+    CUfunction fn_offset;         // "<name>_with_offset", DPC++'s variant taking the global offset
+    const char *name;             // the info's
+    cuda_kernel_info_t *own_info; // a native kernel's info, not in the program's list; or NULL
+    uint32_t reqd_wg[3];          // from "<name>@reqd_work_group_size"; 0 = none
+    uint32_t max_wg[3];           // from "<name>@max_work_group_size"
     uint64_t max_linear_wg;
     uint32_t reqd_sg;
     int regs_per_thread;
@@ -333,6 +354,8 @@ void cuda_program_release_internal(cuda_program_t *p);
 bool cuda_program_module(cuda_program_t *p, CUmodule *module);
 
 // ---- kernel.c ----
+/// Frees the program's kernel infos (program destruction).
+void cuda_kernel_infos_free(cuda_program_t *p);
 /// A work-group size for `global` when the caller gave none: the kernel's required size, or
 /// per dimension the largest divisor of the global size the occupancy calculator allows.
 void cuda_kernel_guess_local(cuda_kernel_t *k, const cuda_device_t *dev, uint32_t dims,
