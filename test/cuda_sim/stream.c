@@ -140,6 +140,10 @@ SIM_EXPORT CUresult cuStreamCreateWithPriority(CUstream *ps, unsigned int flags,
     return CUDA_SUCCESS;
 }
 
+SIM_EXPORT CUresult cuStreamCreate(CUstream *ps, unsigned int flags) {
+    return cuStreamCreateWithPriority(ps, flags, 0);
+}
+
 SIM_EXPORT CUresult cuStreamDestroy_v2(CUstream s) {
     if (s == NULL)
         return CUDA_ERROR_INVALID_HANDLE;
