@@ -59,6 +59,7 @@ static cl_int bridge(cl_context ctx, cl_event foreign, cl_event *out) {
 
 ur_result_t ocl_wait_list_for_queue(ocl_wait_list_t *wl, ur_queue_handle_t queue, uint32_t count,
                                     const ur_event_handle_t *events) {
+    OCL_CHECK_HANDLE(queue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     OCL_TRY_UR(ocl_wait_list_init(wl, count, events));
     for (uint32_t i = 0; i < count; ++i) {
         if (events[i]->context->cl == queue->context->cl)
