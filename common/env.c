@@ -92,6 +92,13 @@ const char *urc_env_get(urc_env_id_t id) {
     return (s != NULL && (unsigned)id < URC_ENV_COUNT) ? s->values[id] : NULL;
 }
 
+char *urc_env_read_now(urc_env_id_t id) {
+    if ((unsigned)id >= URC_ENV_COUNT)
+        return NULL;
+    const char *v = table[id].is_path ? secure_getenv(table[id].name) : getenv(table[id].name);
+    return (v != NULL && v[0] != '\0') ? urc_strdup(v) : NULL;
+}
+
 void urc_env_reload(void) {
     pthread_once(&once, first_read);
     snapshot_t *fresh = take_snapshot();

@@ -43,6 +43,11 @@ const char *urc_env_get(urc_env_id_t id);
 /// are false; unset gives `fallback`; anything else logs a warning and gives `fallback`.
 bool urc_env_bool(urc_env_id_t id, bool fallback);
 
+/// The variable's value now, not the snapshot: a copy the caller frees, or NULL when it is
+/// unset or empty. For the variables UR reads at every use (ONEAPI_DEVICE_SELECTOR in
+/// urDeviceGetSelected), which programs and harnesses change with setenv between calls.
+char *urc_env_read_now(urc_env_id_t id);
+
 /// Reads the environment again (the loader does this when it initialises after a teardown).
 void urc_env_reload(void);
 

@@ -49,6 +49,17 @@ static inline bool urc_release(urc_object_t *obj) {
     return atomic_fetch_sub_explicit(&obj->refcount, 1, memory_order_acq_rel) == 1;
 }
 
+/// Takes a reference unless the count has already reached zero (the object is being destroyed):
+/// for registries that hand out existing handles and drop them in the destructor.
+static inline bool urc_retain_unless_zero(urc_object_t *obj) {
+    unsigned n = atomic_load_explicit(&obj->refcount, memory_order_relaxed);
+    while (n != 0)
+        if (atomic_compare_exchange_weak_explicit(&obj->refcount, &n, n + 1, memory_order_acquire,
+                                                  memory_order_relaxed))
+            return true;
+    return false;
+}
+
 static inline uint32_t urc_refcount(const urc_object_t *obj) {
     return atomic_load_explicit(&((urc_object_t *)obj)->refcount, memory_order_relaxed);
 }

@@ -1477,6 +1477,7 @@ typedef struct ur_context_properties_t {
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phDevices`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phContext`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `NULL != pProperties && UR_CONTEXT_FLAGS_MASK & pProperties->flags`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `DeviceCount == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urContextCreate(
     uint32_t DeviceCount,  ///< [in]
@@ -1943,6 +1944,7 @@ typedef struct ur_sampler_desc_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pDesc`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phSampler`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_SAMPLER_FILTER_MODE_LINEAR < pDesc->filterMode`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT < pDesc->addressingMode`
 UR_APIEXPORT ur_result_t UR_APICALL urSamplerCreate(
     ur_context_handle_t hContext,  ///< [in]
     const ur_sampler_desc_t *pDesc,  ///< [in]
@@ -2856,6 +2858,9 @@ typedef struct ur_queue_index_properties_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phQueue`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `NULL != pProperties && UR_QUEUE_FLAGS_MASK & pProperties->flags`
+///   - UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES when `NULL != pProperties && (pProperties->flags & UR_QUEUE_FLAG_PRIORITY_HIGH) && (pProperties->flags & UR_QUEUE_FLAG_PRIORITY_LOW)`
+///   - UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES when `NULL != pProperties && (pProperties->flags & UR_QUEUE_FLAG_SUBMISSION_BATCHED) && (pProperties->flags & UR_QUEUE_FLAG_SUBMISSION_IMMEDIATE)`
 UR_APIEXPORT ur_result_t UR_APICALL urQueueCreate(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]

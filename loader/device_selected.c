@@ -252,13 +252,16 @@ UR_APIEXPORT ur_result_t UR_APICALL urDeviceGetSelected(ur_platform_handle_t hPl
     if (DeviceType == UR_DEVICE_TYPE_VPU) // UR's loader accepts every type but this one
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
 
-    const char *text = urc_env_get(URC_ENV_DEVICE_SELECTOR);
+    // Read at every call, as UR does: harnesses change the selector with setenv between calls.
+    char *text = urc_env_read_now(URC_ENV_DEVICE_SELECTOR);
     urc_ods_t ods;
     char err[400];
-    if (!urc_ods_parse(text, &ods, err, sizeof err)) {
+    bool parsed = urc_ods_parse(text, &ods, err, sizeof err);
+    if (!parsed)
         report_bad_selector(text, err);
+    free(text);
+    if (!parsed)
         return UR_RESULT_ERROR_INVALID_VALUE;
-    }
     ur_backend_t backend = UR_BACKEND_UNKNOWN;
     pool_t pool = {0};
     if (urPlatformGetInfo(hPlatform, UR_PLATFORM_INFO_BACKEND, sizeof backend, &backend, NULL) !=

@@ -27,6 +27,8 @@
 
 /// Streams of an out-of-order queue; an in-order queue has one.
 #define CUDA_OOO_STREAMS 4
+/// Idle streams a device keeps from released queues, for the next queues to use.
+#define CUDA_STREAM_POOL 32
 /// Bytes of each JIT log (info and error) a build or link captures.
 #define CUDA_JIT_LOG_SIZE 16384
 
@@ -53,6 +55,10 @@ typedef struct cuda_device_t {
     uint64_t base_host_ns;
     char name[256];
     urc_device_caps_t caps; // what requirement checks see (URC_MASK_ASPECTS applied)
+    // Idle non-blocking streams of default priority, synchronised, from released queues.
+    pthread_mutex_t stream_pool_lock;
+    CUstream stream_pool[CUDA_STREAM_POOL];
+    uint32_t stream_pool_count;
 } cuda_device_t;
 
 struct cuda_platform_t {
@@ -84,8 +90,11 @@ typedef struct cuda_queue_t {
     bool in_order;
     bool profiling;
     bool owns_streams;
-    uint32_t nstreams;
-    CUstream streams[CUDA_OOO_STREAMS];
+    // Streams are made on first use (queue.c): creating a queue calls no driver function.
+    uint32_t nstreams;                           // how many the queue spreads over (1 in order)
+    _Atomic(CUstream) streams[CUDA_OOO_STREAMS]; // NULL until made
+    unsigned stream_flags;                       // CU_STREAM_* for the streams to make
+    pthread_mutex_t stream_lock;                 // serialises making streams
     atomic_uint next_stream;
     pthread_mutex_t barrier_lock; // serialises barriers; guards the two events below
     CUevent barrier_tmp;
@@ -135,6 +144,25 @@ typedef enum cuda_image_kind_t {
     CUDA_IMAGE_FATBIN,
 } cuda_image_kind_t;
 
+/// What urKernelCreate learns of one kernel of a program: the driver's functions, attributes
+/// and parameter sizes, and the program's metadata. Made by the first urKernelCreate of a name
+/// and kept, immutable, by the program (kernel.c), so later ones call no driver function.
+typedef struct cuda_kernel_info_t {
+    struct cuda_kernel_info_t *next;
+    uint64_t hash; // of the name
+    CUmodule module;
+    CUfunction fn, fn_offset;
+    uint32_t reqd_wg[3], max_wg[3];
+    uint64_t max_linear_wg;
+    uint32_t reqd_sg;
+    int regs_per_thread, max_threads, static_shared;
+    bool params_known;
+    uint32_t nparams;
+    size_t *param_sizes;
+    size_t frame_bytes;
+    char name[]; // NUL-terminated
+} cuda_kernel_info_t;
+
 typedef struct cuda_program_t {
     urc_object_t obj;
     cuda_context_t *ctx; // retained
@@ -152,16 +180,18 @@ typedef struct cuda_program_t {
     char *options; // of the last build, compile or link
     char *log;     // info log, then error log, of the last JIT
     urc_dg_cache_t *dg_cache;
+    _Atomic(cuda_kernel_info_t *) kernel_infos; // pushed, never removed, until destruction
 } cuda_program_t;
 
 typedef struct cuda_kernel_t {
     urc_object_t obj;
     cuda_program_t *program; // retained
     CUfunction fn;
-    CUfunction fn_offset; // "<name>_with_offset", DPC++'s variant taking the global offset
-    char *name;
-    uint32_t reqd_wg[3]; // from "<name>@reqd_work_group_size"; 0 = none
-    uint32_t max_wg[3];  // from "<name>@max_work_group_size"
+    CUfunction fn_offset;         // "<name>_with_offset", DPC++'s variant taking the global offset
+    const char *name;             // the info's
+    cuda_kernel_info_t *own_info; // a native kernel's info, not in the program's list; or NULL
+    uint32_t reqd_wg[3];          // from "<name>@reqd_work_group_size"; 0 = none
+    uint32_t max_wg[3];           // from "<name>@max_work_group_size"
     uint64_t max_linear_wg;
     uint32_t reqd_sg;
     int regs_per_thread;
@@ -250,12 +280,23 @@ void cuda_context_retain_internal(cuda_context_t *ctx);
 void cuda_context_release_internal(cuda_context_t *ctx);
 
 // ---- queue.c ----
-/// The stream the next command of `q` goes to (round robin over an out-of-order queue's).
-static inline CUstream cuda_queue_stream(cuda_queue_t *q) {
-    if (q->nstreams == 1)
-        return q->streams[0];
-    unsigned n = atomic_fetch_add_explicit(&q->next_stream, 1, memory_order_relaxed);
-    return q->streams[n % q->nstreams];
+/// Makes stream `i` of `q` (or takes one from the device's pool), unless another thread has.
+ur_result_t cuda_queue_make_stream(cuda_queue_t *q, uint32_t i, CUstream *out);
+/// Makes every stream of `q` (barriers of out-of-order queues, native handles).
+ur_result_t cuda_queue_make_all_streams(cuda_queue_t *q);
+/// Destroys the streams in the device's pool (platform teardown).
+void cuda_queue_pool_drain(cuda_device_t *dev);
+/// The stream the next command of `q` goes to (round robin over an out-of-order queue's),
+/// made on first use. The caller has made the device's context current.
+static inline ur_result_t cuda_queue_stream(cuda_queue_t *q, CUstream *out) {
+    uint32_t i = 0;
+    if (q->nstreams > 1)
+        i = atomic_fetch_add_explicit(&q->next_stream, 1, memory_order_relaxed) % q->nstreams;
+    CUstream s = atomic_load_explicit(&q->streams[i], memory_order_acquire);
+    if (s == NULL)
+        return cuda_queue_make_stream(q, i, out);
+    *out = s;
+    return UR_RESULT_SUCCESS;
 }
 void cuda_queue_retain_internal(cuda_queue_t *q);
 void cuda_queue_release_internal(cuda_queue_t *q);
@@ -313,6 +354,8 @@ void cuda_program_release_internal(cuda_program_t *p);
 bool cuda_program_module(cuda_program_t *p, CUmodule *module);
 
 // ---- kernel.c ----
+/// Frees the program's kernel infos (program destruction).
+void cuda_kernel_infos_free(cuda_program_t *p);
 /// A work-group size for `global` when the caller gave none: the kernel's required size, or
 /// per dimension the largest divisor of the global size the occupancy calculator allows.
 void cuda_kernel_guess_local(cuda_kernel_t *k, const cuda_device_t *dev, uint32_t dims,

@@ -7,6 +7,7 @@
 
 #include "assert_record.h"
 #include "cuda_internal.h"
+#include "nvml.h"
 
 // What cuda_activate_cached (cuda_internal.h) trusts instead of asking the driver.
 _Thread_local CUcontext cuda_thread_ctx;
@@ -111,6 +112,8 @@ static ur_result_t calibrate(cuda_device_t *dev) {
 
 ur_result_t cuda_device_init(cuda_device_t *dev) {
     urc_object_init(&dev->obj, &cuda_ddi, URC_KIND_DEVICE);
+    pthread_mutex_init(&dev->stream_pool_lock, NULL);
+    dev->stream_pool_count = 0;
     dev->cc_major = attr(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
     dev->cc_minor = attr(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
     dev->warp_size = attr(dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
@@ -429,6 +432,31 @@ static ur_result_t version_string(const urc_info_t *out, int major, int minor) {
     return urc_info_string(out, text);
 }
 
+// Power and thermal queries through NVML (nvml.c): unsupported without it.
+static ur_result_t nvml_info(const cuda_device_t *dev, ur_device_info_t propName,
+                             const urc_info_t *out) {
+    char bus[32] = {0};
+    if (cu.DeviceGetPCIBusId(bus, (int)sizeof bus - 1, dev->cu) != CUDA_SUCCESS)
+        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    int32_t lo = 0, hi = 0;
+    ur_device_throttle_reasons_flags_t reasons = 0;
+    switch (propName) {
+    case UR_DEVICE_INFO_MIN_POWER_LIMIT:
+    case UR_DEVICE_INFO_MAX_POWER_LIMIT:
+        if (!cuda_nvml_power_limits(bus, &lo, &hi))
+            return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+        return urc_info_i32(out, propName == UR_DEVICE_INFO_MIN_POWER_LIMIT ? lo : hi);
+    case UR_DEVICE_INFO_CURRENT_CLOCK_THROTTLE_REASONS:
+        if (!cuda_nvml_throttle_reasons(bus, &reasons))
+            return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+        return urc_info_u32(out, reasons);
+    default: // UR_DEVICE_INFO_FAN_SPEED
+        if (!cuda_nvml_fan_speed(bus, &lo))
+            return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+        return urc_info_i32(out, lo);
+    }
+}
+
 ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t propName,
                                  size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     if (!cuda_is(hDevice, URC_KIND_DEVICE))
@@ -685,9 +713,30 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
         }
         return urc_info_u32(&out, v);
     }
+    // Limits of pitched (linear) images, which the driver knows whether or not urc creates
+    // such images.
+    case UR_DEVICE_INFO_IMAGE_PITCH_ALIGN_EXP:
+        return urc_info_u32(&out, (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT));
+    case UR_DEVICE_INFO_MAX_IMAGE_LINEAR_WIDTH_EXP:
+        return urc_info_size(&out,
+                             (size_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH));
+    case UR_DEVICE_INFO_MAX_IMAGE_LINEAR_HEIGHT_EXP:
+        return urc_info_size(
+            &out, (size_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT));
+    case UR_DEVICE_INFO_MAX_IMAGE_LINEAR_PITCH_EXP:
+        return urc_info_size(&out,
+                             (size_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH));
+    case UR_DEVICE_INFO_MIPMAP_MAX_ANISOTROPY_EXP:
+        // CUDA has no query; its texture descriptor documents 16 as the most.
+        return urc_info_u32(&out, 16);
+    case UR_DEVICE_INFO_MIN_POWER_LIMIT:
+    case UR_DEVICE_INFO_MAX_POWER_LIMIT:
+    case UR_DEVICE_INFO_CURRENT_CLOCK_THROTTLE_REASONS:
+    case UR_DEVICE_INFO_FAN_SPEED:
+        return nvml_info(dev, propName, &out);
     default:
-        // Intel GPU topology, NVML-backed power and thermal queries, Windows LUIDs, image
-        // details of the unsupported image features, and values added after this snapshot.
+        // Intel GPU topology, Windows LUIDs, image details of the unsupported image features,
+        // and values added after this snapshot.
         return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
     }
 }

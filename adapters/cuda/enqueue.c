@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cuda_internal.h"
+#include "fill.h"
 
 // ---- waits and barriers ----
 
@@ -19,6 +20,9 @@ static ur_result_t barrier(cuda_queue_t *q, ur_command_t command, uint32_t n,
         return res != UR_RESULT_SUCCESS ? res : cuda_op_end(&op, res, false, phEvent);
     }
     ur_result_t res = cuda_activate(q->dev);
+    // Every stream takes part, so a barrier makes the ones not used yet.
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_queue_make_all_streams(q);
     if (res != UR_RESULT_SUCCESS)
         return res;
     CUstream target = q->streams[0];
@@ -484,6 +488,9 @@ ur_result_t cuda_enqueue_usm_fill(ur_queue_handle_t hQueue, void *pMem, size_t p
     return cuda_op_end(&op, res, false, phEvent);
 }
 
+static ur_result_t usm_side(const void *ptr, CUmemorytype *type, CUdeviceptr *dev,
+                            const void **host);
+
 ur_result_t cuda_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_t pitch,
                                      size_t patternSize, const void *pPattern, size_t width,
                                      size_t height, uint32_t numEventsInWaitList,
@@ -491,19 +498,40 @@ ur_result_t cuda_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_
                                      ur_event_handle_t *phEvent) {
     if (!cuda_is(hQueue, URC_KIND_QUEUE))
         return UR_RESULT_ERROR_INVALID_QUEUE;
-    // Each row starts the pattern afresh, so a row must hold whole patterns.
-    if (width % patternSize != 0)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
-                             "width %zu is not a multiple of the pattern size %zu", width,
-                             patternSize);
+    // The pattern runs on from row to row (common/fill.h). When rows do not each start it
+    // afresh, the region is written out on the host and copied: CUDA takes a pageable source's
+    // bytes before an asynchronous copy returns, so the image is freed right after.
+    uint8_t *image = NULL;
+    if (!urc_fill2d_rows_whole(width, patternSize)) {
+        image = urc_fill2d_image(pPattern, patternSize, width, height);
+        if (image == NULL)
+            return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
     cuda_op_t op;
     ur_result_t res = cuda_op_begin(CUDA_QUEUE(hQueue), UR_COMMAND_USM_FILL_2D, numEventsInWaitList,
                                     phEventWaitList, phEvent, &op);
-    if (res != UR_RESULT_SUCCESS)
+    if (res != UR_RESULT_SUCCESS) {
+        free(image);
         return res;
+    }
     CUdeviceptr base = (CUdeviceptr)(uintptr_t)pMem;
     const uint8_t *pat = pPattern;
-    if (patternSize == 1) {
+    if (image != NULL) {
+        CUDA_MEMCPY2D p;
+        memset(&p, 0, sizeof p);
+        const void *dst_host = NULL;
+        res = usm_side(pMem, &p.dstMemoryType, &p.dstDevice, &dst_host);
+        p.dstHost = (void *)dst_host;
+        p.dstPitch = pitch;
+        p.srcMemoryType = CU_MEMORYTYPE_HOST;
+        p.srcHost = image;
+        p.srcPitch = width;
+        p.WidthInBytes = width;
+        p.Height = height;
+        if (res == UR_RESULT_SUCCESS)
+            res = cuda_ok(cu.Memcpy2DAsync(&p, op.stream), "cuMemcpy2DAsync");
+        free(image);
+    } else if (patternSize == 1) {
         res = cuda_ok(cu.MemsetD2D8Async(base, pitch, pat[0], width, height, op.stream),
                       "cuMemsetD2D8Async");
     } else {

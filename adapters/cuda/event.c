@@ -63,8 +63,10 @@ ur_result_t cuda_wait_events(CUstream stream, uint32_t num_events,
         if (!cuda_is(events[i], URC_KIND_EVENT))
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
         const cuda_event_t *e = CUDA_EVENT(events[i]);
-        // A stream runs in order, so an event recorded earlier on it has already happened.
-        if (e->stream == stream && stream != NULL)
+        // A stream runs in order, so an event recorded earlier on it has already happened; an
+        // event without a CUevent (from native handle 0) is complete. Events of another UR
+        // context need nothing more: every context of a device runs in its primary context.
+        if ((e->stream == stream && stream != NULL) || e->end == NULL)
             continue;
         ur_result_t res = cuda_ok(cu.StreamWaitEvent(stream, e->end, 0), "cuStreamWaitEvent");
         if (res != UR_RESULT_SUCCESS)
@@ -82,8 +84,9 @@ ur_result_t cuda_op_begin(cuda_queue_t *q, ur_command_t command, uint32_t num_ev
     ur_result_t res = cuda_activate(q->dev);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    op->stream = cuda_queue_stream(q);
-    res = cuda_wait_events(op->stream, num_events, events);
+    res = cuda_queue_stream(q, &op->stream);
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_wait_events(op->stream, num_events, events);
     if (res != UR_RESULT_SUCCESS || phEvent == NULL)
         return res;
     res = cuda_event_create(q, op->stream, command, &op->event);
@@ -114,7 +117,7 @@ ur_result_t cuda_op_end(cuda_op_t *op, ur_result_t result, bool blocking,
 }
 
 static ur_result_t status(cuda_event_t *e, ur_event_status_t *out) {
-    CUresult r = cu.EventQuery(e->end);
+    CUresult r = e->end != NULL ? cu.EventQuery(e->end) : CUDA_SUCCESS;
     if (r == CUDA_SUCCESS) {
         *out = UR_EVENT_STATUS_COMPLETE;
         return UR_RESULT_SUCCESS;
@@ -209,6 +212,8 @@ ur_result_t cuda_event_wait(uint32_t numEvents, const ur_event_handle_t *phEvent
         if (!cuda_is(phEventWaitList[i], URC_KIND_EVENT))
             return UR_RESULT_ERROR_INVALID_EVENT;
         cuda_event_t *e = CUDA_EVENT(phEventWaitList[i]);
+        if (e->end == NULL)
+            continue; // complete from the start
         ur_result_t res = cuda_activate(e->dev);
         if (res == UR_RESULT_SUCCESS)
             res = cuda_ok(cu.EventSynchronize(e->end), "cuEventSynchronize");
@@ -246,16 +251,16 @@ ur_result_t cuda_event_create_with_native_handle(ur_native_handle_t hNativeEvent
                                                  ur_event_handle_t *phEvent) {
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
-    if (hNativeEvent == 0)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     cuda_event_t *e = URC_NEW(cuda_event_t);
     if (e == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     e->ctx = CUDA_CONTEXT(hContext);
     e->dev = e->ctx->devices[0];
     e->command = UR_COMMAND_EVENTS_WAIT;
+    // Native handle 0 gives an event that is already complete, as in UR: SYCL and test
+    // harnesses use it as a ready-made entry for wait lists. It has no CUevent (end NULL).
     e->end = (CUevent)hNativeEvent;
-    e->owns_native = pProperties != NULL && pProperties->isNativeHandleOwned;
+    e->owns_native = e->end != NULL && pProperties != NULL && pProperties->isNativeHandleOwned;
     cuda_context_retain_internal(e->ctx);
     urc_object_init(&e->obj, &cuda_ddi, URC_KIND_EVENT);
     *phEvent = (ur_event_handle_t)e;
@@ -271,6 +276,8 @@ ur_result_t cuda_event_create_with_native_handle(ur_native_handle_t hNativeEvent
 
 static urc_event_poll_t callback_poll(ur_event_handle_t hEvent) {
     cuda_event_t *e = CUDA_EVENT(hEvent);
+    if (e->end == NULL)
+        return URC_EVENT_COMPLETE;
     // The query needs no particular context, but a context-less thread may not call the driver
     // on some versions: make the event's device current first.
     if (cuda_activate(e->dev) != UR_RESULT_SUCCESS)

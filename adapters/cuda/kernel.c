@@ -3,8 +3,10 @@
 // API they arrive with each launch (urEnqueueKernelLaunchWithArgsExp), so concurrent launches
 // of one kernel from several threads never share mutable state.
 #include <stdio.h>
+#include <string.h>
 
 #include "cuda_internal.h"
+#include "hashmap.h"
 
 // UR's per-kernel metadata entries are named "<kernel>@<tag>".
 static const urc_prop_t *kernel_prop(const cuda_program_t *p, const char *kernel, const char *tag) {
@@ -25,8 +27,7 @@ static void read_dims(const urc_prop_t *prop, uint32_t dims[3]) {
         dims[i] = i < count ? urc_prop_u32_at(data, i) : 1;
 }
 
-static void read_metadata(cuda_kernel_t *k) {
-    const cuda_program_t *p = k->program;
+static void read_metadata(const cuda_program_t *p, cuda_kernel_info_t *k) {
     read_dims(kernel_prop(p, k->name, "@reqd_work_group_size"), k->reqd_wg);
     read_dims(kernel_prop(p, k->name, "@max_work_group_size"), k->max_wg);
     const urc_prop_t *linear = kernel_prop(p, k->name, "@max_linear_work_group_size");
@@ -40,7 +41,7 @@ static void read_metadata(cuda_kernel_t *k) {
 
 // Counts the parameters and their sizes, so launches can reject missing or mis-sized
 // arguments instead of letting cuLaunchKernel read garbage.
-static void read_params(cuda_kernel_t *k) {
+static void read_params(cuda_kernel_info_t *k) {
     if (cu.FuncGetParamInfo == NULL)
         return;
     size_t offset, size;
@@ -64,29 +65,30 @@ static void read_params(cuda_kernel_t *k) {
     k->params_known = true;
 }
 
-// A kernel for function `fn` of program `p` (whose module is `module`, current context the
+static void info_free(cuda_kernel_info_t *info) {
+    if (info != NULL)
+        free(info->param_sizes);
+    free(info);
+}
+
+// What the driver and the metadata say of function `fn` of `module` (current context the
 // program's device's), named `name` ("" when unknown: no metadata, no offset variant).
-static ur_result_t kernel_new(cuda_program_t *p, CUmodule module, CUfunction fn, const char *name,
-                              ur_kernel_handle_t *phKernel) {
+static ur_result_t info_make(const cuda_program_t *p, CUmodule module, CUfunction fn,
+                             const char *name, uint64_t hash, cuda_kernel_info_t **out) {
+    size_t len = strlen(name);
+    cuda_kernel_info_t *k = urc_calloc(1, sizeof *k + len + 1);
+    if (k == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    memcpy(k->name, name, len + 1);
+    k->hash = hash;
+    k->module = module;
+    k->fn = fn;
     // DPC++ emits "<name>_with_offset" taking the global offset; absent in plain CUDA code.
-    CUfunction fn_offset = NULL;
     char offset_name[1024];
     int n = snprintf(offset_name, sizeof offset_name, "%s_with_offset", name);
     if (name[0] == '\0' || n < 0 || (size_t)n >= sizeof offset_name ||
-        cu.ModuleGetFunction(&fn_offset, module, offset_name) != CUDA_SUCCESS)
-        fn_offset = NULL;
-
-    cuda_kernel_t *k = URC_NEW(cuda_kernel_t);
-    char *copy = urc_strdup(name);
-    if (k == NULL || copy == NULL) {
-        free(k);
-        free(copy);
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    k->program = p;
-    k->fn = fn;
-    k->fn_offset = fn_offset;
-    k->name = copy;
+        cu.ModuleGetFunction(&k->fn_offset, module, offset_name) != CUDA_SUCCESS)
+        k->fn_offset = NULL;
     if (cu.FuncGetAttribute(&k->regs_per_thread, CU_FUNC_ATTRIBUTE_NUM_REGS, fn) != CUDA_SUCCESS)
         k->regs_per_thread = 0;
     if (cu.FuncGetAttribute(&k->max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn) !=
@@ -96,14 +98,81 @@ static ur_result_t kernel_new(cuda_program_t *p, CUmodule module, CUfunction fn,
         CUDA_SUCCESS)
         k->static_shared = 0;
     if (name[0] != '\0')
-        read_metadata(k);
+        read_metadata(p, k);
     read_params(k);
+    *out = k;
+    return UR_RESULT_SUCCESS;
+}
+
+// The program's info for `name` in `module`, or NULL. Infos are immutable once pushed, so the
+// walk takes no lock.
+static cuda_kernel_info_t *info_find(cuda_program_t *p, CUmodule module, const char *name,
+                                     uint64_t hash) {
+    for (cuda_kernel_info_t *k = atomic_load_explicit(&p->kernel_infos, memory_order_acquire);
+         k != NULL; k = k->next)
+        if (k->hash == hash && k->module == module && strcmp(k->name, name) == 0)
+            return k;
+    return NULL;
+}
+
+// Adds an info to the program's list. Two threads making the same kernel's first handle at
+// once both push theirs: the list then holds two equal infos, which does no harm.
+static void info_publish(cuda_program_t *p, cuda_kernel_info_t *k) {
+    k->next = atomic_load_explicit(&p->kernel_infos, memory_order_relaxed);
+    while (!atomic_compare_exchange_weak_explicit(&p->kernel_infos, &k->next, k,
+                                                  memory_order_release, memory_order_relaxed))
+        ;
+}
+
+void cuda_kernel_infos_free(cuda_program_t *p) {
+    cuda_kernel_info_t *k = atomic_exchange(&p->kernel_infos, NULL);
+    while (k != NULL) {
+        cuda_kernel_info_t *next = k->next;
+        info_free(k);
+        k = next;
+    }
+}
+
+// A kernel handle of program `p` from `info` (the program's, or `own` for the kernel alone).
+static ur_result_t kernel_new(cuda_program_t *p, cuda_kernel_info_t *info, bool own,
+                              ur_kernel_handle_t *phKernel) {
+    cuda_kernel_t *k = URC_NEW(cuda_kernel_t);
+    if (k == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    k->program = p;
+    k->own_info = own ? info : NULL;
+    k->fn = info->fn;
+    k->fn_offset = info->fn_offset;
+    k->name = info->name;
+    memcpy(k->reqd_wg, info->reqd_wg, sizeof k->reqd_wg);
+    memcpy(k->max_wg, info->max_wg, sizeof k->max_wg);
+    k->max_linear_wg = info->max_linear_wg;
+    k->reqd_sg = info->reqd_sg;
+    k->regs_per_thread = info->regs_per_thread;
+    k->max_threads = info->max_threads;
+    k->static_shared = info->static_shared;
+    k->params_known = info->params_known;
+    k->nparams = info->nparams;
+    k->param_sizes = info->param_sizes;
+    k->frame_bytes = info->frame_bytes;
     atomic_flag_clear(&k->big_frame_busy);
     pthread_mutex_init(&k->lock, NULL);
     cuda_program_retain_internal(p);
     urc_object_init(&k->obj, &cuda_ddi, URC_KIND_KERNEL);
     *phKernel = (ur_kernel_handle_t)k;
     return UR_RESULT_SUCCESS;
+}
+
+// A kernel for `fn` that no other handle shares the info of (native kernels).
+static ur_result_t kernel_new_owning(cuda_program_t *p, CUmodule module, CUfunction fn,
+                                     const char *name, ur_kernel_handle_t *phKernel) {
+    cuda_kernel_info_t *info = NULL;
+    ur_result_t res = info_make(p, module, fn, name, 0, &info);
+    if (res == UR_RESULT_SUCCESS)
+        res = kernel_new(p, info, true, phKernel);
+    if (res != UR_RESULT_SUCCESS)
+        info_free(info);
+    return res;
 }
 
 ur_result_t cuda_kernel_create(ur_program_handle_t hProgram, const char *pKernelName,
@@ -115,6 +184,11 @@ ur_result_t cuda_kernel_create(ur_program_handle_t hProgram, const char *pKernel
     if (!cuda_program_module(p, &module))
         return urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM_EXECUTABLE, 0,
                              "the program is not built");
+    // A kernel made before: no driver call at all.
+    uint64_t hash = urc_hash_str(URC_HASH_INIT, pKernelName);
+    cuda_kernel_info_t *info = info_find(p, module, pKernelName, hash);
+    if (info != NULL)
+        return kernel_new(p, info, false, phKernel);
     ur_result_t res = cuda_activate(p->dev);
     if (res != UR_RESULT_SUCCESS)
         return res;
@@ -125,7 +199,11 @@ ur_result_t cuda_kernel_create(ur_program_handle_t hProgram, const char *pKernel
                              "no kernel \"%s\" in the program", pKernelName);
     if (r != CUDA_SUCCESS)
         return cuda_error(r, "cuModuleGetFunction");
-    return kernel_new(p, module, fn, pKernelName, phKernel);
+    res = info_make(p, module, fn, pKernelName, hash, &info);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    info_publish(p, info);
+    return kernel_new(p, info, false, phKernel);
 }
 
 // A CUfunction of the given program, or (without one) of a program wrapping the function's
@@ -167,7 +245,7 @@ ur_result_t cuda_kernel_create_with_native_handle(ur_native_handle_t hNativeKern
         if (module_known && fn_module != module)
             return urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM, 0,
                                  "the native kernel belongs to another program");
-        return kernel_new(p, module, fn, name, phKernel);
+        return kernel_new_owning(p, module, fn, name, phKernel);
     }
     if (!module_known)
         return urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM, 0,
@@ -181,7 +259,7 @@ ur_result_t cuda_kernel_create_with_native_handle(ur_native_handle_t hNativeKern
                                                  &wrapper);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    res = kernel_new(CUDA_PROGRAM(wrapper), fn_module, fn, name, phKernel);
+    res = kernel_new_owning(CUDA_PROGRAM(wrapper), fn_module, fn, name, phKernel);
     cuda_program_release_internal(CUDA_PROGRAM(wrapper));
     return res;
 }
@@ -201,9 +279,8 @@ ur_result_t cuda_kernel_release(ur_kernel_handle_t hKernel) {
         return UR_RESULT_SUCCESS;
     cuda_program_release_internal(k->program);
     pthread_mutex_destroy(&k->lock);
-    free(k->param_sizes);
+    info_free(k->own_info);
     free(k->big_frame);
-    free(k->name);
     free(k);
     return UR_RESULT_SUCCESS;
 }

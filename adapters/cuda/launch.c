@@ -454,7 +454,9 @@ launch_fast(cuda_queue_t *q, cuda_kernel_t *k, uint32_t dims, const size_t *glob
     // the way a wrong context makes it fail and is made once more, checked.
     if (cuda_activate_cached(dev) != UR_RESULT_SUCCESS)
         return false;
-    CUstream stream = cuda_queue_stream(q);
+    CUstream stream = NULL;
+    if (cuda_queue_stream(q, &stream) != UR_RESULT_SUCCESS)
+        return false; // the slow path reports it
     if (num_events != 0) {
         *result = cuda_wait_events(stream, num_events, events);
         if (*result != UR_RESULT_SUCCESS)

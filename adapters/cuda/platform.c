@@ -95,8 +95,11 @@ void cuda_platform_teardown(void) {
     if (atomic_load(&state) == 1) {
         for (uint32_t i = 0; i < platform.ndevices; ++i) {
             cuda_device_t *dev = &platform.devices[i];
-            if (cuda_activate(dev) == UR_RESULT_SUCCESS)
+            if (cuda_activate(dev) == UR_RESULT_SUCCESS) {
+                cuda_queue_pool_drain(dev);
                 cu.EventDestroy(dev->base_event);
+            }
+            pthread_mutex_destroy(&dev->stream_pool_lock);
             cu.DevicePrimaryCtxRelease(dev->cu);
         }
         free(platform.devices);

@@ -204,6 +204,7 @@ static void program_destroy(cuda_program_t *p) {
     if (p->props != NULL)
         urc_props_release(p->props);
     urc_dg_cache_destroy(p->dg_cache);
+    cuda_kernel_infos_free(p);
     pthread_mutex_destroy(&p->lock);
     cuda_context_release_internal(p->ctx);
     free(p);

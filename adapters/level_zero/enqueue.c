@@ -5,6 +5,7 @@
 // globals in device_global.c.
 #include <stdlib.h>
 
+#include "fill.h"
 #include "l0_internal.h"
 
 static ur_result_t queue_of(ur_queue_handle_t hQueue, l0_queue_t **q) {
@@ -508,7 +509,8 @@ ur_result_t l0_enqueue_usm_advise(ur_queue_handle_t hQueue, const void *pMem, si
 }
 
 // Level Zero has no 2D fill (UR's adapter left it UNSUPPORTED_FEATURE): the rows are written
-// out on the host, each starting with the pattern, and copied as one region.
+// out on the host, the pattern running on from row to row (common/fill.h), and copied as one
+// region.
 ur_result_t l0_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_t pitch,
                                    size_t patternSize, const void *pPattern, size_t width,
                                    size_t height, uint32_t numEventsInWaitList,
@@ -532,10 +534,7 @@ ur_result_t l0_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_t 
     uint8_t *rows = malloc(bytes);
     if (rows == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    for (size_t r = 0; r < height; ++r)
-        for (size_t at = 0; at < width; at += patternSize)
-            memcpy(rows + r * width + at, pPattern,
-                   width - at < patternSize ? width - at : patternSize);
+    urc_fill2d_expand(rows, pPattern, patternSize, width, height);
     l0_op_t op;
     res = l0_op_begin(q, UR_COMMAND_USM_FILL_2D, numEventsInWaitList, phEventWaitList, &op);
     if (res != UR_RESULT_SUCCESS) {

@@ -246,8 +246,6 @@ ur_result_t l0_event_create_with_native_handle(ur_native_handle_t hNativeEvent,
                                                ur_event_handle_t *phEvent) {
     if (!l0_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
-    if (hNativeEvent == 0)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     l0_event_t *e = URC_NEW(l0_event_t);
     if (e == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
@@ -255,8 +253,11 @@ ur_result_t l0_event_create_with_native_handle(ur_native_handle_t hNativeEvent,
     e->command = UR_COMMAND_EVENTS_WAIT;
     e->ze = (ze_event_handle_t)hNativeEvent;
     e->cache = -1;
-    e->owns_native = pProperties != NULL && pProperties->isNativeHandleOwned;
-    atomic_init(&e->done, false);
+    // Native handle 0 gives an event that is already complete, as in UR: SYCL and test
+    // harnesses use it as a ready-made entry for wait lists. It has no Level Zero event.
+    bool complete = hNativeEvent == 0;
+    e->owns_native = !complete && pProperties != NULL && pProperties->isNativeHandleOwned;
+    atomic_init(&e->done, complete);
     pthread_mutex_init(&e->lock, NULL);
     l0_context_retain_internal(e->ctx);
     urc_object_init(&e->obj, &l0_ddi, URC_KIND_EVENT);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Devices: what each one offers (decided once, at discovery), every urDeviceGetInfo query,
 // partitioning, native handles, binary selection and timestamps.
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,42 @@ static char *compose_extensions(const char *cl_extensions, bool native_assert) {
     return out;
 }
 
+// Live sub-devices, so that wrapping a native sub-device twice gives the same handle (UR's
+// identity rule; root devices live in their platform). Not a hot path: one list, one lock.
+static pthread_mutex_t subs_lock = PTHREAD_MUTEX_INITIALIZER;
+static ur_device_handle_t subs;
+// Serialises urDeviceCreateWithNativeHandle's look-up and wrap of one native sub-device.
+static pthread_mutex_t wrap_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void sub_register(ur_device_handle_t d) {
+    pthread_mutex_lock(&subs_lock);
+    d->next_sub = subs;
+    subs = d;
+    pthread_mutex_unlock(&subs_lock);
+}
+
+static void sub_unregister(ur_device_handle_t d) {
+    pthread_mutex_lock(&subs_lock);
+    for (ur_device_handle_t *at = &subs; *at != NULL; at = &(*at)->next_sub) {
+        if (*at == d) {
+            *at = d->next_sub;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&subs_lock);
+}
+
+// The live sub-device wrapping `cl`, with a new reference, or NULL.
+static ur_device_handle_t sub_find(cl_device_id cl) {
+    ur_device_handle_t found = NULL;
+    pthread_mutex_lock(&subs_lock);
+    for (ur_device_handle_t d = subs; d != NULL && found == NULL; d = d->next_sub)
+        if (d->cl == cl && urc_retain_unless_zero(&d->obj))
+            found = d;
+    pthread_mutex_unlock(&subs_lock);
+    return found;
+}
+
 ur_result_t ocl_device_create(ur_platform_handle_t platform, cl_device_id cl,
                               ur_device_handle_t parent, ur_device_handle_t *out) {
     ur_device_handle_t d = URC_NEW(struct ur_device_handle_t_);
@@ -122,14 +159,17 @@ ur_result_t ocl_device_create(ur_platform_handle_t platform, cl_device_id cl,
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     atomic_init(&d->caps, NULL);
-    if (parent != NULL)
+    if (parent != NULL) {
         ocl_device_retain_internal(parent);
+        sub_register(d);
+    }
     *out = d;
     return UR_RESULT_SUCCESS;
 }
 
 void ocl_device_destroy(ur_device_handle_t d) {
     if (d->parent != NULL) {
+        sub_unregister(d);
         clReleaseDevice(d->cl);
         ocl_device_release(d->parent);
     }
@@ -652,10 +692,16 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
         return urc_info_ptr(&out, d->platform);
     case UR_DEVICE_INFO_REFERENCE_COUNT:
         return urc_info_u32(&out, urc_refcount(&d->obj));
-    case UR_DEVICE_INFO_IL_VERSION:
-        if (!d->il)
+    case UR_DEVICE_INFO_IL_VERSION: {
+        // What the device says, as UR answers, even an empty list (PoCL takes no IL); only a
+        // device that cannot be asked (OpenCL 1.2 without cl_khr_il_program) leaves it open.
+        char *il = device_string(d->cl, CL_DEVICE_IL_VERSION);
+        if (il == NULL)
             return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
-        return put_cl_string(&out, d, CL_DEVICE_IL_VERSION);
+        ur_result_t result = urc_info_string(&out, il);
+        free(il);
+        return result;
+    }
     case UR_DEVICE_INFO_NAME:
         return put_cl_string(&out, d, CL_DEVICE_NAME);
     case UR_DEVICE_INFO_VENDOR:
@@ -985,11 +1031,19 @@ ur_result_t ocl_device_create_with_native_handle(ur_native_handle_t hNativeDevic
     ur_device_handle_t parent = NULL;
     OCL_TRY_UR(ocl_device_create_with_native_handle((ur_native_handle_t)parent_cl, hAdapter, NULL,
                                                     &parent));
-    OCL_TRY("clRetainDevice", clRetainDevice(cl));
-    ur_result_t result = ocl_device_create(parent->platform, cl, parent, phDevice);
-    if (result != UR_RESULT_SUCCESS)
-        clReleaseDevice(cl);
-    ocl_device_release(parent); // the new device holds its own reference
+    ur_result_t result = UR_RESULT_SUCCESS;
+    pthread_mutex_lock(&wrap_lock);
+    // A sub-device already wrapped (by urDevicePartition or an earlier call) is handed out again.
+    *phDevice = sub_find(cl);
+    if (*phDevice == NULL) {
+        cl_int retained = clRetainDevice(cl);
+        result = retained == CL_SUCCESS ? ocl_device_create(parent->platform, cl, parent, phDevice)
+                                        : ocl_fail(retained, "clRetainDevice");
+        if (result != UR_RESULT_SUCCESS && retained == CL_SUCCESS)
+            clReleaseDevice(cl);
+    }
+    pthread_mutex_unlock(&wrap_lock);
+    ocl_device_release(parent); // the sub-device holds its own reference
     return result;
 }
 

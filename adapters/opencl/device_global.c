@@ -114,7 +114,7 @@ ur_result_t ocl_enqueue_device_global_variable_write(
     const char *symbol = name;
     OCL_TRY_UR(prepare(hQueue, hProgram, name, count, offset, &symbol));
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
     cl_int err = hQueue->context->platform->ext.enqueue_write_global_variable(
         hQueue->cl, hProgram->cl, symbol, blockingWrite, count, offset, pSrc, wl.count, wl.events,
@@ -136,7 +136,7 @@ ur_result_t ocl_enqueue_device_global_variable_read(ur_queue_handle_t hQueue,
     const char *symbol = name;
     OCL_TRY_UR(prepare(hQueue, hProgram, name, count, offset, &symbol));
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
     cl_int err = hQueue->context->platform->ext.enqueue_read_global_variable(
         hQueue->cl, hProgram->cl, symbol, blockingRead, count, offset, pDst, wl.count, wl.events,

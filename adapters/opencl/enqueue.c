@@ -13,7 +13,7 @@ ur_result_t ocl_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEvents
                                     ur_event_handle_t *phEvent) {
     OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
     cl_int err =
         clEnqueueMarkerWithWaitList(hQueue->cl, wl.count, wl.events, phEvent != NULL ? &ev : NULL);
@@ -27,7 +27,7 @@ ur_result_t ocl_enqueue_events_wait_with_barrier(ur_queue_handle_t hQueue,
                                                  ur_event_handle_t *phEvent) {
     OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
     cl_int err =
         clEnqueueBarrierWithWaitList(hQueue->cl, wl.count, wl.events, phEvent != NULL ? &ev : NULL);
@@ -83,7 +83,7 @@ static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_
     OCL_TRY_UR(check_buffer(hQueue, hBuffer));
     OCL_TRY_UR(check_range(hBuffer, offset, size));
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, n, waits));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, n, waits));
     cl_event ev = NULL, *evp = phEvent != NULL ? &ev : NULL;
     cl_int err = write ? clEnqueueWriteBuffer(hQueue->cl, hBuffer->cl, blocking, offset, size, host,
                                               wl.count, wl.events, evp)
@@ -126,7 +126,7 @@ static ur_result_t transfer_rect(bool write, ur_queue_handle_t hQueue, ur_mem_ha
     const size_t ho[3] = {hostOrigin.x, hostOrigin.y, hostOrigin.z};
     const size_t rg[3] = {region.width, region.height, region.depth};
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, n, waits));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, n, waits));
     cl_event ev = NULL, *evp = phEvent != NULL ? &ev : NULL;
     cl_int err = write ? clEnqueueWriteBufferRect(hQueue->cl, hBuffer->cl, blocking, bo, ho, rg,
                                                   bufferRowPitch, bufferSlicePitch, hostRowPitch,
@@ -176,7 +176,7 @@ ur_result_t ocl_enqueue_mem_buffer_copy(ur_queue_handle_t hQueue, ur_mem_handle_
     OCL_TRY_UR(check_range(hBufferSrc, srcOffset, size));
     OCL_TRY_UR(check_range(hBufferDst, dstOffset, size));
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
     cl_int err =
         clEnqueueCopyBuffer(hQueue->cl, hBufferSrc->cl, hBufferDst->cl, srcOffset, dstOffset, size,
@@ -201,7 +201,7 @@ ur_result_t ocl_enqueue_mem_buffer_copy_rect(ur_queue_handle_t hQueue, ur_mem_ha
     const size_t dor[3] = {dstOrigin.x, dstOrigin.y, dstOrigin.z};
     const size_t rg[3] = {region.width, region.height, region.depth};
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
     cl_int err = clEnqueueCopyBufferRect(hQueue->cl, hBufferSrc->cl, hBufferDst->cl, so, dor, rg,
                                          srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch,
@@ -224,7 +224,7 @@ ur_result_t ocl_enqueue_mem_buffer_fill(ur_queue_handle_t hQueue, ur_mem_handle_
     OCL_TRY_UR(check_buffer(hQueue, hBuffer));
     OCL_TRY_UR(check_range(hBuffer, offset, size));
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
     if (patternSize <= 128) {
         cl_int err = clEnqueueFillBuffer(hQueue->cl, hBuffer->cl, pPattern, patternSize, offset,
@@ -274,7 +274,7 @@ ur_result_t ocl_enqueue_mem_buffer_map(ur_queue_handle_t hQueue, ur_mem_handle_t
     if (mapFlags & UR_MAP_FLAG_WRITE_INVALIDATE_REGION)
         flags |= CL_MAP_WRITE_INVALIDATE_REGION;
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
     cl_int err = CL_SUCCESS;
     void *p = clEnqueueMapBuffer(hQueue->cl, hBuffer->cl, blockingMap, flags, offset, size,
@@ -293,7 +293,7 @@ ur_result_t ocl_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMem
                                   ur_event_handle_t *phEvent) {
     OCL_TRY_UR(check_buffer(hQueue, hMem));
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
     cl_int err = clEnqueueUnmapMemObject(hQueue->cl, hMem->cl, pMappedPtr, wl.count, wl.events,
                                          phEvent != NULL ? &ev : NULL);
@@ -399,7 +399,7 @@ ur_result_t ocl_enqueue_kernel_launch_with_args_exp(
     // completion is observed (assert.c); for all others this is the only extra test.
     bool check = hKernel->may_assert && !hQueue->device->native_assert;
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
     // Arguments live in the cl_kernel: setting them and enqueueing is one critical section
     // per kernel, so threads launching the same kernel cannot mix their arguments.

@@ -14,6 +14,8 @@ ur_result_t ocl_wait_list_init(ocl_wait_list_t *wl, uint32_t count,
                                const ur_event_handle_t *events) {
     wl->count = count;
     wl->events = NULL;
+    wl->bridges = NULL;
+    wl->nbridges = 0;
     if (count == 0)
         return UR_RESULT_SUCCESS;
     wl->events = count <= 8 ? wl->inline_events : urc_calloc(count, sizeof(cl_event));
@@ -30,7 +32,62 @@ ur_result_t ocl_wait_list_init(ocl_wait_list_t *wl, uint32_t count,
     return UR_RESULT_SUCCESS;
 }
 
+// Completes a bridge (with the foreign event's error, if it failed) and drops its reference.
+static void CL_CALLBACK complete_bridge(cl_event foreign, cl_int status, void *data) {
+    (void)foreign;
+    cl_event user = data;
+    clSetUserEventStatus(user, status < 0 ? status : CL_COMPLETE);
+    clReleaseEvent(user);
+}
+
+// A user event of `ctx` that completes when `foreign` (of another context) does.
+static cl_int bridge(cl_context ctx, cl_event foreign, cl_event *out) {
+    cl_int err = CL_SUCCESS;
+    cl_event user = clCreateUserEvent(ctx, &err);
+    if (err != CL_SUCCESS)
+        return err;
+    clRetainEvent(user); // the callback's reference
+    err = clSetEventCallback(foreign, CL_COMPLETE, complete_bridge, user);
+    if (err != CL_SUCCESS) {
+        clReleaseEvent(user);
+        clReleaseEvent(user);
+        return err;
+    }
+    *out = user;
+    return CL_SUCCESS;
+}
+
+ur_result_t ocl_wait_list_for_queue(ocl_wait_list_t *wl, ur_queue_handle_t queue, uint32_t count,
+                                    const ur_event_handle_t *events) {
+    OCL_CHECK_HANDLE(queue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
+    OCL_TRY_UR(ocl_wait_list_init(wl, count, events));
+    for (uint32_t i = 0; i < count; ++i) {
+        if (events[i]->context->cl == queue->context->cl)
+            continue;
+        if (wl->bridges == NULL) {
+            wl->bridges = urc_calloc(count, sizeof *wl->bridges);
+            if (wl->bridges == NULL) {
+                ocl_wait_list_fini(wl);
+                return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+            }
+        }
+        cl_int err = bridge(queue->context->cl, wl->events[i], &wl->bridges[wl->nbridges]);
+        if (err != CL_SUCCESS) {
+            ocl_wait_list_fini(wl);
+            return ocl_fail(err, "clCreateUserEvent");
+        }
+        wl->events[i] = wl->bridges[wl->nbridges++];
+    }
+    return UR_RESULT_SUCCESS;
+}
+
 void ocl_wait_list_fini(ocl_wait_list_t *wl) {
+    // The enqueued command holds its own references to the bridges it waits for.
+    for (cl_uint i = 0; i < wl->nbridges; ++i)
+        clReleaseEvent(wl->bridges[i]);
+    free(wl->bridges);
+    wl->bridges = NULL;
+    wl->nbridges = 0;
     if (wl->events != NULL && wl->events != wl->inline_events)
         free(wl->events);
     wl->events = NULL;
@@ -293,6 +350,22 @@ ur_result_t ocl_event_create_with_native_handle(ur_native_handle_t hNativeEvent,
                                                 ur_event_handle_t *phEvent) {
     OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     cl_event cl = (cl_event)hNativeEvent;
+    if (cl == NULL) {
+        // Native handle 0 gives an event that is already complete, as in UR: SYCL and test
+        // harnesses use it as a ready-made entry for wait lists. A completed user event of the
+        // context stands in for it, so OpenCL wait lists accept it.
+        cl_int err = CL_SUCCESS;
+        cl = clCreateUserEvent(hContext->cl, &err);
+        if (err != CL_SUCCESS)
+            return ocl_fail(err, "clCreateUserEvent");
+        err = clSetUserEventStatus(cl, CL_COMPLETE);
+        ur_result_t res = err == CL_SUCCESS ? event_make(hContext, NULL, cl, UR_COMMAND_EVENTS_WAIT,
+                                                         true, phEvent)
+                                            : ocl_fail(err, "clSetUserEventStatus");
+        if (res != UR_RESULT_SUCCESS)
+            clReleaseEvent(cl);
+        return res;
+    }
     cl_context cl_ctx = NULL;
     OCL_TRY("clGetEventInfo", clGetEventInfo(cl, CL_EVENT_CONTEXT, sizeof cl_ctx, &cl_ctx, NULL));
     if (cl_ctx != hContext->cl)

@@ -137,11 +137,18 @@ typedef struct ocl_wait_list_t {
     cl_uint count;
     cl_event *events; // NULL when count == 0, as OpenCL requires
     cl_event inline_events[8];
+    cl_event *bridges; // user events standing in for other contexts' events (released at fini)
+    cl_uint nbridges;
 } ocl_wait_list_t;
 
 /// Fails with UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when an entry is not an OpenCL event.
 ur_result_t ocl_wait_list_init(ocl_wait_list_t *wl, uint32_t count,
                                const ur_event_handle_t *events);
+/// ocl_wait_list_init for a command of `queue`: an event of another context (OpenCL refuses
+/// those in a wait list; UR allows them) is replaced by a user event of the queue's context
+/// that completes when it does.
+ur_result_t ocl_wait_list_for_queue(ocl_wait_list_t *wl, ur_queue_handle_t queue, uint32_t count,
+                                    const ur_event_handle_t *events);
 void ocl_wait_list_fini(ocl_wait_list_t *wl);
 
 /// Wraps a cl_event returned by an enqueue on `queue` (owning its reference) into a UR event

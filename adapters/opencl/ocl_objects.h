@@ -99,6 +99,7 @@ struct ur_device_handle_t_ {
     bool global_variables; // the three cl_intel_global_variable_access functions resolved
     // SYCL aspects and limits for requirement checks, computed on first use (ocl_device_caps).
     _Atomic(urc_device_caps_t *) caps;
+    struct ur_device_handle_t_ *next_sub; // the list of live sub-devices (device.c)
 };
 
 /// A callback from urContextSetExtendedDeleter, run when the context is destroyed.

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "fill.h"
 #include "ocl_internal.h"
 
 static ur_result_t no_usm(const char *what) {
@@ -250,7 +251,7 @@ ur_result_t ocl_enqueue_usm_fill(ur_queue_handle_t hQueue, void *pMem, size_t pa
                                  ur_event_handle_t *phEvent) {
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMFill"));
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     bool native = patternSize <= 128 && (patternSize & (patternSize - 1)) == 0 &&
                   (uintptr_t)pMem % patternSize == 0;
     if (!native)
@@ -269,7 +270,7 @@ ur_result_t ocl_enqueue_usm_memcpy(ur_queue_handle_t hQueue, bool blocking, void
                                    ur_event_handle_t *phEvent) {
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMMemcpy"));
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
     cl_int err = hQueue->context->platform->ext.enqueue_memcpy(
         hQueue->cl, blocking, pDst, pSrc, size, wl.count, wl.events, phEvent != NULL ? &ev : NULL);
@@ -284,7 +285,7 @@ ur_result_t ocl_enqueue_usm_memcpy(ur_queue_handle_t hQueue, bool blocking, void
 static ur_result_t hint_marker(ur_queue_handle_t q, ur_command_t command, uint32_t n,
                                const ur_event_handle_t *list, ur_event_handle_t *phEvent) {
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, n, list));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, q, n, list));
     cl_event ev = NULL;
     cl_int err =
         clEnqueueMarkerWithWaitList(q->cl, wl.count, wl.events, phEvent != NULL ? &ev : NULL);
@@ -355,24 +356,24 @@ ur_result_t ocl_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_t
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMFill2D"));
     if (height > SIZE_MAX / pitch)
         return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMFill2D: too large");
-    // Each row starts the pattern afresh. Rows clEnqueueMemFillINTEL can fill (whole,
-    // aligned patterns of up to 128 bytes) are filled natively; otherwise every row is copied
-    // from one host image of a filled row.
-    bool native = patternSize <= 128 && width % patternSize == 0 &&
-                  (uintptr_t)pMem % patternSize == 0 && pitch % patternSize == 0;
+    // The pattern runs on from row to row (common/fill.h). Rows that each hold whole, aligned
+    // patterns of up to 128 bytes are filled by clEnqueueMemFillINTEL; otherwise rows are
+    // copied from a host image: one row when every row starts the pattern afresh, else the
+    // whole region.
+    bool whole = urc_fill2d_rows_whole(width, patternSize);
+    bool native = whole && patternSize <= 128 && (uintptr_t)pMem % patternSize == 0 &&
+                  pitch % patternSize == 0;
     uint8_t *image = NULL;
     if (!native) {
-        image = malloc(width);
+        image = urc_fill2d_image(pPattern, patternSize, width, whole ? 1 : height);
         if (image == NULL)
             return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-        for (size_t at = 0; at < width; at += patternSize)
-            memcpy(image + at, pPattern, width - at < patternSize ? width - at : patternSize);
     }
     cl_event *rows = urc_calloc(height, sizeof *rows);
     ocl_wait_list_t wl;
-    ur_result_t result = rows == NULL
-                             ? UR_RESULT_ERROR_OUT_OF_HOST_MEMORY
-                             : ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList);
+    ur_result_t result =
+        rows == NULL ? UR_RESULT_ERROR_OUT_OF_HOST_MEMORY
+                     : ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList);
     if (result != UR_RESULT_SUCCESS) {
         free(rows);
         free(image);
@@ -383,10 +384,11 @@ ur_result_t ocl_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_t
     size_t done = 0;
     for (; done < height && err == CL_SUCCESS; ++done) {
         char *row = (char *)pMem + done * pitch;
-        err = native ? e->enqueue_mem_fill(hQueue->cl, row, pPattern, patternSize, width, wl.count,
-                                           wl.events, &rows[done])
-                     : e->enqueue_memcpy(hQueue->cl, CL_FALSE, row, image, width, wl.count,
-                                         wl.events, &rows[done]);
+        err = native
+                  ? e->enqueue_mem_fill(hQueue->cl, row, pPattern, patternSize, width, wl.count,
+                                        wl.events, &rows[done])
+                  : e->enqueue_memcpy(hQueue->cl, CL_FALSE, row, image + (whole ? 0 : done * width),
+                                      width, wl.count, wl.events, &rows[done]);
     }
     ocl_wait_list_fini(&wl);
     if (err != CL_SUCCESS)
@@ -419,9 +421,9 @@ ur_result_t ocl_enqueue_usm_memcpy_2d(ur_queue_handle_t hQueue, bool blocking, v
     }
     cl_event *rows = urc_calloc(height, sizeof *rows);
     ocl_wait_list_t wl;
-    ur_result_t result = rows == NULL
-                             ? UR_RESULT_ERROR_OUT_OF_HOST_MEMORY
-                             : ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList);
+    ur_result_t result =
+        rows == NULL ? UR_RESULT_ERROR_OUT_OF_HOST_MEMORY
+                     : ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList);
     if (result != UR_RESULT_SUCCESS) {
         free(rows);
         return result;

@@ -98,7 +98,8 @@ int main(int argc, char **argv) {
     UR(urDeviceGetInfo(device, UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT, sizeof globals, &globals,
                        NULL));
     if (!globals ||
-        urDeviceGetInfo(device, UR_DEVICE_INFO_IL_VERSION, 0, NULL, &il) != UR_RESULT_SUCCESS) {
+        urDeviceGetInfo(device, UR_DEVICE_INFO_IL_VERSION, 0, NULL, &il) != UR_RESULT_SUCCESS ||
+        il <= 1) {
         fprintf(stderr, "no OpenCL device with SPIR-V and program globals: skipped\n");
         return 77;
     }

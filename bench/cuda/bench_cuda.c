@@ -12,6 +12,11 @@
 //     out-of-order queue (SYCL's default): against cuMemcpyHtoDAsync + cuStreamSynchronize, and
 //     against the same with the event a hand-written program would need for the same semantics
 //     (cuEventCreate, cuEventRecord, cuEventSynchronize, cuEventDestroy)
+//   - everyday costs: queue create+release (cuStreamCreate+cuStreamDestroy), kernel
+//     create+release (cuModuleGetFunction), event create+wait+release (cuEventCreate, Record,
+//     Synchronize, Destroy), a blocking 4-byte USM copy (cuMemcpyHtoDAsync+sync), a 1 MiB fill
+//     and wait (cuMemsetD32Async+sync), USM device alloc+free of 256 B and 16 MiB (cuMemAlloc+
+//     cuMemFree), and 1000 launches then finish (cuLaunchKernel x1000 + sync)
 // The two ways alternate in blocks, so drift hits both alike; medians and their ratio print.
 //
 //   bench_cuda [--reps N] [--adapter libur_adapter_cuda.so.0] [--ptx bench_kernels.ptx]
@@ -23,6 +28,7 @@
 // one launch.
 // Exits 77 when there is no CUDA device.
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,10 +53,16 @@ static struct {
     PFN_cuMemcpyDtoHAsync_v3020 MemcpyDtoHAsync;
     PFN_cuStreamSynchronize_v2000 StreamSynchronize;
     PFN_cuLaunchKernel_v4000 LaunchKernel;
+    PFN_cuStreamCreate_v2000 StreamCreate;
+    PFN_cuStreamDestroy_v4000 StreamDestroy;
+    PFN_cuModuleGetFunction_v2000 ModuleGetFunction;
     PFN_cuEventCreate_v2000 EventCreate;
     PFN_cuEventRecord_v2000 EventRecord;
     PFN_cuEventSynchronize_v2000 EventSynchronize;
     PFN_cuEventDestroy_v4000 EventDestroy;
+    PFN_cuMemAlloc_v3020 MemAlloc;
+    PFN_cuMemFree_v3020 MemFree;
+    PFN_cuMemsetD32Async_v3020 MemsetD32Async;
 } cu;
 
 // Everything both ways share.
@@ -59,11 +71,18 @@ static struct {
     void *usm4;
     ur_program_handle_t program;
     ur_kernel_handle_t kernel, kernel4;
+    ur_context_handle_t context;
+    ur_device_handle_t device;
     CUstream stream;
+    CUmodule module;
     CUfunction function, function4;
     CUdeviceptr dev_var, dev_big;
     void *big_in, *big_out;
+    void *usm;           // 1 MiB of USM device memory (urc's), for copies and fills
+    CUdeviceptr raw_mem; // 1 MiB from cuMemAlloc
 } B;
+
+#define FILL_BYTES (1u << 20)
 
 // ---- the cases: one step each way ----
 
@@ -185,6 +204,110 @@ static void raw_launch_sync(void) {
     CU(cu.StreamSynchronize(B.stream));
 }
 
+// ---- everyday costs ----
+
+static void ur_queue(void) {
+    ur_queue_handle_t q = NULL;
+    UR(urQueueCreate(B.context, B.device, NULL, &q));
+    UR(urQueueRelease(q));
+}
+
+static void raw_queue(void) {
+    CUstream s = NULL;
+    CU(cu.StreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CU(cu.StreamDestroy(s));
+}
+
+static void ur_kernel(void) {
+    ur_kernel_handle_t k = NULL;
+    UR(urKernelCreate(B.program, "touch4", &k));
+    UR(urKernelRelease(k));
+}
+
+static void raw_kernel(void) {
+    CUfunction f = NULL;
+    CU(cu.ModuleGetFunction(&f, B.module, "touch4"));
+}
+
+static void ur_event(void) {
+    ur_event_handle_t e = NULL;
+    UR(urEnqueueEventsWait(B.queue, 0, NULL, &e));
+    UR(urEventWait(1, &e));
+    UR(urEventRelease(e));
+}
+
+static void raw_event(void) {
+    CUevent e = NULL;
+    CU(cu.EventCreate(&e, CU_EVENT_DISABLE_TIMING));
+    CU(cu.EventRecord(e, B.stream));
+    CU(cu.EventSynchronize(e));
+    CU(cu.EventDestroy(e));
+}
+
+static void ur_copy4(void) {
+    static int v;
+    ++v;
+    UR(urEnqueueUSMMemcpy(B.queue, true, B.usm, &v, sizeof v, 0, NULL, NULL));
+}
+
+static void raw_copy4(void) {
+    static int v;
+    ++v;
+    CU(cu.MemcpyHtoDAsync(B.raw_mem, &v, sizeof v, B.stream));
+    CU(cu.StreamSynchronize(B.stream));
+}
+
+static void ur_fill(void) {
+    const uint32_t pattern = 0x01020304;
+    UR(urEnqueueUSMFill(B.queue, B.usm, sizeof pattern, &pattern, FILL_BYTES, 0, NULL, NULL));
+    UR(urQueueFinish(B.queue));
+}
+
+static void raw_fill(void) {
+    CU(cu.MemsetD32Async(B.raw_mem, 0x01020304, FILL_BYTES / 4, B.stream));
+    CU(cu.StreamSynchronize(B.stream));
+}
+
+static void ur_alloc(size_t bytes) {
+    void *p = NULL;
+    UR(urUSMDeviceAlloc(B.context, B.device, NULL, NULL, bytes, &p));
+    UR(urUSMFree(B.context, p));
+}
+
+static void raw_alloc(size_t bytes) {
+    CUdeviceptr p = 0;
+    CU(cu.MemAlloc(&p, bytes));
+    CU(cu.MemFree(p));
+}
+
+static void ur_alloc_small(void) {
+    ur_alloc(256);
+}
+
+static void raw_alloc_small(void) {
+    raw_alloc(256);
+}
+
+static void ur_alloc_big(void) {
+    ur_alloc(16u << 20);
+}
+
+static void raw_alloc_big(void) {
+    raw_alloc(16u << 20);
+}
+
+static void ur_launches_finish(void) {
+    for (int i = 0; i < 1000; ++i)
+        ur_launch();
+    UR(urQueueFinish(B.queue));
+}
+
+static void raw_launches_finish(void) {
+    for (int i = 0; i < 1000; ++i)
+        raw_launch();
+    CU(cu.StreamSynchronize(B.stream));
+}
+
 // Kept out of line so callgrind's --toggle-collect can name them; `n` launches each.
 __attribute__((noinline)) void count_ur_launches(int n) {
     for (int i = 0; i < n; ++i)
@@ -284,9 +407,24 @@ static void run_all(ur_device_handle_t device, int reps) {
         {"USM copy 4 B, SYCL's calls", ur_usm_copy, raw_usm_copy, false},
         {"  same vs raw with an event", ur_usm_copy, raw_usm_copy_event, false},
         {"  same, out-of-order queue", ur_usm_copy_ooo, raw_usm_copy_event, false},
+        {"queue create+release", ur_queue, raw_queue, false},
+        {"kernel create+release", ur_kernel, raw_kernel, false},
+        {"event create+wait+release", ur_event, raw_event, false},
+        {"USM memcpy 4 B, blocking", ur_copy4, raw_copy4, false},
+        {"USM fill 1 MiB + wait", ur_fill, raw_fill, false},
+        {"USM device alloc+free 256 B", ur_alloc_small, raw_alloc_small, false},
+        {"USM device alloc+free 16 MiB", ur_alloc_big, raw_alloc_big, false},
+        {"1000 launches then finish", ur_launches_finish, raw_launches_finish, false},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
-        run_case(&cases[i], i == 1 ? reps / 10 : reps, 100);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        // The long cases run fewer steps: a 1 MiB round trip, a 16 MiB allocation, 1000 launches.
+        int n = reps;
+        if (i == 1 || i == 11)
+            n = reps / 10;
+        else if (i == 12)
+            n = reps / 100;
+        run_case(&cases[i], n < 20 ? 20 : n, i == 12 ? 10 : 100);
+    }
 }
 
 int main(int argc, char **argv) {
@@ -321,6 +459,8 @@ int main(int argc, char **argv) {
     }
     UR(urDeviceGet(platform, UR_DEVICE_TYPE_GPU, 1, &device, NULL));
     UR(urContextCreate(1, &device, NULL, &context));
+    B.context = context;
+    B.device = device;
     UR(urQueueCreate(context, device, NULL, &B.queue));
     ur_queue_properties_t ooo = {UR_STRUCTURE_TYPE_QUEUE_PROPERTIES, NULL,
                                  UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE};
@@ -341,13 +481,20 @@ int main(int argc, char **argv) {
     cu.MemcpyDtoHAsync = (PFN_cuMemcpyDtoHAsync_v3020)dlsym(lib, "cuMemcpyDtoHAsync_v2");
     cu.StreamSynchronize = (PFN_cuStreamSynchronize_v2000)dlsym(lib, "cuStreamSynchronize");
     cu.LaunchKernel = (PFN_cuLaunchKernel_v4000)dlsym(lib, "cuLaunchKernel");
+    cu.StreamCreate = (PFN_cuStreamCreate_v2000)dlsym(lib, "cuStreamCreate");
+    cu.StreamDestroy = (PFN_cuStreamDestroy_v4000)dlsym(lib, "cuStreamDestroy_v2");
+    cu.ModuleGetFunction = (PFN_cuModuleGetFunction_v2000)dlsym(lib, "cuModuleGetFunction");
     cu.EventCreate = (PFN_cuEventCreate_v2000)dlsym(lib, "cuEventCreate");
     cu.EventRecord = (PFN_cuEventRecord_v2000)dlsym(lib, "cuEventRecord");
     cu.EventSynchronize = (PFN_cuEventSynchronize_v2000)dlsym(lib, "cuEventSynchronize");
     cu.EventDestroy = (PFN_cuEventDestroy_v4000)dlsym(lib, "cuEventDestroy_v2");
+    cu.MemAlloc = (PFN_cuMemAlloc_v3020)dlsym(lib, "cuMemAlloc_v2");
+    cu.MemFree = (PFN_cuMemFree_v3020)dlsym(lib, "cuMemFree_v2");
+    cu.MemsetD32Async = (PFN_cuMemsetD32Async_v3020)dlsym(lib, "cuMemsetD32Async");
     if (!cu.ModuleGetGlobal || !cu.MemcpyHtoDAsync || !cu.MemcpyDtoHAsync ||
-        !cu.StreamSynchronize || !cu.LaunchKernel || !cu.EventCreate || !cu.EventRecord ||
-        !cu.EventSynchronize || !cu.EventDestroy)
+        !cu.StreamSynchronize || !cu.LaunchKernel || !cu.StreamCreate || !cu.StreamDestroy ||
+        !cu.ModuleGetFunction || !cu.EventCreate || !cu.EventRecord || !cu.EventSynchronize ||
+        !cu.EventDestroy || !cu.MemAlloc || !cu.MemFree || !cu.MemsetD32Async)
         FAIL("libcuda.so.1 lacks a function\n");
     // The same module, stream and function the UR objects use; the adapter made the device's
     // primary context current on this thread.
@@ -359,6 +506,9 @@ int main(int argc, char **argv) {
     UR(urKernelGetNativeHandle(B.kernel4, &function4));
     B.function = (CUfunction)function;
     B.function4 = (CUfunction)function4;
+    B.module = (CUmodule)module;
+    UR(urUSMDeviceAlloc(context, device, NULL, NULL, FILL_BYTES, &B.usm));
+    CU(cu.MemAlloc(&B.raw_mem, FILL_BYTES));
     size_t bytes = 0;
     CU(cu.ModuleGetGlobal(&B.dev_var, &bytes, (CUmodule)module, "dev_var"));
     CU(cu.ModuleGetGlobal(&B.dev_big, &bytes, (CUmodule)module, "dev_big"));
@@ -371,6 +521,8 @@ int main(int argc, char **argv) {
         count_launches(count);
     else
         run_all(device, reps);
+    UR(urUSMFree(context, B.usm));
+    CU(cu.MemFree(B.raw_mem));
     UR(urKernelRelease(B.kernel4));
     UR(urKernelRelease(B.kernel));
     UR(urProgramRelease(B.program));

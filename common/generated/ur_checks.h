@@ -113,6 +113,11 @@ static inline bool urc_is_ur_sampler_filter_mode_t(ur_sampler_filter_mode_t valu
     return v <= 0x1u;
 }
 
+static inline bool urc_is_ur_sampler_addressing_mode_t(ur_sampler_addressing_mode_t value) {
+    uint32_t v = (uint32_t)value;
+    return v <= 0x4u;
+}
+
 static inline bool urc_is_ur_sampler_info_t(ur_sampler_info_t value) {
     uint32_t v = (uint32_t)value;
     return v <= 0x4u;
@@ -581,6 +586,8 @@ static inline ur_result_t urc_check_context_create(uint32_t DeviceCount, const u
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (NULL == phContext)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (NULL != pProperties && UR_CONTEXT_FLAGS_MASK & pProperties->flags)
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
     if (DeviceCount == 0)
         return UR_RESULT_ERROR_INVALID_SIZE;
     for (size_t i = 0; phDevices != NULL && i < (size_t)(DeviceCount); ++i)
@@ -834,6 +841,8 @@ static inline ur_result_t urc_check_sampler_create(ur_context_handle_t hContext,
     if (NULL == phSampler)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (!urc_is_ur_sampler_filter_mode_t(pDesc->filterMode))
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (!urc_is_ur_sampler_addressing_mode_t(pDesc->addressingMode))
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     return UR_RESULT_SUCCESS;
 }
@@ -1399,6 +1408,12 @@ static inline ur_result_t urc_check_queue_create(ur_context_handle_t hContext, u
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phQueue)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (NULL != pProperties && UR_QUEUE_FLAGS_MASK & pProperties->flags)
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (NULL != pProperties && (pProperties->flags & UR_QUEUE_FLAG_PRIORITY_HIGH) && (pProperties->flags & UR_QUEUE_FLAG_PRIORITY_LOW))
+        return UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES;
+    if (NULL != pProperties && (pProperties->flags & UR_QUEUE_FLAG_SUBMISSION_BATCHED) && (pProperties->flags & UR_QUEUE_FLAG_SUBMISSION_IMMEDIATE))
+        return UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES;
     return UR_RESULT_SUCCESS;
 }
 

@@ -336,8 +336,12 @@ static CUresult copy3d(const CUDA_MEMCPY3D *p, CUstream s) {
         return CUDA_ERROR_OUT_OF_MEMORY;
     c->p = *p;
     CUresult r = sim_enqueue(s, run_copy3d, c);
-    // Host destinations are written before the call returns, as for pageable memory.
-    if (r == CUDA_SUCCESS && p->dstMemoryType == CU_MEMORYTYPE_HOST)
+    // Host destinations are written before the call returns, as for pageable memory; a
+    // pageable host source is read before it returns (the real driver stages it), here by
+    // running the copy at once.
+    if (r == CUDA_SUCCESS &&
+        (p->dstMemoryType == CU_MEMORYTYPE_HOST ||
+         (p->srcMemoryType == CU_MEMORYTYPE_HOST && sim_is_pageable(p->srcHost))))
         sim_stream_drain(s);
     return r;
 }

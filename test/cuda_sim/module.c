@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <elf.h>
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -512,8 +513,15 @@ SIM_EXPORT CUresult cuModuleUnload(CUmodule module) {
     return CUDA_SUCCESS;
 }
 
+// For tests (not a CUDA function): calls that look up or describe a function.
+static atomic_size_t function_queries;
+SIM_EXPORT size_t urc_cuda_sim_function_queries(void) {
+    return atomic_load(&function_queries);
+}
+
 SIM_EXPORT CUresult cuModuleGetFunction(CUfunction *fn, CUmodule module, const char *name) {
     SIM_STICKY();
+    atomic_fetch_add(&function_queries, 1);
     sim_module_t *m = (sim_module_t *)module;
     for (size_t i = 0; i < m->nfuncs; ++i) {
         if (strcmp(m->funcs[i].name, name) == 0) {
@@ -643,6 +651,7 @@ SIM_EXPORT CUresult cuLinkDestroy(CUlinkState state) {
 
 SIM_EXPORT CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attrib, CUfunction fn) {
     SIM_STICKY();
+    atomic_fetch_add(&function_queries, 1);
     (void)fn;
     switch (attrib) {
     case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
@@ -667,6 +676,7 @@ SIM_EXPORT CUresult cuFuncSetAttribute(CUfunction fn, CUfunction_attribute attri
 
 SIM_EXPORT CUresult cuFuncGetParamInfo(CUfunction fn, size_t index, size_t *offset, size_t *size) {
     SIM_STICKY();
+    atomic_fetch_add(&function_queries, 1);
     const sim_func_t *f = (const sim_func_t *)fn;
     if (!f->params_known || index >= f->nparams)
         return CUDA_ERROR_INVALID_VALUE;

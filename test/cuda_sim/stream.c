@@ -117,6 +117,13 @@ void sim_stream_drain(CUstream stream) {
     pthread_mutex_unlock(&s->lock);
 }
 
+static atomic_size_t streams_created;
+
+// For tests (not a CUDA function): how many streams were ever created.
+SIM_EXPORT size_t urc_cuda_sim_streams_created(void) {
+    return atomic_load(&streams_created);
+}
+
 SIM_EXPORT CUresult cuStreamCreateWithPriority(CUstream *ps, unsigned int flags, int priority) {
     SIM_STICKY();
     CUstream s = malloc(sizeof *s);
@@ -124,12 +131,17 @@ SIM_EXPORT CUresult cuStreamCreateWithPriority(CUstream *ps, unsigned int flags,
         free(s);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
+    atomic_fetch_add(&streams_created, 1);
     pthread_mutex_lock(&streams_lock);
     if (nstreams < sizeof streams / sizeof streams[0])
         streams[nstreams++] = s;
     pthread_mutex_unlock(&streams_lock);
     *ps = s;
     return CUDA_SUCCESS;
+}
+
+SIM_EXPORT CUresult cuStreamCreate(CUstream *ps, unsigned int flags) {
+    return cuStreamCreateWithPriority(ps, flags, 0);
 }
 
 SIM_EXPORT CUresult cuStreamDestroy_v2(CUstream s) {

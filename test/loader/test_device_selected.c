@@ -212,6 +212,33 @@ START_TEST(same_handles_every_time) {
 }
 END_TEST
 
+// UR reads the selector at every call; harnesses narrow it, or break it, with setenv between
+// calls and expect the next call to see the new value.
+START_TEST(selector_read_at_each_call) {
+    lt_setenv("ONEAPI_DEVICE_SELECTOR", "opencl:*");
+    fake_api_t a, b;
+    configure_fakes(&a, &b);
+    lt_init_forced(FAKE_A "," FAKE_B);
+    ur_platform_handle_t platform = platform_of(CL, 0);
+    uint32_t count = 0;
+    ck_assert_ur_ok(urDeviceGetSelected(platform, ALL, 0, NULL, &count));
+    ck_assert_uint_eq(count, 3);
+    lt_setenv("ONEAPI_DEVICE_SELECTOR", "opencl:1");
+    ck_assert_ur_ok(urDeviceGetSelected(platform, ALL, 0, NULL, &count));
+    ck_assert_uint_eq(count, 1);
+    lt_setenv("ONEAPI_DEVICE_SELECTOR", "opencl:*.1.");
+    ck_assert_int_eq(urDeviceGetSelected(platform, ALL, 0, NULL, &count),
+                     UR_RESULT_ERROR_INVALID_VALUE);
+    lt_setenv("ONEAPI_DEVICE_SELECTOR", "cuda:*");
+    ck_assert_ur_ok(urDeviceGetSelected(platform, ALL, 0, NULL, &count));
+    ck_assert_uint_eq(count, 0);
+    unsetenv("ONEAPI_DEVICE_SELECTOR");
+    ck_assert_ur_ok(urDeviceGetSelected(platform, ALL, 0, NULL, &count));
+    ck_assert_uint_eq(count, 3);
+    ck_assert_int_eq(a.outstanding_refs() + b.outstanding_refs(), 0);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("urDeviceGetSelected");
     TCase *tc = lt_tcase("ONEAPI_DEVICE_SELECTOR");
@@ -220,6 +247,7 @@ int main(void) {
     tc = lt_tcase("outputs");
     tcase_add_test(tc, fewer_entries_than_selected);
     tcase_add_test(tc, same_handles_every_time);
+    tcase_add_test(tc, selector_read_at_each_call);
     suite_add_tcase(s, tc);
     return urc_test_run(s);
 }

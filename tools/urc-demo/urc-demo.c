@@ -199,8 +199,10 @@ int main(void) {
     size_t il = 0;
     urDeviceGetInfo(c.device, UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT, sizeof globals, &globals,
                     NULL);
+    // A device without IL answers an empty list.
     bool spirv =
-        urDeviceGetInfo(c.device, UR_DEVICE_INFO_IL_VERSION, 0, NULL, &il) == UR_RESULT_SUCCESS;
+        urDeviceGetInfo(c.device, UR_DEVICE_INFO_IL_VERSION, 0, NULL, &il) == UR_RESULT_SUCCESS &&
+        il > 1;
     if (globals && spirv) {
         status = device_global_demo(ctx, q);
     } else {

@@ -120,6 +120,69 @@ START_TEST(device_get_info_unknown_is_unsupported_enumeration) {
 }
 END_TEST
 
+// What the driver knows about pitched images; answered although urc creates no such image.
+START_TEST(device_get_info_linear_image_limits) {
+    uint32_t align = 0, aniso = 0;
+    size_t width = 0, height = 0, pitch = 0;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_IMAGE_PITCH_ALIGN_EXP, sizeof align,
+                                    &align, NULL));
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_MAX_IMAGE_LINEAR_WIDTH_EXP,
+                                    sizeof width, &width, NULL));
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_MAX_IMAGE_LINEAR_HEIGHT_EXP,
+                                    sizeof height, &height, NULL));
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_MAX_IMAGE_LINEAR_PITCH_EXP,
+                                    sizeof pitch, &pitch, NULL));
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_MIPMAP_MAX_ANISOTROPY_EXP,
+                                    sizeof aniso, &aniso, NULL));
+    ck_assert_uint_gt(align, 0);
+    ck_assert_uint_eq(align & (align - 1), 0);
+    ck_assert_uint_gt(width, 0);
+    ck_assert_uint_gt(height, 0);
+    ck_assert_uint_ge(pitch, width);
+    ck_assert_uint_eq(aniso, 16);
+}
+END_TEST
+
+// NVML's answers, or unsupported without NVML. CUDAT_NVML says what to expect: "absent", "sim"
+// (test/cuda_sim's library: fixed values), or unset (a real GPU: plausible values if any).
+START_TEST(device_get_info_power_and_throttling) {
+    const char *mode = getenv("CUDAT_NVML");
+    int32_t lo = 0, hi = 0, fan = 0;
+    uint32_t reasons = 0;
+    ur_result_t r_lo =
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_MIN_POWER_LIMIT, sizeof lo, &lo, NULL);
+    ur_result_t r_hi =
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_MAX_POWER_LIMIT, sizeof hi, &hi, NULL);
+    ur_result_t r_reasons = urDeviceGetInfo(T.device, UR_DEVICE_INFO_CURRENT_CLOCK_THROTTLE_REASONS,
+                                            sizeof reasons, &reasons, NULL);
+    ur_result_t r_fan = urDeviceGetInfo(T.device, UR_DEVICE_INFO_FAN_SPEED, sizeof fan, &fan, NULL);
+    if (mode != NULL && strcmp(mode, "absent") == 0) {
+        ck_assert_int_eq(r_lo, UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
+        ck_assert_int_eq(r_hi, UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
+        ck_assert_int_eq(r_reasons, UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
+        ck_assert_int_eq(r_fan, UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
+        return;
+    }
+    if (mode != NULL && strcmp(mode, "sim") == 0) {
+        ck_assert_ur_ok(r_lo);
+        ck_assert_ur_ok(r_hi);
+        ck_assert_ur_ok(r_reasons);
+        ck_assert_ur_ok(r_fan);
+        ck_assert_int_eq(lo, 200000);
+        ck_assert_int_eq(hi, 700000);
+        // SW power cap and GPU idle: POWER_CAP, and OTHER for the reason UR has no bit for.
+        ck_assert_uint_eq(reasons, UR_DEVICE_THROTTLE_REASONS_FLAG_POWER_CAP |
+                                       UR_DEVICE_THROTTLE_REASONS_FLAG_OTHER);
+        ck_assert_int_eq(fan, 30);
+        return;
+    }
+    if (r_lo == UR_RESULT_SUCCESS && r_hi == UR_RESULT_SUCCESS)
+        ck_assert_int_ge(hi, lo);
+    if (r_reasons == UR_RESULT_SUCCESS)
+        ck_assert_uint_eq(reasons & UR_DEVICE_THROTTLE_REASONS_FLAGS_MASK, 0);
+}
+END_TEST
+
 START_TEST(device_get_info_small_buffer_is_invalid_size) {
     char name[2];
     ck_assert_ur(urDeviceGetInfo(T.device, UR_DEVICE_INFO_NAME, sizeof name, name, NULL),
@@ -236,6 +299,8 @@ int main(void) {
     tcase_add_test(tc, device_get_info_features_present_and_absent);
     tcase_add_test(tc, device_get_info_unknown_is_unsupported_enumeration);
     tcase_add_test(tc, device_get_info_small_buffer_is_invalid_size);
+    tcase_add_test(tc, device_get_info_linear_image_limits);
+    tcase_add_test(tc, device_get_info_power_and_throttling);
     suite_add_tcase(s, tc);
     tc = tcase_create("urDeviceGetInfo masked");
     tcase_set_timeout(tc, 120);

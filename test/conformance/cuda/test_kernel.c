@@ -26,6 +26,48 @@ static void read_ints(int *host, const int *dev, size_t n) {
     ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, host, dev, n * sizeof(int), 0, NULL, NULL));
 }
 
+// The simulated driver's count of function look-ups and queries; -1 on a real driver.
+static long function_queries(void) {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    size_t (*count)(void) =
+        lib != NULL ? (size_t(*)(void))dlsym(lib, "urc_cuda_sim_function_queries") : NULL;
+    long n = count != NULL ? (long)count() : -1;
+    if (lib != NULL)
+        dlclose(lib);
+    return n;
+}
+
+// The first urKernelCreate of a name asks the driver; later ones reuse what it learnt.
+START_TEST(create_again_asks_the_driver_nothing) {
+    ur_kernel_handle_t first = kernel("add_one");
+    long before = function_queries();
+    ck_assert_ur_ok(urKernelRelease(first));
+    ur_kernel_handle_t k = kernel("add_one");
+    if (before >= 0)
+        ck_assert_int_eq(function_queries(), before);
+    char name[32] = "";
+    ck_assert_ur_ok(urKernelGetInfo(k, UR_KERNEL_INFO_FUNCTION_NAME, sizeof name, name, NULL));
+    ck_assert_str_eq(name, "add_one");
+    // It launches like the first.
+    int in[N], out[N];
+    for (int i = 0; i < N; ++i)
+        in[i] = i;
+    int *din = device_ints(N), *dout = device_ints(N);
+    const int n = N;
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, false, din, in, sizeof in, 0, NULL, NULL));
+    ur_exp_kernel_arg_properties_t args[3] = {cudat_arg_pointer(0, dout), cudat_arg_pointer(1, din),
+                                              cudat_arg_value(2, &n, sizeof n)};
+    size_t local = 64;
+    ck_assert_ur_ok(cudat_launch(T.queue, k, N, &local, 3, args, 0, NULL, NULL));
+    read_ints(out, dout, N);
+    for (int i = 0; i < N; ++i)
+        ck_assert_int_eq(out[i], i + 1);
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urUSMFree(T.context, din));
+    ck_assert_ur_ok(urUSMFree(T.context, dout));
+}
+END_TEST
+
 START_TEST(create_missing_name_is_invalid_kernel_name) {
     ur_kernel_handle_t k = NULL;
     ck_assert_ur(urKernelCreate(T.program, "no_such_kernel", &k),
@@ -422,6 +464,7 @@ END_TEST
 int main(void) {
     Suite *s = suite_create("cuda kernel");
     TCase *tc = cudat_program_tcase("urKernelCreate");
+    tcase_add_test(tc, create_again_asks_the_driver_nothing);
     tcase_add_test(tc, create_missing_name_is_invalid_kernel_name);
     tcase_add_test(tc, create_in_unbuilt_program_is_not_executable);
     suite_add_tcase(s, tc);

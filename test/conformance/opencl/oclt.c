@@ -24,8 +24,10 @@ void oclt_setup(void) {
     ck_assert_ur_ok(urPlatformGetInfo(T.platform, UR_PLATFORM_INFO_NAME, sizeof name, name, NULL));
     T.intel = strstr(name, "Intel") != NULL;
     size_t size = 0;
+    // A device without IL answers an empty list (PoCL).
     T.il =
-        urDeviceGetInfo(T.device, UR_DEVICE_INFO_IL_VERSION, 0, NULL, &size) == UR_RESULT_SUCCESS;
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_IL_VERSION, 0, NULL, &size) == UR_RESULT_SUCCESS &&
+        size > 1;
     T.usm = oclt_device_u32(UR_DEVICE_INFO_USM_DEVICE_SUPPORT) != 0;
     ur_bool_t globals = false;
     ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT,

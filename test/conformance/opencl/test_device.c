@@ -140,6 +140,18 @@ START_TEST(unanswerable_query_is_unsupported_enumeration) {
 }
 END_TEST
 
+// Answered with what the runtime says, as UR does, also where it lists no IL (PoCL: "").
+START_TEST(il_version_is_answered) {
+    size_t size = 0;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_IL_VERSION, 0, NULL, &size));
+    ck_assert_uint_ge(size, 1);
+    char *v = calloc(size, 1);
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_IL_VERSION, size, v, NULL));
+    ck_assert_int_eq(v[size - 1], '\0');
+    free(v);
+}
+END_TEST
+
 START_TEST(platform_query_returns_the_platform) {
     ur_platform_handle_t p = NULL;
     ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_PLATFORM, sizeof p, &p, NULL));
@@ -373,6 +385,7 @@ int main(void) {
     tcase_add_test(tc, image_support_is_false);
     tcase_add_test(tc, sub_group_sizes_are_listed);
     tcase_add_test(tc, unanswerable_query_is_unsupported_enumeration);
+    tcase_add_test(tc, il_version_is_answered);
     tcase_add_test(tc, platform_query_returns_the_platform);
     tcase_add_test(tc, partition_type_by_counts_keeps_list_end);
     tcase_add_test(tc, partition_type_of_root_is_empty);

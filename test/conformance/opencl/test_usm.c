@@ -268,16 +268,16 @@ START_TEST(fill_2d_unaligned_rows_are_copied) {
     if (!T.usm)
         return;
     // A pitch of 18 leaves odd rows misaligned for a 4-byte pattern, and a width of 6 ends
-    // inside one: each row still starts the pattern afresh.
+    // inside one: the pattern runs on into the next row (UR's conformance reference).
     uint8_t *p = alloc(UR_USM_TYPE_SHARED, 18 * 4);
     memset(p, 0, 18 * 4);
     uint8_t pattern[4] = {1, 2, 3, 4};
     ur_event_handle_t e = NULL;
     ck_assert_ur_ok(urEnqueueUSMFill2D(T.queue, p, 18, 4, pattern, 6, 4, 0, NULL, &e));
     ck_assert_ur_ok(urEventWait(1, &e));
-    static const uint8_t row[7] = {1, 2, 3, 4, 1, 2, 0};
+    static const uint8_t even[7] = {1, 2, 3, 4, 1, 2, 0}, odd[7] = {3, 4, 1, 2, 3, 4, 0};
     for (int r = 0; r < 4; ++r)
-        ck_assert_mem_eq(p + r * 18, row, sizeof row);
+        ck_assert_mem_eq(p + r * 18, r % 2 ? odd : even, sizeof even);
     ck_assert_ur_ok(urEventRelease(e));
     ck_assert_ur_ok(urUSMFree(T.context, p));
 }
