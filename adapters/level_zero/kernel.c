@@ -7,6 +7,8 @@
 #include <stdlib.h>
 
 #include "l0_internal.h"
+#include "launch.h"
+#include "pnext.h"
 
 static void kernel_destroy(l0_kernel_t *k) {
     for (uint32_t i = 0; i < k->ndevs; ++i)
@@ -445,6 +447,9 @@ ur_result_t l0_kernel_suggest_max_cooperative_group_count(
 
 static ur_result_t launch_flags(const ur_kernel_launch_ext_properties_t *list, bool *cooperative) {
     *cooperative = false;
+    ur_result_t chain = urc_pnext_check(list);
+    if (chain != UR_RESULT_SUCCESS)
+        return chain;
     for (const ur_base_properties_t *p = (const ur_base_properties_t *)list; p != NULL;
          p = p->pNext) {
         if (p->stype != UR_STRUCTURE_TYPE_KERNEL_LAUNCH_EXT_PROPERTIES)
@@ -593,8 +598,9 @@ ur_result_t l0_enqueue_kernel_launch_with_args_exp(
     ur_result_t res = kernel_and_queue(hKernel, hQueue, &k, &q, &zk);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (workDim < 1 || workDim > 3)
-        return UR_RESULT_ERROR_INVALID_WORK_DIMENSION;
+    res = urc_launch_check(workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, NULL);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     bool cooperative = false, offset = false, empty = false;
     for (uint32_t i = 0; i < workDim; ++i) {
         empty = empty || pGlobalWorkSize[i] == 0;

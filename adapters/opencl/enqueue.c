@@ -7,6 +7,8 @@
 
 #include "alloc.h"
 #include "ocl_internal.h"
+#include "launch.h"
+#include "pnext.h"
 
 ur_result_t ocl_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList,
                                     const ur_event_handle_t *phEventWaitList,
@@ -373,9 +375,8 @@ ur_result_t ocl_enqueue_kernel_launch_with_args_exp(
     const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
     OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
-    if (workDim < 1 || workDim > 3)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_DIMENSION, 0,
-                             "work dimension %u (1 to 3)", workDim);
+    OCL_TRY_UR(urc_launch_check(workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, NULL));
+    OCL_TRY_UR(urc_pnext_check(launchPropList));
     for (const ur_kernel_launch_ext_properties_t *p = launchPropList; p != NULL; p = p->pNext) {
         // Serialisation is a hint; cooperative launches are not something OpenCL can do
         // (UR_DEVICE_INFO_KERNEL_LAUNCH_CAPABILITIES reports none).

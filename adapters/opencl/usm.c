@@ -6,6 +6,7 @@
 
 #include "alloc.h"
 #include "ocl_internal.h"
+#include "pnext.h"
 
 static ur_result_t no_usm(const char *what) {
     return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
@@ -24,6 +25,7 @@ static ur_result_t alloc_props(const ur_usm_desc_t *desc, cl_mem_properties_inte
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "USM alignment %u is not a power of two", desc->align);
     *align = desc->align;
+    OCL_TRY_UR(urc_pnext_check(desc));
     cl_mem_alloc_flags_intel flags = 0;
     size_t n = 0;
     for (const ur_base_desc_t *p = desc->pNext; p != NULL; p = p->pNext) {

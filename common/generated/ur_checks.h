@@ -4,6 +4,7 @@
 #ifndef URC_COMMON_GENERATED_UR_CHECKS_H
 #define URC_COMMON_GENERATED_UR_CHECKS_H
 
+#include "pnext.h"
 #include "ur_api.h"
 
 #if defined(__GNUC__)
@@ -431,6 +432,8 @@ static inline ur_result_t urc_check_platform_create_with_native_handle(ur_native
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phPlatform)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -522,6 +525,8 @@ static inline ur_result_t urc_check_device_partition(ur_device_handle_t hDevice,
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (NULL == pProperties->pProperties)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -538,6 +543,8 @@ static inline ur_result_t urc_check_device_select_binary(ur_device_handle_t hDev
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (NumBinaries == 0)
         return UR_RESULT_ERROR_INVALID_SIZE;
+    if (urc_pnext_check(pBinaries) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -560,6 +567,8 @@ static inline ur_result_t urc_check_device_create_with_native_handle(ur_native_h
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phDevice)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -586,6 +595,8 @@ static inline ur_result_t urc_check_context_create(uint32_t DeviceCount, const u
     for (size_t i = 0; phDevices != NULL && i < (size_t)(DeviceCount); ++i)
         if (phDevices[i] == NULL)
             return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -646,6 +657,8 @@ static inline ur_result_t urc_check_context_create_with_native_handle(ur_native_
     for (size_t i = 0; phDevices != NULL && i < (size_t)(numDevices); ++i)
         if (phDevices[i] == NULL)
             return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -689,6 +702,8 @@ static inline ur_result_t urc_check_mem_image_create(ur_context_handle_t hContex
         return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
     if (pImageDesc && pImageDesc->slicePitch != 0 && pHost == NULL)
         return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+    if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -706,6 +721,8 @@ static inline ur_result_t urc_check_mem_buffer_create(ur_context_handle_t hConte
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     if (size == 0)
         return UR_RESULT_ERROR_INVALID_BUFFER_SIZE;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -741,6 +758,8 @@ static inline ur_result_t urc_check_mem_buffer_partition(ur_mem_handle_t hBuffer
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     if (pRegion && pRegion->size == 0)
         return UR_RESULT_ERROR_INVALID_BUFFER_SIZE;
+    if (urc_pnext_check(pRegion) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -764,6 +783,8 @@ static inline ur_result_t urc_check_mem_buffer_create_with_native_handle(ur_nati
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phMem)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -782,6 +803,10 @@ static inline ur_result_t urc_check_mem_image_create_with_native_handle(ur_nativ
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (NULL == phMem)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -835,6 +860,8 @@ static inline ur_result_t urc_check_sampler_create(ur_context_handle_t hContext,
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (!urc_is_ur_sampler_filter_mode_t(pDesc->filterMode))
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (urc_pnext_check(pDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -890,6 +917,8 @@ static inline ur_result_t urc_check_sampler_create_with_native_handle(ur_native_
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phSampler)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -907,6 +936,8 @@ static inline ur_result_t urc_check_usm_host_alloc(ur_context_handle_t hContext,
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     if (size == 0)
         return UR_RESULT_ERROR_INVALID_USM_SIZE;
+    if (urc_pnext_check(pUSMDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -927,6 +958,8 @@ static inline ur_result_t urc_check_usm_device_alloc(ur_context_handle_t hContex
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     if (size == 0)
         return UR_RESULT_ERROR_INVALID_USM_SIZE;
+    if (urc_pnext_check(pUSMDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -947,6 +980,8 @@ static inline ur_result_t urc_check_usm_shared_alloc(ur_context_handle_t hContex
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     if (size == 0)
         return UR_RESULT_ERROR_INVALID_USM_SIZE;
+    if (urc_pnext_check(pUSMDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -988,6 +1023,8 @@ static inline ur_result_t urc_check_usm_pool_create(ur_context_handle_t hContext
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (UR_USM_POOL_FLAGS_MASK & pPoolDesc->flags)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (urc_pnext_check(pPoolDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -1140,6 +1177,8 @@ static inline ur_result_t urc_check_physical_mem_create(ur_context_handle_t hCon
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phPhysicalMem)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -1184,6 +1223,8 @@ static inline ur_result_t urc_check_program_create_with_il(ur_context_handle_t h
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (length == 0)
         return UR_RESULT_ERROR_INVALID_SIZE;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -1207,6 +1248,8 @@ static inline ur_result_t urc_check_program_create_with_binary(ur_context_handle
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (numDevices == 0)
         return UR_RESULT_ERROR_INVALID_SIZE;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -1366,6 +1409,8 @@ static inline ur_result_t urc_check_program_create_with_native_handle(ur_native_
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phProgram)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -1399,6 +1444,8 @@ static inline ur_result_t urc_check_queue_create(ur_context_handle_t hContext, u
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phQueue)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -1424,6 +1471,8 @@ static inline ur_result_t urc_check_queue_get_native_handle(ur_queue_handle_t hQ
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phNativeQueue)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -1437,6 +1486,8 @@ static inline ur_result_t urc_check_queue_create_with_native_handle(ur_native_ha
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phQueue)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -1534,6 +1585,8 @@ static inline ur_result_t urc_check_event_create_with_native_handle(ur_native_ha
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phEvent)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2277,6 +2330,11 @@ static inline ur_result_t urc_check_enqueue_kernel_launch_with_args_exp(ur_queue
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    for (size_t i = 0; pArgs != NULL && i < (size_t)(numArgs); ++i)
+        if (urc_pnext_check(&pArgs[i]) != UR_RESULT_SUCCESS)
+            return UR_RESULT_ERROR_INVALID_VALUE;
+    if (urc_pnext_check(launchPropList) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2368,6 +2426,8 @@ static inline ur_result_t urc_check_kernel_set_exec_info(ur_kernel_handle_t hKer
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (!urc_is_ur_kernel_exec_info_t(propName))
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2404,6 +2464,8 @@ static inline ur_result_t urc_check_kernel_create_with_native_handle(ur_native_h
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phKernel)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2450,6 +2512,9 @@ static inline ur_result_t urc_check_kernel_get_suggested_local_work_size_with_ar
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (NULL != pArgs && !urc_is_ur_exp_kernel_arg_type_t(pArgs->type))
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    for (size_t i = 0; pArgs != NULL && i < (size_t)(numArgs); ++i)
+        if (urc_pnext_check(&pArgs[i]) != UR_RESULT_SUCCESS)
+            return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2493,6 +2558,8 @@ static inline ur_result_t urc_check_enqueue_usm_device_alloc_exp(ur_queue_handle
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2516,6 +2583,8 @@ static inline ur_result_t urc_check_enqueue_usm_shared_alloc_exp(ur_queue_handle
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2539,6 +2608,8 @@ static inline ur_result_t urc_check_enqueue_usm_host_alloc_exp(ur_queue_handle_t
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2578,6 +2649,8 @@ static inline ur_result_t urc_check_usm_pool_create_exp(ur_context_handle_t hCon
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (UR_USM_POOL_FLAGS_MASK & pPoolDesc->flags)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (urc_pnext_check(pPoolDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2697,6 +2770,8 @@ static inline ur_result_t urc_check_usm_pitched_alloc_exp(ur_context_handle_t hC
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     if (widthInBytes == 0)
         return UR_RESULT_ERROR_INVALID_USM_SIZE;
+    if (urc_pnext_check(pUSMDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2740,6 +2815,8 @@ static inline ur_result_t urc_check_bindless_images_image_allocate_exp(ur_contex
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (pImageDesc && !urc_is_ur_mem_type_t(pImageDesc->type))
         return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+    if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2773,6 +2850,8 @@ static inline ur_result_t urc_check_bindless_images_unsampled_image_create_exp(u
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (pImageDesc && !urc_is_ur_mem_type_t(pImageDesc->type))
         return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+    if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2800,6 +2879,10 @@ static inline ur_result_t urc_check_bindless_images_sampled_image_create_exp(ur_
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     if (pImageDesc && !urc_is_ur_mem_type_t(pImageDesc->type))
         return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+    if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
+    if (urc_pnext_check(pSamplerDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2842,6 +2925,12 @@ static inline ur_result_t urc_check_bindless_images_image_copy_exp(ur_queue_hand
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    if (urc_pnext_check(pSrcImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
+    if (urc_pnext_check(pDstImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
+    if (urc_pnext_check(pCopyRegion) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2879,6 +2968,8 @@ static inline ur_result_t urc_check_bindless_images_get_image_memory_handle_type
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (!urc_is_ur_exp_image_mem_type_t(imageMemHandleType))
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2901,6 +2992,8 @@ static inline ur_result_t urc_check_bindless_images_get_image_unsampled_handle_s
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (!urc_is_ur_exp_image_mem_type_t(imageMemHandleType))
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2923,6 +3016,8 @@ static inline ur_result_t urc_check_bindless_images_get_image_sampled_handle_sup
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (!urc_is_ur_exp_image_mem_type_t(imageMemHandleType))
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2967,6 +3062,8 @@ static inline ur_result_t urc_check_bindless_images_import_external_memory_exp(u
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (NULL == phExternalMem)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pExternalMemDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2991,6 +3088,8 @@ static inline ur_result_t urc_check_bindless_images_map_external_array_exp(ur_co
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (pImageDesc && !urc_is_ur_mem_type_t(pImageDesc->type))
         return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+    if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -3063,6 +3162,8 @@ static inline ur_result_t urc_check_bindless_images_import_external_semaphore_ex
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (NULL == phExternalSemaphore)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pExternalSemaphoreDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -3431,6 +3532,8 @@ static inline ur_result_t urc_check_usm_host_alloc_register_exp(ur_context_handl
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (size == 0)
         return UR_RESULT_ERROR_INVALID_VALUE;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -3520,6 +3623,8 @@ static inline ur_result_t urc_check_command_buffer_create_exp(ur_context_handle_
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (NULL == phCommandBuffer)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pCommandBufferDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -3627,6 +3732,9 @@ static inline ur_result_t urc_check_command_buffer_append_kernel_launch_with_arg
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    for (size_t i = 0; pArgs != NULL && i < (size_t)(numArgs); ++i)
+        if (urc_pnext_check(&pArgs[i]) != UR_RESULT_SUCCESS)
+            return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -4070,6 +4178,9 @@ static inline ur_result_t urc_check_command_buffer_update_kernel_launch_exp(ur_e
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (numKernelUpdates == 0)
         return UR_RESULT_ERROR_INVALID_SIZE;
+    for (size_t i = 0; pUpdateKernelLaunch != NULL && i < (size_t)(numKernelUpdates); ++i)
+        if (urc_pnext_check(&pUpdateKernelLaunch[i]) != UR_RESULT_SUCCESS)
+            return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -4147,6 +4258,8 @@ static inline ur_result_t urc_check_enqueue_host_task_exp(ur_queue_handle_t hQue
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -4165,6 +4278,8 @@ static inline ur_result_t urc_check_enqueue_events_wait_with_barrier_ext(ur_queu
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -4188,6 +4303,8 @@ static inline ur_result_t urc_check_enqueue_native_command_exp(ur_queue_handle_t
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -4206,6 +4323,8 @@ static inline ur_result_t urc_check_event_create_exp(ur_context_handle_t hContex
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (UR_EXP_EVENT_FLAGS_MASK & pEventDesc->flags)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (urc_pnext_check(pEventDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
