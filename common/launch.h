@@ -13,9 +13,9 @@
 
 /// What an adapter knows of its device's limits; a 0 means "not known, not checked".
 typedef struct urc_launch_limits_t {
-    size_t max_group_items;  // work-items in one work-group
-    size_t max_group[3];     // work-group size per dimension
-    uint64_t max_groups[3];  // work-groups per dimension (CUDA's grid, Level Zero's 32 bits)
+    size_t max_group_items; // work-items in one work-group
+    size_t max_group[3];    // work-group size per dimension
+    uint64_t max_groups[3]; // work-groups per dimension (CUDA's grid, Level Zero's 32 bits)
 } urc_launch_limits_t;
 
 /// Checks a launch of `dims` dimensions:

@@ -15,7 +15,8 @@ ur_result_t urc_usm_range_check(urc_usm_lookup_fn lookup, void *backend, const v
     size_t alloc_size = 0;
     if (lookup == NULL || !lookup(backend, ptr, &base, &alloc_size))
         return UR_RESULT_SUCCESS;
-    // The lookup found the allocation holding ptr, so start >= base.
+    if (start < (uintptr_t)base)
+        return UR_RESULT_SUCCESS; // not an allocation holding ptr after all
     size_t offset = (size_t)(start - (uintptr_t)base);
     if (offset > alloc_size || size > alloc_size - offset)
         return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,

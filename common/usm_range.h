@@ -14,8 +14,7 @@
 /// Finds the allocation that holds `ptr`: its base and size in bytes. False when `ptr` is in
 /// no allocation the driver knows (plain host memory, which UR allows in copies and which
 /// only the caller can bound).
-typedef bool (*urc_usm_lookup_fn)(void *backend, const void *ptr, const void **base,
-                                  size_t *size);
+typedef bool (*urc_usm_lookup_fn)(void *backend, const void *ptr, const void **base, size_t *size);
 
 /// UR_RESULT_ERROR_INVALID_SIZE, with a message, when `size` bytes from `ptr` wrap around the
 /// address space or run past the end of the allocation that holds `ptr`; SUCCESS otherwise

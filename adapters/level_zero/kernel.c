@@ -601,9 +601,8 @@ ur_result_t l0_enqueue_kernel_launch_with_args_exp(
     res = urc_launch_check(workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, NULL);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    bool cooperative = false, offset = false, empty = false;
+    bool cooperative = false, offset = false;
     for (uint32_t i = 0; i < workDim; ++i) {
-        empty = empty || pGlobalWorkSize[i] == 0;
         offset = offset || (pGlobalWorkOffset != NULL && pGlobalWorkOffset[i] != 0);
         if (pGlobalWorkOffset != NULL && pGlobalWorkOffset[i] > UINT32_MAX)
             return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
@@ -617,7 +616,7 @@ ur_result_t l0_enqueue_kernel_launch_with_args_exp(
         res = check_args(k, numArgs, pArgs);
     uint32_t wg[3] = {1, 1, 1};
     ze_group_count_t groups = {0, 0, 0};
-    if (res == UR_RESULT_SUCCESS && !empty) {
+    if (res == UR_RESULT_SUCCESS) {
         pthread_mutex_lock(&k->lock);
         res = geometry(zk, k, q->dev, workDim, pGlobalWorkSize, pLocalWorkSize, wg, &groups);
         pthread_mutex_unlock(&k->lock);
@@ -628,12 +627,6 @@ ur_result_t l0_enqueue_kernel_launch_with_args_exp(
     res = l0_op_begin(q, UR_COMMAND_KERNEL_LAUNCH, numEventsInWaitList, phEventWaitList, &op);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (empty) // an empty range runs nothing, but still orders and signals
-        return l0_op_end(
-            &op,
-            l0_ok(zeCommandListAppendBarrier(op.list, op.event->ze, op.nwaits, op.waits),
-                  "zeCommandListAppendBarrier"),
-            false, phEvent);
     // Arguments, group size and offset are captured by the append; the lock keeps another
     // launch of this kernel from changing them in between.
     pthread_mutex_lock(&k->lock);
