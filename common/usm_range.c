@@ -26,6 +26,16 @@ ur_result_t urc_usm_range_check(urc_usm_lookup_fn lookup, void *backend, const v
     return UR_RESULT_SUCCESS;
 }
 
+size_t urc_usm_host_limit(urc_usm_lookup_fn lookup, void *backend, const void *ptr) {
+    uintptr_t start = (uintptr_t)ptr;
+    const void *base = NULL;
+    size_t size = 0;
+    if (lookup != NULL && lookup(backend, ptr, &base, &size) && start >= (uintptr_t)base &&
+        start - (uintptr_t)base <= size)
+        return size - (size_t)(start - (uintptr_t)base);
+    return start < URC_USER_ADDRESS_END ? (size_t)(URC_USER_ADDRESS_END - start) : 0;
+}
+
 ur_result_t urc_usm_range_check_2d(urc_usm_lookup_fn lookup, void *backend, const void *ptr,
                                    size_t pitch, size_t width, size_t height) {
     if (height == 0 || width == 0)

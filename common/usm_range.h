@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ur_api.h"
 
@@ -26,5 +27,18 @@ ur_result_t urc_usm_range_check(urc_usm_lookup_fn lookup, void *backend, const v
 /// the end of the last row, (height - 1) * pitch + width, computed without overflow.
 ur_result_t urc_usm_range_check_2d(urc_usm_lookup_fn lookup, void *backend, const void *ptr,
                                    size_t pitch, size_t width, size_t height);
+
+/// No 64-bit Linux maps user memory at or above this address (x86-64 with 5-level paging and
+/// RISC-V Sv57 stop at 2^56, arm64 at 2^52), so a range reaching it is not memory of the caller.
+#if UINTPTR_MAX > 0xffffffffu
+#define URC_USER_ADDRESS_END ((uintptr_t)1 << 57)
+#else
+#define URC_USER_ADDRESS_END UINTPTR_MAX
+#endif
+
+/// The bytes a host-side copy may reach from `ptr` (the host side of a rectangular copy): to
+/// the end of its USM allocation when the lookup knows one, else to the end of user memory
+/// (URC_USER_ADDRESS_END), so that no origin or pitch can carry the pointer out of it.
+size_t urc_usm_host_limit(urc_usm_lookup_fn lookup, void *backend, const void *ptr);
 
 #endif // URC_COMMON_USM_RANGE_H

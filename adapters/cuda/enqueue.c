@@ -7,6 +7,8 @@
 #include "cuda_internal.h"
 #include "usm_range.h"
 
+static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t *size);
+
 // ---- waits and barriers ----
 
 // An in-order queue is one stream: waiting there orders everything after it already. An
@@ -263,7 +265,13 @@ static rect_side_t buffer_side(const cuda_mem_t *m, ur_rect_offset_t origin, siz
 }
 
 static rect_side_t host_side(const void *host, ur_rect_offset_t origin, size_t row, size_t slice) {
-    rect_side_t s = {CU_MEMORYTYPE_HOST, 0, host, origin, row, slice, SIZE_MAX};
+    rect_side_t s = {CU_MEMORYTYPE_HOST,
+                     0,
+                     host,
+                     origin,
+                     row,
+                     slice,
+                     urc_usm_host_limit(usm_lookup, NULL, host)};
     return s;
 }
 

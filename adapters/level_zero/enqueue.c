@@ -8,6 +8,8 @@
 #include "l0_internal.h"
 #include "usm_range.h"
 
+static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t *size);
+
 static ur_result_t queue_of(ur_queue_handle_t hQueue, l0_queue_t **q) {
     if (!l0_is(hQueue, URC_KIND_QUEUE))
         return UR_RESULT_ERROR_INVALID_QUEUE;
@@ -270,7 +272,8 @@ static ur_result_t transfer_rect(bool write, ur_queue_handle_t hQueue, ur_mem_ha
     if (res == UR_RESULT_SUCCESS)
         res = rect_side(&b, m->size, bufferOrigin, &region, bufferRowPitch, bufferSlicePitch);
     if (res == UR_RESULT_SUCCESS)
-        res = rect_side(&h, SIZE_MAX, hostOrigin, &region, hostRowPitch, hostSlicePitch);
+        res = rect_side(&h, urc_usm_host_limit(usm_lookup, q->ctx, host), hostOrigin, &region,
+                        hostRowPitch, hostSlicePitch);
     if (res != UR_RESULT_SUCCESS)
         return res;
     if (write)

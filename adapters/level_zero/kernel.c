@@ -395,8 +395,15 @@ ur_result_t l0_kernel_get_suggested_local_work_size_with_args(
     ur_kernel_handle_t hKernel, ur_queue_handle_t hQueue, uint32_t numWorkDim,
     const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, uint32_t numArgs,
     const ur_exp_kernel_arg_properties_t *pArgs, size_t *pSuggestedLocalWorkSize) {
-    (void)numArgs;
-    (void)pArgs;
+    if (!l0_is(hKernel, URC_KIND_KERNEL))
+        return UR_RESULT_ERROR_INVALID_KERNEL;
+    // Not set, but still the kernel's: an index it does not have is refused as a launch would.
+    for (uint32_t i = 0; i < numArgs; ++i) {
+        ur_result_t res =
+            urc_launch_check_arg_index(pArgs[i].index, L0_KERNEL(hKernel)->props.numKernelArgs);
+        if (res != UR_RESULT_SUCCESS)
+            return res;
+    }
     return l0_kernel_get_suggested_local_work_size(hKernel, hQueue, numWorkDim, pGlobalWorkOffset,
                                                    pGlobalWorkSize, pSuggestedLocalWorkSize);
 }
@@ -413,6 +420,8 @@ ur_result_t l0_kernel_suggest_max_cooperative_group_count(
     ze_kernel_handle_t zk = kernel_for(k, dev);
     if (zk == NULL)
         return UR_RESULT_ERROR_INVALID_DEVICE;
+    if (workDim < 1 || workDim > 3)
+        return UR_RESULT_ERROR_INVALID_WORK_DIMENSION;
     uint32_t wg[3] = {1, 1, 1};
     for (uint32_t i = 0; i < workDim; ++i) {
         if (pLocalWorkSize[i] == 0 || pLocalWorkSize[i] > UINT32_MAX)

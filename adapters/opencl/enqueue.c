@@ -9,6 +9,7 @@
 #include "ocl_internal.h"
 #include "launch.h"
 #include "pnext.h"
+#include "usm_range.h"
 
 ur_result_t ocl_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList,
                                     const ur_event_handle_t *phEventWaitList,
@@ -67,14 +68,19 @@ static ur_result_t check_range(ur_mem_handle_t m, size_t offset, size_t size) {
 }
 
 // Only the rectangle's extent is checked here: OpenCL checks the pitches themselves.
-static ur_result_t check_rect(ur_mem_handle_t m, ur_rect_offset_t o, ur_rect_region_t r, size_t row,
-                              size_t slice) {
+static ur_result_t check_rect_in(size_t limit, ur_rect_offset_t o, ur_rect_region_t r, size_t row,
+                                 size_t slice, const char *what) {
     size_t end = 0;
     if (!urc_rect_pitches(&r, &row, &slice) || !urc_rect_end(o, &r, row, slice, &end) ||
-        end > m->size)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
-                             "rectangle outside a buffer of %zu bytes", m->size);
+        end > limit)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "rectangle outside %s of %zu bytes",
+                             what, limit);
     return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t check_rect(ur_mem_handle_t m, ur_rect_offset_t o, ur_rect_region_t r, size_t row,
+                              size_t slice) {
+    return check_rect_in(m->size, o, r, row, slice, "a buffer");
 }
 
 // Reads and writes differ only in the OpenCL call and the command; `host` is written only by
@@ -124,6 +130,9 @@ static ur_result_t transfer_rect(bool write, ur_queue_handle_t hQueue, ur_mem_ha
                                  const ur_event_handle_t *waits, ur_event_handle_t *phEvent) {
     OCL_TRY_UR(check_buffer(hQueue, hBuffer));
     OCL_TRY_UR(check_rect(hBuffer, bufferOrigin, region, bufferRowPitch, bufferSlicePitch));
+    // The host side: inside its USM allocation when it is one, never past the address space.
+    OCL_TRY_UR(check_rect_in(urc_usm_host_limit(ocl_usm_lookup, hQueue->context, host), hostOrigin,
+                             region, hostRowPitch, hostSlicePitch, "host memory"));
     const size_t bo[3] = {bufferOrigin.x, bufferOrigin.y, bufferOrigin.z};
     const size_t ho[3] = {hostOrigin.x, hostOrigin.y, hostOrigin.z};
     const size_t rg[3] = {region.width, region.height, region.depth};

@@ -208,8 +208,7 @@ static ur_result_t queue_checks(ur_queue_handle_t q, const char *what) {
     return q->device->usm ? UR_RESULT_SUCCESS : no_usm(what);
 }
 
-// The USM allocation holding a pointer, from clGetMemAllocInfoINTEL (common/usm_range.h).
-static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t *size) {
+bool ocl_usm_lookup(void *backend, const void *ptr, const void **base, size_t *size) {
     ur_context_handle_t ctx = backend;
     clGetMemAllocInfoINTEL_fn info = ctx->platform->ext.get_mem_alloc_info;
     void *b = NULL;
@@ -224,12 +223,12 @@ static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t
 }
 
 static ur_result_t usm_range(ur_queue_handle_t q, const void *ptr, size_t size) {
-    return urc_usm_range_check(usm_lookup, q->context, ptr, size);
+    return urc_usm_range_check(ocl_usm_lookup, q->context, ptr, size);
 }
 
 static ur_result_t usm_rows(ur_queue_handle_t q, const void *ptr, size_t pitch, size_t width,
                             size_t height) {
-    return urc_usm_range_check_2d(usm_lookup, q->context, ptr, pitch, width, height);
+    return urc_usm_range_check_2d(ocl_usm_lookup, q->context, ptr, pitch, width, height);
 }
 
 static void CL_CALLBACK free_host_copy(cl_event ev, cl_int status, void *data) {

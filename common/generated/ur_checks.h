@@ -543,8 +543,9 @@ static inline ur_result_t urc_check_device_select_binary(ur_device_handle_t hDev
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (NumBinaries == 0)
         return UR_RESULT_ERROR_INVALID_SIZE;
-    if (urc_pnext_check(pBinaries) != UR_RESULT_SUCCESS)
-        return UR_RESULT_ERROR_INVALID_VALUE;
+    for (size_t i = 0; pBinaries != NULL && i < (size_t)(NumBinaries); ++i)
+        if (urc_pnext_check(&pBinaries[i]) != UR_RESULT_SUCCESS)
+            return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 

@@ -6,9 +6,9 @@
 
 #include <string.h>
 
-#define MAX_PARAMS 32
+#define MAX_PARAMS    32
 #define SCRATCH_BYTES 4096
-#define STRUCT_BYTES 2048
+#define STRUCT_BYTES  2048
 
 static _Alignas(64) unsigned char scratch[MAX_PARAMS][SCRATCH_BYTES];
 static _Alignas(64) unsigned char structs[MAX_PARAMS][STRUCT_BYTES];
@@ -19,8 +19,7 @@ static size_t work[4];
 static ur_exp_kernel_arg_properties_t bad_arg;
 static const char hostile_name[] = "hostile";
 
-static void noop_callback(void) {
-}
+static void noop_callback(void) {}
 
 static bool is_pointer_kind(hostile_param_kind_t k) {
     return k == HOSTILE_HANDLE_ARRAY || k == HOSTILE_STRUCT || k == HOSTILE_STRING ||
@@ -234,12 +233,27 @@ const char *hostile_mutation_class(hostile_mutation_t m) {
 }
 
 const char *hostile_mutation_name(hostile_mutation_t m) {
-    static const char *const names[HM_COUNT_] = {
-        "NULL",        "NULL element", "wrong kind", "undeclared enumerator", "reserved flag bits",
-        "pNext loop",  "pNext cycle",  "0",          "1",                     "max",
-        "SIZE_MAX/2+1", "count flipped", "x = SIZE_MAX", "y = SIZE_MAX", "z = SIZE_MAX",
-        "x = SIZE_MAX/2+1", "{0,1,1}", "{SIZE_MAX,1,1}", "{SIZE_MAX/2+1,4,1}", "4",
-        "argument index 1000"};
+    static const char *const names[HM_COUNT_] = {"NULL",
+                                                 "NULL element",
+                                                 "wrong kind",
+                                                 "undeclared enumerator",
+                                                 "reserved flag bits",
+                                                 "pNext loop",
+                                                 "pNext cycle",
+                                                 "0",
+                                                 "1",
+                                                 "max",
+                                                 "SIZE_MAX/2+1",
+                                                 "count flipped",
+                                                 "x = SIZE_MAX",
+                                                 "y = SIZE_MAX",
+                                                 "z = SIZE_MAX",
+                                                 "x = SIZE_MAX/2+1",
+                                                 "{0,1,1}",
+                                                 "{SIZE_MAX,1,1}",
+                                                 "{SIZE_MAX/2+1,4,1}",
+                                                 "4",
+                                                 "argument index 1000"};
     return m < HM_COUNT_ ? names[m] : "?";
 }
 

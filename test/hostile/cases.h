@@ -11,19 +11,19 @@
 #include "hostile.h"
 
 typedef enum hostile_mutation_t {
-    HM_NULL,          // the handle or pointer NULL
-    HM_NULL_ELEMENT,  // the first handle of an input array NULL
-    HM_WRONG_KIND,    // a live handle of another kind
-    HM_BAD_ENUM,      // a value the enum does not declare
-    HM_BAD_FLAGS,     // every reserved bit of the flag type
-    HM_PNEXT_SELF,    // a struct whose pNext names itself
-    HM_PNEXT_CYCLE,   // two structs whose pNext name each other
-    HM_ZERO,          // a number 0
-    HM_ONE,           // 1
-    HM_MAX,           // SIZE_MAX, UINT32_MAX, ...
-    HM_HALF,          // SIZE_MAX / 2 + 1: sums and doubles of it overflow
-    HM_COUNT_FLIP,    // an array count 0 where it was 1, 1 where it was 0
-    HM_RECT_X,        // a rectangle offset or extent SIZE_MAX in x, y or z
+    HM_NULL,         // the handle or pointer NULL
+    HM_NULL_ELEMENT, // the first handle of an input array NULL
+    HM_WRONG_KIND,   // a live handle of another kind
+    HM_BAD_ENUM,     // a value the enum does not declare
+    HM_BAD_FLAGS,    // every reserved bit of the flag type
+    HM_PNEXT_SELF,   // a struct whose pNext names itself
+    HM_PNEXT_CYCLE,  // two structs whose pNext name each other
+    HM_ZERO,         // a number 0
+    HM_ONE,          // 1
+    HM_MAX,          // SIZE_MAX, UINT32_MAX, ...
+    HM_HALF,         // SIZE_MAX / 2 + 1: sums and doubles of it overflow
+    HM_COUNT_FLIP,   // an array count 0 where it was 1, 1 where it was 0
+    HM_RECT_X,       // a rectangle offset or extent SIZE_MAX in x, y or z
     HM_RECT_Y,
     HM_RECT_Z,
     HM_RECT_HALF,     // SIZE_MAX / 2 + 1 in x

@@ -43,8 +43,7 @@ static void make_kernel(hostile_fixture_t *f) {
     ur_device_handle_t dev = f->handles[HOSTILE_HK_DEVICE];
     ur_result_t r = il != NULL ? urProgramCreateWithIL(ctx, data, size, NULL, &program)
                                : urProgramCreateWithBinary(ctx, 1, &dev, &size,
-                                                           (const uint8_t **)&data, NULL,
-                                                           &program);
+                                                           (const uint8_t **)&data, NULL, &program);
     free(data);
     if (r != UR_RESULT_SUCCESS)
         return;

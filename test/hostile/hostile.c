@@ -9,7 +9,7 @@
 // Prints "hostile: <platform>: N cases, C crashes, H hangs, S sanitizer reports" and every
 // result that differs from what UR's rules name. Exits 0 when every failure is in the
 // known-failures list (URC_HOSTILE_KNOWN), 77 without a device.
-//   URC_HOSTILE_WATCHDOG  seconds a case may take (default 20)
+//   URC_HOSTILE_WATCHDOG  seconds a case may take (default 10)
 //   URC_HOSTILE_ONLY      run only the entry points whose name contains this
 //   URC_HOSTILE_VERBOSE   list every case's result
 #include <errno.h>
@@ -261,7 +261,7 @@ int main(int argc, char **argv) {
     (void)argc;
     ensure_sanitizer_options(argv);
     const char *w = getenv("URC_HOSTILE_WATCHDOG");
-    double watchdog = w != NULL && atof(w) > 0 ? atof(w) : 20.0;
+    double watchdog = w != NULL && atof(w) > 0 ? atof(w) : 10.0;
     const char *only = getenv("URC_HOSTILE_ONLY");
     bool verbose = getenv("URC_HOSTILE_VERBOSE") != NULL;
     load_known(getenv("URC_HOSTILE_KNOWN"));

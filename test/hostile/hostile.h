@@ -34,16 +34,16 @@ typedef enum hostile_param_kind_t {
 
 /// hostile_param_t.flags
 enum {
-    HOSTILE_OPT = 1u << 0,          // may be NULL
-    HOSTILE_COUNT = 1u << 1,        // counts the elements of an input range
-    HOSTILE_HOST_LENGTH = 1u << 2,  // bounds memory only the caller can measure
-    HOSTILE_BOUNDS_SIZE = 1u << 3,  // part of a bounds() extent of a pointer
-    HOSTILE_ALLOC_SIZE = 1u << 4,   // the size of an allocation the call makes
-    HOSTILE_WORK_DIM = 1u << 5,     // a launch's work dimension
-    HOSTILE_ARRAY = 1u << 6,        // an array with a count parameter
-    HOSTILE_KERNEL_ARGS = 1u << 7,  // ur_exp_kernel_arg_properties_t array
-    HOSTILE_OUT = 1u << 8,          // written by the call
-    HOSTILE_SIZE_ARRAY = 1u << 9,   // const size_t * input (work sizes, lengths)
+    HOSTILE_OPT = 1u << 0,         // may be NULL
+    HOSTILE_COUNT = 1u << 1,       // counts the elements of an input range
+    HOSTILE_HOST_LENGTH = 1u << 2, // bounds memory only the caller can measure
+    HOSTILE_BOUNDS_SIZE = 1u << 3, // part of a bounds() extent of a pointer
+    HOSTILE_ALLOC_SIZE = 1u << 4,  // the size of an allocation the call makes
+    HOSTILE_WORK_DIM = 1u << 5,    // a launch's work dimension
+    HOSTILE_ARRAY = 1u << 6,       // an array with a count parameter
+    HOSTILE_KERNEL_ARGS = 1u << 7, // ur_exp_kernel_arg_properties_t array
+    HOSTILE_OUT = 1u << 8,         // written by the call
+    HOSTILE_SIZE_ARRAY = 1u << 9,  // const size_t * input (work sizes, lengths)
 };
 
 typedef struct hostile_param_t {

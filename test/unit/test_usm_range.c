@@ -50,12 +50,23 @@ START_TEST(rectangles_are_checked_to_their_last_row) {
 }
 END_TEST
 
+START_TEST(host_limits_end_at_the_allocation_or_user_memory) {
+    ck_assert_uint_eq(urc_usm_host_limit(lookup, NULL, alloc + 56), 200);
+    unsigned char host[4];
+    size_t limit = urc_usm_host_limit(lookup, NULL, host);
+    ck_assert_uint_gt(limit, 1u << 30);
+    ck_assert_uint_lt(limit, SIZE_MAX / 2);
+    ck_assert_uint_eq(urc_usm_host_limit(NULL, NULL, (void *)URC_USER_ADDRESS_END), 0);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("usm_range");
     TCase *tc = tcase_create("urc_usm_range_check");
     tcase_add_test(tc, ranges_inside_the_allocation_pass);
     tcase_add_test(tc, ranges_past_the_end_are_invalid_sizes);
     tcase_add_test(tc, rectangles_are_checked_to_their_last_row);
+    tcase_add_test(tc, host_limits_end_at_the_allocation_or_user_memory);
     suite_add_tcase(s, tc);
     return urc_test_run(s);
 }

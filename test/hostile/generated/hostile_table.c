@@ -759,8 +759,8 @@ static ur_result_t check_device_partition(const hostile_slot_t *a) {
 
 static const hostile_param_t params_device_select_binary[] = {
     {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pBinaries", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_device_binary_t), UR_STRUCTURE_TYPE_DEVICE_BINARY, true, 0, 0, 0, -1, 0},
-    {"NumBinaries", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
+    {"pBinaries", HOSTILE_STRUCT, HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(ur_device_binary_t), UR_STRUCTURE_TYPE_DEVICE_BINARY, true, 0, 0, 0, 2, 0},
+    {"NumBinaries", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1},
     {"pSelectedBinary", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint32_t *), -1, false, 0, 0, 0, -1, 0},
 };
 
