@@ -146,8 +146,8 @@ static void one_op(fuzz_input_t *in) {
     switch (op % 16) {
     case 0: { // context
         slot_t *c = pick(contexts, CONTEXTS, in);
-        if (c->refs == 0 && urContextCreate(1, &device, NULL, (ur_context_handle_t *)&c->h) ==
-                                UR_RESULT_SUCCESS)
+        if (c->refs == 0 &&
+            urContextCreate(1, &device, NULL, (ur_context_handle_t *)&c->h) == UR_RESULT_SUCCESS)
             c->refs = 1;
         else if (c->refs > 0 && urContextRetain(c->h) == UR_RESULT_SUCCESS)
             ++c->refs;

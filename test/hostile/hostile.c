@@ -35,6 +35,7 @@ typedef struct shared_t {
     volatile uint64_t beats;  // bumped after every case
     volatile int no_device;
     char platform[256];
+    char fixture[128]; // what the fixture could make beyond the basics
     // followed by per-case results
 } shared_t;
 
@@ -78,6 +79,10 @@ static void child_run(size_t begin, size_t end, int log_fd) {
     if (ok < 0)
         _exit(78);
     memcpy(shm->platform, f.platform_name, sizeof shm->platform);
+    snprintf(shm->fixture, sizeof shm->fixture, "%s%s%s",
+             f.handles[HOSTILE_HK_KERNEL] != NULL ? "kernel" : "no kernel",
+             f.usm != NULL ? ", USM" : ", no USM",
+             f.handles[HOSTILE_HK_MEM] != NULL ? ", buffer" : ", no buffer");
     for (size_t i = begin; i < end; ++i) {
         shm->current = (int64_t)i;
         outcome_t *o = &outcomes[i];
@@ -328,9 +333,10 @@ int main(int argc, char **argv) {
         known_hits += k;
         unknown += !k;
     }
-    printf("hostile: %s: %zu cases, %zu crashes, %zu hangs, %zu sanitizer reports; %zu results "
-           "differ from UR's rules (%zu failures known, %zu not)\n",
-           shm->platform, ncases, crashes, hangs, sanitizer, differs, known_hits, unknown);
+    printf("hostile: %s (%s): %zu cases, %zu crashes, %zu hangs, %zu sanitizer reports; %zu "
+           "results differ from UR's rules (%zu failures known, %zu not)\n",
+           shm->platform, shm->fixture, ncases, crashes, hangs, sanitizer, differs, known_hits,
+           unknown);
     static const char *const what[] = {"", "ok", "differs:", "CRASH:", "HANG:", "SANITIZER:"};
     for (size_t i = 0; i < ncases; ++i) {
         uint8_t s = outcomes[i].state;
