@@ -12,7 +12,7 @@ function(urc_add_adapter name prefix)
   target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
                              ${CMAKE_CURRENT_SOURCE_DIR}/generated ${ARG_INCLUDES})
   target_link_libraries(${target} PRIVATE urc_common ${ARG_LIBRARIES})
-  target_link_options(${target} PRIVATE -Wl,--version-script=${map} -Wl,--no-undefined
+  target_link_options(${target} PRIVATE -Wl,--version-script=${map} ${URC_LINK_NO_UNDEFINED}
                       -Wl,--gc-sections)
   set_target_properties(${target} PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION 0
                         LINK_DEPENDS ${map})

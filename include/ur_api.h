@@ -1291,7 +1291,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urDevicePartition(
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `NumBinaries == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urDeviceSelectBinary(
     ur_device_handle_t hDevice,  ///< [in]
-    const ur_device_binary_t *pBinaries,  ///< [in]
+    const ur_device_binary_t *pBinaries,  ///< [in][range(0,NumBinaries)]
     uint32_t NumBinaries,  ///< [in]
     uint32_t *pSelectedBinary  ///< [out]
 );

@@ -2118,7 +2118,7 @@ typedef ur_result_t(UR_APICALL *ur_pfnDevicePartition_t)(
 );
 typedef ur_result_t(UR_APICALL *ur_pfnDeviceSelectBinary_t)(
     ur_device_handle_t hDevice,  ///< [in]
-    const ur_device_binary_t *pBinaries,  ///< [in]
+    const ur_device_binary_t *pBinaries,  ///< [in][range(0,NumBinaries)]
     uint32_t NumBinaries,  ///< [in]
     uint32_t *pSelectedBinary  ///< [out]
 );

@@ -6,6 +6,9 @@
 
 #include "cuda_internal.h"
 #include "fill.h"
+#include "usm_range.h"
+
+static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t *size);
 
 // ---- waits and barriers ----
 
@@ -266,7 +269,13 @@ static rect_side_t buffer_side(const cuda_mem_t *m, ur_rect_offset_t origin, siz
 }
 
 static rect_side_t host_side(const void *host, ur_rect_offset_t origin, size_t row, size_t slice) {
-    rect_side_t s = {CU_MEMORYTYPE_HOST, 0, host, origin, row, slice, SIZE_MAX};
+    rect_side_t s = {CU_MEMORYTYPE_HOST,
+                     0,
+                     host,
+                     origin,
+                     row,
+                     slice,
+                     urc_usm_host_limit(usm_lookup, NULL, host)};
     return s;
 }
 
@@ -473,15 +482,44 @@ ur_result_t cuda_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMe
 
 // ---- USM ----
 
+// The allocation holding a pointer, from cuPointerGetAttributes (common/usm_range.h).
+static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t *size) {
+    (void)backend;
+    cuda_pointer_t info;
+    if (cuda_pointer_query(ptr, &info) != UR_RESULT_SUCCESS || info.memory_type == 0 ||
+        info.base == 0)
+        return false;
+    *base = (const void *)(uintptr_t)info.base;
+    *size = info.range;
+    return true;
+}
+
+// Checked before the queue is touched: a range past its allocation never reaches the driver.
+static ur_result_t usm_range(ur_queue_handle_t q, const void *ptr, size_t size) {
+    ur_result_t res = cuda_activate(CUDA_QUEUE(q)->dev);
+    return res != UR_RESULT_SUCCESS ? res : urc_usm_range_check(usm_lookup, NULL, ptr, size);
+}
+
+static ur_result_t usm_rows(ur_queue_handle_t q, const void *ptr, size_t pitch, size_t width,
+                            size_t height) {
+    ur_result_t res = cuda_activate(CUDA_QUEUE(q)->dev);
+    return res != UR_RESULT_SUCCESS
+               ? res
+               : urc_usm_range_check_2d(usm_lookup, NULL, ptr, pitch, width, height);
+}
+
 ur_result_t cuda_enqueue_usm_fill(ur_queue_handle_t hQueue, void *pMem, size_t patternSize,
                                   const void *pPattern, size_t size, uint32_t numEventsInWaitList,
                                   const ur_event_handle_t *phEventWaitList,
                                   ur_event_handle_t *phEvent) {
     if (!cuda_is(hQueue, URC_KIND_QUEUE))
         return UR_RESULT_ERROR_INVALID_QUEUE;
+    ur_result_t res = usm_range(hQueue, pMem, size);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     cuda_op_t op;
-    ur_result_t res = cuda_op_begin(CUDA_QUEUE(hQueue), UR_COMMAND_USM_FILL, numEventsInWaitList,
-                                    phEventWaitList, phEvent, &op);
+    res = cuda_op_begin(CUDA_QUEUE(hQueue), UR_COMMAND_USM_FILL, numEventsInWaitList,
+                        phEventWaitList, phEvent, &op);
     if (res != UR_RESULT_SUCCESS)
         return res;
     res = fill(op.stream, (CUdeviceptr)(uintptr_t)pMem, pPattern, patternSize, size);
@@ -498,6 +536,9 @@ ur_result_t cuda_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_
                                      ur_event_handle_t *phEvent) {
     if (!cuda_is(hQueue, URC_KIND_QUEUE))
         return UR_RESULT_ERROR_INVALID_QUEUE;
+    ur_result_t res = usm_rows(hQueue, pMem, pitch, width, height);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     // The pattern runs on from row to row (common/fill.h). When rows do not each start it
     // afresh, the region is written out on the host and copied: CUDA takes a pageable source's
     // bytes before an asynchronous copy returns, so the image is freed right after.
@@ -508,8 +549,8 @@ ur_result_t cuda_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_
             return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     cuda_op_t op;
-    ur_result_t res = cuda_op_begin(CUDA_QUEUE(hQueue), UR_COMMAND_USM_FILL_2D, numEventsInWaitList,
-                                    phEventWaitList, phEvent, &op);
+    res = cuda_op_begin(CUDA_QUEUE(hQueue), UR_COMMAND_USM_FILL_2D, numEventsInWaitList,
+                        phEventWaitList, phEvent, &op);
     if (res != UR_RESULT_SUCCESS) {
         free(image);
         return res;
@@ -547,9 +588,14 @@ ur_result_t cuda_enqueue_usm_memcpy(ur_queue_handle_t hQueue, bool blocking, voi
                                     ur_event_handle_t *phEvent) {
     if (!cuda_is(hQueue, URC_KIND_QUEUE))
         return UR_RESULT_ERROR_INVALID_QUEUE;
+    ur_result_t res = usm_range(hQueue, pDst, size);
+    if (res == UR_RESULT_SUCCESS)
+        res = usm_range(hQueue, pSrc, size);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     cuda_op_t op;
-    ur_result_t res = cuda_op_begin(CUDA_QUEUE(hQueue), UR_COMMAND_USM_MEMCPY, numEventsInWaitList,
-                                    phEventWaitList, phEvent, &op);
+    res = cuda_op_begin(CUDA_QUEUE(hQueue), UR_COMMAND_USM_MEMCPY, numEventsInWaitList,
+                        phEventWaitList, phEvent, &op);
     if (res != UR_RESULT_SUCCESS)
         return res;
     // Unified addressing tells the driver which side each pointer is on.
@@ -588,9 +634,14 @@ ur_result_t cuda_enqueue_usm_memcpy_2d(ur_queue_handle_t hQueue, bool blocking, 
         return UR_RESULT_ERROR_INVALID_QUEUE;
     if (width > srcPitch || width > dstPitch)
         return UR_RESULT_ERROR_INVALID_SIZE;
+    ur_result_t res = usm_rows(hQueue, pDst, dstPitch, width, height);
+    if (res == UR_RESULT_SUCCESS)
+        res = usm_rows(hQueue, pSrc, srcPitch, width, height);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     cuda_op_t op;
-    ur_result_t res = cuda_op_begin(CUDA_QUEUE(hQueue), UR_COMMAND_USM_MEMCPY_2D,
-                                    numEventsInWaitList, phEventWaitList, phEvent, &op);
+    res = cuda_op_begin(CUDA_QUEUE(hQueue), UR_COMMAND_USM_MEMCPY_2D, numEventsInWaitList,
+                        phEventWaitList, phEvent, &op);
     if (res != UR_RESULT_SUCCESS)
         return res;
     CUDA_MEMCPY2D p;
@@ -617,11 +668,9 @@ static ur_result_t managed_range(const cuda_device_t *dev, const void *ptr, size
     ur_result_t res = cuda_pointer_query(ptr, &info);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (info.memory_type != 0) {
-        size_t used = (size_t)((CUdeviceptr)(uintptr_t)ptr - info.base);
-        if (!urc_range_fits(info.range, used, size))
-            return UR_RESULT_ERROR_INVALID_SIZE;
-    }
+    res = urc_usm_range_check(usm_lookup, NULL, ptr, size);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     *applies = info.managed && dev->concurrent_managed;
     return UR_RESULT_SUCCESS;
 }

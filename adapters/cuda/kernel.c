@@ -7,6 +7,7 @@
 
 #include "cuda_internal.h"
 #include "hashmap.h"
+#include "launch.h"
 
 // UR's per-kernel metadata entries are named "<kernel>@<tag>".
 static const urc_prop_t *kernel_prop(const cuda_program_t *p, const char *kernel, const char *tag) {
@@ -464,8 +465,16 @@ ur_result_t cuda_kernel_get_suggested_local_work_size_with_args(
     ur_kernel_handle_t hKernel, ur_queue_handle_t hQueue, uint32_t numWorkDim,
     const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, uint32_t numArgs,
     const ur_exp_kernel_arg_properties_t *pArgs, size_t *pSuggestedLocalWorkSize) {
-    (void)numArgs;
-    (void)pArgs;
+    if (!cuda_is(hKernel, URC_KIND_KERNEL))
+        return UR_RESULT_ERROR_INVALID_KERNEL;
+    // Not set, but still the kernel's: an index it does not have is refused as a launch would.
+    const cuda_kernel_t *k = CUDA_KERNEL(hKernel);
+    for (uint32_t i = 0; i < numArgs; ++i) {
+        ur_result_t res =
+            urc_launch_check_arg_index(pArgs[i].index, k->params_known ? k->nparams : UINT32_MAX);
+        if (res != UR_RESULT_SUCCESS)
+            return res;
+    }
     return cuda_kernel_get_suggested_local_work_size(hKernel, hQueue, numWorkDim, pGlobalWorkOffset,
                                                      pGlobalWorkSize, pSuggestedLocalWorkSize);
 }

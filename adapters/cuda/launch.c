@@ -9,6 +9,8 @@
 #include <stdlib.h>
 
 #include "cuda_internal.h"
+#include "launch.h"
+#include "pnext.h"
 
 // Bytes of argument frame kept on the stack; larger frames use the kernel's kept frame.
 #define LAUNCH_STACK_BYTES 2048
@@ -39,6 +41,9 @@ typedef struct launch_args_t {
 
 static ur_result_t read_props(const ur_kernel_launch_ext_properties_t *list, launch_props_t *o) {
     memset(o, 0, sizeof *o);
+    ur_result_t chain = urc_pnext_check(list);
+    if (chain != UR_RESULT_SUCCESS)
+        return chain;
     for (const ur_base_properties_t *p = (const ur_base_properties_t *)list; p != NULL;
          p = p->pNext) {
         switch (p->stype) {
@@ -548,12 +553,13 @@ ur_result_t cuda_enqueue_kernel_launch_with_args_exp(
     if (k->program->dev != q->dev)
         return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL, 0,
                              "the kernel's program is for another device than the queue's");
-    if (workDim < 1 || workDim > 3)
-        return UR_RESULT_ERROR_INVALID_WORK_DIMENSION;
+    ur_result_t res =
+        urc_launch_check(workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, NULL);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     bool zero_offset = true;
     for (uint32_t i = 0; pGlobalWorkOffset != NULL && i < workDim; ++i)
         zero_offset = zero_offset && pGlobalWorkOffset[i] == 0;
-    ur_result_t res;
     if (phEvent == NULL && launchPropList == NULL && zero_offset && pLocalWorkSize != NULL &&
         numArgs == k->nparams && k->frame_bytes != 0 && k->frame_bytes <= FAST_FRAME_BYTES &&
         launch_fast(q, k, workDim, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs,

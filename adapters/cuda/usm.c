@@ -50,8 +50,16 @@ ur_result_t cuda_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
     ur_result_t res = check_request(pUSMDesc, pool, (size_t)sysconf(_SC_PAGESIZE));
+    // UR's rule: larger than a device of the context can allocate (here its memory; pinned
+    // host memory is mapped into every device) is INVALID_USM_SIZE, not a driver's attempt.
+    const cuda_context_t *ctx = CUDA_CONTEXT(hContext);
+    for (uint32_t i = 0; res == UR_RESULT_SUCCESS && i < ctx->ndevices; ++i)
+        if (size > ctx->devices[i]->total_mem)
+            res = urc_error_set(UR_RESULT_ERROR_INVALID_USM_SIZE, 0,
+                                "%zu bytes of host memory exceed a device's %zu", size,
+                                ctx->devices[i]->total_mem);
     if (res == UR_RESULT_SUCCESS)
-        res = cuda_activate(CUDA_CONTEXT(hContext)->devices[0]);
+        res = cuda_activate(ctx->devices[0]);
     if (res != UR_RESULT_SUCCESS)
         return res;
     // Portable: every device of the context, each in its own primary context, may use it.

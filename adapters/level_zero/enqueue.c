@@ -7,6 +7,9 @@
 
 #include "fill.h"
 #include "l0_internal.h"
+#include "usm_range.h"
+
+static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t *size);
 
 static ur_result_t queue_of(ur_queue_handle_t hQueue, l0_queue_t **q) {
     if (!l0_is(hQueue, URC_KIND_QUEUE))
@@ -270,7 +273,8 @@ static ur_result_t transfer_rect(bool write, ur_queue_handle_t hQueue, ur_mem_ha
     if (res == UR_RESULT_SUCCESS)
         res = rect_side(&b, m->size, bufferOrigin, &region, bufferRowPitch, bufferSlicePitch);
     if (res == UR_RESULT_SUCCESS)
-        res = rect_side(&h, SIZE_MAX, hostOrigin, &region, hostRowPitch, hostSlicePitch);
+        res = rect_side(&h, urc_usm_host_limit(usm_lookup, q->ctx, host), hostOrigin, &region,
+                        hostRowPitch, hostSlicePitch);
     if (res != UR_RESULT_SUCCESS)
         return res;
     if (write)
@@ -411,12 +415,35 @@ ur_result_t l0_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMem,
 
 // ---- USM ----
 
+// The allocation holding a pointer, from zeMemGetAddressRange (common/usm_range.h).
+static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t *size) {
+    const l0_context_t *ctx = backend;
+    void *b = NULL;
+    size_t s = 0;
+    if (zeMemGetAddressRange(ctx->ze, ptr, &b, &s) != ZE_RESULT_SUCCESS || b == NULL)
+        return false;
+    *base = b;
+    *size = s;
+    return true;
+}
+
+static ur_result_t usm_range(const l0_queue_t *q, const void *ptr, size_t size) {
+    return urc_usm_range_check(usm_lookup, q->ctx, ptr, size);
+}
+
+static ur_result_t usm_rows(const l0_queue_t *q, const void *ptr, size_t pitch, size_t width,
+                            size_t height) {
+    return urc_usm_range_check_2d(usm_lookup, q->ctx, ptr, pitch, width, height);
+}
+
 ur_result_t l0_enqueue_usm_fill(ur_queue_handle_t hQueue, void *pMem, size_t patternSize,
                                 const void *pPattern, size_t size, uint32_t numEventsInWaitList,
                                 const ur_event_handle_t *phEventWaitList,
                                 ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     ur_result_t res = queue_of(hQueue, &q);
+    if (res == UR_RESULT_SUCCESS)
+        res = usm_range(q, pMem, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
     l0_op_t op;
@@ -432,6 +459,10 @@ ur_result_t l0_enqueue_usm_memcpy(ur_queue_handle_t hQueue, bool blocking, void 
                                   ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     ur_result_t res = queue_of(hQueue, &q);
+    if (res == UR_RESULT_SUCCESS)
+        res = usm_range(q, pDst, size);
+    if (res == UR_RESULT_SUCCESS)
+        res = usm_range(q, pSrc, size);
     return res != UR_RESULT_SUCCESS ? res
                                     : copy(q, UR_COMMAND_USM_MEMCPY, pDst, pSrc, size, blocking,
                                            numEventsInWaitList, phEventWaitList, phEvent);
@@ -457,6 +488,8 @@ ur_result_t l0_enqueue_usm_prefetch(ur_queue_handle_t hQueue, const void *pMem, 
                                     ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     ur_result_t res = queue_of(hQueue, &q);
+    if (res == UR_RESULT_SUCCESS)
+        res = usm_range(q, pMem, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
     l0_op_t op;
@@ -491,6 +524,8 @@ ur_result_t l0_enqueue_usm_advise(ur_queue_handle_t hQueue, const void *pMem, si
     };
     l0_queue_t *q;
     ur_result_t res = queue_of(hQueue, &q);
+    if (res == UR_RESULT_SUCCESS)
+        res = usm_range(q, pMem, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
     l0_op_t op;
@@ -518,6 +553,8 @@ ur_result_t l0_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_t 
                                    ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     ur_result_t res = queue_of(hQueue, &q);
+    if (res == UR_RESULT_SUCCESS)
+        res = usm_rows(q, pMem, pitch, width, height);
     if (res != UR_RESULT_SUCCESS)
         return res;
     ur_rect_region_t region = {width, height, 1};
@@ -556,6 +593,10 @@ ur_result_t l0_enqueue_usm_memcpy_2d(ur_queue_handle_t hQueue, bool blocking, vo
                                      ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     ur_result_t res = queue_of(hQueue, &q);
+    if (res == UR_RESULT_SUCCESS)
+        res = usm_rows(q, pDst, dstPitch, width, height);
+    if (res == UR_RESULT_SUCCESS)
+        res = usm_rows(q, pSrc, srcPitch, width, height);
     if (res != UR_RESULT_SUCCESS)
         return res;
     ur_rect_region_t region = {width, height, 1};

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 
 #include "l0_internal.h"
+#include "launch.h"
+#include "pnext.h"
 
 static void kernel_destroy(l0_kernel_t *k) {
     for (uint32_t i = 0; i < k->ndevs; ++i)
@@ -393,8 +395,15 @@ ur_result_t l0_kernel_get_suggested_local_work_size_with_args(
     ur_kernel_handle_t hKernel, ur_queue_handle_t hQueue, uint32_t numWorkDim,
     const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, uint32_t numArgs,
     const ur_exp_kernel_arg_properties_t *pArgs, size_t *pSuggestedLocalWorkSize) {
-    (void)numArgs;
-    (void)pArgs;
+    if (!l0_is(hKernel, URC_KIND_KERNEL))
+        return UR_RESULT_ERROR_INVALID_KERNEL;
+    // Not set, but still the kernel's: an index it does not have is refused as a launch would.
+    for (uint32_t i = 0; i < numArgs; ++i) {
+        ur_result_t res =
+            urc_launch_check_arg_index(pArgs[i].index, L0_KERNEL(hKernel)->props.numKernelArgs);
+        if (res != UR_RESULT_SUCCESS)
+            return res;
+    }
     return l0_kernel_get_suggested_local_work_size(hKernel, hQueue, numWorkDim, pGlobalWorkOffset,
                                                    pGlobalWorkSize, pSuggestedLocalWorkSize);
 }
@@ -411,6 +420,8 @@ ur_result_t l0_kernel_suggest_max_cooperative_group_count(
     ze_kernel_handle_t zk = kernel_for(k, dev);
     if (zk == NULL)
         return UR_RESULT_ERROR_INVALID_DEVICE;
+    if (workDim < 1 || workDim > 3)
+        return UR_RESULT_ERROR_INVALID_WORK_DIMENSION;
     uint32_t wg[3] = {1, 1, 1};
     for (uint32_t i = 0; i < workDim; ++i) {
         if (pLocalWorkSize[i] == 0 || pLocalWorkSize[i] > UINT32_MAX)
@@ -445,6 +456,9 @@ ur_result_t l0_kernel_suggest_max_cooperative_group_count(
 
 static ur_result_t launch_flags(const ur_kernel_launch_ext_properties_t *list, bool *cooperative) {
     *cooperative = false;
+    ur_result_t chain = urc_pnext_check(list);
+    if (chain != UR_RESULT_SUCCESS)
+        return chain;
     for (const ur_base_properties_t *p = (const ur_base_properties_t *)list; p != NULL;
          p = p->pNext) {
         if (p->stype != UR_STRUCTURE_TYPE_KERNEL_LAUNCH_EXT_PROPERTIES)
@@ -593,11 +607,11 @@ ur_result_t l0_enqueue_kernel_launch_with_args_exp(
     ur_result_t res = kernel_and_queue(hKernel, hQueue, &k, &q, &zk);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (workDim < 1 || workDim > 3)
-        return UR_RESULT_ERROR_INVALID_WORK_DIMENSION;
-    bool cooperative = false, offset = false, empty = false;
+    res = urc_launch_check(workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, NULL);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    bool cooperative = false, offset = false;
     for (uint32_t i = 0; i < workDim; ++i) {
-        empty = empty || pGlobalWorkSize[i] == 0;
         offset = offset || (pGlobalWorkOffset != NULL && pGlobalWorkOffset[i] != 0);
         if (pGlobalWorkOffset != NULL && pGlobalWorkOffset[i] > UINT32_MAX)
             return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
@@ -611,7 +625,7 @@ ur_result_t l0_enqueue_kernel_launch_with_args_exp(
         res = check_args(k, numArgs, pArgs);
     uint32_t wg[3] = {1, 1, 1};
     ze_group_count_t groups = {0, 0, 0};
-    if (res == UR_RESULT_SUCCESS && !empty) {
+    if (res == UR_RESULT_SUCCESS) {
         pthread_mutex_lock(&k->lock);
         res = geometry(zk, k, q->dev, workDim, pGlobalWorkSize, pLocalWorkSize, wg, &groups);
         pthread_mutex_unlock(&k->lock);
@@ -622,12 +636,6 @@ ur_result_t l0_enqueue_kernel_launch_with_args_exp(
     res = l0_op_begin(q, UR_COMMAND_KERNEL_LAUNCH, numEventsInWaitList, phEventWaitList, &op);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (empty) // an empty range runs nothing, but still orders and signals
-        return l0_op_end(
-            &op,
-            l0_ok(zeCommandListAppendBarrier(op.list, op.event->ze, op.nwaits, op.waits),
-                  "zeCommandListAppendBarrier"),
-            false, phEvent);
     // Arguments, group size and offset are captured by the append; the lock keeps another
     // launch of this kernel from changing them in between.
     pthread_mutex_lock(&k->lock);

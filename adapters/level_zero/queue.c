@@ -11,6 +11,7 @@
 
 #include "env.h"
 #include "l0_internal.h"
+#include "pnext.h"
 
 static bool grow(void **array, uint32_t *cap, uint32_t need, size_t elem) {
     if (need <= *cap)
@@ -368,6 +369,9 @@ ur_result_t l0_queue_create(ur_context_handle_t hContext, ur_device_handle_t hDe
         return urc_error_set(UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES, 0,
                              "Level Zero has no device-side queues");
     uint32_t index = 0;
+    ur_result_t chain = urc_pnext_check(pProperties);
+    if (chain != UR_RESULT_SUCCESS)
+        return chain;
     for (const ur_base_properties_t *p = pProperties != NULL ? pProperties->pNext : NULL; p != NULL;
          p = p->pNext) {
         if (p->stype == UR_STRUCTURE_TYPE_QUEUE_INDEX_PROPERTIES)
@@ -481,6 +485,9 @@ ur_result_t l0_queue_create_with_native_handle(ur_native_handle_t hNativeQueue,
     if (res != UR_RESULT_SUCCESS)
         return res;
     bool immediate = false;
+    res = urc_pnext_check(pProperties);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     for (const ur_base_properties_t *p = pProperties != NULL ? pProperties->pNext : NULL; p != NULL;
          p = p->pNext) {
         const ur_queue_native_desc_t *d = (const ur_queue_native_desc_t *)p;

@@ -7,6 +7,9 @@
 
 #include "alloc.h"
 #include "ocl_internal.h"
+#include "launch.h"
+#include "pnext.h"
+#include "usm_range.h"
 
 ur_result_t ocl_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList,
                                     const ur_event_handle_t *phEventWaitList,
@@ -65,14 +68,19 @@ static ur_result_t check_range(ur_mem_handle_t m, size_t offset, size_t size) {
 }
 
 // Only the rectangle's extent is checked here: OpenCL checks the pitches themselves.
-static ur_result_t check_rect(ur_mem_handle_t m, ur_rect_offset_t o, ur_rect_region_t r, size_t row,
-                              size_t slice) {
+static ur_result_t check_rect_in(size_t limit, ur_rect_offset_t o, ur_rect_region_t r, size_t row,
+                                 size_t slice, const char *what) {
     size_t end = 0;
     if (!urc_rect_pitches(&r, &row, &slice) || !urc_rect_end(o, &r, row, slice, &end) ||
-        end > m->size)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
-                             "rectangle outside a buffer of %zu bytes", m->size);
+        end > limit)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "rectangle outside %s of %zu bytes",
+                             what, limit);
     return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t check_rect(ur_mem_handle_t m, ur_rect_offset_t o, ur_rect_region_t r, size_t row,
+                              size_t slice) {
+    return check_rect_in(m->size, o, r, row, slice, "a buffer");
 }
 
 // Reads and writes differ only in the OpenCL call and the command; `host` is written only by
@@ -122,6 +130,9 @@ static ur_result_t transfer_rect(bool write, ur_queue_handle_t hQueue, ur_mem_ha
                                  const ur_event_handle_t *waits, ur_event_handle_t *phEvent) {
     OCL_TRY_UR(check_buffer(hQueue, hBuffer));
     OCL_TRY_UR(check_rect(hBuffer, bufferOrigin, region, bufferRowPitch, bufferSlicePitch));
+    // The host side: inside its USM allocation when it is one, never past the address space.
+    OCL_TRY_UR(check_rect_in(urc_usm_host_limit(ocl_usm_lookup, hQueue->context, host), hostOrigin,
+                             region, hostRowPitch, hostSlicePitch, "host memory"));
     const size_t bo[3] = {bufferOrigin.x, bufferOrigin.y, bufferOrigin.z};
     const size_t ho[3] = {hostOrigin.x, hostOrigin.y, hostOrigin.z};
     const size_t rg[3] = {region.width, region.height, region.depth};
@@ -373,9 +384,8 @@ ur_result_t ocl_enqueue_kernel_launch_with_args_exp(
     const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
     OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
-    if (workDim < 1 || workDim > 3)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_DIMENSION, 0,
-                             "work dimension %u (1 to 3)", workDim);
+    OCL_TRY_UR(urc_launch_check(workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, NULL));
+    OCL_TRY_UR(urc_pnext_check(launchPropList));
     for (const ur_kernel_launch_ext_properties_t *p = launchPropList; p != NULL; p = p->pNext) {
         // Serialisation is a hint; cooperative launches are not something OpenCL can do
         // (UR_DEVICE_INFO_KERNEL_LAUNCH_CAPABILITIES reports none).

@@ -358,6 +358,9 @@ ur_result_t ocl_kernel_get_suggested_local_work_size(ur_kernel_handle_t hKernel,
                                                      size_t *pSuggestedLocalWorkSize) {
     OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
     OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
+    if (numWorkDim < 1 || numWorkDim > 3)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_DIMENSION, 0,
+                             "work dimension %u (1 to 3)", numWorkDim);
     ocl_suggested_local_work_size_fn fn = hQueue->context->platform->ext.suggested_local_work_size;
     if (fn == NULL)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
@@ -374,6 +377,9 @@ ur_result_t ocl_kernel_get_suggested_local_work_size_with_args(
     const ur_exp_kernel_arg_properties_t *pArgs, size_t *pSuggestedLocalWorkSize) {
     OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
     OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
+    if (numWorkDim < 1 || numWorkDim > 3)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_DIMENSION, 0,
+                             "work dimension %u (1 to 3)", numWorkDim);
     // The suggestion depends on the arguments (local memory sizes), so they are set first,
     // under the lock launches take.
     pthread_mutex_lock(&hKernel->launch_lock);

@@ -4,6 +4,7 @@
 
 #include "alloc.h"
 #include "ocl_internal.h"
+#include "pnext.h"
 
 static cl_mem_flags mem_flags(ur_mem_flags_t f) {
     cl_mem_flags cl = 0;
@@ -50,6 +51,7 @@ ur_result_t ocl_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t f
     OCL_TRY_UR(urc_buffer_check_create(flags, host));
     // Channel and location properties need cl_intel_create_buffer_with_properties; where
     // it is missing they are hints and dropped.
+    OCL_TRY_UR(urc_pnext_check(pProperties));
     cl_mem_properties_intel props[5];
     size_t n = 0;
     for (const ur_base_properties_t *p = pProperties != NULL ? pProperties->pNext : NULL;

@@ -162,4 +162,8 @@ ur_result_t ocl_enqueue_done(cl_int err, const char *what, ocl_wait_list_t *wl,
                              ur_queue_handle_t queue, ur_command_t command, cl_event cl,
                              ur_event_handle_t *out);
 
+/// The USM allocation of the context `backend` that holds `ptr`, from clGetMemAllocInfoINTEL
+/// (a urc_usm_lookup_fn, common/usm_range.h).
+bool ocl_usm_lookup(void *backend, const void *ptr, const void **base, size_t *size);
+
 #endif // URC_OCL_INTERNAL_H

@@ -7,6 +7,8 @@
 #include "alloc.h"
 #include "fill.h"
 #include "ocl_internal.h"
+#include "pnext.h"
+#include "usm_range.h"
 
 static ur_result_t no_usm(const char *what) {
     return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
@@ -25,6 +27,7 @@ static ur_result_t alloc_props(const ur_usm_desc_t *desc, cl_mem_properties_inte
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "USM alignment %u is not a power of two", desc->align);
     *align = desc->align;
+    OCL_TRY_UR(urc_pnext_check(desc));
     cl_mem_alloc_flags_intel flags = 0;
     size_t n = 0;
     for (const ur_base_desc_t *p = desc->pNext; p != NULL; p = p->pNext) {
@@ -206,6 +209,29 @@ static ur_result_t queue_checks(ur_queue_handle_t q, const char *what) {
     return q->device->usm ? UR_RESULT_SUCCESS : no_usm(what);
 }
 
+bool ocl_usm_lookup(void *backend, const void *ptr, const void **base, size_t *size) {
+    ur_context_handle_t ctx = backend;
+    clGetMemAllocInfoINTEL_fn info = ctx->platform->ext.get_mem_alloc_info;
+    void *b = NULL;
+    size_t s = 0;
+    if (info == NULL ||
+        info(ctx->cl, ptr, CL_MEM_ALLOC_BASE_PTR_INTEL, sizeof b, &b, NULL) != CL_SUCCESS ||
+        b == NULL || info(ctx->cl, ptr, CL_MEM_ALLOC_SIZE_INTEL, sizeof s, &s, NULL) != CL_SUCCESS)
+        return false;
+    *base = b;
+    *size = s;
+    return true;
+}
+
+static ur_result_t usm_range(ur_queue_handle_t q, const void *ptr, size_t size) {
+    return urc_usm_range_check(ocl_usm_lookup, q->context, ptr, size);
+}
+
+static ur_result_t usm_rows(ur_queue_handle_t q, const void *ptr, size_t pitch, size_t width,
+                            size_t height) {
+    return urc_usm_range_check_2d(ocl_usm_lookup, q->context, ptr, pitch, width, height);
+}
+
 static void CL_CALLBACK free_host_copy(cl_event ev, cl_int status, void *data) {
     (void)ev;
     (void)status;
@@ -250,6 +276,7 @@ ur_result_t ocl_enqueue_usm_fill(ur_queue_handle_t hQueue, void *pMem, size_t pa
                                  const ur_event_handle_t *phEventWaitList,
                                  ur_event_handle_t *phEvent) {
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMFill"));
+    OCL_TRY_UR(usm_range(hQueue, pMem, size));
     ocl_wait_list_t wl;
     OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     bool native = patternSize <= 128 && (patternSize & (patternSize - 1)) == 0 &&
@@ -269,6 +296,8 @@ ur_result_t ocl_enqueue_usm_memcpy(ur_queue_handle_t hQueue, bool blocking, void
                                    const ur_event_handle_t *phEventWaitList,
                                    ur_event_handle_t *phEvent) {
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMMemcpy"));
+    OCL_TRY_UR(usm_range(hQueue, pDst, size));
+    OCL_TRY_UR(usm_range(hQueue, pSrc, size));
     ocl_wait_list_t wl;
     OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
@@ -296,20 +325,18 @@ ur_result_t ocl_enqueue_usm_prefetch(ur_queue_handle_t hQueue, const void *pMem,
                                      ur_usm_migration_flags_t flags, uint32_t numEventsInWaitList,
                                      const ur_event_handle_t *phEventWaitList,
                                      ur_event_handle_t *phEvent) {
-    (void)pMem;
-    (void)size;
     (void)flags;
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMPrefetch"));
+    OCL_TRY_UR(usm_range(hQueue, pMem, size));
     return hint_marker(hQueue, UR_COMMAND_USM_PREFETCH, numEventsInWaitList, phEventWaitList,
                        phEvent);
 }
 
 ur_result_t ocl_enqueue_usm_advise(ur_queue_handle_t hQueue, const void *pMem, size_t size,
                                    ur_usm_advice_flags_t advice, ur_event_handle_t *phEvent) {
-    (void)pMem;
-    (void)size;
     (void)advice;
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMAdvise"));
+    OCL_TRY_UR(usm_range(hQueue, pMem, size));
     return hint_marker(hQueue, UR_COMMAND_USM_ADVISE, 0, NULL, phEvent);
 }
 
@@ -354,8 +381,7 @@ ur_result_t ocl_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_t
                                     const ur_event_handle_t *phEventWaitList,
                                     ur_event_handle_t *phEvent) {
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMFill2D"));
-    if (height > SIZE_MAX / pitch)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMFill2D: too large");
+    OCL_TRY_UR(usm_rows(hQueue, pMem, pitch, width, height));
     // The pattern runs on from row to row (common/fill.h). Rows that each hold whole, aligned
     // patterns of up to 128 bytes are filled by clEnqueueMemFillINTEL; otherwise rows are
     // copied from a host image: one row when every row starts the pattern afresh, else the
@@ -404,8 +430,8 @@ ur_result_t ocl_enqueue_usm_memcpy_2d(ur_queue_handle_t hQueue, bool blocking, v
                                       const ur_event_handle_t *phEventWaitList,
                                       ur_event_handle_t *phEvent) {
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMMemcpy2D"));
-    if (height > SIZE_MAX / dstPitch || height > SIZE_MAX / srcPitch)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMMemcpy2D: too large");
+    OCL_TRY_UR(usm_rows(hQueue, pDst, dstPitch, width, height));
+    OCL_TRY_UR(usm_rows(hQueue, pSrc, srcPitch, width, height));
     if (width == 0) {
         // Nothing to copy: a marker keeps the ordering and the event's type.
         ur_event_handle_t ev = NULL;

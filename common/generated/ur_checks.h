@@ -4,6 +4,7 @@
 #ifndef URC_COMMON_GENERATED_UR_CHECKS_H
 #define URC_COMMON_GENERATED_UR_CHECKS_H
 
+#include "pnext.h"
 #include "ur_api.h"
 
 #if defined(__GNUC__)
@@ -436,6 +437,8 @@ static inline ur_result_t urc_check_platform_create_with_native_handle(ur_native
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phPlatform)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -527,6 +530,8 @@ static inline ur_result_t urc_check_device_partition(ur_device_handle_t hDevice,
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (NULL == pProperties->pProperties)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -543,6 +548,9 @@ static inline ur_result_t urc_check_device_select_binary(ur_device_handle_t hDev
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (NumBinaries == 0)
         return UR_RESULT_ERROR_INVALID_SIZE;
+    for (size_t i = 0; pBinaries != NULL && i < (size_t)(NumBinaries); ++i)
+        if (urc_pnext_check(&pBinaries[i]) != UR_RESULT_SUCCESS)
+            return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -565,6 +573,8 @@ static inline ur_result_t urc_check_device_create_with_native_handle(ur_native_h
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phDevice)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -593,6 +603,8 @@ static inline ur_result_t urc_check_context_create(uint32_t DeviceCount, const u
     for (size_t i = 0; phDevices != NULL && i < (size_t)(DeviceCount); ++i)
         if (phDevices[i] == NULL)
             return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -653,6 +665,8 @@ static inline ur_result_t urc_check_context_create_with_native_handle(ur_native_
     for (size_t i = 0; phDevices != NULL && i < (size_t)(numDevices); ++i)
         if (phDevices[i] == NULL)
             return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -696,6 +710,8 @@ static inline ur_result_t urc_check_mem_image_create(ur_context_handle_t hContex
         return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
     if (pImageDesc && pImageDesc->slicePitch != 0 && pHost == NULL)
         return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+    if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -713,6 +729,8 @@ static inline ur_result_t urc_check_mem_buffer_create(ur_context_handle_t hConte
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     if (size == 0)
         return UR_RESULT_ERROR_INVALID_BUFFER_SIZE;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -748,6 +766,8 @@ static inline ur_result_t urc_check_mem_buffer_partition(ur_mem_handle_t hBuffer
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     if (pRegion && pRegion->size == 0)
         return UR_RESULT_ERROR_INVALID_BUFFER_SIZE;
+    if (urc_pnext_check(pRegion) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -771,6 +791,8 @@ static inline ur_result_t urc_check_mem_buffer_create_with_native_handle(ur_nati
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phMem)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -789,6 +811,10 @@ static inline ur_result_t urc_check_mem_image_create_with_native_handle(ur_nativ
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (NULL == phMem)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -844,6 +870,8 @@ static inline ur_result_t urc_check_sampler_create(ur_context_handle_t hContext,
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     if (!urc_is_ur_sampler_addressing_mode_t(pDesc->addressingMode))
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (urc_pnext_check(pDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -899,6 +927,8 @@ static inline ur_result_t urc_check_sampler_create_with_native_handle(ur_native_
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phSampler)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -916,6 +946,8 @@ static inline ur_result_t urc_check_usm_host_alloc(ur_context_handle_t hContext,
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     if (size == 0)
         return UR_RESULT_ERROR_INVALID_USM_SIZE;
+    if (urc_pnext_check(pUSMDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -936,6 +968,8 @@ static inline ur_result_t urc_check_usm_device_alloc(ur_context_handle_t hContex
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     if (size == 0)
         return UR_RESULT_ERROR_INVALID_USM_SIZE;
+    if (urc_pnext_check(pUSMDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -956,6 +990,8 @@ static inline ur_result_t urc_check_usm_shared_alloc(ur_context_handle_t hContex
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     if (size == 0)
         return UR_RESULT_ERROR_INVALID_USM_SIZE;
+    if (urc_pnext_check(pUSMDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -997,6 +1033,8 @@ static inline ur_result_t urc_check_usm_pool_create(ur_context_handle_t hContext
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (UR_USM_POOL_FLAGS_MASK & pPoolDesc->flags)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (urc_pnext_check(pPoolDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -1149,6 +1187,8 @@ static inline ur_result_t urc_check_physical_mem_create(ur_context_handle_t hCon
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phPhysicalMem)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -1193,6 +1233,8 @@ static inline ur_result_t urc_check_program_create_with_il(ur_context_handle_t h
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (length == 0)
         return UR_RESULT_ERROR_INVALID_SIZE;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -1216,6 +1258,8 @@ static inline ur_result_t urc_check_program_create_with_binary(ur_context_handle
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (numDevices == 0)
         return UR_RESULT_ERROR_INVALID_SIZE;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -1375,6 +1419,8 @@ static inline ur_result_t urc_check_program_create_with_native_handle(ur_native_
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phProgram)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -1414,6 +1460,8 @@ static inline ur_result_t urc_check_queue_create(ur_context_handle_t hContext, u
         return UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES;
     if (NULL != pProperties && (pProperties->flags & UR_QUEUE_FLAG_SUBMISSION_BATCHED) && (pProperties->flags & UR_QUEUE_FLAG_SUBMISSION_IMMEDIATE))
         return UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -1439,6 +1487,8 @@ static inline ur_result_t urc_check_queue_get_native_handle(ur_queue_handle_t hQ
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phNativeQueue)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -1452,6 +1502,8 @@ static inline ur_result_t urc_check_queue_create_with_native_handle(ur_native_ha
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phQueue)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -1549,6 +1601,8 @@ static inline ur_result_t urc_check_event_create_with_native_handle(ur_native_ha
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phEvent)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2292,6 +2346,11 @@ static inline ur_result_t urc_check_enqueue_kernel_launch_with_args_exp(ur_queue
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    for (size_t i = 0; pArgs != NULL && i < (size_t)(numArgs); ++i)
+        if (urc_pnext_check(&pArgs[i]) != UR_RESULT_SUCCESS)
+            return UR_RESULT_ERROR_INVALID_VALUE;
+    if (urc_pnext_check(launchPropList) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2383,6 +2442,8 @@ static inline ur_result_t urc_check_kernel_set_exec_info(ur_kernel_handle_t hKer
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (!urc_is_ur_kernel_exec_info_t(propName))
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2419,6 +2480,8 @@ static inline ur_result_t urc_check_kernel_create_with_native_handle(ur_native_h
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phKernel)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2465,6 +2528,9 @@ static inline ur_result_t urc_check_kernel_get_suggested_local_work_size_with_ar
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (NULL != pArgs && !urc_is_ur_exp_kernel_arg_type_t(pArgs->type))
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    for (size_t i = 0; pArgs != NULL && i < (size_t)(numArgs); ++i)
+        if (urc_pnext_check(&pArgs[i]) != UR_RESULT_SUCCESS)
+            return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2508,6 +2574,8 @@ static inline ur_result_t urc_check_enqueue_usm_device_alloc_exp(ur_queue_handle
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2531,6 +2599,8 @@ static inline ur_result_t urc_check_enqueue_usm_shared_alloc_exp(ur_queue_handle
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2554,6 +2624,8 @@ static inline ur_result_t urc_check_enqueue_usm_host_alloc_exp(ur_queue_handle_t
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2593,6 +2665,8 @@ static inline ur_result_t urc_check_usm_pool_create_exp(ur_context_handle_t hCon
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (UR_USM_POOL_FLAGS_MASK & pPoolDesc->flags)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (urc_pnext_check(pPoolDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2712,6 +2786,8 @@ static inline ur_result_t urc_check_usm_pitched_alloc_exp(ur_context_handle_t hC
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     if (widthInBytes == 0)
         return UR_RESULT_ERROR_INVALID_USM_SIZE;
+    if (urc_pnext_check(pUSMDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2755,6 +2831,8 @@ static inline ur_result_t urc_check_bindless_images_image_allocate_exp(ur_contex
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (pImageDesc && !urc_is_ur_mem_type_t(pImageDesc->type))
         return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+    if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2788,6 +2866,8 @@ static inline ur_result_t urc_check_bindless_images_unsampled_image_create_exp(u
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (pImageDesc && !urc_is_ur_mem_type_t(pImageDesc->type))
         return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+    if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2815,6 +2895,10 @@ static inline ur_result_t urc_check_bindless_images_sampled_image_create_exp(ur_
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     if (pImageDesc && !urc_is_ur_mem_type_t(pImageDesc->type))
         return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+    if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
+    if (urc_pnext_check(pSamplerDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2857,6 +2941,12 @@ static inline ur_result_t urc_check_bindless_images_image_copy_exp(ur_queue_hand
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    if (urc_pnext_check(pSrcImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
+    if (urc_pnext_check(pDstImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
+    if (urc_pnext_check(pCopyRegion) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2894,6 +2984,8 @@ static inline ur_result_t urc_check_bindless_images_get_image_memory_handle_type
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (!urc_is_ur_exp_image_mem_type_t(imageMemHandleType))
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2916,6 +3008,8 @@ static inline ur_result_t urc_check_bindless_images_get_image_unsampled_handle_s
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (!urc_is_ur_exp_image_mem_type_t(imageMemHandleType))
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2938,6 +3032,8 @@ static inline ur_result_t urc_check_bindless_images_get_image_sampled_handle_sup
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (!urc_is_ur_exp_image_mem_type_t(imageMemHandleType))
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -2982,6 +3078,8 @@ static inline ur_result_t urc_check_bindless_images_import_external_memory_exp(u
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (NULL == phExternalMem)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pExternalMemDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -3006,6 +3104,8 @@ static inline ur_result_t urc_check_bindless_images_map_external_array_exp(ur_co
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (pImageDesc && !urc_is_ur_mem_type_t(pImageDesc->type))
         return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+    if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -3078,6 +3178,8 @@ static inline ur_result_t urc_check_bindless_images_import_external_semaphore_ex
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (NULL == phExternalSemaphore)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pExternalSemaphoreDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -3446,6 +3548,8 @@ static inline ur_result_t urc_check_usm_host_alloc_register_exp(ur_context_handl
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (size == 0)
         return UR_RESULT_ERROR_INVALID_VALUE;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -3535,6 +3639,8 @@ static inline ur_result_t urc_check_command_buffer_create_exp(ur_context_handle_
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (NULL == phCommandBuffer)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (urc_pnext_check(pCommandBufferDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -3642,6 +3748,9 @@ static inline ur_result_t urc_check_command_buffer_append_kernel_launch_with_arg
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    for (size_t i = 0; pArgs != NULL && i < (size_t)(numArgs); ++i)
+        if (urc_pnext_check(&pArgs[i]) != UR_RESULT_SUCCESS)
+            return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -4085,6 +4194,9 @@ static inline ur_result_t urc_check_command_buffer_update_kernel_launch_exp(ur_e
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (numKernelUpdates == 0)
         return UR_RESULT_ERROR_INVALID_SIZE;
+    for (size_t i = 0; pUpdateKernelLaunch != NULL && i < (size_t)(numKernelUpdates); ++i)
+        if (urc_pnext_check(&pUpdateKernelLaunch[i]) != UR_RESULT_SUCCESS)
+            return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -4162,6 +4274,8 @@ static inline ur_result_t urc_check_enqueue_host_task_exp(ur_queue_handle_t hQue
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -4180,6 +4294,8 @@ static inline ur_result_t urc_check_enqueue_events_wait_with_barrier_ext(ur_queu
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -4203,6 +4319,8 @@ static inline ur_result_t urc_check_enqueue_native_command_exp(ur_queue_handle_t
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 
@@ -4221,6 +4339,8 @@ static inline ur_result_t urc_check_event_create_exp(ur_context_handle_t hContex
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (UR_EXP_EVENT_FLAGS_MASK & pEventDesc->flags)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (urc_pnext_check(pEventDesc) != UR_RESULT_SUCCESS)
+        return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
 }
 

@@ -4725,12 +4725,15 @@ static void pr_params_device_select_binary(urc_str_t *s, const struct ur_device_
     urc_str_puts(s, ".hDevice = ");
     urc_pr_ptr(s, (const void *)(*(p->phDevice)));
     urc_str_puts(s, ", .pBinaries = ");
-    if ((*(p->ppBinaries)) == NULL) {
-        urc_str_puts(s, "nullptr");
-    } else {
-        urc_str_printf(s, "%p (", (const void *)(*(p->ppBinaries)));
-        pr_struct_ur_device_binary_t(s, &(*(*(p->ppBinaries))));
-        urc_str_puts(s, ")");
+    urc_pr_ptr(s, (const void *)*(p->ppBinaries));
+    if (*(p->ppBinaries) != NULL) {
+        urc_str_puts(s, " {");
+        for (size_t i = 0; i < (size_t)*(p->pNumBinaries); ++i) {
+            if (i != 0)
+                urc_str_puts(s, ", ");
+            pr_struct_ur_device_binary_t(s, &((*(p->ppBinaries))[i]));
+        }
+        urc_str_puts(s, "}");
     }
     urc_str_puts(s, ", .NumBinaries = ");
     urc_str_printf(s, "%" PRIu32 "", (uint32_t)(*(p->pNumBinaries)));

@@ -110,6 +110,23 @@ def element_checks(fn):
     return out
 
 
+STRUCT_PTR = re.compile(r"^(?:const )?(ur_\w+_t) \*$")
+
+
+def chain_checks(spec, fn):
+    """Input structs that carry an extension chain: each chain must end (common/pnext.h)."""
+    out = []
+    for p in fn.params:
+        m = STRUCT_PTR.match(p.ctype)
+        if not m or not ("in" in p.tags or "inout" in p.tags):
+            continue
+        st = spec.find("struct", m.group(1))
+        if st is None or not any(mem.name == "pNext" for mem in st.members):
+            continue
+        out.append((p.name, p.range[1] if p.range else None))
+    return out
+
+
 def ordered_checks(fn):
     # A handle inside a struct (`NULL == pDesc->hCommand`) can only be read once the struct
     # pointer itself is known to be non-NULL, so those come after the pointer checks.
@@ -126,6 +143,7 @@ def ur_checks_h(spec):
              "// Argument checks of every entry point, from the conditions in the description.",
              "#ifndef URC_COMMON_GENERATED_UR_CHECKS_H",
              "#define URC_COMMON_GENERATED_UR_CHECKS_H", "",
+             '#include "pnext.h"',
              '#include "ur_api.h"', "",
              "#if defined(__GNUC__)",
              "#pragma GCC diagnostic push",
@@ -149,6 +167,14 @@ def ur_checks_h(spec):
             lines.append("    for (size_t i = 0; %s != NULL && i < (size_t)(%s); ++i)" % (name, count))
             lines.append("        if (%s[i] == NULL)" % name)
             lines.append("            return UR_RESULT_ERROR_%s;" % result)
+        for name, count in chain_checks(spec, fn):
+            if count is None:
+                lines.append("    if (urc_pnext_check(%s) != UR_RESULT_SUCCESS)" % name)
+                lines.append("        return UR_RESULT_ERROR_INVALID_VALUE;")
+            else:
+                lines.append("    for (size_t i = 0; %s != NULL && i < (size_t)(%s); ++i)" % (name, count))
+                lines.append("        if (urc_pnext_check(&%s[i]) != UR_RESULT_SUCCESS)" % name)
+                lines.append("            return UR_RESULT_ERROR_INVALID_VALUE;")
         lines.append("    return UR_RESULT_SUCCESS;")
         lines.append("}")
     lines += ["", "#if defined(__GNUC__)", "#pragma GCC diagnostic pop", "#endif", "",

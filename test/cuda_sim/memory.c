@@ -127,6 +127,8 @@ SIM_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr) {
 SIM_EXPORT CUresult cuMemHostAlloc(void **pp, size_t size, unsigned int flags) {
     SIM_STICKY();
     (void)flags;
+    if (size > SIZE_MAX - 4095) // the rounded size would wrap to a tiny allocation
+        return CUDA_ERROR_OUT_OF_MEMORY;
     void *p = aligned_alloc(4096, (size + 4095) & ~(size_t)4095);
     if (p == NULL || add_alloc(p, size, SIM_MEM_HOST) != CUDA_SUCCESS) {
         free(p);

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+// Optional, as in libFuzzer: targets that set up state once define it.
+__attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 static int run_file(const char *path) {
     FILE *f = fopen(path, "rb");
@@ -77,6 +79,8 @@ static int run_path(const char *path, int *count) {
 
 int main(int argc, char **argv) {
     int failed = 0, count = 0;
+    if (LLVMFuzzerInitialize != NULL)
+        LLVMFuzzerInitialize(&argc, &argv);
     for (int i = 1; i < argc; ++i)
         failed |= run_path(argv[i], &count);
     printf("%d input(s) replayed\n", count);

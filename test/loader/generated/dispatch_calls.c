@@ -2543,11 +2543,20 @@ static ur_result_t call_device_partition_null(void *h) {
 }
 
 static ur_result_t call_device_select_binary(void *h) {
-    ur_device_binary_t pBinaries_v;
-    memset(&pBinaries_v, 0, sizeof pBinaries_v);
-    pBinaries_v.stype = UR_STRUCTURE_TYPE_DEVICE_BINARY;
-    pBinaries_v.pDeviceTargetSpec = (const char *)(void *)blob;
-    return urDeviceSelectBinary((ur_device_handle_t)h, &pBinaries_v, 1, (uint32_t *)(void *)scratch[3]);
+    ur_device_binary_t pBinaries_v[4];
+    memset(&pBinaries_v[0], 0, sizeof pBinaries_v[0]);
+    pBinaries_v[0].stype = UR_STRUCTURE_TYPE_DEVICE_BINARY;
+    pBinaries_v[0].pDeviceTargetSpec = (const char *)(void *)blob;
+    memset(&pBinaries_v[1], 0, sizeof pBinaries_v[1]);
+    pBinaries_v[1].stype = UR_STRUCTURE_TYPE_DEVICE_BINARY;
+    pBinaries_v[1].pDeviceTargetSpec = (const char *)(void *)blob;
+    memset(&pBinaries_v[2], 0, sizeof pBinaries_v[2]);
+    pBinaries_v[2].stype = UR_STRUCTURE_TYPE_DEVICE_BINARY;
+    pBinaries_v[2].pDeviceTargetSpec = (const char *)(void *)blob;
+    memset(&pBinaries_v[3], 0, sizeof pBinaries_v[3]);
+    pBinaries_v[3].stype = UR_STRUCTURE_TYPE_DEVICE_BINARY;
+    pBinaries_v[3].pDeviceTargetSpec = (const char *)(void *)blob;
+    return urDeviceSelectBinary((ur_device_handle_t)h, pBinaries_v, 1, (uint32_t *)(void *)scratch[3]);
 }
 
 static ur_result_t call_device_select_binary_null(void *h) {

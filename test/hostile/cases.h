@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// The hostile cases: which bad value goes into which parameter of which entry point, and what
+// UR's rules say must come back.
+#ifndef URC_TEST_HOSTILE_CASES_H
+#define URC_TEST_HOSTILE_CASES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fixture.h"
+#include "hostile.h"
+
+typedef enum hostile_mutation_t {
+    HM_NULL,         // the handle or pointer NULL
+    HM_NULL_ELEMENT, // the first handle of an input array NULL
+    HM_WRONG_KIND,   // a live handle of another kind
+    HM_BAD_ENUM,     // a value the enum does not declare
+    HM_BAD_FLAGS,    // every reserved bit of the flag type
+    HM_PNEXT_SELF,   // a struct whose pNext names itself
+    HM_PNEXT_CYCLE,  // two structs whose pNext name each other
+    HM_ZERO,         // a number 0
+    HM_ONE,          // 1
+    HM_MAX,          // SIZE_MAX, UINT32_MAX, ...
+    HM_HALF,         // SIZE_MAX / 2 + 1: sums and doubles of it overflow
+    HM_COUNT_FLIP,   // an array count 0 where it was 1, 1 where it was 0
+    HM_RECT_X,       // a rectangle offset or extent SIZE_MAX in x, y or z
+    HM_RECT_Y,
+    HM_RECT_Z,
+    HM_RECT_HALF,     // SIZE_MAX / 2 + 1 in x
+    HM_WORK_ZERO,     // work sizes {0, 1, 1}
+    HM_WORK_MAX,      // {SIZE_MAX, 1, 1}
+    HM_WORK_OVERFLOW, // {SIZE_MAX / 2 + 1, 4, 1}: the product overflows
+    HM_WORK_DIM_FOUR, // a work dimension of 4
+    HM_ARG_INDEX,     // a kernel argument index past the kernel's arguments
+    HM_COUNT_
+} hostile_mutation_t;
+
+typedef struct hostile_case_t {
+    uint16_t fn;
+    uint8_t param;
+    uint8_t mutation;
+} hostile_case_t;
+
+/// What a case expects back, besides an exact result.
+enum {
+    HOSTILE_EXPECT_ANY = -1,     // anything but a crash or hang
+    HOSTILE_EXPECT_FAILURE = -2, // any error: success would be wrong
+};
+
+/// Every case, in the order they run: first all but the wrong-kind ones, then those (a
+/// wrong-kind handle an adapter does not check may corrupt the child's other handles).
+/// Returns how many were written into `out` (at most `max`).
+size_t hostile_cases(hostile_case_t *out, size_t max);
+
+/// The short name of a mutation's class, as the known-failures list names it: "null",
+/// "kind", "enum", "flags", "pnext", "size", "count", "rect", "work", "argindex".
+const char *hostile_mutation_class(hostile_mutation_t m);
+const char *hostile_mutation_name(hostile_mutation_t m);
+
+/// Runs one case in this (child) process. Writes the result and what UR's rules name
+/// (an exact result or HOSTILE_EXPECT_*).
+void hostile_run_case(const hostile_fixture_t *f, const hostile_case_t *c, int32_t *result,
+                      int32_t *expected);
+
+#endif // URC_TEST_HOSTILE_CASES_H
