@@ -210,11 +210,11 @@ static void program_destroy(cuda_program_t *p) {
 }
 
 void cuda_program_retain_internal(cuda_program_t *p) {
-    urc_retain(&p->obj);
+    urc_hold(&p->obj);
 }
 
 void cuda_program_release_internal(cuda_program_t *p) {
-    if (urc_release(&p->obj))
+    if (urc_unhold(&p->obj))
         program_destroy(p);
 }
 
@@ -711,14 +711,22 @@ ur_result_t cuda_program_link_exp(ur_context_handle_t hContext, uint32_t numDevi
 ur_result_t cuda_program_retain(ur_program_handle_t hProgram) {
     if (!cuda_is(hProgram, URC_KIND_PROGRAM))
         return UR_RESULT_ERROR_INVALID_PROGRAM;
-    cuda_program_retain_internal(CUDA_PROGRAM(hProgram));
+    urc_user_retain(&CUDA_PROGRAM(hProgram)->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t cuda_program_release(ur_program_handle_t hProgram) {
     if (!cuda_is(hProgram, URC_KIND_PROGRAM))
         return UR_RESULT_ERROR_INVALID_PROGRAM;
-    cuda_program_release_internal(CUDA_PROGRAM(hProgram));
+    switch (urc_user_release(&CUDA_PROGRAM(hProgram)->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramRelease");
+    case URC_RELEASE_DESTROY:
+        program_destroy(CUDA_PROGRAM(hProgram));
+        break;
+    default:
+        break;
+    }
     return UR_RESULT_SUCCESS;
 }
 

@@ -98,19 +98,27 @@ ur_result_t l0_kernel_create(ur_program_handle_t hProgram, const char *pKernelNa
 ur_result_t l0_kernel_retain(ur_kernel_handle_t hKernel) {
     if (!l0_is(hKernel, URC_KIND_KERNEL))
         return UR_RESULT_ERROR_INVALID_KERNEL;
-    urc_retain(&L0_KERNEL(hKernel)->obj);
+    urc_user_retain(&L0_KERNEL(hKernel)->obj);
     return UR_RESULT_SUCCESS;
 }
 
 void l0_kernel_release_internal(l0_kernel_t *k) {
-    if (urc_release(&k->obj))
+    if (urc_unhold(&k->obj))
         kernel_destroy(k);
 }
 
 ur_result_t l0_kernel_release(ur_kernel_handle_t hKernel) {
     if (!l0_is(hKernel, URC_KIND_KERNEL))
         return UR_RESULT_ERROR_INVALID_KERNEL;
-    l0_kernel_release_internal(L0_KERNEL(hKernel));
+    switch (urc_user_release(&L0_KERNEL(hKernel)->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelRelease");
+    case URC_RELEASE_DESTROY:
+        kernel_destroy(L0_KERNEL(hKernel));
+        break;
+    default:
+        break;
+    }
     return UR_RESULT_SUCCESS;
 }
 

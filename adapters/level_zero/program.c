@@ -78,11 +78,11 @@ static void program_destroy(l0_program_t *p) {
 }
 
 void l0_program_retain_internal(l0_program_t *p) {
-    urc_retain(&p->obj);
+    urc_hold(&p->obj);
 }
 
 void l0_program_release_internal(l0_program_t *p) {
-    if (urc_release(&p->obj))
+    if (urc_unhold(&p->obj))
         program_destroy(p);
 }
 
@@ -836,16 +836,25 @@ ur_result_t l0_program_retain(ur_program_handle_t hProgram) {
     l0_program_t *p;
     ur_result_t res = program_of(hProgram, &p);
     if (res == UR_RESULT_SUCCESS)
-        l0_program_retain_internal(p);
+        urc_user_retain(&p->obj);
     return res;
 }
 
 ur_result_t l0_program_release(ur_program_handle_t hProgram) {
     l0_program_t *p;
     ur_result_t res = program_of(hProgram, &p);
-    if (res == UR_RESULT_SUCCESS)
-        l0_program_release_internal(p);
-    return res;
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    switch (urc_user_release(&p->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramRelease");
+    case URC_RELEASE_DESTROY:
+        program_destroy(p);
+        break;
+    default:
+        break;
+    }
+    return UR_RESULT_SUCCESS;
 }
 
 // Values are copied, so the caller's memory may go as soon as this returns; a constant set

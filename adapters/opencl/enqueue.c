@@ -359,7 +359,7 @@ static ur_result_t launch_tracked(cl_int err, ocl_wait_list_t *wl, ur_queue_hand
     }
     result = ocl_event_wrap(q, UR_COMMAND_KERNEL_LAUNCH, ev, out);
     if (result == UR_RESULT_SUCCESS) {
-        urc_retain(&program->obj);
+        urc_hold(&program->obj);
         (*out)->assert_program = program;
     }
     return result;

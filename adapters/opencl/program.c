@@ -100,14 +100,19 @@ int ocl_program_device_index(ur_program_handle_t p, ur_device_handle_t d) {
     return -1;
 }
 
+static void program_destroy(ur_program_handle_t p);
+
 void ocl_program_release_internal(ur_program_handle_t p) {
-    if (!urc_release(&p->obj))
-        return;
+    if (urc_unhold(&p->obj))
+        program_destroy(p);
+}
+
+static void program_destroy(ur_program_handle_t p) {
     reset_globals(p);
     if (p->owns_native)
         clReleaseProgram(p->cl);
     for (uint32_t i = 0; i < p->num_devices; ++i)
-        ocl_device_release(p->devices[i]);
+        ocl_device_release_internal(p->devices[i]);
     if (p->props != NULL)
         urc_props_release(p->props);
     ocl_context_release_internal(p->context);
@@ -562,13 +567,21 @@ ur_result_t ocl_program_link_exp(ur_context_handle_t hContext, uint32_t numDevic
 
 ur_result_t ocl_program_retain(ur_program_handle_t hProgram) {
     OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
-    urc_retain(&hProgram->obj);
+    urc_user_retain(&hProgram->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t ocl_program_release(ur_program_handle_t hProgram) {
     OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
-    ocl_program_release_internal(hProgram);
+    switch (urc_user_release(&hProgram->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramRelease");
+    case URC_RELEASE_DESTROY:
+        program_destroy(hProgram);
+        break;
+    default:
+        break;
+    }
     return UR_RESULT_SUCCESS;
 }
 
