@@ -120,4 +120,16 @@ static inline bool urc_is_kind(const void *handle, urc_kind_t kind) {
     return handle != NULL && ((const urc_object_t *)handle)->kind == kind;
 }
 
+/// The generated entry checks: NULL (already judged by the argument checks) or a handle of
+/// `kind` made by the adapter whose table is `ddi`.
+static inline bool urc_is_own(const void *handle, urc_kind_t kind, const ur_dditable_t *ddi) {
+    const urc_object_t *obj = handle;
+    return obj == NULL || (obj->ddi == ddi && obj->kind == kind);
+}
+
+/// As urc_is_own for code shared by every adapter (the unsupported stubs).
+static inline bool urc_is_kind_or_null(const void *handle, urc_kind_t kind) {
+    return handle == NULL || ((const urc_object_t *)handle)->kind == kind;
+}
+
 #endif // URC_COMMON_OBJECT_H

@@ -2600,7 +2600,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramLink(
     uint32_t count,  ///< [in]
     const ur_program_handle_t *phPrograms,  ///< [in][range(0,count)]
     const char *pOptions,  ///< [in][opt]
-    ur_program_handle_t *phProgram  ///< [out][alloc]
+    ur_program_handle_t *phProgram  ///< [out][alloc][nullonfail]
 );
 
 /// @brief Adds one to the reference count of `hProgram`.
@@ -5168,7 +5168,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramLinkExp(
     uint32_t count,  ///< [in]
     const ur_program_handle_t *phPrograms,  ///< [in][range(0,count)]
     const char *pOptions,  ///< [in][opt]
-    ur_program_handle_t *phProgram  ///< [out][alloc]
+    ur_program_handle_t *phProgram  ///< [out][alloc][nullonfail]
 );
 
 // ---- exp-usm-context-memcpy: Experimental: context-level USM copies

@@ -1238,6 +1238,8 @@ static inline ur_result_t urc_check_program_link(ur_context_handle_t hContext, u
     (void)phPrograms;
     (void)pOptions;
     (void)phProgram;
+    if (phProgram != NULL)
+        *phProgram = NULL;
     if (NULL == hContext)
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phPrograms)
@@ -3386,6 +3388,8 @@ static inline ur_result_t urc_check_program_link_exp(ur_context_handle_t hContex
     (void)phPrograms;
     (void)pOptions;
     (void)phProgram;
+    if (phProgram != NULL)
+        *phProgram = NULL;
     if (NULL == hContext)
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (NULL == phDevices)
