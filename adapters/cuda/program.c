@@ -545,6 +545,9 @@ static ur_result_t link_programs(cuda_context_t *ctx, uint32_t count,
         if (!cuda_is(phPrograms[i], URC_KIND_PROGRAM))
             return UR_RESULT_ERROR_INVALID_PROGRAM;
         cuda_program_t *p = CUDA_PROGRAM(phPrograms[i]);
+        if (p->ctx != ctx)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                                 "program %u belongs to another context", i);
         if (p->dev != CUDA_PROGRAM(phPrograms[0])->dev || !cuda_context_has_device(ctx, p->dev))
             return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0,
                                  "linked programs must all be for one device of the context");
@@ -644,17 +647,21 @@ static ur_result_t check_devices(const cuda_device_t *dev, uint32_t n,
 
 ur_result_t cuda_program_build(ur_context_handle_t hContext, ur_program_handle_t hProgram,
                                const char *pOptions) {
-    (void)hContext;
     if (!cuda_is(hProgram, URC_KIND_PROGRAM))
         return UR_RESULT_ERROR_INVALID_PROGRAM;
+    if (CUDA_PROGRAM(hProgram)->ctx != CUDA_CONTEXT(hContext))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                             "the program belongs to another context");
     return build(CUDA_PROGRAM(hProgram), pOptions);
 }
 
 ur_result_t cuda_program_compile(ur_context_handle_t hContext, ur_program_handle_t hProgram,
                                  const char *pOptions) {
-    (void)hContext;
     if (!cuda_is(hProgram, URC_KIND_PROGRAM))
         return UR_RESULT_ERROR_INVALID_PROGRAM;
+    if (CUDA_PROGRAM(hProgram)->ctx != CUDA_CONTEXT(hContext))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                             "the program belongs to another context");
     return compile(CUDA_PROGRAM(hProgram), pOptions);
 }
 

@@ -363,6 +363,9 @@ static ur_result_t kernel_and_queue(ur_kernel_handle_t hKernel, ur_queue_handle_
         return UR_RESULT_ERROR_INVALID_QUEUE;
     *k = L0_KERNEL(hKernel);
     *q = L0_QUEUE(hQueue);
+    if ((*k)->program->ctx != (*q)->ctx)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                             "the kernel and the queue belong to different contexts");
     *zk = kernel_for(*k, (*q)->dev);
     if (*zk == NULL)
         return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL, 0,

@@ -694,11 +694,20 @@ static ur_result_t program_of(ur_program_handle_t h, l0_program_t **p) {
     return UR_RESULT_SUCCESS;
 }
 
+/// The program of a build or compile, which must belong to `hContext`.
+static ur_result_t program_in(ur_context_handle_t hContext, ur_program_handle_t h,
+                              l0_program_t **p) {
+    ur_result_t res = program_of(h, p);
+    if (res == UR_RESULT_SUCCESS && (*p)->ctx != L0_CONTEXT(hContext))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                             "the program belongs to another context");
+    return res;
+}
+
 ur_result_t l0_program_build(ur_context_handle_t hContext, ur_program_handle_t hProgram,
                              const char *pOptions) {
-    (void)hContext;
     l0_program_t *p;
-    ur_result_t res = program_of(hProgram, &p);
+    ur_result_t res = program_in(hContext, hProgram, &p);
     if (res != UR_RESULT_SUCCESS)
         return res;
     // Every device of the program (the context's, for a program made from IL).
@@ -723,9 +732,8 @@ ur_result_t l0_program_build_exp(ur_program_handle_t hProgram, uint32_t numDevic
 
 ur_result_t l0_program_compile(ur_context_handle_t hContext, ur_program_handle_t hProgram,
                                const char *pOptions) {
-    (void)hContext;
     l0_program_t *p;
-    ur_result_t res = program_of(hProgram, &p);
+    ur_result_t res = program_in(hContext, hProgram, &p);
     if (res != UR_RESULT_SUCCESS)
         return res;
     ur_device_handle_t stack[8], *devs = p->ndevs <= 8 ? stack : urc_calloc(p->ndevs, sizeof *devs);
