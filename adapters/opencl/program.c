@@ -489,8 +489,10 @@ static ur_result_t link(ur_context_handle_t c, uint32_t n, const ur_device_handl
     if (result == UR_RESULT_SUCCESS)
         result = check_devices(c, n, devices, ids);
     for (uint32_t i = 0; result == UR_RESULT_SUCCESS && i < count; ++i) {
-        if (!ocl_is(programs[i], URC_KIND_PROGRAM) || programs[i]->context != c ||
-            programs[i]->cl == NULL)
+        if (ocl_is(programs[i], URC_KIND_PROGRAM) && programs[i]->context != c)
+            result = urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                                   "input %u belongs to another context", i);
+        else if (!ocl_is(programs[i], URC_KIND_PROGRAM) || programs[i]->cl == NULL)
             result = urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM, 0,
                                    "input %u is not a linkable program of the context", i);
         else if ((inputs[i] = programs[i]->props) != NULL &&
