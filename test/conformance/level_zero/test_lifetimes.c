@@ -102,9 +102,9 @@ START_TEST(objects_of_another_context_are_refused) {
     ur_queue_handle_t q = NULL;
     ck_assert_ur_ok(urQueueCreate(other, T.device, NULL, &q));
     size_t one = 1;
-    ck_assert_ur(urEnqueueKernelLaunchWithArgsExp(q, k, 1, NULL, &one, &one, 0, NULL, NULL, 0,
-                                                  NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_CONTEXT);
+    ck_assert_ur(
+        urEnqueueKernelLaunchWithArgsExp(q, k, 1, NULL, &one, &one, 0, NULL, NULL, 0, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_CONTEXT);
     ck_assert_ur_ok(urQueueRelease(q));
     ck_assert_ur_ok(urKernelRelease(k));
     ck_assert_ur_ok(urProgramRelease(p));
