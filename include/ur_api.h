@@ -1478,6 +1478,7 @@ typedef struct ur_context_properties_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phDevices`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phContext`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `DeviceCount == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_CONTEXT_FLAGS_MASK & pProperties->flags) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urContextCreate(
     uint32_t DeviceCount,  ///< [in]
     const ur_device_handle_t *phDevices,  ///< [in][range(0,DeviceCount)]
@@ -1710,6 +1711,8 @@ typedef struct ur_image_desc_t {
 ///   - UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR when `pImageDesc && pImageDesc->numSamples != 0`
 ///   - UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR when `pImageDesc && pImageDesc->rowPitch != 0 && pHost == NULL`
 ///   - UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR when `pImageDesc && pImageDesc->slicePitch != 0 && pHost == NULL`
+///   - UR_RESULT_ERROR_INVALID_HOST_PTR when `pHost == NULL && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) != 0`
+///   - UR_RESULT_ERROR_INVALID_HOST_PTR when `pHost != NULL && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urMemImageCreate(
     ur_context_handle_t hContext,  ///< [in]
     ur_mem_flags_t flags,  ///< [in]
@@ -1751,6 +1754,8 @@ typedef struct ur_buffer_alloc_location_properties_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phBuffer`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_MEM_FLAGS_MASK & flags`
 ///   - UR_RESULT_ERROR_INVALID_BUFFER_SIZE when `size == 0`
+///   - UR_RESULT_ERROR_INVALID_HOST_PTR when `(pProperties == NULL || pProperties->pHost == NULL) && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) != 0`
+///   - UR_RESULT_ERROR_INVALID_HOST_PTR when `pProperties != NULL && pProperties->pHost != NULL && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urMemBufferCreate(
     ur_context_handle_t hContext,  ///< [in]
     ur_mem_flags_t flags,  ///< [in]
@@ -1943,6 +1948,7 @@ typedef struct ur_sampler_desc_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pDesc`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phSampler`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_SAMPLER_FILTER_MODE_LINEAR < pDesc->filterMode`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT < pDesc->addressingMode`
 UR_APIEXPORT ur_result_t UR_APICALL urSamplerCreate(
     ur_context_handle_t hContext,  ///< [in]
     const ur_sampler_desc_t *pDesc,  ///< [in]
@@ -2154,6 +2160,7 @@ typedef struct ur_usm_pool_limits_desc_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMem`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `NULL != pUSMDesc && UR_USM_ADVICE_FLAGS_MASK & pUSMDesc->hints`
 ///   - UR_RESULT_ERROR_INVALID_USM_SIZE when `size == 0`
+///   - UR_RESULT_ERROR_INVALID_VALUE when `pUSMDesc != NULL && (pUSMDesc->align & (pUSMDesc->align - 1)) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urUSMHostAlloc(
     ur_context_handle_t hContext,  ///< [in]
     const ur_usm_desc_t *pUSMDesc,  ///< [in][opt]
@@ -2171,6 +2178,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMHostAlloc(
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMem`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `NULL != pUSMDesc && UR_USM_ADVICE_FLAGS_MASK & pUSMDesc->hints`
 ///   - UR_RESULT_ERROR_INVALID_USM_SIZE when `size == 0`
+///   - UR_RESULT_ERROR_INVALID_VALUE when `pUSMDesc != NULL && (pUSMDesc->align & (pUSMDesc->align - 1)) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urUSMDeviceAlloc(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -2189,6 +2197,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMDeviceAlloc(
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMem`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `NULL != pUSMDesc && UR_USM_ADVICE_FLAGS_MASK & pUSMDesc->hints`
 ///   - UR_RESULT_ERROR_INVALID_USM_SIZE when `size == 0`
+///   - UR_RESULT_ERROR_INVALID_VALUE when `pUSMDesc != NULL && (pUSMDesc->align & (pUSMDesc->align - 1)) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urUSMSharedAlloc(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -2442,6 +2451,7 @@ typedef struct ur_physical_mem_properties_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phPhysicalMem`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_PHYSICAL_MEM_FLAGS_MASK & pProperties->flags) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urPhysicalMemCreate(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -2535,6 +2545,8 @@ typedef struct ur_program_properties_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pIL`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phProgram`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `length == 0`
+///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `pProperties != NULL && pProperties->count > 0 && pProperties->pMetadatas == NULL`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `pProperties != NULL && pProperties->count == 0 && pProperties->pMetadatas != NULL`
 UR_APIEXPORT ur_result_t UR_APICALL urProgramCreateWithIL(
     ur_context_handle_t hContext,  ///< [in]
     const void *pIL,  ///< [in]
@@ -2553,6 +2565,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramCreateWithIL(
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppBinaries`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phProgram`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `numDevices == 0`
+///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `pProperties != NULL && pProperties->count > 0 && pProperties->pMetadatas == NULL`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `pProperties != NULL && pProperties->count == 0 && pProperties->pMetadatas != NULL`
 UR_APIEXPORT ur_result_t UR_APICALL urProgramCreateWithBinary(
     ur_context_handle_t hContext,  ///< [in]
     uint32_t numDevices,  ///< [in]
@@ -2856,6 +2870,9 @@ typedef struct ur_queue_index_properties_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phQueue`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_QUEUE_FLAGS_MASK & pProperties->flags) != 0`
+///   - UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES when `pProperties != NULL && (pProperties->flags & UR_QUEUE_FLAG_PRIORITY_HIGH) && (pProperties->flags & UR_QUEUE_FLAG_PRIORITY_LOW)`
+///   - UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES when `pProperties != NULL && (pProperties->flags & UR_QUEUE_FLAG_SUBMISSION_BATCHED) && (pProperties->flags & UR_QUEUE_FLAG_SUBMISSION_IMMEDIATE)`
 UR_APIEXPORT ur_result_t UR_APICALL urQueueCreate(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -3255,6 +3272,10 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferWrite(
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `region.width == 0 || region.height == 0 || region.depth == 0`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `bufferRowPitch != 0 && bufferRowPitch < region.width`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `hostRowPitch != 0 && hostRowPitch < region.width`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `bufferSlicePitch != 0 && bufferSlicePitch < region.height * (bufferRowPitch != 0 ? bufferRowPitch : region.width)`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `bufferSlicePitch != 0 && bufferSlicePitch % (bufferRowPitch != 0 ? bufferRowPitch : region.width) != 0`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `hostSlicePitch != 0 && hostSlicePitch < region.height * (hostRowPitch != 0 ? hostRowPitch : region.width)`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `hostSlicePitch != 0 && hostSlicePitch % (hostRowPitch != 0 ? hostRowPitch : region.width) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferReadRect(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_mem_handle_t hBuffer,  ///< [in][bounds(bufferOrigin,region)]
@@ -3284,6 +3305,10 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferReadRect(
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `region.width == 0 || region.height == 0 || region.depth == 0`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `bufferRowPitch != 0 && bufferRowPitch < region.width`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `hostRowPitch != 0 && hostRowPitch < region.width`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `bufferSlicePitch != 0 && bufferSlicePitch < region.height * (bufferRowPitch != 0 ? bufferRowPitch : region.width)`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `bufferSlicePitch != 0 && bufferSlicePitch % (bufferRowPitch != 0 ? bufferRowPitch : region.width) != 0`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `hostSlicePitch != 0 && hostSlicePitch < region.height * (hostRowPitch != 0 ? hostRowPitch : region.width)`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `hostSlicePitch != 0 && hostSlicePitch % (hostRowPitch != 0 ? hostRowPitch : region.width) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferWriteRect(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_mem_handle_t hBuffer,  ///< [in][bounds(bufferOrigin,region)]
@@ -3334,6 +3359,10 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferCopy(
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `region.width == 0 || region.height == 0 || region.depth == 0`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `srcRowPitch != 0 && srcRowPitch < region.width`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `dstRowPitch != 0 && dstRowPitch < region.width`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `srcSlicePitch != 0 && srcSlicePitch < region.height * (srcRowPitch != 0 ? srcRowPitch : region.width)`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `srcSlicePitch != 0 && srcSlicePitch % (srcRowPitch != 0 ? srcRowPitch : region.width) != 0`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `dstSlicePitch != 0 && dstSlicePitch < region.height * (dstRowPitch != 0 ? dstRowPitch : region.width)`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `dstSlicePitch != 0 && dstSlicePitch % (dstRowPitch != 0 ? dstRowPitch : region.width) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferCopyRect(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_mem_handle_t hBufferSrc,  ///< [in][bounds(srcOrigin,region)]
@@ -3788,6 +3817,9 @@ typedef struct ur_exp_kernel_arg_properties_t {
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `NULL != pArgs && UR_EXP_KERNEL_ARG_TYPE_SAMPLER < pArgs->type`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `launchPropList != NULL && (UR_KERNEL_LAUNCH_FLAGS_MASK & launchPropList->flags) != 0`
+///   - UR_RESULT_ERROR_INVALID_WORK_DIMENSION when `pGlobalWorkSize[0] == 0 || (workDim > 1 && pGlobalWorkSize[1] == 0) || (workDim > 2 && pGlobalWorkSize[2] == 0)`
+///   - UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE when `pLocalWorkSize != NULL && (pLocalWorkSize[0] == 0 || (workDim > 1 && pLocalWorkSize[1] == 0) || (workDim > 2 && pLocalWorkSize[2] == 0))`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueKernelLaunchWithArgsExp(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_kernel_handle_t hKernel,  ///< [in]
@@ -3907,6 +3939,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelGetInfo(
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hKernel`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_KERNEL_GROUP_INFO_COMPILE_MAX_LINEAR_WORK_GROUP_SIZE < propName`
 UR_APIEXPORT ur_result_t UR_APICALL urKernelGetGroupInfo(
     ur_kernel_handle_t hKernel,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -4145,6 +4178,7 @@ typedef struct ur_usm_pool_buffer_desc_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMem`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_EXP_ASYNC_USM_ALLOC_FLAGS_MASK & pProperties->flags) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMDeviceAllocExp(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_usm_pool_handle_t pPool,  ///< [in][opt]
@@ -4164,6 +4198,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMDeviceAllocExp(
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMem`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_EXP_ASYNC_USM_ALLOC_FLAGS_MASK & pProperties->flags) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMSharedAllocExp(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_usm_pool_handle_t pPool,  ///< [in][opt]
@@ -4183,6 +4218,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMSharedAllocExp(
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMem`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_EXP_ASYNC_USM_ALLOC_FLAGS_MASK & pProperties->flags) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMHostAllocExp(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_usm_pool_handle_t pPool,  ///< [in][opt]
@@ -4485,6 +4521,7 @@ typedef struct ur_exp_image_user_pitch_desc_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pResultPitch`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `NULL != pUSMDesc && UR_USM_ADVICE_FLAGS_MASK & pUSMDesc->hints`
 ///   - UR_RESULT_ERROR_INVALID_USM_SIZE when `widthInBytes == 0`
+///   - UR_RESULT_ERROR_INVALID_VALUE when `pUSMDesc != NULL && (pUSMDesc->align & (pUSMDesc->align - 1)) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urUSMPitchedAllocExp(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -4581,6 +4618,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesUnsampledImageCreateExp(
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phImage`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_SAMPLER_FILTER_MODE_LINEAR < pSamplerDesc->filterMode`
 ///   - UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR when `pImageDesc && UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pImageDesc->type`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT < pSamplerDesc->addressingMode`
 UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesSampledImageCreateExp(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -4606,6 +4644,9 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesSampledImageCreateExp(
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_EXP_IMAGE_COPY_FLAGS_MASK & imageCopyFlags`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_IMAGE < imageCopyInputTypes`
+///   - UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR when `UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pSrcImageDesc->type`
+///   - UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR when `UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pDstImageDesc->type`
 UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesImageCopyExp(
     ur_queue_handle_t hQueue,  ///< [in]
     const void *pSrc,  ///< [in]
@@ -4729,6 +4770,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesMipmapFreeExp(
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pExternalMemDesc`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phExternalMem`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_EXP_EXTERNAL_MEM_TYPE_WIN32_NT_DX11_RESOURCE < memHandleType`
 UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesImportExternalMemoryExp(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -4821,6 +4863,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesSupportsImportingHandleTypeE
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pExternalSemaphoreDesc`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phExternalSemaphore`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_EXP_EXTERNAL_SEMAPHORE_TYPE_WIN32_NT_DX11_FENCE < semHandleType`
 UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesImportExternalSemaphoreExp(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -5071,6 +5114,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCOpenEventHandleExp(
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMem`
 ///   - UR_RESULT_ERROR_UNSUPPORTED_ALIGNMENT when `alignment != 0 && ((alignment & (alignment-1)) != 0)`
 ///   - UR_RESULT_ERROR_INVALID_USM_SIZE when `size == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_EXP_EXTERNAL_MEM_TYPE_WIN32_NT_DX11_RESOURCE < handleTypeToExport`
 UR_APIEXPORT ur_result_t UR_APICALL urMemoryExportAllocExportableMemoryExp(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -5100,6 +5144,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemoryExportFreeExportableMemoryExp(
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pMemHandleRet || NULL == pMem`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_EXP_EXTERNAL_MEM_TYPE_WIN32_NT_DX11_RESOURCE < handleTypeToExport`
 UR_APIEXPORT ur_result_t UR_APICALL urMemoryExportExportMemoryHandleExp(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -5214,6 +5259,7 @@ typedef struct ur_exp_usm_host_alloc_register_properties_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pHostMem`
 ///   - UR_RESULT_ERROR_INVALID_VALUE when `size == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_EXP_USM_HOST_ALLOC_REGISTER_FLAGS_MASK & pProperties->flags) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urUSMHostAllocRegisterExp(
     ur_context_handle_t hContext,  ///< [in]
     void *pHostMem,  ///< [in]
@@ -5952,6 +5998,7 @@ typedef void (*ur_exp_host_task_function_t)(
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pfnHostTask`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_EXP_HOST_TASK_FLAGS_MASK & pProperties->flags) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueHostTaskExp(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_exp_host_task_function_t pfnHostTask,  ///< [in]
@@ -5989,6 +6036,7 @@ typedef struct ur_exp_enqueue_ext_properties_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_EXP_ENQUEUE_EXT_FLAGS_MASK & pProperties->flags) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueEventsWaitWithBarrierExt(
     ur_queue_handle_t hQueue,  ///< [in]
     const ur_exp_enqueue_ext_properties_t *pProperties,  ///< [in][opt]
@@ -6028,6 +6076,7 @@ typedef void (*ur_exp_enqueue_native_command_function_t)(
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pfnNativeEnqueue`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_EXP_ENQUEUE_NATIVE_COMMAND_FLAGS_MASK & pProperties->flags) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueNativeCommandExp(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_exp_enqueue_native_command_function_t pfnNativeEnqueue,  ///< [in]

@@ -176,6 +176,10 @@ def ordered_checks(fn):
     return first + second + rest
 
 
+def _c_string(text):
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("::", "")
+
+
 def ur_checks_h(spec):
     owners = spec.enum_of_enumerator()
     lines = ["// SPDX-License-Identifier: MIT",
@@ -183,7 +187,7 @@ def ur_checks_h(spec):
              "// Argument checks of every entry point, from the conditions in the description.",
              "#ifndef URC_COMMON_GENERATED_UR_CHECKS_H",
              "#define URC_COMMON_GENERATED_UR_CHECKS_H", "",
-             '#include "ur_api.h"', "",
+             '#include "ur_api.h"', '#include "error.h"', "",
              "#if defined(__GNUC__)",
              "#pragma GCC diagnostic push",
              "#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"",
@@ -204,8 +208,11 @@ def ur_checks_h(spec):
                 lines.append("    if (%s != NULL)" % p.name)
                 lines.append("        *%s = NULL;" % p.name)
         for result, expr in ordered_checks(fn):
+            # The condition, as the description states it, is the message for
+            # urAdapterGetLastError.
             lines.append("    if (%s)" % _rewrite(expr, owners))
-            lines.append("        return UR_RESULT_ERROR_%s;" % result)
+            lines.append('        return urc_error_set(UR_RESULT_ERROR_%s, 0, "%s: %%s", "%s");'
+                         % (result, fn.name, _c_string(expr)))
         for name, count, result in element_checks(fn):
             lines.append("    for (size_t i = 0; %s != NULL && i < (size_t)(%s); ++i)" % (name, count))
             lines.append("        if (%s[i] == NULL)" % name)

@@ -42,14 +42,14 @@ START_TEST(sub_buffer_holds_its_buffer_apart_from_the_user) {
     ur_mem_handle_t b = NULL, sub = NULL;
     ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, 256, NULL, &b));
     ur_buffer_region_t region = {UR_STRUCTURE_TYPE_BUFFER_REGION, NULL, 0, 64};
-    ck_assert_ur_ok(urMemBufferPartition(b, UR_MEM_FLAG_READ_WRITE,
-                                         UR_BUFFER_CREATE_TYPE_REGION, &region, &sub));
+    ck_assert_ur_ok(urMemBufferPartition(b, UR_MEM_FLAG_READ_WRITE, UR_BUFFER_CREATE_TYPE_REGION,
+                                         &region, &sub));
     ck_assert_ur_ok(urMemRelease(b));
     ck_assert_ur(urMemRelease(b), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
     uint8_t data[64];
     memset(data, 7, sizeof data);
-    ck_assert_ur_ok(urEnqueueMemBufferWrite(T.queue, sub, true, 0, sizeof data, data, 0, NULL,
-                                            NULL));
+    ck_assert_ur_ok(
+        urEnqueueMemBufferWrite(T.queue, sub, true, 0, sizeof data, data, 0, NULL, NULL));
     ck_assert_ur_ok(urMemRelease(sub));
 }
 END_TEST

@@ -192,6 +192,9 @@ START_TEST(wrong_kind_handles_get_the_kinds_result) {
     ur_sampler_handle_t s = NULL;
     ck_assert_ur(urSamplerCreate(not_context, NULL, &s), UR_RESULT_ERROR_INVALID_NULL_POINTER);
     ck_assert_ur(urSamplerRetain((ur_sampler_handle_t)T.queue), UR_RESULT_ERROR_INVALID_SAMPLER);
+    ur_sampler_desc_t desc = {UR_STRUCTURE_TYPE_SAMPLER_DESC, NULL, false,
+                              (ur_sampler_addressing_mode_t)99, UR_SAMPLER_FILTER_MODE_NEAREST};
+    ck_assert_ur(urSamplerCreate(T.context, &desc, &s), UR_RESULT_ERROR_INVALID_ENUMERATION);
 }
 END_TEST
 
