@@ -123,9 +123,9 @@ START_TEST(launch_sizes_and_flags) {
     ur_queue_handle_t q = H(ur_queue_handle_t);
     ur_kernel_handle_t k = H(ur_kernel_handle_t);
     size_t zero[3] = {0, 0, 0}, one[3] = {1, 1, 1}, ones_but_last[3] = {1, 1, 0};
-    ck_assert_ur(urEnqueueKernelLaunchWithArgsExp(q, k, 1, NULL, zero, NULL, 0, NULL, NULL, 0,
-                                                  NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_WORK_DIMENSION);
+    ck_assert_ur(
+        urEnqueueKernelLaunchWithArgsExp(q, k, 1, NULL, zero, NULL, 0, NULL, NULL, 0, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_WORK_DIMENSION);
     ck_assert_ur(urEnqueueKernelLaunchWithArgsExp(q, k, 3, NULL, ones_but_last, NULL, 0, NULL, NULL,
                                                   0, NULL, NULL),
                  UR_RESULT_ERROR_INVALID_WORK_DIMENSION);
@@ -134,9 +134,9 @@ START_TEST(launch_sizes_and_flags) {
                  UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE);
     ur_kernel_launch_ext_properties_t props = {UR_STRUCTURE_TYPE_KERNEL_LAUNCH_EXT_PROPERTIES, NULL,
                                                0x80000000u};
-    ck_assert_ur(urEnqueueKernelLaunchWithArgsExp(q, k, 1, NULL, one, NULL, 0, NULL, &props, 0,
-                                                  NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_ENUMERATION);
+    ck_assert_ur(
+        urEnqueueKernelLaunchWithArgsExp(q, k, 1, NULL, one, NULL, 0, NULL, &props, 0, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_ENUMERATION);
     ck_assert_uint_eq(calls(), 0);
 }
 END_TEST
