@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Object lifetimes (docs/shared-code.md, "Object lifetimes") and handle checks of the CUDA
 // adapter: the user's reference count, over-release, wrong-kind handles.
+#include <pthread.h>
 #include <string.h>
 
 #include "cudat.h"
@@ -71,12 +72,46 @@ START_TEST(wrong_kind_handles_get_the_kinds_result) {
 }
 END_TEST
 
+// ---- many threads on one handle ----
+
+enum { STORM_THREADS = 8, STORM_ROUNDS = 5000 };
+
+static void *retain_release_storm(void *arg) {
+    ur_event_handle_t e = arg;
+    for (int i = 0; i < STORM_ROUNDS; ++i) {
+        if (urEventRetain(e) != UR_RESULT_SUCCESS || urEventRelease(e) != UR_RESULT_SUCCESS)
+            return (void *)1;
+    }
+    return NULL;
+}
+
+START_TEST(retain_release_storm_on_one_event) {
+    ur_event_handle_t e = NULL;
+    ck_assert_ur_ok(urEnqueueEventsWait(T.queue, 0, NULL, &e));
+    pthread_t t[STORM_THREADS];
+    for (int i = 0; i < STORM_THREADS; ++i)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, retain_release_storm, e), 0);
+    for (int i = 0; i < STORM_THREADS; ++i) {
+        void *failed = NULL;
+        pthread_join(t[i], &failed);
+        ck_assert_ptr_null(failed);
+    }
+    uint32_t n = 0;
+    ck_assert_ur_ok(urEventGetInfo(e, UR_EVENT_INFO_REFERENCE_COUNT, sizeof n, &n, NULL));
+    ck_assert_uint_eq(n, 1);
+    ck_assert_ur_ok(urEventRelease(e));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("cuda lifetimes");
     TCase *tc = cudat_tcase("reference counts");
     tcase_add_test(tc, event_holds_its_queue_apart_from_the_user);
     tcase_add_test(tc, queue_holds_its_context_apart_from_the_user);
     tcase_add_test(tc, sub_buffer_holds_its_buffer_apart_from_the_user);
+    suite_add_tcase(s, tc);
+    tc = cudat_tcase("threads");
+    tcase_add_test(tc, retain_release_storm_on_one_event);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("handles");
     tcase_add_test(tc, wrong_kind_handles_get_the_kinds_result);

@@ -2,6 +2,8 @@
 // Object lifetimes (docs/shared-code.md, "Object lifetimes") and handle checks of the Level Zero
 // adapter over the simulated driver: the user's reference count, over-release, wrong-kind and
 // cross-context handles. Runs with immediate and with regular command lists.
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "l0t.h"
@@ -112,6 +114,101 @@ START_TEST(objects_of_another_context_are_refused) {
 }
 END_TEST
 
+// ---- many threads on one handle ----
+
+enum { STORM_THREADS = 8, STORM_ROUNDS = 5000 };
+
+static void *retain_release_storm(void *arg) {
+    ur_event_handle_t e = arg;
+    for (int i = 0; i < STORM_ROUNDS; ++i) {
+        if (urEventRetain(e) != UR_RESULT_SUCCESS || urEventRelease(e) != UR_RESULT_SUCCESS)
+            return (void *)1;
+    }
+    return NULL;
+}
+
+START_TEST(retain_release_storm_on_one_event) {
+    ur_event_handle_t e = NULL;
+    ck_assert_ur_ok(urEnqueueEventsWait(T.queue, 0, NULL, &e));
+    pthread_t t[STORM_THREADS];
+    for (int i = 0; i < STORM_THREADS; ++i)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, retain_release_storm, e), 0);
+    for (int i = 0; i < STORM_THREADS; ++i) {
+        void *failed = NULL;
+        pthread_join(t[i], &failed);
+        ck_assert_ptr_null(failed);
+    }
+    uint32_t n = 0;
+    ck_assert_ur_ok(urEventGetInfo(e, UR_EVENT_INFO_REFERENCE_COUNT, sizeof n, &n, NULL));
+    ck_assert_uint_eq(n, 1);
+    ck_assert_ur_ok(urEventRelease(e));
+}
+END_TEST
+
+// Callbacks pending on gated events while other threads release those events: every callback
+// runs once, with a live event.
+typedef struct race_t {
+    atomic_int calls;
+    atomic_int bad;
+} race_t;
+
+static void on_complete(ur_event_handle_t e, ur_execution_info_t info, void *user) {
+    (void)info;
+    race_t *r = user;
+    ur_event_status_t status = UR_EVENT_STATUS_ERROR;
+    if (urEventGetInfo(e, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) !=
+            UR_RESULT_SUCCESS ||
+        status != UR_EVENT_STATUS_COMPLETE)
+        atomic_fetch_add(&r->bad, 1);
+    atomic_fetch_add(&r->calls, 1);
+}
+
+enum { RACERS = 32 };
+
+typedef struct releaser_t {
+    ur_event_handle_t *events;
+    int first, count;
+} releaser_t;
+
+static void *release_some(void *arg) {
+    releaser_t *r = arg;
+    for (int i = r->first; i < r->first + r->count; ++i)
+        if (urEventRelease(r->events[i]) != UR_RESULT_SUCCESS)
+            return (void *)1;
+    return NULL;
+}
+
+START_TEST(releases_race_callbacks) {
+    ze_event_handle_t gate_ze = NULL;
+    ur_event_handle_t gate = l0t_user_event(&gate_ze);
+    static race_t race;
+    atomic_init(&race.calls, 0);
+    atomic_init(&race.bad, 0);
+    ur_event_handle_t e[RACERS];
+    for (int i = 0; i < RACERS; ++i) {
+        ck_assert_ur_ok(urEnqueueEventsWait(T.queue, 1, &gate, &e[i]));
+        ck_assert_ur_ok(urEventSetCallback(e[i], UR_EXECUTION_INFO_COMPLETE, on_complete, &race));
+    }
+    releaser_t halves[2] = {{e, 0, RACERS / 2}, {e, RACERS / 2, RACERS / 2}};
+    pthread_t t[2];
+    ck_assert_int_eq(pthread_create(&t[0], NULL, release_some, &halves[0]), 0);
+    ck_assert_int_eq(zeEventHostSignal(gate_ze), ZE_RESULT_SUCCESS);
+    ck_assert_int_eq(pthread_create(&t[1], NULL, release_some, &halves[1]), 0);
+    for (int i = 0; i < 2; ++i) {
+        void *failed = NULL;
+        pthread_join(t[i], &failed);
+        ck_assert_ptr_null(failed);
+    }
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    // The last adapter release waits for pending callbacks; take the fixture's back after.
+    ck_assert_ur_ok(urAdapterRelease(T.adapter));
+    ck_assert_ur_ok(urAdapterGet(1, &T.adapter, NULL));
+    ck_assert_int_eq(atomic_load(&race.calls), RACERS);
+    ck_assert_int_eq(atomic_load(&race.bad), 0);
+    ck_assert_ur_ok(urEventRelease(gate));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("level zero lifetimes");
     TCase *tc = l0t_tcase("reference counts");
@@ -119,6 +216,10 @@ int main(void) {
     tcase_add_test(tc, over_release_of_a_pending_event_is_refused);
     tcase_add_test(tc, event_holds_its_queue_apart_from_the_user);
     tcase_add_test(tc, kernel_holds_its_program_apart_from_the_user);
+    suite_add_tcase(s, tc);
+    tc = l0t_tcase("threads");
+    tcase_add_test(tc, retain_release_storm_on_one_event);
+    tcase_add_test(tc, releases_race_callbacks);
     suite_add_tcase(s, tc);
     tc = l0t_tcase("handles");
     tcase_add_test(tc, wrong_kind_handles_get_the_kinds_result);
