@@ -223,6 +223,19 @@ START_TEST(program_of_another_context_is_refused) {
     ck_assert_ur(urProgramLink(other, 1, &p, NULL, &linked), UR_RESULT_ERROR_INVALID_CONTEXT);
     ck_assert_ptr_null(linked);
     ck_assert_ur_ok(urProgramRelease(p));
+    // A kernel built in the other context, launched on the fixture's queue.
+    ur_context_handle_t mine = T.context;
+    T.context = other;
+    ur_program_handle_t theirs = oclt_built_program("add_one");
+    T.context = mine;
+    ur_kernel_handle_t k = NULL;
+    ck_assert_ur_ok(urKernelCreate(theirs, "add_one", &k));
+    size_t one = 1;
+    ck_assert_ur(urEnqueueKernelLaunchWithArgsExp(T.queue, k, 1, NULL, &one, &one, 0, NULL, NULL, 0,
+                                                  NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_CONTEXT);
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urProgramRelease(theirs));
     ck_assert_ur_ok(urContextRelease(other));
 }
 END_TEST
