@@ -28,3 +28,15 @@ void urc_error_clear(void) {
     last_message[0] = '\0';
     last_native = 0;
 }
+
+ur_result_t urc_error_released(ur_result_t result, const char *entry_point) {
+    return urc_error_set(result, 0,
+                         "%s: the handle has no reference left (released more often than "
+                         "retained); nothing was changed",
+                         entry_point);
+}
+
+ur_result_t urc_error_wrong_handle(ur_result_t result, const char *entry_point, const char *param) {
+    return urc_error_set(result, 0, "%s: %s is not a handle of the kind it names from this adapter",
+                         entry_point, param);
+}

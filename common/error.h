@@ -18,4 +18,13 @@ void urc_error_get(const char **message, int32_t *native_code);
 
 void urc_error_clear(void);
 
+/// The answer to urXRetain / urXRelease of a handle whose user references are all gone
+/// (common/object.h refused it): `result` (the handle's INVALID_<KIND>) with a message naming
+/// `entry_point`.
+ur_result_t urc_error_released(ur_result_t result, const char *entry_point);
+
+/// The answer of the generated handle checks: `param` of `entry_point` is not a handle of the
+/// kind it names, or was made by another adapter.
+ur_result_t urc_error_wrong_handle(ur_result_t result, const char *entry_point, const char *param);
+
 #endif // URC_COMMON_ERROR_H

@@ -1479,6 +1479,7 @@ typedef struct ur_context_properties_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phContext`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `NULL != pProperties && UR_CONTEXT_FLAGS_MASK & pProperties->flags`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `DeviceCount == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_CONTEXT_FLAGS_MASK & pProperties->flags) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urContextCreate(
     uint32_t DeviceCount,  ///< [in]
     const ur_device_handle_t *phDevices,  ///< [in][range(0,DeviceCount)]
@@ -1711,6 +1712,8 @@ typedef struct ur_image_desc_t {
 ///   - UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR when `pImageDesc && pImageDesc->numSamples != 0`
 ///   - UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR when `pImageDesc && pImageDesc->rowPitch != 0 && pHost == NULL`
 ///   - UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR when `pImageDesc && pImageDesc->slicePitch != 0 && pHost == NULL`
+///   - UR_RESULT_ERROR_INVALID_HOST_PTR when `pHost == NULL && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) != 0`
+///   - UR_RESULT_ERROR_INVALID_HOST_PTR when `pHost != NULL && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urMemImageCreate(
     ur_context_handle_t hContext,  ///< [in]
     ur_mem_flags_t flags,  ///< [in]
@@ -1752,6 +1755,8 @@ typedef struct ur_buffer_alloc_location_properties_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phBuffer`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_MEM_FLAGS_MASK & flags`
 ///   - UR_RESULT_ERROR_INVALID_BUFFER_SIZE when `size == 0`
+///   - UR_RESULT_ERROR_INVALID_HOST_PTR when `(pProperties == NULL || pProperties->pHost == NULL) && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) != 0`
+///   - UR_RESULT_ERROR_INVALID_HOST_PTR when `pProperties != NULL && pProperties->pHost != NULL && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urMemBufferCreate(
     ur_context_handle_t hContext,  ///< [in]
     ur_mem_flags_t flags,  ///< [in]
@@ -2156,6 +2161,7 @@ typedef struct ur_usm_pool_limits_desc_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMem`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `NULL != pUSMDesc && UR_USM_ADVICE_FLAGS_MASK & pUSMDesc->hints`
 ///   - UR_RESULT_ERROR_INVALID_USM_SIZE when `size == 0`
+///   - UR_RESULT_ERROR_INVALID_VALUE when `pUSMDesc != NULL && (pUSMDesc->align & (pUSMDesc->align - 1)) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urUSMHostAlloc(
     ur_context_handle_t hContext,  ///< [in]
     const ur_usm_desc_t *pUSMDesc,  ///< [in][opt]
@@ -2173,6 +2179,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMHostAlloc(
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMem`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `NULL != pUSMDesc && UR_USM_ADVICE_FLAGS_MASK & pUSMDesc->hints`
 ///   - UR_RESULT_ERROR_INVALID_USM_SIZE when `size == 0`
+///   - UR_RESULT_ERROR_INVALID_VALUE when `pUSMDesc != NULL && (pUSMDesc->align & (pUSMDesc->align - 1)) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urUSMDeviceAlloc(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -2191,6 +2198,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urUSMDeviceAlloc(
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMem`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `NULL != pUSMDesc && UR_USM_ADVICE_FLAGS_MASK & pUSMDesc->hints`
 ///   - UR_RESULT_ERROR_INVALID_USM_SIZE when `size == 0`
+///   - UR_RESULT_ERROR_INVALID_VALUE when `pUSMDesc != NULL && (pUSMDesc->align & (pUSMDesc->align - 1)) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urUSMSharedAlloc(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -2444,6 +2452,7 @@ typedef struct ur_physical_mem_properties_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phPhysicalMem`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_PHYSICAL_MEM_FLAGS_MASK & pProperties->flags) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urPhysicalMemCreate(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -2537,6 +2546,8 @@ typedef struct ur_program_properties_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pIL`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phProgram`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `length == 0`
+///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `pProperties != NULL && pProperties->count > 0 && pProperties->pMetadatas == NULL`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `pProperties != NULL && pProperties->count == 0 && pProperties->pMetadatas != NULL`
 UR_APIEXPORT ur_result_t UR_APICALL urProgramCreateWithIL(
     ur_context_handle_t hContext,  ///< [in]
     const void *pIL,  ///< [in]
@@ -2555,6 +2566,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramCreateWithIL(
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppBinaries`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phProgram`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `numDevices == 0`
+///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `pProperties != NULL && pProperties->count > 0 && pProperties->pMetadatas == NULL`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `pProperties != NULL && pProperties->count == 0 && pProperties->pMetadatas != NULL`
 UR_APIEXPORT ur_result_t UR_APICALL urProgramCreateWithBinary(
     ur_context_handle_t hContext,  ///< [in]
     uint32_t numDevices,  ///< [in]
@@ -2602,7 +2615,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramLink(
     uint32_t count,  ///< [in]
     const ur_program_handle_t *phPrograms,  ///< [in][range(0,count)]
     const char *pOptions,  ///< [in][opt]
-    ur_program_handle_t *phProgram  ///< [out][alloc]
+    ur_program_handle_t *phProgram  ///< [out][alloc][nullonfail]
 );
 
 /// @brief Adds one to the reference count of `hProgram`.
@@ -2858,9 +2871,9 @@ typedef struct ur_queue_index_properties_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phQueue`
-///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `NULL != pProperties && UR_QUEUE_FLAGS_MASK & pProperties->flags`
-///   - UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES when `NULL != pProperties && (pProperties->flags & UR_QUEUE_FLAG_PRIORITY_HIGH) && (pProperties->flags & UR_QUEUE_FLAG_PRIORITY_LOW)`
-///   - UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES when `NULL != pProperties && (pProperties->flags & UR_QUEUE_FLAG_SUBMISSION_BATCHED) && (pProperties->flags & UR_QUEUE_FLAG_SUBMISSION_IMMEDIATE)`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_QUEUE_FLAGS_MASK & pProperties->flags) != 0`
+///   - UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES when `pProperties != NULL && (pProperties->flags & UR_QUEUE_FLAG_PRIORITY_HIGH) && (pProperties->flags & UR_QUEUE_FLAG_PRIORITY_LOW)`
+///   - UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES when `pProperties != NULL && (pProperties->flags & UR_QUEUE_FLAG_SUBMISSION_BATCHED) && (pProperties->flags & UR_QUEUE_FLAG_SUBMISSION_IMMEDIATE)`
 UR_APIEXPORT ur_result_t UR_APICALL urQueueCreate(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -3260,6 +3273,10 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferWrite(
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `region.width == 0 || region.height == 0 || region.depth == 0`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `bufferRowPitch != 0 && bufferRowPitch < region.width`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `hostRowPitch != 0 && hostRowPitch < region.width`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `bufferSlicePitch != 0 && bufferSlicePitch < region.height * (bufferRowPitch != 0 ? bufferRowPitch : region.width)`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `bufferSlicePitch != 0 && bufferSlicePitch % (bufferRowPitch != 0 ? bufferRowPitch : region.width) != 0`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `hostSlicePitch != 0 && hostSlicePitch < region.height * (hostRowPitch != 0 ? hostRowPitch : region.width)`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `hostSlicePitch != 0 && hostSlicePitch % (hostRowPitch != 0 ? hostRowPitch : region.width) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferReadRect(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_mem_handle_t hBuffer,  ///< [in][bounds(bufferOrigin,region)]
@@ -3289,6 +3306,10 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferReadRect(
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `region.width == 0 || region.height == 0 || region.depth == 0`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `bufferRowPitch != 0 && bufferRowPitch < region.width`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `hostRowPitch != 0 && hostRowPitch < region.width`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `bufferSlicePitch != 0 && bufferSlicePitch < region.height * (bufferRowPitch != 0 ? bufferRowPitch : region.width)`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `bufferSlicePitch != 0 && bufferSlicePitch % (bufferRowPitch != 0 ? bufferRowPitch : region.width) != 0`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `hostSlicePitch != 0 && hostSlicePitch < region.height * (hostRowPitch != 0 ? hostRowPitch : region.width)`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `hostSlicePitch != 0 && hostSlicePitch % (hostRowPitch != 0 ? hostRowPitch : region.width) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferWriteRect(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_mem_handle_t hBuffer,  ///< [in][bounds(bufferOrigin,region)]
@@ -3339,6 +3360,10 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferCopy(
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `region.width == 0 || region.height == 0 || region.depth == 0`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `srcRowPitch != 0 && srcRowPitch < region.width`
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `dstRowPitch != 0 && dstRowPitch < region.width`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `srcSlicePitch != 0 && srcSlicePitch < region.height * (srcRowPitch != 0 ? srcRowPitch : region.width)`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `srcSlicePitch != 0 && srcSlicePitch % (srcRowPitch != 0 ? srcRowPitch : region.width) != 0`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `dstSlicePitch != 0 && dstSlicePitch < region.height * (dstRowPitch != 0 ? dstRowPitch : region.width)`
+///   - UR_RESULT_ERROR_INVALID_SIZE when `dstSlicePitch != 0 && dstSlicePitch % (dstRowPitch != 0 ? dstRowPitch : region.width) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueMemBufferCopyRect(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_mem_handle_t hBufferSrc,  ///< [in][bounds(srcOrigin,region)]
@@ -3793,6 +3818,9 @@ typedef struct ur_exp_kernel_arg_properties_t {
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `NULL != pArgs && UR_EXP_KERNEL_ARG_TYPE_SAMPLER < pArgs->type`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `launchPropList != NULL && (UR_KERNEL_LAUNCH_FLAGS_MASK & launchPropList->flags) != 0`
+///   - UR_RESULT_ERROR_INVALID_WORK_DIMENSION when `pGlobalWorkSize[0] == 0 || (workDim > 1 && pGlobalWorkSize[1] == 0) || (workDim > 2 && pGlobalWorkSize[2] == 0)`
+///   - UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE when `pLocalWorkSize != NULL && (pLocalWorkSize[0] == 0 || (workDim > 1 && pLocalWorkSize[1] == 0) || (workDim > 2 && pLocalWorkSize[2] == 0))`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueKernelLaunchWithArgsExp(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_kernel_handle_t hKernel,  ///< [in]
@@ -3912,6 +3940,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urKernelGetInfo(
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hKernel`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_KERNEL_GROUP_INFO_COMPILE_MAX_LINEAR_WORK_GROUP_SIZE < propName`
 UR_APIEXPORT ur_result_t UR_APICALL urKernelGetGroupInfo(
     ur_kernel_handle_t hKernel,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -4150,6 +4179,7 @@ typedef struct ur_usm_pool_buffer_desc_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMem`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_EXP_ASYNC_USM_ALLOC_FLAGS_MASK & pProperties->flags) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMDeviceAllocExp(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_usm_pool_handle_t pPool,  ///< [in][opt]
@@ -4169,6 +4199,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMDeviceAllocExp(
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMem`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_EXP_ASYNC_USM_ALLOC_FLAGS_MASK & pProperties->flags) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMSharedAllocExp(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_usm_pool_handle_t pPool,  ///< [in][opt]
@@ -4188,6 +4219,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMSharedAllocExp(
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMem`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_EXP_ASYNC_USM_ALLOC_FLAGS_MASK & pProperties->flags) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueUSMHostAllocExp(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_usm_pool_handle_t pPool,  ///< [in][opt]
@@ -4490,6 +4522,7 @@ typedef struct ur_exp_image_user_pitch_desc_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pResultPitch`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `NULL != pUSMDesc && UR_USM_ADVICE_FLAGS_MASK & pUSMDesc->hints`
 ///   - UR_RESULT_ERROR_INVALID_USM_SIZE when `widthInBytes == 0`
+///   - UR_RESULT_ERROR_INVALID_VALUE when `pUSMDesc != NULL && (pUSMDesc->align & (pUSMDesc->align - 1)) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urUSMPitchedAllocExp(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -4586,6 +4619,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesUnsampledImageCreateExp(
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phImage`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_SAMPLER_FILTER_MODE_LINEAR < pSamplerDesc->filterMode`
 ///   - UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR when `pImageDesc && UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pImageDesc->type`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT < pSamplerDesc->addressingMode`
 UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesSampledImageCreateExp(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -4611,6 +4645,9 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesSampledImageCreateExp(
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_EXP_IMAGE_COPY_FLAGS_MASK & imageCopyFlags`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_IMAGE < imageCopyInputTypes`
+///   - UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR when `UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pSrcImageDesc->type`
+///   - UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR when `UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pDstImageDesc->type`
 UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesImageCopyExp(
     ur_queue_handle_t hQueue,  ///< [in]
     const void *pSrc,  ///< [in]
@@ -4734,6 +4771,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesMipmapFreeExp(
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pExternalMemDesc`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phExternalMem`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_EXP_EXTERNAL_MEM_TYPE_WIN32_NT_DX11_RESOURCE < memHandleType`
 UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesImportExternalMemoryExp(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -4826,6 +4864,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesSupportsImportingHandleTypeE
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pExternalSemaphoreDesc`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phExternalSemaphore`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_EXP_EXTERNAL_SEMAPHORE_TYPE_WIN32_NT_DX11_FENCE < semHandleType`
 UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesImportExternalSemaphoreExp(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -5076,6 +5115,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urIPCOpenEventHandleExp(
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppMem`
 ///   - UR_RESULT_ERROR_UNSUPPORTED_ALIGNMENT when `alignment != 0 && ((alignment & (alignment-1)) != 0)`
 ///   - UR_RESULT_ERROR_INVALID_USM_SIZE when `size == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_EXP_EXTERNAL_MEM_TYPE_WIN32_NT_DX11_RESOURCE < handleTypeToExport`
 UR_APIEXPORT ur_result_t UR_APICALL urMemoryExportAllocExportableMemoryExp(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -5105,6 +5145,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urMemoryExportFreeExportableMemoryExp(
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hDevice`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pMemHandleRet || NULL == pMem`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_EXP_EXTERNAL_MEM_TYPE_WIN32_NT_DX11_RESOURCE < handleTypeToExport`
 UR_APIEXPORT ur_result_t UR_APICALL urMemoryExportExportMemoryHandleExp(
     ur_context_handle_t hContext,  ///< [in]
     ur_device_handle_t hDevice,  ///< [in]
@@ -5173,7 +5214,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramLinkExp(
     uint32_t count,  ///< [in]
     const ur_program_handle_t *phPrograms,  ///< [in][range(0,count)]
     const char *pOptions,  ///< [in][opt]
-    ur_program_handle_t *phProgram  ///< [out][alloc]
+    ur_program_handle_t *phProgram  ///< [out][alloc][nullonfail]
 );
 
 // ---- exp-usm-context-memcpy: Experimental: context-level USM copies
@@ -5219,6 +5260,7 @@ typedef struct ur_exp_usm_host_alloc_register_properties_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pHostMem`
 ///   - UR_RESULT_ERROR_INVALID_VALUE when `size == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_EXP_USM_HOST_ALLOC_REGISTER_FLAGS_MASK & pProperties->flags) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urUSMHostAllocRegisterExp(
     ur_context_handle_t hContext,  ///< [in]
     void *pHostMem,  ///< [in]
@@ -5957,6 +5999,7 @@ typedef void (*ur_exp_host_task_function_t)(
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pfnHostTask`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_EXP_HOST_TASK_FLAGS_MASK & pProperties->flags) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueHostTaskExp(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_exp_host_task_function_t pfnHostTask,  ///< [in]
@@ -5994,6 +6037,7 @@ typedef struct ur_exp_enqueue_ext_properties_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_EXP_ENQUEUE_EXT_FLAGS_MASK & pProperties->flags) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueEventsWaitWithBarrierExt(
     ur_queue_handle_t hQueue,  ///< [in]
     const ur_exp_enqueue_ext_properties_t *pProperties,  ///< [in][opt]
@@ -6033,6 +6077,7 @@ typedef void (*ur_exp_enqueue_native_command_function_t)(
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pfnNativeEnqueue`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_EXP_ENQUEUE_NATIVE_COMMAND_FLAGS_MASK & pProperties->flags) != 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueNativeCommandExp(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_exp_enqueue_native_command_function_t pfnNativeEnqueue,  ///< [in]

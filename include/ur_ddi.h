@@ -270,7 +270,7 @@ typedef ur_result_t(UR_APICALL *ur_pfnProgramLink_t)(
     uint32_t count,  ///< [in]
     const ur_program_handle_t *phPrograms,  ///< [in][range(0,count)]
     const char *pOptions,  ///< [in][opt]
-    ur_program_handle_t *phProgram  ///< [out][alloc]
+    ur_program_handle_t *phProgram  ///< [out][alloc][nullonfail]
 );
 typedef ur_result_t(UR_APICALL *ur_pfnProgramRetain_t)(
     ur_program_handle_t hProgram  ///< [in][retain]
@@ -372,7 +372,7 @@ typedef ur_result_t(UR_APICALL *ur_pfnProgramLinkExp_t)(
     uint32_t count,  ///< [in]
     const ur_program_handle_t *phPrograms,  ///< [in][range(0,count)]
     const char *pOptions,  ///< [in][opt]
-    ur_program_handle_t *phProgram  ///< [out][alloc]
+    ur_program_handle_t *phProgram  ///< [out][alloc][nullonfail]
 );
 
 /// The ProgramExp functions, in slot order.

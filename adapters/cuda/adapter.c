@@ -3,7 +3,7 @@
 // urAdapterGet always succeeds and urPlatformGet can answer "no platform".
 #include "cuda_internal.h"
 
-static urc_object_t adapter = {&cuda_ddi, 0, URC_KIND_ADAPTER};
+static urc_object_t adapter = {&cuda_ddi, 0, URC_KIND_ADAPTER, 0};
 
 ur_adapter_handle_t cuda_adapter_handle(void) {
     return (ur_adapter_handle_t)&adapter;
@@ -12,7 +12,7 @@ ur_adapter_handle_t cuda_adapter_handle(void) {
 ur_result_t cuda_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters,
                              uint32_t *pNumAdapters) {
     if (NumEntries > 0 && phAdapters != NULL) {
-        urc_retain(&adapter);
+        urc_user_retain(&adapter);
         phAdapters[0] = cuda_adapter_handle();
     }
     if (pNumAdapters != NULL)
@@ -23,7 +23,7 @@ ur_result_t cuda_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapter
 ur_result_t cuda_adapter_retain(ur_adapter_handle_t hAdapter) {
     if (!cuda_is(hAdapter, URC_KIND_ADAPTER))
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    urc_retain(&adapter);
+    urc_user_retain(&adapter);
     return UR_RESULT_SUCCESS;
 }
 
@@ -32,9 +32,10 @@ ur_result_t cuda_adapter_retain(ur_adapter_handle_t hAdapter) {
 ur_result_t cuda_adapter_release(ur_adapter_handle_t hAdapter) {
     if (!cuda_is(hAdapter, URC_KIND_ADAPTER))
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (urc_refcount(&adapter) == 0)
+    urc_release_t released = urc_user_release(&adapter);
+    if (released == URC_RELEASE_REFUSED)
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (urc_release(&adapter))
+    if (released == URC_RELEASE_DESTROY)
         cuda_platform_teardown();
     return UR_RESULT_SUCCESS;
 }

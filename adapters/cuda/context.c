@@ -39,13 +39,18 @@ ur_result_t cuda_context_create(uint32_t DeviceCount, const ur_device_handle_t *
     return create(DeviceCount, phDevices, phContext);
 }
 
+static void context_destroy(cuda_context_t *ctx);
+
 void cuda_context_retain_internal(cuda_context_t *ctx) {
-    urc_retain(&ctx->obj);
+    urc_hold(&ctx->obj);
 }
 
 void cuda_context_release_internal(cuda_context_t *ctx) {
-    if (!urc_release(&ctx->obj))
-        return;
+    if (urc_unhold(&ctx->obj))
+        context_destroy(ctx);
+}
+
+static void context_destroy(cuda_context_t *ctx) {
     // Deleters run last-registered first, as destructors would.
     for (cuda_deleter_t *d = ctx->deleters, *next; d != NULL; d = next) {
         next = d->next;
@@ -60,14 +65,22 @@ void cuda_context_release_internal(cuda_context_t *ctx) {
 ur_result_t cuda_context_retain(ur_context_handle_t hContext) {
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
-    cuda_context_retain_internal(CUDA_CONTEXT(hContext));
+    urc_user_retain(&CUDA_CONTEXT(hContext)->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t cuda_context_release(ur_context_handle_t hContext) {
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
-    cuda_context_release_internal(CUDA_CONTEXT(hContext));
+    switch (urc_user_release(&CUDA_CONTEXT(hContext)->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_CONTEXT, "urContextRelease");
+    case URC_RELEASE_DESTROY:
+        context_destroy(CUDA_CONTEXT(hContext));
+        break;
+    default:
+        break;
+    }
     return UR_RESULT_SUCCESS;
 }
 

@@ -53,7 +53,7 @@ static void event_destroy(cuda_event_t *e) {
 }
 
 void cuda_event_free(cuda_event_t *e) {
-    if (e != NULL && urc_release(&e->obj))
+    if (e != NULL && urc_user_release(&e->obj) == URC_RELEASE_DESTROY)
         event_destroy(e);
 }
 
@@ -226,14 +226,22 @@ ur_result_t cuda_event_wait(uint32_t numEvents, const ur_event_handle_t *phEvent
 ur_result_t cuda_event_retain(ur_event_handle_t hEvent) {
     if (!cuda_is(hEvent, URC_KIND_EVENT))
         return UR_RESULT_ERROR_INVALID_EVENT;
-    urc_retain(&CUDA_EVENT(hEvent)->obj);
+    urc_user_retain(&CUDA_EVENT(hEvent)->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t cuda_event_release(ur_event_handle_t hEvent) {
     if (!cuda_is(hEvent, URC_KIND_EVENT))
         return UR_RESULT_ERROR_INVALID_EVENT;
-    cuda_event_free(CUDA_EVENT(hEvent));
+    switch (urc_user_release(&CUDA_EVENT(hEvent)->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_EVENT, "urEventRelease");
+    case URC_RELEASE_DESTROY:
+        event_destroy(CUDA_EVENT(hEvent));
+        break;
+    default:
+        break;
+    }
     return UR_RESULT_SUCCESS;
 }
 
@@ -288,12 +296,14 @@ static urc_event_poll_t callback_poll(ur_event_handle_t hEvent) {
     return r == CUDA_SUCCESS ? URC_EVENT_COMPLETE : URC_EVENT_FAILED;
 }
 
+// A pending callback holds its event with an adapter reference, apart from the user's.
 static void callback_retain(ur_event_handle_t hEvent) {
-    urc_retain(&CUDA_EVENT(hEvent)->obj);
+    urc_hold(&CUDA_EVENT(hEvent)->obj);
 }
 
 static void callback_release(ur_event_handle_t hEvent) {
-    cuda_event_free(CUDA_EVENT(hEvent));
+    if (urc_unhold(&CUDA_EVENT(hEvent)->obj))
+        event_destroy(CUDA_EVENT(hEvent));
 }
 
 // A command is on its stream once its enqueue has returned: nothing to arm.

@@ -261,14 +261,14 @@ ur_result_t cuda_kernel_create_with_native_handle(ur_native_handle_t hNativeKern
     if (res != UR_RESULT_SUCCESS)
         return res;
     res = kernel_new_owning(CUDA_PROGRAM(wrapper), fn_module, fn, name, phKernel);
-    cuda_program_release_internal(CUDA_PROGRAM(wrapper));
+    cuda_program_release(wrapper); // the kernel holds its own reference
     return res;
 }
 
 ur_result_t cuda_kernel_retain(ur_kernel_handle_t hKernel) {
     if (!cuda_is(hKernel, URC_KIND_KERNEL))
         return UR_RESULT_ERROR_INVALID_KERNEL;
-    urc_retain(&CUDA_KERNEL(hKernel)->obj);
+    urc_user_retain(&CUDA_KERNEL(hKernel)->obj);
     return UR_RESULT_SUCCESS;
 }
 
@@ -276,8 +276,14 @@ ur_result_t cuda_kernel_release(ur_kernel_handle_t hKernel) {
     if (!cuda_is(hKernel, URC_KIND_KERNEL))
         return UR_RESULT_ERROR_INVALID_KERNEL;
     cuda_kernel_t *k = CUDA_KERNEL(hKernel);
-    if (!urc_release(&k->obj))
+    switch (urc_user_release(&k->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelRelease");
+    case URC_RELEASE_DESTROY:
+        break;
+    default:
         return UR_RESULT_SUCCESS;
+    }
     cuda_program_release_internal(k->program);
     pthread_mutex_destroy(&k->lock);
     info_free(k->own_info);

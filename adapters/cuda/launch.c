@@ -550,6 +550,9 @@ ur_result_t cuda_enqueue_kernel_launch_with_args_exp(
         return UR_RESULT_ERROR_INVALID_KERNEL;
     cuda_queue_t *q = CUDA_QUEUE(hQueue);
     cuda_kernel_t *k = CUDA_KERNEL(hKernel);
+    if (k->program->ctx != q->ctx)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                             "the kernel and the queue belong to different contexts");
     if (k->program->dev != q->dev)
         return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL, 0,
                              "the kernel's program is for another device than the queue's");

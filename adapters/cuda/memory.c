@@ -102,13 +102,18 @@ ur_result_t cuda_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t 
     return UR_RESULT_SUCCESS;
 }
 
+static void mem_destroy(cuda_mem_t *m);
+
 void cuda_mem_retain_internal(cuda_mem_t *m) {
-    urc_retain(&m->obj);
+    urc_hold(&m->obj);
 }
 
 void cuda_mem_release_internal(cuda_mem_t *m) {
-    if (!urc_release(&m->obj))
-        return;
+    if (urc_unhold(&m->obj))
+        mem_destroy(m);
+}
+
+static void mem_destroy(cuda_mem_t *m) {
     // Frees need the owning device's context; a failure here has no caller left to tell.
     if (m->parent == NULL && cuda_activate(m->ctx->devices[0]) == UR_RESULT_SUCCESS) {
         switch (m->kind) {
@@ -138,14 +143,22 @@ void cuda_mem_release_internal(cuda_mem_t *m) {
 ur_result_t cuda_mem_retain(ur_mem_handle_t hMem) {
     if (!cuda_is(hMem, URC_KIND_MEM))
         return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-    cuda_mem_retain_internal(CUDA_MEM(hMem));
+    urc_user_retain(&CUDA_MEM(hMem)->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t cuda_mem_release(ur_mem_handle_t hMem) {
     if (!cuda_is(hMem, URC_KIND_MEM))
         return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-    cuda_mem_release_internal(CUDA_MEM(hMem));
+    switch (urc_user_release(&CUDA_MEM(hMem)->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urMemRelease");
+    case URC_RELEASE_DESTROY:
+        mem_destroy(CUDA_MEM(hMem));
+        break;
+    default:
+        break;
+    }
     return UR_RESULT_SUCCESS;
 }
 

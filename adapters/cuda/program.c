@@ -211,11 +211,11 @@ static void program_destroy(cuda_program_t *p) {
 }
 
 void cuda_program_retain_internal(cuda_program_t *p) {
-    urc_retain(&p->obj);
+    urc_hold(&p->obj);
 }
 
 void cuda_program_release_internal(cuda_program_t *p) {
-    if (urc_release(&p->obj))
+    if (urc_unhold(&p->obj))
         program_destroy(p);
 }
 
@@ -546,6 +546,9 @@ static ur_result_t link_programs(cuda_context_t *ctx, uint32_t count,
         if (!cuda_is(phPrograms[i], URC_KIND_PROGRAM))
             return UR_RESULT_ERROR_INVALID_PROGRAM;
         cuda_program_t *p = CUDA_PROGRAM(phPrograms[i]);
+        if (p->ctx != ctx)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                                 "program %u belongs to another context", i);
         if (p->dev != CUDA_PROGRAM(phPrograms[0])->dev || !cuda_context_has_device(ctx, p->dev))
             return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0,
                                  "linked programs must all be for one device of the context");
@@ -645,17 +648,21 @@ static ur_result_t check_devices(const cuda_device_t *dev, uint32_t n,
 
 ur_result_t cuda_program_build(ur_context_handle_t hContext, ur_program_handle_t hProgram,
                                const char *pOptions) {
-    (void)hContext;
     if (!cuda_is(hProgram, URC_KIND_PROGRAM))
         return UR_RESULT_ERROR_INVALID_PROGRAM;
+    if (CUDA_PROGRAM(hProgram)->ctx != CUDA_CONTEXT(hContext))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                             "the program belongs to another context");
     return build(CUDA_PROGRAM(hProgram), pOptions);
 }
 
 ur_result_t cuda_program_compile(ur_context_handle_t hContext, ur_program_handle_t hProgram,
                                  const char *pOptions) {
-    (void)hContext;
     if (!cuda_is(hProgram, URC_KIND_PROGRAM))
         return UR_RESULT_ERROR_INVALID_PROGRAM;
+    if (CUDA_PROGRAM(hProgram)->ctx != CUDA_CONTEXT(hContext))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                             "the program belongs to another context");
     return compile(CUDA_PROGRAM(hProgram), pOptions);
 }
 
@@ -712,14 +719,22 @@ ur_result_t cuda_program_link_exp(ur_context_handle_t hContext, uint32_t numDevi
 ur_result_t cuda_program_retain(ur_program_handle_t hProgram) {
     if (!cuda_is(hProgram, URC_KIND_PROGRAM))
         return UR_RESULT_ERROR_INVALID_PROGRAM;
-    cuda_program_retain_internal(CUDA_PROGRAM(hProgram));
+    urc_user_retain(&CUDA_PROGRAM(hProgram)->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t cuda_program_release(ur_program_handle_t hProgram) {
     if (!cuda_is(hProgram, URC_KIND_PROGRAM))
         return UR_RESULT_ERROR_INVALID_PROGRAM;
-    cuda_program_release_internal(CUDA_PROGRAM(hProgram));
+    switch (urc_user_release(&CUDA_PROGRAM(hProgram)->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramRelease");
+    case URC_RELEASE_DESTROY:
+        program_destroy(CUDA_PROGRAM(hProgram));
+        break;
+    default:
+        break;
+    }
     return UR_RESULT_SUCCESS;
 }
 

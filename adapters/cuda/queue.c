@@ -141,25 +141,33 @@ ur_result_t cuda_queue_create(ur_context_handle_t hContext, ur_device_handle_t h
 }
 
 void cuda_queue_retain_internal(cuda_queue_t *q) {
-    urc_retain(&q->obj);
+    urc_hold(&q->obj);
 }
 
 void cuda_queue_release_internal(cuda_queue_t *q) {
-    if (urc_release(&q->obj))
+    if (urc_unhold(&q->obj))
         destroy(q);
 }
 
 ur_result_t cuda_queue_retain(ur_queue_handle_t hQueue) {
     if (!cuda_is(hQueue, URC_KIND_QUEUE))
         return UR_RESULT_ERROR_INVALID_QUEUE;
-    cuda_queue_retain_internal(CUDA_QUEUE(hQueue));
+    urc_user_retain(&CUDA_QUEUE(hQueue)->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t cuda_queue_release(ur_queue_handle_t hQueue) {
     if (!cuda_is(hQueue, URC_KIND_QUEUE))
         return UR_RESULT_ERROR_INVALID_QUEUE;
-    cuda_queue_release_internal(CUDA_QUEUE(hQueue));
+    switch (urc_user_release(&CUDA_QUEUE(hQueue)->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueRelease");
+    case URC_RELEASE_DESTROY:
+        destroy(CUDA_QUEUE(hQueue));
+        break;
+    default:
+        break;
+    }
     return UR_RESULT_SUCCESS;
 }
 

@@ -3,7 +3,7 @@
 // that urAdapterGet always succeeds and urPlatformGet can answer "no platform".
 #include "l0_internal.h"
 
-static urc_object_t adapter = {&l0_ddi, 0, URC_KIND_ADAPTER};
+static urc_object_t adapter = {&l0_ddi, 0, URC_KIND_ADAPTER, 0};
 
 urc_logger_t *l0_log(void) {
     return urc_logger(URC_ENV_LOG_LEVEL_ZERO);
@@ -16,7 +16,7 @@ ur_adapter_handle_t l0_adapter_handle(void) {
 ur_result_t l0_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters,
                            uint32_t *pNumAdapters) {
     if (NumEntries > 0 && phAdapters != NULL) {
-        urc_retain(&adapter);
+        urc_user_retain(&adapter);
         phAdapters[0] = l0_adapter_handle();
     }
     if (pNumAdapters != NULL)
@@ -27,7 +27,7 @@ ur_result_t l0_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters,
 ur_result_t l0_adapter_retain(ur_adapter_handle_t hAdapter) {
     if (!l0_is(hAdapter, URC_KIND_ADAPTER))
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    urc_retain(&adapter);
+    urc_user_retain(&adapter);
     return UR_RESULT_SUCCESS;
 }
 
@@ -37,9 +37,10 @@ ur_result_t l0_adapter_retain(ur_adapter_handle_t hAdapter) {
 ur_result_t l0_adapter_release(ur_adapter_handle_t hAdapter) {
     if (!l0_is(hAdapter, URC_KIND_ADAPTER))
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (urc_refcount(&adapter) == 0)
+    urc_release_t released = urc_user_release(&adapter);
+    if (released == URC_RELEASE_REFUSED)
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (urc_release(&adapter))
+    if (released == URC_RELEASE_DESTROY)
         l0_callbacks_stop(true);
     return UR_RESULT_SUCCESS;
 }

@@ -138,11 +138,11 @@ static void context_destroy(l0_context_t *ctx) {
 }
 
 void l0_context_retain_internal(l0_context_t *ctx) {
-    urc_retain(&ctx->obj);
+    urc_hold(&ctx->obj);
 }
 
 void l0_context_release_internal(l0_context_t *ctx) {
-    if (urc_release(&ctx->obj))
+    if (urc_unhold(&ctx->obj))
         context_destroy(ctx);
 }
 
@@ -184,14 +184,22 @@ ur_result_t l0_context_create(uint32_t DeviceCount, const ur_device_handle_t *ph
 ur_result_t l0_context_retain(ur_context_handle_t hContext) {
     if (!l0_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
-    l0_context_retain_internal(L0_CONTEXT(hContext));
+    urc_user_retain(&L0_CONTEXT(hContext)->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t l0_context_release(ur_context_handle_t hContext) {
     if (!l0_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
-    l0_context_release_internal(L0_CONTEXT(hContext));
+    switch (urc_user_release(&L0_CONTEXT(hContext)->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_CONTEXT, "urContextRelease");
+    case URC_RELEASE_DESTROY:
+        context_destroy(L0_CONTEXT(hContext));
+        break;
+    default:
+        break;
+    }
     return UR_RESULT_SUCCESS;
 }
 

@@ -82,7 +82,7 @@ ur_result_t l0_event_host_wait(l0_event_t *e) {
 }
 
 void l0_event_keep_kernel(l0_event_t *e, l0_kernel_t *k) {
-    urc_retain(&k->obj);
+    urc_hold(&k->obj);
     e->kernel = k;
 }
 
@@ -112,11 +112,16 @@ static void event_destroy(l0_event_t *e) {
 }
 
 void l0_event_retain_internal(l0_event_t *e) {
-    urc_retain(&e->obj);
+    urc_hold(&e->obj);
 }
 
 void l0_event_release_internal(l0_event_t *e) {
-    if (e != NULL && urc_release(&e->obj))
+    if (e != NULL && urc_unhold(&e->obj))
+        event_destroy(e);
+}
+
+void l0_event_release_created(l0_event_t *e) {
+    if (urc_user_release(&e->obj) == URC_RELEASE_DESTROY)
         event_destroy(e);
 }
 
@@ -221,14 +226,22 @@ ur_result_t l0_event_wait(uint32_t numEvents, const ur_event_handle_t *phEventWa
 ur_result_t l0_event_retain(ur_event_handle_t hEvent) {
     if (!l0_is(hEvent, URC_KIND_EVENT))
         return UR_RESULT_ERROR_INVALID_EVENT;
-    l0_event_retain_internal(L0_EVENT(hEvent));
+    urc_user_retain(&L0_EVENT(hEvent)->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t l0_event_release(ur_event_handle_t hEvent) {
     if (!l0_is(hEvent, URC_KIND_EVENT))
         return UR_RESULT_ERROR_INVALID_EVENT;
-    l0_event_release_internal(L0_EVENT(hEvent));
+    switch (urc_user_release(&L0_EVENT(hEvent)->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_EVENT, "urEventRelease");
+    case URC_RELEASE_DESTROY:
+        event_destroy(L0_EVENT(hEvent));
+        break;
+    default:
+        break;
+    }
     return UR_RESULT_SUCCESS;
 }
 

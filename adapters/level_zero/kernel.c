@@ -100,19 +100,27 @@ ur_result_t l0_kernel_create(ur_program_handle_t hProgram, const char *pKernelNa
 ur_result_t l0_kernel_retain(ur_kernel_handle_t hKernel) {
     if (!l0_is(hKernel, URC_KIND_KERNEL))
         return UR_RESULT_ERROR_INVALID_KERNEL;
-    urc_retain(&L0_KERNEL(hKernel)->obj);
+    urc_user_retain(&L0_KERNEL(hKernel)->obj);
     return UR_RESULT_SUCCESS;
 }
 
 void l0_kernel_release_internal(l0_kernel_t *k) {
-    if (urc_release(&k->obj))
+    if (urc_unhold(&k->obj))
         kernel_destroy(k);
 }
 
 ur_result_t l0_kernel_release(ur_kernel_handle_t hKernel) {
     if (!l0_is(hKernel, URC_KIND_KERNEL))
         return UR_RESULT_ERROR_INVALID_KERNEL;
-    l0_kernel_release_internal(L0_KERNEL(hKernel));
+    switch (urc_user_release(&L0_KERNEL(hKernel)->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelRelease");
+    case URC_RELEASE_DESTROY:
+        kernel_destroy(L0_KERNEL(hKernel));
+        break;
+    default:
+        break;
+    }
     return UR_RESULT_SUCCESS;
 }
 
@@ -357,6 +365,9 @@ static ur_result_t kernel_and_queue(ur_kernel_handle_t hKernel, ur_queue_handle_
         return UR_RESULT_ERROR_INVALID_QUEUE;
     *k = L0_KERNEL(hKernel);
     *q = L0_QUEUE(hQueue);
+    if ((*k)->program->ctx != (*q)->ctx)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                             "the kernel and the queue belong to different contexts");
     *zk = kernel_for(*k, (*q)->dev);
     if (*zk == NULL)
         return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL, 0,

@@ -123,8 +123,7 @@ typedef struct l0_batch_t {
 } l0_batch_t;
 
 typedef struct l0_queue_t {
-    urc_object_t obj; // counts the user's references (user_refs) as one, plus every event's
-    atomic_uint user_refs;
+    urc_object_t obj;  // every event made on the queue holds it
     l0_context_t *ctx; // retained
     l0_device_t *dev;
     ur_queue_flags_t flags;
@@ -341,6 +340,8 @@ void l0_event_drop_deps(l0_event_t *e);
 ur_result_t l0_event_host_wait(l0_event_t *e);
 void l0_event_retain_internal(l0_event_t *e);
 void l0_event_release_internal(l0_event_t *e);
+/// Drops the reference an event is made with (the caller's), when the caller does not get it.
+void l0_event_release_created(l0_event_t *e);
 /// Stops the thread behind urEventSetCallback, if it runs: with `drain`, after every pending
 /// callback has run (each waits for its event to complete).
 void l0_callbacks_stop(bool drain);

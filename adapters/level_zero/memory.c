@@ -63,11 +63,11 @@ static void mem_destroy(l0_mem_t *m) {
 }
 
 void l0_mem_retain_internal(l0_mem_t *m) {
-    urc_retain(&m->obj);
+    urc_hold(&m->obj);
 }
 
 void l0_mem_release_internal(l0_mem_t *m) {
-    if (urc_release(&m->obj))
+    if (urc_unhold(&m->obj))
         mem_destroy(m);
 }
 
@@ -124,14 +124,22 @@ ur_result_t l0_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t fl
 ur_result_t l0_mem_retain(ur_mem_handle_t hMem) {
     if (!l0_is(hMem, URC_KIND_MEM))
         return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-    l0_mem_retain_internal(L0_MEM(hMem));
+    urc_user_retain(&L0_MEM(hMem)->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t l0_mem_release(ur_mem_handle_t hMem) {
     if (!l0_is(hMem, URC_KIND_MEM))
         return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-    l0_mem_release_internal(L0_MEM(hMem));
+    switch (urc_user_release(&L0_MEM(hMem)->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urMemRelease");
+    case URC_RELEASE_DESTROY:
+        mem_destroy(L0_MEM(hMem));
+        break;
+    default:
+        break;
+    }
     return UR_RESULT_SUCCESS;
 }
 

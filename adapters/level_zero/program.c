@@ -78,11 +78,11 @@ static void program_destroy(l0_program_t *p) {
 }
 
 void l0_program_retain_internal(l0_program_t *p) {
-    urc_retain(&p->obj);
+    urc_hold(&p->obj);
 }
 
 void l0_program_release_internal(l0_program_t *p) {
-    if (urc_release(&p->obj))
+    if (urc_unhold(&p->obj))
         program_destroy(p);
 }
 
@@ -694,11 +694,20 @@ static ur_result_t program_of(ur_program_handle_t h, l0_program_t **p) {
     return UR_RESULT_SUCCESS;
 }
 
+/// The program of a build or compile, which must belong to `hContext`.
+static ur_result_t program_in(ur_context_handle_t hContext, ur_program_handle_t h,
+                              l0_program_t **p) {
+    ur_result_t res = program_of(h, p);
+    if (res == UR_RESULT_SUCCESS && (*p)->ctx != L0_CONTEXT(hContext))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                             "the program belongs to another context");
+    return res;
+}
+
 ur_result_t l0_program_build(ur_context_handle_t hContext, ur_program_handle_t hProgram,
                              const char *pOptions) {
-    (void)hContext;
     l0_program_t *p;
-    ur_result_t res = program_of(hProgram, &p);
+    ur_result_t res = program_in(hContext, hProgram, &p);
     if (res != UR_RESULT_SUCCESS)
         return res;
     // Every device of the program (the context's, for a program made from IL).
@@ -723,9 +732,8 @@ ur_result_t l0_program_build_exp(ur_program_handle_t hProgram, uint32_t numDevic
 
 ur_result_t l0_program_compile(ur_context_handle_t hContext, ur_program_handle_t hProgram,
                                const char *pOptions) {
-    (void)hContext;
     l0_program_t *p;
-    ur_result_t res = program_of(hProgram, &p);
+    ur_result_t res = program_in(hContext, hProgram, &p);
     if (res != UR_RESULT_SUCCESS)
         return res;
     ur_device_handle_t stack[8], *devs = p->ndevs <= 8 ? stack : urc_calloc(p->ndevs, sizeof *devs);
@@ -836,16 +844,25 @@ ur_result_t l0_program_retain(ur_program_handle_t hProgram) {
     l0_program_t *p;
     ur_result_t res = program_of(hProgram, &p);
     if (res == UR_RESULT_SUCCESS)
-        l0_program_retain_internal(p);
+        urc_user_retain(&p->obj);
     return res;
 }
 
 ur_result_t l0_program_release(ur_program_handle_t hProgram) {
     l0_program_t *p;
     ur_result_t res = program_of(hProgram, &p);
-    if (res == UR_RESULT_SUCCESS)
-        l0_program_release_internal(p);
-    return res;
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    switch (urc_user_release(&p->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramRelease");
+    case URC_RELEASE_DESTROY:
+        program_destroy(p);
+        break;
+    default:
+        break;
+    }
+    return UR_RESULT_SUCCESS;
 }
 
 // Values are copied, so the caller's memory may go as soon as this returns; a constant set

@@ -184,7 +184,7 @@ static ur_result_t add_wait(l0_op_t *op, l0_event_t *w) {
 static void op_abandon(l0_op_t *op) {
     if (op->event != NULL) {
         l0_event_drop_deps(op->event);
-        l0_event_release_internal(op->event);
+        l0_event_release_created(op->event);
         op->event = NULL;
     }
 }
@@ -257,14 +257,14 @@ ur_result_t l0_op_end(l0_op_t *op, ur_result_t result, bool blocking, ur_event_h
             free(op->waits);
         return result;
     }
-    // The creation reference moves to the pending list; one more is kept for the caller.
+    // The pending list holds the event; the reference it was made with is the caller's.
     e->batch = q->immediate ? 0 : q->batch;
+    l0_event_retain_internal(e);
     q->pending[q->npending++] = e;
     if (q->in_order)
         set_slot(&q->last, e);
     else if (e->command == UR_COMMAND_EVENTS_WAIT_WITH_BARRIER)
         set_slot(&q->barrier, e);
-    l0_event_retain_internal(e);
     if (!q->immediate && (++q->open_count >= L0_BATCH_LIMIT || blocking))
         result = l0_queue_submit_locked(q);
     if (q->npending >= L0_REAP_THRESHOLD) {
@@ -280,16 +280,16 @@ ur_result_t l0_op_end(l0_op_t *op, ur_result_t result, bool blocking, ur_event_h
     if (result == UR_RESULT_SUCCESS && blocking)
         result = l0_event_host_wait(e);
     if (result == UR_RESULT_SUCCESS && phEvent != NULL)
-        *phEvent = (ur_event_handle_t)e; // the extra reference becomes the caller's
+        *phEvent = (ur_event_handle_t)e;
     else
-        l0_event_release_internal(e);
+        l0_event_release_created(e);
     return result;
 }
 
 // ---- queue objects ----
 
 void l0_queue_retain_internal(l0_queue_t *q) {
-    urc_retain(&q->obj);
+    urc_hold(&q->obj);
 }
 
 static void queue_destroy(l0_queue_t *q) {
@@ -322,7 +322,7 @@ static void queue_destroy(l0_queue_t *q) {
 }
 
 void l0_queue_release_internal(l0_queue_t *q) {
-    if (q != NULL && urc_release(&q->obj))
+    if (q != NULL && urc_unhold(&q->obj))
         queue_destroy(q);
 }
 
@@ -337,7 +337,6 @@ static l0_queue_t *queue_new(l0_context_t *ctx, l0_device_t *dev, ur_queue_flags
     q->profiling = (flags & UR_QUEUE_FLAG_PROFILING_ENABLE) != 0;
     q->batch = 1;
     atomic_init(&q->sent, 0);
-    atomic_init(&q->user_refs, 1);
     pthread_mutex_init(&q->lock, NULL);
     urc_object_init(&q->obj, &l0_ddi, URC_KIND_QUEUE);
     l0_context_retain_internal(ctx);
@@ -416,7 +415,7 @@ ur_result_t l0_queue_create(ur_context_handle_t hContext, ur_device_handle_t hDe
 ur_result_t l0_queue_retain(ur_queue_handle_t hQueue) {
     if (!l0_is(hQueue, URC_KIND_QUEUE))
         return UR_RESULT_ERROR_INVALID_QUEUE;
-    atomic_fetch_add(&L0_QUEUE(hQueue)->user_refs, 1);
+    urc_user_retain(&L0_QUEUE(hQueue)->obj);
     return UR_RESULT_SUCCESS;
 }
 
@@ -426,7 +425,10 @@ ur_result_t l0_queue_release(ur_queue_handle_t hQueue) {
     if (!l0_is(hQueue, URC_KIND_QUEUE))
         return UR_RESULT_ERROR_INVALID_QUEUE;
     l0_queue_t *q = L0_QUEUE(hQueue);
-    if (atomic_fetch_sub(&q->user_refs, 1) != 1)
+    urc_release_t dropped = urc_user_drop(&q->obj);
+    if (dropped == URC_RELEASE_REFUSED)
+        return urc_error_released(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueRelease");
+    if (dropped != URC_RELEASE_LAST_USER)
         return UR_RESULT_SUCCESS;
     ur_result_t res = l0_queue_sync(q);
     pthread_mutex_lock(&q->lock);
@@ -455,7 +457,7 @@ ur_result_t l0_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propName
     default:
         // DEVICE_DEFAULT and SIZE describe device-side queues, which Level Zero has not.
         return urc_info_queue(&out, propName, (ur_context_handle_t)q->ctx,
-                              (ur_device_handle_t)q->dev, q->flags, atomic_load(&q->user_refs));
+                              (ur_device_handle_t)q->dev, q->flags, urc_refcount(&q->obj));
     }
 }
 

@@ -24,7 +24,7 @@ ur_result_t ocl_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters
                             uint32_t *pNumAdapters) {
     if (NumEntries > 0 && phAdapters != NULL) {
         pthread_mutex_lock(&lifetime_lock);
-        urc_retain(&the_adapter.obj);
+        urc_user_retain(&the_adapter.obj);
         pthread_mutex_unlock(&lifetime_lock);
         phAdapters[0] = &the_adapter;
     }
@@ -35,17 +35,21 @@ ur_result_t ocl_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters
 
 ur_result_t ocl_adapter_retain(ur_adapter_handle_t hAdapter) {
     OCL_CHECK_HANDLE(hAdapter, URC_KIND_ADAPTER, UR_RESULT_ERROR_INVALID_NULL_HANDLE);
-    urc_retain(&hAdapter->obj);
+    urc_user_retain(&hAdapter->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t ocl_adapter_release(ur_adapter_handle_t hAdapter) {
     OCL_CHECK_HANDLE(hAdapter, URC_KIND_ADAPTER, UR_RESULT_ERROR_INVALID_NULL_HANDLE);
-    if (urc_refcount(&hAdapter->obj) == 0)
+    switch (urc_user_release(&hAdapter->obj)) {
+    case URC_RELEASE_REFUSED:
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0,
                              "urAdapterRelease: the adapter holds no reference");
-    if (!urc_release(&hAdapter->obj))
+    default:
         return UR_RESULT_SUCCESS;
+    case URC_RELEASE_DESTROY:
+        break;
+    }
     // A urAdapterGet racing with this release may already have taken a new reference; it
     // then keeps the platforms, which are still valid.
     pthread_mutex_lock(&lifetime_lock);

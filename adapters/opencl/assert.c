@@ -77,7 +77,7 @@ ur_result_t ocl_assert_track(ur_queue_handle_t q, ur_program_handle_t program, c
             }
         }
         if (result == UR_RESULT_SUCCESS) {
-            urc_retain(&program->obj);
+            urc_hold(&program->obj);
             clRetainEvent(done);
             q->assert_checks[n] = (ocl_assert_check_t){program, done};
             atomic_store_explicit(&q->assert_pending, n + 1, memory_order_release);

@@ -40,18 +40,18 @@ static void context_destroy(ur_context_handle_t c) {
         free(d);
     }
     for (uint32_t i = 0; i < c->num_devices; ++i)
-        ocl_device_release(c->devices[i]);
+        ocl_device_release_internal(c->devices[i]);
     free(c->devices);
     pthread_mutex_destroy(&c->lock);
     free(c);
 }
 
 void ocl_context_retain_internal(ur_context_handle_t context) {
-    urc_retain(&context->obj);
+    urc_hold(&context->obj);
 }
 
 void ocl_context_release_internal(ur_context_handle_t context) {
-    if (urc_release(&context->obj))
+    if (urc_unhold(&context->obj))
         context_destroy(context);
 }
 
@@ -94,13 +94,21 @@ ur_result_t ocl_context_create(uint32_t DeviceCount, const ur_device_handle_t *p
 
 ur_result_t ocl_context_retain(ur_context_handle_t hContext) {
     OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
-    urc_retain(&hContext->obj);
+    urc_user_retain(&hContext->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t ocl_context_release(ur_context_handle_t hContext) {
     OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
-    ocl_context_release_internal(hContext);
+    switch (urc_user_release(&hContext->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_CONTEXT, "urContextRelease");
+    case URC_RELEASE_DESTROY:
+        context_destroy(hContext);
+        break;
+    default:
+        break;
+    }
     return UR_RESULT_SUCCESS;
 }
 

@@ -171,7 +171,7 @@ void ocl_device_destroy(ur_device_handle_t d) {
     if (d->parent != NULL) {
         sub_unregister(d);
         clReleaseDevice(d->cl);
-        ocl_device_release(d->parent);
+        ocl_device_release_internal(d->parent);
     }
     free(atomic_load(&d->caps));
     free(d->extensions);
@@ -180,7 +180,12 @@ void ocl_device_destroy(ur_device_handle_t d) {
 
 void ocl_device_retain_internal(ur_device_handle_t d) {
     if (d->parent != NULL)
-        urc_retain(&d->obj);
+        urc_hold(&d->obj);
+}
+
+void ocl_device_release_internal(ur_device_handle_t d) {
+    if (d->parent != NULL && urc_unhold(&d->obj))
+        ocl_device_destroy(d);
 }
 
 ur_result_t ocl_device_caps(ur_device_handle_t d, const urc_device_caps_t **out) {
@@ -887,14 +892,24 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
 // urDeviceGetSelected drops the devices it filters out) can never destroy or skew them.
 ur_result_t ocl_device_retain(ur_device_handle_t hDevice) {
     OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
-    ocl_device_retain_internal(hDevice);
+    if (hDevice->parent != NULL)
+        urc_user_retain(&hDevice->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t ocl_device_release(ur_device_handle_t hDevice) {
     OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
-    if (hDevice->parent != NULL && urc_release(&hDevice->obj))
+    if (hDevice->parent == NULL)
+        return UR_RESULT_SUCCESS;
+    switch (urc_user_release(&hDevice->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_DEVICE, "urDeviceRelease");
+    case URC_RELEASE_DESTROY:
         ocl_device_destroy(hDevice);
+        break;
+    default:
+        break;
+    }
     return UR_RESULT_SUCCESS;
 }
 

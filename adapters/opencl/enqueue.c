@@ -370,7 +370,7 @@ static ur_result_t launch_tracked(cl_int err, ocl_wait_list_t *wl, ur_queue_hand
     }
     result = ocl_event_wrap(q, UR_COMMAND_KERNEL_LAUNCH, ev, out);
     if (result == UR_RESULT_SUCCESS) {
-        urc_retain(&program->obj);
+        urc_hold(&program->obj);
         (*out)->assert_program = program;
     }
     return result;
@@ -395,7 +395,7 @@ ur_result_t ocl_enqueue_kernel_launch_with_args_exp(
                                  "launch flags 0x%x are not supported", (unsigned)p->flags);
     }
     if (hKernel->context != hQueue->context)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL, 0,
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
                              "the kernel and the queue belong to different contexts");
     // Without a local size, a size the kernel was compiled with
     // (reqd_work_group_size) is used, as OpenCL would otherwise pick its own.

@@ -106,7 +106,7 @@ static ur_result_t event_make(ur_context_handle_t context, ur_queue_handle_t que
     e->owns_native = owns;
     ocl_context_retain_internal(context);
     if (queue != NULL)
-        urc_retain(&queue->obj);
+        urc_hold(&queue->obj);
     atomic_init(&e->queue, queue);
     *out = e;
     return UR_RESULT_SUCCESS;
@@ -149,14 +149,21 @@ static void event_destroy(ur_event_handle_t e) {
 
 ur_result_t ocl_event_retain(ur_event_handle_t hEvent) {
     OCL_CHECK_HANDLE(hEvent, URC_KIND_EVENT, UR_RESULT_ERROR_INVALID_EVENT);
-    urc_retain(&hEvent->obj);
+    urc_user_retain(&hEvent->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t ocl_event_release(ur_event_handle_t hEvent) {
     OCL_CHECK_HANDLE(hEvent, URC_KIND_EVENT, UR_RESULT_ERROR_INVALID_EVENT);
-    if (urc_release(&hEvent->obj))
+    switch (urc_user_release(&hEvent->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_EVENT, "urEventRelease");
+    case URC_RELEASE_DESTROY:
         event_destroy(hEvent);
+        break;
+    default:
+        break;
+    }
     return UR_RESULT_SUCCESS;
 }
 
@@ -258,6 +265,7 @@ static ur_result_t event_queue(ur_event_handle_t e, ur_queue_handle_t *out) {
         return UR_RESULT_SUCCESS;
     ur_queue_handle_t made = NULL;
     OCL_TRY_UR(ocl_queue_wrap_native(e->context, cl, &made));
+    urc_user_to_hold(&made->obj); // the event's, not the user's
     ur_queue_handle_t expected = NULL;
     // Two threads may race here; the loser drops its handle and uses the winner's.
     if (!atomic_compare_exchange_strong(&e->queue, &expected, made)) {
@@ -387,6 +395,9 @@ static void CL_CALLBACK run_callback(cl_event ev, cl_int status, void *data) {
     (void)status;
     callback_t *cb = data;
     cb->fn(cb->event, cb->status, cb->user_data);
+    // The user may have released the event meanwhile; this reference kept it alive until now.
+    if (urc_unhold(&cb->event->obj))
+        event_destroy(cb->event);
     free(cb);
 }
 
@@ -414,8 +425,10 @@ ur_result_t ocl_event_set_callback(ur_event_handle_t hEvent, ur_execution_info_t
     if (cb == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     *cb = (callback_t){hEvent, execStatus, pfnNotify, pUserData};
+    urc_hold(&hEvent->obj); // until the callback has run
     cl_int err = clSetEventCallback(hEvent->cl, when, run_callback, cb);
     if (err != CL_SUCCESS) {
+        urc_unhold(&hEvent->obj); // the caller's reference is still there
         free(cb);
         return ocl_fail(err, "clSetEventCallback");
     }

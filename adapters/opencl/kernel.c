@@ -35,7 +35,7 @@ static ur_result_t kernel_make(cl_kernel cl, ur_program_handle_t program, const 
     k->owns_native = owns;
     k->may_assert = uses_assert(cl, program, name);
     pthread_mutex_init(&k->launch_lock, NULL);
-    urc_retain(&program->obj);
+    urc_hold(&program->obj);
     ocl_context_retain_internal(program->context);
     *out = k;
     return UR_RESULT_SUCCESS;
@@ -57,14 +57,20 @@ ur_result_t ocl_kernel_create(ur_program_handle_t hProgram, const char *pKernelN
 
 ur_result_t ocl_kernel_retain(ur_kernel_handle_t hKernel) {
     OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
-    urc_retain(&hKernel->obj);
+    urc_user_retain(&hKernel->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t ocl_kernel_release(ur_kernel_handle_t hKernel) {
     OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
-    if (!urc_release(&hKernel->obj))
+    switch (urc_user_release(&hKernel->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelRelease");
+    case URC_RELEASE_DESTROY:
+        break;
+    default:
         return UR_RESULT_SUCCESS;
+    }
     if (hKernel->owns_native)
         clReleaseKernel(hKernel->cl);
     ocl_program_release_internal(hKernel->program);
@@ -347,7 +353,7 @@ ur_result_t ocl_kernel_create_with_native_handle(ur_native_handle_t hNativeKerne
         return result;
     }
     result = kernel_make(cl, program, NULL, owns, phKernel);
-    ocl_program_release_internal(program); // the kernel holds its own reference
+    ocl_program_release(program); // the kernel holds its own reference
     return result;
 }
 

@@ -38,7 +38,7 @@ static ur_result_t mem_make(cl_mem cl, ur_context_handle_t context, ur_mem_handl
     m->owns_native = owns;
     ocl_context_retain_internal(context);
     if (parent != NULL)
-        urc_retain(&parent->obj);
+        urc_hold(&parent->obj);
     *out = m;
     return UR_RESULT_SUCCESS;
 }
@@ -83,19 +83,28 @@ ur_result_t ocl_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t f
 
 ur_result_t ocl_mem_retain(ur_mem_handle_t hMem) {
     OCL_CHECK_HANDLE(hMem, URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
-    urc_retain(&hMem->obj);
+    urc_user_retain(&hMem->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t ocl_mem_release(ur_mem_handle_t hMem) {
     OCL_CHECK_HANDLE(hMem, URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
-    while (hMem != NULL && urc_release(&hMem->obj)) {
+    switch (urc_user_release(&hMem->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urMemRelease");
+    default:
+        return UR_RESULT_SUCCESS;
+    case URC_RELEASE_DESTROY:
+        break;
+    }
+    // A sub-buffer holds one adapter reference to the buffer it was cut from.
+    for (bool last = true; last; last = hMem != NULL && urc_unhold(&hMem->obj)) {
         ur_mem_handle_t parent = hMem->parent;
         if (hMem->owns_native)
             clReleaseMemObject(hMem->cl);
         ocl_context_release_internal(hMem->context);
         free(hMem);
-        hMem = parent; // a sub-buffer held one reference to the buffer it was cut from
+        hMem = parent;
     }
     return UR_RESULT_SUCCESS;
 }

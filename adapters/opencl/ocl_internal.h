@@ -79,6 +79,7 @@ void ocl_device_destroy(ur_device_handle_t device);
 /// Takes a reference for an object that depends on `device`; root devices are not counted
 /// (as OpenCL's clRetainDevice on a root device), so this only counts sub-devices.
 void ocl_device_retain_internal(ur_device_handle_t device);
+void ocl_device_release_internal(ur_device_handle_t device);
 /// The device's SYCL aspects and limits (urc_caps_from_device, URC_MASK_ASPECTS applied),
 /// computed on first use and kept for the device's life.
 ur_result_t ocl_device_caps(ur_device_handle_t device, const urc_device_caps_t **out);

@@ -100,14 +100,19 @@ int ocl_program_device_index(ur_program_handle_t p, ur_device_handle_t d) {
     return -1;
 }
 
+static void program_destroy(ur_program_handle_t p);
+
 void ocl_program_release_internal(ur_program_handle_t p) {
-    if (!urc_release(&p->obj))
-        return;
+    if (urc_unhold(&p->obj))
+        program_destroy(p);
+}
+
+static void program_destroy(ur_program_handle_t p) {
     reset_globals(p);
     if (p->owns_native)
         clReleaseProgram(p->cl);
     for (uint32_t i = 0; i < p->num_devices; ++i)
-        ocl_device_release(p->devices[i]);
+        ocl_device_release_internal(p->devices[i]);
     if (p->props != NULL)
         urc_props_release(p->props);
     ocl_context_release_internal(p->context);
@@ -484,8 +489,10 @@ static ur_result_t link(ur_context_handle_t c, uint32_t n, const ur_device_handl
     if (result == UR_RESULT_SUCCESS)
         result = check_devices(c, n, devices, ids);
     for (uint32_t i = 0; result == UR_RESULT_SUCCESS && i < count; ++i) {
-        if (!ocl_is(programs[i], URC_KIND_PROGRAM) || programs[i]->context != c ||
-            programs[i]->cl == NULL)
+        if (ocl_is(programs[i], URC_KIND_PROGRAM) && programs[i]->context != c)
+            result = urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                                   "input %u belongs to another context", i);
+        else if (!ocl_is(programs[i], URC_KIND_PROGRAM) || programs[i]->cl == NULL)
             result = urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM, 0,
                                    "input %u is not a linkable program of the context", i);
         else if ((inputs[i] = programs[i]->props) != NULL &&
@@ -562,13 +569,21 @@ ur_result_t ocl_program_link_exp(ur_context_handle_t hContext, uint32_t numDevic
 
 ur_result_t ocl_program_retain(ur_program_handle_t hProgram) {
     OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
-    urc_retain(&hProgram->obj);
+    urc_user_retain(&hProgram->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t ocl_program_release(ur_program_handle_t hProgram) {
     OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
-    ocl_program_release_internal(hProgram);
+    switch (urc_user_release(&hProgram->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramRelease");
+    case URC_RELEASE_DESTROY:
+        program_destroy(hProgram);
+        break;
+    default:
+        break;
+    }
     return UR_RESULT_SUCCESS;
 }
 

@@ -26,13 +26,19 @@ static ur_result_t queue_make(cl_command_queue cl, ur_context_handle_t context,
     return UR_RESULT_SUCCESS;
 }
 
+static void queue_destroy(ur_queue_handle_t q);
+
 void ocl_queue_release_internal(ur_queue_handle_t q) {
-    if (!urc_release(&q->obj))
+    if (!urc_unhold(&q->obj))
         return;
+    queue_destroy(q);
+}
+
+static void queue_destroy(ur_queue_handle_t q) {
     ocl_assert_queue_fini(q);
     if (q->owns_native)
         clReleaseCommandQueue(q->cl);
-    ocl_device_release(q->device);
+    ocl_device_release_internal(q->device);
     ocl_context_release_internal(q->context);
     free(q);
 }
@@ -85,13 +91,21 @@ ur_result_t ocl_queue_create(ur_context_handle_t hContext, ur_device_handle_t hD
 
 ur_result_t ocl_queue_retain(ur_queue_handle_t hQueue) {
     OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
-    urc_retain(&hQueue->obj);
+    urc_user_retain(&hQueue->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t ocl_queue_release(ur_queue_handle_t hQueue) {
     OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
-    ocl_queue_release_internal(hQueue);
+    switch (urc_user_release(&hQueue->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueRelease");
+    case URC_RELEASE_DESTROY:
+        queue_destroy(hQueue);
+        break;
+    default:
+        break;
+    }
     return UR_RESULT_SUCCESS;
 }
 

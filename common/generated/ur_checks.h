@@ -6,6 +6,7 @@
 
 #include "pnext.h"
 #include "ur_api.h"
+#include "error.h"
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -190,6 +191,11 @@ static inline bool urc_is_ur_kernel_info_t(ur_kernel_info_t value) {
     return v <= 0x7u;
 }
 
+static inline bool urc_is_ur_kernel_group_info_t(ur_kernel_group_info_t value) {
+    uint32_t v = (uint32_t)value;
+    return v <= 0x7u;
+}
+
 static inline bool urc_is_ur_kernel_sub_group_info_t(ur_kernel_sub_group_info_t value) {
     uint32_t v = (uint32_t)value;
     return v <= 0x3u;
@@ -200,9 +206,24 @@ static inline bool urc_is_ur_kernel_exec_info_t(ur_kernel_exec_info_t value) {
     return v <= 0x2u;
 }
 
+static inline bool urc_is_ur_exp_image_copy_input_types_t(ur_exp_image_copy_input_types_t value) {
+    uint32_t v = (uint32_t)value;
+    return v <= 0x3u;
+}
+
 static inline bool urc_is_ur_exp_image_mem_type_t(ur_exp_image_mem_type_t value) {
     uint32_t v = (uint32_t)value;
     return v <= 0x1u;
+}
+
+static inline bool urc_is_ur_exp_external_mem_type_t(ur_exp_external_mem_type_t value) {
+    uint32_t v = (uint32_t)value;
+    return v <= 0x4u;
+}
+
+static inline bool urc_is_ur_exp_external_semaphore_type_t(ur_exp_external_semaphore_type_t value) {
+    uint32_t v = (uint32_t)value;
+    return v <= 0x5u;
 }
 
 static inline bool urc_is_ur_exp_peer_info_t(ur_exp_peer_info_t value) {
@@ -218,21 +239,21 @@ static inline bool urc_is_ur_exp_command_buffer_info_t(ur_exp_command_buffer_inf
 static inline ur_result_t urc_check_loader_config_create(ur_loader_config_handle_t *phLoaderConfig) {
     (void)phLoaderConfig;
     if (NULL == phLoaderConfig)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urLoaderConfigCreate: %s", "NULL == phLoaderConfig");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_loader_config_retain(ur_loader_config_handle_t hLoaderConfig) {
     (void)hLoaderConfig;
     if (NULL == hLoaderConfig)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urLoaderConfigRetain: %s", "NULL == hLoaderConfig");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_loader_config_release(ur_loader_config_handle_t hLoaderConfig) {
     (void)hLoaderConfig;
     if (NULL == hLoaderConfig)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urLoaderConfigRelease: %s", "NULL == hLoaderConfig");
     return UR_RESULT_SUCCESS;
 }
 
@@ -243,15 +264,15 @@ static inline ur_result_t urc_check_loader_config_get_info(ur_loader_config_hand
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hLoaderConfig)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urLoaderConfigGetInfo: %s", "NULL == hLoaderConfig");
     if (!urc_is_ur_loader_config_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urLoaderConfigGetInfo: %s", "UR_LOADER_CONFIG_INFO_REFERENCE_COUNT < propName");
     if (propSize == 0 && pPropValue != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urLoaderConfigGetInfo: %s", "propSize == 0 && pPropValue != NULL");
     if (propSize != 0 && pPropValue == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urLoaderConfigGetInfo: %s", "propSize != 0 && pPropValue == NULL");
     if (pPropValue == NULL && pPropSizeRet == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urLoaderConfigGetInfo: %s", "pPropValue == NULL && pPropSizeRet == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -259,9 +280,9 @@ static inline ur_result_t urc_check_loader_config_enable_layer(ur_loader_config_
     (void)hLoaderConfig;
     (void)pLayerName;
     if (NULL == hLoaderConfig)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urLoaderConfigEnableLayer: %s", "NULL == hLoaderConfig");
     if (NULL == pLayerName)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urLoaderConfigEnableLayer: %s", "NULL == pLayerName");
     return UR_RESULT_SUCCESS;
 }
 
@@ -270,9 +291,9 @@ static inline ur_result_t urc_check_loader_config_set_code_location_callback(ur_
     (void)pfnCodeloc;
     (void)pUserData;
     if (NULL == hLoaderConfig)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urLoaderConfigSetCodeLocationCallback: %s", "NULL == hLoaderConfig");
     if (NULL == pfnCodeloc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urLoaderConfigSetCodeLocationCallback: %s", "NULL == pfnCodeloc");
     return UR_RESULT_SUCCESS;
 }
 
@@ -280,7 +301,7 @@ static inline ur_result_t urc_check_loader_config_set_mocking_enabled(ur_loader_
     (void)hLoaderConfig;
     (void)enable;
     if (NULL == hLoaderConfig)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urLoaderConfigSetMockingEnabled: %s", "NULL == hLoaderConfig");
     return UR_RESULT_SUCCESS;
 }
 
@@ -288,7 +309,7 @@ static inline ur_result_t urc_check_loader_init(ur_device_init_flags_t device_fl
     (void)device_flags;
     (void)hLoaderConfig;
     if (UR_DEVICE_INIT_FLAGS_MASK & device_flags)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urLoaderInit: %s", "UR_DEVICE_INIT_FLAGS_MASK & device_flags");
     return UR_RESULT_SUCCESS;
 }
 
@@ -301,21 +322,21 @@ static inline ur_result_t urc_check_adapter_get(uint32_t NumEntries, ur_adapter_
     (void)phAdapters;
     (void)pNumAdapters;
     if (NumEntries == 0 && phAdapters != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urAdapterGet: %s", "NumEntries == 0 && phAdapters != NULL");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_adapter_release(ur_adapter_handle_t hAdapter) {
     (void)hAdapter;
     if (NULL == hAdapter)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urAdapterRelease: %s", "NULL == hAdapter");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_adapter_retain(ur_adapter_handle_t hAdapter) {
     (void)hAdapter;
     if (NULL == hAdapter)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urAdapterRetain: %s", "NULL == hAdapter");
     return UR_RESULT_SUCCESS;
 }
 
@@ -324,11 +345,11 @@ static inline ur_result_t urc_check_adapter_get_last_error(ur_adapter_handle_t h
     (void)ppMessage;
     (void)pError;
     if (NULL == hAdapter)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urAdapterGetLastError: %s", "NULL == hAdapter");
     if (NULL == ppMessage)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urAdapterGetLastError: %s", "NULL == ppMessage");
     if (NULL == pError)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urAdapterGetLastError: %s", "NULL == pError");
     return UR_RESULT_SUCCESS;
 }
 
@@ -339,15 +360,15 @@ static inline ur_result_t urc_check_adapter_get_info(ur_adapter_handle_t hAdapte
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hAdapter)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urAdapterGetInfo: %s", "NULL == hAdapter");
     if (!urc_is_ur_adapter_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urAdapterGetInfo: %s", "UR_ADAPTER_INFO_VERSION < propName");
     if (propSize == 0 && pPropValue != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urAdapterGetInfo: %s", "propSize == 0 && pPropValue != NULL");
     if (propSize != 0 && pPropValue == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urAdapterGetInfo: %s", "propSize != 0 && pPropValue == NULL");
     if (pPropValue == NULL && pPropSizeRet == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urAdapterGetInfo: %s", "pPropValue == NULL && pPropSizeRet == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -357,11 +378,11 @@ static inline ur_result_t urc_check_adapter_set_logger_callback(ur_adapter_handl
     (void)pUserData;
     (void)level;
     if (NULL == hAdapter)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urAdapterSetLoggerCallback: %s", "NULL == hAdapter");
     if (NULL == pfnLoggerCallback)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urAdapterSetLoggerCallback: %s", "NULL == pfnLoggerCallback");
     if (!urc_is_ur_logger_level_t(level))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urAdapterSetLoggerCallback: %s", "UR_LOGGER_LEVEL_QUIET < level");
     return UR_RESULT_SUCCESS;
 }
 
@@ -369,9 +390,9 @@ static inline ur_result_t urc_check_adapter_set_logger_callback_level(ur_adapter
     (void)hAdapter;
     (void)level;
     if (NULL == hAdapter)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urAdapterSetLoggerCallbackLevel: %s", "NULL == hAdapter");
     if (!urc_is_ur_logger_level_t(level))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urAdapterSetLoggerCallbackLevel: %s", "UR_LOGGER_LEVEL_QUIET < level");
     return UR_RESULT_SUCCESS;
 }
 
@@ -381,11 +402,11 @@ static inline ur_result_t urc_check_platform_get(ur_adapter_handle_t hAdapter, u
     (void)phPlatforms;
     (void)pNumPlatforms;
     if (NULL == hAdapter)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urPlatformGet: %s", "NULL == hAdapter");
     if (NumEntries == 0 && phPlatforms != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urPlatformGet: %s", "NumEntries == 0 && phPlatforms != NULL");
     if (pNumPlatforms == NULL && phPlatforms == NULL)
-        return UR_RESULT_ERROR_INVALID_VALUE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "urPlatformGet: %s", "pNumPlatforms == NULL && phPlatforms == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -396,15 +417,15 @@ static inline ur_result_t urc_check_platform_get_info(ur_platform_handle_t hPlat
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hPlatform)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urPlatformGetInfo: %s", "NULL == hPlatform");
     if (!urc_is_ur_platform_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urPlatformGetInfo: %s", "UR_PLATFORM_INFO_ADAPTER < propName");
     if (propSize == 0 && pPropValue != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urPlatformGetInfo: %s", "propSize == 0 && pPropValue != NULL");
     if (propSize != 0 && pPropValue == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urPlatformGetInfo: %s", "propSize != 0 && pPropValue == NULL");
     if (pPropValue == NULL && pPropSizeRet == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urPlatformGetInfo: %s", "pPropValue == NULL && pPropSizeRet == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -412,9 +433,9 @@ static inline ur_result_t urc_check_platform_get_api_version(ur_platform_handle_
     (void)hPlatform;
     (void)pVersion;
     if (NULL == hPlatform)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urPlatformGetApiVersion: %s", "NULL == hPlatform");
     if (NULL == pVersion)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urPlatformGetApiVersion: %s", "NULL == pVersion");
     return UR_RESULT_SUCCESS;
 }
 
@@ -422,9 +443,9 @@ static inline ur_result_t urc_check_platform_get_native_handle(ur_platform_handl
     (void)hPlatform;
     (void)phNativePlatform;
     if (NULL == hPlatform)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urPlatformGetNativeHandle: %s", "NULL == hPlatform");
     if (NULL == phNativePlatform)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urPlatformGetNativeHandle: %s", "NULL == phNativePlatform");
     return UR_RESULT_SUCCESS;
 }
 
@@ -434,9 +455,9 @@ static inline ur_result_t urc_check_platform_create_with_native_handle(ur_native
     (void)pProperties;
     (void)phPlatform;
     if (NULL == hAdapter)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urPlatformCreateWithNativeHandle: %s", "NULL == hAdapter");
     if (NULL == phPlatform)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urPlatformCreateWithNativeHandle: %s", "NULL == phPlatform");
     if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -447,11 +468,11 @@ static inline ur_result_t urc_check_platform_get_backend_option(ur_platform_hand
     (void)pFrontendOption;
     (void)ppPlatformOption;
     if (NULL == hPlatform)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urPlatformGetBackendOption: %s", "NULL == hPlatform");
     if (NULL == pFrontendOption)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urPlatformGetBackendOption: %s", "NULL == pFrontendOption");
     if (NULL == ppPlatformOption)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urPlatformGetBackendOption: %s", "NULL == ppPlatformOption");
     return UR_RESULT_SUCCESS;
 }
 
@@ -462,13 +483,13 @@ static inline ur_result_t urc_check_device_get(ur_platform_handle_t hPlatform, u
     (void)phDevices;
     (void)pNumDevices;
     if (NULL == hPlatform)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urDeviceGet: %s", "NULL == hPlatform");
     if (!urc_is_ur_device_type_t(DeviceType))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urDeviceGet: %s", "UR_DEVICE_TYPE_CUSTOM < DeviceType");
     if (NumEntries == 0 && phDevices != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urDeviceGet: %s", "NumEntries == 0 && phDevices != NULL");
     if (NumEntries > 0 && phDevices == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urDeviceGet: %s", "NumEntries > 0 && phDevices == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -479,9 +500,9 @@ static inline ur_result_t urc_check_device_get_selected(ur_platform_handle_t hPl
     (void)phDevices;
     (void)pNumDevices;
     if (NULL == hPlatform)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urDeviceGetSelected: %s", "NULL == hPlatform");
     if (!urc_is_ur_device_type_t(DeviceType))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urDeviceGetSelected: %s", "UR_DEVICE_TYPE_CUSTOM < DeviceType");
     return UR_RESULT_SUCCESS;
 }
 
@@ -492,29 +513,29 @@ static inline ur_result_t urc_check_device_get_info(ur_device_handle_t hDevice, 
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urDeviceGetInfo: %s", "NULL == hDevice");
     if (!urc_is_ur_device_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urDeviceGetInfo: %s", "UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP < propName");
     if (propSize == 0 && pPropValue != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urDeviceGetInfo: %s", "propSize == 0 && pPropValue != NULL");
     if (propSize != 0 && pPropValue == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urDeviceGetInfo: %s", "propSize != 0 && pPropValue == NULL");
     if (pPropValue == NULL && pPropSizeRet == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urDeviceGetInfo: %s", "pPropValue == NULL && pPropSizeRet == NULL");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_device_retain(ur_device_handle_t hDevice) {
     (void)hDevice;
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urDeviceRetain: %s", "NULL == hDevice");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_device_release(ur_device_handle_t hDevice) {
     (void)hDevice;
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urDeviceRelease: %s", "NULL == hDevice");
     return UR_RESULT_SUCCESS;
 }
 
@@ -525,11 +546,11 @@ static inline ur_result_t urc_check_device_partition(ur_device_handle_t hDevice,
     (void)phSubDevices;
     (void)pNumDevicesRet;
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urDevicePartition: %s", "NULL == hDevice");
     if (NULL == pProperties)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urDevicePartition: %s", "NULL == pProperties");
     if (NULL == pProperties->pProperties)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urDevicePartition: %s", "NULL == pProperties->pProperties");
     if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -541,13 +562,13 @@ static inline ur_result_t urc_check_device_select_binary(ur_device_handle_t hDev
     (void)NumBinaries;
     (void)pSelectedBinary;
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urDeviceSelectBinary: %s", "NULL == hDevice");
     if (NULL == pBinaries)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urDeviceSelectBinary: %s", "NULL == pBinaries");
     if (NULL == pSelectedBinary)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urDeviceSelectBinary: %s", "NULL == pSelectedBinary");
     if (NumBinaries == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urDeviceSelectBinary: %s", "NumBinaries == 0");
     for (size_t i = 0; pBinaries != NULL && i < (size_t)(NumBinaries); ++i)
         if (urc_pnext_check(&pBinaries[i]) != UR_RESULT_SUCCESS)
             return UR_RESULT_ERROR_INVALID_VALUE;
@@ -558,9 +579,9 @@ static inline ur_result_t urc_check_device_get_native_handle(ur_device_handle_t 
     (void)hDevice;
     (void)phNativeDevice;
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urDeviceGetNativeHandle: %s", "NULL == hDevice");
     if (NULL == phNativeDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urDeviceGetNativeHandle: %s", "NULL == phNativeDevice");
     return UR_RESULT_SUCCESS;
 }
 
@@ -570,9 +591,9 @@ static inline ur_result_t urc_check_device_create_with_native_handle(ur_native_h
     (void)pProperties;
     (void)phDevice;
     if (NULL == hAdapter)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urDeviceCreateWithNativeHandle: %s", "NULL == hAdapter");
     if (NULL == phDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urDeviceCreateWithNativeHandle: %s", "NULL == phDevice");
     if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -583,7 +604,7 @@ static inline ur_result_t urc_check_device_get_global_timestamps(ur_device_handl
     (void)pDeviceTimestamp;
     (void)pHostTimestamp;
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urDeviceGetGlobalTimestamps: %s", "NULL == hDevice");
     return UR_RESULT_SUCCESS;
 }
 
@@ -593,13 +614,15 @@ static inline ur_result_t urc_check_context_create(uint32_t DeviceCount, const u
     (void)pProperties;
     (void)phContext;
     if (NULL == phDevices)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urContextCreate: %s", "NULL == phDevices");
     if (NULL == phContext)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urContextCreate: %s", "NULL == phContext");
     if (NULL != pProperties && UR_CONTEXT_FLAGS_MASK & pProperties->flags)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urContextCreate: %s", "NULL != pProperties && UR_CONTEXT_FLAGS_MASK & pProperties->flags");
     if (DeviceCount == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urContextCreate: %s", "DeviceCount == 0");
+    if (pProperties != NULL && (UR_CONTEXT_FLAGS_MASK & pProperties->flags) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urContextCreate: %s", "pProperties != NULL && (UR_CONTEXT_FLAGS_MASK & pProperties->flags) != 0");
     for (size_t i = 0; phDevices != NULL && i < (size_t)(DeviceCount); ++i)
         if (phDevices[i] == NULL)
             return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -611,14 +634,14 @@ static inline ur_result_t urc_check_context_create(uint32_t DeviceCount, const u
 static inline ur_result_t urc_check_context_retain(ur_context_handle_t hContext) {
     (void)hContext;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urContextRetain: %s", "NULL == hContext");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_context_release(ur_context_handle_t hContext) {
     (void)hContext;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urContextRelease: %s", "NULL == hContext");
     return UR_RESULT_SUCCESS;
 }
 
@@ -629,15 +652,15 @@ static inline ur_result_t urc_check_context_get_info(ur_context_handle_t hContex
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urContextGetInfo: %s", "NULL == hContext");
     if (!urc_is_ur_context_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urContextGetInfo: %s", "UR_CONTEXT_INFO_USM_FILL2D_SUPPORT < propName");
     if (propSize == 0 && pPropValue != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urContextGetInfo: %s", "propSize == 0 && pPropValue != NULL");
     if (propSize != 0 && pPropValue == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urContextGetInfo: %s", "propSize != 0 && pPropValue == NULL");
     if (pPropValue == NULL && pPropSizeRet == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urContextGetInfo: %s", "pPropValue == NULL && pPropSizeRet == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -645,9 +668,9 @@ static inline ur_result_t urc_check_context_get_native_handle(ur_context_handle_
     (void)hContext;
     (void)phNativeContext;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urContextGetNativeHandle: %s", "NULL == hContext");
     if (NULL == phNativeContext)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urContextGetNativeHandle: %s", "NULL == phNativeContext");
     return UR_RESULT_SUCCESS;
 }
 
@@ -659,9 +682,9 @@ static inline ur_result_t urc_check_context_create_with_native_handle(ur_native_
     (void)pProperties;
     (void)phContext;
     if (NULL == hAdapter)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urContextCreateWithNativeHandle: %s", "NULL == hAdapter");
     if (NULL == phContext)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urContextCreateWithNativeHandle: %s", "NULL == phContext");
     for (size_t i = 0; phDevices != NULL && i < (size_t)(numDevices); ++i)
         if (phDevices[i] == NULL)
             return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -675,9 +698,9 @@ static inline ur_result_t urc_check_context_set_extended_deleter(ur_context_hand
     (void)pfnDeleter;
     (void)pUserData;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urContextSetExtendedDeleter: %s", "NULL == hContext");
     if (NULL == pfnDeleter)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urContextSetExtendedDeleter: %s", "NULL == pfnDeleter");
     return UR_RESULT_SUCCESS;
 }
 
@@ -689,27 +712,31 @@ static inline ur_result_t urc_check_mem_image_create(ur_context_handle_t hContex
     (void)pHost;
     (void)phMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urMemImageCreate: %s", "NULL == hContext");
     if (NULL == pImageFormat)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urMemImageCreate: %s", "NULL == pImageFormat");
     if (NULL == pImageDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urMemImageCreate: %s", "NULL == pImageDesc");
     if (NULL == phMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urMemImageCreate: %s", "NULL == phMem");
     if (UR_MEM_FLAGS_MASK & flags)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urMemImageCreate: %s", "UR_MEM_FLAGS_MASK & flags");
     if (pImageDesc && UR_STRUCTURE_TYPE_IMAGE_DESC != pImageDesc->stype)
-        return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urMemImageCreate: %s", "pImageDesc && UR_STRUCTURE_TYPE_IMAGE_DESC != pImageDesc->stype");
     if (pImageDesc && !urc_is_ur_mem_type_t(pImageDesc->type))
-        return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urMemImageCreate: %s", "pImageDesc && UR_MEM_TYPE_IMAGE1D_ARRAY < pImageDesc->type");
     if (pImageDesc && pImageDesc->numMipLevel != 0)
-        return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urMemImageCreate: %s", "pImageDesc && pImageDesc->numMipLevel != 0");
     if (pImageDesc && pImageDesc->numSamples != 0)
-        return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urMemImageCreate: %s", "pImageDesc && pImageDesc->numSamples != 0");
     if (pImageDesc && pImageDesc->rowPitch != 0 && pHost == NULL)
-        return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urMemImageCreate: %s", "pImageDesc && pImageDesc->rowPitch != 0 && pHost == NULL");
     if (pImageDesc && pImageDesc->slicePitch != 0 && pHost == NULL)
-        return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urMemImageCreate: %s", "pImageDesc && pImageDesc->slicePitch != 0 && pHost == NULL");
+    if (pHost == NULL && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_HOST_PTR, 0, "urMemImageCreate: %s", "pHost == NULL && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) != 0");
+    if (pHost != NULL && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) == 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_HOST_PTR, 0, "urMemImageCreate: %s", "pHost != NULL && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) == 0");
     if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -722,13 +749,17 @@ static inline ur_result_t urc_check_mem_buffer_create(ur_context_handle_t hConte
     (void)pProperties;
     (void)phBuffer;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urMemBufferCreate: %s", "NULL == hContext");
     if (NULL == phBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urMemBufferCreate: %s", "NULL == phBuffer");
     if (UR_MEM_FLAGS_MASK & flags)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urMemBufferCreate: %s", "UR_MEM_FLAGS_MASK & flags");
     if (size == 0)
-        return UR_RESULT_ERROR_INVALID_BUFFER_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_BUFFER_SIZE, 0, "urMemBufferCreate: %s", "size == 0");
+    if ((pProperties == NULL || pProperties->pHost == NULL) && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_HOST_PTR, 0, "urMemBufferCreate: %s", "(pProperties == NULL || pProperties->pHost == NULL) && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) != 0");
+    if (pProperties != NULL && pProperties->pHost != NULL && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) == 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_HOST_PTR, 0, "urMemBufferCreate: %s", "pProperties != NULL && pProperties->pHost != NULL && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) == 0");
     if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -737,14 +768,14 @@ static inline ur_result_t urc_check_mem_buffer_create(ur_context_handle_t hConte
 static inline ur_result_t urc_check_mem_retain(ur_mem_handle_t hMem) {
     (void)hMem;
     if (NULL == hMem)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urMemRetain: %s", "NULL == hMem");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_mem_release(ur_mem_handle_t hMem) {
     (void)hMem;
     if (NULL == hMem)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urMemRelease: %s", "NULL == hMem");
     return UR_RESULT_SUCCESS;
 }
 
@@ -755,17 +786,17 @@ static inline ur_result_t urc_check_mem_buffer_partition(ur_mem_handle_t hBuffer
     (void)pRegion;
     (void)phMem;
     if (NULL == hBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urMemBufferPartition: %s", "NULL == hBuffer");
     if (NULL == pRegion)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urMemBufferPartition: %s", "NULL == pRegion");
     if (NULL == phMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urMemBufferPartition: %s", "NULL == phMem");
     if (UR_MEM_FLAGS_MASK & flags)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urMemBufferPartition: %s", "UR_MEM_FLAGS_MASK & flags");
     if (!urc_is_ur_buffer_create_type_t(bufferCreateType))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urMemBufferPartition: %s", "UR_BUFFER_CREATE_TYPE_REGION < bufferCreateType");
     if (pRegion && pRegion->size == 0)
-        return UR_RESULT_ERROR_INVALID_BUFFER_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_BUFFER_SIZE, 0, "urMemBufferPartition: %s", "pRegion && pRegion->size == 0");
     if (urc_pnext_check(pRegion) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -776,9 +807,9 @@ static inline ur_result_t urc_check_mem_get_native_handle(ur_mem_handle_t hMem, 
     (void)hDevice;
     (void)phNativeMem;
     if (NULL == hMem)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urMemGetNativeHandle: %s", "NULL == hMem");
     if (NULL == phNativeMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urMemGetNativeHandle: %s", "NULL == phNativeMem");
     return UR_RESULT_SUCCESS;
 }
 
@@ -788,9 +819,9 @@ static inline ur_result_t urc_check_mem_buffer_create_with_native_handle(ur_nati
     (void)pProperties;
     (void)phMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urMemBufferCreateWithNativeHandle: %s", "NULL == hContext");
     if (NULL == phMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urMemBufferCreateWithNativeHandle: %s", "NULL == phMem");
     if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -804,13 +835,13 @@ static inline ur_result_t urc_check_mem_image_create_with_native_handle(ur_nativ
     (void)pProperties;
     (void)phMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urMemImageCreateWithNativeHandle: %s", "NULL == hContext");
     if (NULL == pImageFormat)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urMemImageCreateWithNativeHandle: %s", "NULL == pImageFormat");
     if (NULL == pImageDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urMemImageCreateWithNativeHandle: %s", "NULL == pImageDesc");
     if (NULL == phMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urMemImageCreateWithNativeHandle: %s", "NULL == phMem");
     if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
@@ -825,15 +856,15 @@ static inline ur_result_t urc_check_mem_get_info(ur_mem_handle_t hMemory, ur_mem
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hMemory)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urMemGetInfo: %s", "NULL == hMemory");
     if (!urc_is_ur_mem_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urMemGetInfo: %s", "UR_MEM_INFO_REFERENCE_COUNT < propName");
     if (propSize == 0 && pPropValue != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urMemGetInfo: %s", "propSize == 0 && pPropValue != NULL");
     if (propSize != 0 && pPropValue == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urMemGetInfo: %s", "propSize != 0 && pPropValue == NULL");
     if (pPropValue == NULL && pPropSizeRet == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urMemGetInfo: %s", "pPropValue == NULL && pPropSizeRet == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -844,15 +875,15 @@ static inline ur_result_t urc_check_mem_image_get_info(ur_mem_handle_t hMemory, 
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hMemory)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urMemImageGetInfo: %s", "NULL == hMemory");
     if (!urc_is_ur_image_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urMemImageGetInfo: %s", "UR_IMAGE_INFO_NUM_SAMPLES < propName");
     if (propSize == 0 && pPropValue != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urMemImageGetInfo: %s", "propSize == 0 && pPropValue != NULL");
     if (propSize != 0 && pPropValue == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urMemImageGetInfo: %s", "propSize != 0 && pPropValue == NULL");
     if (pPropValue == NULL && pPropSizeRet == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urMemImageGetInfo: %s", "pPropValue == NULL && pPropSizeRet == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -861,15 +892,15 @@ static inline ur_result_t urc_check_sampler_create(ur_context_handle_t hContext,
     (void)pDesc;
     (void)phSampler;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urSamplerCreate: %s", "NULL == hContext");
     if (NULL == pDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urSamplerCreate: %s", "NULL == pDesc");
     if (NULL == phSampler)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urSamplerCreate: %s", "NULL == phSampler");
     if (!urc_is_ur_sampler_filter_mode_t(pDesc->filterMode))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urSamplerCreate: %s", "UR_SAMPLER_FILTER_MODE_LINEAR < pDesc->filterMode");
     if (!urc_is_ur_sampler_addressing_mode_t(pDesc->addressingMode))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urSamplerCreate: %s", "UR_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT < pDesc->addressingMode");
     if (urc_pnext_check(pDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -878,14 +909,14 @@ static inline ur_result_t urc_check_sampler_create(ur_context_handle_t hContext,
 static inline ur_result_t urc_check_sampler_retain(ur_sampler_handle_t hSampler) {
     (void)hSampler;
     if (NULL == hSampler)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urSamplerRetain: %s", "NULL == hSampler");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_sampler_release(ur_sampler_handle_t hSampler) {
     (void)hSampler;
     if (NULL == hSampler)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urSamplerRelease: %s", "NULL == hSampler");
     return UR_RESULT_SUCCESS;
 }
 
@@ -896,15 +927,15 @@ static inline ur_result_t urc_check_sampler_get_info(ur_sampler_handle_t hSample
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hSampler)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urSamplerGetInfo: %s", "NULL == hSampler");
     if (!urc_is_ur_sampler_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urSamplerGetInfo: %s", "UR_SAMPLER_INFO_FILTER_MODE < propName");
     if (propSize == 0 && pPropValue != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urSamplerGetInfo: %s", "propSize == 0 && pPropValue != NULL");
     if (propSize != 0 && pPropValue == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urSamplerGetInfo: %s", "propSize != 0 && pPropValue == NULL");
     if (pPropValue == NULL && pPropSizeRet == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urSamplerGetInfo: %s", "pPropValue == NULL && pPropSizeRet == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -912,9 +943,9 @@ static inline ur_result_t urc_check_sampler_get_native_handle(ur_sampler_handle_
     (void)hSampler;
     (void)phNativeSampler;
     if (NULL == hSampler)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urSamplerGetNativeHandle: %s", "NULL == hSampler");
     if (NULL == phNativeSampler)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urSamplerGetNativeHandle: %s", "NULL == phNativeSampler");
     return UR_RESULT_SUCCESS;
 }
 
@@ -924,9 +955,9 @@ static inline ur_result_t urc_check_sampler_create_with_native_handle(ur_native_
     (void)pProperties;
     (void)phSampler;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urSamplerCreateWithNativeHandle: %s", "NULL == hContext");
     if (NULL == phSampler)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urSamplerCreateWithNativeHandle: %s", "NULL == phSampler");
     if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -939,13 +970,15 @@ static inline ur_result_t urc_check_usm_host_alloc(ur_context_handle_t hContext,
     (void)size;
     (void)ppMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMHostAlloc: %s", "NULL == hContext");
     if (NULL == ppMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMHostAlloc: %s", "NULL == ppMem");
     if (NULL != pUSMDesc && UR_USM_ADVICE_FLAGS_MASK & pUSMDesc->hints)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urUSMHostAlloc: %s", "NULL != pUSMDesc && UR_USM_ADVICE_FLAGS_MASK & pUSMDesc->hints");
     if (size == 0)
-        return UR_RESULT_ERROR_INVALID_USM_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_USM_SIZE, 0, "urUSMHostAlloc: %s", "size == 0");
+    if (pUSMDesc != NULL && (pUSMDesc->align & (pUSMDesc->align - 1)) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "urUSMHostAlloc: %s", "pUSMDesc != NULL && (pUSMDesc->align & (pUSMDesc->align - 1)) != 0");
     if (urc_pnext_check(pUSMDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -959,15 +992,17 @@ static inline ur_result_t urc_check_usm_device_alloc(ur_context_handle_t hContex
     (void)size;
     (void)ppMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMDeviceAlloc: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMDeviceAlloc: %s", "NULL == hDevice");
     if (NULL == ppMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMDeviceAlloc: %s", "NULL == ppMem");
     if (NULL != pUSMDesc && UR_USM_ADVICE_FLAGS_MASK & pUSMDesc->hints)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urUSMDeviceAlloc: %s", "NULL != pUSMDesc && UR_USM_ADVICE_FLAGS_MASK & pUSMDesc->hints");
     if (size == 0)
-        return UR_RESULT_ERROR_INVALID_USM_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_USM_SIZE, 0, "urUSMDeviceAlloc: %s", "size == 0");
+    if (pUSMDesc != NULL && (pUSMDesc->align & (pUSMDesc->align - 1)) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "urUSMDeviceAlloc: %s", "pUSMDesc != NULL && (pUSMDesc->align & (pUSMDesc->align - 1)) != 0");
     if (urc_pnext_check(pUSMDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -981,15 +1016,17 @@ static inline ur_result_t urc_check_usm_shared_alloc(ur_context_handle_t hContex
     (void)size;
     (void)ppMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMSharedAlloc: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMSharedAlloc: %s", "NULL == hDevice");
     if (NULL == ppMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMSharedAlloc: %s", "NULL == ppMem");
     if (NULL != pUSMDesc && UR_USM_ADVICE_FLAGS_MASK & pUSMDesc->hints)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urUSMSharedAlloc: %s", "NULL != pUSMDesc && UR_USM_ADVICE_FLAGS_MASK & pUSMDesc->hints");
     if (size == 0)
-        return UR_RESULT_ERROR_INVALID_USM_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_USM_SIZE, 0, "urUSMSharedAlloc: %s", "size == 0");
+    if (pUSMDesc != NULL && (pUSMDesc->align & (pUSMDesc->align - 1)) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "urUSMSharedAlloc: %s", "pUSMDesc != NULL && (pUSMDesc->align & (pUSMDesc->align - 1)) != 0");
     if (urc_pnext_check(pUSMDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -999,9 +1036,9 @@ static inline ur_result_t urc_check_usm_free(ur_context_handle_t hContext, void 
     (void)hContext;
     (void)pMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMFree: %s", "NULL == hContext");
     if (NULL == pMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMFree: %s", "NULL == pMem");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1013,11 +1050,11 @@ static inline ur_result_t urc_check_usm_get_mem_alloc_info(ur_context_handle_t h
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMGetMemAllocInfo: %s", "NULL == hContext");
     if (NULL == pMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMGetMemAllocInfo: %s", "NULL == pMem");
     if (!urc_is_ur_usm_alloc_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urUSMGetMemAllocInfo: %s", "UR_USM_ALLOC_INFO_POOL < propName");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1026,13 +1063,13 @@ static inline ur_result_t urc_check_usm_pool_create(ur_context_handle_t hContext
     (void)pPoolDesc;
     (void)ppPool;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolCreate: %s", "NULL == hContext");
     if (NULL == pPoolDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMPoolCreate: %s", "NULL == pPoolDesc");
     if (NULL == ppPool)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMPoolCreate: %s", "NULL == ppPool");
     if (UR_USM_POOL_FLAGS_MASK & pPoolDesc->flags)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urUSMPoolCreate: %s", "UR_USM_POOL_FLAGS_MASK & pPoolDesc->flags");
     if (urc_pnext_check(pPoolDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -1041,14 +1078,14 @@ static inline ur_result_t urc_check_usm_pool_create(ur_context_handle_t hContext
 static inline ur_result_t urc_check_usm_pool_retain(ur_usm_pool_handle_t pPool) {
     (void)pPool;
     if (NULL == pPool)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolRetain: %s", "NULL == pPool");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_usm_pool_release(ur_usm_pool_handle_t pPool) {
     (void)pPool;
     if (NULL == pPool)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolRelease: %s", "NULL == pPool");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1059,15 +1096,15 @@ static inline ur_result_t urc_check_usm_pool_get_info(ur_usm_pool_handle_t hPool
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hPool)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolGetInfo: %s", "NULL == hPool");
     if (!urc_is_ur_usm_pool_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urUSMPoolGetInfo: %s", "UR_USM_POOL_INFO_USED_HIGH_EXP < propName");
     if (propSize == 0 && pPropValue != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urUSMPoolGetInfo: %s", "propSize == 0 && pPropValue != NULL");
     if (propSize != 0 && pPropValue == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMPoolGetInfo: %s", "propSize != 0 && pPropValue == NULL");
     if (pPropValue == NULL && pPropSizeRet == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMPoolGetInfo: %s", "pPropValue == NULL && pPropSizeRet == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1080,15 +1117,15 @@ static inline ur_result_t urc_check_virtual_mem_granularity_get_info(ur_context_
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urVirtualMemGranularityGetInfo: %s", "NULL == hContext");
     if (!urc_is_ur_virtual_mem_granularity_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urVirtualMemGranularityGetInfo: %s", "UR_VIRTUAL_MEM_GRANULARITY_INFO_RECOMMENDED < propName");
     if (propSize == 0 && pPropValue != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urVirtualMemGranularityGetInfo: %s", "propSize == 0 && pPropValue != NULL");
     if (propSize != 0 && pPropValue == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urVirtualMemGranularityGetInfo: %s", "propSize != 0 && pPropValue == NULL");
     if (pPropValue == NULL && pPropSizeRet == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urVirtualMemGranularityGetInfo: %s", "pPropValue == NULL && pPropSizeRet == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1098,9 +1135,9 @@ static inline ur_result_t urc_check_virtual_mem_reserve(ur_context_handle_t hCon
     (void)size;
     (void)ppStart;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urVirtualMemReserve: %s", "NULL == hContext");
     if (NULL == ppStart)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urVirtualMemReserve: %s", "NULL == ppStart");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1109,9 +1146,9 @@ static inline ur_result_t urc_check_virtual_mem_free(ur_context_handle_t hContex
     (void)pStart;
     (void)size;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urVirtualMemFree: %s", "NULL == hContext");
     if (NULL == pStart)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urVirtualMemFree: %s", "NULL == pStart");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1123,13 +1160,13 @@ static inline ur_result_t urc_check_virtual_mem_map(ur_context_handle_t hContext
     (void)offset;
     (void)flags;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urVirtualMemMap: %s", "NULL == hContext");
     if (NULL == hPhysicalMem)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urVirtualMemMap: %s", "NULL == hPhysicalMem");
     if (NULL == pStart)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urVirtualMemMap: %s", "NULL == pStart");
     if (UR_VIRTUAL_MEM_ACCESS_FLAGS_MASK & flags)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urVirtualMemMap: %s", "UR_VIRTUAL_MEM_ACCESS_FLAGS_MASK & flags");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1138,9 +1175,9 @@ static inline ur_result_t urc_check_virtual_mem_unmap(ur_context_handle_t hConte
     (void)pStart;
     (void)size;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urVirtualMemUnmap: %s", "NULL == hContext");
     if (NULL == pStart)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urVirtualMemUnmap: %s", "NULL == pStart");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1150,11 +1187,11 @@ static inline ur_result_t urc_check_virtual_mem_set_access(ur_context_handle_t h
     (void)size;
     (void)flags;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urVirtualMemSetAccess: %s", "NULL == hContext");
     if (NULL == pStart)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urVirtualMemSetAccess: %s", "NULL == pStart");
     if (UR_VIRTUAL_MEM_ACCESS_FLAGS_MASK & flags)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urVirtualMemSetAccess: %s", "UR_VIRTUAL_MEM_ACCESS_FLAGS_MASK & flags");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1167,11 +1204,11 @@ static inline ur_result_t urc_check_virtual_mem_get_info(ur_context_handle_t hCo
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urVirtualMemGetInfo: %s", "NULL == hContext");
     if (NULL == pStart)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urVirtualMemGetInfo: %s", "NULL == pStart");
     if (!urc_is_ur_virtual_mem_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urVirtualMemGetInfo: %s", "UR_VIRTUAL_MEM_INFO_ACCESS_MODE < propName");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1182,11 +1219,13 @@ static inline ur_result_t urc_check_physical_mem_create(ur_context_handle_t hCon
     (void)pProperties;
     (void)phPhysicalMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urPhysicalMemCreate: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urPhysicalMemCreate: %s", "NULL == hDevice");
     if (NULL == phPhysicalMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urPhysicalMemCreate: %s", "NULL == phPhysicalMem");
+    if (pProperties != NULL && (UR_PHYSICAL_MEM_FLAGS_MASK & pProperties->flags) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urPhysicalMemCreate: %s", "pProperties != NULL && (UR_PHYSICAL_MEM_FLAGS_MASK & pProperties->flags) != 0");
     if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -1195,14 +1234,14 @@ static inline ur_result_t urc_check_physical_mem_create(ur_context_handle_t hCon
 static inline ur_result_t urc_check_physical_mem_retain(ur_physical_mem_handle_t hPhysicalMem) {
     (void)hPhysicalMem;
     if (NULL == hPhysicalMem)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urPhysicalMemRetain: %s", "NULL == hPhysicalMem");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_physical_mem_release(ur_physical_mem_handle_t hPhysicalMem) {
     (void)hPhysicalMem;
     if (NULL == hPhysicalMem)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urPhysicalMemRelease: %s", "NULL == hPhysicalMem");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1213,9 +1252,9 @@ static inline ur_result_t urc_check_physical_mem_get_info(ur_physical_mem_handle
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hPhysicalMem)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urPhysicalMemGetInfo: %s", "NULL == hPhysicalMem");
     if (!urc_is_ur_physical_mem_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urPhysicalMemGetInfo: %s", "UR_PHYSICAL_MEM_INFO_REFERENCE_COUNT < propName");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1226,13 +1265,17 @@ static inline ur_result_t urc_check_program_create_with_il(ur_context_handle_t h
     (void)pProperties;
     (void)phProgram;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramCreateWithIL: %s", "NULL == hContext");
     if (NULL == pIL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramCreateWithIL: %s", "NULL == pIL");
     if (NULL == phProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramCreateWithIL: %s", "NULL == phProgram");
     if (length == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urProgramCreateWithIL: %s", "length == 0");
+    if (pProperties != NULL && pProperties->count > 0 && pProperties->pMetadatas == NULL)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramCreateWithIL: %s", "pProperties != NULL && pProperties->count > 0 && pProperties->pMetadatas == NULL");
+    if (pProperties != NULL && pProperties->count == 0 && pProperties->pMetadatas != NULL)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urProgramCreateWithIL: %s", "pProperties != NULL && pProperties->count == 0 && pProperties->pMetadatas != NULL");
     if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -1247,17 +1290,21 @@ static inline ur_result_t urc_check_program_create_with_binary(ur_context_handle
     (void)pProperties;
     (void)phProgram;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramCreateWithBinary: %s", "NULL == hContext");
     if (NULL == phDevices)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramCreateWithBinary: %s", "NULL == phDevices");
     if (NULL == pLengths)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramCreateWithBinary: %s", "NULL == pLengths");
     if (NULL == ppBinaries)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramCreateWithBinary: %s", "NULL == ppBinaries");
     if (NULL == phProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramCreateWithBinary: %s", "NULL == phProgram");
     if (numDevices == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urProgramCreateWithBinary: %s", "numDevices == 0");
+    if (pProperties != NULL && pProperties->count > 0 && pProperties->pMetadatas == NULL)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramCreateWithBinary: %s", "pProperties != NULL && pProperties->count > 0 && pProperties->pMetadatas == NULL");
+    if (pProperties != NULL && pProperties->count == 0 && pProperties->pMetadatas != NULL)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urProgramCreateWithBinary: %s", "pProperties != NULL && pProperties->count == 0 && pProperties->pMetadatas != NULL");
     if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -1268,9 +1315,9 @@ static inline ur_result_t urc_check_program_build(ur_context_handle_t hContext, 
     (void)hProgram;
     (void)pOptions;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramBuild: %s", "NULL == hContext");
     if (NULL == hProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramBuild: %s", "NULL == hProgram");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1279,9 +1326,9 @@ static inline ur_result_t urc_check_program_compile(ur_context_handle_t hContext
     (void)hProgram;
     (void)pOptions;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramCompile: %s", "NULL == hContext");
     if (NULL == hProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramCompile: %s", "NULL == hProgram");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1291,14 +1338,16 @@ static inline ur_result_t urc_check_program_link(ur_context_handle_t hContext, u
     (void)phPrograms;
     (void)pOptions;
     (void)phProgram;
+    if (phProgram != NULL)
+        *phProgram = NULL;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramLink: %s", "NULL == hContext");
     if (NULL == phPrograms)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramLink: %s", "NULL == phPrograms");
     if (NULL == phProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramLink: %s", "NULL == phProgram");
     if (count == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urProgramLink: %s", "count == 0");
     for (size_t i = 0; phPrograms != NULL && i < (size_t)(count); ++i)
         if (phPrograms[i] == NULL)
             return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -1308,14 +1357,14 @@ static inline ur_result_t urc_check_program_link(ur_context_handle_t hContext, u
 static inline ur_result_t urc_check_program_retain(ur_program_handle_t hProgram) {
     (void)hProgram;
     if (NULL == hProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramRetain: %s", "NULL == hProgram");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_program_release(ur_program_handle_t hProgram) {
     (void)hProgram;
     if (NULL == hProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramRelease: %s", "NULL == hProgram");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1325,13 +1374,13 @@ static inline ur_result_t urc_check_program_get_function_pointer(ur_device_handl
     (void)pFunctionName;
     (void)ppFunctionPointer;
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramGetFunctionPointer: %s", "NULL == hDevice");
     if (NULL == hProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramGetFunctionPointer: %s", "NULL == hProgram");
     if (NULL == pFunctionName)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramGetFunctionPointer: %s", "NULL == pFunctionName");
     if (NULL == ppFunctionPointer)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramGetFunctionPointer: %s", "NULL == ppFunctionPointer");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1342,13 +1391,13 @@ static inline ur_result_t urc_check_program_get_global_variable_pointer(ur_devic
     (void)pGlobalVariableSizeRet;
     (void)ppGlobalVariablePointerRet;
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramGetGlobalVariablePointer: %s", "NULL == hDevice");
     if (NULL == hProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramGetGlobalVariablePointer: %s", "NULL == hProgram");
     if (NULL == pGlobalVariableName)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramGetGlobalVariablePointer: %s", "NULL == pGlobalVariableName");
     if (NULL == ppGlobalVariablePointerRet)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramGetGlobalVariablePointer: %s", "NULL == ppGlobalVariablePointerRet");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1359,15 +1408,15 @@ static inline ur_result_t urc_check_program_get_info(ur_program_handle_t hProgra
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramGetInfo: %s", "NULL == hProgram");
     if (!urc_is_ur_program_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urProgramGetInfo: %s", "UR_PROGRAM_INFO_KERNEL_NAMES < propName");
     if (propSize == 0 && pPropValue != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urProgramGetInfo: %s", "propSize == 0 && pPropValue != NULL");
     if (propSize != 0 && pPropValue == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramGetInfo: %s", "propSize != 0 && pPropValue == NULL");
     if (pPropValue == NULL && pPropSizeRet == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramGetInfo: %s", "pPropValue == NULL && pPropSizeRet == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1379,11 +1428,11 @@ static inline ur_result_t urc_check_program_get_build_info(ur_program_handle_t h
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramGetBuildInfo: %s", "NULL == hProgram");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramGetBuildInfo: %s", "NULL == hDevice");
     if (!urc_is_ur_program_build_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urProgramGetBuildInfo: %s", "UR_PROGRAM_BUILD_INFO_BINARY_TYPE < propName");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1392,11 +1441,11 @@ static inline ur_result_t urc_check_program_set_specialization_constants(ur_prog
     (void)count;
     (void)pSpecConstants;
     if (NULL == hProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramSetSpecializationConstants: %s", "NULL == hProgram");
     if (NULL == pSpecConstants)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramSetSpecializationConstants: %s", "NULL == pSpecConstants");
     if (count == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urProgramSetSpecializationConstants: %s", "count == 0");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1404,9 +1453,9 @@ static inline ur_result_t urc_check_program_get_native_handle(ur_program_handle_
     (void)hProgram;
     (void)phNativeProgram;
     if (NULL == hProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramGetNativeHandle: %s", "NULL == hProgram");
     if (NULL == phNativeProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramGetNativeHandle: %s", "NULL == phNativeProgram");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1416,9 +1465,9 @@ static inline ur_result_t urc_check_program_create_with_native_handle(ur_native_
     (void)pProperties;
     (void)phProgram;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramCreateWithNativeHandle: %s", "NULL == hContext");
     if (NULL == phProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramCreateWithNativeHandle: %s", "NULL == phProgram");
     if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -1431,15 +1480,15 @@ static inline ur_result_t urc_check_queue_get_info(ur_queue_handle_t hQueue, ur_
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urQueueGetInfo: %s", "NULL == hQueue");
     if (!urc_is_ur_queue_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urQueueGetInfo: %s", "UR_QUEUE_INFO_EMPTY < propName");
     if (propSize == 0 && pPropValue != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urQueueGetInfo: %s", "propSize == 0 && pPropValue != NULL");
     if (propSize != 0 && pPropValue == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urQueueGetInfo: %s", "propSize != 0 && pPropValue == NULL");
     if (pPropValue == NULL && pPropSizeRet == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urQueueGetInfo: %s", "pPropValue == NULL && pPropSizeRet == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1449,17 +1498,17 @@ static inline ur_result_t urc_check_queue_create(ur_context_handle_t hContext, u
     (void)pProperties;
     (void)phQueue;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urQueueCreate: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urQueueCreate: %s", "NULL == hDevice");
     if (NULL == phQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (NULL != pProperties && UR_QUEUE_FLAGS_MASK & pProperties->flags)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
-    if (NULL != pProperties && (pProperties->flags & UR_QUEUE_FLAG_PRIORITY_HIGH) && (pProperties->flags & UR_QUEUE_FLAG_PRIORITY_LOW))
-        return UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES;
-    if (NULL != pProperties && (pProperties->flags & UR_QUEUE_FLAG_SUBMISSION_BATCHED) && (pProperties->flags & UR_QUEUE_FLAG_SUBMISSION_IMMEDIATE))
-        return UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urQueueCreate: %s", "NULL == phQueue");
+    if (pProperties != NULL && (UR_QUEUE_FLAGS_MASK & pProperties->flags) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urQueueCreate: %s", "pProperties != NULL && (UR_QUEUE_FLAGS_MASK & pProperties->flags) != 0");
+    if (pProperties != NULL && (pProperties->flags & UR_QUEUE_FLAG_PRIORITY_HIGH) && (pProperties->flags & UR_QUEUE_FLAG_PRIORITY_LOW))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES, 0, "urQueueCreate: %s", "pProperties != NULL && (pProperties->flags & UR_QUEUE_FLAG_PRIORITY_HIGH) && (pProperties->flags & UR_QUEUE_FLAG_PRIORITY_LOW)");
+    if (pProperties != NULL && (pProperties->flags & UR_QUEUE_FLAG_SUBMISSION_BATCHED) && (pProperties->flags & UR_QUEUE_FLAG_SUBMISSION_IMMEDIATE))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_QUEUE_PROPERTIES, 0, "urQueueCreate: %s", "pProperties != NULL && (pProperties->flags & UR_QUEUE_FLAG_SUBMISSION_BATCHED) && (pProperties->flags & UR_QUEUE_FLAG_SUBMISSION_IMMEDIATE)");
     if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -1468,14 +1517,14 @@ static inline ur_result_t urc_check_queue_create(ur_context_handle_t hContext, u
 static inline ur_result_t urc_check_queue_retain(ur_queue_handle_t hQueue) {
     (void)hQueue;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urQueueRetain: %s", "NULL == hQueue");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_queue_release(ur_queue_handle_t hQueue) {
     (void)hQueue;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urQueueRelease: %s", "NULL == hQueue");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1484,9 +1533,9 @@ static inline ur_result_t urc_check_queue_get_native_handle(ur_queue_handle_t hQ
     (void)pDesc;
     (void)phNativeQueue;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urQueueGetNativeHandle: %s", "NULL == hQueue");
     if (NULL == phNativeQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urQueueGetNativeHandle: %s", "NULL == phNativeQueue");
     if (urc_pnext_check(pDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -1499,9 +1548,9 @@ static inline ur_result_t urc_check_queue_create_with_native_handle(ur_native_ha
     (void)pProperties;
     (void)phQueue;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urQueueCreateWithNativeHandle: %s", "NULL == hContext");
     if (NULL == phQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urQueueCreateWithNativeHandle: %s", "NULL == phQueue");
     if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -1510,14 +1559,14 @@ static inline ur_result_t urc_check_queue_create_with_native_handle(ur_native_ha
 static inline ur_result_t urc_check_queue_finish(ur_queue_handle_t hQueue) {
     (void)hQueue;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urQueueFinish: %s", "NULL == hQueue");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_queue_flush(ur_queue_handle_t hQueue) {
     (void)hQueue;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urQueueFlush: %s", "NULL == hQueue");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1528,15 +1577,15 @@ static inline ur_result_t urc_check_event_get_info(ur_event_handle_t hEvent, ur_
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hEvent)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEventGetInfo: %s", "NULL == hEvent");
     if (!urc_is_ur_event_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urEventGetInfo: %s", "UR_EVENT_INFO_REFERENCE_COUNT < propName");
     if (propSize == 0 && pPropValue != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEventGetInfo: %s", "propSize == 0 && pPropValue != NULL");
     if (propSize != 0 && pPropValue == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEventGetInfo: %s", "propSize != 0 && pPropValue == NULL");
     if (pPropValue == NULL && pPropSizeRet == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEventGetInfo: %s", "pPropValue == NULL && pPropSizeRet == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1547,11 +1596,11 @@ static inline ur_result_t urc_check_event_get_profiling_info(ur_event_handle_t h
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hEvent)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEventGetProfilingInfo: %s", "NULL == hEvent");
     if (!urc_is_ur_profiling_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urEventGetProfilingInfo: %s", "UR_PROFILING_INFO_COMMAND_COMPLETE < propName");
     if (pPropValue && propSize == 0)
-        return UR_RESULT_ERROR_INVALID_VALUE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "urEventGetProfilingInfo: %s", "pPropValue && propSize == 0");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1559,9 +1608,9 @@ static inline ur_result_t urc_check_event_wait(uint32_t numEvents, const ur_even
     (void)numEvents;
     (void)phEventWaitList;
     if (NULL == phEventWaitList)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEventWait: %s", "NULL == phEventWaitList");
     if (numEvents == 0)
-        return UR_RESULT_ERROR_INVALID_VALUE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "urEventWait: %s", "numEvents == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEvents); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -1571,14 +1620,14 @@ static inline ur_result_t urc_check_event_wait(uint32_t numEvents, const ur_even
 static inline ur_result_t urc_check_event_retain(ur_event_handle_t hEvent) {
     (void)hEvent;
     if (NULL == hEvent)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEventRetain: %s", "NULL == hEvent");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_event_release(ur_event_handle_t hEvent) {
     (void)hEvent;
     if (NULL == hEvent)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEventRelease: %s", "NULL == hEvent");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1586,9 +1635,9 @@ static inline ur_result_t urc_check_event_get_native_handle(ur_event_handle_t hE
     (void)hEvent;
     (void)phNativeEvent;
     if (NULL == hEvent)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEventGetNativeHandle: %s", "NULL == hEvent");
     if (NULL == phNativeEvent)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEventGetNativeHandle: %s", "NULL == phNativeEvent");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1598,9 +1647,9 @@ static inline ur_result_t urc_check_event_create_with_native_handle(ur_native_ha
     (void)pProperties;
     (void)phEvent;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEventCreateWithNativeHandle: %s", "NULL == hContext");
     if (NULL == phEvent)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEventCreateWithNativeHandle: %s", "NULL == phEvent");
     if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -1612,13 +1661,13 @@ static inline ur_result_t urc_check_event_set_callback(ur_event_handle_t hEvent,
     (void)pfnNotify;
     (void)pUserData;
     if (NULL == hEvent)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEventSetCallback: %s", "NULL == hEvent");
     if (NULL == pfnNotify)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEventSetCallback: %s", "NULL == pfnNotify");
     if (!urc_is_ur_execution_info_t(execStatus))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urEventSetCallback: %s", "UR_EXECUTION_INFO_QUEUED < execStatus");
     if (execStatus == UR_EXECUTION_INFO_QUEUED)
-        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION, 0, "urEventSetCallback: %s", "execStatus == UR_EXECUTION_INFO_QUEUED");
     return UR_RESULT_SUCCESS;
 }
 
@@ -1628,11 +1677,11 @@ static inline ur_result_t urc_check_enqueue_events_wait(ur_queue_handle_t hQueue
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueEventsWait: %s", "NULL == hQueue");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueEventsWait: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueEventsWait: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -1645,11 +1694,11 @@ static inline ur_result_t urc_check_enqueue_events_wait_with_barrier(ur_queue_ha
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueEventsWaitWithBarrier: %s", "NULL == hQueue");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueEventsWaitWithBarrier: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueEventsWaitWithBarrier: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -1667,15 +1716,15 @@ static inline ur_result_t urc_check_enqueue_mem_buffer_read(ur_queue_handle_t hQ
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemBufferRead: %s", "NULL == hQueue");
     if (NULL == hBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemBufferRead: %s", "NULL == hBuffer");
     if (NULL == pDst)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueMemBufferRead: %s", "NULL == pDst");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemBufferRead: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemBufferRead: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -1693,15 +1742,15 @@ static inline ur_result_t urc_check_enqueue_mem_buffer_write(ur_queue_handle_t h
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemBufferWrite: %s", "NULL == hQueue");
     if (NULL == hBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemBufferWrite: %s", "NULL == hBuffer");
     if (NULL == pSrc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueMemBufferWrite: %s", "NULL == pSrc");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemBufferWrite: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemBufferWrite: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -1724,21 +1773,29 @@ static inline ur_result_t urc_check_enqueue_mem_buffer_read_rect(ur_queue_handle
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemBufferReadRect: %s", "NULL == hQueue");
     if (NULL == hBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemBufferReadRect: %s", "NULL == hBuffer");
     if (NULL == pDst)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueMemBufferReadRect: %s", "NULL == pDst");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemBufferReadRect: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemBufferReadRect: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     if (region.width == 0 || region.height == 0 || region.depth == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferReadRect: %s", "region.width == 0 || region.height == 0 || region.depth == 0");
     if (bufferRowPitch != 0 && bufferRowPitch < region.width)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferReadRect: %s", "bufferRowPitch != 0 && bufferRowPitch < region.width");
     if (hostRowPitch != 0 && hostRowPitch < region.width)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferReadRect: %s", "hostRowPitch != 0 && hostRowPitch < region.width");
+    if (bufferSlicePitch != 0 && bufferSlicePitch < region.height * (bufferRowPitch != 0 ? bufferRowPitch : region.width))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferReadRect: %s", "bufferSlicePitch != 0 && bufferSlicePitch < region.height * (bufferRowPitch != 0 ? bufferRowPitch : region.width)");
+    if (bufferSlicePitch != 0 && bufferSlicePitch % (bufferRowPitch != 0 ? bufferRowPitch : region.width) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferReadRect: %s", "bufferSlicePitch != 0 && bufferSlicePitch % (bufferRowPitch != 0 ? bufferRowPitch : region.width) != 0");
+    if (hostSlicePitch != 0 && hostSlicePitch < region.height * (hostRowPitch != 0 ? hostRowPitch : region.width))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferReadRect: %s", "hostSlicePitch != 0 && hostSlicePitch < region.height * (hostRowPitch != 0 ? hostRowPitch : region.width)");
+    if (hostSlicePitch != 0 && hostSlicePitch % (hostRowPitch != 0 ? hostRowPitch : region.width) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferReadRect: %s", "hostSlicePitch != 0 && hostSlicePitch % (hostRowPitch != 0 ? hostRowPitch : region.width) != 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -1761,21 +1818,29 @@ static inline ur_result_t urc_check_enqueue_mem_buffer_write_rect(ur_queue_handl
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemBufferWriteRect: %s", "NULL == hQueue");
     if (NULL == hBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemBufferWriteRect: %s", "NULL == hBuffer");
     if (NULL == pSrc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueMemBufferWriteRect: %s", "NULL == pSrc");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemBufferWriteRect: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemBufferWriteRect: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     if (region.width == 0 || region.height == 0 || region.depth == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferWriteRect: %s", "region.width == 0 || region.height == 0 || region.depth == 0");
     if (bufferRowPitch != 0 && bufferRowPitch < region.width)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferWriteRect: %s", "bufferRowPitch != 0 && bufferRowPitch < region.width");
     if (hostRowPitch != 0 && hostRowPitch < region.width)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferWriteRect: %s", "hostRowPitch != 0 && hostRowPitch < region.width");
+    if (bufferSlicePitch != 0 && bufferSlicePitch < region.height * (bufferRowPitch != 0 ? bufferRowPitch : region.width))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferWriteRect: %s", "bufferSlicePitch != 0 && bufferSlicePitch < region.height * (bufferRowPitch != 0 ? bufferRowPitch : region.width)");
+    if (bufferSlicePitch != 0 && bufferSlicePitch % (bufferRowPitch != 0 ? bufferRowPitch : region.width) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferWriteRect: %s", "bufferSlicePitch != 0 && bufferSlicePitch % (bufferRowPitch != 0 ? bufferRowPitch : region.width) != 0");
+    if (hostSlicePitch != 0 && hostSlicePitch < region.height * (hostRowPitch != 0 ? hostRowPitch : region.width))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferWriteRect: %s", "hostSlicePitch != 0 && hostSlicePitch < region.height * (hostRowPitch != 0 ? hostRowPitch : region.width)");
+    if (hostSlicePitch != 0 && hostSlicePitch % (hostRowPitch != 0 ? hostRowPitch : region.width) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferWriteRect: %s", "hostSlicePitch != 0 && hostSlicePitch % (hostRowPitch != 0 ? hostRowPitch : region.width) != 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -1793,15 +1858,15 @@ static inline ur_result_t urc_check_enqueue_mem_buffer_copy(ur_queue_handle_t hQ
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemBufferCopy: %s", "NULL == hQueue");
     if (NULL == hBufferSrc)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemBufferCopy: %s", "NULL == hBufferSrc");
     if (NULL == hBufferDst)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemBufferCopy: %s", "NULL == hBufferDst");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemBufferCopy: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemBufferCopy: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -1823,21 +1888,29 @@ static inline ur_result_t urc_check_enqueue_mem_buffer_copy_rect(ur_queue_handle
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemBufferCopyRect: %s", "NULL == hQueue");
     if (NULL == hBufferSrc)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemBufferCopyRect: %s", "NULL == hBufferSrc");
     if (NULL == hBufferDst)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemBufferCopyRect: %s", "NULL == hBufferDst");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemBufferCopyRect: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemBufferCopyRect: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     if (region.width == 0 || region.height == 0 || region.depth == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferCopyRect: %s", "region.width == 0 || region.height == 0 || region.depth == 0");
     if (srcRowPitch != 0 && srcRowPitch < region.width)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferCopyRect: %s", "srcRowPitch != 0 && srcRowPitch < region.width");
     if (dstRowPitch != 0 && dstRowPitch < region.width)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferCopyRect: %s", "dstRowPitch != 0 && dstRowPitch < region.width");
+    if (srcSlicePitch != 0 && srcSlicePitch < region.height * (srcRowPitch != 0 ? srcRowPitch : region.width))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferCopyRect: %s", "srcSlicePitch != 0 && srcSlicePitch < region.height * (srcRowPitch != 0 ? srcRowPitch : region.width)");
+    if (srcSlicePitch != 0 && srcSlicePitch % (srcRowPitch != 0 ? srcRowPitch : region.width) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferCopyRect: %s", "srcSlicePitch != 0 && srcSlicePitch % (srcRowPitch != 0 ? srcRowPitch : region.width) != 0");
+    if (dstSlicePitch != 0 && dstSlicePitch < region.height * (dstRowPitch != 0 ? dstRowPitch : region.width))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferCopyRect: %s", "dstSlicePitch != 0 && dstSlicePitch < region.height * (dstRowPitch != 0 ? dstRowPitch : region.width)");
+    if (dstSlicePitch != 0 && dstSlicePitch % (dstRowPitch != 0 ? dstRowPitch : region.width) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferCopyRect: %s", "dstSlicePitch != 0 && dstSlicePitch % (dstRowPitch != 0 ? dstRowPitch : region.width) != 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -1855,25 +1928,25 @@ static inline ur_result_t urc_check_enqueue_mem_buffer_fill(ur_queue_handle_t hQ
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemBufferFill: %s", "NULL == hQueue");
     if (NULL == hBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemBufferFill: %s", "NULL == hBuffer");
     if (NULL == pPattern)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueMemBufferFill: %s", "NULL == pPattern");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemBufferFill: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemBufferFill: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     if (patternSize == 0 || size == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferFill: %s", "patternSize == 0 || size == 0");
     if (patternSize > size)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferFill: %s", "patternSize > size");
     if ((patternSize & (patternSize - 1)) != 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferFill: %s", "(patternSize & (patternSize - 1)) != 0");
     if (size % patternSize != 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferFill: %s", "size % patternSize != 0");
     if (offset % patternSize != 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemBufferFill: %s", "offset % patternSize != 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -1893,17 +1966,17 @@ static inline ur_result_t urc_check_enqueue_mem_image_read(ur_queue_handle_t hQu
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemImageRead: %s", "NULL == hQueue");
     if (NULL == hImage)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemImageRead: %s", "NULL == hImage");
     if (NULL == pDst)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueMemImageRead: %s", "NULL == pDst");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemImageRead: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemImageRead: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     if (region.width == 0 || region.height == 0 || region.depth == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemImageRead: %s", "region.width == 0 || region.height == 0 || region.depth == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -1923,17 +1996,17 @@ static inline ur_result_t urc_check_enqueue_mem_image_write(ur_queue_handle_t hQ
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemImageWrite: %s", "NULL == hQueue");
     if (NULL == hImage)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemImageWrite: %s", "NULL == hImage");
     if (NULL == pSrc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueMemImageWrite: %s", "NULL == pSrc");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemImageWrite: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemImageWrite: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     if (region.width == 0 || region.height == 0 || region.depth == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemImageWrite: %s", "region.width == 0 || region.height == 0 || region.depth == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -1951,17 +2024,17 @@ static inline ur_result_t urc_check_enqueue_mem_image_copy(ur_queue_handle_t hQu
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemImageCopy: %s", "NULL == hQueue");
     if (NULL == hImageSrc)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemImageCopy: %s", "NULL == hImageSrc");
     if (NULL == hImageDst)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemImageCopy: %s", "NULL == hImageDst");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemImageCopy: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemImageCopy: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     if (region.width == 0 || region.height == 0 || region.depth == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueMemImageCopy: %s", "region.width == 0 || region.height == 0 || region.depth == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -1980,17 +2053,17 @@ static inline ur_result_t urc_check_enqueue_mem_buffer_map(ur_queue_handle_t hQu
     (void)phEvent;
     (void)ppRetMap;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemBufferMap: %s", "NULL == hQueue");
     if (NULL == hBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemBufferMap: %s", "NULL == hBuffer");
     if (NULL == ppRetMap)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueMemBufferMap: %s", "NULL == ppRetMap");
     if (UR_MAP_FLAGS_MASK & mapFlags)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urEnqueueMemBufferMap: %s", "UR_MAP_FLAGS_MASK & mapFlags");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemBufferMap: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemBufferMap: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -2005,15 +2078,15 @@ static inline ur_result_t urc_check_enqueue_mem_unmap(ur_queue_handle_t hQueue, 
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemUnmap: %s", "NULL == hQueue");
     if (NULL == hMem)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueMemUnmap: %s", "NULL == hMem");
     if (NULL == pMappedPtr)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueMemUnmap: %s", "NULL == pMappedPtr");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemUnmap: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueMemUnmap: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -2030,21 +2103,21 @@ static inline ur_result_t urc_check_enqueue_usm_fill(ur_queue_handle_t hQueue, v
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueUSMFill: %s", "NULL == hQueue");
     if (NULL == pMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueUSMFill: %s", "NULL == pMem");
     if (NULL == pPattern)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueUSMFill: %s", "NULL == pPattern");
     if (patternSize == 0 || size == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMFill: %s", "patternSize == 0 || size == 0");
     if (patternSize > size)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMFill: %s", "patternSize > size");
     if (size % patternSize != 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMFill: %s", "size % patternSize != 0");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueUSMFill: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueUSMFill: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -2061,17 +2134,17 @@ static inline ur_result_t urc_check_enqueue_usm_memcpy(ur_queue_handle_t hQueue,
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueUSMMemcpy: %s", "NULL == hQueue");
     if (NULL == pDst)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueUSMMemcpy: %s", "NULL == pDst");
     if (NULL == pSrc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueUSMMemcpy: %s", "NULL == pSrc");
     if (size == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMMemcpy: %s", "size == 0");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueUSMMemcpy: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueUSMMemcpy: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -2087,17 +2160,17 @@ static inline ur_result_t urc_check_enqueue_usm_prefetch(ur_queue_handle_t hQueu
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueUSMPrefetch: %s", "NULL == hQueue");
     if (NULL == pMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueUSMPrefetch: %s", "NULL == pMem");
     if (UR_USM_MIGRATION_FLAGS_MASK & flags)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urEnqueueUSMPrefetch: %s", "UR_USM_MIGRATION_FLAGS_MASK & flags");
     if (size == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMPrefetch: %s", "size == 0");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueUSMPrefetch: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueUSMPrefetch: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -2111,13 +2184,13 @@ static inline ur_result_t urc_check_enqueue_usm_advise(ur_queue_handle_t hQueue,
     (void)advice;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueUSMAdvise: %s", "NULL == hQueue");
     if (NULL == pMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueUSMAdvise: %s", "NULL == pMem");
     if (UR_USM_ADVICE_FLAGS_MASK & advice)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urEnqueueUSMAdvise: %s", "UR_USM_ADVICE_FLAGS_MASK & advice");
     if (size == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMAdvise: %s", "size == 0");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2133,31 +2206,31 @@ static inline ur_result_t urc_check_enqueue_usm_fill_2d(ur_queue_handle_t hQueue
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueUSMFill2D: %s", "NULL == hQueue");
     if (NULL == pMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueUSMFill2D: %s", "NULL == pMem");
     if (NULL == pPattern)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueUSMFill2D: %s", "NULL == pPattern");
     if (pitch == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMFill2D: %s", "pitch == 0");
     if (pitch < width)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMFill2D: %s", "pitch < width");
     if (patternSize == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMFill2D: %s", "patternSize == 0");
     if (patternSize > width * height)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMFill2D: %s", "patternSize > width * height");
     if (patternSize != 0 && ((patternSize & (patternSize - 1)) != 0))
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMFill2D: %s", "patternSize != 0 && ((patternSize & (patternSize - 1)) != 0)");
     if (width == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMFill2D: %s", "width == 0");
     if (height == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMFill2D: %s", "height == 0");
     if (width * height % patternSize != 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMFill2D: %s", "width * height % patternSize != 0");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueUSMFill2D: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueUSMFill2D: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -2177,25 +2250,25 @@ static inline ur_result_t urc_check_enqueue_usm_memcpy_2d(ur_queue_handle_t hQue
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueUSMMemcpy2D: %s", "NULL == hQueue");
     if (NULL == pDst)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueUSMMemcpy2D: %s", "NULL == pDst");
     if (NULL == pSrc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueUSMMemcpy2D: %s", "NULL == pSrc");
     if (srcPitch == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMMemcpy2D: %s", "srcPitch == 0");
     if (dstPitch == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMMemcpy2D: %s", "dstPitch == 0");
     if (srcPitch < width)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMMemcpy2D: %s", "srcPitch < width");
     if (dstPitch < width)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMMemcpy2D: %s", "dstPitch < width");
     if (height == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urEnqueueUSMMemcpy2D: %s", "height == 0");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueUSMMemcpy2D: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueUSMMemcpy2D: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -2214,17 +2287,17 @@ static inline ur_result_t urc_check_enqueue_device_global_variable_write(ur_queu
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueDeviceGlobalVariableWrite: %s", "NULL == hQueue");
     if (NULL == hProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueDeviceGlobalVariableWrite: %s", "NULL == hProgram");
     if (NULL == name)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueDeviceGlobalVariableWrite: %s", "NULL == name");
     if (NULL == pSrc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueDeviceGlobalVariableWrite: %s", "NULL == pSrc");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueDeviceGlobalVariableWrite: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueDeviceGlobalVariableWrite: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -2243,17 +2316,17 @@ static inline ur_result_t urc_check_enqueue_device_global_variable_read(ur_queue
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueDeviceGlobalVariableRead: %s", "NULL == hQueue");
     if (NULL == hProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueDeviceGlobalVariableRead: %s", "NULL == hProgram");
     if (NULL == name)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueDeviceGlobalVariableRead: %s", "NULL == name");
     if (NULL == pDst)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueDeviceGlobalVariableRead: %s", "NULL == pDst");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueDeviceGlobalVariableRead: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueDeviceGlobalVariableRead: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -2271,17 +2344,17 @@ static inline ur_result_t urc_check_enqueue_read_host_pipe(ur_queue_handle_t hQu
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueReadHostPipe: %s", "NULL == hQueue");
     if (NULL == hProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueReadHostPipe: %s", "NULL == hProgram");
     if (NULL == pipe_symbol)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueReadHostPipe: %s", "NULL == pipe_symbol");
     if (NULL == pDst)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueReadHostPipe: %s", "NULL == pDst");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueReadHostPipe: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueReadHostPipe: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -2299,17 +2372,17 @@ static inline ur_result_t urc_check_enqueue_write_host_pipe(ur_queue_handle_t hQ
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueWriteHostPipe: %s", "NULL == hQueue");
     if (NULL == hProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueWriteHostPipe: %s", "NULL == hProgram");
     if (NULL == pipe_symbol)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueWriteHostPipe: %s", "NULL == pipe_symbol");
     if (NULL == pSrc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueWriteHostPipe: %s", "NULL == pSrc");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueWriteHostPipe: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueWriteHostPipe: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -2330,19 +2403,25 @@ static inline ur_result_t urc_check_enqueue_kernel_launch_with_args_exp(ur_queue
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueKernelLaunchWithArgsExp: %s", "NULL == hQueue");
     if (NULL == hKernel)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueKernelLaunchWithArgsExp: %s", "NULL == hKernel");
     if (NULL == pGlobalWorkSize)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueKernelLaunchWithArgsExp: %s", "NULL == pGlobalWorkSize");
     if (pArgs == NULL && numArgs > 0)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueKernelLaunchWithArgsExp: %s", "pArgs == NULL && numArgs > 0");
     if (NULL != pArgs && !urc_is_ur_exp_kernel_arg_type_t(pArgs->type))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urEnqueueKernelLaunchWithArgsExp: %s", "NULL != pArgs && UR_EXP_KERNEL_ARG_TYPE_SAMPLER < pArgs->type");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueKernelLaunchWithArgsExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueKernelLaunchWithArgsExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
+    if (launchPropList != NULL && (UR_KERNEL_LAUNCH_FLAGS_MASK & launchPropList->flags) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urEnqueueKernelLaunchWithArgsExp: %s", "launchPropList != NULL && (UR_KERNEL_LAUNCH_FLAGS_MASK & launchPropList->flags) != 0");
+    if (pGlobalWorkSize[0] == 0 || (workDim > 1 && pGlobalWorkSize[1] == 0) || (workDim > 2 && pGlobalWorkSize[2] == 0))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_DIMENSION, 0, "urEnqueueKernelLaunchWithArgsExp: %s", "pGlobalWorkSize[0] == 0 || (workDim > 1 && pGlobalWorkSize[1] == 0) || (workDim > 2 && pGlobalWorkSize[2] == 0)");
+    if (pLocalWorkSize != NULL && (pLocalWorkSize[0] == 0 || (workDim > 1 && pLocalWorkSize[1] == 0) || (workDim > 2 && pLocalWorkSize[2] == 0)))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE, 0, "urEnqueueKernelLaunchWithArgsExp: %s", "pLocalWorkSize != NULL && (pLocalWorkSize[0] == 0 || (workDim > 1 && pLocalWorkSize[1] == 0) || (workDim > 2 && pLocalWorkSize[2] == 0))");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -2359,11 +2438,11 @@ static inline ur_result_t urc_check_kernel_create(ur_program_handle_t hProgram, 
     (void)pKernelName;
     (void)phKernel;
     if (NULL == hProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urKernelCreate: %s", "NULL == hProgram");
     if (NULL == pKernelName)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urKernelCreate: %s", "NULL == pKernelName");
     if (NULL == phKernel)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urKernelCreate: %s", "NULL == phKernel");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2374,15 +2453,15 @@ static inline ur_result_t urc_check_kernel_get_info(ur_kernel_handle_t hKernel, 
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hKernel)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urKernelGetInfo: %s", "NULL == hKernel");
     if (!urc_is_ur_kernel_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urKernelGetInfo: %s", "UR_KERNEL_INFO_SPILL_MEM_SIZE < propName");
     if (propSize == 0 && pPropValue != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urKernelGetInfo: %s", "propSize == 0 && pPropValue != NULL");
     if (propSize != 0 && pPropValue == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urKernelGetInfo: %s", "propSize != 0 && pPropValue == NULL");
     if (pPropValue == NULL && pPropSizeRet == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urKernelGetInfo: %s", "pPropValue == NULL && pPropSizeRet == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2394,9 +2473,11 @@ static inline ur_result_t urc_check_kernel_get_group_info(ur_kernel_handle_t hKe
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hKernel)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urKernelGetGroupInfo: %s", "NULL == hKernel");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urKernelGetGroupInfo: %s", "NULL == hDevice");
+    if (!urc_is_ur_kernel_group_info_t(propName))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urKernelGetGroupInfo: %s", "UR_KERNEL_GROUP_INFO_COMPILE_MAX_LINEAR_WORK_GROUP_SIZE < propName");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2408,25 +2489,25 @@ static inline ur_result_t urc_check_kernel_get_sub_group_info(ur_kernel_handle_t
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hKernel)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urKernelGetSubGroupInfo: %s", "NULL == hKernel");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urKernelGetSubGroupInfo: %s", "NULL == hDevice");
     if (!urc_is_ur_kernel_sub_group_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urKernelGetSubGroupInfo: %s", "UR_KERNEL_SUB_GROUP_INFO_SUB_GROUP_SIZE_INTEL < propName");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_kernel_retain(ur_kernel_handle_t hKernel) {
     (void)hKernel;
     if (NULL == hKernel)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urKernelRetain: %s", "NULL == hKernel");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_kernel_release(ur_kernel_handle_t hKernel) {
     (void)hKernel;
     if (NULL == hKernel)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urKernelRelease: %s", "NULL == hKernel");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2437,11 +2518,11 @@ static inline ur_result_t urc_check_kernel_set_exec_info(ur_kernel_handle_t hKer
     (void)pProperties;
     (void)pPropValue;
     if (NULL == hKernel)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urKernelSetExecInfo: %s", "NULL == hKernel");
     if (NULL == pPropValue)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urKernelSetExecInfo: %s", "NULL == pPropValue");
     if (!urc_is_ur_kernel_exec_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urKernelSetExecInfo: %s", "UR_KERNEL_EXEC_INFO_CACHE_CONFIG < propName");
     if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -2452,11 +2533,11 @@ static inline ur_result_t urc_check_kernel_set_specialization_constants(ur_kerne
     (void)count;
     (void)pSpecConstants;
     if (NULL == hKernel)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urKernelSetSpecializationConstants: %s", "NULL == hKernel");
     if (NULL == pSpecConstants)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urKernelSetSpecializationConstants: %s", "NULL == pSpecConstants");
     if (count == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urKernelSetSpecializationConstants: %s", "count == 0");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2464,9 +2545,9 @@ static inline ur_result_t urc_check_kernel_get_native_handle(ur_kernel_handle_t 
     (void)hKernel;
     (void)phNativeKernel;
     if (NULL == hKernel)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urKernelGetNativeHandle: %s", "NULL == hKernel");
     if (NULL == phNativeKernel)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urKernelGetNativeHandle: %s", "NULL == phNativeKernel");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2477,9 +2558,9 @@ static inline ur_result_t urc_check_kernel_create_with_native_handle(ur_native_h
     (void)pProperties;
     (void)phKernel;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urKernelCreateWithNativeHandle: %s", "NULL == hContext");
     if (NULL == phKernel)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urKernelCreateWithNativeHandle: %s", "NULL == phKernel");
     if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -2493,15 +2574,15 @@ static inline ur_result_t urc_check_kernel_get_suggested_local_work_size(ur_kern
     (void)pGlobalWorkSize;
     (void)pSuggestedLocalWorkSize;
     if (NULL == hKernel)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urKernelGetSuggestedLocalWorkSize: %s", "NULL == hKernel");
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urKernelGetSuggestedLocalWorkSize: %s", "NULL == hQueue");
     if (NULL == pGlobalWorkOffset)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urKernelGetSuggestedLocalWorkSize: %s", "NULL == pGlobalWorkOffset");
     if (NULL == pGlobalWorkSize)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urKernelGetSuggestedLocalWorkSize: %s", "NULL == pGlobalWorkSize");
     if (NULL == pSuggestedLocalWorkSize)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urKernelGetSuggestedLocalWorkSize: %s", "NULL == pSuggestedLocalWorkSize");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2515,19 +2596,19 @@ static inline ur_result_t urc_check_kernel_get_suggested_local_work_size_with_ar
     (void)pArgs;
     (void)pSuggestedLocalWorkSize;
     if (NULL == hKernel)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urKernelGetSuggestedLocalWorkSizeWithArgs: %s", "NULL == hKernel");
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urKernelGetSuggestedLocalWorkSizeWithArgs: %s", "NULL == hQueue");
     if (NULL == pGlobalWorkOffset)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urKernelGetSuggestedLocalWorkSizeWithArgs: %s", "NULL == pGlobalWorkOffset");
     if (NULL == pGlobalWorkSize)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urKernelGetSuggestedLocalWorkSizeWithArgs: %s", "NULL == pGlobalWorkSize");
     if (NULL == pSuggestedLocalWorkSize)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urKernelGetSuggestedLocalWorkSizeWithArgs: %s", "NULL == pSuggestedLocalWorkSize");
     if (pArgs == NULL && numArgs > 0)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urKernelGetSuggestedLocalWorkSizeWithArgs: %s", "pArgs == NULL && numArgs > 0");
     if (NULL != pArgs && !urc_is_ur_exp_kernel_arg_type_t(pArgs->type))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urKernelGetSuggestedLocalWorkSizeWithArgs: %s", "NULL != pArgs && UR_EXP_KERNEL_ARG_TYPE_SAMPLER < pArgs->type");
     for (size_t i = 0; pArgs != NULL && i < (size_t)(numArgs); ++i)
         if (urc_pnext_check(&pArgs[i]) != UR_RESULT_SUCCESS)
             return UR_RESULT_ERROR_INVALID_VALUE;
@@ -2542,15 +2623,15 @@ static inline ur_result_t urc_check_kernel_suggest_max_cooperative_group_count(u
     (void)dynamicSharedMemorySize;
     (void)pGroupCountRet;
     if (NULL == hKernel)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urKernelSuggestMaxCooperativeGroupCount: %s", "NULL == hKernel");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urKernelSuggestMaxCooperativeGroupCount: %s", "NULL == hDevice");
     if (NULL == pLocalWorkSize)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urKernelSuggestMaxCooperativeGroupCount: %s", "NULL == pLocalWorkSize");
     if (NULL == pGroupCountRet)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urKernelSuggestMaxCooperativeGroupCount: %s", "NULL == pGroupCountRet");
     if (workDim < 1 || workDim > 3)
-        return UR_RESULT_ERROR_INVALID_WORK_DIMENSION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_DIMENSION, 0, "urKernelSuggestMaxCooperativeGroupCount: %s", "workDim < 1 || workDim > 3");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2564,13 +2645,15 @@ static inline ur_result_t urc_check_enqueue_usm_device_alloc_exp(ur_queue_handle
     (void)ppMem;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueUSMDeviceAllocExp: %s", "NULL == hQueue");
     if (NULL == ppMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueUSMDeviceAllocExp: %s", "NULL == ppMem");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueUSMDeviceAllocExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueUSMDeviceAllocExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
+    if (pProperties != NULL && (UR_EXP_ASYNC_USM_ALLOC_FLAGS_MASK & pProperties->flags) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urEnqueueUSMDeviceAllocExp: %s", "pProperties != NULL && (UR_EXP_ASYNC_USM_ALLOC_FLAGS_MASK & pProperties->flags) != 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -2589,13 +2672,15 @@ static inline ur_result_t urc_check_enqueue_usm_shared_alloc_exp(ur_queue_handle
     (void)ppMem;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueUSMSharedAllocExp: %s", "NULL == hQueue");
     if (NULL == ppMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueUSMSharedAllocExp: %s", "NULL == ppMem");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueUSMSharedAllocExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueUSMSharedAllocExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
+    if (pProperties != NULL && (UR_EXP_ASYNC_USM_ALLOC_FLAGS_MASK & pProperties->flags) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urEnqueueUSMSharedAllocExp: %s", "pProperties != NULL && (UR_EXP_ASYNC_USM_ALLOC_FLAGS_MASK & pProperties->flags) != 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -2614,13 +2699,15 @@ static inline ur_result_t urc_check_enqueue_usm_host_alloc_exp(ur_queue_handle_t
     (void)ppMem;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueUSMHostAllocExp: %s", "NULL == hQueue");
     if (NULL == ppMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueUSMHostAllocExp: %s", "NULL == ppMem");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueUSMHostAllocExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueUSMHostAllocExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
+    if (pProperties != NULL && (UR_EXP_ASYNC_USM_ALLOC_FLAGS_MASK & pProperties->flags) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urEnqueueUSMHostAllocExp: %s", "pProperties != NULL && (UR_EXP_ASYNC_USM_ALLOC_FLAGS_MASK & pProperties->flags) != 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -2637,13 +2724,13 @@ static inline ur_result_t urc_check_enqueue_usm_free_exp(ur_queue_handle_t hQueu
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueUSMFreeExp: %s", "NULL == hQueue");
     if (NULL == pMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueUSMFreeExp: %s", "NULL == pMem");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueUSMFreeExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueUSMFreeExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -2656,15 +2743,15 @@ static inline ur_result_t urc_check_usm_pool_create_exp(ur_context_handle_t hCon
     (void)pPoolDesc;
     (void)pPool;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolCreateExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolCreateExp: %s", "NULL == hDevice");
     if (NULL == pPoolDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMPoolCreateExp: %s", "NULL == pPoolDesc");
     if (NULL == pPool)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMPoolCreateExp: %s", "NULL == pPool");
     if (UR_USM_POOL_FLAGS_MASK & pPoolDesc->flags)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urUSMPoolCreateExp: %s", "UR_USM_POOL_FLAGS_MASK & pPoolDesc->flags");
     if (urc_pnext_check(pPoolDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -2675,11 +2762,11 @@ static inline ur_result_t urc_check_usm_pool_destroy_exp(ur_context_handle_t hCo
     (void)hDevice;
     (void)hPool;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolDestroyExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolDestroyExp: %s", "NULL == hDevice");
     if (NULL == hPool)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolDestroyExp: %s", "NULL == hPool");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2688,11 +2775,11 @@ static inline ur_result_t urc_check_usm_pool_get_default_device_pool_exp(ur_cont
     (void)hDevice;
     (void)pPool;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolGetDefaultDevicePoolExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolGetDefaultDevicePoolExp: %s", "NULL == hDevice");
     if (NULL == pPool)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMPoolGetDefaultDevicePoolExp: %s", "NULL == pPool");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2702,11 +2789,11 @@ static inline ur_result_t urc_check_usm_pool_get_info_exp(ur_usm_pool_handle_t h
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hPool)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolGetInfoExp: %s", "NULL == hPool");
     if (!urc_is_ur_usm_pool_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urUSMPoolGetInfoExp: %s", "UR_USM_POOL_INFO_USED_HIGH_EXP < propName");
     if (pPropValue == NULL && pPropSizeRet == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMPoolGetInfoExp: %s", "pPropValue == NULL && pPropSizeRet == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2716,11 +2803,11 @@ static inline ur_result_t urc_check_usm_pool_set_info_exp(ur_usm_pool_handle_t h
     (void)pPropValue;
     (void)propSize;
     if (NULL == hPool)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolSetInfoExp: %s", "NULL == hPool");
     if (NULL == pPropValue)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMPoolSetInfoExp: %s", "NULL == pPropValue");
     if (!urc_is_ur_usm_pool_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urUSMPoolSetInfoExp: %s", "UR_USM_POOL_INFO_USED_HIGH_EXP < propName");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2729,11 +2816,11 @@ static inline ur_result_t urc_check_usm_pool_set_device_pool_exp(ur_context_hand
     (void)hDevice;
     (void)hPool;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolSetDevicePoolExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolSetDevicePoolExp: %s", "NULL == hDevice");
     if (NULL == hPool)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolSetDevicePoolExp: %s", "NULL == hPool");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2742,11 +2829,11 @@ static inline ur_result_t urc_check_usm_pool_get_device_pool_exp(ur_context_hand
     (void)hDevice;
     (void)pPool;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolGetDevicePoolExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolGetDevicePoolExp: %s", "NULL == hDevice");
     if (NULL == pPool)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMPoolGetDevicePoolExp: %s", "NULL == pPool");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2756,11 +2843,11 @@ static inline ur_result_t urc_check_usm_pool_trim_to_exp(ur_context_handle_t hCo
     (void)hPool;
     (void)minBytesToKeep;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolTrimToExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolTrimToExp: %s", "NULL == hDevice");
     if (NULL == hPool)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPoolTrimToExp: %s", "NULL == hPool");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2775,17 +2862,19 @@ static inline ur_result_t urc_check_usm_pitched_alloc_exp(ur_context_handle_t hC
     (void)ppMem;
     (void)pResultPitch;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPitchedAllocExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMPitchedAllocExp: %s", "NULL == hDevice");
     if (NULL == ppMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMPitchedAllocExp: %s", "NULL == ppMem");
     if (NULL == pResultPitch)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMPitchedAllocExp: %s", "NULL == pResultPitch");
     if (NULL != pUSMDesc && UR_USM_ADVICE_FLAGS_MASK & pUSMDesc->hints)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urUSMPitchedAllocExp: %s", "NULL != pUSMDesc && UR_USM_ADVICE_FLAGS_MASK & pUSMDesc->hints");
     if (widthInBytes == 0)
-        return UR_RESULT_ERROR_INVALID_USM_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_USM_SIZE, 0, "urUSMPitchedAllocExp: %s", "widthInBytes == 0");
+    if (pUSMDesc != NULL && (pUSMDesc->align & (pUSMDesc->align - 1)) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "urUSMPitchedAllocExp: %s", "pUSMDesc != NULL && (pUSMDesc->align & (pUSMDesc->align - 1)) != 0");
     if (urc_pnext_check(pUSMDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -2796,9 +2885,9 @@ static inline ur_result_t urc_check_bindless_images_unsampled_image_handle_destr
     (void)hDevice;
     (void)hImage;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesUnsampledImageHandleDestroyExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesUnsampledImageHandleDestroyExp: %s", "NULL == hDevice");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2807,9 +2896,9 @@ static inline ur_result_t urc_check_bindless_images_sampled_image_handle_destroy
     (void)hDevice;
     (void)hImage;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesSampledImageHandleDestroyExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesSampledImageHandleDestroyExp: %s", "NULL == hDevice");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2820,17 +2909,17 @@ static inline ur_result_t urc_check_bindless_images_image_allocate_exp(ur_contex
     (void)pImageDesc;
     (void)phImageMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesImageAllocateExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesImageAllocateExp: %s", "NULL == hDevice");
     if (NULL == pImageFormat)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesImageAllocateExp: %s", "NULL == pImageFormat");
     if (NULL == pImageDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesImageAllocateExp: %s", "NULL == pImageDesc");
     if (NULL == phImageMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesImageAllocateExp: %s", "NULL == phImageMem");
     if (pImageDesc && !urc_is_ur_mem_type_t(pImageDesc->type))
-        return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urBindlessImagesImageAllocateExp: %s", "pImageDesc && UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pImageDesc->type");
     if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -2841,9 +2930,9 @@ static inline ur_result_t urc_check_bindless_images_image_free_exp(ur_context_ha
     (void)hDevice;
     (void)hImageMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesImageFreeExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesImageFreeExp: %s", "NULL == hDevice");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2855,17 +2944,17 @@ static inline ur_result_t urc_check_bindless_images_unsampled_image_create_exp(u
     (void)pImageDesc;
     (void)phImage;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesUnsampledImageCreateExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesUnsampledImageCreateExp: %s", "NULL == hDevice");
     if (NULL == pImageFormat)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesUnsampledImageCreateExp: %s", "NULL == pImageFormat");
     if (NULL == pImageDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesUnsampledImageCreateExp: %s", "NULL == pImageDesc");
     if (NULL == phImage)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesUnsampledImageCreateExp: %s", "NULL == phImage");
     if (pImageDesc && !urc_is_ur_mem_type_t(pImageDesc->type))
-        return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urBindlessImagesUnsampledImageCreateExp: %s", "pImageDesc && UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pImageDesc->type");
     if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -2880,21 +2969,23 @@ static inline ur_result_t urc_check_bindless_images_sampled_image_create_exp(ur_
     (void)pSamplerDesc;
     (void)phImage;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesSampledImageCreateExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesSampledImageCreateExp: %s", "NULL == hDevice");
     if (NULL == pImageFormat)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesSampledImageCreateExp: %s", "NULL == pImageFormat");
     if (NULL == pImageDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesSampledImageCreateExp: %s", "NULL == pImageDesc");
     if (NULL == pSamplerDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesSampledImageCreateExp: %s", "NULL == pSamplerDesc");
     if (NULL == phImage)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesSampledImageCreateExp: %s", "NULL == phImage");
     if (!urc_is_ur_sampler_filter_mode_t(pSamplerDesc->filterMode))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urBindlessImagesSampledImageCreateExp: %s", "UR_SAMPLER_FILTER_MODE_LINEAR < pSamplerDesc->filterMode");
     if (pImageDesc && !urc_is_ur_mem_type_t(pImageDesc->type))
-        return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urBindlessImagesSampledImageCreateExp: %s", "pImageDesc && UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pImageDesc->type");
+    if (!urc_is_ur_sampler_addressing_mode_t(pSamplerDesc->addressingMode))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urBindlessImagesSampledImageCreateExp: %s", "UR_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT < pSamplerDesc->addressingMode");
     if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     if (urc_pnext_check(pSamplerDesc) != UR_RESULT_SUCCESS)
@@ -2917,27 +3008,33 @@ static inline ur_result_t urc_check_bindless_images_image_copy_exp(ur_queue_hand
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesImageCopyExp: %s", "NULL == hQueue");
     if (NULL == pSrc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesImageCopyExp: %s", "NULL == pSrc");
     if (NULL == pDst)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesImageCopyExp: %s", "NULL == pDst");
     if (NULL == pSrcImageDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesImageCopyExp: %s", "NULL == pSrcImageDesc");
     if (NULL == pDstImageDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesImageCopyExp: %s", "NULL == pDstImageDesc");
     if (NULL == pSrcImageFormat)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesImageCopyExp: %s", "NULL == pSrcImageFormat");
     if (NULL == pDstImageFormat)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesImageCopyExp: %s", "NULL == pDstImageFormat");
     if (NULL == pCopyRegion)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesImageCopyExp: %s", "NULL == pCopyRegion");
     if (UR_EXP_IMAGE_COPY_FLAGS_MASK & imageCopyFlags)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urBindlessImagesImageCopyExp: %s", "UR_EXP_IMAGE_COPY_FLAGS_MASK & imageCopyFlags");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urBindlessImagesImageCopyExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urBindlessImagesImageCopyExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
+    if (!urc_is_ur_exp_image_copy_input_types_t(imageCopyInputTypes))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urBindlessImagesImageCopyExp: %s", "UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_IMAGE < imageCopyInputTypes");
+    if (!urc_is_ur_mem_type_t(pSrcImageDesc->type))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urBindlessImagesImageCopyExp: %s", "UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pSrcImageDesc->type");
+    if (!urc_is_ur_mem_type_t(pDstImageDesc->type))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urBindlessImagesImageCopyExp: %s", "UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pDstImageDesc->type");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -2957,11 +3054,11 @@ static inline ur_result_t urc_check_bindless_images_image_get_info_exp(ur_contex
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesImageGetInfoExp: %s", "NULL == hContext");
     if (!urc_is_ur_image_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urBindlessImagesImageGetInfoExp: %s", "UR_IMAGE_INFO_NUM_SAMPLES < propName");
     if (pPropValue == NULL && pPropSizeRet == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesImageGetInfoExp: %s", "pPropValue == NULL && pPropSizeRet == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -2973,17 +3070,17 @@ static inline ur_result_t urc_check_bindless_images_get_image_memory_handle_type
     (void)imageMemHandleType;
     (void)pSupportedRet;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesGetImageMemoryHandleTypeSupportExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesGetImageMemoryHandleTypeSupportExp: %s", "NULL == hDevice");
     if (NULL == pImageDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesGetImageMemoryHandleTypeSupportExp: %s", "NULL == pImageDesc");
     if (NULL == pImageFormat)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesGetImageMemoryHandleTypeSupportExp: %s", "NULL == pImageFormat");
     if (NULL == pSupportedRet)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesGetImageMemoryHandleTypeSupportExp: %s", "NULL == pSupportedRet");
     if (!urc_is_ur_exp_image_mem_type_t(imageMemHandleType))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urBindlessImagesGetImageMemoryHandleTypeSupportExp: %s", "UR_EXP_IMAGE_MEM_TYPE_OPAQUE_HANDLE < imageMemHandleType");
     if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -2997,17 +3094,17 @@ static inline ur_result_t urc_check_bindless_images_get_image_unsampled_handle_s
     (void)imageMemHandleType;
     (void)pSupportedRet;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesGetImageUnsampledHandleSupportExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesGetImageUnsampledHandleSupportExp: %s", "NULL == hDevice");
     if (NULL == pImageDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesGetImageUnsampledHandleSupportExp: %s", "NULL == pImageDesc");
     if (NULL == pImageFormat)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesGetImageUnsampledHandleSupportExp: %s", "NULL == pImageFormat");
     if (NULL == pSupportedRet)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesGetImageUnsampledHandleSupportExp: %s", "NULL == pSupportedRet");
     if (!urc_is_ur_exp_image_mem_type_t(imageMemHandleType))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urBindlessImagesGetImageUnsampledHandleSupportExp: %s", "UR_EXP_IMAGE_MEM_TYPE_OPAQUE_HANDLE < imageMemHandleType");
     if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -3021,17 +3118,17 @@ static inline ur_result_t urc_check_bindless_images_get_image_sampled_handle_sup
     (void)imageMemHandleType;
     (void)pSupportedRet;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesGetImageSampledHandleSupportExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesGetImageSampledHandleSupportExp: %s", "NULL == hDevice");
     if (NULL == pImageDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesGetImageSampledHandleSupportExp: %s", "NULL == pImageDesc");
     if (NULL == pImageFormat)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesGetImageSampledHandleSupportExp: %s", "NULL == pImageFormat");
     if (NULL == pSupportedRet)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesGetImageSampledHandleSupportExp: %s", "NULL == pSupportedRet");
     if (!urc_is_ur_exp_image_mem_type_t(imageMemHandleType))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urBindlessImagesGetImageSampledHandleSupportExp: %s", "UR_EXP_IMAGE_MEM_TYPE_OPAQUE_HANDLE < imageMemHandleType");
     if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -3044,11 +3141,11 @@ static inline ur_result_t urc_check_bindless_images_mipmap_get_level_exp(ur_cont
     (void)mipmapLevel;
     (void)phImageMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesMipmapGetLevelExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesMipmapGetLevelExp: %s", "NULL == hDevice");
     if (NULL == phImageMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesMipmapGetLevelExp: %s", "NULL == phImageMem");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3057,9 +3154,9 @@ static inline ur_result_t urc_check_bindless_images_mipmap_free_exp(ur_context_h
     (void)hDevice;
     (void)hMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesMipmapFreeExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesMipmapFreeExp: %s", "NULL == hDevice");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3071,13 +3168,15 @@ static inline ur_result_t urc_check_bindless_images_import_external_memory_exp(u
     (void)pExternalMemDesc;
     (void)phExternalMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesImportExternalMemoryExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesImportExternalMemoryExp: %s", "NULL == hDevice");
     if (NULL == pExternalMemDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesImportExternalMemoryExp: %s", "NULL == pExternalMemDesc");
     if (NULL == phExternalMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesImportExternalMemoryExp: %s", "NULL == phExternalMem");
+    if (!urc_is_ur_exp_external_mem_type_t(memHandleType))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urBindlessImagesImportExternalMemoryExp: %s", "UR_EXP_EXTERNAL_MEM_TYPE_WIN32_NT_DX11_RESOURCE < memHandleType");
     if (urc_pnext_check(pExternalMemDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -3091,19 +3190,19 @@ static inline ur_result_t urc_check_bindless_images_map_external_array_exp(ur_co
     (void)hExternalMem;
     (void)phImageMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesMapExternalArrayExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesMapExternalArrayExp: %s", "NULL == hDevice");
     if (NULL == hExternalMem)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesMapExternalArrayExp: %s", "NULL == hExternalMem");
     if (NULL == pImageFormat)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesMapExternalArrayExp: %s", "NULL == pImageFormat");
     if (NULL == pImageDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesMapExternalArrayExp: %s", "NULL == pImageDesc");
     if (NULL == phImageMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesMapExternalArrayExp: %s", "NULL == phImageMem");
     if (pImageDesc && !urc_is_ur_mem_type_t(pImageDesc->type))
-        return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urBindlessImagesMapExternalArrayExp: %s", "pImageDesc && UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pImageDesc->type");
     if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -3117,13 +3216,13 @@ static inline ur_result_t urc_check_bindless_images_map_external_linear_memory_e
     (void)hExternalMem;
     (void)ppRetMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesMapExternalLinearMemoryExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesMapExternalLinearMemoryExp: %s", "NULL == hDevice");
     if (NULL == hExternalMem)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesMapExternalLinearMemoryExp: %s", "NULL == hExternalMem");
     if (NULL == ppRetMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesMapExternalLinearMemoryExp: %s", "NULL == ppRetMem");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3132,11 +3231,11 @@ static inline ur_result_t urc_check_bindless_images_release_external_memory_exp(
     (void)hDevice;
     (void)hExternalMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesReleaseExternalMemoryExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesReleaseExternalMemoryExp: %s", "NULL == hDevice");
     if (NULL == hExternalMem)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesReleaseExternalMemoryExp: %s", "NULL == hExternalMem");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3145,11 +3244,11 @@ static inline ur_result_t urc_check_bindless_images_free_mapped_linear_memory_ex
     (void)hDevice;
     (void)pMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesFreeMappedLinearMemoryExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesFreeMappedLinearMemoryExp: %s", "NULL == hDevice");
     if (pMem == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesFreeMappedLinearMemoryExp: %s", "pMem == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3158,9 +3257,9 @@ static inline ur_result_t urc_check_bindless_images_supports_importing_handle_ty
     (void)memHandleType;
     (void)pSupportedRet;
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesSupportsImportingHandleTypeExp: %s", "NULL == hDevice");
     if (NULL == pSupportedRet)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesSupportsImportingHandleTypeExp: %s", "NULL == pSupportedRet");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3171,13 +3270,15 @@ static inline ur_result_t urc_check_bindless_images_import_external_semaphore_ex
     (void)pExternalSemaphoreDesc;
     (void)phExternalSemaphore;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesImportExternalSemaphoreExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesImportExternalSemaphoreExp: %s", "NULL == hDevice");
     if (NULL == pExternalSemaphoreDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesImportExternalSemaphoreExp: %s", "NULL == pExternalSemaphoreDesc");
     if (NULL == phExternalSemaphore)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesImportExternalSemaphoreExp: %s", "NULL == phExternalSemaphore");
+    if (!urc_is_ur_exp_external_semaphore_type_t(semHandleType))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urBindlessImagesImportExternalSemaphoreExp: %s", "UR_EXP_EXTERNAL_SEMAPHORE_TYPE_WIN32_NT_DX11_FENCE < semHandleType");
     if (urc_pnext_check(pExternalSemaphoreDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -3188,11 +3289,11 @@ static inline ur_result_t urc_check_bindless_images_release_external_semaphore_e
     (void)hDevice;
     (void)hExternalSemaphore;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesReleaseExternalSemaphoreExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesReleaseExternalSemaphoreExp: %s", "NULL == hDevice");
     if (NULL == hExternalSemaphore)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesReleaseExternalSemaphoreExp: %s", "NULL == hExternalSemaphore");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3205,9 +3306,9 @@ static inline ur_result_t urc_check_bindless_images_wait_external_semaphore_exp(
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesWaitExternalSemaphoreExp: %s", "NULL == hQueue");
     if (NULL == hSemaphore)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesWaitExternalSemaphoreExp: %s", "NULL == hSemaphore");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -3223,9 +3324,9 @@ static inline ur_result_t urc_check_bindless_images_signal_external_semaphore_ex
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesSignalExternalSemaphoreExp: %s", "NULL == hQueue");
     if (NULL == hSemaphore)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesSignalExternalSemaphoreExp: %s", "NULL == hSemaphore");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -3235,7 +3336,7 @@ static inline ur_result_t urc_check_bindless_images_signal_external_semaphore_ex
 static inline ur_result_t urc_check_device_wait_exp(ur_device_handle_t hDevice) {
     (void)hDevice;
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urDeviceWaitExp: %s", "NULL == hDevice");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3244,11 +3345,11 @@ static inline ur_result_t urc_check_program_dynamic_link_exp(ur_context_handle_t
     (void)count;
     (void)phPrograms;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramDynamicLinkExp: %s", "NULL == hContext");
     if (NULL == phPrograms)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramDynamicLinkExp: %s", "NULL == phPrograms");
     if (count == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urProgramDynamicLinkExp: %s", "count == 0");
     for (size_t i = 0; phPrograms != NULL && i < (size_t)(count); ++i)
         if (phPrograms[i] == NULL)
             return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -3262,13 +3363,13 @@ static inline ur_result_t urc_check_enqueue_timestamp_recording_exp(ur_queue_han
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueTimestampRecordingExp: %s", "NULL == hQueue");
     if (NULL == phEvent)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueTimestampRecordingExp: %s", "NULL == phEvent");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueTimestampRecordingExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueTimestampRecordingExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -3281,11 +3382,11 @@ static inline ur_result_t urc_check_ipc_get_mem_handle_exp(ur_context_handle_t h
     (void)ppIPCMemHandleData;
     (void)pIPCMemHandleDataSizeRet;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urIPCGetMemHandleExp: %s", "NULL == hContext");
     if (NULL == ppIPCMemHandleData)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urIPCGetMemHandleExp: %s", "NULL == ppIPCMemHandleData");
     if (NULL == pIPCMemHandleDataSizeRet)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urIPCGetMemHandleExp: %s", "NULL == pIPCMemHandleDataSizeRet");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3293,9 +3394,9 @@ static inline ur_result_t urc_check_ipc_put_mem_handle_exp(ur_context_handle_t h
     (void)hContext;
     (void)pIPCMemHandleData;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urIPCPutMemHandleExp: %s", "NULL == hContext");
     if (NULL == pIPCMemHandleData)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urIPCPutMemHandleExp: %s", "NULL == pIPCMemHandleData");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3306,13 +3407,13 @@ static inline ur_result_t urc_check_ipc_open_mem_handle_exp(ur_context_handle_t 
     (void)ipcMemHandleDataSize;
     (void)ppMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urIPCOpenMemHandleExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urIPCOpenMemHandleExp: %s", "NULL == hDevice");
     if (NULL == pIPCMemHandleData)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urIPCOpenMemHandleExp: %s", "NULL == pIPCMemHandleData");
     if (NULL == ppMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urIPCOpenMemHandleExp: %s", "NULL == ppMem");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3320,9 +3421,9 @@ static inline ur_result_t urc_check_ipc_close_mem_handle_exp(ur_context_handle_t
     (void)hContext;
     (void)pMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urIPCCloseMemHandleExp: %s", "NULL == hContext");
     if (NULL == pMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urIPCCloseMemHandleExp: %s", "NULL == pMem");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3332,13 +3433,13 @@ static inline ur_result_t urc_check_ipc_get_phys_mem_handle_exp(ur_context_handl
     (void)ppIPCPhysMemHandleData;
     (void)pIPCPhysMemHandleDataSizeRet;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urIPCGetPhysMemHandleExp: %s", "NULL == hContext");
     if (NULL == hPhysMem)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urIPCGetPhysMemHandleExp: %s", "NULL == hPhysMem");
     if (NULL == ppIPCPhysMemHandleData)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urIPCGetPhysMemHandleExp: %s", "NULL == ppIPCPhysMemHandleData");
     if (NULL == pIPCPhysMemHandleDataSizeRet)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urIPCGetPhysMemHandleExp: %s", "NULL == pIPCPhysMemHandleDataSizeRet");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3346,9 +3447,9 @@ static inline ur_result_t urc_check_ipc_put_phys_mem_handle_exp(ur_context_handl
     (void)hContext;
     (void)pIPCPhysMemHandleData;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urIPCPutPhysMemHandleExp: %s", "NULL == hContext");
     if (NULL == pIPCPhysMemHandleData)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urIPCPutPhysMemHandleExp: %s", "NULL == pIPCPhysMemHandleData");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3359,13 +3460,13 @@ static inline ur_result_t urc_check_ipc_open_phys_mem_handle_exp(ur_context_hand
     (void)ipcPhysMemHandleDataSize;
     (void)phPhysMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urIPCOpenPhysMemHandleExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urIPCOpenPhysMemHandleExp: %s", "NULL == hDevice");
     if (NULL == phPhysMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urIPCOpenPhysMemHandleExp: %s", "NULL == phPhysMem");
     if (NULL == pIPCPhysMemHandleData)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urIPCOpenPhysMemHandleExp: %s", "NULL == pIPCPhysMemHandleData");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3373,9 +3474,9 @@ static inline ur_result_t urc_check_ipc_close_phys_mem_handle_exp(ur_context_han
     (void)hContext;
     (void)hPhysMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urIPCClosePhysMemHandleExp: %s", "NULL == hContext");
     if (NULL == hPhysMem)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urIPCClosePhysMemHandleExp: %s", "NULL == hPhysMem");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3384,11 +3485,11 @@ static inline ur_result_t urc_check_ipc_get_event_handle_exp(ur_event_handle_t h
     (void)ppIPCEventHandleData;
     (void)pIPCEventHandleDataSizeRet;
     if (NULL == hEvent)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urIPCGetEventHandleExp: %s", "NULL == hEvent");
     if (NULL == ppIPCEventHandleData)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urIPCGetEventHandleExp: %s", "NULL == ppIPCEventHandleData");
     if (NULL == pIPCEventHandleDataSizeRet)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urIPCGetEventHandleExp: %s", "NULL == pIPCEventHandleDataSizeRet");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3396,9 +3497,9 @@ static inline ur_result_t urc_check_ipc_put_event_handle_exp(ur_context_handle_t
     (void)hContext;
     (void)pIPCEventHandleData;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urIPCPutEventHandleExp: %s", "NULL == hContext");
     if (NULL == pIPCEventHandleData)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urIPCPutEventHandleExp: %s", "NULL == pIPCEventHandleData");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3408,11 +3509,11 @@ static inline ur_result_t urc_check_ipc_open_event_handle_exp(ur_context_handle_
     (void)ipcEventHandleDataSize;
     (void)phEvent;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urIPCOpenEventHandleExp: %s", "NULL == hContext");
     if (NULL == phEvent)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urIPCOpenEventHandleExp: %s", "NULL == phEvent");
     if (NULL == pIPCEventHandleData)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urIPCOpenEventHandleExp: %s", "NULL == pIPCEventHandleData");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3424,15 +3525,17 @@ static inline ur_result_t urc_check_memory_export_alloc_exportable_memory_exp(ur
     (void)handleTypeToExport;
     (void)ppMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urMemoryExportAllocExportableMemoryExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urMemoryExportAllocExportableMemoryExp: %s", "NULL == hDevice");
     if (NULL == ppMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urMemoryExportAllocExportableMemoryExp: %s", "NULL == ppMem");
     if (alignment != 0 && ((alignment & (alignment-1)) != 0))
-        return UR_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_ALIGNMENT, 0, "urMemoryExportAllocExportableMemoryExp: %s", "alignment != 0 && ((alignment & (alignment-1)) != 0)");
     if (size == 0)
-        return UR_RESULT_ERROR_INVALID_USM_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_USM_SIZE, 0, "urMemoryExportAllocExportableMemoryExp: %s", "size == 0");
+    if (!urc_is_ur_exp_external_mem_type_t(handleTypeToExport))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urMemoryExportAllocExportableMemoryExp: %s", "UR_EXP_EXTERNAL_MEM_TYPE_WIN32_NT_DX11_RESOURCE < handleTypeToExport");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3441,11 +3544,11 @@ static inline ur_result_t urc_check_memory_export_free_exportable_memory_exp(ur_
     (void)hDevice;
     (void)pMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urMemoryExportFreeExportableMemoryExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urMemoryExportFreeExportableMemoryExp: %s", "NULL == hDevice");
     if (NULL == pMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urMemoryExportFreeExportableMemoryExp: %s", "NULL == pMem");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3456,11 +3559,13 @@ static inline ur_result_t urc_check_memory_export_export_memory_handle_exp(ur_co
     (void)pMem;
     (void)pMemHandleRet;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urMemoryExportExportMemoryHandleExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urMemoryExportExportMemoryHandleExp: %s", "NULL == hDevice");
     if (NULL == pMemHandleRet || NULL == pMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urMemoryExportExportMemoryHandleExp: %s", "NULL == pMemHandleRet || NULL == pMem");
+    if (!urc_is_ur_exp_external_mem_type_t(handleTypeToExport))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urMemoryExportExportMemoryHandleExp: %s", "UR_EXP_EXTERNAL_MEM_TYPE_WIN32_NT_DX11_RESOURCE < handleTypeToExport");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3471,11 +3576,11 @@ static inline ur_result_t urc_check_program_build_exp(ur_program_handle_t hProgr
     (void)flags;
     (void)pOptions;
     if (NULL == hProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramBuildExp: %s", "NULL == hProgram");
     if (NULL == phDevices)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramBuildExp: %s", "NULL == phDevices");
     if (UR_EXP_PROGRAM_FLAGS_MASK & flags)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urProgramBuildExp: %s", "UR_EXP_PROGRAM_FLAGS_MASK & flags");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3486,11 +3591,11 @@ static inline ur_result_t urc_check_program_compile_exp(ur_program_handle_t hPro
     (void)flags;
     (void)pOptions;
     if (NULL == hProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramCompileExp: %s", "NULL == hProgram");
     if (NULL == phDevices)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramCompileExp: %s", "NULL == phDevices");
     if (UR_EXP_PROGRAM_FLAGS_MASK & flags)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urProgramCompileExp: %s", "UR_EXP_PROGRAM_FLAGS_MASK & flags");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3503,18 +3608,20 @@ static inline ur_result_t urc_check_program_link_exp(ur_context_handle_t hContex
     (void)phPrograms;
     (void)pOptions;
     (void)phProgram;
+    if (phProgram != NULL)
+        *phProgram = NULL;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urProgramLinkExp: %s", "NULL == hContext");
     if (NULL == phDevices)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramLinkExp: %s", "NULL == phDevices");
     if (NULL == phPrograms)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramLinkExp: %s", "NULL == phPrograms");
     if (NULL == phProgram)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urProgramLinkExp: %s", "NULL == phProgram");
     if (UR_EXP_PROGRAM_FLAGS_MASK & flags)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urProgramLinkExp: %s", "UR_EXP_PROGRAM_FLAGS_MASK & flags");
     if (count == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urProgramLinkExp: %s", "count == 0");
     for (size_t i = 0; phPrograms != NULL && i < (size_t)(count); ++i)
         if (phPrograms[i] == NULL)
             return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -3527,13 +3634,13 @@ static inline ur_result_t urc_check_usm_context_memcpy_exp(ur_context_handle_t h
     (void)pSrc;
     (void)size;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMContextMemcpyExp: %s", "NULL == hContext");
     if (NULL == pDst)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMContextMemcpyExp: %s", "NULL == pDst");
     if (NULL == pSrc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMContextMemcpyExp: %s", "NULL == pSrc");
     if (size == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urUSMContextMemcpyExp: %s", "size == 0");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3543,11 +3650,13 @@ static inline ur_result_t urc_check_usm_host_alloc_register_exp(ur_context_handl
     (void)size;
     (void)pProperties;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMHostAllocRegisterExp: %s", "NULL == hContext");
     if (NULL == pHostMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMHostAllocRegisterExp: %s", "NULL == pHostMem");
     if (size == 0)
-        return UR_RESULT_ERROR_INVALID_VALUE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "urUSMHostAllocRegisterExp: %s", "size == 0");
+    if (pProperties != NULL && (UR_EXP_USM_HOST_ALLOC_REGISTER_FLAGS_MASK & pProperties->flags) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urUSMHostAllocRegisterExp: %s", "pProperties != NULL && (UR_EXP_USM_HOST_ALLOC_REGISTER_FLAGS_MASK & pProperties->flags) != 0");
     if (urc_pnext_check(pProperties) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -3557,9 +3666,9 @@ static inline ur_result_t urc_check_usm_host_alloc_unregister_exp(ur_context_han
     (void)hContext;
     (void)pHostMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMHostAllocUnregisterExp: %s", "NULL == hContext");
     if (NULL == pHostMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMHostAllocUnregisterExp: %s", "NULL == pHostMem");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3568,9 +3677,9 @@ static inline ur_result_t urc_check_usm_import_exp(ur_context_handle_t hContext,
     (void)pMem;
     (void)size;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMImportExp: %s", "NULL == hContext");
     if (NULL == pMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMImportExp: %s", "NULL == pMem");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3578,9 +3687,9 @@ static inline ur_result_t urc_check_usm_release_exp(ur_context_handle_t hContext
     (void)hContext;
     (void)pMem;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUSMReleaseExp: %s", "NULL == hContext");
     if (NULL == pMem)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUSMReleaseExp: %s", "NULL == pMem");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3588,9 +3697,9 @@ static inline ur_result_t urc_check_usm_p_2p_enable_peer_access_exp(ur_device_ha
     (void)commandDevice;
     (void)peerDevice;
     if (NULL == commandDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUsmP2PEnablePeerAccessExp: %s", "NULL == commandDevice");
     if (NULL == peerDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUsmP2PEnablePeerAccessExp: %s", "NULL == peerDevice");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3598,9 +3707,9 @@ static inline ur_result_t urc_check_usm_p_2p_disable_peer_access_exp(ur_device_h
     (void)commandDevice;
     (void)peerDevice;
     if (NULL == commandDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUsmP2PDisablePeerAccessExp: %s", "NULL == commandDevice");
     if (NULL == peerDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUsmP2PDisablePeerAccessExp: %s", "NULL == peerDevice");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3612,17 +3721,17 @@ static inline ur_result_t urc_check_usm_p_2p_peer_access_get_info_exp(ur_device_
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == commandDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUsmP2PPeerAccessGetInfoExp: %s", "NULL == commandDevice");
     if (NULL == peerDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urUsmP2PPeerAccessGetInfoExp: %s", "NULL == peerDevice");
     if (!urc_is_ur_exp_peer_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urUsmP2PPeerAccessGetInfoExp: %s", "UR_EXP_PEER_INFO_UR_PEER_ATOMICS_SUPPORT < propName");
     if (propSize == 0 && pPropValue != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urUsmP2PPeerAccessGetInfoExp: %s", "propSize == 0 && pPropValue != NULL");
     if (propSize != 0 && pPropValue == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUsmP2PPeerAccessGetInfoExp: %s", "propSize != 0 && pPropValue == NULL");
     if (pPropValue == NULL && pPropSizeRet == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urUsmP2PPeerAccessGetInfoExp: %s", "pPropValue == NULL && pPropSizeRet == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3632,13 +3741,13 @@ static inline ur_result_t urc_check_command_buffer_create_exp(ur_context_handle_
     (void)pCommandBufferDesc;
     (void)phCommandBuffer;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferCreateExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferCreateExp: %s", "NULL == hDevice");
     if (NULL == pCommandBufferDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferCreateExp: %s", "NULL == pCommandBufferDesc");
     if (NULL == phCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferCreateExp: %s", "NULL == phCommandBuffer");
     if (urc_pnext_check(pCommandBufferDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -3647,21 +3756,21 @@ static inline ur_result_t urc_check_command_buffer_create_exp(ur_context_handle_
 static inline ur_result_t urc_check_command_buffer_retain_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
     (void)hCommandBuffer;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferRetainExp: %s", "NULL == hCommandBuffer");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_command_buffer_release_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
     (void)hCommandBuffer;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferReleaseExp: %s", "NULL == hCommandBuffer");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_command_buffer_finalize_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
     (void)hCommandBuffer;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferFinalizeExp: %s", "NULL == hCommandBuffer");
     return UR_RESULT_SUCCESS;
 }
 
@@ -3682,23 +3791,23 @@ static inline ur_result_t urc_check_command_buffer_append_kernel_launch_exp(ur_e
     (void)phEvent;
     (void)phCommand;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendKernelLaunchExp: %s", "NULL == hCommandBuffer");
     if (NULL == hKernel)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendKernelLaunchExp: %s", "NULL == hKernel");
     if (NULL == pGlobalWorkSize)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferAppendKernelLaunchExp: %s", "NULL == pGlobalWorkSize");
     if (phKernelAlternatives == NULL && numKernelAlternatives > 0)
-        return UR_RESULT_ERROR_INVALID_VALUE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "urCommandBufferAppendKernelLaunchExp: %s", "phKernelAlternatives == NULL && numKernelAlternatives > 0");
     if (phKernelAlternatives != NULL && numKernelAlternatives == 0)
-        return UR_RESULT_ERROR_INVALID_VALUE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "urCommandBufferAppendKernelLaunchExp: %s", "phKernelAlternatives != NULL && numKernelAlternatives == 0");
     if (pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendKernelLaunchExp: %s", "pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0");
     if (pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendKernelLaunchExp: %s", "pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendKernelLaunchExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendKernelLaunchExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -3724,27 +3833,27 @@ static inline ur_result_t urc_check_command_buffer_append_kernel_launch_with_arg
     (void)phEvent;
     (void)phCommand;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendKernelLaunchWithArgsExp: %s", "NULL == hCommandBuffer");
     if (NULL == hKernel)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendKernelLaunchWithArgsExp: %s", "NULL == hKernel");
     if (NULL == pGlobalWorkSize)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferAppendKernelLaunchWithArgsExp: %s", "NULL == pGlobalWorkSize");
     if (pArgs == NULL && numArgs > 0)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferAppendKernelLaunchWithArgsExp: %s", "pArgs == NULL && numArgs > 0");
     if (NULL != pArgs && !urc_is_ur_exp_kernel_arg_type_t(pArgs->type))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urCommandBufferAppendKernelLaunchWithArgsExp: %s", "NULL != pArgs && UR_EXP_KERNEL_ARG_TYPE_SAMPLER < pArgs->type");
     if (phKernelAlternatives == NULL && numKernelAlternatives > 0)
-        return UR_RESULT_ERROR_INVALID_VALUE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "urCommandBufferAppendKernelLaunchWithArgsExp: %s", "phKernelAlternatives == NULL && numKernelAlternatives > 0");
     if (phKernelAlternatives != NULL && numKernelAlternatives == 0)
-        return UR_RESULT_ERROR_INVALID_VALUE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "urCommandBufferAppendKernelLaunchWithArgsExp: %s", "phKernelAlternatives != NULL && numKernelAlternatives == 0");
     if (pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendKernelLaunchWithArgsExp: %s", "pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0");
     if (pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendKernelLaunchWithArgsExp: %s", "pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendKernelLaunchWithArgsExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendKernelLaunchWithArgsExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -3767,21 +3876,21 @@ static inline ur_result_t urc_check_command_buffer_append_usm_memcpy_exp(ur_exp_
     (void)phEvent;
     (void)phCommand;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendUSMMemcpyExp: %s", "NULL == hCommandBuffer");
     if (NULL == pDst)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferAppendUSMMemcpyExp: %s", "NULL == pDst");
     if (NULL == pSrc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferAppendUSMMemcpyExp: %s", "NULL == pSrc");
     if (size == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urCommandBufferAppendUSMMemcpyExp: %s", "size == 0");
     if (pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendUSMMemcpyExp: %s", "pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0");
     if (pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendUSMMemcpyExp: %s", "pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendUSMMemcpyExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendUSMMemcpyExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -3802,25 +3911,25 @@ static inline ur_result_t urc_check_command_buffer_append_usm_fill_exp(ur_exp_co
     (void)phEvent;
     (void)phCommand;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendUSMFillExp: %s", "NULL == hCommandBuffer");
     if (NULL == pMemory)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferAppendUSMFillExp: %s", "NULL == pMemory");
     if (NULL == pPattern)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferAppendUSMFillExp: %s", "NULL == pPattern");
     if (patternSize == 0 || size == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urCommandBufferAppendUSMFillExp: %s", "patternSize == 0 || size == 0");
     if (patternSize > size)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urCommandBufferAppendUSMFillExp: %s", "patternSize > size");
     if (size % patternSize != 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urCommandBufferAppendUSMFillExp: %s", "size % patternSize != 0");
     if (pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendUSMFillExp: %s", "pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0");
     if (pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendUSMFillExp: %s", "pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendUSMFillExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendUSMFillExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -3842,19 +3951,19 @@ static inline ur_result_t urc_check_command_buffer_append_mem_buffer_copy_exp(ur
     (void)phEvent;
     (void)phCommand;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendMemBufferCopyExp: %s", "NULL == hCommandBuffer");
     if (NULL == hSrcMem)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendMemBufferCopyExp: %s", "NULL == hSrcMem");
     if (NULL == hDstMem)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendMemBufferCopyExp: %s", "NULL == hDstMem");
     if (pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendMemBufferCopyExp: %s", "pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0");
     if (pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendMemBufferCopyExp: %s", "pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendMemBufferCopyExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendMemBufferCopyExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -3875,19 +3984,19 @@ static inline ur_result_t urc_check_command_buffer_append_mem_buffer_write_exp(u
     (void)phEvent;
     (void)phCommand;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendMemBufferWriteExp: %s", "NULL == hCommandBuffer");
     if (NULL == hBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendMemBufferWriteExp: %s", "NULL == hBuffer");
     if (NULL == pSrc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferAppendMemBufferWriteExp: %s", "NULL == pSrc");
     if (pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendMemBufferWriteExp: %s", "pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0");
     if (pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendMemBufferWriteExp: %s", "pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendMemBufferWriteExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendMemBufferWriteExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -3908,19 +4017,19 @@ static inline ur_result_t urc_check_command_buffer_append_mem_buffer_read_exp(ur
     (void)phEvent;
     (void)phCommand;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendMemBufferReadExp: %s", "NULL == hCommandBuffer");
     if (NULL == hBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendMemBufferReadExp: %s", "NULL == hBuffer");
     if (NULL == pDst)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferAppendMemBufferReadExp: %s", "NULL == pDst");
     if (pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendMemBufferReadExp: %s", "pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0");
     if (pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendMemBufferReadExp: %s", "pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendMemBufferReadExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendMemBufferReadExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -3946,19 +4055,19 @@ static inline ur_result_t urc_check_command_buffer_append_mem_buffer_copy_rect_e
     (void)phEvent;
     (void)phCommand;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendMemBufferCopyRectExp: %s", "NULL == hCommandBuffer");
     if (NULL == hSrcMem)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendMemBufferCopyRectExp: %s", "NULL == hSrcMem");
     if (NULL == hDstMem)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendMemBufferCopyRectExp: %s", "NULL == hDstMem");
     if (pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendMemBufferCopyRectExp: %s", "pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0");
     if (pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendMemBufferCopyRectExp: %s", "pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendMemBufferCopyRectExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendMemBufferCopyRectExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -3984,19 +4093,19 @@ static inline ur_result_t urc_check_command_buffer_append_mem_buffer_write_rect_
     (void)phEvent;
     (void)phCommand;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendMemBufferWriteRectExp: %s", "NULL == hCommandBuffer");
     if (NULL == hBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendMemBufferWriteRectExp: %s", "NULL == hBuffer");
     if (NULL == pSrc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferAppendMemBufferWriteRectExp: %s", "NULL == pSrc");
     if (pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendMemBufferWriteRectExp: %s", "pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0");
     if (pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendMemBufferWriteRectExp: %s", "pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendMemBufferWriteRectExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendMemBufferWriteRectExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -4022,19 +4131,19 @@ static inline ur_result_t urc_check_command_buffer_append_mem_buffer_read_rect_e
     (void)phEvent;
     (void)phCommand;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendMemBufferReadRectExp: %s", "NULL == hCommandBuffer");
     if (NULL == hBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendMemBufferReadRectExp: %s", "NULL == hBuffer");
     if (NULL == pDst)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferAppendMemBufferReadRectExp: %s", "NULL == pDst");
     if (pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendMemBufferReadRectExp: %s", "pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0");
     if (pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendMemBufferReadRectExp: %s", "pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendMemBufferReadRectExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendMemBufferReadRectExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -4056,19 +4165,19 @@ static inline ur_result_t urc_check_command_buffer_append_mem_buffer_fill_exp(ur
     (void)phEvent;
     (void)phCommand;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendMemBufferFillExp: %s", "NULL == hCommandBuffer");
     if (NULL == hBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendMemBufferFillExp: %s", "NULL == hBuffer");
     if (NULL == pPattern)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferAppendMemBufferFillExp: %s", "NULL == pPattern");
     if (pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendMemBufferFillExp: %s", "pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0");
     if (pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendMemBufferFillExp: %s", "pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendMemBufferFillExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendMemBufferFillExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -4088,21 +4197,21 @@ static inline ur_result_t urc_check_command_buffer_append_usm_prefetch_exp(ur_ex
     (void)phEvent;
     (void)phCommand;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendUSMPrefetchExp: %s", "NULL == hCommandBuffer");
     if (NULL == pMemory)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferAppendUSMPrefetchExp: %s", "NULL == pMemory");
     if (UR_USM_MIGRATION_FLAGS_MASK & flags)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urCommandBufferAppendUSMPrefetchExp: %s", "UR_USM_MIGRATION_FLAGS_MASK & flags");
     if (pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendUSMPrefetchExp: %s", "pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0");
     if (pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendUSMPrefetchExp: %s", "pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0");
     if (size == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urCommandBufferAppendUSMPrefetchExp: %s", "size == 0");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendUSMPrefetchExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendUSMPrefetchExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -4122,21 +4231,21 @@ static inline ur_result_t urc_check_command_buffer_append_usm_advise_exp(ur_exp_
     (void)phEvent;
     (void)phCommand;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendUSMAdviseExp: %s", "NULL == hCommandBuffer");
     if (NULL == pMemory)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferAppendUSMAdviseExp: %s", "NULL == pMemory");
     if (UR_USM_ADVICE_FLAGS_MASK & advice)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urCommandBufferAppendUSMAdviseExp: %s", "UR_USM_ADVICE_FLAGS_MASK & advice");
     if (pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendUSMAdviseExp: %s", "pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0");
     if (pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendUSMAdviseExp: %s", "pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0");
     if (size == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urCommandBufferAppendUSMAdviseExp: %s", "size == 0");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendUSMAdviseExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferAppendUSMAdviseExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -4152,13 +4261,13 @@ static inline ur_result_t urc_check_command_buffer_append_native_command_exp(ur_
     (void)pSyncPointWaitList;
     (void)pSyncPoint;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferAppendNativeCommandExp: %s", "NULL == hCommandBuffer");
     if (NULL == pfnNativeCommand)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferAppendNativeCommandExp: %s", "NULL == pfnNativeCommand");
     if (pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendNativeCommandExp: %s", "pSyncPointWaitList == NULL && numSyncPointsInWaitList > 0");
     if (pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP, 0, "urCommandBufferAppendNativeCommandExp: %s", "pSyncPointWaitList != NULL && numSyncPointsInWaitList == 0");
     return UR_RESULT_SUCCESS;
 }
 
@@ -4169,13 +4278,13 @@ static inline ur_result_t urc_check_enqueue_command_buffer_exp(ur_queue_handle_t
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueCommandBufferExp: %s", "NULL == hQueue");
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueCommandBufferExp: %s", "NULL == hCommandBuffer");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueCommandBufferExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueCommandBufferExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -4187,13 +4296,13 @@ static inline ur_result_t urc_check_command_buffer_update_kernel_launch_exp(ur_e
     (void)numKernelUpdates;
     (void)pUpdateKernelLaunch;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferUpdateKernelLaunchExp: %s", "NULL == hCommandBuffer");
     if (NULL == pUpdateKernelLaunch)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferUpdateKernelLaunchExp: %s", "NULL == pUpdateKernelLaunch");
     if (NULL == pUpdateKernelLaunch->hCommand)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferUpdateKernelLaunchExp: %s", "NULL == pUpdateKernelLaunch->hCommand");
     if (numKernelUpdates == 0)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urCommandBufferUpdateKernelLaunchExp: %s", "numKernelUpdates == 0");
     for (size_t i = 0; pUpdateKernelLaunch != NULL && i < (size_t)(numKernelUpdates); ++i)
         if (urc_pnext_check(&pUpdateKernelLaunch[i]) != UR_RESULT_SUCCESS)
             return UR_RESULT_ERROR_INVALID_VALUE;
@@ -4204,9 +4313,9 @@ static inline ur_result_t urc_check_command_buffer_update_signal_event_exp(ur_ex
     (void)hCommand;
     (void)phSignalEvent;
     if (NULL == hCommand)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferUpdateSignalEventExp: %s", "NULL == hCommand");
     if (NULL == phSignalEvent)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferUpdateSignalEventExp: %s", "NULL == phSignalEvent");
     return UR_RESULT_SUCCESS;
 }
 
@@ -4215,11 +4324,11 @@ static inline ur_result_t urc_check_command_buffer_update_wait_events_exp(ur_exp
     (void)numEventsInWaitList;
     (void)phEventWaitList;
     if (NULL == hCommand)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferUpdateWaitEventsExp: %s", "NULL == hCommand");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferUpdateWaitEventsExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urCommandBufferUpdateWaitEventsExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -4233,15 +4342,15 @@ static inline ur_result_t urc_check_command_buffer_get_info_exp(ur_exp_command_b
     (void)pPropValue;
     (void)pPropSizeRet;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferGetInfoExp: %s", "NULL == hCommandBuffer");
     if (!urc_is_ur_exp_command_buffer_info_t(propName))
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urCommandBufferGetInfoExp: %s", "UR_EXP_COMMAND_BUFFER_INFO_DESCRIPTOR < propName");
     if (propSize == 0 && pPropValue != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "urCommandBufferGetInfoExp: %s", "propSize == 0 && pPropValue != NULL");
     if (propSize != 0 && pPropValue == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferGetInfoExp: %s", "propSize != 0 && pPropValue == NULL");
     if (pPropValue == NULL && pPropSizeRet == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferGetInfoExp: %s", "pPropValue == NULL && pPropSizeRet == NULL");
     return UR_RESULT_SUCCESS;
 }
 
@@ -4249,9 +4358,9 @@ static inline ur_result_t urc_check_command_buffer_get_native_handle_exp(ur_exp_
     (void)hCommandBuffer;
     (void)phNativeCommandBuffer;
     if (NULL == hCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urCommandBufferGetNativeHandleExp: %s", "NULL == hCommandBuffer");
     if (NULL == phNativeCommandBuffer)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urCommandBufferGetNativeHandleExp: %s", "NULL == phNativeCommandBuffer");
     return UR_RESULT_SUCCESS;
 }
 
@@ -4264,13 +4373,15 @@ static inline ur_result_t urc_check_enqueue_host_task_exp(ur_queue_handle_t hQue
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueHostTaskExp: %s", "NULL == hQueue");
     if (NULL == pfnHostTask)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueHostTaskExp: %s", "NULL == pfnHostTask");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueHostTaskExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueHostTaskExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
+    if (pProperties != NULL && (UR_EXP_HOST_TASK_FLAGS_MASK & pProperties->flags) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urEnqueueHostTaskExp: %s", "pProperties != NULL && (UR_EXP_HOST_TASK_FLAGS_MASK & pProperties->flags) != 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -4286,11 +4397,13 @@ static inline ur_result_t urc_check_enqueue_events_wait_with_barrier_ext(ur_queu
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueEventsWaitWithBarrierExt: %s", "NULL == hQueue");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueEventsWaitWithBarrierExt: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueEventsWaitWithBarrierExt: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
+    if (pProperties != NULL && (UR_EXP_ENQUEUE_EXT_FLAGS_MASK & pProperties->flags) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urEnqueueEventsWaitWithBarrierExt: %s", "pProperties != NULL && (UR_EXP_ENQUEUE_EXT_FLAGS_MASK & pProperties->flags) != 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -4310,9 +4423,11 @@ static inline ur_result_t urc_check_enqueue_native_command_exp(ur_queue_handle_t
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueNativeCommandExp: %s", "NULL == hQueue");
     if (NULL == pfnNativeEnqueue)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueNativeCommandExp: %s", "NULL == pfnNativeEnqueue");
+    if (pProperties != NULL && (UR_EXP_ENQUEUE_NATIVE_COMMAND_FLAGS_MASK & pProperties->flags) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urEnqueueNativeCommandExp: %s", "pProperties != NULL && (UR_EXP_ENQUEUE_NATIVE_COMMAND_FLAGS_MASK & pProperties->flags) != 0");
     for (size_t i = 0; phMemList != NULL && i < (size_t)(numMemsInMemList); ++i)
         if (phMemList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -4330,15 +4445,15 @@ static inline ur_result_t urc_check_event_create_exp(ur_context_handle_t hContex
     (void)pEventDesc;
     (void)phEvent;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEventCreateExp: %s", "NULL == hContext");
     if (NULL == hDevice)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEventCreateExp: %s", "NULL == hDevice");
     if (NULL == pEventDesc)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEventCreateExp: %s", "NULL == pEventDesc");
     if (NULL == phEvent)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEventCreateExp: %s", "NULL == phEvent");
     if (UR_EXP_EVENT_FLAGS_MASK & pEventDesc->flags)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urEventCreateExp: %s", "UR_EXP_EVENT_FLAGS_MASK & pEventDesc->flags");
     if (urc_pnext_check(pEventDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
     return UR_RESULT_SUCCESS;
@@ -4348,16 +4463,16 @@ static inline ur_result_t urc_check_graph_create_exp(ur_context_handle_t hContex
     (void)hContext;
     (void)phGraph;
     if (NULL == hContext)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urGraphCreateExp: %s", "NULL == hContext");
     if (NULL == phGraph)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urGraphCreateExp: %s", "NULL == phGraph");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_queue_begin_graph_capture_exp(ur_queue_handle_t hQueue) {
     (void)hQueue;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urQueueBeginGraphCaptureExp: %s", "NULL == hQueue");
     return UR_RESULT_SUCCESS;
 }
 
@@ -4365,9 +4480,9 @@ static inline ur_result_t urc_check_queue_begin_capture_into_graph_exp(ur_queue_
     (void)hQueue;
     (void)hGraph;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urQueueBeginCaptureIntoGraphExp: %s", "NULL == hQueue");
     if (NULL == hGraph)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urQueueBeginCaptureIntoGraphExp: %s", "NULL == hGraph");
     return UR_RESULT_SUCCESS;
 }
 
@@ -4375,9 +4490,9 @@ static inline ur_result_t urc_check_queue_end_graph_capture_exp(ur_queue_handle_
     (void)hQueue;
     (void)phGraph;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urQueueEndGraphCaptureExp: %s", "NULL == hQueue");
     if (NULL == phGraph)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urQueueEndGraphCaptureExp: %s", "NULL == phGraph");
     return UR_RESULT_SUCCESS;
 }
 
@@ -4385,9 +4500,9 @@ static inline ur_result_t urc_check_graph_instantiate_graph_exp(ur_exp_graph_han
     (void)hGraph;
     (void)phExecGraph;
     if (NULL == hGraph)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urGraphInstantiateGraphExp: %s", "NULL == hGraph");
     if (NULL == phExecGraph)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urGraphInstantiateGraphExp: %s", "NULL == phExecGraph");
     return UR_RESULT_SUCCESS;
 }
 
@@ -4398,13 +4513,13 @@ static inline ur_result_t urc_check_enqueue_graph_exp(ur_queue_handle_t hQueue, 
     (void)phEventWaitList;
     (void)phEvent;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueGraphExp: %s", "NULL == hQueue");
     if (NULL == hGraph)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urEnqueueGraphExp: %s", "NULL == hGraph");
     if (phEventWaitList == NULL && numEventsInWaitList > 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueGraphExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
     if (phEventWaitList != NULL && numEventsInWaitList == 0)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueGraphExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -4414,14 +4529,14 @@ static inline ur_result_t urc_check_enqueue_graph_exp(ur_queue_handle_t hQueue, 
 static inline ur_result_t urc_check_graph_destroy_exp(ur_exp_graph_handle_t hGraph) {
     (void)hGraph;
     if (NULL == hGraph)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urGraphDestroyExp: %s", "NULL == hGraph");
     return UR_RESULT_SUCCESS;
 }
 
 static inline ur_result_t urc_check_graph_executable_graph_destroy_exp(ur_exp_executable_graph_handle_t hExecutableGraph) {
     (void)hExecutableGraph;
     if (NULL == hExecutableGraph)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urGraphExecutableGraphDestroyExp: %s", "NULL == hExecutableGraph");
     return UR_RESULT_SUCCESS;
 }
 
@@ -4429,9 +4544,9 @@ static inline ur_result_t urc_check_queue_is_graph_capture_enabled_exp(ur_queue_
     (void)hQueue;
     (void)pResult;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urQueueIsGraphCaptureEnabledExp: %s", "NULL == hQueue");
     if (NULL == pResult)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urQueueIsGraphCaptureEnabledExp: %s", "NULL == pResult");
     return UR_RESULT_SUCCESS;
 }
 
@@ -4439,9 +4554,9 @@ static inline ur_result_t urc_check_queue_get_graph_exp(ur_queue_handle_t hQueue
     (void)hQueue;
     (void)phGraph;
     if (NULL == hQueue)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urQueueGetGraphExp: %s", "NULL == hQueue");
     if (NULL == phGraph)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urQueueGetGraphExp: %s", "NULL == phGraph");
     return UR_RESULT_SUCCESS;
 }
 
@@ -4449,9 +4564,9 @@ static inline ur_result_t urc_check_graph_is_empty_exp(ur_exp_graph_handle_t hGr
     (void)hGraph;
     (void)pResult;
     if (NULL == hGraph)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urGraphIsEmptyExp: %s", "NULL == hGraph");
     if (NULL == pResult)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urGraphIsEmptyExp: %s", "NULL == pResult");
     return UR_RESULT_SUCCESS;
 }
 
@@ -4459,9 +4574,9 @@ static inline ur_result_t urc_check_graph_get_id_exp(ur_exp_graph_handle_t hGrap
     (void)hGraph;
     (void)pGraphId;
     if (NULL == hGraph)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urGraphGetIdExp: %s", "NULL == hGraph");
     if (NULL == pGraphId)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urGraphGetIdExp: %s", "NULL == pGraphId");
     return UR_RESULT_SUCCESS;
 }
 
@@ -4470,9 +4585,9 @@ static inline ur_result_t urc_check_graph_set_destruction_callback_exp(ur_exp_gr
     (void)pfnCallback;
     (void)pUserData;
     if (NULL == hGraph)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urGraphSetDestructionCallbackExp: %s", "NULL == hGraph");
     if (NULL == pfnCallback)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urGraphSetDestructionCallbackExp: %s", "NULL == pfnCallback");
     return UR_RESULT_SUCCESS;
 }
 
@@ -4480,9 +4595,9 @@ static inline ur_result_t urc_check_graph_dump_contents_exp(ur_exp_graph_handle_
     (void)hGraph;
     (void)filePath;
     if (NULL == hGraph)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urGraphDumpContentsExp: %s", "NULL == hGraph");
     if (NULL == filePath)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urGraphDumpContentsExp: %s", "NULL == filePath");
     return UR_RESULT_SUCCESS;
 }
 
@@ -4490,9 +4605,9 @@ static inline ur_result_t urc_check_graph_get_native_handle_exp(ur_exp_graph_han
     (void)hGraph;
     (void)phNativeGraph;
     if (NULL == hGraph)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urGraphGetNativeHandleExp: %s", "NULL == hGraph");
     if (NULL == phNativeGraph)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urGraphGetNativeHandleExp: %s", "NULL == phNativeGraph");
     return UR_RESULT_SUCCESS;
 }
 
@@ -4500,9 +4615,9 @@ static inline ur_result_t urc_check_graph_executable_graph_get_native_handle_exp
     (void)hExecutableGraph;
     (void)phNativeExecutableGraph;
     if (NULL == hExecutableGraph)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urGraphExecutableGraphGetNativeHandleExp: %s", "NULL == hExecutableGraph");
     if (NULL == phNativeExecutableGraph)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urGraphExecutableGraphGetNativeHandleExp: %s", "NULL == phNativeExecutableGraph");
     return UR_RESULT_SUCCESS;
 }
 

@@ -127,6 +127,63 @@ def chain_checks(spec, fn):
     return out
 
 
+# Handle types whose objects start with a urc_object_t of a known kind (common/object.h), and
+# the result for a handle of another kind or of another adapter. An object kind added to
+# object.h adds its row here, and every entry point taking that handle checks it.
+HANDLE_KINDS = {
+    "ur_adapter_handle_t": ("URC_KIND_ADAPTER", "INVALID_NULL_HANDLE"),
+    "ur_platform_handle_t": ("URC_KIND_PLATFORM", "INVALID_PLATFORM"),
+    "ur_device_handle_t": ("URC_KIND_DEVICE", "INVALID_DEVICE"),
+    "ur_context_handle_t": ("URC_KIND_CONTEXT", "INVALID_CONTEXT"),
+    "ur_queue_handle_t": ("URC_KIND_QUEUE", "INVALID_QUEUE"),
+    "ur_event_handle_t": ("URC_KIND_EVENT", "INVALID_EVENT"),
+    "ur_program_handle_t": ("URC_KIND_PROGRAM", "INVALID_PROGRAM"),
+    "ur_kernel_handle_t": ("URC_KIND_KERNEL", "INVALID_KERNEL"),
+    "ur_mem_handle_t": ("URC_KIND_MEM", "INVALID_MEM_OBJECT"),
+    "ur_sampler_handle_t": ("URC_KIND_SAMPLER", "INVALID_SAMPLER"),
+    "ur_usm_pool_handle_t": ("URC_KIND_USM_POOL", "INVALID_NULL_HANDLE"),
+}
+KIND_PARAM = re.compile(r"^(?:const )?(ur_\w+_handle_t)(?: \*)?$")
+
+
+def kind_checks(fn):
+    """(parameter, kind, result, count or None) for every handle argument, and every element of a
+    handle array, whose kind the adapter can check. NULL passes (the checks above decide
+    whether NULL is allowed)."""
+    out = []
+    for p in fn.params:
+        m = KIND_PARAM.match(p.ctype)
+        if not m or "in" not in p.tags or m.group(1) not in HANDLE_KINDS:
+            continue
+        kind, result = HANDLE_KINDS[m.group(1)]
+        if p.ctype.endswith("*"):
+            if not p.range:
+                continue
+            count = p.range[1]
+            if count == "numEventsInWaitList":
+                result = "INVALID_EVENT_WAIT_LIST"
+            out.append((p.name, kind, result, count))
+        else:
+            out.append((p.name, kind, result, None))
+    return out
+
+
+def kind_check_lines(fn, test):
+    """C lines returning the wrong-kind result; `test` formats (handle, kind) as 'is fine'."""
+    lines = []
+    for name, kind, result, count in kind_checks(fn):
+        ret = '        return urc_error_wrong_handle(UR_RESULT_ERROR_%s, "%s", "%s");' % (
+            result, fn.name, name)
+        if count is None:
+            lines.append("    if (!%s)" % test(name, kind))
+            lines.append(ret)
+        else:
+            lines.append("    for (size_t i = 0; %s != NULL && i < (size_t)(%s); ++i)" % (name, count))
+            lines.append("        if (!%s)" % test(name + "[i]", kind))
+            lines.append("    " + ret)
+    return lines
+
+
 def ordered_checks(fn):
     # A handle inside a struct (`NULL == pDesc->hCommand`) can only be read once the struct
     # pointer itself is known to be non-NULL, so those come after the pointer checks.
@@ -134,6 +191,10 @@ def ordered_checks(fn):
     second = [c for c in fn.checks if c[0] == "INVALID_NULL_POINTER" and c[1].startswith("NULL == ")]
     rest = [c for c in fn.checks if c not in first and c not in second]
     return first + second + rest
+
+
+def _c_string(text):
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("::", "")
 
 
 def ur_checks_h(spec):
@@ -144,7 +205,7 @@ def ur_checks_h(spec):
              "#ifndef URC_COMMON_GENERATED_UR_CHECKS_H",
              "#define URC_COMMON_GENERATED_UR_CHECKS_H", "",
              '#include "pnext.h"',
-             '#include "ur_api.h"', "",
+             '#include "ur_api.h"', '#include "error.h"', "",
              "#if defined(__GNUC__)",
              "#pragma GCC diagnostic push",
              "#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"",
@@ -160,9 +221,16 @@ def ur_checks_h(spec):
         lines.append("static inline ur_result_t %s(%s) {" % (check_name(fn), params_decl(fn)))
         for p in fn.params:
             lines.append("    (void)%s;" % p.name)
+        for p in fn.params:
+            if p.has("nullonfail"):  # a failure of any kind leaves NULL, never a stale handle
+                lines.append("    if (%s != NULL)" % p.name)
+                lines.append("        *%s = NULL;" % p.name)
         for result, expr in ordered_checks(fn):
+            # The condition, as the description states it, is the message for
+            # urAdapterGetLastError.
             lines.append("    if (%s)" % _rewrite(expr, owners))
-            lines.append("        return UR_RESULT_ERROR_%s;" % result)
+            lines.append('        return urc_error_set(UR_RESULT_ERROR_%s, 0, "%s: %%s", "%s");'
+                         % (result, fn.name, _c_string(expr)))
         for name, count, result in element_checks(fn):
             lines.append("    for (size_t i = 0; %s != NULL && i < (size_t)(%s); ++i)" % (name, count))
             lines.append("        if (%s[i] == NULL)" % name)

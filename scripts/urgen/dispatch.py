@@ -3,7 +3,7 @@
 getters, the shared 'unsupported' stubs, and the linker export maps."""
 
 from . import printers
-from .checks import args_list, check_name, params_decl, route_is_checked
+from .checks import args_list, check_name, kind_check_lines, params_decl, route_is_checked
 from .spec import pfn_type, snake
 
 HEADER = ["// SPDX-License-Identifier: MIT",
@@ -44,14 +44,19 @@ def ur_unsupported(spec):
                   "// checked as for any call, then the answer is UR_RESULT_ERROR_UNSUPPORTED_FEATURE.",
                   "#ifndef URC_COMMON_GENERATED_UR_UNSUPPORTED_H",
                   "#define URC_COMMON_GENERATED_UR_UNSUPPORTED_H", "", '#include "ur_api.h"', ""]
-    c = HEADER + ['#include "ur_unsupported.h"', '#include "ur_checks.h"']
+    c = HEADER + ['#include "ur_unsupported.h"', '#include "ur_checks.h"', '#include "error.h"',
+                  '#include "object.h"']
     for t in spec.tables:
         for fn in t.functions:
             h.append("ur_result_t UR_APICALL %s(%s);" % (unsupported_name(fn), params_decl(fn)))
             c.append("")
             c.append("ur_result_t UR_APICALL %s(%s) {" % (unsupported_name(fn), params_decl(fn)))
             c.append("    ur_result_t result = %s(%s);" % (check_name(fn), args_list(fn)))
-            c.append("    return result != UR_RESULT_SUCCESS ? result : UR_RESULT_ERROR_UNSUPPORTED_FEATURE;")
+            c.append("    if (result != UR_RESULT_SUCCESS)")
+            c.append("        return result;")
+            # Shared by every adapter, so the kind is checked but not which adapter made it.
+            c += kind_check_lines(fn, lambda h, k: "urc_is_kind_or_null(%s, %s)" % (h, k))
+            c.append("    return UR_RESULT_ERROR_UNSUPPORTED_FEATURE;")
             c.append("}")
     # Whole tables an adapter implements none of are initialised from these, so each adapter's
     # table lists only the slots it really has.
@@ -262,6 +267,8 @@ def adapter_files(spec, name, prefix, fallback):
     c = HEADER + ["// The table of the %s adapter and the 26 getters it exports." % name, "",
                   '#include "%s_entry_points.h"' % prefix, '#include "ddi_getter.h"', '#include "ur_checks.h"',
                   '#include "ur_unsupported.h"']
+    if fallback != "record":
+        c += ['#include "error.h"', '#include "object.h"']
     for t in spec.tables:
         for fn in t.functions:
             if fn.name in impl:
@@ -272,6 +279,9 @@ def adapter_files(spec, name, prefix, fallback):
                 c.append("    ur_result_t result = %s(%s);" % (check_name(fn), args_list(fn)))
                 c.append("    if (result != UR_RESULT_SUCCESS)")
                 c.append("        return result;")
+                if fallback != "record":
+                    # Every handle must be this adapter's, of the kind the parameter names.
+                    c += kind_check_lines(fn, lambda h, k, p=prefix: "urc_is_own(%s, %s, &%s_ddi)" % (h, k, p))
                 c.append("    return %s(%s);" % (_impl_name(prefix, fn), args_list(fn)))
                 c.append("}")
             elif fallback == "record":

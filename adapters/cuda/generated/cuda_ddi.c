@@ -6,6 +6,8 @@
 #include "ddi_getter.h"
 #include "ur_checks.h"
 #include "ur_unsupported.h"
+#include "error.h"
+#include "object.h"
 
 static ur_result_t UR_APICALL checked_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters, uint32_t *pNumAdapters) {
     ur_result_t result = urc_check_adapter_get(NumEntries, phAdapters, pNumAdapters);
@@ -18,6 +20,8 @@ static ur_result_t UR_APICALL checked_adapter_release(ur_adapter_handle_t hAdapt
     ur_result_t result = urc_check_adapter_release(hAdapter);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urAdapterRelease", "hAdapter");
     return cuda_adapter_release(hAdapter);
 }
 
@@ -25,6 +29,8 @@ static ur_result_t UR_APICALL checked_adapter_retain(ur_adapter_handle_t hAdapte
     ur_result_t result = urc_check_adapter_retain(hAdapter);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urAdapterRetain", "hAdapter");
     return cuda_adapter_retain(hAdapter);
 }
 
@@ -32,6 +38,8 @@ static ur_result_t UR_APICALL checked_adapter_get_last_error(ur_adapter_handle_t
     ur_result_t result = urc_check_adapter_get_last_error(hAdapter, ppMessage, pError);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urAdapterGetLastError", "hAdapter");
     return cuda_adapter_get_last_error(hAdapter, ppMessage, pError);
 }
 
@@ -39,6 +47,8 @@ static ur_result_t UR_APICALL checked_adapter_get_info(ur_adapter_handle_t hAdap
     ur_result_t result = urc_check_adapter_get_info(hAdapter, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urAdapterGetInfo", "hAdapter");
     return cuda_adapter_get_info(hAdapter, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -46,6 +56,8 @@ static ur_result_t UR_APICALL checked_adapter_set_logger_callback(ur_adapter_han
     ur_result_t result = urc_check_adapter_set_logger_callback(hAdapter, pfnLoggerCallback, pUserData, level);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urAdapterSetLoggerCallback", "hAdapter");
     return cuda_adapter_set_logger_callback(hAdapter, pfnLoggerCallback, pUserData, level);
 }
 
@@ -53,6 +65,8 @@ static ur_result_t UR_APICALL checked_adapter_set_logger_callback_level(ur_adapt
     ur_result_t result = urc_check_adapter_set_logger_callback_level(hAdapter, level);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urAdapterSetLoggerCallbackLevel", "hAdapter");
     return cuda_adapter_set_logger_callback_level(hAdapter, level);
 }
 
@@ -60,6 +74,8 @@ static ur_result_t UR_APICALL checked_platform_get(ur_adapter_handle_t hAdapter,
     ur_result_t result = urc_check_platform_get(hAdapter, NumEntries, phPlatforms, pNumPlatforms);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPlatformGet", "hAdapter");
     return cuda_platform_get(hAdapter, NumEntries, phPlatforms, pNumPlatforms);
 }
 
@@ -67,6 +83,8 @@ static ur_result_t UR_APICALL checked_platform_get_info(ur_platform_handle_t hPl
     ur_result_t result = urc_check_platform_get_info(hPlatform, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hPlatform, URC_KIND_PLATFORM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PLATFORM, "urPlatformGetInfo", "hPlatform");
     return cuda_platform_get_info(hPlatform, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -74,6 +92,8 @@ static ur_result_t UR_APICALL checked_platform_get_api_version(ur_platform_handl
     ur_result_t result = urc_check_platform_get_api_version(hPlatform, pVersion);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hPlatform, URC_KIND_PLATFORM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PLATFORM, "urPlatformGetApiVersion", "hPlatform");
     return cuda_platform_get_api_version(hPlatform, pVersion);
 }
 
@@ -81,6 +101,8 @@ static ur_result_t UR_APICALL checked_platform_get_backend_option(ur_platform_ha
     ur_result_t result = urc_check_platform_get_backend_option(hPlatform, pFrontendOption, ppPlatformOption);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hPlatform, URC_KIND_PLATFORM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PLATFORM, "urPlatformGetBackendOption", "hPlatform");
     return cuda_platform_get_backend_option(hPlatform, pFrontendOption, ppPlatformOption);
 }
 
@@ -88,6 +110,9 @@ static ur_result_t UR_APICALL checked_context_create(uint32_t DeviceCount, const
     ur_result_t result = urc_check_context_create(DeviceCount, phDevices, pProperties, phContext);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    for (size_t i = 0; phDevices != NULL && i < (size_t)(DeviceCount); ++i)
+        if (!urc_is_own(phDevices[i], URC_KIND_DEVICE, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urContextCreate", "phDevices");
     return cuda_context_create(DeviceCount, phDevices, pProperties, phContext);
 }
 
@@ -95,6 +120,8 @@ static ur_result_t UR_APICALL checked_context_retain(ur_context_handle_t hContex
     ur_result_t result = urc_check_context_retain(hContext);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urContextRetain", "hContext");
     return cuda_context_retain(hContext);
 }
 
@@ -102,6 +129,8 @@ static ur_result_t UR_APICALL checked_context_release(ur_context_handle_t hConte
     ur_result_t result = urc_check_context_release(hContext);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urContextRelease", "hContext");
     return cuda_context_release(hContext);
 }
 
@@ -109,6 +138,8 @@ static ur_result_t UR_APICALL checked_context_get_info(ur_context_handle_t hCont
     ur_result_t result = urc_check_context_get_info(hContext, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urContextGetInfo", "hContext");
     return cuda_context_get_info(hContext, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -116,6 +147,8 @@ static ur_result_t UR_APICALL checked_context_get_native_handle(ur_context_handl
     ur_result_t result = urc_check_context_get_native_handle(hContext, phNativeContext);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urContextGetNativeHandle", "hContext");
     return cuda_context_get_native_handle(hContext, phNativeContext);
 }
 
@@ -123,6 +156,11 @@ static ur_result_t UR_APICALL checked_context_create_with_native_handle(ur_nativ
     ur_result_t result = urc_check_context_create_with_native_handle(hNativeContext, hAdapter, numDevices, phDevices, pProperties, phContext);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urContextCreateWithNativeHandle", "hAdapter");
+    for (size_t i = 0; phDevices != NULL && i < (size_t)(numDevices); ++i)
+        if (!urc_is_own(phDevices[i], URC_KIND_DEVICE, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urContextCreateWithNativeHandle", "phDevices");
     return cuda_context_create_with_native_handle(hNativeContext, hAdapter, numDevices, phDevices, pProperties, phContext);
 }
 
@@ -130,6 +168,8 @@ static ur_result_t UR_APICALL checked_context_set_extended_deleter(ur_context_ha
     ur_result_t result = urc_check_context_set_extended_deleter(hContext, pfnDeleter, pUserData);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urContextSetExtendedDeleter", "hContext");
     return cuda_context_set_extended_deleter(hContext, pfnDeleter, pUserData);
 }
 
@@ -137,6 +177,8 @@ static ur_result_t UR_APICALL checked_event_get_info(ur_event_handle_t hEvent, u
     ur_result_t result = urc_check_event_get_info(hEvent, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hEvent, URC_KIND_EVENT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT, "urEventGetInfo", "hEvent");
     return cuda_event_get_info(hEvent, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -144,6 +186,8 @@ static ur_result_t UR_APICALL checked_event_get_profiling_info(ur_event_handle_t
     ur_result_t result = urc_check_event_get_profiling_info(hEvent, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hEvent, URC_KIND_EVENT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT, "urEventGetProfilingInfo", "hEvent");
     return cuda_event_get_profiling_info(hEvent, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -151,6 +195,9 @@ static ur_result_t UR_APICALL checked_event_wait(uint32_t numEvents, const ur_ev
     ur_result_t result = urc_check_event_wait(numEvents, phEventWaitList);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEvents); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT, "urEventWait", "phEventWaitList");
     return cuda_event_wait(numEvents, phEventWaitList);
 }
 
@@ -158,6 +205,8 @@ static ur_result_t UR_APICALL checked_event_retain(ur_event_handle_t hEvent) {
     ur_result_t result = urc_check_event_retain(hEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hEvent, URC_KIND_EVENT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT, "urEventRetain", "hEvent");
     return cuda_event_retain(hEvent);
 }
 
@@ -165,6 +214,8 @@ static ur_result_t UR_APICALL checked_event_release(ur_event_handle_t hEvent) {
     ur_result_t result = urc_check_event_release(hEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hEvent, URC_KIND_EVENT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT, "urEventRelease", "hEvent");
     return cuda_event_release(hEvent);
 }
 
@@ -172,6 +223,8 @@ static ur_result_t UR_APICALL checked_event_get_native_handle(ur_event_handle_t 
     ur_result_t result = urc_check_event_get_native_handle(hEvent, phNativeEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hEvent, URC_KIND_EVENT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT, "urEventGetNativeHandle", "hEvent");
     return cuda_event_get_native_handle(hEvent, phNativeEvent);
 }
 
@@ -179,6 +232,8 @@ static ur_result_t UR_APICALL checked_event_create_with_native_handle(ur_native_
     ur_result_t result = urc_check_event_create_with_native_handle(hNativeEvent, hContext, pProperties, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urEventCreateWithNativeHandle", "hContext");
     return cuda_event_create_with_native_handle(hNativeEvent, hContext, pProperties, phEvent);
 }
 
@@ -186,6 +241,8 @@ static ur_result_t UR_APICALL checked_event_set_callback(ur_event_handle_t hEven
     ur_result_t result = urc_check_event_set_callback(hEvent, execStatus, pfnNotify, pUserData);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hEvent, URC_KIND_EVENT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT, "urEventSetCallback", "hEvent");
     return cuda_event_set_callback(hEvent, execStatus, pfnNotify, pUserData);
 }
 
@@ -193,6 +250,8 @@ static ur_result_t UR_APICALL checked_program_create_with_il(ur_context_handle_t
     ur_result_t result = urc_check_program_create_with_il(hContext, pIL, length, pProperties, phProgram);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urProgramCreateWithIL", "hContext");
     return cuda_program_create_with_il(hContext, pIL, length, pProperties, phProgram);
 }
 
@@ -200,6 +259,11 @@ static ur_result_t UR_APICALL checked_program_create_with_binary(ur_context_hand
     ur_result_t result = urc_check_program_create_with_binary(hContext, numDevices, phDevices, pLengths, ppBinaries, pProperties, phProgram);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urProgramCreateWithBinary", "hContext");
+    for (size_t i = 0; phDevices != NULL && i < (size_t)(numDevices); ++i)
+        if (!urc_is_own(phDevices[i], URC_KIND_DEVICE, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urProgramCreateWithBinary", "phDevices");
     return cuda_program_create_with_binary(hContext, numDevices, phDevices, pLengths, ppBinaries, pProperties, phProgram);
 }
 
@@ -207,6 +271,10 @@ static ur_result_t UR_APICALL checked_program_build(ur_context_handle_t hContext
     ur_result_t result = urc_check_program_build(hContext, hProgram, pOptions);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urProgramBuild", "hContext");
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramBuild", "hProgram");
     return cuda_program_build(hContext, hProgram, pOptions);
 }
 
@@ -214,6 +282,10 @@ static ur_result_t UR_APICALL checked_program_compile(ur_context_handle_t hConte
     ur_result_t result = urc_check_program_compile(hContext, hProgram, pOptions);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urProgramCompile", "hContext");
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramCompile", "hProgram");
     return cuda_program_compile(hContext, hProgram, pOptions);
 }
 
@@ -221,6 +293,11 @@ static ur_result_t UR_APICALL checked_program_link(ur_context_handle_t hContext,
     ur_result_t result = urc_check_program_link(hContext, count, phPrograms, pOptions, phProgram);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urProgramLink", "hContext");
+    for (size_t i = 0; phPrograms != NULL && i < (size_t)(count); ++i)
+        if (!urc_is_own(phPrograms[i], URC_KIND_PROGRAM, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramLink", "phPrograms");
     return cuda_program_link(hContext, count, phPrograms, pOptions, phProgram);
 }
 
@@ -228,6 +305,8 @@ static ur_result_t UR_APICALL checked_program_retain(ur_program_handle_t hProgra
     ur_result_t result = urc_check_program_retain(hProgram);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramRetain", "hProgram");
     return cuda_program_retain(hProgram);
 }
 
@@ -235,6 +314,8 @@ static ur_result_t UR_APICALL checked_program_release(ur_program_handle_t hProgr
     ur_result_t result = urc_check_program_release(hProgram);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramRelease", "hProgram");
     return cuda_program_release(hProgram);
 }
 
@@ -242,6 +323,10 @@ static ur_result_t UR_APICALL checked_program_get_function_pointer(ur_device_han
     ur_result_t result = urc_check_program_get_function_pointer(hDevice, hProgram, pFunctionName, ppFunctionPointer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urProgramGetFunctionPointer", "hDevice");
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramGetFunctionPointer", "hProgram");
     return cuda_program_get_function_pointer(hDevice, hProgram, pFunctionName, ppFunctionPointer);
 }
 
@@ -249,6 +334,10 @@ static ur_result_t UR_APICALL checked_program_get_global_variable_pointer(ur_dev
     ur_result_t result = urc_check_program_get_global_variable_pointer(hDevice, hProgram, pGlobalVariableName, pGlobalVariableSizeRet, ppGlobalVariablePointerRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urProgramGetGlobalVariablePointer", "hDevice");
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramGetGlobalVariablePointer", "hProgram");
     return cuda_program_get_global_variable_pointer(hDevice, hProgram, pGlobalVariableName, pGlobalVariableSizeRet, ppGlobalVariablePointerRet);
 }
 
@@ -256,6 +345,8 @@ static ur_result_t UR_APICALL checked_program_get_info(ur_program_handle_t hProg
     ur_result_t result = urc_check_program_get_info(hProgram, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramGetInfo", "hProgram");
     return cuda_program_get_info(hProgram, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -263,6 +354,10 @@ static ur_result_t UR_APICALL checked_program_get_build_info(ur_program_handle_t
     ur_result_t result = urc_check_program_get_build_info(hProgram, hDevice, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramGetBuildInfo", "hProgram");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urProgramGetBuildInfo", "hDevice");
     return cuda_program_get_build_info(hProgram, hDevice, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -270,6 +365,8 @@ static ur_result_t UR_APICALL checked_program_get_native_handle(ur_program_handl
     ur_result_t result = urc_check_program_get_native_handle(hProgram, phNativeProgram);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramGetNativeHandle", "hProgram");
     return cuda_program_get_native_handle(hProgram, phNativeProgram);
 }
 
@@ -277,6 +374,8 @@ static ur_result_t UR_APICALL checked_program_create_with_native_handle(ur_nativ
     ur_result_t result = urc_check_program_create_with_native_handle(hNativeProgram, hContext, pProperties, phProgram);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urProgramCreateWithNativeHandle", "hContext");
     return cuda_program_create_with_native_handle(hNativeProgram, hContext, pProperties, phProgram);
 }
 
@@ -284,6 +383,11 @@ static ur_result_t UR_APICALL checked_program_build_exp(ur_program_handle_t hPro
     ur_result_t result = urc_check_program_build_exp(hProgram, numDevices, phDevices, flags, pOptions);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramBuildExp", "hProgram");
+    for (size_t i = 0; phDevices != NULL && i < (size_t)(numDevices); ++i)
+        if (!urc_is_own(phDevices[i], URC_KIND_DEVICE, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urProgramBuildExp", "phDevices");
     return cuda_program_build_exp(hProgram, numDevices, phDevices, flags, pOptions);
 }
 
@@ -291,6 +395,11 @@ static ur_result_t UR_APICALL checked_program_compile_exp(ur_program_handle_t hP
     ur_result_t result = urc_check_program_compile_exp(hProgram, numDevices, phDevices, flags, pOptions);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramCompileExp", "hProgram");
+    for (size_t i = 0; phDevices != NULL && i < (size_t)(numDevices); ++i)
+        if (!urc_is_own(phDevices[i], URC_KIND_DEVICE, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urProgramCompileExp", "phDevices");
     return cuda_program_compile_exp(hProgram, numDevices, phDevices, flags, pOptions);
 }
 
@@ -298,6 +407,14 @@ static ur_result_t UR_APICALL checked_program_link_exp(ur_context_handle_t hCont
     ur_result_t result = urc_check_program_link_exp(hContext, numDevices, phDevices, flags, count, phPrograms, pOptions, phProgram);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urProgramLinkExp", "hContext");
+    for (size_t i = 0; phDevices != NULL && i < (size_t)(numDevices); ++i)
+        if (!urc_is_own(phDevices[i], URC_KIND_DEVICE, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urProgramLinkExp", "phDevices");
+    for (size_t i = 0; phPrograms != NULL && i < (size_t)(count); ++i)
+        if (!urc_is_own(phPrograms[i], URC_KIND_PROGRAM, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramLinkExp", "phPrograms");
     return cuda_program_link_exp(hContext, numDevices, phDevices, flags, count, phPrograms, pOptions, phProgram);
 }
 
@@ -305,6 +422,8 @@ static ur_result_t UR_APICALL checked_kernel_create(ur_program_handle_t hProgram
     ur_result_t result = urc_check_kernel_create(hProgram, pKernelName, phKernel);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urKernelCreate", "hProgram");
     return cuda_kernel_create(hProgram, pKernelName, phKernel);
 }
 
@@ -312,6 +431,8 @@ static ur_result_t UR_APICALL checked_kernel_get_info(ur_kernel_handle_t hKernel
     ur_result_t result = urc_check_kernel_get_info(hKernel, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelGetInfo", "hKernel");
     return cuda_kernel_get_info(hKernel, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -319,6 +440,10 @@ static ur_result_t UR_APICALL checked_kernel_get_group_info(ur_kernel_handle_t h
     ur_result_t result = urc_check_kernel_get_group_info(hKernel, hDevice, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelGetGroupInfo", "hKernel");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urKernelGetGroupInfo", "hDevice");
     return cuda_kernel_get_group_info(hKernel, hDevice, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -326,6 +451,10 @@ static ur_result_t UR_APICALL checked_kernel_get_sub_group_info(ur_kernel_handle
     ur_result_t result = urc_check_kernel_get_sub_group_info(hKernel, hDevice, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelGetSubGroupInfo", "hKernel");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urKernelGetSubGroupInfo", "hDevice");
     return cuda_kernel_get_sub_group_info(hKernel, hDevice, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -333,6 +462,8 @@ static ur_result_t UR_APICALL checked_kernel_retain(ur_kernel_handle_t hKernel) 
     ur_result_t result = urc_check_kernel_retain(hKernel);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelRetain", "hKernel");
     return cuda_kernel_retain(hKernel);
 }
 
@@ -340,6 +471,8 @@ static ur_result_t UR_APICALL checked_kernel_release(ur_kernel_handle_t hKernel)
     ur_result_t result = urc_check_kernel_release(hKernel);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelRelease", "hKernel");
     return cuda_kernel_release(hKernel);
 }
 
@@ -347,6 +480,8 @@ static ur_result_t UR_APICALL checked_kernel_get_native_handle(ur_kernel_handle_
     ur_result_t result = urc_check_kernel_get_native_handle(hKernel, phNativeKernel);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelGetNativeHandle", "hKernel");
     return cuda_kernel_get_native_handle(hKernel, phNativeKernel);
 }
 
@@ -354,6 +489,10 @@ static ur_result_t UR_APICALL checked_kernel_create_with_native_handle(ur_native
     ur_result_t result = urc_check_kernel_create_with_native_handle(hNativeKernel, hContext, hProgram, pProperties, phKernel);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urKernelCreateWithNativeHandle", "hContext");
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urKernelCreateWithNativeHandle", "hProgram");
     return cuda_kernel_create_with_native_handle(hNativeKernel, hContext, hProgram, pProperties, phKernel);
 }
 
@@ -361,6 +500,10 @@ static ur_result_t UR_APICALL checked_kernel_get_suggested_local_work_size(ur_ke
     ur_result_t result = urc_check_kernel_get_suggested_local_work_size(hKernel, hQueue, numWorkDim, pGlobalWorkOffset, pGlobalWorkSize, pSuggestedLocalWorkSize);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelGetSuggestedLocalWorkSize", "hKernel");
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urKernelGetSuggestedLocalWorkSize", "hQueue");
     return cuda_kernel_get_suggested_local_work_size(hKernel, hQueue, numWorkDim, pGlobalWorkOffset, pGlobalWorkSize, pSuggestedLocalWorkSize);
 }
 
@@ -368,6 +511,10 @@ static ur_result_t UR_APICALL checked_kernel_get_suggested_local_work_size_with_
     ur_result_t result = urc_check_kernel_get_suggested_local_work_size_with_args(hKernel, hQueue, numWorkDim, pGlobalWorkOffset, pGlobalWorkSize, numArgs, pArgs, pSuggestedLocalWorkSize);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelGetSuggestedLocalWorkSizeWithArgs", "hKernel");
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urKernelGetSuggestedLocalWorkSizeWithArgs", "hQueue");
     return cuda_kernel_get_suggested_local_work_size_with_args(hKernel, hQueue, numWorkDim, pGlobalWorkOffset, pGlobalWorkSize, numArgs, pArgs, pSuggestedLocalWorkSize);
 }
 
@@ -375,6 +522,8 @@ static ur_result_t UR_APICALL checked_kernel_set_exec_info(ur_kernel_handle_t hK
     ur_result_t result = urc_check_kernel_set_exec_info(hKernel, propName, propSize, pProperties, pPropValue);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelSetExecInfo", "hKernel");
     return cuda_kernel_set_exec_info(hKernel, propName, propSize, pProperties, pPropValue);
 }
 
@@ -382,6 +531,10 @@ static ur_result_t UR_APICALL checked_kernel_suggest_max_cooperative_group_count
     ur_result_t result = urc_check_kernel_suggest_max_cooperative_group_count(hKernel, hDevice, workDim, pLocalWorkSize, dynamicSharedMemorySize, pGroupCountRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelSuggestMaxCooperativeGroupCount", "hKernel");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urKernelSuggestMaxCooperativeGroupCount", "hDevice");
     return cuda_kernel_suggest_max_cooperative_group_count(hKernel, hDevice, workDim, pLocalWorkSize, dynamicSharedMemorySize, pGroupCountRet);
 }
 
@@ -389,6 +542,8 @@ static ur_result_t UR_APICALL checked_queue_get_info(ur_queue_handle_t hQueue, u
     ur_result_t result = urc_check_queue_get_info(hQueue, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueGetInfo", "hQueue");
     return cuda_queue_get_info(hQueue, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -396,6 +551,10 @@ static ur_result_t UR_APICALL checked_queue_create(ur_context_handle_t hContext,
     ur_result_t result = urc_check_queue_create(hContext, hDevice, pProperties, phQueue);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urQueueCreate", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urQueueCreate", "hDevice");
     return cuda_queue_create(hContext, hDevice, pProperties, phQueue);
 }
 
@@ -403,6 +562,8 @@ static ur_result_t UR_APICALL checked_queue_retain(ur_queue_handle_t hQueue) {
     ur_result_t result = urc_check_queue_retain(hQueue);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueRetain", "hQueue");
     return cuda_queue_retain(hQueue);
 }
 
@@ -410,6 +571,8 @@ static ur_result_t UR_APICALL checked_queue_release(ur_queue_handle_t hQueue) {
     ur_result_t result = urc_check_queue_release(hQueue);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueRelease", "hQueue");
     return cuda_queue_release(hQueue);
 }
 
@@ -417,6 +580,8 @@ static ur_result_t UR_APICALL checked_queue_get_native_handle(ur_queue_handle_t 
     ur_result_t result = urc_check_queue_get_native_handle(hQueue, pDesc, phNativeQueue);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueGetNativeHandle", "hQueue");
     return cuda_queue_get_native_handle(hQueue, pDesc, phNativeQueue);
 }
 
@@ -424,6 +589,10 @@ static ur_result_t UR_APICALL checked_queue_create_with_native_handle(ur_native_
     ur_result_t result = urc_check_queue_create_with_native_handle(hNativeQueue, hContext, hDevice, pProperties, phQueue);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urQueueCreateWithNativeHandle", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urQueueCreateWithNativeHandle", "hDevice");
     return cuda_queue_create_with_native_handle(hNativeQueue, hContext, hDevice, pProperties, phQueue);
 }
 
@@ -431,6 +600,8 @@ static ur_result_t UR_APICALL checked_queue_finish(ur_queue_handle_t hQueue) {
     ur_result_t result = urc_check_queue_finish(hQueue);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueFinish", "hQueue");
     return cuda_queue_finish(hQueue);
 }
 
@@ -438,6 +609,8 @@ static ur_result_t UR_APICALL checked_queue_flush(ur_queue_handle_t hQueue) {
     ur_result_t result = urc_check_queue_flush(hQueue);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueFlush", "hQueue");
     return cuda_queue_flush(hQueue);
 }
 
@@ -445,6 +618,8 @@ static ur_result_t UR_APICALL checked_mem_buffer_create(ur_context_handle_t hCon
     ur_result_t result = urc_check_mem_buffer_create(hContext, flags, size, pProperties, phBuffer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urMemBufferCreate", "hContext");
     return cuda_mem_buffer_create(hContext, flags, size, pProperties, phBuffer);
 }
 
@@ -452,6 +627,8 @@ static ur_result_t UR_APICALL checked_mem_retain(ur_mem_handle_t hMem) {
     ur_result_t result = urc_check_mem_retain(hMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hMem, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urMemRetain", "hMem");
     return cuda_mem_retain(hMem);
 }
 
@@ -459,6 +636,8 @@ static ur_result_t UR_APICALL checked_mem_release(ur_mem_handle_t hMem) {
     ur_result_t result = urc_check_mem_release(hMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hMem, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urMemRelease", "hMem");
     return cuda_mem_release(hMem);
 }
 
@@ -466,6 +645,8 @@ static ur_result_t UR_APICALL checked_mem_buffer_partition(ur_mem_handle_t hBuff
     ur_result_t result = urc_check_mem_buffer_partition(hBuffer, flags, bufferCreateType, pRegion, phMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urMemBufferPartition", "hBuffer");
     return cuda_mem_buffer_partition(hBuffer, flags, bufferCreateType, pRegion, phMem);
 }
 
@@ -473,6 +654,10 @@ static ur_result_t UR_APICALL checked_mem_get_native_handle(ur_mem_handle_t hMem
     ur_result_t result = urc_check_mem_get_native_handle(hMem, hDevice, phNativeMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hMem, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urMemGetNativeHandle", "hMem");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urMemGetNativeHandle", "hDevice");
     return cuda_mem_get_native_handle(hMem, hDevice, phNativeMem);
 }
 
@@ -480,6 +665,8 @@ static ur_result_t UR_APICALL checked_mem_buffer_create_with_native_handle(ur_na
     ur_result_t result = urc_check_mem_buffer_create_with_native_handle(hNativeMem, hContext, pProperties, phMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urMemBufferCreateWithNativeHandle", "hContext");
     return cuda_mem_buffer_create_with_native_handle(hNativeMem, hContext, pProperties, phMem);
 }
 
@@ -487,6 +674,8 @@ static ur_result_t UR_APICALL checked_mem_get_info(ur_mem_handle_t hMemory, ur_m
     ur_result_t result = urc_check_mem_get_info(hMemory, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hMemory, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urMemGetInfo", "hMemory");
     return cuda_mem_get_info(hMemory, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -494,6 +683,11 @@ static ur_result_t UR_APICALL checked_enqueue_events_wait(ur_queue_handle_t hQue
     ur_result_t result = urc_check_enqueue_events_wait(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueEventsWait", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueEventsWait", "phEventWaitList");
     return cuda_enqueue_events_wait(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -501,6 +695,11 @@ static ur_result_t UR_APICALL checked_enqueue_events_wait_with_barrier(ur_queue_
     ur_result_t result = urc_check_enqueue_events_wait_with_barrier(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueEventsWaitWithBarrier", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueEventsWaitWithBarrier", "phEventWaitList");
     return cuda_enqueue_events_wait_with_barrier(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -508,6 +707,13 @@ static ur_result_t UR_APICALL checked_enqueue_mem_buffer_read(ur_queue_handle_t 
     ur_result_t result = urc_check_enqueue_mem_buffer_read(hQueue, hBuffer, blockingRead, offset, size, pDst, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemBufferRead", "hQueue");
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferRead", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemBufferRead", "phEventWaitList");
     return cuda_enqueue_mem_buffer_read(hQueue, hBuffer, blockingRead, offset, size, pDst, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -515,6 +721,13 @@ static ur_result_t UR_APICALL checked_enqueue_mem_buffer_write(ur_queue_handle_t
     ur_result_t result = urc_check_enqueue_mem_buffer_write(hQueue, hBuffer, blockingWrite, offset, size, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemBufferWrite", "hQueue");
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferWrite", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemBufferWrite", "phEventWaitList");
     return cuda_enqueue_mem_buffer_write(hQueue, hBuffer, blockingWrite, offset, size, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -522,6 +735,13 @@ static ur_result_t UR_APICALL checked_enqueue_mem_buffer_read_rect(ur_queue_hand
     ur_result_t result = urc_check_enqueue_mem_buffer_read_rect(hQueue, hBuffer, blockingRead, bufferOrigin, hostOrigin, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemBufferReadRect", "hQueue");
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferReadRect", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemBufferReadRect", "phEventWaitList");
     return cuda_enqueue_mem_buffer_read_rect(hQueue, hBuffer, blockingRead, bufferOrigin, hostOrigin, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -529,6 +749,13 @@ static ur_result_t UR_APICALL checked_enqueue_mem_buffer_write_rect(ur_queue_han
     ur_result_t result = urc_check_enqueue_mem_buffer_write_rect(hQueue, hBuffer, blockingWrite, bufferOrigin, hostOrigin, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemBufferWriteRect", "hQueue");
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferWriteRect", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemBufferWriteRect", "phEventWaitList");
     return cuda_enqueue_mem_buffer_write_rect(hQueue, hBuffer, blockingWrite, bufferOrigin, hostOrigin, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -536,6 +763,15 @@ static ur_result_t UR_APICALL checked_enqueue_mem_buffer_copy(ur_queue_handle_t 
     ur_result_t result = urc_check_enqueue_mem_buffer_copy(hQueue, hBufferSrc, hBufferDst, srcOffset, dstOffset, size, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemBufferCopy", "hQueue");
+    if (!urc_is_own(hBufferSrc, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferCopy", "hBufferSrc");
+    if (!urc_is_own(hBufferDst, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferCopy", "hBufferDst");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemBufferCopy", "phEventWaitList");
     return cuda_enqueue_mem_buffer_copy(hQueue, hBufferSrc, hBufferDst, srcOffset, dstOffset, size, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -543,6 +779,15 @@ static ur_result_t UR_APICALL checked_enqueue_mem_buffer_copy_rect(ur_queue_hand
     ur_result_t result = urc_check_enqueue_mem_buffer_copy_rect(hQueue, hBufferSrc, hBufferDst, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemBufferCopyRect", "hQueue");
+    if (!urc_is_own(hBufferSrc, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferCopyRect", "hBufferSrc");
+    if (!urc_is_own(hBufferDst, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferCopyRect", "hBufferDst");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemBufferCopyRect", "phEventWaitList");
     return cuda_enqueue_mem_buffer_copy_rect(hQueue, hBufferSrc, hBufferDst, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -550,6 +795,13 @@ static ur_result_t UR_APICALL checked_enqueue_mem_buffer_fill(ur_queue_handle_t 
     ur_result_t result = urc_check_enqueue_mem_buffer_fill(hQueue, hBuffer, pPattern, patternSize, offset, size, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemBufferFill", "hQueue");
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferFill", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemBufferFill", "phEventWaitList");
     return cuda_enqueue_mem_buffer_fill(hQueue, hBuffer, pPattern, patternSize, offset, size, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -557,6 +809,13 @@ static ur_result_t UR_APICALL checked_enqueue_mem_buffer_map(ur_queue_handle_t h
     ur_result_t result = urc_check_enqueue_mem_buffer_map(hQueue, hBuffer, blockingMap, mapFlags, offset, size, numEventsInWaitList, phEventWaitList, phEvent, ppRetMap);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemBufferMap", "hQueue");
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferMap", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemBufferMap", "phEventWaitList");
     return cuda_enqueue_mem_buffer_map(hQueue, hBuffer, blockingMap, mapFlags, offset, size, numEventsInWaitList, phEventWaitList, phEvent, ppRetMap);
 }
 
@@ -564,6 +823,13 @@ static ur_result_t UR_APICALL checked_enqueue_mem_unmap(ur_queue_handle_t hQueue
     ur_result_t result = urc_check_enqueue_mem_unmap(hQueue, hMem, pMappedPtr, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemUnmap", "hQueue");
+    if (!urc_is_own(hMem, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemUnmap", "hMem");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemUnmap", "phEventWaitList");
     return cuda_enqueue_mem_unmap(hQueue, hMem, pMappedPtr, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -571,6 +837,11 @@ static ur_result_t UR_APICALL checked_enqueue_usm_fill(ur_queue_handle_t hQueue,
     ur_result_t result = urc_check_enqueue_usm_fill(hQueue, pMem, patternSize, pPattern, size, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMFill", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMFill", "phEventWaitList");
     return cuda_enqueue_usm_fill(hQueue, pMem, patternSize, pPattern, size, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -578,6 +849,11 @@ static ur_result_t UR_APICALL checked_enqueue_usm_memcpy(ur_queue_handle_t hQueu
     ur_result_t result = urc_check_enqueue_usm_memcpy(hQueue, blocking, pDst, pSrc, size, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMMemcpy", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMMemcpy", "phEventWaitList");
     return cuda_enqueue_usm_memcpy(hQueue, blocking, pDst, pSrc, size, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -585,6 +861,11 @@ static ur_result_t UR_APICALL checked_enqueue_usm_prefetch(ur_queue_handle_t hQu
     ur_result_t result = urc_check_enqueue_usm_prefetch(hQueue, pMem, size, flags, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMPrefetch", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMPrefetch", "phEventWaitList");
     return cuda_enqueue_usm_prefetch(hQueue, pMem, size, flags, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -592,6 +873,8 @@ static ur_result_t UR_APICALL checked_enqueue_usm_advise(ur_queue_handle_t hQueu
     ur_result_t result = urc_check_enqueue_usm_advise(hQueue, pMem, size, advice, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMAdvise", "hQueue");
     return cuda_enqueue_usm_advise(hQueue, pMem, size, advice, phEvent);
 }
 
@@ -599,6 +882,11 @@ static ur_result_t UR_APICALL checked_enqueue_usm_fill_2d(ur_queue_handle_t hQue
     ur_result_t result = urc_check_enqueue_usm_fill_2d(hQueue, pMem, pitch, patternSize, pPattern, width, height, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMFill2D", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMFill2D", "phEventWaitList");
     return cuda_enqueue_usm_fill_2d(hQueue, pMem, pitch, patternSize, pPattern, width, height, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -606,6 +894,11 @@ static ur_result_t UR_APICALL checked_enqueue_usm_memcpy_2d(ur_queue_handle_t hQ
     ur_result_t result = urc_check_enqueue_usm_memcpy_2d(hQueue, blocking, pDst, dstPitch, pSrc, srcPitch, width, height, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMMemcpy2D", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMMemcpy2D", "phEventWaitList");
     return cuda_enqueue_usm_memcpy_2d(hQueue, blocking, pDst, dstPitch, pSrc, srcPitch, width, height, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -613,6 +906,13 @@ static ur_result_t UR_APICALL checked_enqueue_device_global_variable_write(ur_qu
     ur_result_t result = urc_check_enqueue_device_global_variable_write(hQueue, hProgram, name, blockingWrite, count, offset, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueDeviceGlobalVariableWrite", "hQueue");
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urEnqueueDeviceGlobalVariableWrite", "hProgram");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueDeviceGlobalVariableWrite", "phEventWaitList");
     return cuda_enqueue_device_global_variable_write(hQueue, hProgram, name, blockingWrite, count, offset, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -620,6 +920,13 @@ static ur_result_t UR_APICALL checked_enqueue_device_global_variable_read(ur_que
     ur_result_t result = urc_check_enqueue_device_global_variable_read(hQueue, hProgram, name, blockingRead, count, offset, pDst, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueDeviceGlobalVariableRead", "hQueue");
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urEnqueueDeviceGlobalVariableRead", "hProgram");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueDeviceGlobalVariableRead", "phEventWaitList");
     return cuda_enqueue_device_global_variable_read(hQueue, hProgram, name, blockingRead, count, offset, pDst, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -627,6 +934,11 @@ static ur_result_t UR_APICALL checked_enqueue_events_wait_with_barrier_ext(ur_qu
     ur_result_t result = urc_check_enqueue_events_wait_with_barrier_ext(hQueue, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueEventsWaitWithBarrierExt", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueEventsWaitWithBarrierExt", "phEventWaitList");
     return cuda_enqueue_events_wait_with_barrier_ext(hQueue, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -634,6 +946,13 @@ static ur_result_t UR_APICALL checked_enqueue_kernel_launch_with_args_exp(ur_que
     ur_result_t result = urc_check_enqueue_kernel_launch_with_args_exp(hQueue, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, launchPropList, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueKernelLaunchWithArgsExp", "hQueue");
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urEnqueueKernelLaunchWithArgsExp", "hKernel");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueKernelLaunchWithArgsExp", "phEventWaitList");
     return cuda_enqueue_kernel_launch_with_args_exp(hQueue, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, launchPropList, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -641,6 +960,10 @@ static ur_result_t UR_APICALL checked_usm_host_alloc(ur_context_handle_t hContex
     ur_result_t result = urc_check_usm_host_alloc(hContext, pUSMDesc, pool, size, ppMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMHostAlloc", "hContext");
+    if (!urc_is_own(pool, URC_KIND_USM_POOL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMHostAlloc", "pool");
     return cuda_usm_host_alloc(hContext, pUSMDesc, pool, size, ppMem);
 }
 
@@ -648,6 +971,12 @@ static ur_result_t UR_APICALL checked_usm_device_alloc(ur_context_handle_t hCont
     ur_result_t result = urc_check_usm_device_alloc(hContext, hDevice, pUSMDesc, pool, size, ppMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMDeviceAlloc", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMDeviceAlloc", "hDevice");
+    if (!urc_is_own(pool, URC_KIND_USM_POOL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMDeviceAlloc", "pool");
     return cuda_usm_device_alloc(hContext, hDevice, pUSMDesc, pool, size, ppMem);
 }
 
@@ -655,6 +984,12 @@ static ur_result_t UR_APICALL checked_usm_shared_alloc(ur_context_handle_t hCont
     ur_result_t result = urc_check_usm_shared_alloc(hContext, hDevice, pUSMDesc, pool, size, ppMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMSharedAlloc", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMSharedAlloc", "hDevice");
+    if (!urc_is_own(pool, URC_KIND_USM_POOL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMSharedAlloc", "pool");
     return cuda_usm_shared_alloc(hContext, hDevice, pUSMDesc, pool, size, ppMem);
 }
 
@@ -662,6 +997,8 @@ static ur_result_t UR_APICALL checked_usm_free(ur_context_handle_t hContext, voi
     ur_result_t result = urc_check_usm_free(hContext, pMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMFree", "hContext");
     return cuda_usm_free(hContext, pMem);
 }
 
@@ -669,6 +1006,8 @@ static ur_result_t UR_APICALL checked_usm_get_mem_alloc_info(ur_context_handle_t
     ur_result_t result = urc_check_usm_get_mem_alloc_info(hContext, pMem, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMGetMemAllocInfo", "hContext");
     return cuda_usm_get_mem_alloc_info(hContext, pMem, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -676,6 +1015,8 @@ static ur_result_t UR_APICALL checked_device_get(ur_platform_handle_t hPlatform,
     ur_result_t result = urc_check_device_get(hPlatform, DeviceType, NumEntries, phDevices, pNumDevices);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hPlatform, URC_KIND_PLATFORM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PLATFORM, "urDeviceGet", "hPlatform");
     return cuda_device_get(hPlatform, DeviceType, NumEntries, phDevices, pNumDevices);
 }
 
@@ -683,6 +1024,8 @@ static ur_result_t UR_APICALL checked_device_get_info(ur_device_handle_t hDevice
     ur_result_t result = urc_check_device_get_info(hDevice, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urDeviceGetInfo", "hDevice");
     return cuda_device_get_info(hDevice, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -690,6 +1033,8 @@ static ur_result_t UR_APICALL checked_device_retain(ur_device_handle_t hDevice) 
     ur_result_t result = urc_check_device_retain(hDevice);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urDeviceRetain", "hDevice");
     return cuda_device_retain(hDevice);
 }
 
@@ -697,6 +1042,8 @@ static ur_result_t UR_APICALL checked_device_release(ur_device_handle_t hDevice)
     ur_result_t result = urc_check_device_release(hDevice);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urDeviceRelease", "hDevice");
     return cuda_device_release(hDevice);
 }
 
@@ -704,6 +1051,8 @@ static ur_result_t UR_APICALL checked_device_select_binary(ur_device_handle_t hD
     ur_result_t result = urc_check_device_select_binary(hDevice, pBinaries, NumBinaries, pSelectedBinary);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urDeviceSelectBinary", "hDevice");
     return cuda_device_select_binary(hDevice, pBinaries, NumBinaries, pSelectedBinary);
 }
 
@@ -711,6 +1060,8 @@ static ur_result_t UR_APICALL checked_device_get_native_handle(ur_device_handle_
     ur_result_t result = urc_check_device_get_native_handle(hDevice, phNativeDevice);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urDeviceGetNativeHandle", "hDevice");
     return cuda_device_get_native_handle(hDevice, phNativeDevice);
 }
 
@@ -718,6 +1069,8 @@ static ur_result_t UR_APICALL checked_device_create_with_native_handle(ur_native
     ur_result_t result = urc_check_device_create_with_native_handle(hNativeDevice, hAdapter, pProperties, phDevice);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urDeviceCreateWithNativeHandle", "hAdapter");
     return cuda_device_create_with_native_handle(hNativeDevice, hAdapter, pProperties, phDevice);
 }
 
@@ -725,6 +1078,8 @@ static ur_result_t UR_APICALL checked_device_get_global_timestamps(ur_device_han
     ur_result_t result = urc_check_device_get_global_timestamps(hDevice, pDeviceTimestamp, pHostTimestamp);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urDeviceGetGlobalTimestamps", "hDevice");
     return cuda_device_get_global_timestamps(hDevice, pDeviceTimestamp, pHostTimestamp);
 }
 

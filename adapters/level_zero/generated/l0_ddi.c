@@ -6,6 +6,8 @@
 #include "ddi_getter.h"
 #include "ur_checks.h"
 #include "ur_unsupported.h"
+#include "error.h"
+#include "object.h"
 
 static ur_result_t UR_APICALL checked_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters, uint32_t *pNumAdapters) {
     ur_result_t result = urc_check_adapter_get(NumEntries, phAdapters, pNumAdapters);
@@ -18,6 +20,8 @@ static ur_result_t UR_APICALL checked_adapter_release(ur_adapter_handle_t hAdapt
     ur_result_t result = urc_check_adapter_release(hAdapter);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urAdapterRelease", "hAdapter");
     return l0_adapter_release(hAdapter);
 }
 
@@ -25,6 +29,8 @@ static ur_result_t UR_APICALL checked_adapter_retain(ur_adapter_handle_t hAdapte
     ur_result_t result = urc_check_adapter_retain(hAdapter);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urAdapterRetain", "hAdapter");
     return l0_adapter_retain(hAdapter);
 }
 
@@ -32,6 +38,8 @@ static ur_result_t UR_APICALL checked_adapter_get_last_error(ur_adapter_handle_t
     ur_result_t result = urc_check_adapter_get_last_error(hAdapter, ppMessage, pError);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urAdapterGetLastError", "hAdapter");
     return l0_adapter_get_last_error(hAdapter, ppMessage, pError);
 }
 
@@ -39,6 +47,8 @@ static ur_result_t UR_APICALL checked_adapter_get_info(ur_adapter_handle_t hAdap
     ur_result_t result = urc_check_adapter_get_info(hAdapter, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urAdapterGetInfo", "hAdapter");
     return l0_adapter_get_info(hAdapter, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -46,6 +56,8 @@ static ur_result_t UR_APICALL checked_adapter_set_logger_callback(ur_adapter_han
     ur_result_t result = urc_check_adapter_set_logger_callback(hAdapter, pfnLoggerCallback, pUserData, level);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urAdapterSetLoggerCallback", "hAdapter");
     return l0_adapter_set_logger_callback(hAdapter, pfnLoggerCallback, pUserData, level);
 }
 
@@ -53,6 +65,8 @@ static ur_result_t UR_APICALL checked_adapter_set_logger_callback_level(ur_adapt
     ur_result_t result = urc_check_adapter_set_logger_callback_level(hAdapter, level);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urAdapterSetLoggerCallbackLevel", "hAdapter");
     return l0_adapter_set_logger_callback_level(hAdapter, level);
 }
 
@@ -60,6 +74,8 @@ static ur_result_t UR_APICALL checked_platform_get(ur_adapter_handle_t hAdapter,
     ur_result_t result = urc_check_platform_get(hAdapter, NumEntries, phPlatforms, pNumPlatforms);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPlatformGet", "hAdapter");
     return l0_platform_get(hAdapter, NumEntries, phPlatforms, pNumPlatforms);
 }
 
@@ -67,6 +83,8 @@ static ur_result_t UR_APICALL checked_platform_get_info(ur_platform_handle_t hPl
     ur_result_t result = urc_check_platform_get_info(hPlatform, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hPlatform, URC_KIND_PLATFORM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PLATFORM, "urPlatformGetInfo", "hPlatform");
     return l0_platform_get_info(hPlatform, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -74,6 +92,8 @@ static ur_result_t UR_APICALL checked_platform_get_native_handle(ur_platform_han
     ur_result_t result = urc_check_platform_get_native_handle(hPlatform, phNativePlatform);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hPlatform, URC_KIND_PLATFORM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PLATFORM, "urPlatformGetNativeHandle", "hPlatform");
     return l0_platform_get_native_handle(hPlatform, phNativePlatform);
 }
 
@@ -81,6 +101,8 @@ static ur_result_t UR_APICALL checked_platform_create_with_native_handle(ur_nati
     ur_result_t result = urc_check_platform_create_with_native_handle(hNativePlatform, hAdapter, pProperties, phPlatform);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPlatformCreateWithNativeHandle", "hAdapter");
     return l0_platform_create_with_native_handle(hNativePlatform, hAdapter, pProperties, phPlatform);
 }
 
@@ -88,6 +110,8 @@ static ur_result_t UR_APICALL checked_platform_get_api_version(ur_platform_handl
     ur_result_t result = urc_check_platform_get_api_version(hPlatform, pVersion);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hPlatform, URC_KIND_PLATFORM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PLATFORM, "urPlatformGetApiVersion", "hPlatform");
     return l0_platform_get_api_version(hPlatform, pVersion);
 }
 
@@ -95,6 +119,8 @@ static ur_result_t UR_APICALL checked_platform_get_backend_option(ur_platform_ha
     ur_result_t result = urc_check_platform_get_backend_option(hPlatform, pFrontendOption, ppPlatformOption);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hPlatform, URC_KIND_PLATFORM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PLATFORM, "urPlatformGetBackendOption", "hPlatform");
     return l0_platform_get_backend_option(hPlatform, pFrontendOption, ppPlatformOption);
 }
 
@@ -102,6 +128,9 @@ static ur_result_t UR_APICALL checked_context_create(uint32_t DeviceCount, const
     ur_result_t result = urc_check_context_create(DeviceCount, phDevices, pProperties, phContext);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    for (size_t i = 0; phDevices != NULL && i < (size_t)(DeviceCount); ++i)
+        if (!urc_is_own(phDevices[i], URC_KIND_DEVICE, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urContextCreate", "phDevices");
     return l0_context_create(DeviceCount, phDevices, pProperties, phContext);
 }
 
@@ -109,6 +138,8 @@ static ur_result_t UR_APICALL checked_context_retain(ur_context_handle_t hContex
     ur_result_t result = urc_check_context_retain(hContext);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urContextRetain", "hContext");
     return l0_context_retain(hContext);
 }
 
@@ -116,6 +147,8 @@ static ur_result_t UR_APICALL checked_context_release(ur_context_handle_t hConte
     ur_result_t result = urc_check_context_release(hContext);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urContextRelease", "hContext");
     return l0_context_release(hContext);
 }
 
@@ -123,6 +156,8 @@ static ur_result_t UR_APICALL checked_context_get_info(ur_context_handle_t hCont
     ur_result_t result = urc_check_context_get_info(hContext, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urContextGetInfo", "hContext");
     return l0_context_get_info(hContext, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -130,6 +165,8 @@ static ur_result_t UR_APICALL checked_context_get_native_handle(ur_context_handl
     ur_result_t result = urc_check_context_get_native_handle(hContext, phNativeContext);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urContextGetNativeHandle", "hContext");
     return l0_context_get_native_handle(hContext, phNativeContext);
 }
 
@@ -137,6 +174,11 @@ static ur_result_t UR_APICALL checked_context_create_with_native_handle(ur_nativ
     ur_result_t result = urc_check_context_create_with_native_handle(hNativeContext, hAdapter, numDevices, phDevices, pProperties, phContext);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urContextCreateWithNativeHandle", "hAdapter");
+    for (size_t i = 0; phDevices != NULL && i < (size_t)(numDevices); ++i)
+        if (!urc_is_own(phDevices[i], URC_KIND_DEVICE, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urContextCreateWithNativeHandle", "phDevices");
     return l0_context_create_with_native_handle(hNativeContext, hAdapter, numDevices, phDevices, pProperties, phContext);
 }
 
@@ -144,6 +186,8 @@ static ur_result_t UR_APICALL checked_context_set_extended_deleter(ur_context_ha
     ur_result_t result = urc_check_context_set_extended_deleter(hContext, pfnDeleter, pUserData);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urContextSetExtendedDeleter", "hContext");
     return l0_context_set_extended_deleter(hContext, pfnDeleter, pUserData);
 }
 
@@ -151,6 +195,8 @@ static ur_result_t UR_APICALL checked_event_get_info(ur_event_handle_t hEvent, u
     ur_result_t result = urc_check_event_get_info(hEvent, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hEvent, URC_KIND_EVENT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT, "urEventGetInfo", "hEvent");
     return l0_event_get_info(hEvent, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -158,6 +204,8 @@ static ur_result_t UR_APICALL checked_event_get_profiling_info(ur_event_handle_t
     ur_result_t result = urc_check_event_get_profiling_info(hEvent, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hEvent, URC_KIND_EVENT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT, "urEventGetProfilingInfo", "hEvent");
     return l0_event_get_profiling_info(hEvent, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -165,6 +213,9 @@ static ur_result_t UR_APICALL checked_event_wait(uint32_t numEvents, const ur_ev
     ur_result_t result = urc_check_event_wait(numEvents, phEventWaitList);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEvents); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT, "urEventWait", "phEventWaitList");
     return l0_event_wait(numEvents, phEventWaitList);
 }
 
@@ -172,6 +223,8 @@ static ur_result_t UR_APICALL checked_event_retain(ur_event_handle_t hEvent) {
     ur_result_t result = urc_check_event_retain(hEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hEvent, URC_KIND_EVENT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT, "urEventRetain", "hEvent");
     return l0_event_retain(hEvent);
 }
 
@@ -179,6 +232,8 @@ static ur_result_t UR_APICALL checked_event_release(ur_event_handle_t hEvent) {
     ur_result_t result = urc_check_event_release(hEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hEvent, URC_KIND_EVENT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT, "urEventRelease", "hEvent");
     return l0_event_release(hEvent);
 }
 
@@ -186,6 +241,8 @@ static ur_result_t UR_APICALL checked_event_get_native_handle(ur_event_handle_t 
     ur_result_t result = urc_check_event_get_native_handle(hEvent, phNativeEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hEvent, URC_KIND_EVENT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT, "urEventGetNativeHandle", "hEvent");
     return l0_event_get_native_handle(hEvent, phNativeEvent);
 }
 
@@ -193,6 +250,8 @@ static ur_result_t UR_APICALL checked_event_create_with_native_handle(ur_native_
     ur_result_t result = urc_check_event_create_with_native_handle(hNativeEvent, hContext, pProperties, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urEventCreateWithNativeHandle", "hContext");
     return l0_event_create_with_native_handle(hNativeEvent, hContext, pProperties, phEvent);
 }
 
@@ -200,6 +259,8 @@ static ur_result_t UR_APICALL checked_event_set_callback(ur_event_handle_t hEven
     ur_result_t result = urc_check_event_set_callback(hEvent, execStatus, pfnNotify, pUserData);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hEvent, URC_KIND_EVENT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT, "urEventSetCallback", "hEvent");
     return l0_event_set_callback(hEvent, execStatus, pfnNotify, pUserData);
 }
 
@@ -207,6 +268,8 @@ static ur_result_t UR_APICALL checked_program_create_with_il(ur_context_handle_t
     ur_result_t result = urc_check_program_create_with_il(hContext, pIL, length, pProperties, phProgram);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urProgramCreateWithIL", "hContext");
     return l0_program_create_with_il(hContext, pIL, length, pProperties, phProgram);
 }
 
@@ -214,6 +277,11 @@ static ur_result_t UR_APICALL checked_program_create_with_binary(ur_context_hand
     ur_result_t result = urc_check_program_create_with_binary(hContext, numDevices, phDevices, pLengths, ppBinaries, pProperties, phProgram);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urProgramCreateWithBinary", "hContext");
+    for (size_t i = 0; phDevices != NULL && i < (size_t)(numDevices); ++i)
+        if (!urc_is_own(phDevices[i], URC_KIND_DEVICE, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urProgramCreateWithBinary", "phDevices");
     return l0_program_create_with_binary(hContext, numDevices, phDevices, pLengths, ppBinaries, pProperties, phProgram);
 }
 
@@ -221,6 +289,10 @@ static ur_result_t UR_APICALL checked_program_build(ur_context_handle_t hContext
     ur_result_t result = urc_check_program_build(hContext, hProgram, pOptions);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urProgramBuild", "hContext");
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramBuild", "hProgram");
     return l0_program_build(hContext, hProgram, pOptions);
 }
 
@@ -228,6 +300,10 @@ static ur_result_t UR_APICALL checked_program_compile(ur_context_handle_t hConte
     ur_result_t result = urc_check_program_compile(hContext, hProgram, pOptions);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urProgramCompile", "hContext");
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramCompile", "hProgram");
     return l0_program_compile(hContext, hProgram, pOptions);
 }
 
@@ -235,6 +311,11 @@ static ur_result_t UR_APICALL checked_program_link(ur_context_handle_t hContext,
     ur_result_t result = urc_check_program_link(hContext, count, phPrograms, pOptions, phProgram);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urProgramLink", "hContext");
+    for (size_t i = 0; phPrograms != NULL && i < (size_t)(count); ++i)
+        if (!urc_is_own(phPrograms[i], URC_KIND_PROGRAM, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramLink", "phPrograms");
     return l0_program_link(hContext, count, phPrograms, pOptions, phProgram);
 }
 
@@ -242,6 +323,8 @@ static ur_result_t UR_APICALL checked_program_retain(ur_program_handle_t hProgra
     ur_result_t result = urc_check_program_retain(hProgram);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramRetain", "hProgram");
     return l0_program_retain(hProgram);
 }
 
@@ -249,6 +332,8 @@ static ur_result_t UR_APICALL checked_program_release(ur_program_handle_t hProgr
     ur_result_t result = urc_check_program_release(hProgram);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramRelease", "hProgram");
     return l0_program_release(hProgram);
 }
 
@@ -256,6 +341,10 @@ static ur_result_t UR_APICALL checked_program_get_function_pointer(ur_device_han
     ur_result_t result = urc_check_program_get_function_pointer(hDevice, hProgram, pFunctionName, ppFunctionPointer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urProgramGetFunctionPointer", "hDevice");
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramGetFunctionPointer", "hProgram");
     return l0_program_get_function_pointer(hDevice, hProgram, pFunctionName, ppFunctionPointer);
 }
 
@@ -263,6 +352,10 @@ static ur_result_t UR_APICALL checked_program_get_global_variable_pointer(ur_dev
     ur_result_t result = urc_check_program_get_global_variable_pointer(hDevice, hProgram, pGlobalVariableName, pGlobalVariableSizeRet, ppGlobalVariablePointerRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urProgramGetGlobalVariablePointer", "hDevice");
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramGetGlobalVariablePointer", "hProgram");
     return l0_program_get_global_variable_pointer(hDevice, hProgram, pGlobalVariableName, pGlobalVariableSizeRet, ppGlobalVariablePointerRet);
 }
 
@@ -270,6 +363,8 @@ static ur_result_t UR_APICALL checked_program_get_info(ur_program_handle_t hProg
     ur_result_t result = urc_check_program_get_info(hProgram, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramGetInfo", "hProgram");
     return l0_program_get_info(hProgram, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -277,6 +372,10 @@ static ur_result_t UR_APICALL checked_program_get_build_info(ur_program_handle_t
     ur_result_t result = urc_check_program_get_build_info(hProgram, hDevice, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramGetBuildInfo", "hProgram");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urProgramGetBuildInfo", "hDevice");
     return l0_program_get_build_info(hProgram, hDevice, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -284,6 +383,8 @@ static ur_result_t UR_APICALL checked_program_set_specialization_constants(ur_pr
     ur_result_t result = urc_check_program_set_specialization_constants(hProgram, count, pSpecConstants);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramSetSpecializationConstants", "hProgram");
     return l0_program_set_specialization_constants(hProgram, count, pSpecConstants);
 }
 
@@ -291,6 +392,8 @@ static ur_result_t UR_APICALL checked_program_get_native_handle(ur_program_handl
     ur_result_t result = urc_check_program_get_native_handle(hProgram, phNativeProgram);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramGetNativeHandle", "hProgram");
     return l0_program_get_native_handle(hProgram, phNativeProgram);
 }
 
@@ -298,6 +401,8 @@ static ur_result_t UR_APICALL checked_program_create_with_native_handle(ur_nativ
     ur_result_t result = urc_check_program_create_with_native_handle(hNativeProgram, hContext, pProperties, phProgram);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urProgramCreateWithNativeHandle", "hContext");
     return l0_program_create_with_native_handle(hNativeProgram, hContext, pProperties, phProgram);
 }
 
@@ -305,6 +410,11 @@ static ur_result_t UR_APICALL checked_program_dynamic_link_exp(ur_context_handle
     ur_result_t result = urc_check_program_dynamic_link_exp(hContext, count, phPrograms);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urProgramDynamicLinkExp", "hContext");
+    for (size_t i = 0; phPrograms != NULL && i < (size_t)(count); ++i)
+        if (!urc_is_own(phPrograms[i], URC_KIND_PROGRAM, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramDynamicLinkExp", "phPrograms");
     return l0_program_dynamic_link_exp(hContext, count, phPrograms);
 }
 
@@ -312,6 +422,11 @@ static ur_result_t UR_APICALL checked_program_build_exp(ur_program_handle_t hPro
     ur_result_t result = urc_check_program_build_exp(hProgram, numDevices, phDevices, flags, pOptions);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramBuildExp", "hProgram");
+    for (size_t i = 0; phDevices != NULL && i < (size_t)(numDevices); ++i)
+        if (!urc_is_own(phDevices[i], URC_KIND_DEVICE, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urProgramBuildExp", "phDevices");
     return l0_program_build_exp(hProgram, numDevices, phDevices, flags, pOptions);
 }
 
@@ -319,6 +434,11 @@ static ur_result_t UR_APICALL checked_program_compile_exp(ur_program_handle_t hP
     ur_result_t result = urc_check_program_compile_exp(hProgram, numDevices, phDevices, flags, pOptions);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramCompileExp", "hProgram");
+    for (size_t i = 0; phDevices != NULL && i < (size_t)(numDevices); ++i)
+        if (!urc_is_own(phDevices[i], URC_KIND_DEVICE, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urProgramCompileExp", "phDevices");
     return l0_program_compile_exp(hProgram, numDevices, phDevices, flags, pOptions);
 }
 
@@ -326,6 +446,14 @@ static ur_result_t UR_APICALL checked_program_link_exp(ur_context_handle_t hCont
     ur_result_t result = urc_check_program_link_exp(hContext, numDevices, phDevices, flags, count, phPrograms, pOptions, phProgram);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urProgramLinkExp", "hContext");
+    for (size_t i = 0; phDevices != NULL && i < (size_t)(numDevices); ++i)
+        if (!urc_is_own(phDevices[i], URC_KIND_DEVICE, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urProgramLinkExp", "phDevices");
+    for (size_t i = 0; phPrograms != NULL && i < (size_t)(count); ++i)
+        if (!urc_is_own(phPrograms[i], URC_KIND_PROGRAM, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramLinkExp", "phPrograms");
     return l0_program_link_exp(hContext, numDevices, phDevices, flags, count, phPrograms, pOptions, phProgram);
 }
 
@@ -333,6 +461,8 @@ static ur_result_t UR_APICALL checked_kernel_create(ur_program_handle_t hProgram
     ur_result_t result = urc_check_kernel_create(hProgram, pKernelName, phKernel);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urKernelCreate", "hProgram");
     return l0_kernel_create(hProgram, pKernelName, phKernel);
 }
 
@@ -340,6 +470,8 @@ static ur_result_t UR_APICALL checked_kernel_get_info(ur_kernel_handle_t hKernel
     ur_result_t result = urc_check_kernel_get_info(hKernel, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelGetInfo", "hKernel");
     return l0_kernel_get_info(hKernel, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -347,6 +479,10 @@ static ur_result_t UR_APICALL checked_kernel_get_group_info(ur_kernel_handle_t h
     ur_result_t result = urc_check_kernel_get_group_info(hKernel, hDevice, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelGetGroupInfo", "hKernel");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urKernelGetGroupInfo", "hDevice");
     return l0_kernel_get_group_info(hKernel, hDevice, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -354,6 +490,10 @@ static ur_result_t UR_APICALL checked_kernel_get_sub_group_info(ur_kernel_handle
     ur_result_t result = urc_check_kernel_get_sub_group_info(hKernel, hDevice, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelGetSubGroupInfo", "hKernel");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urKernelGetSubGroupInfo", "hDevice");
     return l0_kernel_get_sub_group_info(hKernel, hDevice, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -361,6 +501,8 @@ static ur_result_t UR_APICALL checked_kernel_retain(ur_kernel_handle_t hKernel) 
     ur_result_t result = urc_check_kernel_retain(hKernel);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelRetain", "hKernel");
     return l0_kernel_retain(hKernel);
 }
 
@@ -368,6 +510,8 @@ static ur_result_t UR_APICALL checked_kernel_release(ur_kernel_handle_t hKernel)
     ur_result_t result = urc_check_kernel_release(hKernel);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelRelease", "hKernel");
     return l0_kernel_release(hKernel);
 }
 
@@ -375,6 +519,8 @@ static ur_result_t UR_APICALL checked_kernel_get_native_handle(ur_kernel_handle_
     ur_result_t result = urc_check_kernel_get_native_handle(hKernel, phNativeKernel);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelGetNativeHandle", "hKernel");
     return l0_kernel_get_native_handle(hKernel, phNativeKernel);
 }
 
@@ -382,6 +528,10 @@ static ur_result_t UR_APICALL checked_kernel_create_with_native_handle(ur_native
     ur_result_t result = urc_check_kernel_create_with_native_handle(hNativeKernel, hContext, hProgram, pProperties, phKernel);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urKernelCreateWithNativeHandle", "hContext");
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urKernelCreateWithNativeHandle", "hProgram");
     return l0_kernel_create_with_native_handle(hNativeKernel, hContext, hProgram, pProperties, phKernel);
 }
 
@@ -389,6 +539,10 @@ static ur_result_t UR_APICALL checked_kernel_get_suggested_local_work_size(ur_ke
     ur_result_t result = urc_check_kernel_get_suggested_local_work_size(hKernel, hQueue, numWorkDim, pGlobalWorkOffset, pGlobalWorkSize, pSuggestedLocalWorkSize);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelGetSuggestedLocalWorkSize", "hKernel");
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urKernelGetSuggestedLocalWorkSize", "hQueue");
     return l0_kernel_get_suggested_local_work_size(hKernel, hQueue, numWorkDim, pGlobalWorkOffset, pGlobalWorkSize, pSuggestedLocalWorkSize);
 }
 
@@ -396,6 +550,10 @@ static ur_result_t UR_APICALL checked_kernel_get_suggested_local_work_size_with_
     ur_result_t result = urc_check_kernel_get_suggested_local_work_size_with_args(hKernel, hQueue, numWorkDim, pGlobalWorkOffset, pGlobalWorkSize, numArgs, pArgs, pSuggestedLocalWorkSize);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelGetSuggestedLocalWorkSizeWithArgs", "hKernel");
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urKernelGetSuggestedLocalWorkSizeWithArgs", "hQueue");
     return l0_kernel_get_suggested_local_work_size_with_args(hKernel, hQueue, numWorkDim, pGlobalWorkOffset, pGlobalWorkSize, numArgs, pArgs, pSuggestedLocalWorkSize);
 }
 
@@ -403,6 +561,8 @@ static ur_result_t UR_APICALL checked_kernel_set_exec_info(ur_kernel_handle_t hK
     ur_result_t result = urc_check_kernel_set_exec_info(hKernel, propName, propSize, pProperties, pPropValue);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelSetExecInfo", "hKernel");
     return l0_kernel_set_exec_info(hKernel, propName, propSize, pProperties, pPropValue);
 }
 
@@ -410,6 +570,10 @@ static ur_result_t UR_APICALL checked_kernel_suggest_max_cooperative_group_count
     ur_result_t result = urc_check_kernel_suggest_max_cooperative_group_count(hKernel, hDevice, workDim, pLocalWorkSize, dynamicSharedMemorySize, pGroupCountRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelSuggestMaxCooperativeGroupCount", "hKernel");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urKernelSuggestMaxCooperativeGroupCount", "hDevice");
     return l0_kernel_suggest_max_cooperative_group_count(hKernel, hDevice, workDim, pLocalWorkSize, dynamicSharedMemorySize, pGroupCountRet);
 }
 
@@ -417,6 +581,8 @@ static ur_result_t UR_APICALL checked_queue_get_info(ur_queue_handle_t hQueue, u
     ur_result_t result = urc_check_queue_get_info(hQueue, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueGetInfo", "hQueue");
     return l0_queue_get_info(hQueue, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -424,6 +590,10 @@ static ur_result_t UR_APICALL checked_queue_create(ur_context_handle_t hContext,
     ur_result_t result = urc_check_queue_create(hContext, hDevice, pProperties, phQueue);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urQueueCreate", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urQueueCreate", "hDevice");
     return l0_queue_create(hContext, hDevice, pProperties, phQueue);
 }
 
@@ -431,6 +601,8 @@ static ur_result_t UR_APICALL checked_queue_retain(ur_queue_handle_t hQueue) {
     ur_result_t result = urc_check_queue_retain(hQueue);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueRetain", "hQueue");
     return l0_queue_retain(hQueue);
 }
 
@@ -438,6 +610,8 @@ static ur_result_t UR_APICALL checked_queue_release(ur_queue_handle_t hQueue) {
     ur_result_t result = urc_check_queue_release(hQueue);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueRelease", "hQueue");
     return l0_queue_release(hQueue);
 }
 
@@ -445,6 +619,8 @@ static ur_result_t UR_APICALL checked_queue_get_native_handle(ur_queue_handle_t 
     ur_result_t result = urc_check_queue_get_native_handle(hQueue, pDesc, phNativeQueue);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueGetNativeHandle", "hQueue");
     return l0_queue_get_native_handle(hQueue, pDesc, phNativeQueue);
 }
 
@@ -452,6 +628,10 @@ static ur_result_t UR_APICALL checked_queue_create_with_native_handle(ur_native_
     ur_result_t result = urc_check_queue_create_with_native_handle(hNativeQueue, hContext, hDevice, pProperties, phQueue);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urQueueCreateWithNativeHandle", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urQueueCreateWithNativeHandle", "hDevice");
     return l0_queue_create_with_native_handle(hNativeQueue, hContext, hDevice, pProperties, phQueue);
 }
 
@@ -459,6 +639,8 @@ static ur_result_t UR_APICALL checked_queue_finish(ur_queue_handle_t hQueue) {
     ur_result_t result = urc_check_queue_finish(hQueue);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueFinish", "hQueue");
     return l0_queue_finish(hQueue);
 }
 
@@ -466,6 +648,8 @@ static ur_result_t UR_APICALL checked_queue_flush(ur_queue_handle_t hQueue) {
     ur_result_t result = urc_check_queue_flush(hQueue);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueFlush", "hQueue");
     return l0_queue_flush(hQueue);
 }
 
@@ -473,6 +657,8 @@ static ur_result_t UR_APICALL checked_mem_buffer_create(ur_context_handle_t hCon
     ur_result_t result = urc_check_mem_buffer_create(hContext, flags, size, pProperties, phBuffer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urMemBufferCreate", "hContext");
     return l0_mem_buffer_create(hContext, flags, size, pProperties, phBuffer);
 }
 
@@ -480,6 +666,8 @@ static ur_result_t UR_APICALL checked_mem_retain(ur_mem_handle_t hMem) {
     ur_result_t result = urc_check_mem_retain(hMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hMem, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urMemRetain", "hMem");
     return l0_mem_retain(hMem);
 }
 
@@ -487,6 +675,8 @@ static ur_result_t UR_APICALL checked_mem_release(ur_mem_handle_t hMem) {
     ur_result_t result = urc_check_mem_release(hMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hMem, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urMemRelease", "hMem");
     return l0_mem_release(hMem);
 }
 
@@ -494,6 +684,8 @@ static ur_result_t UR_APICALL checked_mem_buffer_partition(ur_mem_handle_t hBuff
     ur_result_t result = urc_check_mem_buffer_partition(hBuffer, flags, bufferCreateType, pRegion, phMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urMemBufferPartition", "hBuffer");
     return l0_mem_buffer_partition(hBuffer, flags, bufferCreateType, pRegion, phMem);
 }
 
@@ -501,6 +693,10 @@ static ur_result_t UR_APICALL checked_mem_get_native_handle(ur_mem_handle_t hMem
     ur_result_t result = urc_check_mem_get_native_handle(hMem, hDevice, phNativeMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hMem, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urMemGetNativeHandle", "hMem");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urMemGetNativeHandle", "hDevice");
     return l0_mem_get_native_handle(hMem, hDevice, phNativeMem);
 }
 
@@ -508,6 +704,8 @@ static ur_result_t UR_APICALL checked_mem_buffer_create_with_native_handle(ur_na
     ur_result_t result = urc_check_mem_buffer_create_with_native_handle(hNativeMem, hContext, pProperties, phMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urMemBufferCreateWithNativeHandle", "hContext");
     return l0_mem_buffer_create_with_native_handle(hNativeMem, hContext, pProperties, phMem);
 }
 
@@ -515,6 +713,8 @@ static ur_result_t UR_APICALL checked_mem_get_info(ur_mem_handle_t hMemory, ur_m
     ur_result_t result = urc_check_mem_get_info(hMemory, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hMemory, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urMemGetInfo", "hMemory");
     return l0_mem_get_info(hMemory, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -522,6 +722,11 @@ static ur_result_t UR_APICALL checked_enqueue_events_wait(ur_queue_handle_t hQue
     ur_result_t result = urc_check_enqueue_events_wait(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueEventsWait", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueEventsWait", "phEventWaitList");
     return l0_enqueue_events_wait(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -529,6 +734,11 @@ static ur_result_t UR_APICALL checked_enqueue_events_wait_with_barrier(ur_queue_
     ur_result_t result = urc_check_enqueue_events_wait_with_barrier(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueEventsWaitWithBarrier", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueEventsWaitWithBarrier", "phEventWaitList");
     return l0_enqueue_events_wait_with_barrier(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -536,6 +746,13 @@ static ur_result_t UR_APICALL checked_enqueue_mem_buffer_read(ur_queue_handle_t 
     ur_result_t result = urc_check_enqueue_mem_buffer_read(hQueue, hBuffer, blockingRead, offset, size, pDst, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemBufferRead", "hQueue");
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferRead", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemBufferRead", "phEventWaitList");
     return l0_enqueue_mem_buffer_read(hQueue, hBuffer, blockingRead, offset, size, pDst, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -543,6 +760,13 @@ static ur_result_t UR_APICALL checked_enqueue_mem_buffer_write(ur_queue_handle_t
     ur_result_t result = urc_check_enqueue_mem_buffer_write(hQueue, hBuffer, blockingWrite, offset, size, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemBufferWrite", "hQueue");
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferWrite", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemBufferWrite", "phEventWaitList");
     return l0_enqueue_mem_buffer_write(hQueue, hBuffer, blockingWrite, offset, size, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -550,6 +774,13 @@ static ur_result_t UR_APICALL checked_enqueue_mem_buffer_read_rect(ur_queue_hand
     ur_result_t result = urc_check_enqueue_mem_buffer_read_rect(hQueue, hBuffer, blockingRead, bufferOrigin, hostOrigin, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemBufferReadRect", "hQueue");
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferReadRect", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemBufferReadRect", "phEventWaitList");
     return l0_enqueue_mem_buffer_read_rect(hQueue, hBuffer, blockingRead, bufferOrigin, hostOrigin, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -557,6 +788,13 @@ static ur_result_t UR_APICALL checked_enqueue_mem_buffer_write_rect(ur_queue_han
     ur_result_t result = urc_check_enqueue_mem_buffer_write_rect(hQueue, hBuffer, blockingWrite, bufferOrigin, hostOrigin, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemBufferWriteRect", "hQueue");
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferWriteRect", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemBufferWriteRect", "phEventWaitList");
     return l0_enqueue_mem_buffer_write_rect(hQueue, hBuffer, blockingWrite, bufferOrigin, hostOrigin, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -564,6 +802,15 @@ static ur_result_t UR_APICALL checked_enqueue_mem_buffer_copy(ur_queue_handle_t 
     ur_result_t result = urc_check_enqueue_mem_buffer_copy(hQueue, hBufferSrc, hBufferDst, srcOffset, dstOffset, size, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemBufferCopy", "hQueue");
+    if (!urc_is_own(hBufferSrc, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferCopy", "hBufferSrc");
+    if (!urc_is_own(hBufferDst, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferCopy", "hBufferDst");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemBufferCopy", "phEventWaitList");
     return l0_enqueue_mem_buffer_copy(hQueue, hBufferSrc, hBufferDst, srcOffset, dstOffset, size, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -571,6 +818,15 @@ static ur_result_t UR_APICALL checked_enqueue_mem_buffer_copy_rect(ur_queue_hand
     ur_result_t result = urc_check_enqueue_mem_buffer_copy_rect(hQueue, hBufferSrc, hBufferDst, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemBufferCopyRect", "hQueue");
+    if (!urc_is_own(hBufferSrc, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferCopyRect", "hBufferSrc");
+    if (!urc_is_own(hBufferDst, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferCopyRect", "hBufferDst");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemBufferCopyRect", "phEventWaitList");
     return l0_enqueue_mem_buffer_copy_rect(hQueue, hBufferSrc, hBufferDst, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -578,6 +834,13 @@ static ur_result_t UR_APICALL checked_enqueue_mem_buffer_fill(ur_queue_handle_t 
     ur_result_t result = urc_check_enqueue_mem_buffer_fill(hQueue, hBuffer, pPattern, patternSize, offset, size, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemBufferFill", "hQueue");
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferFill", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemBufferFill", "phEventWaitList");
     return l0_enqueue_mem_buffer_fill(hQueue, hBuffer, pPattern, patternSize, offset, size, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -585,6 +848,13 @@ static ur_result_t UR_APICALL checked_enqueue_mem_buffer_map(ur_queue_handle_t h
     ur_result_t result = urc_check_enqueue_mem_buffer_map(hQueue, hBuffer, blockingMap, mapFlags, offset, size, numEventsInWaitList, phEventWaitList, phEvent, ppRetMap);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemBufferMap", "hQueue");
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemBufferMap", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemBufferMap", "phEventWaitList");
     return l0_enqueue_mem_buffer_map(hQueue, hBuffer, blockingMap, mapFlags, offset, size, numEventsInWaitList, phEventWaitList, phEvent, ppRetMap);
 }
 
@@ -592,6 +862,13 @@ static ur_result_t UR_APICALL checked_enqueue_mem_unmap(ur_queue_handle_t hQueue
     ur_result_t result = urc_check_enqueue_mem_unmap(hQueue, hMem, pMappedPtr, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemUnmap", "hQueue");
+    if (!urc_is_own(hMem, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemUnmap", "hMem");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemUnmap", "phEventWaitList");
     return l0_enqueue_mem_unmap(hQueue, hMem, pMappedPtr, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -599,6 +876,11 @@ static ur_result_t UR_APICALL checked_enqueue_usm_fill(ur_queue_handle_t hQueue,
     ur_result_t result = urc_check_enqueue_usm_fill(hQueue, pMem, patternSize, pPattern, size, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMFill", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMFill", "phEventWaitList");
     return l0_enqueue_usm_fill(hQueue, pMem, patternSize, pPattern, size, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -606,6 +888,11 @@ static ur_result_t UR_APICALL checked_enqueue_usm_memcpy(ur_queue_handle_t hQueu
     ur_result_t result = urc_check_enqueue_usm_memcpy(hQueue, blocking, pDst, pSrc, size, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMMemcpy", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMMemcpy", "phEventWaitList");
     return l0_enqueue_usm_memcpy(hQueue, blocking, pDst, pSrc, size, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -613,6 +900,11 @@ static ur_result_t UR_APICALL checked_enqueue_usm_prefetch(ur_queue_handle_t hQu
     ur_result_t result = urc_check_enqueue_usm_prefetch(hQueue, pMem, size, flags, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMPrefetch", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMPrefetch", "phEventWaitList");
     return l0_enqueue_usm_prefetch(hQueue, pMem, size, flags, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -620,6 +912,8 @@ static ur_result_t UR_APICALL checked_enqueue_usm_advise(ur_queue_handle_t hQueu
     ur_result_t result = urc_check_enqueue_usm_advise(hQueue, pMem, size, advice, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMAdvise", "hQueue");
     return l0_enqueue_usm_advise(hQueue, pMem, size, advice, phEvent);
 }
 
@@ -627,6 +921,11 @@ static ur_result_t UR_APICALL checked_enqueue_usm_fill_2d(ur_queue_handle_t hQue
     ur_result_t result = urc_check_enqueue_usm_fill_2d(hQueue, pMem, pitch, patternSize, pPattern, width, height, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMFill2D", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMFill2D", "phEventWaitList");
     return l0_enqueue_usm_fill_2d(hQueue, pMem, pitch, patternSize, pPattern, width, height, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -634,6 +933,11 @@ static ur_result_t UR_APICALL checked_enqueue_usm_memcpy_2d(ur_queue_handle_t hQ
     ur_result_t result = urc_check_enqueue_usm_memcpy_2d(hQueue, blocking, pDst, dstPitch, pSrc, srcPitch, width, height, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMMemcpy2D", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMMemcpy2D", "phEventWaitList");
     return l0_enqueue_usm_memcpy_2d(hQueue, blocking, pDst, dstPitch, pSrc, srcPitch, width, height, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -641,6 +945,13 @@ static ur_result_t UR_APICALL checked_enqueue_device_global_variable_write(ur_qu
     ur_result_t result = urc_check_enqueue_device_global_variable_write(hQueue, hProgram, name, blockingWrite, count, offset, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueDeviceGlobalVariableWrite", "hQueue");
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urEnqueueDeviceGlobalVariableWrite", "hProgram");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueDeviceGlobalVariableWrite", "phEventWaitList");
     return l0_enqueue_device_global_variable_write(hQueue, hProgram, name, blockingWrite, count, offset, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -648,6 +959,13 @@ static ur_result_t UR_APICALL checked_enqueue_device_global_variable_read(ur_que
     ur_result_t result = urc_check_enqueue_device_global_variable_read(hQueue, hProgram, name, blockingRead, count, offset, pDst, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueDeviceGlobalVariableRead", "hQueue");
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urEnqueueDeviceGlobalVariableRead", "hProgram");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueDeviceGlobalVariableRead", "phEventWaitList");
     return l0_enqueue_device_global_variable_read(hQueue, hProgram, name, blockingRead, count, offset, pDst, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -655,6 +973,11 @@ static ur_result_t UR_APICALL checked_enqueue_events_wait_with_barrier_ext(ur_qu
     ur_result_t result = urc_check_enqueue_events_wait_with_barrier_ext(hQueue, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueEventsWaitWithBarrierExt", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueEventsWaitWithBarrierExt", "phEventWaitList");
     return l0_enqueue_events_wait_with_barrier_ext(hQueue, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -662,6 +985,13 @@ static ur_result_t UR_APICALL checked_enqueue_kernel_launch_with_args_exp(ur_que
     ur_result_t result = urc_check_enqueue_kernel_launch_with_args_exp(hQueue, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, launchPropList, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueKernelLaunchWithArgsExp", "hQueue");
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urEnqueueKernelLaunchWithArgsExp", "hKernel");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueKernelLaunchWithArgsExp", "phEventWaitList");
     return l0_enqueue_kernel_launch_with_args_exp(hQueue, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, launchPropList, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
@@ -669,6 +999,10 @@ static ur_result_t UR_APICALL checked_usm_host_alloc(ur_context_handle_t hContex
     ur_result_t result = urc_check_usm_host_alloc(hContext, pUSMDesc, pool, size, ppMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMHostAlloc", "hContext");
+    if (!urc_is_own(pool, URC_KIND_USM_POOL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMHostAlloc", "pool");
     return l0_usm_host_alloc(hContext, pUSMDesc, pool, size, ppMem);
 }
 
@@ -676,6 +1010,12 @@ static ur_result_t UR_APICALL checked_usm_device_alloc(ur_context_handle_t hCont
     ur_result_t result = urc_check_usm_device_alloc(hContext, hDevice, pUSMDesc, pool, size, ppMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMDeviceAlloc", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMDeviceAlloc", "hDevice");
+    if (!urc_is_own(pool, URC_KIND_USM_POOL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMDeviceAlloc", "pool");
     return l0_usm_device_alloc(hContext, hDevice, pUSMDesc, pool, size, ppMem);
 }
 
@@ -683,6 +1023,12 @@ static ur_result_t UR_APICALL checked_usm_shared_alloc(ur_context_handle_t hCont
     ur_result_t result = urc_check_usm_shared_alloc(hContext, hDevice, pUSMDesc, pool, size, ppMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMSharedAlloc", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMSharedAlloc", "hDevice");
+    if (!urc_is_own(pool, URC_KIND_USM_POOL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMSharedAlloc", "pool");
     return l0_usm_shared_alloc(hContext, hDevice, pUSMDesc, pool, size, ppMem);
 }
 
@@ -690,6 +1036,8 @@ static ur_result_t UR_APICALL checked_usm_free(ur_context_handle_t hContext, voi
     ur_result_t result = urc_check_usm_free(hContext, pMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMFree", "hContext");
     return l0_usm_free(hContext, pMem);
 }
 
@@ -697,6 +1045,8 @@ static ur_result_t UR_APICALL checked_usm_get_mem_alloc_info(ur_context_handle_t
     ur_result_t result = urc_check_usm_get_mem_alloc_info(hContext, pMem, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMGetMemAllocInfo", "hContext");
     return l0_usm_get_mem_alloc_info(hContext, pMem, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -704,6 +1054,8 @@ static ur_result_t UR_APICALL checked_device_get(ur_platform_handle_t hPlatform,
     ur_result_t result = urc_check_device_get(hPlatform, DeviceType, NumEntries, phDevices, pNumDevices);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hPlatform, URC_KIND_PLATFORM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PLATFORM, "urDeviceGet", "hPlatform");
     return l0_device_get(hPlatform, DeviceType, NumEntries, phDevices, pNumDevices);
 }
 
@@ -711,6 +1063,8 @@ static ur_result_t UR_APICALL checked_device_get_info(ur_device_handle_t hDevice
     ur_result_t result = urc_check_device_get_info(hDevice, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urDeviceGetInfo", "hDevice");
     return l0_device_get_info(hDevice, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -718,6 +1072,8 @@ static ur_result_t UR_APICALL checked_device_retain(ur_device_handle_t hDevice) 
     ur_result_t result = urc_check_device_retain(hDevice);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urDeviceRetain", "hDevice");
     return l0_device_retain(hDevice);
 }
 
@@ -725,6 +1081,8 @@ static ur_result_t UR_APICALL checked_device_release(ur_device_handle_t hDevice)
     ur_result_t result = urc_check_device_release(hDevice);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urDeviceRelease", "hDevice");
     return l0_device_release(hDevice);
 }
 
@@ -732,6 +1090,8 @@ static ur_result_t UR_APICALL checked_device_partition(ur_device_handle_t hDevic
     ur_result_t result = urc_check_device_partition(hDevice, pProperties, NumDevices, phSubDevices, pNumDevicesRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urDevicePartition", "hDevice");
     return l0_device_partition(hDevice, pProperties, NumDevices, phSubDevices, pNumDevicesRet);
 }
 
@@ -739,6 +1099,8 @@ static ur_result_t UR_APICALL checked_device_select_binary(ur_device_handle_t hD
     ur_result_t result = urc_check_device_select_binary(hDevice, pBinaries, NumBinaries, pSelectedBinary);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urDeviceSelectBinary", "hDevice");
     return l0_device_select_binary(hDevice, pBinaries, NumBinaries, pSelectedBinary);
 }
 
@@ -746,6 +1108,8 @@ static ur_result_t UR_APICALL checked_device_get_native_handle(ur_device_handle_
     ur_result_t result = urc_check_device_get_native_handle(hDevice, phNativeDevice);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urDeviceGetNativeHandle", "hDevice");
     return l0_device_get_native_handle(hDevice, phNativeDevice);
 }
 
@@ -753,6 +1117,8 @@ static ur_result_t UR_APICALL checked_device_create_with_native_handle(ur_native
     ur_result_t result = urc_check_device_create_with_native_handle(hNativeDevice, hAdapter, pProperties, phDevice);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hAdapter, URC_KIND_ADAPTER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urDeviceCreateWithNativeHandle", "hAdapter");
     return l0_device_create_with_native_handle(hNativeDevice, hAdapter, pProperties, phDevice);
 }
 
@@ -760,6 +1126,8 @@ static ur_result_t UR_APICALL checked_device_get_global_timestamps(ur_device_han
     ur_result_t result = urc_check_device_get_global_timestamps(hDevice, pDeviceTimestamp, pHostTimestamp);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urDeviceGetGlobalTimestamps", "hDevice");
     return l0_device_get_global_timestamps(hDevice, pDeviceTimestamp, pHostTimestamp);
 }
 

@@ -295,16 +295,19 @@ START_TEST(launch_bad_work_group_size_is_refused) {
 }
 END_TEST
 
-// UR's specification: a global size of 0 is INVALID_WORK_DIMENSION (UR's own CUDA adapter
-// turned it into a barrier instead), and no event is made.
-START_TEST(launch_empty_range_is_refused) {
+// UR's description: a zero global size is INVALID_WORK_DIMENSION, a zero local size
+// INVALID_WORK_GROUP_SIZE (the generated checks, before the adapter).
+START_TEST(launch_empty_range_is_invalid_work_dimension) {
     ur_kernel_handle_t k = kernel("inc_dev_var");
-    size_t global = 0;
+    size_t global = 0, local = 0, one = 1;
     ur_event_handle_t ev = NULL;
     ck_assert_ur(urEnqueueKernelLaunchWithArgsExp(T.queue, k, 1, NULL, &global, NULL, 0, NULL, NULL,
                                                   0, NULL, &ev),
                  UR_RESULT_ERROR_INVALID_WORK_DIMENSION);
     ck_assert_ptr_null(ev);
+    ck_assert_ur(urEnqueueKernelLaunchWithArgsExp(T.queue, k, 1, NULL, &one, &local, 0, NULL, NULL,
+                                                  0, NULL, &ev),
+                 UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE);
     ck_assert_ur_ok(urKernelRelease(k));
 }
 END_TEST
@@ -496,7 +499,7 @@ int main(void) {
     tcase_add_test(tc, launch_offset_without_variant_is_unsupported);
     tcase_add_test(tc, launch_missing_argument_is_refused);
     tcase_add_test(tc, launch_bad_work_group_size_is_refused);
-    tcase_add_test(tc, launch_empty_range_is_refused);
+    tcase_add_test(tc, launch_empty_range_is_invalid_work_dimension);
     tcase_add_test(tc, launch_without_event_after_the_context_was_cleared);
     tcase_add_test(tc, launch_without_event_wrong_value_size_is_refused);
     tcase_add_test(tc, launch_large_by_value_argument);

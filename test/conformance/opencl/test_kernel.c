@@ -43,7 +43,10 @@ START_TEST(kernel_keeps_program_alive) {
     ck_assert_ptr_eq(p, program);
     uint32_t n = 0;
     ck_assert_ur_ok(urProgramGetInfo(p, UR_PROGRAM_INFO_REFERENCE_COUNT, sizeof n, &n, NULL));
-    ck_assert_uint_eq(n, 1);
+    ck_assert_uint_eq(n, 0); // the user's count; the kernel's reference is the adapter's
+    // A release past the user's count is refused, and the kernel keeps its program.
+    ck_assert_ur(urProgramRelease(p), UR_RESULT_ERROR_INVALID_PROGRAM);
+    ck_assert_ur_ok(urKernelGetInfo(k, UR_KERNEL_INFO_PROGRAM, sizeof p, &p, NULL));
     ck_assert_ur_ok(urKernelRelease(k));
 }
 END_TEST

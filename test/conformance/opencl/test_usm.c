@@ -74,8 +74,8 @@ END_TEST
 START_TEST(alignment_not_power_of_two_is_invalid_value) {
     ur_usm_desc_t desc = {UR_STRUCTURE_TYPE_USM_DESC, NULL, 0, 48};
     void *p = NULL;
-    ck_assert_ur(urUSMHostAlloc(T.context, &desc, NULL, 64, &p),
-                 T.usm ? UR_RESULT_ERROR_INVALID_VALUE : UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    // An argument check, so it answers before the feature check of a runtime without USM.
+    ck_assert_ur(urUSMHostAlloc(T.context, &desc, NULL, 64, &p), UR_RESULT_ERROR_INVALID_VALUE);
 }
 END_TEST
 

@@ -182,7 +182,7 @@ ur_result_t fake_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapter
                              uint32_t *pNumAdapters) {
     note(URC_SLOT_ADAPTER_GET, NULL);
     if (NumEntries > 0 && phAdapters != NULL) {
-        urc_retain(&fake.adapter.base);
+        urc_user_retain(&fake.adapter.base);
         phAdapters[0] = (ur_adapter_handle_t)&fake.adapter;
     }
     if (pNumAdapters != NULL)
@@ -205,7 +205,7 @@ ur_result_t fake_adapter_retain(ur_adapter_handle_t hAdapter) {
     note(URC_SLOT_ADAPTER_RETAIN, hAdapter);
     if (!is(hAdapter, FAKE_ADAPTER))
         return UR_RESULT_ERROR_INVALID_VALUE;
-    urc_retain(&fake.adapter.base);
+    urc_user_retain(&fake.adapter.base);
     return UR_RESULT_SUCCESS;
 }
 
@@ -309,7 +309,7 @@ ur_result_t fake_device_get(ur_platform_handle_t hPlatform, ur_device_type_t Dev
             continue;
         // Each device handed out carries a reference, as the specification asks.
         if (phDevices != NULL && n < NumEntries) {
-            urc_retain(&dev->obj.base);
+            urc_user_retain(&dev->obj.base);
             phDevices[n] = (ur_device_handle_t)dev;
         }
         ++n;
@@ -401,7 +401,7 @@ ur_result_t fake_device_partition(ur_device_handle_t hDevice,
         return urc_error_set(UR_RESULT_ERROR_DEVICE_PARTITION_FAILED, 3,
                              "fake %s: %s cannot be partitioned", FAKE_TAG, dev->name);
     for (uint32_t i = 0; phSubDevices != NULL && i < dev->nparts && i < NumDevices; ++i) {
-        urc_retain(&dev->parts[i]->obj.base);
+        urc_user_retain(&dev->parts[i]->obj.base);
         phSubDevices[i] = (ur_device_handle_t)dev->parts[i];
     }
     if (pNumDevicesRet != NULL)
@@ -413,7 +413,7 @@ ur_result_t fake_device_retain(ur_device_handle_t hDevice) {
     note(URC_SLOT_DEVICE_RETAIN, hDevice);
     if (!is(hDevice, FAKE_DEVICE))
         return UR_RESULT_ERROR_INVALID_DEVICE;
-    urc_retain(&((fake_device_t *)hDevice)->obj.base);
+    urc_user_retain(&((fake_device_t *)hDevice)->obj.base);
     return UR_RESULT_SUCCESS;
 }
 
