@@ -1710,6 +1710,8 @@ typedef struct ur_image_desc_t {
 ///   - UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR when `pImageDesc && pImageDesc->numSamples != 0`
 ///   - UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR when `pImageDesc && pImageDesc->rowPitch != 0 && pHost == NULL`
 ///   - UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR when `pImageDesc && pImageDesc->slicePitch != 0 && pHost == NULL`
+///   - UR_RESULT_ERROR_INVALID_HOST_PTR when `pHost == NULL && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) != 0`
+///   - UR_RESULT_ERROR_INVALID_HOST_PTR when `pHost != NULL && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urMemImageCreate(
     ur_context_handle_t hContext,  ///< [in]
     ur_mem_flags_t flags,  ///< [in]
@@ -1942,6 +1944,7 @@ typedef struct ur_sampler_desc_t {
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pDesc`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == phSampler`
+///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT < pDesc->addressingMode`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `UR_SAMPLER_FILTER_MODE_LINEAR < pDesc->filterMode`
 UR_APIEXPORT ur_result_t UR_APICALL urSamplerCreate(
     ur_context_handle_t hContext,  ///< [in]

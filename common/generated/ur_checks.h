@@ -108,6 +108,11 @@ static inline bool urc_is_ur_image_info_t(ur_image_info_t value) {
     return v <= 0x9u;
 }
 
+static inline bool urc_is_ur_sampler_addressing_mode_t(ur_sampler_addressing_mode_t value) {
+    uint32_t v = (uint32_t)value;
+    return v <= 0x4u;
+}
+
 static inline bool urc_is_ur_sampler_filter_mode_t(ur_sampler_filter_mode_t value) {
     uint32_t v = (uint32_t)value;
     return v <= 0x1u;
@@ -689,6 +694,10 @@ static inline ur_result_t urc_check_mem_image_create(ur_context_handle_t hContex
         return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
     if (pImageDesc && pImageDesc->slicePitch != 0 && pHost == NULL)
         return UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+    if (pHost == NULL && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) != 0)
+        return UR_RESULT_ERROR_INVALID_HOST_PTR;
+    if (pHost != NULL && (flags & (UR_MEM_FLAG_USE_HOST_POINTER | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)) == 0)
+        return UR_RESULT_ERROR_INVALID_HOST_PTR;
     return UR_RESULT_SUCCESS;
 }
 
@@ -833,6 +842,8 @@ static inline ur_result_t urc_check_sampler_create(ur_context_handle_t hContext,
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
     if (NULL == phSampler)
         return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (!urc_is_ur_sampler_addressing_mode_t(pDesc->addressingMode))
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
     if (!urc_is_ur_sampler_filter_mode_t(pDesc->filterMode))
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     return UR_RESULT_SUCCESS;
