@@ -57,7 +57,8 @@ static size_t channel_bytes(ur_image_channel_type_t type) {
 
 static bool is_packed(ur_image_channel_type_t type) {
     return type == UR_IMAGE_CHANNEL_TYPE_UNORM_SHORT_565 ||
-           type == UR_IMAGE_CHANNEL_TYPE_UNORM_SHORT_555 || type == UR_IMAGE_CHANNEL_TYPE_INT_101010;
+           type == UR_IMAGE_CHANNEL_TYPE_UNORM_SHORT_555 ||
+           type == UR_IMAGE_CHANNEL_TYPE_INT_101010;
 }
 
 static bool is_normalized_or_float(ur_image_channel_type_t type) {
@@ -245,8 +246,8 @@ ur_result_t urc_image_host_pitches(const urc_image_t *img, const ur_rect_region_
                                    size_t *row_pitch, size_t *slice_pitch, size_t *host_bytes) {
     size_t row_bytes, min_slice, end;
     size_t rows = img->type == UR_MEM_TYPE_IMAGE1D_ARRAY ? 1 : (size_t)region->height;
-    size_t slices = img->type == UR_MEM_TYPE_IMAGE1D_ARRAY ? (size_t)region->height
-                                                           : (size_t)region->depth;
+    size_t slices =
+        img->type == UR_MEM_TYPE_IMAGE1D_ARRAY ? (size_t)region->height : (size_t)region->depth;
     if (__builtin_mul_overflow((size_t)region->width, img->element_size, &row_bytes))
         goto bad;
     if (*row_pitch == 0)
@@ -371,9 +372,8 @@ ur_result_t urc_sampler_describe(urc_sampler_t *s, const ur_sampler_desc_t *desc
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t urc_sampler_info(const urc_info_t *out, ur_sampler_info_t prop,
-                             const urc_sampler_t *s, ur_context_handle_t context,
-                             uint32_t refcount) {
+ur_result_t urc_sampler_info(const urc_info_t *out, ur_sampler_info_t prop, const urc_sampler_t *s,
+                             ur_context_handle_t context, uint32_t refcount) {
     switch (prop) {
     case UR_SAMPLER_INFO_REFERENCE_COUNT:
         return urc_info_u32(out, refcount);

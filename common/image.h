@@ -113,8 +113,7 @@ ur_result_t urc_sampler_describe(urc_sampler_t *s, const ur_sampler_desc_t *desc
 
 /// Answers urSamplerGetInfo's NORMALIZED_COORDS, ADDRESSING_MODE (the first dimension's) and
 /// FILTER_MODE from `s`, CONTEXT and REFERENCE_COUNT from the arguments.
-ur_result_t urc_sampler_info(const urc_info_t *out, ur_sampler_info_t prop,
-                             const urc_sampler_t *s, ur_context_handle_t context,
-                             uint32_t refcount);
+ur_result_t urc_sampler_info(const urc_info_t *out, ur_sampler_info_t prop, const urc_sampler_t *s,
+                             ur_context_handle_t context, uint32_t refcount);
 
 #endif // URC_COMMON_IMAGE_H

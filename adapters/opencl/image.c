@@ -72,11 +72,33 @@ static ur_result_t check_image_support(ur_context_handle_t ctx) {
                          "no device of the context supports images");
 }
 
+// The largest image any device of the context takes: urc_image_check_limits refuses larger ones
+// with INVALID_IMAGE_SIZE whatever the runtime would say (PoCL says INVALID_OPERATION).
+static ur_result_t check_limits(ur_context_handle_t ctx, const urc_image_t *img) {
+    urc_image_limits_t lim = {0};
+    static const cl_device_info queries[] = {
+        CL_DEVICE_IMAGE2D_MAX_WIDTH,  CL_DEVICE_IMAGE2D_MAX_HEIGHT, CL_DEVICE_IMAGE3D_MAX_WIDTH,
+        CL_DEVICE_IMAGE3D_MAX_HEIGHT, CL_DEVICE_IMAGE3D_MAX_DEPTH,  CL_DEVICE_IMAGE_MAX_ARRAY_SIZE};
+    size_t *fields[] = {&lim.max_2d_width,  &lim.max_2d_height, &lim.max_3d_width,
+                        &lim.max_3d_height, &lim.max_3d_depth,  &lim.max_array_size};
+    for (uint32_t d = 0; d < ctx->num_devices; ++d)
+        for (size_t i = 0; i < sizeof queries / sizeof queries[0]; ++i) {
+            size_t v = 0;
+            if (clGetDeviceInfo(ctx->devices[d]->cl, queries[i], sizeof v, &v, NULL) ==
+                    CL_SUCCESS &&
+                v > *fields[i])
+                *fields[i] = v;
+        }
+    return urc_image_check_limits(img, &lim);
+}
+
 // Asks the driver which formats it offers for this type and access before creating the image,
 // so an unoffered format is UNSUPPORTED_IMAGE_FORMAT rather than whatever clCreateImage says.
 static ur_result_t check_supported(ur_context_handle_t ctx, cl_mem_flags flags,
                                    cl_mem_object_type type, const cl_image_format *want) {
     cl_mem_flags access = flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY);
+    if (access == 0)
+        access = CL_MEM_READ_WRITE; // OpenCL's default access, which the query needs spelled out
     cl_uint n = 0;
     OCL_TRY("clGetSupportedImageFormats",
             clGetSupportedImageFormats(ctx->cl, access, type, 0, NULL, &n));
@@ -123,6 +145,7 @@ ur_result_t ocl_mem_image_create(ur_context_handle_t hContext, ur_mem_flags_t fl
     urc_image_t img;
     OCL_TRY_UR(urc_image_describe(&img, pImageFormat, pImageDesc, pHost));
     OCL_TRY_UR(check_image_support(hContext));
+    OCL_TRY_UR(check_limits(hContext, &img));
     cl_image_format format = {channel_orders[pImageFormat->channelOrder],
                               channel_types[pImageFormat->channelType]};
     cl_image_desc desc = {0};
@@ -210,6 +233,10 @@ static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_
     // OpenCL refuses a slice pitch for images without slices.
     if (img->type == UR_MEM_TYPE_IMAGE1D || img->type == UR_MEM_TYPE_IMAGE2D)
         slice = 0;
+    // A 1D array's layers are one row each and lie slice pitch apart; runtimes differ on which
+    // pitch they step by (Intel's steps by the row pitch), so both name the layer pitch.
+    if (img->type == UR_MEM_TYPE_IMAGE1D_ARRAY)
+        row = slice;
     const size_t o[3] = {origin.x, origin.y, origin.z};
     const size_t r[3] = {region.width, region.height, region.depth};
     ocl_wait_list_t wl;
@@ -237,8 +264,8 @@ ur_result_t ocl_enqueue_mem_image_read(ur_queue_handle_t hQueue, ur_mem_handle_t
 
 ur_result_t ocl_enqueue_mem_image_write(ur_queue_handle_t hQueue, ur_mem_handle_t hImage,
                                         bool blockingWrite, ur_rect_offset_t origin,
-                                        ur_rect_region_t region, size_t rowPitch,
-                                        size_t slicePitch, void *pSrc, uint32_t numEventsInWaitList,
+                                        ur_rect_region_t region, size_t rowPitch, size_t slicePitch,
+                                        void *pSrc, uint32_t numEventsInWaitList,
                                         const ur_event_handle_t *phEventWaitList,
                                         ur_event_handle_t *phEvent) {
     return transfer(true, hQueue, hImage, blockingWrite, origin, region, rowPitch, slicePitch, pSrc,

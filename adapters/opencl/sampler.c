@@ -2,6 +2,7 @@
 // Samplers over clCreateSamplerWithProperties; the descriptor is read by common/image, and
 // info answers come from what it read.
 #include <stdlib.h>
+#include <string.h>
 
 #include "alloc.h"
 #include "ocl_internal.h"
@@ -68,6 +69,17 @@ ur_result_t ocl_sampler_create(ur_context_handle_t hContext, const ur_sampler_de
         0};
     cl_int err = CL_SUCCESS;
     cl_sampler cl = clCreateSamplerWithProperties(hContext->cl, props, &err);
+    // Repeat modes with unnormalised coordinates read undefined values in OpenCL, and some
+    // runtimes (PoCL) refuse to make such a sampler, which UR allows: it is made clamping to
+    // the edge instead, while urSamplerGetInfo still answers the mode asked for.
+    bool repeats = desc.addressing[0] == UR_SAMPLER_ADDRESSING_MODE_REPEAT ||
+                   desc.addressing[0] == UR_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT;
+    if (err == CL_INVALID_VALUE && !desc.normalized && repeats) {
+        cl_sampler_properties edge[7];
+        memcpy(edge, props, sizeof edge);
+        edge[3] = CL_ADDRESS_CLAMP_TO_EDGE;
+        cl = clCreateSamplerWithProperties(hContext->cl, edge, &err);
+    }
     if (err == CL_INVALID_OPERATION)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "no device of the context supports images");
@@ -128,16 +140,16 @@ ur_result_t ocl_sampler_create_with_native_handle(ur_native_handle_t hNativeSamp
                              "the native sampler belongs to another context");
     OCL_TRY("clGetSamplerInfo", clGetSamplerInfo(cl, CL_SAMPLER_NORMALIZED_COORDS,
                                                  sizeof normalized, &normalized, NULL));
-    OCL_TRY("clGetSamplerInfo", clGetSamplerInfo(cl, CL_SAMPLER_ADDRESSING_MODE,
-                                                 sizeof addressing, &addressing, NULL));
+    OCL_TRY("clGetSamplerInfo",
+            clGetSamplerInfo(cl, CL_SAMPLER_ADDRESSING_MODE, sizeof addressing, &addressing, NULL));
     OCL_TRY("clGetSamplerInfo",
             clGetSamplerInfo(cl, CL_SAMPLER_FILTER_MODE, sizeof filter, &filter, NULL));
     // The sampler's settings come from OpenCL, so info answers match the native object.
     urc_sampler_t desc = {0};
     desc.normalized = normalized;
     desc.addressing[0] = desc.addressing[1] = desc.addressing[2] = ur_addressing(addressing);
-    desc.filter = filter == CL_FILTER_LINEAR ? UR_SAMPLER_FILTER_MODE_LINEAR
-                                             : UR_SAMPLER_FILTER_MODE_NEAREST;
+    desc.filter =
+        filter == CL_FILTER_LINEAR ? UR_SAMPLER_FILTER_MODE_LINEAR : UR_SAMPLER_FILTER_MODE_NEAREST;
     desc.mip_filter = UR_SAMPLER_FILTER_MODE_NEAREST;
     bool owns = pProps != NULL && pProps->isNativeHandleOwned;
     return sampler_make(cl, hContext, &desc, owns, phSampler);
