@@ -33,9 +33,8 @@ static bool axis(size_t n_, bool normalized, ur_sampler_addressing_mode_t mode,
         }
         if (!linear) {
             long i = (long)floorf(u);
-            ax->i0 = ax->i1 = mode == UR_SAMPLER_ADDRESSING_MODE_REPEAT
-                                  ? (i > n - 1 ? i - n : i)
-                                  : (i > n - 1 ? n - 1 : i);
+            ax->i0 = ax->i1 = mode == UR_SAMPLER_ADDRESSING_MODE_REPEAT ? (i > n - 1 ? i - n : i)
+                                                                        : (i > n - 1 ? n - 1 : i);
             return true;
         }
         float x = u - 0.5f;

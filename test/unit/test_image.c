@@ -151,13 +151,16 @@ START_TEST(host_pitches_default_and_check) {
     ck_assert_uint_eq(bytes, 32 + 16 + 12);
     row = 11;
     slice = 0;
-    ck_assert_ur(urc_image_host_pitches(&img, &r, &row, &slice, NULL), UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(urc_image_host_pitches(&img, &r, &row, &slice, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
     row = 0;
     slice = 20;
-    ck_assert_ur(urc_image_host_pitches(&img, &r, &row, &slice, NULL), UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(urc_image_host_pitches(&img, &r, &row, &slice, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
     row = SIZE_MAX / 2;
     slice = 0;
-    ck_assert_ur(urc_image_host_pitches(&img, &r, &row, &slice, NULL), UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(urc_image_host_pitches(&img, &r, &row, &slice, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
     // A 1D array: layers on the slice pitch, which defaults to a row.
     d = desc(UR_MEM_TYPE_IMAGE1D_ARRAY, 8, 0, 0, 4);
     ck_assert_ur_ok(urc_image_describe(&img, &f, &d, NULL));
@@ -192,7 +195,10 @@ START_TEST(sampler_reads_descriptor_and_chain) {
                                           UR_SAMPLER_ADDRESSING_MODE_CLAMP,
                                           UR_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT}};
     ur_exp_sampler_mip_properties_t mip = {UR_STRUCTURE_TYPE_EXP_SAMPLER_MIP_PROPERTIES,
-                                           &modes, 1.0f, 4.0f, 8.0f,
+                                           &modes,
+                                           1.0f,
+                                           4.0f,
+                                           8.0f,
                                            UR_SAMPLER_FILTER_MODE_LINEAR};
     ur_sampler_desc_t d = {UR_STRUCTURE_TYPE_SAMPLER_DESC, &mip, true,
                            UR_SAMPLER_ADDRESSING_MODE_CLAMP_TO_EDGE,
@@ -219,13 +225,13 @@ START_TEST(reference_sampler_follows_the_rules) {
     float out[4];
     const ur_sampler_filter_mode_t N = UR_SAMPLER_FILTER_MODE_NEAREST,
                                    L = UR_SAMPLER_FILTER_MODE_LINEAR;
-    ck_assert(urc_ref_sample(&img, false, UR_SAMPLER_ADDRESSING_MODE_CLAMP_TO_EDGE, N, 9.0f, 0.5f,
-                             out));
+    ck_assert(
+        urc_ref_sample(&img, false, UR_SAMPLER_ADDRESSING_MODE_CLAMP_TO_EDGE, N, 9.0f, 0.5f, out));
     ck_assert(out[0] == 3.0f);
     ck_assert(urc_ref_sample(&img, false, UR_SAMPLER_ADDRESSING_MODE_CLAMP, N, -0.5f, 0.5f, out));
     ck_assert(out[0] == 0.0f && out[3] == 0.0f); // border
-    ck_assert(urc_ref_sample(&img, false, UR_SAMPLER_ADDRESSING_MODE_CLAMP_TO_EDGE, L, 1.75f,
-                             0.5f, out));
+    ck_assert(
+        urc_ref_sample(&img, false, UR_SAMPLER_ADDRESSING_MODE_CLAMP_TO_EDGE, L, 1.75f, 0.5f, out));
     ck_assert(fabsf(out[0] - 1.25f) < 1e-6f);
     ck_assert(urc_ref_sample(&img, true, UR_SAMPLER_ADDRESSING_MODE_REPEAT, N, 1.3f, 0.5f, out));
     ck_assert(out[0] == 1.0f); // frac 0.3 * 4 = 1.2

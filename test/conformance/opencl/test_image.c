@@ -49,24 +49,23 @@ static const ur_image_format_t rgba8 = {UR_IMAGE_CHANNEL_ORDER_RGBA,
                                         UR_IMAGE_CHANNEL_TYPE_UNORM_INT8};
 
 static ur_mem_handle_t image_2d(size_t w, size_t h) {
-    ur_image_desc_t d = {UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, w, h, 0, 0, 0,
-                         0, 0, 0};
+    ur_image_desc_t d = {
+        UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, w, h, 0, 0, 0, 0, 0, 0};
     ur_mem_handle_t m = NULL;
     ck_assert_ur_ok(urMemImageCreate(T.context, UR_MEM_FLAG_READ_WRITE, &rgba8, &d, NULL, &m));
     return m;
 }
 
 static bool native_offers(cl_mem_object_type type, ur_image_format_t f) {
-    static const cl_channel_order orders[] = {CL_A,   CL_R,         CL_RG,        CL_RA,  CL_RGB,
-                                              CL_RGBA, CL_BGRA,     CL_ARGB,      CL_ABGR,
-                                              CL_INTENSITY, CL_LUMINANCE, CL_Rx, CL_RGx,
-                                              CL_RGBx, CL_sRGBA};
+    static const cl_channel_order orders[] = {CL_A,         CL_R,    CL_RG,   CL_RA,   CL_RGB,
+                                              CL_RGBA,      CL_BGRA, CL_ARGB, CL_ABGR, CL_INTENSITY,
+                                              CL_LUMINANCE, CL_Rx,   CL_RGx,  CL_RGBx, CL_sRGBA};
     cl_context ctx = NULL;
     ck_assert_ur_ok(urContextGetNativeHandle(T.context, (ur_native_handle_t *)&ctx));
     cl_image_format formats[512];
     cl_uint n = 0;
-    ck_assert_int_eq(
-        clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, type, 512, formats, &n), CL_SUCCESS);
+    ck_assert_int_eq(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, type, 512, formats, &n),
+                     CL_SUCCESS);
     for (cl_uint i = 0; i < n && i < 512; ++i)
         if (formats[i].image_channel_order == orders[f.channelOrder] &&
             formats[i].image_channel_data_type == (cl_channel_type)(CL_SNORM_INT8 + f.channelType))
@@ -136,8 +135,8 @@ static void round_trip(ur_mem_handle_t m, const ur_image_desc_t *d, size_t es, c
                     size_t want = at(d->type, es, row, slice, o.x + x, o.y + y, o.z + z) + b;
                     size_t got = at(d->type, es, hrow, hs, x, y, z) + b;
                     ck_assert_msg(back[got] == pattern(want),
-                                  "%s: element (%zu,%zu,%zu) byte %zu: %u, expected %u", what, x,
-                                  y, z, b, back[got], pattern(want));
+                                  "%s: element (%zu,%zu,%zu) byte %zu: %u, expected %u", what, x, y,
+                                  z, b, back[got], pattern(want));
                 }
 }
 
@@ -150,12 +149,11 @@ START_TEST(every_offered_format_round_trips_in_every_shape) {
                  ++t) {
                 ur_image_format_t f = {(ur_image_channel_order_t)o, (ur_image_channel_type_t)t};
                 char what[64];
-                snprintf(what, sizeof what, "shape %u order %u type %u", (unsigned)shapes[s], o,
-                         t);
+                snprintf(what, sizeof what, "shape %u order %u type %u", (unsigned)shapes[s], o, t);
                 bool offered = native_offers(cl_type_of(shapes[s]), f);
                 ur_mem_handle_t m = NULL;
-                ur_result_t r = urMemImageCreate(T.context, UR_MEM_FLAG_READ_WRITE, &f, &d, NULL,
-                                                 &m);
+                ur_result_t r =
+                    urMemImageCreate(T.context, UR_MEM_FLAG_READ_WRITE, &f, &d, NULL, &m);
                 if (!offered) {
                     ck_assert_msg(r == UR_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT,
                                   "%s: not offered, got %s", what, urc_test_result_name(r));
@@ -244,7 +242,8 @@ START_TEST(buffers_and_images_do_not_mix) {
 }
 END_TEST
 
-// ---- creation refusals ---------------------------------------------------------------------------
+// ---- creation refusals
+// ---------------------------------------------------------------------------
 
 static ur_result_t create(ur_mem_flags_t flags, ur_image_format_t f, ur_image_desc_t d,
                           void *host) {
@@ -288,8 +287,8 @@ START_TEST(bad_descriptors_get_the_spec_results) {
     ck_assert_ur(create(rw, rgba8, bad, NULL), UR_RESULT_ERROR_INVALID_IMAGE_SIZE);
     // Past the device's limit, though the bytes fit.
     size_t max_w = 0;
-    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH, sizeof max_w,
-                                    &max_w, NULL));
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH, sizeof max_w, &max_w, NULL));
     bad = d;
     bad.width = max_w + 1;
     bad.height = 1;
@@ -341,8 +340,8 @@ START_TEST(copy_host_pointer_with_a_wide_row_pitch) {
     for (size_t i = 0; i < sizeof host; ++i)
         host[i] = (uint8_t)i;
     ur_mem_handle_t m = NULL;
-    ck_assert_ur_ok(urMemImageCreate(T.context, UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER, &rgba8, &d,
-                                     host, &m));
+    ck_assert_ur_ok(
+        urMemImageCreate(T.context, UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER, &rgba8, &d, host, &m));
     uint8_t back[5 * 3 * 4];
     ur_rect_offset_t o = {0, 0, 0};
     ur_rect_region_t r = {5, 3, 1};
@@ -353,7 +352,8 @@ START_TEST(copy_host_pointer_with_a_wide_row_pitch) {
 }
 END_TEST
 
-// ---- copies ---------------------------------------------------------------------------------------
+// ---- copies
+// ---------------------------------------------------------------------------------------
 
 START_TEST(copy_between_images_touching_edges) {
     ur_mem_handle_t src = image_2d(8, 6), dst = image_2d(4, 4);
@@ -421,7 +421,8 @@ START_TEST(copy_from_a_3d_slice_into_a_2d_image) {
 }
 END_TEST
 
-// ---- info and native handles ---------------------------------------------------------------------
+// ---- info and native handles
+// ---------------------------------------------------------------------
 
 START_TEST(info_answers_the_shape) {
     ur_image_desc_t d = desc_of(UR_MEM_TYPE_IMAGE2D_ARRAY);

@@ -29,12 +29,12 @@ START_TEST(every_mode_is_created_and_answered) {
                 ur_sampler_addressing_mode_t mode;
                 ur_sampler_filter_mode_t filter;
                 ur_context_handle_t ctx = NULL;
-                ck_assert_ur_ok(urSamplerGetInfo(s, UR_SAMPLER_INFO_NORMALIZED_COORDS,
-                                                 sizeof norm, &norm, NULL));
-                ck_assert_ur_ok(urSamplerGetInfo(s, UR_SAMPLER_INFO_ADDRESSING_MODE, sizeof mode,
-                                                 &mode, NULL));
-                ck_assert_ur_ok(urSamplerGetInfo(s, UR_SAMPLER_INFO_FILTER_MODE, sizeof filter,
-                                                 &filter, NULL));
+                ck_assert_ur_ok(urSamplerGetInfo(s, UR_SAMPLER_INFO_NORMALIZED_COORDS, sizeof norm,
+                                                 &norm, NULL));
+                ck_assert_ur_ok(
+                    urSamplerGetInfo(s, UR_SAMPLER_INFO_ADDRESSING_MODE, sizeof mode, &mode, NULL));
+                ck_assert_ur_ok(
+                    urSamplerGetInfo(s, UR_SAMPLER_INFO_FILTER_MODE, sizeof filter, &filter, NULL));
                 ck_assert_ur_ok(
                     urSamplerGetInfo(s, UR_SAMPLER_INFO_CONTEXT, sizeof ctx, &ctx, NULL));
                 ck_assert_int_eq(norm, n);
@@ -65,8 +65,8 @@ START_TEST(bad_descriptors_are_refused) {
     ck_assert_ur(urSamplerCreate((ur_context_handle_t)T.queue, &d, &s),
                  UR_RESULT_ERROR_INVALID_CONTEXT);
     // Mip properties with an unknown mip filter.
-    ur_exp_sampler_mip_properties_t mip = {UR_STRUCTURE_TYPE_EXP_SAMPLER_MIP_PROPERTIES, NULL, 0,
-                                           1, 0, (ur_sampler_filter_mode_t)7};
+    ur_exp_sampler_mip_properties_t mip = {
+        UR_STRUCTURE_TYPE_EXP_SAMPLER_MIP_PROPERTIES, NULL, 0, 1, 0, (ur_sampler_filter_mode_t)7};
     bad = d;
     bad.pNext = &mip;
     ck_assert_ur(urSamplerCreate(T.context, &bad, &s), UR_RESULT_ERROR_INVALID_ENUMERATION);
@@ -104,16 +104,15 @@ START_TEST(native_handle_round_trip) {
     ur_native_handle_t native = 0;
     ck_assert_ur_ok(urSamplerGetNativeHandle(s, &native));
     cl_addressing_mode mode = 0;
-    ck_assert_int_eq(clGetSamplerInfo((cl_sampler)native, CL_SAMPLER_ADDRESSING_MODE, sizeof mode,
-                                      &mode, NULL),
-                     CL_SUCCESS);
+    ck_assert_int_eq(
+        clGetSamplerInfo((cl_sampler)native, CL_SAMPLER_ADDRESSING_MODE, sizeof mode, &mode, NULL),
+        CL_SUCCESS);
     ck_assert_uint_eq(mode, CL_ADDRESS_MIRRORED_REPEAT);
     ur_sampler_handle_t wrapped = NULL;
     ck_assert_ur_ok(urSamplerCreateWithNativeHandle(native, T.context, NULL, &wrapped));
     ur_sampler_addressing_mode_t a;
     ur_sampler_filter_mode_t f;
-    ck_assert_ur_ok(
-        urSamplerGetInfo(wrapped, UR_SAMPLER_INFO_ADDRESSING_MODE, sizeof a, &a, NULL));
+    ck_assert_ur_ok(urSamplerGetInfo(wrapped, UR_SAMPLER_INFO_ADDRESSING_MODE, sizeof a, &a, NULL));
     ck_assert_ur_ok(urSamplerGetInfo(wrapped, UR_SAMPLER_INFO_FILTER_MODE, sizeof f, &f, NULL));
     ck_assert_int_eq(a, UR_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT);
     ck_assert_int_eq(f, UR_SAMPLER_FILTER_MODE_LINEAR);
@@ -122,7 +121,8 @@ START_TEST(native_handle_round_trip) {
 }
 END_TEST
 
-// ---- sampling in a kernel ------------------------------------------------------------------------
+// ---- sampling in a kernel
+// ------------------------------------------------------------------------
 
 enum { W = 4, H = 3, NU = 8 };
 
@@ -146,11 +146,11 @@ START_TEST(every_mode_reads_as_the_reference) {
     const float pix_c[NU] = {-1.7f, -0.2f, 0.3f, 1.6f, 2.2f, 3.4f, 4.6f, 5.3f};
 
     ur_image_format_t f = {UR_IMAGE_CHANNEL_ORDER_RGBA, UR_IMAGE_CHANNEL_TYPE_FLOAT};
-    ur_image_desc_t d = {UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, W, H, 0, 0, 0,
-                         0, 0, 0};
+    ur_image_desc_t d = {
+        UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, W, H, 0, 0, 0, 0, 0, 0};
     ur_mem_handle_t img = NULL, coords = NULL, out = NULL;
-    ck_assert_ur_ok(urMemImageCreate(T.context, UR_MEM_FLAG_READ_ONLY |
-                                                    UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER,
+    ck_assert_ur_ok(urMemImageCreate(T.context,
+                                     UR_MEM_FLAG_READ_ONLY | UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER,
                                      &f, &d, texels, &img));
     ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE,
                                       NU * NU * 2 * sizeof(float), NULL, &coords));
@@ -186,8 +186,8 @@ START_TEST(every_mode_reads_as_the_reference) {
                 }
                 if (defined == 0)
                     continue;
-                ck_assert_ur_ok(urEnqueueMemBufferWrite(T.queue, coords, true, 0, sizeof uv, uv,
-                                                        0, NULL, NULL));
+                ck_assert_ur_ok(urEnqueueMemBufferWrite(T.queue, coords, true, 0, sizeof uv, uv, 0,
+                                                        NULL, NULL));
                 ur_sampler_handle_t s = sampler(n, a, fm);
                 ur_exp_kernel_arg_properties_t args[4] = {mem_arg(0, img), mem_arg(1, NULL),
                                                           mem_arg(2, coords), mem_arg(3, out)};
@@ -195,12 +195,11 @@ START_TEST(every_mode_reads_as_the_reference) {
                 args[1].size = sizeof s;
                 args[1].value.sampler = s;
                 size_t global = NU * NU;
-                ck_assert_ur_ok(urEnqueueKernelLaunchWithArgsExp(T.queue, k, 1, NULL, &global,
-                                                                 NULL, 4, args, NULL, 0, NULL,
-                                                                 NULL));
+                ck_assert_ur_ok(urEnqueueKernelLaunchWithArgsExp(T.queue, k, 1, NULL, &global, NULL,
+                                                                 4, args, NULL, 0, NULL, NULL));
                 float got[NU * NU * 4];
-                ck_assert_ur_ok(urEnqueueMemBufferRead(T.queue, out, true, 0, sizeof got, got, 0,
-                                                       NULL, NULL));
+                ck_assert_ur_ok(
+                    urEnqueueMemBufferRead(T.queue, out, true, 0, sizeof got, got, 0, NULL, NULL));
                 for (int i = 0; i < NU * NU; ++i) {
                     float want[4];
                     if (!urc_ref_sample(&ref, n, a, fm, uv[i * 2], uv[i * 2 + 1], want))
@@ -222,8 +221,8 @@ START_TEST(every_mode_reads_as_the_reference) {
     bad.type = UR_EXP_KERNEL_ARG_TYPE_SAMPLER;
     bad.value.sampler = (ur_sampler_handle_t)img;
     size_t one = 1;
-    ck_assert_ur(urEnqueueKernelLaunchWithArgsExp(T.queue, k, 1, NULL, &one, NULL, 1, &bad, NULL,
-                                                  0, NULL, NULL),
+    ck_assert_ur(urEnqueueKernelLaunchWithArgsExp(T.queue, k, 1, NULL, &one, NULL, 1, &bad, NULL, 0,
+                                                  NULL, NULL),
                  UR_RESULT_ERROR_INVALID_SAMPLER);
     ck_assert_ur_ok(urKernelRelease(k));
     ck_assert_ur_ok(urProgramRelease(prog));
@@ -235,8 +234,8 @@ END_TEST
 
 START_TEST(kernel_writes_an_image) {
     ur_image_format_t f = {UR_IMAGE_CHANNEL_ORDER_RGBA, UR_IMAGE_CHANNEL_TYPE_FLOAT};
-    ur_image_desc_t d = {UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, 3, 2, 0, 0, 0,
-                         0, 0, 0};
+    ur_image_desc_t d = {
+        UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, 3, 2, 0, 0, 0, 0, 0, 0};
     ur_mem_handle_t img = NULL;
     ck_assert_ur_ok(urMemImageCreate(T.context, UR_MEM_FLAG_WRITE_ONLY, &f, &d, NULL, &img));
     ur_program_handle_t prog = oclt_built_program("image_sample");
