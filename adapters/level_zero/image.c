@@ -47,9 +47,9 @@ static bool ze_format(const ur_image_format_t *f, ze_image_format_t *out) {
         type = ZE_IMAGE_FORMAT_TYPE_FLOAT, bits = 32;
         break;
     case UR_IMAGE_CHANNEL_TYPE_UNORM_SHORT_565:
-        *out = (ze_image_format_t){ZE_IMAGE_FORMAT_LAYOUT_5_6_5,   ZE_IMAGE_FORMAT_TYPE_UNORM,
-                                   ZE_IMAGE_FORMAT_SWIZZLE_R,      ZE_IMAGE_FORMAT_SWIZZLE_G,
-                                   ZE_IMAGE_FORMAT_SWIZZLE_B,      ZE_IMAGE_FORMAT_SWIZZLE_1};
+        *out = (ze_image_format_t){ZE_IMAGE_FORMAT_LAYOUT_5_6_5, ZE_IMAGE_FORMAT_TYPE_UNORM,
+                                   ZE_IMAGE_FORMAT_SWIZZLE_R,    ZE_IMAGE_FORMAT_SWIZZLE_G,
+                                   ZE_IMAGE_FORMAT_SWIZZLE_B,    ZE_IMAGE_FORMAT_SWIZZLE_1};
         return true;
     case UR_IMAGE_CHANNEL_TYPE_INT_101010:
         *out = (ze_image_format_t){ZE_IMAGE_FORMAT_LAYOUT_10_10_10_2, ZE_IMAGE_FORMAT_TYPE_UNORM,
@@ -131,7 +131,11 @@ typedef struct upload_t {
 
 static ze_result_t append_upload(ze_command_list_handle_t list, ze_event_handle_t ev, void *arg) {
     const upload_t *u = arg;
-    ze_image_region_t all = {0, 0, 0, (uint32_t)u->img->extent[0], (uint32_t)u->img->extent[1],
+    ze_image_region_t all = {0,
+                             0,
+                             0,
+                             (uint32_t)u->img->extent[0],
+                             (uint32_t)u->img->extent[1],
                              (uint32_t)u->img->extent[2]};
     if (u->img->host_row_pitch == u->img->row_pitch &&
         u->img->host_slice_pitch == u->img->slice_pitch)
@@ -173,9 +177,16 @@ ur_result_t l0_mem_image_create(ur_context_handle_t hContext, ur_mem_flags_t fla
     if (pHost != NULL && (img.host_row_pitch > UINT32_MAX || img.host_size > UINT32_MAX))
         return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_SIZE, 0,
                              "host pitches beyond 32 bits, which Level Zero cannot take");
-    ze_image_desc_t desc = {ZE_STRUCTURE_TYPE_IMAGE_DESC, NULL, 0, ze_type(img.type),
-                            {0},  img.width, (uint32_t)img.height, (uint32_t)img.depth,
-                            (uint32_t)img.array_size, 0};
+    ze_image_desc_t desc = {ZE_STRUCTURE_TYPE_IMAGE_DESC,
+                            NULL,
+                            0,
+                            ze_type(img.type),
+                            {0},
+                            img.width,
+                            (uint32_t)img.height,
+                            (uint32_t)img.depth,
+                            (uint32_t)img.array_size,
+                            0};
     if (!(flags & UR_MEM_FLAG_READ_ONLY))
         desc.flags |= ZE_IMAGE_FLAG_KERNEL_WRITE;
     if (!ze_format(pImageFormat, &desc.format))
@@ -198,7 +209,8 @@ ur_result_t l0_mem_image_create(ur_context_handle_t hContext, ur_mem_flags_t fla
         // image has no map in UR, so nothing observes the host copy).
         if (pHost != NULL) {
             upload_t up = {m->image, pHost, &m->img};
-            res = l0_run_now(ctx, dev, append_upload, &up, "zeCommandListAppendImageCopyFromMemory");
+            res =
+                l0_run_now(ctx, dev, append_upload, &up, "zeCommandListAppendImageCopyFromMemory");
         }
     }
     if (res != UR_RESULT_SUCCESS) {

@@ -68,8 +68,8 @@ ur_result_t l0_sampler_create(ur_context_handle_t hContext, const ur_sampler_des
                                 : ZE_SAMPLER_FILTER_MODE_NEAREST,
                             desc.normalized};
     for (uint32_t i = 0; res == UR_RESULT_SUCCESS && i < ctx->ndevices; ++i)
-        res = l0_ok(zeSamplerCreate(ctx->ze, ctx->devices[i]->ze, &zd, &s->ze[i]),
-                    "zeSamplerCreate");
+        res =
+            l0_ok(zeSamplerCreate(ctx->ze, ctx->devices[i]->ze, &zd, &s->ze[i]), "zeSamplerCreate");
     if (res != UR_RESULT_SUCCESS) {
         sampler_destroy(s);
         return res;

@@ -115,9 +115,9 @@ ze_result_t sim_image_get_properties(ze_device_handle_t hDevice, const ze_image_
     if (!desc || !props)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     props->samplerFilterFlags =
-        layout_bytes(desc->format.layout) ? ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT |
-                                                ZE_IMAGE_SAMPLER_FILTER_FLAG_LINEAR
-                                          : 0;
+        layout_bytes(desc->format.layout)
+            ? ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT | ZE_IMAGE_SAMPLER_FILTER_FLAG_LINEAR
+            : 0;
     return ZE_RESULT_SUCCESS;
 }
 
@@ -179,8 +179,8 @@ ze_result_t sim_command_list_append_image_copy_region(
         !byte_region(src, pSrcRegion, &sr) || dr.width != sr.width || dr.height != sr.height ||
         dr.depth != sr.depth)
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    return append_region(hList, dst->bytes, &dr, dst->row_pitch, dst->slice_pitch, src->bytes,
-                         &sr, src->row_pitch, src->slice_pitch, hSignal, numWaits, phWaits);
+    return append_region(hList, dst->bytes, &dr, dst->row_pitch, dst->slice_pitch, src->bytes, &sr,
+                         src->row_pitch, src->slice_pitch, hSignal, numWaits, phWaits);
 }
 
 ze_result_t sim_command_list_append_image_copy(ze_command_list_handle_t hList,
@@ -237,11 +237,10 @@ ze_result_t sim_command_list_append_image_copy_from_memory_ext(
     uint32_t row, slice;
     if (!byte_region(dst, pDstRegion, &dr))
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    if ((r = memory_side(&dr, srcRowPitch, srcSlicePitch, &sr, &row, &slice)) !=
-        ZE_RESULT_SUCCESS)
+    if ((r = memory_side(&dr, srcRowPitch, srcSlicePitch, &sr, &row, &slice)) != ZE_RESULT_SUCCESS)
         return r;
-    return append_region(hList, dst->bytes, &dr, dst->row_pitch, dst->slice_pitch, srcptr, &sr,
-                         row, slice, hSignal, numWaits, phWaits);
+    return append_region(hList, dst->bytes, &dr, dst->row_pitch, dst->slice_pitch, srcptr, &sr, row,
+                         slice, hSignal, numWaits, phWaits);
 }
 
 ze_result_t sim_command_list_append_image_copy_to_memory(ze_command_list_handle_t hList,
@@ -254,13 +253,10 @@ ze_result_t sim_command_list_append_image_copy_to_memory(ze_command_list_handle_
                                                             hSignal, numWaits, phWaits);
 }
 
-ze_result_t sim_command_list_append_image_copy_from_memory(ze_command_list_handle_t hList,
-                                                           ze_image_handle_t hDst,
-                                                           const void *srcptr,
-                                                           const ze_image_region_t *pDstRegion,
-                                                           ze_event_handle_t hSignal,
-                                                           uint32_t numWaits,
-                                                           ze_event_handle_t *phWaits) {
-    return sim_command_list_append_image_copy_from_memory_ext(hList, hDst, srcptr, pDstRegion, 0,
-                                                              0, hSignal, numWaits, phWaits);
+ze_result_t sim_command_list_append_image_copy_from_memory(
+    ze_command_list_handle_t hList, ze_image_handle_t hDst, const void *srcptr,
+    const ze_image_region_t *pDstRegion, ze_event_handle_t hSignal, uint32_t numWaits,
+    ze_event_handle_t *phWaits) {
+    return sim_command_list_append_image_copy_from_memory_ext(hList, hDst, srcptr, pDstRegion, 0, 0,
+                                                              hSignal, numWaits, phWaits);
 }

@@ -47,8 +47,8 @@ static uint8_t pattern(size_t i) {
 }
 
 static ur_mem_handle_t image_2d(size_t w, size_t h) {
-    ur_image_desc_t d = {UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, w, h, 0, 0, 0,
-                         0, 0, 0};
+    ur_image_desc_t d = {
+        UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, w, h, 0, 0, 0, 0, 0, 0};
     ur_mem_handle_t m = NULL;
     ck_assert_ur_ok(urMemImageCreate(T.context, UR_MEM_FLAG_READ_WRITE, &rgba8, &d, NULL, &m));
     return m;
@@ -81,8 +81,8 @@ static void round_trip(ur_mem_handle_t m, const ur_image_desc_t *d, size_t es, c
                     size_t want = at(d->type, es, row, slice, o.x + x, o.y + y, o.z + z) + b;
                     size_t got = at(d->type, es, hrow, hslice, x, y, z) + b;
                     ck_assert_msg(back[got] == pattern(want),
-                                  "%s: element (%zu,%zu,%zu) byte %zu: %u, expected %u", what, x,
-                                  y, z, b, back[got], pattern(want));
+                                  "%s: element (%zu,%zu,%zu) byte %zu: %u, expected %u", what, x, y,
+                                  z, b, back[got], pattern(want));
                 }
 }
 
@@ -92,13 +92,15 @@ START_TEST(device_reports_images) {
         urDeviceGetInfo(T.device, UR_DEVICE_INFO_IMAGE_SUPPORT, sizeof images, &images, NULL));
     ck_assert(images);
     size_t w = 0;
-    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH, sizeof w, &w, NULL));
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH, sizeof w, &w, NULL));
     ck_assert_uint_eq(w, 16384);
-    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_IMAGE3D_MAX_DEPTH, sizeof w, &w, NULL));
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_IMAGE3D_MAX_DEPTH, sizeof w, &w, NULL));
     ck_assert_uint_eq(w, 2048);
     uint32_t samplers = 0;
-    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_MAX_SAMPLERS, sizeof samplers,
-                                    &samplers, NULL));
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_MAX_SAMPLERS, sizeof samplers, &samplers, NULL));
     ck_assert_uint_eq(samplers, 16);
 }
 END_TEST
@@ -112,8 +114,7 @@ START_TEST(every_mapped_format_round_trips_in_every_shape) {
                  ++t) {
                 ur_image_format_t f = {(ur_image_channel_order_t)o, (ur_image_channel_type_t)t};
                 char what[64];
-                snprintf(what, sizeof what, "shape %u order %u type %u", (unsigned)shapes[s], o,
-                         t);
+                snprintf(what, sizeof what, "shape %u order %u type %u", (unsigned)shapes[s], o, t);
                 ur_mem_handle_t m = NULL;
                 ur_result_t r =
                     urMemImageCreate(T.context, UR_MEM_FLAG_READ_WRITE, &f, &d, NULL, &m);
@@ -141,8 +142,8 @@ START_TEST(copy_host_pointer_is_copied_in_with_its_pitch) {
     for (size_t i = 0; i < sizeof host; ++i)
         host[i] = (uint8_t)i;
     ur_mem_handle_t m = NULL;
-    ck_assert_ur_ok(urMemImageCreate(T.context, UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER, &rgba8, &d,
-                                     host, &m));
+    ck_assert_ur_ok(
+        urMemImageCreate(T.context, UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER, &rgba8, &d, host, &m));
     ur_rect_offset_t o = {0, 0, 0};
     ur_rect_region_t r = {5, 3, 1};
     ck_assert_ur_ok(urEnqueueMemImageRead(T.queue, m, true, o, r, 0, 0, back, 0, NULL, NULL));
@@ -266,8 +267,8 @@ START_TEST(samplers_answer_and_reach_kernels) {
                 ur_sampler_handle_t s = NULL;
                 ck_assert_ur_ok(urSamplerCreate(T.context, &d, &s));
                 ur_sampler_addressing_mode_t mode;
-                ck_assert_ur_ok(urSamplerGetInfo(s, UR_SAMPLER_INFO_ADDRESSING_MODE, sizeof mode,
-                                                 &mode, NULL));
+                ck_assert_ur_ok(
+                    urSamplerGetInfo(s, UR_SAMPLER_INFO_ADDRESSING_MODE, sizeof mode, &mode, NULL));
                 ck_assert_int_eq(mode, a);
                 ck_assert_ur_ok(urSamplerRelease(s));
             }
@@ -289,8 +290,8 @@ START_TEST(samplers_answer_and_reach_kernels) {
                                           sizeof s,
                                           {.sampler = s}};
     size_t one = 1;
-    ck_assert_ur_ok(urEnqueueKernelLaunchWithArgsExp(T.queue, k, 1, NULL, &one, &one, 1, &arg,
-                                                     NULL, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueKernelLaunchWithArgsExp(T.queue, k, 1, NULL, &one, &one, 1, &arg, NULL,
+                                                     0, NULL, NULL));
     ck_assert_ur_ok(urQueueFinish(T.queue));
     uint64_t got = 0;
     size_t size = sizeof got;
@@ -302,8 +303,8 @@ START_TEST(samplers_answer_and_reach_kernels) {
     arg.type = UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ;
     arg.value.memObjTuple.hMem = img;
     arg.value.memObjTuple.flags = UR_MEM_FLAG_READ_WRITE;
-    ck_assert_ur_ok(urEnqueueKernelLaunchWithArgsExp(T.queue, k, 1, NULL, &one, &one, 1, &arg,
-                                                     NULL, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueKernelLaunchWithArgsExp(T.queue, k, 1, NULL, &one, &one, 1, &arg, NULL,
+                                                     0, NULL, NULL));
     ck_assert_ur_ok(urQueueFinish(T.queue));
     size = sizeof got;
     ck_assert_int_eq(T.sim.GetLaunchArg(0, 0, &size, &got, NULL), ZE_RESULT_SUCCESS);
@@ -311,8 +312,8 @@ START_TEST(samplers_answer_and_reach_kernels) {
     // Another kind of handle in the sampler slot.
     arg.type = UR_EXP_KERNEL_ARG_TYPE_SAMPLER;
     arg.value.sampler = (ur_sampler_handle_t)img;
-    ck_assert_ur(urEnqueueKernelLaunchWithArgsExp(T.queue, k, 1, NULL, &one, &one, 1, &arg, NULL,
-                                                  0, NULL, NULL),
+    ck_assert_ur(urEnqueueKernelLaunchWithArgsExp(T.queue, k, 1, NULL, &one, &one, 1, &arg, NULL, 0,
+                                                  NULL, NULL),
                  UR_RESULT_ERROR_INVALID_SAMPLER);
     ck_assert_ur_ok(urMemRelease(img));
     ck_assert_ur_ok(urKernelRelease(k));
