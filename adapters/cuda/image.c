@@ -73,8 +73,8 @@ typedef struct side_t {
     CUmemorytype type;
     CUarray array;
     const void *host;
-    size_t x, y, z;      // origin: x in bytes
-    size_t pitch, rows;  // host: bytes per row, rows per slice
+    size_t x, y, z;     // origin: x in bytes
+    size_t pitch, rows; // host: bytes per row, rows per slice
 } side_t;
 
 // The box (x, y, z) of an image as a CUDA array sees it: a 1D array's layer moves to z.
@@ -139,8 +139,8 @@ static CUresult copy3d(CUstream stream, const side_t *src, const side_t *dst, si
 
 // Host memory of a copy with these pitches; for a 1D array each layer is one row at the slice
 // pitch.
-static void host_side(const urc_image_t *img, const void *host, size_t row, size_t slice,
-                      side_t *s, size_t *host_slice) {
+static void host_side(const urc_image_t *img, const void *host, size_t row, size_t slice, side_t *s,
+                      size_t *host_slice) {
     memset(s, 0, sizeof *s);
     s->type = CU_MEMORYTYPE_HOST;
     s->host = host;
@@ -180,9 +180,8 @@ ur_result_t cuda_mem_image_create(ur_context_handle_t hContext, ur_mem_flags_t f
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT, 0,
                              "CUDA arrays hold R, RG and RGBA of unpacked channel types only");
     d.Width = img.width;
-    d.Height = img.type == UR_MEM_TYPE_IMAGE1D || img.type == UR_MEM_TYPE_IMAGE1D_ARRAY
-                   ? 0
-                   : img.height;
+    d.Height =
+        img.type == UR_MEM_TYPE_IMAGE1D || img.type == UR_MEM_TYPE_IMAGE1D_ARRAY ? 0 : img.height;
     d.Depth = img.type == UR_MEM_TYPE_IMAGE3D ? img.depth : img.array_size;
     d.Flags = CUDA_ARRAY3D_SURFACE_LDST;
     if (img.type == UR_MEM_TYPE_IMAGE1D_ARRAY || img.type == UR_MEM_TYPE_IMAGE2D_ARRAY)
@@ -331,21 +330,19 @@ static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_
 
 ur_result_t cuda_enqueue_mem_image_read(ur_queue_handle_t hQueue, ur_mem_handle_t hImage,
                                         bool blockingRead, ur_rect_offset_t origin,
-                                        ur_rect_region_t region, size_t rowPitch,
-                                        size_t slicePitch, void *pDst, uint32_t numEventsInWaitList,
+                                        ur_rect_region_t region, size_t rowPitch, size_t slicePitch,
+                                        void *pDst, uint32_t numEventsInWaitList,
                                         const ur_event_handle_t *phEventWaitList,
                                         ur_event_handle_t *phEvent) {
     return transfer(false, hQueue, hImage, blockingRead, origin, region, rowPitch, slicePitch, pDst,
                     numEventsInWaitList, phEventWaitList, phEvent);
 }
 
-ur_result_t cuda_enqueue_mem_image_write(ur_queue_handle_t hQueue, ur_mem_handle_t hImage,
-                                         bool blockingWrite, ur_rect_offset_t origin,
-                                         ur_rect_region_t region, size_t rowPitch,
-                                         size_t slicePitch, void *pSrc,
-                                         uint32_t numEventsInWaitList,
-                                         const ur_event_handle_t *phEventWaitList,
-                                         ur_event_handle_t *phEvent) {
+ur_result_t
+cuda_enqueue_mem_image_write(ur_queue_handle_t hQueue, ur_mem_handle_t hImage, bool blockingWrite,
+                             ur_rect_offset_t origin, ur_rect_region_t region, size_t rowPitch,
+                             size_t slicePitch, void *pSrc, uint32_t numEventsInWaitList,
+                             const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
     return transfer(true, hQueue, hImage, blockingWrite, origin, region, rowPitch, slicePitch, pSrc,
                     numEventsInWaitList, phEventWaitList, phEvent);
 }
@@ -372,16 +369,17 @@ ur_result_t cuda_enqueue_mem_image_copy(ur_queue_handle_t hQueue, ur_mem_handle_
     array_side(src, srcOrigin, &s);
     array_side(dst, dstOrigin, &d);
     cuda_region(&src->img, region, &height, &depth);
-    if ((src->img.type == UR_MEM_TYPE_IMAGE1D_ARRAY) != (dst->img.type == UR_MEM_TYPE_IMAGE1D_ARRAY) &&
+    if ((src->img.type == UR_MEM_TYPE_IMAGE1D_ARRAY) !=
+            (dst->img.type == UR_MEM_TYPE_IMAGE1D_ARRAY) &&
         region.height > 1)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "copies of several rows between a 1D array and another shape");
     cuda_op_t op;
-    res = cuda_op_begin(q, UR_COMMAND_MEM_IMAGE_COPY, numEventsInWaitList, phEventWaitList,
-                        phEvent, &op);
+    res = cuda_op_begin(q, UR_COMMAND_MEM_IMAGE_COPY, numEventsInWaitList, phEventWaitList, phEvent,
+                        &op);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    CUresult r = copy3d(op.stream, &s, &d, (size_t)region.width * src->img.element_size, height,
-                        depth, 0);
+    CUresult r =
+        copy3d(op.stream, &s, &d, (size_t)region.width * src->img.element_size, height, depth, 0);
     return cuda_op_end(&op, cuda_ok(r, "cuMemcpy3DAsync"), false, phEvent);
 }

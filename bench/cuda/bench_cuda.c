@@ -7,6 +7,8 @@
 //   - a kernel launch and wait: cuLaunchKernel + cuStreamSynchronize
 //   - a kernel launch alone (the enqueue cost): cuLaunchKernel, with one pointer argument and
 //     with four (two pointers, an int, a long long)
+//   - a blocking 2D image write then read (RGBA 8-bit, 32 x 32 = 4 KiB and 512 x 512 = 1 MiB):
+//     cuMemcpy3DAsync to and from the image's CUDA array + cuStreamSynchronize
 // The two ways alternate in blocks, so drift hits both alike; medians and their ratio print.
 //
 //   bench_cuda [--reps N] [--adapter libur_adapter_cuda.so.0] [--ptx bench_kernels.ptx]
@@ -42,6 +44,7 @@ static struct {
     PFN_cuMemcpyDtoHAsync_v3020 MemcpyDtoHAsync;
     PFN_cuStreamSynchronize_v2000 StreamSynchronize;
     PFN_cuLaunchKernel_v4000 LaunchKernel;
+    PFN_cuMemcpy3DAsync_v3020 Memcpy3DAsync;
 } cu;
 
 // Everything both ways share.
@@ -53,6 +56,8 @@ static struct {
     CUfunction function, function4;
     CUdeviceptr dev_var, dev_big;
     void *big_in, *big_out;
+    ur_mem_handle_t image[2]; // 32 x 32 and 512 x 512 RGBA 8-bit
+    CUarray array[2];
 } B;
 
 // ---- the cases: one step each way ----
@@ -83,6 +88,59 @@ static void raw_big(void) {
     CU(cu.StreamSynchronize(B.stream));
     CU(cu.MemcpyDtoHAsync(B.big_out, B.dev_big, 1 << 20, B.stream));
     CU(cu.StreamSynchronize(B.stream));
+}
+
+static const size_t image_side[2] = {32, 512};
+
+static void ur_image(int i) {
+    ur_rect_offset_t o = {0, 0, 0};
+    ur_rect_region_t r = {image_side[i], image_side[i], 1};
+    UR(urEnqueueMemImageWrite(B.queue, B.image[i], true, o, r, 0, 0, B.big_in, 0, NULL, NULL));
+    UR(urEnqueueMemImageRead(B.queue, B.image[i], true, o, r, 0, 0, B.big_out, 0, NULL, NULL));
+}
+
+static void raw_image(int i) {
+    CUDA_MEMCPY3D p;
+    memset(&p, 0, sizeof p);
+    p.srcMemoryType = CU_MEMORYTYPE_HOST;
+    p.srcHost = B.big_in;
+    p.srcPitch = image_side[i] * 4;
+    p.srcHeight = image_side[i];
+    p.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    p.dstArray = B.array[i];
+    p.WidthInBytes = image_side[i] * 4;
+    p.Height = image_side[i];
+    p.Depth = 1;
+    CU(cu.Memcpy3DAsync(&p, B.stream));
+    CU(cu.StreamSynchronize(B.stream));
+    memset(&p, 0, sizeof p);
+    p.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    p.srcArray = B.array[i];
+    p.dstMemoryType = CU_MEMORYTYPE_HOST;
+    p.dstHost = B.big_out;
+    p.dstPitch = image_side[i] * 4;
+    p.dstHeight = image_side[i];
+    p.WidthInBytes = image_side[i] * 4;
+    p.Height = image_side[i];
+    p.Depth = 1;
+    CU(cu.Memcpy3DAsync(&p, B.stream));
+    CU(cu.StreamSynchronize(B.stream));
+}
+
+static void ur_image_small(void) {
+    ur_image(0);
+}
+
+static void raw_image_small(void) {
+    raw_image(0);
+}
+
+static void ur_image_big(void) {
+    ur_image(1);
+}
+
+static void raw_image_big(void) {
+    raw_image(1);
 }
 
 static void ur_launch(void) {
@@ -237,9 +295,11 @@ static void run_all(ur_device_handle_t device, int reps) {
         {"kernel launch + wait", ur_launch_sync, raw_launch_sync, false},
         {"kernel launch (enqueue only)", ur_launch, raw_launch, true},
         {"kernel launch, 4 args (enqueue only)", ur_launch4, raw_launch4, true},
+        {"image write+read 4 KiB, blocking", ur_image_small, raw_image_small, false},
+        {"image write+read 1 MiB, blocking", ur_image_big, raw_image_big, false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
-        run_case(&cases[i], i == 1 ? reps / 10 : reps, 100);
+        run_case(&cases[i], i == 1 || i == 6 ? reps / 10 : reps, 100);
 }
 
 int main(int argc, char **argv) {
@@ -290,8 +350,9 @@ int main(int argc, char **argv) {
     cu.MemcpyDtoHAsync = (PFN_cuMemcpyDtoHAsync_v3020)dlsym(lib, "cuMemcpyDtoHAsync_v2");
     cu.StreamSynchronize = (PFN_cuStreamSynchronize_v2000)dlsym(lib, "cuStreamSynchronize");
     cu.LaunchKernel = (PFN_cuLaunchKernel_v4000)dlsym(lib, "cuLaunchKernel");
+    cu.Memcpy3DAsync = (PFN_cuMemcpy3DAsync_v3020)dlsym(lib, "cuMemcpy3DAsync_v2");
     if (!cu.ModuleGetGlobal || !cu.MemcpyHtoDAsync || !cu.MemcpyDtoHAsync ||
-        !cu.StreamSynchronize || !cu.LaunchKernel)
+        !cu.StreamSynchronize || !cu.LaunchKernel || !cu.Memcpy3DAsync)
         FAIL("libcuda.so.1 lacks a function\n");
     // The same module, stream and function the UR objects use; the adapter made the device's
     // primary context current on this thread.
@@ -310,11 +371,32 @@ int main(int argc, char **argv) {
     B.big_out = calloc(1, 1 << 20);
     if (B.big_in == NULL || B.big_out == NULL)
         FAIL("out of memory\n");
+    // The images and, for the raw way, their CUDA arrays.
+    const ur_image_format_t rgba8 = {UR_IMAGE_CHANNEL_ORDER_RGBA, UR_IMAGE_CHANNEL_TYPE_UNORM_INT8};
+    for (int i = 0; i < 2; ++i) {
+        ur_image_desc_t d = {UR_STRUCTURE_TYPE_IMAGE_DESC,
+                             NULL,
+                             UR_MEM_TYPE_IMAGE2D,
+                             image_side[i],
+                             image_side[i],
+                             0,
+                             0,
+                             0,
+                             0,
+                             0,
+                             0};
+        ur_native_handle_t native = 0;
+        UR(urMemImageCreate(context, UR_MEM_FLAG_READ_WRITE, &rgba8, &d, NULL, &B.image[i]));
+        UR(urMemGetNativeHandle(B.image[i], device, &native));
+        B.array[i] = (CUarray)native;
+    }
 
     if (count > 0)
         count_launches(count);
     else
         run_all(device, reps);
+    UR(urMemRelease(B.image[0]));
+    UR(urMemRelease(B.image[1]));
     UR(urKernelRelease(B.kernel4));
     UR(urKernelRelease(B.kernel));
     UR(urProgramRelease(B.program));

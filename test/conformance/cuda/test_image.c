@@ -16,8 +16,7 @@ static const ur_mem_type_t shapes[] = {UR_MEM_TYPE_IMAGE1D, UR_MEM_TYPE_IMAGE1D_
 
 static const ur_image_format_t rgba8 = {UR_IMAGE_CHANNEL_ORDER_RGBA,
                                         UR_IMAGE_CHANNEL_TYPE_UNORM_INT8};
-static const ur_image_format_t rgba32f = {UR_IMAGE_CHANNEL_ORDER_RGBA,
-                                          UR_IMAGE_CHANNEL_TYPE_FLOAT};
+static const ur_image_format_t rgba32f = {UR_IMAGE_CHANNEL_ORDER_RGBA, UR_IMAGE_CHANNEL_TYPE_FLOAT};
 
 static ur_image_desc_t desc_of(ur_mem_type_t type) {
     ur_image_desc_t d = {UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, type, 5, 0, 0, 0, 0, 0, 0, 0};
@@ -49,8 +48,8 @@ static uint8_t pattern(size_t i) {
 }
 
 static ur_mem_handle_t image(const ur_image_format_t *f, size_t w, size_t h) {
-    ur_image_desc_t d = {UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, w, h, 0, 0, 0,
-                         0, 0, 0};
+    ur_image_desc_t d = {
+        UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, w, h, 0, 0, 0, 0, 0, 0};
     ur_mem_handle_t m = NULL;
     ck_assert_ur_ok(urMemImageCreate(T.context, UR_MEM_FLAG_READ_WRITE, f, &d, NULL, &m));
     return m;
@@ -83,8 +82,8 @@ static void round_trip(ur_mem_handle_t m, const ur_image_desc_t *d, size_t es, c
                     size_t want = at(d->type, es, row, slice, o.x + x, o.y + y, o.z + z) + b;
                     size_t got = at(d->type, es, hrow, hslice, x, y, z) + b;
                     ck_assert_msg(back[got] == pattern(want),
-                                  "%s: element (%zu,%zu,%zu) byte %zu: %u, expected %u", what, x,
-                                  y, z, b, back[got], pattern(want));
+                                  "%s: element (%zu,%zu,%zu) byte %zu: %u, expected %u", what, x, y,
+                                  z, b, back[got], pattern(want));
                 }
 }
 
@@ -97,8 +96,7 @@ START_TEST(every_mapped_format_round_trips_in_every_shape) {
                  ++t) {
                 ur_image_format_t f = {(ur_image_channel_order_t)o, (ur_image_channel_type_t)t};
                 char what[64];
-                snprintf(what, sizeof what, "shape %u order %u type %u", (unsigned)shapes[s], o,
-                         t);
+                snprintf(what, sizeof what, "shape %u order %u type %u", (unsigned)shapes[s], o, t);
                 ur_mem_handle_t m = NULL;
                 ur_result_t r =
                     urMemImageCreate(T.context, UR_MEM_FLAG_READ_WRITE, &f, &d, NULL, &m);
@@ -126,8 +124,8 @@ START_TEST(copy_host_pointer_and_copies_between_images) {
     for (size_t i = 0; i < sizeof host; ++i)
         host[i] = (uint8_t)i;
     ur_mem_handle_t vol = NULL, flat = image(&rgba8, 5, 3);
-    ck_assert_ur_ok(urMemImageCreate(T.context, UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER, &rgba8, &d,
-                                     host, &vol));
+    ck_assert_ur_ok(
+        urMemImageCreate(T.context, UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER, &rgba8, &d, host, &vol));
     // The second slice of the volume into the 2D image, then read back.
     ur_rect_offset_t o0 = {0, 0, 0}, second = {0, 0, 1};
     ur_rect_region_t plane = {5, 3, 1};
@@ -156,8 +154,8 @@ START_TEST(refusals_get_the_spec_results) {
     ur_image_desc_t d = desc_of(UR_MEM_TYPE_IMAGE2D), bad = d;
     ur_mem_handle_t m = NULL;
     size_t max_w = 0;
-    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH, sizeof max_w,
-                                    &max_w, NULL));
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH, sizeof max_w, &max_w, NULL));
     ck_assert_uint_gt(max_w, 0);
     bad.width = max_w + 1;
     ck_assert_ur(urMemImageCreate(T.context, UR_MEM_FLAG_READ_WRITE, &rgba8, &bad, NULL, &m),
@@ -165,8 +163,7 @@ START_TEST(refusals_get_the_spec_results) {
     ur_image_format_t bgra = {UR_IMAGE_CHANNEL_ORDER_BGRA, UR_IMAGE_CHANNEL_TYPE_UNORM_INT8};
     ck_assert_ur(urMemImageCreate(T.context, UR_MEM_FLAG_READ_WRITE, &bgra, &d, NULL, &m),
                  UR_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
-    ur_image_format_t packed = {UR_IMAGE_CHANNEL_ORDER_RGB,
-                                UR_IMAGE_CHANNEL_TYPE_UNORM_SHORT_565};
+    ur_image_format_t packed = {UR_IMAGE_CHANNEL_ORDER_RGB, UR_IMAGE_CHANNEL_TYPE_UNORM_SHORT_565};
     ck_assert_ur(urMemImageCreate(T.context, UR_MEM_FLAG_READ_WRITE, &packed, &d, NULL, &m),
                  UR_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
     m = image(&rgba8, 4, 4);
