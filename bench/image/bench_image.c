@@ -59,16 +59,15 @@ int main(int argc, char **argv) {
     } cases[] = {{"4 KiB", 32}, {"1 MiB", 512}};
     const ur_image_format_t format = {UR_IMAGE_CHANNEL_ORDER_RGBA,
                                       UR_IMAGE_CHANNEL_TYPE_UNORM_INT8};
-    printf("device: %s; %d repetitions of a blocking 2D image write + read each way\n", name,
-           reps);
+    printf("device: %s; %d repetitions of a blocking 2D image write + read each way\n", name, reps);
     printf("%-6s %14s %14s %8s\n", "size", "UR median us", "CL median us", "ratio");
     double *ur_us = malloc(sizeof(double) * (size_t)reps);
     double *cl_us = malloc(sizeof(double) * (size_t)reps);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         size_t side = cases[c].side, bytes = side * side * 4;
         int r = bytes > 4096 ? reps / 10 : reps;
-        ur_image_desc_t desc = {UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, side, side,
-                                0, 0, 0, 0, 0, 0};
+        ur_image_desc_t desc = {
+            UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, side, side, 0, 0, 0, 0, 0, 0};
         ur_mem_handle_t img = NULL;
         UR(urMemImageCreate(context, UR_MEM_FLAG_READ_WRITE, &format, &desc, NULL, &img));
         ur_native_handle_t nimg = 0;
