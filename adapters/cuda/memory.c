@@ -110,9 +110,10 @@ void cuda_mem_release_internal(cuda_mem_t *m) {
     if (!urc_release(&m->obj))
         return;
     // Frees need the owning device's context; a failure here has no caller left to tell.
-    if (m->is_image && cuda_activate(m->ctx->devices[0]) == UR_RESULT_SUCCESS)
-        cuda_image_free(m);
-    else if (m->parent == NULL && cuda_activate(m->ctx->devices[0]) == UR_RESULT_SUCCESS) {
+    if (m->is_image) {
+        if (cuda_activate(m->ctx->devices[0]) == UR_RESULT_SUCCESS)
+            cuda_image_free(m);
+    } else if (m->parent == NULL && cuda_activate(m->ctx->devices[0]) == UR_RESULT_SUCCESS) {
         switch (m->kind) {
         case CUDA_MEM_DEVICE:
             (void)cuda_ok(cu.MemFree(m->ptr), "cuMemFree");
