@@ -566,6 +566,21 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
     case UR_DEVICE_INFO_IMAGE_MAX_BUFFER_SIZE:
         return urc_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH,
                                             CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH));
+    // Linear (pitched) image limits, which the bindless extension's queries ask for; CUDA
+    // knows them whether or not urc offers bindless images.
+    case UR_DEVICE_INFO_IMAGE_PITCH_ALIGN_EXP:
+        return urc_info_u32(&out, (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT));
+    case UR_DEVICE_INFO_MAX_IMAGE_LINEAR_WIDTH_EXP:
+        return urc_info_size(&out,
+                             (size_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH));
+    case UR_DEVICE_INFO_MAX_IMAGE_LINEAR_HEIGHT_EXP:
+        return urc_info_size(
+            &out, (size_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT));
+    case UR_DEVICE_INFO_MAX_IMAGE_LINEAR_PITCH_EXP:
+        return urc_info_size(&out,
+                             (size_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH));
+    case UR_DEVICE_INFO_MIPMAP_MAX_ANISOTROPY_EXP:
+        return urc_info_u32(&out, 16); // every CUDA GPU's texture units (CUDA_TEXTURE_DESC)
     case UR_DEVICE_INFO_IMAGE_MAX_ARRAY_SIZE:
         return urc_info_size(&out,
                              min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS,

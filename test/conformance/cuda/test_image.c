@@ -150,6 +150,31 @@ START_TEST(copy_host_pointer_and_copies_between_images) {
 }
 END_TEST
 
+START_TEST(device_reports_image_limits) {
+    ur_bool_t images = false;
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_IMAGE_SUPPORT, sizeof images, &images, NULL));
+    ck_assert(images);
+    size_t v = 0;
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_IMAGE3D_MAX_DEPTH, sizeof v, &v, NULL));
+    ck_assert_uint_ge(v, 2048);
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_IMAGE_MAX_ARRAY_SIZE, sizeof v, &v, NULL));
+    ck_assert_uint_ge(v, 2048);
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_MAX_IMAGE_LINEAR_PITCH_EXP, sizeof v, &v, NULL));
+    ck_assert_uint_gt(v, 0);
+    uint32_t align = 0, samplers = 0;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_IMAGE_PITCH_ALIGN_EXP, sizeof align,
+                                    &align, NULL));
+    ck_assert_uint_gt(align, 0);
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_MAX_SAMPLERS, sizeof samplers, &samplers, NULL));
+    ck_assert_uint_eq(samplers, 16);
+}
+END_TEST
+
 START_TEST(refusals_get_the_spec_results) {
     ur_image_desc_t d = desc_of(UR_MEM_TYPE_IMAGE2D), bad = d;
     ur_mem_handle_t m = NULL;
@@ -287,6 +312,7 @@ int main(void) {
     tcase_add_test(tc, copy_host_pointer_and_copies_between_images);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urMemImageCreate");
+    tcase_add_test(tc, device_reports_image_limits);
     tcase_add_test(tc, refusals_get_the_spec_results);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urEnqueueKernelLaunchWithArgsExp");
