@@ -2,13 +2,21 @@
 // Images and samplers of the CUDA adapter (CUDA arrays): every format it maps round-trips in
 // every shape with edge boxes and wide host pitches, copies between images, refusals, info,
 // native handles; kernels get an image as its surface object and a sampler as the 32-bit word
-// SYCL's CUDA device code decodes, write an image through its surface and read it back.
-// Runs on a GPU and on the simulated driver (test/cuda_sim).
+// SYCL's CUDA device code decodes, write an image through its surface and read it back; on a
+// GPU, textures over an image's CUDA array read every addressing x filter x coordinate mode as
+// the host reference sampler says. Runs on a GPU and on the simulated driver (test/cuda_sim),
+// which has no textures.
+#include <dlfcn.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
 #include "cudat.h"
+#include "urc_image_ref.h"
 
 static const ur_mem_type_t shapes[] = {UR_MEM_TYPE_IMAGE1D, UR_MEM_TYPE_IMAGE1D_ARRAY,
                                        UR_MEM_TYPE_IMAGE2D, UR_MEM_TYPE_IMAGE2D_ARRAY,
@@ -303,6 +311,109 @@ START_TEST(kernels_write_and_read_through_surfaces) {
 }
 END_TEST
 
+// The texture a UR sampler's settings describe, over the image's CUDA array.
+static CUaddress_mode tex_address(int mode) {
+    switch (mode) {
+    case UR_SAMPLER_ADDRESSING_MODE_CLAMP:
+        return CU_TR_ADDRESS_MODE_BORDER; // the border colour is transparent black
+    case UR_SAMPLER_ADDRESSING_MODE_REPEAT:
+        return CU_TR_ADDRESS_MODE_WRAP;
+    case UR_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT:
+        return CU_TR_ADDRESS_MODE_MIRROR;
+    default: // CLAMP_TO_EDGE, and NONE (whose reads outside are undefined)
+        return CU_TR_ADDRESS_MODE_CLAMP;
+    }
+}
+
+START_TEST(textures_read_every_mode_as_the_reference) {
+    // The test makes its textures itself, from the libcuda.so.1 the adapter opened; the
+    // simulated driver has none.
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    PFN_cuTexObjectCreate_v5000 tex_create =
+        lib ? (PFN_cuTexObjectCreate_v5000)dlsym(lib, "cuTexObjectCreate") : NULL;
+    PFN_cuTexObjectDestroy_v5000 tex_destroy =
+        lib ? (PFN_cuTexObjectDestroy_v5000)dlsym(lib, "cuTexObjectDestroy") : NULL;
+    if (tex_create == NULL || tex_destroy == NULL) {
+        fprintf(stderr, "no cuTexObjectCreate (simulated driver): texture case not run\n");
+        return;
+    }
+    enum { W = 4, H = 3, NU = 8 };
+    float texels[W * H * 4];
+    for (int i = 0; i < W * H * 4; ++i)
+        texels[i] = (float)((i * 37) % 97) / 96.0f;
+    ur_mem_handle_t img = image(&rgba32f, W, H);
+    ur_rect_offset_t o0 = {0, 0, 0};
+    ur_rect_region_t all = {W, H, 1};
+    ck_assert_ur_ok(
+        urEnqueueMemImageWrite(T.queue, img, true, o0, all, 0, 0, texels, 0, NULL, NULL));
+    ur_native_handle_t array = 0;
+    ck_assert_ur_ok(urMemGetNativeHandle(img, T.device, &array));
+    ur_program_handle_t p = cudat_built_program("images.ptx", NULL);
+    ur_kernel_handle_t k = NULL;
+    ck_assert_ur_ok(urKernelCreate(p, "texture_sample", &k));
+    float *coords = NULL, *out = NULL;
+    ck_assert_ur_ok(urUSMSharedAlloc(T.context, T.device, NULL, NULL, NU * NU * 2 * sizeof(float),
+                                     (void **)&coords));
+    ck_assert_ur_ok(urUSMSharedAlloc(T.context, T.device, NULL, NULL, NU * NU * 4 * sizeof(float),
+                                     (void **)&out));
+    const float norm_c[NU] = {-0.73f, -0.1f, 0.05f, 0.3f, 0.55f, 0.93f, 1.2f, 1.77f};
+    const float pix_c[NU] = {-1.7f, -0.2f, 0.3f, 1.6f, 2.2f, 3.4f, 4.6f, 5.3f};
+    urc_ref_image_t ref = {texels, W, H};
+    int checked = 0;
+    for (int n = 0; n < 2; ++n)
+        for (int a = 0; a <= UR_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT; ++a)
+            for (int f = 0; f <= UR_SAMPLER_FILTER_MODE_LINEAR; ++f) {
+                // Repeat modes need normalised coordinates (undefined reads otherwise, and
+                // CUDA's wrap and mirror take only normalised ones).
+                if (!n && (a == UR_SAMPLER_ADDRESSING_MODE_REPEAT ||
+                           a == UR_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT))
+                    continue;
+                const float *c = n ? norm_c : pix_c;
+                for (int j = 0; j < NU; ++j)
+                    for (int i = 0; i < NU; ++i) {
+                        coords[(j * NU + i) * 2] = c[i];
+                        coords[(j * NU + i) * 2 + 1] = c[j] * (n ? 1.0f : (float)H / W);
+                    }
+                CUDA_RESOURCE_DESC rd;
+                CUDA_TEXTURE_DESC td;
+                memset(&rd, 0, sizeof rd);
+                memset(&td, 0, sizeof td);
+                rd.resType = CU_RESOURCE_TYPE_ARRAY;
+                rd.res.array.hArray = (CUarray)array;
+                td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = tex_address(a);
+                td.filterMode = f ? CU_TR_FILTER_MODE_LINEAR : CU_TR_FILTER_MODE_POINT;
+                td.flags = n ? CU_TRSF_NORMALIZED_COORDINATES : 0;
+                CUtexObject tex = 0;
+                ck_assert_int_eq(tex_create(&tex, &rd, &td, NULL), CUDA_SUCCESS);
+                int count = NU * NU;
+                ur_exp_kernel_arg_properties_t args[4] = {
+                    cudat_arg_value(0, &tex, sizeof tex), cudat_arg_pointer(1, coords),
+                    cudat_arg_pointer(2, out), cudat_arg_value(3, &count, sizeof count)};
+                ck_assert_ur_ok(cudat_launch(T.queue, k, NU * NU, NULL, 4, args, 0, NULL, NULL));
+                ck_assert_ur_ok(urQueueFinish(T.queue));
+                ck_assert_int_eq(tex_destroy(tex), CUDA_SUCCESS);
+                for (int i = 0; i < NU * NU; ++i) {
+                    float want[4];
+                    if (!urc_ref_sample(&ref, n, a, f, coords[i * 2], coords[i * 2 + 1], want))
+                        continue; // undefined by the rules
+                    for (int ch = 0; ch < 4; ++ch)
+                        ck_assert_msg(fabsf(out[i * 4 + ch] - want[ch]) <= 1.0f / 128,
+                                      "normalized %d mode %d filter %d at (%g, %g) channel %d: "
+                                      "%g, expected %g",
+                                      n, a, f, coords[i * 2], coords[i * 2 + 1], ch,
+                                      out[i * 4 + ch], want[ch]);
+                    ++checked;
+                }
+            }
+    ck_assert_int_gt(checked, 1000);
+    ck_assert_ur_ok(urUSMFree(T.context, coords));
+    ck_assert_ur_ok(urUSMFree(T.context, out));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urProgramRelease(p));
+    ck_assert_ur_ok(urMemRelease(img));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("cuda image");
     TCase *tc = cudat_tcase("urEnqueueMemImageReadWrite");
@@ -318,6 +429,7 @@ int main(void) {
     tc = cudat_tcase("urEnqueueKernelLaunchWithArgsExp");
     tcase_add_test(tc, sampler_words_and_surfaces_reach_kernels);
     tcase_add_test(tc, kernels_write_and_read_through_surfaces);
+    tcase_add_test(tc, textures_read_every_mode_as_the_reference);
     suite_add_tcase(s, tc);
     return cudat_main(s, true);
 }

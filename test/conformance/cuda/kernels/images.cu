@@ -24,3 +24,12 @@ extern "C" __global__ void surface_read(cudaSurfaceObject_t surf, int width, int
     if (x < width && y < height)
         out[y * width + x] = surf2Dread<float4>(surf, x * (int)sizeof(float4), y);
 }
+
+// out[i] = what a texture over an image returns at coords[i] (the GPU's own addressing and
+// filtering, which the image suite compares with the host reference sampler).
+extern "C" __global__ void texture_sample(cudaTextureObject_t tex, const float2 *coords,
+                                          float4 *out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = tex2D<float4>(tex, coords[i].x, coords[i].y);
+}
