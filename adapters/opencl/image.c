@@ -237,6 +237,12 @@ static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_
     // pitch they step by (Intel's steps by the row pitch), so both name the layer pitch.
     if (img->type == UR_MEM_TYPE_IMAGE1D_ARRAY)
         row = slice;
+    // Tight pitches go as 0, the runtime's own default (Intel's takes a faster path then).
+    size_t tight_row = (size_t)region.width * img->element_size;
+    if (row == tight_row &&
+        (slice == 0 ||
+         slice == row * (img->type == UR_MEM_TYPE_IMAGE1D_ARRAY ? 1 : (size_t)region.height)))
+        row = slice = 0;
     const size_t o[3] = {origin.x, origin.y, origin.z};
     const size_t r[3] = {region.width, region.height, region.depth};
     ocl_wait_list_t wl;

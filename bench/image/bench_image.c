@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // What the UR path costs for images: a blocking write then a blocking read of a whole 2D RGBA
 // 8-bit image, through libur_loader and the OpenCL adapter, against clEnqueueWriteImage and
-// clEnqueueReadImage on the same queue and image. The two ways alternate step by step, so
-// drift hits both alike.
+// clEnqueueReadImage on the same queue and image. The two ways alternate step by step (and which
+// goes first alternates too), so drift hits both alike.
 //
 //   bench_image [--reps N]
 //
@@ -12,6 +12,7 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,19 +88,24 @@ int main(int argc, char **argv) {
             clEnqueueWriteImage(clq, climg, CL_TRUE, origin, cl_region, 0, 0, src, 0, NULL, NULL);
             clEnqueueReadImage(clq, climg, CL_TRUE, origin, cl_region, 0, 0, dst, 0, NULL, NULL);
         }
+        // Which way goes first alternates, so neither always finds the caches the other left.
         for (int i = 0; i < r; ++i) {
-            double t0 = urc_bench_now_us();
-            UR(urEnqueueMemImageWrite(queue, img, true, o, region, 0, 0, src, 0, NULL, NULL));
-            UR(urEnqueueMemImageRead(queue, img, true, o, region, 0, 0, dst, 0, NULL, NULL));
-            double t1 = urc_bench_now_us();
-            if (clEnqueueWriteImage(clq, climg, CL_TRUE, origin, cl_region, 0, 0, src, 0, NULL,
-                                    NULL) != CL_SUCCESS ||
-                clEnqueueReadImage(clq, climg, CL_TRUE, origin, cl_region, 0, 0, dst, 0, NULL,
-                                   NULL) != CL_SUCCESS)
-                FAIL("raw OpenCL transfer failed\n");
-            double t2 = urc_bench_now_us();
-            ur_us[i] = t1 - t0;
-            cl_us[i] = t2 - t1;
+            for (int way = 0; way < 2; ++way) {
+                bool ur = (way == 0) == (i % 2 == 0);
+                double t0 = urc_bench_now_us();
+                if (ur) {
+                    UR(urEnqueueMemImageWrite(queue, img, true, o, region, 0, 0, src, 0, NULL,
+                                              NULL));
+                    UR(urEnqueueMemImageRead(queue, img, true, o, region, 0, 0, dst, 0, NULL,
+                                             NULL));
+                } else if (clEnqueueWriteImage(clq, climg, CL_TRUE, origin, cl_region, 0, 0, src, 0,
+                                               NULL, NULL) != CL_SUCCESS ||
+                           clEnqueueReadImage(clq, climg, CL_TRUE, origin, cl_region, 0, 0, dst, 0,
+                                              NULL, NULL) != CL_SUCCESS) {
+                    FAIL("raw OpenCL transfer failed\n");
+                }
+                (ur ? ur_us : cl_us)[i] = urc_bench_now_us() - t0;
+            }
         }
         if (memcmp(src, dst, bytes) != 0)
             FAIL("read back differs from what was written\n");
