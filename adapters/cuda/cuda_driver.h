@@ -101,7 +101,11 @@
     X(LaunchKernelEx, PFN_cuLaunchKernelEx_v11060, "cuLaunchKernelEx", NULL)                       \
     X(FuncGetParamInfo, PFN_cuFuncGetParamInfo_v12040, "cuFuncGetParamInfo", NULL)                 \
     X(FuncGetModule, PFN_cuFuncGetModule_v11000, "cuFuncGetModule", NULL)                          \
-    X(FuncGetName, PFN_cuFuncGetName_v12030, "cuFuncGetName", NULL)
+    X(FuncGetName, PFN_cuFuncGetName_v12030, "cuFuncGetName", NULL)                                \
+    X(Array3DCreate, PFN_cuArray3DCreate_v3020, "cuArray3DCreate_v2", NULL)                        \
+    X(ArrayDestroy, PFN_cuArrayDestroy_v2000, "cuArrayDestroy", NULL)                              \
+    X(SurfObjectCreate, PFN_cuSurfObjectCreate_v5000, "cuSurfObjectCreate", NULL)                  \
+    X(SurfObjectDestroy, PFN_cuSurfObjectDestroy_v5000, "cuSurfObjectDestroy", NULL)
 
 typedef struct cuda_driver_t {
 #define CUDA_DRIVER_FIELD(field, type, ...) type field;

@@ -17,6 +17,7 @@
 #include "devglobal.h"
 #include "device_info.h"
 #include "error.h"
+#include "image.h"
 #include "info.h"
 #include "log.h"
 #include "mapping.h"
@@ -135,7 +136,20 @@ typedef struct cuda_mem_t {
     bool registered;  // we called cuMemHostRegister on `host`
     bool owns_native; // NATIVE: free at release
     urc_mappings_t maps;
+    // Images (image.c): a CUDA array and the surface object kernels reach it through.
+    bool is_image;
+    CUarray array;
+    CUsurfObject surf;
+    urc_image_t img;
 } cuda_mem_t;
+
+/// A sampler: what its descriptor asked for, and the 32-bit word kernels receive for it.
+typedef struct cuda_sampler_t {
+    urc_object_t obj;
+    cuda_context_t *ctx; // retained
+    urc_sampler_t desc;
+    uint32_t props;
+} cuda_sampler_t;
 
 typedef enum cuda_image_kind_t {
     CUDA_IMAGE_NONE, // made from a native module: nothing to link
@@ -223,6 +237,7 @@ typedef struct cuda_kernel_t {
 #define CUDA_QUEUE(h)    ((cuda_queue_t *)(h))
 #define CUDA_EVENT(h)    ((cuda_event_t *)(h))
 #define CUDA_MEM(h)      ((cuda_mem_t *)(h))
+#define CUDA_SAMPLER(h)  ((cuda_sampler_t *)(h))
 #define CUDA_PROGRAM(h)  ((cuda_program_t *)(h))
 #define CUDA_KERNEL(h)   ((cuda_kernel_t *)(h))
 
@@ -335,6 +350,17 @@ void cuda_callbacks_stop(bool drain);
 // ---- memory.c ----
 void cuda_mem_retain_internal(cuda_mem_t *mem);
 void cuda_mem_release_internal(cuda_mem_t *mem);
+/// A new memory object of the context (reference count 1; the caller retains the context).
+cuda_mem_t *cuda_mem_new(cuda_context_t *ctx, ur_mem_flags_t flags, size_t size,
+                         cuda_mem_kind_t kind);
+
+// ---- image.c / sampler.c / device.c ----
+/// True when the driver has what images need (arrays and surface objects).
+bool cuda_images_available(void);
+/// The device's image limits from its texture and surface attributes.
+void cuda_device_image_limits(const cuda_device_t *dev, urc_image_limits_t *limits);
+/// Frees an image's surface object and array (at its last release; context current).
+void cuda_image_free(cuda_mem_t *m);
 
 // ---- usm.c ----
 /// What the driver knows of a pointer (all zero for memory it did not allocate or register).

@@ -333,6 +333,23 @@ static size_t min_attr(const cuda_device_t *dev, CUdevice_attribute a, CUdevice_
     return (size_t)(x < y ? x : y);
 }
 
+void cuda_device_image_limits(const cuda_device_t *dev, urc_image_limits_t *lim) {
+    lim->max_1d_width = min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH,
+                                 CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH);
+    lim->max_2d_width = min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH,
+                                 CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH);
+    lim->max_2d_height = min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT,
+                                  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT);
+    lim->max_3d_width = min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH,
+                                 CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH);
+    lim->max_3d_height = min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT,
+                                  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT);
+    lim->max_3d_depth = min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH,
+                                 CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH);
+    lim->max_array_size = min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS,
+                                   CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS);
+}
+
 // Queries whose answer is a fixed boolean.
 static int fixed_bool(ur_device_info_t name) {
     // Features no urc adapter implements (UNSUPPORTED_FEATURE) are reported absent.
@@ -345,7 +362,6 @@ static int fixed_bool(ur_device_info_t name) {
     case UR_DEVICE_INFO_PREFERRED_INTEROP_USER_SYNC:
     case UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT:
         return 1;
-    case UR_DEVICE_INFO_IMAGE_SUPPORT:
     case UR_DEVICE_INFO_IMAGE_SRGB:
     case UR_DEVICE_INFO_MEM_CHANNEL_SUPPORT:
     case UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT:
@@ -386,9 +402,6 @@ static bool fixed_u32(ur_device_info_t name, uint32_t *v) {
         return true;
     case UR_DEVICE_INFO_PARTITION_MAX_SUB_DEVICES:
     case UR_DEVICE_INFO_PARTITION_AFFINITY_DOMAIN:
-    case UR_DEVICE_INFO_MAX_READ_IMAGE_ARGS:
-    case UR_DEVICE_INFO_MAX_WRITE_IMAGE_ARGS:
-    case UR_DEVICE_INFO_MAX_SAMPLERS:
     case UR_DEVICE_INFO_QUEUE_ON_DEVICE_PROPERTIES:
     case UR_DEVICE_INFO_2D_BLOCK_ARRAY_CAPABILITIES_EXP:
     case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP:
@@ -581,8 +594,35 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
     case UR_DEVICE_INFO_IMAGE_MAX_BUFFER_SIZE:
         return urc_info_size(&out, min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH,
                                             CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH));
+    // Linear (pitched) image limits, which the bindless extension's queries ask for; CUDA
+    // knows them whether or not urc offers bindless images.
+    case UR_DEVICE_INFO_IMAGE_PITCH_ALIGN_EXP:
+        return urc_info_u32(&out, (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT));
+    case UR_DEVICE_INFO_MAX_IMAGE_LINEAR_WIDTH_EXP:
+        return urc_info_size(&out,
+                             (size_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH));
+    case UR_DEVICE_INFO_MAX_IMAGE_LINEAR_HEIGHT_EXP:
+        return urc_info_size(
+            &out, (size_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT));
+    case UR_DEVICE_INFO_MAX_IMAGE_LINEAR_PITCH_EXP:
+        return urc_info_size(&out,
+                             (size_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH));
+    case UR_DEVICE_INFO_MIPMAP_MAX_ANISOTROPY_EXP:
+        return urc_info_u32(&out, 16); // every CUDA GPU's texture units (CUDA_TEXTURE_DESC)
     case UR_DEVICE_INFO_IMAGE_MAX_ARRAY_SIZE:
-        return urc_info_size(&out, 0);
+        return urc_info_size(&out,
+                             min_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS,
+                                      CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS));
+    case UR_DEVICE_INFO_IMAGE_SUPPORT:
+        return urc_info_bool(&out, cuda_images_available());
+    // Texture and surface objects have no per-kernel limit; these are OpenCL's minimums for a
+    // device with images, which SYCL reads.
+    case UR_DEVICE_INFO_MAX_READ_IMAGE_ARGS:
+        return urc_info_u32(&out, cuda_images_available() ? 128 : 0);
+    case UR_DEVICE_INFO_MAX_WRITE_IMAGE_ARGS:
+        return urc_info_u32(&out, cuda_images_available() ? 64 : 0);
+    case UR_DEVICE_INFO_MAX_SAMPLERS:
+        return urc_info_u32(&out, cuda_images_available() ? 16 : 0);
     case UR_DEVICE_INFO_MAX_PARAMETER_SIZE:
         return urc_info_size(&out, 4000);    // kernel parameters live in 4 KB of constant memory
     case UR_DEVICE_INFO_MEM_BASE_ADDR_ALIGN: // in bits, as OpenCL reports it

@@ -99,6 +99,8 @@ static ur_result_t queue_and_buffer(ur_queue_handle_t hQueue, ur_mem_handle_t hB
         return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
     *q = CUDA_QUEUE(hQueue);
     *m = CUDA_MEM(hBuffer);
+    if ((*m)->is_image)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "an image is not a buffer");
     if ((*m)->ctx != (*q)->ctx)
         return UR_RESULT_ERROR_INVALID_CONTEXT;
     return UR_RESULT_SUCCESS;

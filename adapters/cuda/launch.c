@@ -140,7 +140,11 @@ static ur_result_t put_arg(launch_args_t *l, const cuda_kernel_t *k, uint32_t in
         ur_mem_handle_t h = a->value.memObjTuple.hMem;
         if (h != NULL && !cuda_is(h, URC_KIND_MEM))
             return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-        CUdeviceptr ptr = h != NULL ? CUDA_MEM(h)->ptr : 0;
+        // An image reaches kernels as its surface object (UR's CUDA convention), a buffer as
+        // its pointer; both are 8 bytes.
+        CUdeviceptr ptr = h == NULL               ? 0
+                          : CUDA_MEM(h)->is_image ? (CUdeviceptr)CUDA_MEM(h)->surf
+                                                  : CUDA_MEM(h)->ptr;
         ur_result_t res = check_size(k, index, sizeof ptr);
         if (res == UR_RESULT_SUCCESS)
             put(l, index, &ptr, sizeof ptr);
@@ -150,9 +154,18 @@ static ur_result_t put_arg(launch_args_t *l, const cuda_kernel_t *k, uint32_t in
         ur_result_t res = check_size(k, index, sizeof(size_t));
         return res != UR_RESULT_SUCCESS ? res : put_local(l, index, a->size);
     }
-    case UR_EXP_KERNEL_ARG_TYPE_SAMPLER:
-        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
-                             "kernel argument %u: samplers are not supported", index);
+    case UR_EXP_KERNEL_ARG_TYPE_SAMPLER: {
+        // A sampler is the 32-bit word of its settings that SYCL's CUDA device code decodes.
+        ur_sampler_handle_t h = a->value.sampler;
+        if (!cuda_is(h, URC_KIND_SAMPLER))
+            return urc_error_set(UR_RESULT_ERROR_INVALID_SAMPLER, 0,
+                                 "kernel argument %u is not a CUDA adapter sampler", index);
+        uint32_t props = CUDA_SAMPLER(h)->props;
+        ur_result_t res = check_size(k, index, sizeof props);
+        if (res == UR_RESULT_SUCCESS)
+            put(l, index, &props, sizeof props);
+        return res;
+    }
     default:
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     }
@@ -429,7 +442,9 @@ launch_fast(cuda_queue_t *q, cuda_kernel_t *k, uint32_t dims, const size_t *glob
                    (a->value.memObjTuple.hMem == NULL ||
                     cuda_is(a->value.memObjTuple.hMem, URC_KIND_MEM))) {
             ur_mem_handle_t h = a->value.memObjTuple.hMem;
-            CUdeviceptr ptr = h != NULL ? CUDA_MEM(h)->ptr : 0;
+            CUdeviceptr ptr = h == NULL               ? 0
+                              : CUDA_MEM(h)->is_image ? (CUdeviceptr)CUDA_MEM(h)->surf
+                                                      : CUDA_MEM(h)->ptr;
             memcpy(slot, &ptr, sizeof ptr);
         } else {
             return false; // local memory, samplers, or a mistake

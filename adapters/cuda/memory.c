@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // urMem* for buffers. A buffer is one allocation on the context's first device; with unified
 // addressing the other devices of the context reach it through the same pointer (peer access
-// permitting). Images are not supported: those entry points stay UNSUPPORTED_FEATURE.
+// permitting). Images are in image.c.
 #include "cuda_internal.h"
 
-static cuda_mem_t *alloc_mem(cuda_context_t *ctx, ur_mem_flags_t flags, size_t size,
-                             cuda_mem_kind_t kind) {
+cuda_mem_t *cuda_mem_new(cuda_context_t *ctx, ur_mem_flags_t flags, size_t size,
+                         cuda_mem_kind_t kind) {
     cuda_mem_t *m = URC_NEW(cuda_mem_t);
     if (m == NULL)
         return NULL;
@@ -88,7 +88,7 @@ ur_result_t cuda_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t 
     res = cuda_activate(ctx->devices[0]);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    cuda_mem_t *m = alloc_mem(ctx, flags, size, kind);
+    cuda_mem_t *m = cuda_mem_new(ctx, flags, size, kind);
     if (m == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     res = back(m, host, (flags & UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER) != 0);
@@ -115,7 +115,10 @@ void cuda_mem_release_internal(cuda_mem_t *m) {
 
 static void mem_destroy(cuda_mem_t *m) {
     // Frees need the owning device's context; a failure here has no caller left to tell.
-    if (m->parent == NULL && cuda_activate(m->ctx->devices[0]) == UR_RESULT_SUCCESS) {
+    if (m->is_image) {
+        if (cuda_activate(m->ctx->devices[0]) == UR_RESULT_SUCCESS)
+            cuda_image_free(m);
+    } else if (m->parent == NULL && cuda_activate(m->ctx->devices[0]) == UR_RESULT_SUCCESS) {
         switch (m->kind) {
         case CUDA_MEM_DEVICE:
             (void)cuda_ok(cu.MemFree(m->ptr), "cuMemFree");
@@ -169,13 +172,15 @@ ur_result_t cuda_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t fl
     if (!cuda_is(hBuffer, URC_KIND_MEM))
         return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
     cuda_mem_t *parent = CUDA_MEM(hBuffer);
+    if (parent->is_image)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "an image has no sub-buffers");
     if (flags == 0)
         flags = UR_MEM_FLAG_READ_WRITE;
     ur_result_t res = urc_buffer_check_partition(parent->parent != NULL, parent->size,
                                                  parent->flags, flags, pRegion);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    cuda_mem_t *m = alloc_mem(parent->ctx, flags, pRegion->size, parent->kind);
+    cuda_mem_t *m = cuda_mem_new(parent->ctx, flags, pRegion->size, parent->kind);
     if (m == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     m->parent = parent;
@@ -196,7 +201,7 @@ ur_result_t cuda_mem_get_native_handle(ur_mem_handle_t hMem, ur_device_handle_t 
     if (hDevice != NULL && (!cuda_is(hDevice, URC_KIND_DEVICE) ||
                             !cuda_context_has_device(m->ctx, CUDA_DEVICE(hDevice))))
         return UR_RESULT_ERROR_INVALID_DEVICE;
-    *phNativeMem = (ur_native_handle_t)m->ptr;
+    *phNativeMem = m->is_image ? (ur_native_handle_t)m->array : (ur_native_handle_t)m->ptr;
     return UR_RESULT_SUCCESS;
 }
 
@@ -216,7 +221,7 @@ ur_result_t cuda_mem_buffer_create_with_native_handle(ur_native_handle_t hNative
     if (res != UR_RESULT_SUCCESS)
         return res;
     cuda_mem_t *m =
-        alloc_mem(ctx, UR_MEM_FLAG_READ_WRITE, (size_t)(base + range - ptr), CUDA_MEM_NATIVE);
+        cuda_mem_new(ctx, UR_MEM_FLAG_READ_WRITE, (size_t)(base + range - ptr), CUDA_MEM_NATIVE);
     if (m == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     m->ptr = ptr;

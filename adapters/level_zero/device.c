@@ -393,8 +393,6 @@ static int fixed_bool(ur_device_info_t name) {
     case UR_DEVICE_INFO_CLOCK_WORK_GROUP_SUPPORT_EXP:
     case UR_DEVICE_INFO_CLOCK_DEVICE_SUPPORT_EXP:
     case UR_DEVICE_INFO_CLOCK_SUB_GROUP_SUPPORT_EXP:
-    // Images are not supported by this adapter (UNSUPPORTED_FEATURE), whatever the driver has.
-    case UR_DEVICE_INFO_IMAGE_SUPPORT:
         return 0;
     default:
         return -1;
@@ -431,9 +429,6 @@ static bool fixed_u32(ur_device_info_t name, uint32_t *v) {
     case UR_DEVICE_INFO_QUEUE_ON_DEVICE_PROPERTIES:
     case UR_DEVICE_INFO_QUEUE_ON_HOST_PROPERTIES:
     case UR_DEVICE_INFO_MAX_READ_WRITE_IMAGE_ARGS:
-    case UR_DEVICE_INFO_MAX_READ_IMAGE_ARGS:
-    case UR_DEVICE_INFO_MAX_WRITE_IMAGE_ARGS:
-    case UR_DEVICE_INFO_MAX_SAMPLERS:
     case UR_DEVICE_INFO_2D_BLOCK_ARRAY_CAPABILITIES_EXP:
     case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP:
         *v = 0;
@@ -707,14 +702,26 @@ ur_result_t l0_device_get_info(ur_device_handle_t hDevice, ur_device_info_t prop
     case UR_DEVICE_INFO_USM_SYSTEM_SHARED_SUPPORT:
         return urc_info_u32(&out, usm_query(dev, URC_ASPECT_USM_SYSTEM_ALLOCATIONS,
                                             dev->access.sharedSystemAllocCapabilities));
+    // Images: the driver's image properties (all 0 on a device without images).
+    case UR_DEVICE_INFO_IMAGE_SUPPORT:
+        return urc_info_bool(&out, dev->image.maxImageDims2D != 0);
     case UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH:
     case UR_DEVICE_INFO_IMAGE2D_MAX_HEIGHT:
+        return urc_info_size(&out, dev->image.maxImageDims2D);
     case UR_DEVICE_INFO_IMAGE3D_MAX_WIDTH:
     case UR_DEVICE_INFO_IMAGE3D_MAX_HEIGHT:
     case UR_DEVICE_INFO_IMAGE3D_MAX_DEPTH:
+        return urc_info_size(&out, dev->image.maxImageDims3D);
     case UR_DEVICE_INFO_IMAGE_MAX_BUFFER_SIZE:
+        return urc_info_size(&out, (size_t)dev->image.maxImageBufferSize);
     case UR_DEVICE_INFO_IMAGE_MAX_ARRAY_SIZE:
-        return urc_info_size(&out, 0); // no image support in this adapter
+        return urc_info_size(&out, dev->image.maxImageArraySlices);
+    case UR_DEVICE_INFO_MAX_READ_IMAGE_ARGS:
+        return urc_info_u32(&out, dev->image.maxReadImageArgs);
+    case UR_DEVICE_INFO_MAX_WRITE_IMAGE_ARGS:
+        return urc_info_u32(&out, dev->image.maxWriteImageArgs);
+    case UR_DEVICE_INFO_MAX_SAMPLERS:
+        return urc_info_u32(&out, dev->image.maxSamplers);
     case UR_DEVICE_INFO_PARTITION_MAX_SUB_DEVICES:
         return urc_info_u32(&out, dev->nsub);
     case UR_DEVICE_INFO_SUPPORTED_PARTITIONS: {

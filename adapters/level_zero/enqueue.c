@@ -22,6 +22,8 @@ static ur_result_t buffer_of(l0_queue_t *q, ur_mem_handle_t hBuffer, l0_mem_t **
     if (!l0_is(hBuffer, URC_KIND_MEM))
         return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
     *m = L0_MEM(hBuffer);
+    if ((*m)->is_image)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "an image is not a buffer");
     if ((*m)->ctx != q->ctx)
         return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
                              "the buffer belongs to another context than the queue");

@@ -585,16 +585,25 @@ static ur_result_t set_arg(ze_kernel_handle_t zk, const l0_queue_t *q,
         ur_mem_handle_t h = a->value.memObjTuple.hMem;
         if (h != NULL && (!l0_is(h, URC_KIND_MEM) || L0_MEM(h)->ctx != q->ctx))
             return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-        ptr = h != NULL ? L0_MEM(h)->ptr : NULL;
+        // An image passes its Level Zero image handle, a buffer its pointer.
+        ptr = h == NULL ? NULL : L0_MEM(h)->is_image ? (void *)L0_MEM(h)->image : L0_MEM(h)->ptr;
         value = &ptr;
         size = sizeof ptr;
         break;
     }
     case UR_EXP_KERNEL_ARG_TYPE_LOCAL:
         break; // a size and no value: Level Zero's local memory argument
-    case UR_EXP_KERNEL_ARG_TYPE_SAMPLER:
-        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
-                             "kernel argument %u: samplers are not supported", a->index);
+    case UR_EXP_KERNEL_ARG_TYPE_SAMPLER: {
+        ur_sampler_handle_t h = a->value.sampler;
+        if (!l0_is(h, URC_KIND_SAMPLER) || L0_SAMPLER(h)->ctx != q->ctx)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_SAMPLER, 0,
+                                 "kernel argument %u is not a sampler of the queue's context",
+                                 a->index);
+        ptr = (void *)l0_sampler_for(L0_SAMPLER(h), q->dev);
+        value = &ptr;
+        size = sizeof ptr;
+        break;
+    }
     default:
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     }

@@ -27,6 +27,7 @@
 #include "info.h"
 #include "l0_entry_points.h"
 #include "log.h"
+#include "image.h"
 #include "mapping.h"
 #include "object.h"
 #include "props.h"
@@ -187,7 +188,20 @@ typedef struct l0_mem_t {
     void *user;    // UR_MEM_FLAG_USE_HOST_POINTER: the caller's memory, kept in step on map
     bool owns_ptr;
     urc_mappings_t maps;
+    // Images (image.c): the driver's image, destroyed with the object when owned.
+    bool is_image;
+    ze_image_handle_t image;
+    urc_image_t img;
 } l0_mem_t;
+
+/// A sampler: the descriptor read once, one Level Zero sampler per device of the context.
+typedef struct l0_sampler_t {
+    urc_object_t obj;
+    l0_context_t *ctx; // retained
+    urc_sampler_t desc;
+    ze_sampler_handle_t *ze; // [ctx->ndevices]
+    bool owns_native;
+} l0_sampler_t;
 
 /// Per-device state of a program (UR v1's state machine).
 typedef enum l0_state_t {
@@ -252,6 +266,7 @@ typedef struct l0_kernel_t {
 #define L0_MEM(h)      ((l0_mem_t *)(h))
 #define L0_PROGRAM(h)  ((l0_program_t *)(h))
 #define L0_KERNEL(h)   ((l0_kernel_t *)(h))
+#define L0_SAMPLER(h)  ((l0_sampler_t *)(h))
 
 /// True when `handle` is one of ours and of the given kind (rejects another adapter's handles).
 static inline bool l0_is(const void *handle, urc_kind_t kind) {
@@ -356,6 +371,17 @@ void l0_kernel_release_internal(struct l0_kernel_t *k);
 // ---- memory.c ----
 void l0_mem_retain_internal(l0_mem_t *mem);
 void l0_mem_release_internal(l0_mem_t *mem);
+/// A new memory object of the context (reference count 1, the context retained).
+l0_mem_t *l0_mem_new(l0_context_t *ctx, ur_mem_flags_t flags, size_t size, l0_mem_kind_t kind);
+/// Runs `append` on a one-off immediate list of dev, outside any queue, and waits for it.
+typedef ze_result_t (*l0_append_fn)(ze_command_list_handle_t list, ze_event_handle_t signal,
+                                    void *arg);
+ur_result_t l0_run_now(l0_context_t *ctx, l0_device_t *dev, l0_append_fn append, void *arg,
+                       const char *what);
+
+// ---- sampler.c ----
+/// The Level Zero sampler of `s` for `dev`, NULL when dev is not in the sampler's context.
+ze_sampler_handle_t l0_sampler_for(const l0_sampler_t *s, const l0_device_t *dev);
 
 // ---- usm.c ----
 /// Frees a USM allocation once no command uses it (blocking free where the driver has it).

@@ -2,12 +2,11 @@
 // urMem* for buffers. A buffer is one USM allocation: device memory when the context has one
 // device, host memory when it has several (every device reaches it) or when the caller asks
 // for host memory. UR_MEM_FLAG_USE_HOST_POINTER buffers copy the caller's memory in and keep it
-// in step at map and unmap, OpenCL's caching model. Images stay UNSUPPORTED_FEATURE.
+// in step at map and unmap, OpenCL's caching model. Images are in image.c.
 #include "l0_internal.h"
 
-// One synchronous copy at buffer creation, outside any queue.
-static ur_result_t copy_now(l0_context_t *ctx, l0_device_t *dev, void *dst, const void *src,
-                            size_t n) {
+ur_result_t l0_run_now(l0_context_t *ctx, l0_device_t *dev, l0_append_fn append, void *arg,
+                       const char *what) {
     ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
                                     NULL,
                                     dev->compute_ordinal,
@@ -23,8 +22,7 @@ static ur_result_t copy_now(l0_context_t *ctx, l0_device_t *dev, void *dst, cons
         return res;
     res = l0_context_take_event(ctx, 0, &ev);
     if (res == UR_RESULT_SUCCESS)
-        res = l0_ok(zeCommandListAppendMemoryCopy(list, dst, src, n, ev, 0, NULL),
-                    "zeCommandListAppendMemoryCopy");
+        res = l0_ok(append(list, ev, arg), what);
     while (res == UR_RESULT_SUCCESS) {
         ze_result_t r = zeEventHostSynchronize(ev, UINT64_MAX);
         if (r == ZE_RESULT_SUCCESS)
@@ -38,7 +36,25 @@ static ur_result_t copy_now(l0_context_t *ctx, l0_device_t *dev, void *dst, cons
     return res;
 }
 
-static l0_mem_t *mem_new(l0_context_t *ctx, ur_mem_flags_t flags, size_t size, l0_mem_kind_t kind) {
+typedef struct copy_args_t {
+    void *dst;
+    const void *src;
+    size_t n;
+} copy_args_t;
+
+static ze_result_t append_copy_now(ze_command_list_handle_t list, ze_event_handle_t ev, void *arg) {
+    const copy_args_t *c = arg;
+    return zeCommandListAppendMemoryCopy(list, c->dst, c->src, c->n, ev, 0, NULL);
+}
+
+// One synchronous copy at buffer creation, outside any queue.
+static ur_result_t copy_now(l0_context_t *ctx, l0_device_t *dev, void *dst, const void *src,
+                            size_t n) {
+    copy_args_t args = {dst, src, n};
+    return l0_run_now(ctx, dev, append_copy_now, &args, "zeCommandListAppendMemoryCopy");
+}
+
+l0_mem_t *l0_mem_new(l0_context_t *ctx, ur_mem_flags_t flags, size_t size, l0_mem_kind_t kind) {
     l0_mem_t *m = URC_NEW(l0_mem_t);
     if (m == NULL)
         return NULL;
@@ -53,7 +69,9 @@ static l0_mem_t *mem_new(l0_context_t *ctx, ur_mem_flags_t flags, size_t size, l
 }
 
 static void mem_destroy(l0_mem_t *m) {
-    if (m->owns_ptr)
+    if (m->image != NULL && m->owns_ptr)
+        (void)zeImageDestroy(m->image);
+    else if (m->owns_ptr)
         (void)l0_usm_release(m->ctx, m->ptr);
     if (m->parent != NULL)
         l0_mem_release_internal(m->parent);
@@ -89,7 +107,7 @@ ur_result_t l0_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t fl
     l0_mem_kind_t kind = L0_MEM_DEVICE;
     if (ctx->ndevices > 1 || (flags & UR_MEM_FLAG_ALLOC_HOST_POINTER))
         kind = L0_MEM_HOST;
-    l0_mem_t *m = mem_new(ctx, flags, size, kind);
+    l0_mem_t *m = l0_mem_new(ctx, flags, size, kind);
     if (m == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     if (kind == L0_MEM_HOST) {
@@ -150,13 +168,15 @@ ur_result_t l0_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t flag
     if (!l0_is(hBuffer, URC_KIND_MEM))
         return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
     l0_mem_t *parent = L0_MEM(hBuffer);
+    if (parent->is_image)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "an image has no sub-buffers");
     if (flags == 0)
         flags = UR_MEM_FLAG_READ_WRITE;
     ur_result_t res = urc_buffer_check_partition(parent->parent != NULL, parent->size,
                                                  parent->flags, flags, pRegion);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    l0_mem_t *m = mem_new(parent->ctx, flags, pRegion->size, parent->kind);
+    l0_mem_t *m = l0_mem_new(parent->ctx, flags, pRegion->size, parent->kind);
     if (m == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     m->parent = parent;
@@ -176,7 +196,7 @@ ur_result_t l0_mem_get_native_handle(ur_mem_handle_t hMem, ur_device_handle_t hD
     if (hDevice != NULL &&
         (!l0_is(hDevice, URC_KIND_DEVICE) || !l0_context_has_device(m->ctx, L0_DEVICE(hDevice))))
         return UR_RESULT_ERROR_INVALID_DEVICE;
-    *phNativeMem = (ur_native_handle_t)m->ptr;
+    *phNativeMem = m->is_image ? (ur_native_handle_t)m->image : (ur_native_handle_t)m->ptr;
     return UR_RESULT_SUCCESS;
 }
 
@@ -206,7 +226,7 @@ ur_result_t l0_mem_buffer_create_with_native_handle(ur_native_handle_t hNativeMe
         return res;
     l0_mem_kind_t kind = props.type == ZE_MEMORY_TYPE_DEVICE ? L0_MEM_DEVICE : L0_MEM_HOST;
     size_t size = range - (size_t)((char *)ptr - (char *)base);
-    l0_mem_t *m = mem_new(ctx, UR_MEM_FLAG_READ_WRITE, size, kind);
+    l0_mem_t *m = l0_mem_new(ctx, UR_MEM_FLAG_READ_WRITE, size, kind);
     if (m == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     m->ptr = ptr;

@@ -616,10 +616,15 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
         return put_cl_u32(&out, d, CL_DEVICE_ADDRESS_BITS);
     case UR_DEVICE_INFO_MAX_MEM_ALLOC_SIZE:
         return put_cl_u64(&out, d, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
-    case UR_DEVICE_INFO_IMAGE_SUPPORT:
+    case UR_DEVICE_INFO_IMAGE_SUPPORT: {
+        cl_bool images = CL_FALSE;
+        OCL_TRY_UR(cl_fixed(d, CL_DEVICE_IMAGE_SUPPORT, &images, sizeof images));
+        return urc_info_bool(&out, images);
+    }
     case UR_DEVICE_INFO_IMAGE_SRGB:
-        // Images and samplers are not implemented by this adapter yet, so none are offered.
-        return urc_info_bool(&out, false);
+        // sRGB images are read by every OpenCL 2.0 device with images; writes need an extension.
+        return urc_info_bool(
+            &out, urc_device_info_word_listed(d->extensions, "cl_khr_srgb_image_writes"));
     case UR_DEVICE_INFO_MAX_READ_IMAGE_ARGS:
         return put_cl_u32(&out, d, CL_DEVICE_MAX_READ_IMAGE_ARGS);
     case UR_DEVICE_INFO_MAX_WRITE_IMAGE_ARGS:

@@ -53,6 +53,8 @@ ur_result_t ocl_enqueue_events_wait_with_barrier_ext(ur_queue_handle_t hQueue,
 static ur_result_t check_buffer(ur_queue_handle_t q, ur_mem_handle_t m) {
     OCL_CHECK_HANDLE(q, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     OCL_CHECK_HANDLE(m, URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    if (m->is_image)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "an image is not a buffer");
     if (m->context != q->context)
         return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
                              "the buffer and the queue belong to different contexts");
@@ -331,7 +333,8 @@ static ur_result_t set_args(ur_kernel_handle_t k, ur_queue_handle_t q, uint32_t 
             ur_mem_handle_t m = a->value.memObjTuple.hMem;
             if (m != NULL && !ocl_is(m, URC_KIND_MEM))
                 return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
-                                     "argument %u is not an OpenCL adapter buffer", a->index);
+                                     "argument %u is not an OpenCL adapter buffer or image",
+                                     a->index);
             cl_mem cl = m != NULL ? m->cl : NULL;
             err = clSetKernelArg(k->cl, a->index, sizeof cl, &cl);
             break;
@@ -343,9 +346,14 @@ static ur_result_t set_args(ur_kernel_handle_t k, ur_queue_handle_t q, uint32_t 
             err = q->context->platform->ext.set_kernel_arg_mem_pointer(k->cl, a->index,
                                                                        a->value.pointer);
             break;
-        case UR_EXP_KERNEL_ARG_TYPE_SAMPLER:
-            return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
-                                 "samplers are not supported by the OpenCL adapter yet");
+        case UR_EXP_KERNEL_ARG_TYPE_SAMPLER: {
+            ur_sampler_handle_t smp = a->value.sampler;
+            if (!ocl_is(smp, URC_KIND_SAMPLER))
+                return urc_error_set(UR_RESULT_ERROR_INVALID_SAMPLER, 0,
+                                     "argument %u is not an OpenCL adapter sampler", a->index);
+            err = clSetKernelArg(k->cl, a->index, sizeof smp->cl, &smp->cl);
+            break;
+        }
         default:
             return UR_RESULT_ERROR_INVALID_ENUMERATION;
         }

@@ -401,6 +401,9 @@ ur_result_t ocl_kernel_get_suggested_local_work_size_with_args(
             ur_mem_handle_t m = a->value.memObjTuple.hMem;
             cl_mem mem = ocl_is(m, URC_KIND_MEM) ? m->cl : NULL;
             err = clSetKernelArg(hKernel->cl, a->index, sizeof mem, &mem);
+        } else if (a->type == UR_EXP_KERNEL_ARG_TYPE_SAMPLER &&
+                   ocl_is(a->value.sampler, URC_KIND_SAMPLER)) {
+            err = clSetKernelArg(hKernel->cl, a->index, sizeof(cl_sampler), &a->value.sampler->cl);
         } else if (a->type == UR_EXP_KERNEL_ARG_TYPE_POINTER && hQueue->device->usm) {
             err = hQueue->context->platform->ext.set_kernel_arg_mem_pointer(hKernel->cl, a->index,
                                                                             a->value.pointer);

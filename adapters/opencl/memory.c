@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Buffers and sub-buffers. Images are not offered yet (the generated stubs answer them).
+// Buffers and sub-buffers; what images share with them (flags, the handle, release).
 #include <stdlib.h>
 
 #include "alloc.h"
 #include "ocl_internal.h"
 #include "pnext.h"
 
-static cl_mem_flags mem_flags(ur_mem_flags_t f) {
+cl_mem_flags ocl_mem_flags(ur_mem_flags_t f) {
     cl_mem_flags cl = 0;
     if (f & UR_MEM_FLAG_READ_WRITE)
         cl |= CL_MEM_READ_WRITE;
@@ -23,8 +23,8 @@ static cl_mem_flags mem_flags(ur_mem_flags_t f) {
     return cl;
 }
 
-static ur_result_t mem_make(cl_mem cl, ur_context_handle_t context, ur_mem_handle_t parent,
-                            bool owns, ur_mem_handle_t *out) {
+ur_result_t ocl_mem_make(cl_mem cl, ur_context_handle_t context, ur_mem_handle_t parent, bool owns,
+                         ur_mem_handle_t *out) {
     size_t size = 0;
     OCL_TRY("clGetMemObjectInfo", clGetMemObjectInfo(cl, CL_MEM_SIZE, sizeof size, &size, NULL));
     ur_mem_handle_t m = URC_NEW(struct ur_mem_handle_t_);
@@ -70,12 +70,12 @@ ur_result_t ocl_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t f
     clCreateBufferWithPropertiesINTEL_fn with_props =
         hContext->platform->ext.create_buffer_with_properties;
     if (n > 0 && with_props != NULL)
-        cl = with_props(hContext->cl, props, mem_flags(flags), size, host, &err);
+        cl = with_props(hContext->cl, props, ocl_mem_flags(flags), size, host, &err);
     else
-        cl = clCreateBuffer(hContext->cl, mem_flags(flags), size, host, &err);
+        cl = clCreateBuffer(hContext->cl, ocl_mem_flags(flags), size, host, &err);
     if (err != CL_SUCCESS)
         return ocl_fail(err, "clCreateBuffer");
-    ur_result_t result = mem_make(cl, hContext, NULL, true, phBuffer);
+    ur_result_t result = ocl_mem_make(cl, hContext, NULL, true, phBuffer);
     if (result != UR_RESULT_SUCCESS)
         clReleaseMemObject(cl);
     return result;
@@ -113,6 +113,8 @@ ur_result_t ocl_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t fla
                                      ur_buffer_create_type_t bufferCreateType,
                                      const ur_buffer_region_t *pRegion, ur_mem_handle_t *phMem) {
     OCL_CHECK_HANDLE(hBuffer, URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    if (hBuffer->is_image)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "an image has no sub-buffers");
     if (bufferCreateType != UR_BUFFER_CREATE_TYPE_REGION)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     // OpenCL checks that the flags narrow the buffer's access (CL_INVALID_VALUE), and flags 0
@@ -121,11 +123,11 @@ ur_result_t ocl_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t fla
         urc_buffer_check_partition(hBuffer->parent != NULL, hBuffer->size, 0, flags, pRegion));
     cl_buffer_region region = {pRegion->origin, pRegion->size};
     cl_int err = CL_SUCCESS;
-    cl_mem cl = clCreateSubBuffer(hBuffer->cl, mem_flags(flags), CL_BUFFER_CREATE_TYPE_REGION,
+    cl_mem cl = clCreateSubBuffer(hBuffer->cl, ocl_mem_flags(flags), CL_BUFFER_CREATE_TYPE_REGION,
                                   &region, &err);
     if (err != CL_SUCCESS)
         return ocl_fail(err, "clCreateSubBuffer");
-    ur_result_t result = mem_make(cl, hBuffer->context, hBuffer, true, phMem);
+    ur_result_t result = ocl_mem_make(cl, hBuffer->context, hBuffer, true, phMem);
     if (result != UR_RESULT_SUCCESS)
         clReleaseMemObject(cl);
     return result;
@@ -157,7 +159,7 @@ ur_result_t ocl_mem_buffer_create_with_native_handle(ur_native_handle_t hNativeM
         return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
                              "the native memory object is not a buffer");
     bool owns = pProps != NULL && pProps->isNativeHandleOwned;
-    return mem_make(cl, hContext, NULL, owns, phMem);
+    return ocl_mem_make(cl, hContext, NULL, owns, phMem);
 }
 
 ur_result_t ocl_mem_get_info(ur_mem_handle_t hMemory, ur_mem_info_t propName, size_t propSize,

@@ -84,6 +84,12 @@ void ocl_device_release_internal(ur_device_handle_t device);
 /// computed on first use and kept for the device's life.
 ur_result_t ocl_device_caps(ur_device_handle_t device, const urc_device_caps_t **out);
 
+/// The OpenCL form of UR's memory flags.
+cl_mem_flags ocl_mem_flags(ur_mem_flags_t flags);
+/// Wraps `cl` (a buffer or image of `context`) in a UR handle; `parent` is retained when given.
+ur_result_t ocl_mem_make(cl_mem cl, ur_context_handle_t context, ur_mem_handle_t parent, bool owns,
+                         ur_mem_handle_t *out);
+
 void ocl_context_retain_internal(ur_context_handle_t context);
 void ocl_context_release_internal(ur_context_handle_t context);
 void ocl_queue_release_internal(ur_queue_handle_t queue);

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 #include "devglobal.h"
+#include "image.h"
 #include "log.h"
 #include "object.h"
 #include "props.h"
@@ -159,6 +160,16 @@ struct ur_mem_handle_t_ {
     ur_context_handle_t context; // retained
     ur_mem_handle_t parent;      // retained; the buffer a sub-buffer was cut from
     size_t size;
+    bool owns_native;
+    bool is_image;     // an image: `image` describes it (image.c)
+    urc_image_t image; // format, shape and the driver's pitches
+};
+
+struct ur_sampler_handle_t_ {
+    urc_object_t obj;
+    cl_sampler cl;
+    ur_context_handle_t context; // retained
+    urc_sampler_t desc;
     bool owns_native;
 };
 

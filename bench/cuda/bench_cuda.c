@@ -17,6 +17,8 @@
 //     Synchronize, Destroy), a blocking 4-byte USM copy (cuMemcpyHtoDAsync+sync), a 1 MiB fill
 //     and wait (cuMemsetD32Async+sync), USM device alloc+free of 256 B and 16 MiB (cuMemAlloc+
 //     cuMemFree), and 1000 launches then finish (cuLaunchKernel x1000 + sync)
+//   - a blocking 2D image write then read (RGBA 8-bit, 32 x 32 = 4 KiB and 512 x 512 = 1 MiB):
+//     cuMemcpy3DAsync to and from the image's CUDA array + cuStreamSynchronize
 // The two ways alternate in blocks, so drift hits both alike; medians and their ratio print.
 //
 //   bench_cuda [--reps N] [--adapter libur_adapter_cuda.so.0] [--ptx bench_kernels.ptx]
@@ -63,6 +65,7 @@ static struct {
     PFN_cuMemAlloc_v3020 MemAlloc;
     PFN_cuMemFree_v3020 MemFree;
     PFN_cuMemsetD32Async_v3020 MemsetD32Async;
+    PFN_cuMemcpy3DAsync_v3020 Memcpy3DAsync;
 } cu;
 
 // Everything both ways share.
@@ -78,8 +81,10 @@ static struct {
     CUfunction function, function4;
     CUdeviceptr dev_var, dev_big;
     void *big_in, *big_out;
-    void *usm;           // 1 MiB of USM device memory (urc's), for copies and fills
-    CUdeviceptr raw_mem; // 1 MiB from cuMemAlloc
+    void *usm;                // 1 MiB of USM device memory (urc's), for copies and fills
+    CUdeviceptr raw_mem;      // 1 MiB from cuMemAlloc
+    ur_mem_handle_t image[2]; // 32 x 32 and 512 x 512 RGBA 8-bit
+    CUarray array[2];
 } B;
 
 #define FILL_BYTES (1u << 20)
@@ -112,6 +117,59 @@ static void raw_big(void) {
     CU(cu.StreamSynchronize(B.stream));
     CU(cu.MemcpyDtoHAsync(B.big_out, B.dev_big, 1 << 20, B.stream));
     CU(cu.StreamSynchronize(B.stream));
+}
+
+static const size_t image_side[2] = {32, 512};
+
+static void ur_image(int i) {
+    ur_rect_offset_t o = {0, 0, 0};
+    ur_rect_region_t r = {image_side[i], image_side[i], 1};
+    UR(urEnqueueMemImageWrite(B.queue, B.image[i], true, o, r, 0, 0, B.big_in, 0, NULL, NULL));
+    UR(urEnqueueMemImageRead(B.queue, B.image[i], true, o, r, 0, 0, B.big_out, 0, NULL, NULL));
+}
+
+static void raw_image(int i) {
+    CUDA_MEMCPY3D p;
+    memset(&p, 0, sizeof p);
+    p.srcMemoryType = CU_MEMORYTYPE_HOST;
+    p.srcHost = B.big_in;
+    p.srcPitch = image_side[i] * 4;
+    p.srcHeight = image_side[i];
+    p.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    p.dstArray = B.array[i];
+    p.WidthInBytes = image_side[i] * 4;
+    p.Height = image_side[i];
+    p.Depth = 1;
+    CU(cu.Memcpy3DAsync(&p, B.stream));
+    CU(cu.StreamSynchronize(B.stream));
+    memset(&p, 0, sizeof p);
+    p.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    p.srcArray = B.array[i];
+    p.dstMemoryType = CU_MEMORYTYPE_HOST;
+    p.dstHost = B.big_out;
+    p.dstPitch = image_side[i] * 4;
+    p.dstHeight = image_side[i];
+    p.WidthInBytes = image_side[i] * 4;
+    p.Height = image_side[i];
+    p.Depth = 1;
+    CU(cu.Memcpy3DAsync(&p, B.stream));
+    CU(cu.StreamSynchronize(B.stream));
+}
+
+static void ur_image_small(void) {
+    ur_image(0);
+}
+
+static void raw_image_small(void) {
+    raw_image(0);
+}
+
+static void ur_image_big(void) {
+    ur_image(1);
+}
+
+static void raw_image_big(void) {
+    raw_image(1);
 }
 
 static void ur_launch(void) {
@@ -415,15 +473,19 @@ static void run_all(ur_device_handle_t device, int reps) {
         {"USM device alloc+free 256 B", ur_alloc_small, raw_alloc_small, false},
         {"USM device alloc+free 16 MiB", ur_alloc_big, raw_alloc_big, false},
         {"1000 launches then finish", ur_launches_finish, raw_launches_finish, false},
+        {"image write+read 4 KiB, blocking", ur_image_small, raw_image_small, false},
+        {"image write+read 1 MiB, blocking", ur_image_big, raw_image_big, false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        // The long cases run fewer steps: a 1 MiB round trip, a 16 MiB allocation, 1000 launches.
+        // The long cases run fewer steps: 1 MiB round trips and fills, a 16 MiB allocation,
+        // 1000 launches.
+        bool thousand = strstr(cases[i].name, "1000 launches") != NULL;
         int n = reps;
-        if (i == 1 || i == 11)
-            n = reps / 10;
-        else if (i == 12)
+        if (thousand)
             n = reps / 100;
-        run_case(&cases[i], n < 20 ? 20 : n, i == 12 ? 10 : 100);
+        else if (strstr(cases[i].name, "MiB") != NULL)
+            n = reps / 10;
+        run_case(&cases[i], n < 20 ? 20 : n, thousand ? 10 : 100);
     }
 }
 
@@ -491,10 +553,11 @@ int main(int argc, char **argv) {
     cu.MemAlloc = (PFN_cuMemAlloc_v3020)dlsym(lib, "cuMemAlloc_v2");
     cu.MemFree = (PFN_cuMemFree_v3020)dlsym(lib, "cuMemFree_v2");
     cu.MemsetD32Async = (PFN_cuMemsetD32Async_v3020)dlsym(lib, "cuMemsetD32Async");
+    cu.Memcpy3DAsync = (PFN_cuMemcpy3DAsync_v3020)dlsym(lib, "cuMemcpy3DAsync_v2");
     if (!cu.ModuleGetGlobal || !cu.MemcpyHtoDAsync || !cu.MemcpyDtoHAsync ||
         !cu.StreamSynchronize || !cu.LaunchKernel || !cu.StreamCreate || !cu.StreamDestroy ||
         !cu.ModuleGetFunction || !cu.EventCreate || !cu.EventRecord || !cu.EventSynchronize ||
-        !cu.EventDestroy || !cu.MemAlloc || !cu.MemFree || !cu.MemsetD32Async)
+        !cu.EventDestroy || !cu.MemAlloc || !cu.MemFree || !cu.MemsetD32Async || !cu.Memcpy3DAsync)
         FAIL("libcuda.so.1 lacks a function\n");
     // The same module, stream and function the UR objects use; the adapter made the device's
     // primary context current on this thread.
@@ -516,6 +579,25 @@ int main(int argc, char **argv) {
     B.big_out = calloc(1, 1 << 20);
     if (B.big_in == NULL || B.big_out == NULL)
         FAIL("out of memory\n");
+    // The images and, for the raw way, their CUDA arrays.
+    const ur_image_format_t rgba8 = {UR_IMAGE_CHANNEL_ORDER_RGBA, UR_IMAGE_CHANNEL_TYPE_UNORM_INT8};
+    for (int i = 0; i < 2; ++i) {
+        ur_image_desc_t d = {UR_STRUCTURE_TYPE_IMAGE_DESC,
+                             NULL,
+                             UR_MEM_TYPE_IMAGE2D,
+                             image_side[i],
+                             image_side[i],
+                             0,
+                             0,
+                             0,
+                             0,
+                             0,
+                             0};
+        ur_native_handle_t native = 0;
+        UR(urMemImageCreate(context, UR_MEM_FLAG_READ_WRITE, &rgba8, &d, NULL, &B.image[i]));
+        UR(urMemGetNativeHandle(B.image[i], device, &native));
+        B.array[i] = (CUarray)native;
+    }
 
     if (count > 0)
         count_launches(count);
@@ -523,6 +605,8 @@ int main(int argc, char **argv) {
         run_all(device, reps);
     UR(urUSMFree(context, B.usm));
     CU(cu.MemFree(B.raw_mem));
+    UR(urMemRelease(B.image[0]));
+    UR(urMemRelease(B.image[1]));
     UR(urKernelRelease(B.kernel4));
     UR(urKernelRelease(B.kernel));
     UR(urProgramRelease(B.program));

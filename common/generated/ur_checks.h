@@ -110,14 +110,14 @@ static inline bool urc_is_ur_image_info_t(ur_image_info_t value) {
     return v <= 0x9u;
 }
 
-static inline bool urc_is_ur_sampler_filter_mode_t(ur_sampler_filter_mode_t value) {
-    uint32_t v = (uint32_t)value;
-    return v <= 0x1u;
-}
-
 static inline bool urc_is_ur_sampler_addressing_mode_t(ur_sampler_addressing_mode_t value) {
     uint32_t v = (uint32_t)value;
     return v <= 0x4u;
+}
+
+static inline bool urc_is_ur_sampler_filter_mode_t(ur_sampler_filter_mode_t value) {
+    uint32_t v = (uint32_t)value;
+    return v <= 0x1u;
 }
 
 static inline bool urc_is_ur_sampler_info_t(ur_sampler_info_t value) {
@@ -897,6 +897,8 @@ static inline ur_result_t urc_check_sampler_create(ur_context_handle_t hContext,
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urSamplerCreate: %s", "NULL == pDesc");
     if (NULL == phSampler)
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urSamplerCreate: %s", "NULL == phSampler");
+    if (!urc_is_ur_sampler_addressing_mode_t(pDesc->addressingMode))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urSamplerCreate: %s", "UR_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT < pDesc->addressingMode");
     if (!urc_is_ur_sampler_filter_mode_t(pDesc->filterMode))
         return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urSamplerCreate: %s", "UR_SAMPLER_FILTER_MODE_LINEAR < pDesc->filterMode");
     if (!urc_is_ur_sampler_addressing_mode_t(pDesc->addressingMode))

@@ -57,6 +57,19 @@ void sim_untrack_global(void *p);
 #define SIM_TOTAL_MEMORY    ((size_t)80 << 30)
 #define SIM_RESERVED_MEMORY ((size_t)512 << 20)
 
+// ---- array.c ----
+#define SIM_ARRAY_MAGIC 0x41525259u /* "ARRY" */
+typedef struct sim_array_t {
+    uint32_t magic;
+    CUDA_ARRAY3D_DESCRIPTOR desc;
+    size_t element; // bytes per element
+    size_t pitch;   // bytes per row
+    size_t rows;    // rows per slice (1 for 1D arrays)
+    uint8_t *bytes;
+} sim_array_t;
+/// The array behind a CUarray or surface object, or NULL.
+sim_array_t *sim_array(const void *handle);
+
 // ---- stream.c ----
 typedef struct sim_op_t sim_op_t;
 typedef void (*sim_op_fn_t)(sim_op_t *op);

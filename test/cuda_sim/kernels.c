@@ -119,10 +119,50 @@ static void vf_kernel(const sim_launch_t *l) {
     *out = strstr(l->func->module->text, ".f64") != NULL ? 102 : -1;
 }
 
+// images.cu: the arguments as received, and 2D RGBA float images through their surfaces
+// (a surface object is the simulated array's address, see array.c).
+static void image_args(const sim_launch_t *l) {
+    unsigned long long *out = arg_ptr(l, 2), surf = 0;
+    unsigned sampler = 0;
+    memcpy(&surf, l->args + l->arg_offset[0], sizeof surf);
+    memcpy(&sampler, l->args + l->arg_offset[1], sizeof sampler);
+    out[0] = surf;
+    out[1] = sampler;
+}
+
+static float *surface_texel(const sim_launch_t *l, int x, int y) {
+    sim_array_t *a = sim_array(arg_ptr(l, 0));
+    return a != NULL ? (float *)(a->bytes + (size_t)y * a->pitch + (size_t)x * 16) : NULL;
+}
+
+static void surface_fill(const sim_launch_t *l) {
+    int w = arg_int(l, 1), h = arg_int(l, 2);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            float *t = surface_texel(l, x, y);
+            if (t != NULL)
+                memcpy(t, l->args + l->arg_offset[3], 16);
+        }
+}
+
+static void surface_read(const sim_launch_t *l) {
+    int w = arg_int(l, 1), h = arg_int(l, 2);
+    float *out = arg_ptr(l, 3);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const float *t = surface_texel(l, x, y);
+            if (t != NULL)
+                memcpy(out + ((size_t)y * w + x) * 4, t, 16);
+        }
+}
+
 static const struct {
     const char *name;
     sim_kernel_fn_t fn;
 } kernels[] = {
+    {"image_args", image_args},
+    {"surface_fill", surface_fill},
+    {"surface_read", surface_read},
     {"inc_dev_var", inc_dev_var},
     {"add_one", add_one},
     {"fill_value", fill_value},

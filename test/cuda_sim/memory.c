@@ -311,27 +311,59 @@ typedef struct copy3d_t {
     CUDA_MEMCPY3D p;
 } copy3d_t;
 
-static const uint8_t *base_of(CUmemorytype type, const void *host, CUdeviceptr dev) {
+static const uint8_t *base_of(CUmemorytype type, const void *host, CUdeviceptr dev, CUarray array) {
+    if (type == CU_MEMORYTYPE_ARRAY)
+        return sim_array(array)->bytes;
     return type == CU_MEMORYTYPE_HOST ? host : (const uint8_t *)dev;
+}
+
+// An array side ignores the pitch fields, as the driver does: its own layout counts.
+static void side_layout(CUmemorytype type, CUarray array, size_t pitch, size_t height, size_t *row,
+                        size_t *slice) {
+    if (type == CU_MEMORYTYPE_ARRAY) {
+        const sim_array_t *a = sim_array(array);
+        *row = a->pitch;
+        *slice = a->pitch * a->rows;
+    } else {
+        *row = pitch;
+        *slice = pitch * height;
+    }
 }
 
 static void run_copy3d(sim_op_t *op) {
     const CUDA_MEMCPY3D *p = &((copy3d_t *)op->data)->p;
     if (atomic_load(&sim_sticky) != 0)
         return;
-    const uint8_t *src = base_of(p->srcMemoryType, p->srcHost, p->srcDevice);
-    uint8_t *dst = (uint8_t *)base_of(p->dstMemoryType, p->dstHost, p->dstDevice);
-    size_t src_slice = p->srcPitch * p->srcHeight, dst_slice = p->dstPitch * p->dstHeight;
+    const uint8_t *src = base_of(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray);
+    uint8_t *dst = (uint8_t *)base_of(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray);
+    size_t src_pitch, src_slice, dst_pitch, dst_slice;
+    side_layout(p->srcMemoryType, p->srcArray, p->srcPitch, p->srcHeight, &src_pitch, &src_slice);
+    side_layout(p->dstMemoryType, p->dstArray, p->dstPitch, p->dstHeight, &dst_pitch, &dst_slice);
     for (size_t z = 0; z < p->Depth; ++z)
         for (size_t y = 0; y < p->Height; ++y)
-            memmove(dst + (p->dstZ + z) * dst_slice + (p->dstY + y) * p->dstPitch + p->dstXInBytes,
-                    src + (p->srcZ + z) * src_slice + (p->srcY + y) * p->srcPitch + p->srcXInBytes,
+            memmove(dst + (p->dstZ + z) * dst_slice + (p->dstY + y) * dst_pitch + p->dstXInBytes,
+                    src + (p->srcZ + z) * src_slice + (p->srcY + y) * src_pitch + p->srcXInBytes,
                     p->WidthInBytes);
+}
+
+// An array side must hold the box: the driver refuses copies past an array's edges.
+static bool array_holds(CUmemorytype type, CUarray array, size_t x, size_t y, size_t z,
+                        const CUDA_MEMCPY3D *p) {
+    if (type != CU_MEMORYTYPE_ARRAY)
+        return true;
+    const sim_array_t *a = sim_array(array);
+    size_t slices = a == NULL ? 0 : a->desc.Depth ? a->desc.Depth : 1;
+    return a != NULL && x + p->WidthInBytes <= a->pitch && y + p->Height <= a->rows &&
+           z + p->Depth <= slices;
 }
 
 static CUresult copy3d(const CUDA_MEMCPY3D *p, CUstream s) {
     SIM_STICKY();
-    if (p->srcPitch < p->WidthInBytes || p->dstPitch < p->WidthInBytes)
+    if ((p->srcMemoryType != CU_MEMORYTYPE_ARRAY && p->srcPitch < p->WidthInBytes) ||
+        (p->dstMemoryType != CU_MEMORYTYPE_ARRAY && p->dstPitch < p->WidthInBytes))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!array_holds(p->srcMemoryType, p->srcArray, p->srcXInBytes, p->srcY, p->srcZ, p) ||
+        !array_holds(p->dstMemoryType, p->dstArray, p->dstXInBytes, p->dstY, p->dstZ, p))
         return CUDA_ERROR_INVALID_VALUE;
     copy3d_t *c = malloc(sizeof *c);
     if (c == NULL)

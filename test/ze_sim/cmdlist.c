@@ -187,6 +187,10 @@ static ze_result_t list_append(sim_cmdlist_t *l, sim_cmd_t *c) {
     return ZE_RESULT_SUCCESS;
 }
 
+ze_result_t sim_cmdlist_append(sim_cmdlist_t *l, sim_cmd_t *c) {
+    return list_append(l, c);
+}
+
 // The common prologue: a valid list, then a command carrying the signal and wait events.
 static sim_cmd_t *begin(ze_command_list_handle_t hCommandList, sim_cmdlist_t **list,
                         sim_cmd_kind_t kind, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,

@@ -49,57 +49,6 @@ static ze_result_t stub_context_evict_image(ze_context_handle_t c, ze_device_han
                                             ze_image_handle_t i) {
     UNSUPPORTED;
 }
-static ze_result_t stub_append_image_copy(ze_command_list_handle_t l, ze_image_handle_t dst,
-                                          ze_image_handle_t src, ze_event_handle_t s, uint32_t n,
-                                          ze_event_handle_t *w) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_append_image_copy_region(ze_command_list_handle_t l, ze_image_handle_t dst,
-                                                 ze_image_handle_t src, const ze_image_region_t *dr,
-                                                 const ze_image_region_t *sr, ze_event_handle_t s,
-                                                 uint32_t n, ze_event_handle_t *w) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_append_image_copy_to_memory(ze_command_list_handle_t l, void *dst,
-                                                    ze_image_handle_t src,
-                                                    const ze_image_region_t *r, ze_event_handle_t s,
-                                                    uint32_t n, ze_event_handle_t *w) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_append_image_copy_from_memory(ze_command_list_handle_t l,
-                                                      ze_image_handle_t dst, const void *src,
-                                                      const ze_image_region_t *r,
-                                                      ze_event_handle_t s, uint32_t n,
-                                                      ze_event_handle_t *w) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_append_image_copy_to_memory_ext(ze_command_list_handle_t l, void *dst,
-                                                        ze_image_handle_t src,
-                                                        const ze_image_region_t *r,
-                                                        uint32_t row_pitch, uint32_t slice_pitch,
-                                                        ze_event_handle_t s, uint32_t n,
-                                                        ze_event_handle_t *w) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_append_image_copy_from_memory_ext(ze_command_list_handle_t l,
-                                                          ze_image_handle_t dst, const void *src,
-                                                          const ze_image_region_t *r,
-                                                          uint32_t row_pitch, uint32_t slice_pitch,
-                                                          ze_event_handle_t s, uint32_t n,
-                                                          ze_event_handle_t *w) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_image_get_properties(ze_device_handle_t d, const ze_image_desc_t *desc,
-                                             ze_image_properties_t *p) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_image_create(ze_context_handle_t c, ze_device_handle_t d,
-                                     const ze_image_desc_t *desc, ze_image_handle_t *i) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_image_destroy(ze_image_handle_t i) {
-    UNSUPPORTED;
-}
 static ze_result_t stub_image_get_alloc_properties_ext(ze_context_handle_t c, ze_image_handle_t i,
                                                        ze_image_allocation_ext_properties_t *p) {
     UNSUPPORTED;
@@ -316,10 +265,10 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetCommandListProcAddrTable(ze_api_version
     t->pfnAppendMemoryFill = sim_command_list_append_memory_fill;
     t->pfnAppendMemoryCopyRegion = sim_command_list_append_memory_copy_region;
     t->pfnAppendMemoryCopyFromContext = sim_command_list_append_memory_copy_from_context;
-    t->pfnAppendImageCopy = stub_append_image_copy;
-    t->pfnAppendImageCopyRegion = stub_append_image_copy_region;
-    t->pfnAppendImageCopyToMemory = stub_append_image_copy_to_memory;
-    t->pfnAppendImageCopyFromMemory = stub_append_image_copy_from_memory;
+    t->pfnAppendImageCopy = sim_command_list_append_image_copy;
+    t->pfnAppendImageCopyRegion = sim_command_list_append_image_copy_region;
+    t->pfnAppendImageCopyToMemory = sim_command_list_append_image_copy_to_memory;
+    t->pfnAppendImageCopyFromMemory = sim_command_list_append_image_copy_from_memory;
     t->pfnAppendMemoryPrefetch = sim_command_list_append_memory_prefetch;
     t->pfnAppendMemAdvise = sim_command_list_append_mem_advise;
     t->pfnAppendSignalEvent = sim_command_list_append_signal_event;
@@ -331,8 +280,8 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetCommandListProcAddrTable(ze_api_version
     t->pfnAppendLaunchKernelIndirect = sim_command_list_append_launch_kernel_indirect;
     t->pfnAppendLaunchMultipleKernelsIndirect =
         sim_command_list_append_launch_multiple_kernels_indirect;
-    t->pfnAppendImageCopyToMemoryExt = stub_append_image_copy_to_memory_ext;
-    t->pfnAppendImageCopyFromMemoryExt = stub_append_image_copy_from_memory_ext;
+    t->pfnAppendImageCopyToMemoryExt = sim_command_list_append_image_copy_to_memory_ext;
+    t->pfnAppendImageCopyFromMemoryExt = sim_command_list_append_image_copy_from_memory_ext;
     return ZE_RESULT_SUCCESS;
 }
 
@@ -341,9 +290,9 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetImageProcAddrTable(ze_api_version_t ver
     ze_result_t r = check_table(version, t);
     if (r != ZE_RESULT_SUCCESS)
         return r;
-    t->pfnGetProperties = stub_image_get_properties;
-    t->pfnCreate = stub_image_create;
-    t->pfnDestroy = stub_image_destroy;
+    t->pfnGetProperties = sim_image_get_properties;
+    t->pfnCreate = sim_image_create;
+    t->pfnDestroy = sim_image_destroy;
     t->pfnGetAllocPropertiesExt = stub_image_get_alloc_properties_ext;
     return ZE_RESULT_SUCCESS;
 }

@@ -230,15 +230,14 @@ ze_result_t sim_device_get_image_properties(ze_device_handle_t hDevice,
     ze_result_t r = check_device(hDevice, props);
     if (r != ZE_RESULT_SUCCESS)
         return r;
-    // All zero: images are not simulated, and zero limits are how a device says so.
-    props->maxImageDims1D = 0;
-    props->maxImageDims2D = 0;
-    props->maxImageDims3D = 0;
-    props->maxImageBufferSize = 0;
-    props->maxImageArraySlices = 0;
-    props->maxSamplers = 0;
-    props->maxReadImageArgs = 0;
-    props->maxWriteImageArgs = 0;
+    props->maxImageDims1D = SIM_MAX_IMAGE_2D;
+    props->maxImageDims2D = SIM_MAX_IMAGE_2D;
+    props->maxImageDims3D = SIM_MAX_IMAGE_3D;
+    props->maxImageBufferSize = SIM_MAX_ALLOC;
+    props->maxImageArraySlices = SIM_MAX_IMAGE_2D;
+    props->maxSamplers = SIM_MAX_SAMPLERS;
+    props->maxReadImageArgs = 128;
+    props->maxWriteImageArgs = 128;
     return ZE_RESULT_SUCCESS;
 }
 

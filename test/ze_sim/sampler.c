@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Samplers: recorded descriptors only (images are not simulated, so nothing samples).
+// Samplers: recorded descriptors only (the simulated kernels do not sample).
 #include "ze_sim_internal.h"
 #include "ze_sim_entry.h"
 

@@ -248,6 +248,39 @@ ze_result_t sim_kernel_set_global_offset_exp(ze_kernel_handle_t hKernel, uint32_
 ze_result_t sim_kernel_scheduling_hint_exp(ze_kernel_handle_t hKernel,
                                            ze_scheduling_hint_exp_desc_t *pHint);
 
+// image.c
+ze_result_t sim_image_create(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                             const ze_image_desc_t *desc, ze_image_handle_t *phImage);
+ze_result_t sim_image_destroy(ze_image_handle_t hImage);
+ze_result_t sim_image_get_properties(ze_device_handle_t hDevice, const ze_image_desc_t *desc,
+                                     ze_image_properties_t *props);
+ze_result_t sim_command_list_append_image_copy(ze_command_list_handle_t hList,
+                                               ze_image_handle_t hDst, ze_image_handle_t hSrc,
+                                               ze_event_handle_t hSignal, uint32_t numWaits,
+                                               ze_event_handle_t *phWaits);
+ze_result_t sim_command_list_append_image_copy_region(
+    ze_command_list_handle_t hList, ze_image_handle_t hDst, ze_image_handle_t hSrc,
+    const ze_image_region_t *pDstRegion, const ze_image_region_t *pSrcRegion,
+    ze_event_handle_t hSignal, uint32_t numWaits, ze_event_handle_t *phWaits);
+ze_result_t sim_command_list_append_image_copy_to_memory(ze_command_list_handle_t hList,
+                                                         void *dstptr, ze_image_handle_t hSrc,
+                                                         const ze_image_region_t *pSrcRegion,
+                                                         ze_event_handle_t hSignal,
+                                                         uint32_t numWaits,
+                                                         ze_event_handle_t *phWaits);
+ze_result_t sim_command_list_append_image_copy_from_memory(
+    ze_command_list_handle_t hList, ze_image_handle_t hDst, const void *srcptr,
+    const ze_image_region_t *pDstRegion, ze_event_handle_t hSignal, uint32_t numWaits,
+    ze_event_handle_t *phWaits);
+ze_result_t sim_command_list_append_image_copy_to_memory_ext(
+    ze_command_list_handle_t hList, void *dstptr, ze_image_handle_t hSrc,
+    const ze_image_region_t *pSrcRegion, uint32_t destRowPitch, uint32_t destSlicePitch,
+    ze_event_handle_t hSignal, uint32_t numWaits, ze_event_handle_t *phWaits);
+ze_result_t sim_command_list_append_image_copy_from_memory_ext(
+    ze_command_list_handle_t hList, ze_image_handle_t hDst, const void *srcptr,
+    const ze_image_region_t *pDstRegion, uint32_t srcRowPitch, uint32_t srcSlicePitch,
+    ze_event_handle_t hSignal, uint32_t numWaits, ze_event_handle_t *phWaits);
+
 // sampler.c
 ze_result_t sim_sampler_create(ze_context_handle_t hContext, ze_device_handle_t hDevice,
                                const ze_sampler_desc_t *desc, ze_sampler_handle_t *phSampler);

@@ -26,6 +26,9 @@
 #define SIM_KERNEL_TS_BITS    32u
 #define SIM_MAX_SUBGROUP      32u
 #define SIM_SPIRV_VERSION_MAX ZE_MAKE_VERSION(1, 4)
+#define SIM_MAX_IMAGE_2D      16384u // width, height and array layers of 1D and 2D images
+#define SIM_MAX_IMAGE_3D      2048u  // each extent of a 3D image
+#define SIM_MAX_SAMPLERS      16u
 
 // ---------------------------------------------------------------------------------------------
 // Handles: every object starts with this header so a stale or foreign handle is refused.
@@ -46,6 +49,7 @@ typedef enum sim_kind {
     SIM_KIND_KERNEL,
     SIM_KIND_SAMPLER,
     SIM_KIND_SYSMAN_MEMORY,
+    SIM_KIND_IMAGE,
 } sim_kind_t;
 
 typedef struct sim_header {
@@ -278,6 +282,9 @@ typedef struct sim_cmdlist {
     sim_stream_t stream;
 } sim_cmdlist_t;
 
+/// Appends a command built with sim_cmd_new (runs it at once on an immediate list); the
+/// command is consumed whatever the result.
+ze_result_t sim_cmdlist_append(sim_cmdlist_t *l, sim_cmd_t *c);
 /// Copies a closed regular list's commands (for zeCommandQueueExecuteCommandLists).
 ze_result_t sim_cmdlist_clone_commands(sim_cmdlist_t *list, sim_cmd_t **first, sim_cmd_t **last);
 

@@ -650,6 +650,69 @@ static ur_result_t UR_APICALL checked_queue_flush(ur_queue_handle_t hQueue) {
     return ocl_queue_flush(hQueue);
 }
 
+static ur_result_t UR_APICALL checked_sampler_create(ur_context_handle_t hContext, const ur_sampler_desc_t *pDesc, ur_sampler_handle_t *phSampler) {
+    ur_result_t result = urc_check_sampler_create(hContext, pDesc, phSampler);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urSamplerCreate", "hContext");
+    return ocl_sampler_create(hContext, pDesc, phSampler);
+}
+
+static ur_result_t UR_APICALL checked_sampler_retain(ur_sampler_handle_t hSampler) {
+    ur_result_t result = urc_check_sampler_retain(hSampler);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hSampler, URC_KIND_SAMPLER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_SAMPLER, "urSamplerRetain", "hSampler");
+    return ocl_sampler_retain(hSampler);
+}
+
+static ur_result_t UR_APICALL checked_sampler_release(ur_sampler_handle_t hSampler) {
+    ur_result_t result = urc_check_sampler_release(hSampler);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hSampler, URC_KIND_SAMPLER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_SAMPLER, "urSamplerRelease", "hSampler");
+    return ocl_sampler_release(hSampler);
+}
+
+static ur_result_t UR_APICALL checked_sampler_get_info(ur_sampler_handle_t hSampler, ur_sampler_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_sampler_get_info(hSampler, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hSampler, URC_KIND_SAMPLER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_SAMPLER, "urSamplerGetInfo", "hSampler");
+    return ocl_sampler_get_info(hSampler, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_sampler_get_native_handle(ur_sampler_handle_t hSampler, ur_native_handle_t *phNativeSampler) {
+    ur_result_t result = urc_check_sampler_get_native_handle(hSampler, phNativeSampler);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hSampler, URC_KIND_SAMPLER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_SAMPLER, "urSamplerGetNativeHandle", "hSampler");
+    return ocl_sampler_get_native_handle(hSampler, phNativeSampler);
+}
+
+static ur_result_t UR_APICALL checked_sampler_create_with_native_handle(ur_native_handle_t hNativeSampler, ur_context_handle_t hContext, const ur_sampler_native_properties_t *pProperties, ur_sampler_handle_t *phSampler) {
+    ur_result_t result = urc_check_sampler_create_with_native_handle(hNativeSampler, hContext, pProperties, phSampler);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urSamplerCreateWithNativeHandle", "hContext");
+    return ocl_sampler_create_with_native_handle(hNativeSampler, hContext, pProperties, phSampler);
+}
+
+static ur_result_t UR_APICALL checked_mem_image_create(ur_context_handle_t hContext, ur_mem_flags_t flags, const ur_image_format_t *pImageFormat, const ur_image_desc_t *pImageDesc, void *pHost, ur_mem_handle_t *phMem) {
+    ur_result_t result = urc_check_mem_image_create(hContext, flags, pImageFormat, pImageDesc, pHost, phMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urMemImageCreate", "hContext");
+    return ocl_mem_image_create(hContext, flags, pImageFormat, pImageDesc, pHost, phMem);
+}
+
 static ur_result_t UR_APICALL checked_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t flags, size_t size, const ur_buffer_properties_t *pProperties, ur_mem_handle_t *phBuffer) {
     ur_result_t result = urc_check_mem_buffer_create(hContext, flags, size, pProperties, phBuffer);
     if (result != UR_RESULT_SUCCESS)
@@ -706,6 +769,15 @@ static ur_result_t UR_APICALL checked_mem_buffer_create_with_native_handle(ur_na
     return ocl_mem_buffer_create_with_native_handle(hNativeMem, hContext, pProperties, phMem);
 }
 
+static ur_result_t UR_APICALL checked_mem_image_create_with_native_handle(ur_native_handle_t hNativeMem, ur_context_handle_t hContext, const ur_image_format_t *pImageFormat, const ur_image_desc_t *pImageDesc, const ur_mem_native_properties_t *pProperties, ur_mem_handle_t *phMem) {
+    ur_result_t result = urc_check_mem_image_create_with_native_handle(hNativeMem, hContext, pImageFormat, pImageDesc, pProperties, phMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urMemImageCreateWithNativeHandle", "hContext");
+    return ocl_mem_image_create_with_native_handle(hNativeMem, hContext, pImageFormat, pImageDesc, pProperties, phMem);
+}
+
 static ur_result_t UR_APICALL checked_mem_get_info(ur_mem_handle_t hMemory, ur_mem_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     ur_result_t result = urc_check_mem_get_info(hMemory, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
@@ -713,6 +785,15 @@ static ur_result_t UR_APICALL checked_mem_get_info(ur_mem_handle_t hMemory, ur_m
     if (!urc_is_own(hMemory, URC_KIND_MEM, &ocl_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urMemGetInfo", "hMemory");
     return ocl_mem_get_info(hMemory, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_mem_image_get_info(ur_mem_handle_t hMemory, ur_image_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_mem_image_get_info(hMemory, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hMemory, URC_KIND_MEM, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urMemImageGetInfo", "hMemory");
+    return ocl_mem_image_get_info(hMemory, propName, propSize, pPropValue, pPropSizeRet);
 }
 
 static ur_result_t UR_APICALL checked_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
@@ -839,6 +920,50 @@ static ur_result_t UR_APICALL checked_enqueue_mem_buffer_fill(ur_queue_handle_t 
         if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemBufferFill", "phEventWaitList");
     return ocl_enqueue_mem_buffer_fill(hQueue, hBuffer, pPattern, patternSize, offset, size, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_mem_image_read(ur_queue_handle_t hQueue, ur_mem_handle_t hImage, bool blockingRead, ur_rect_offset_t origin, ur_rect_region_t region, size_t rowPitch, size_t slicePitch, void *pDst, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_mem_image_read(hQueue, hImage, blockingRead, origin, region, rowPitch, slicePitch, pDst, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemImageRead", "hQueue");
+    if (!urc_is_own(hImage, URC_KIND_MEM, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemImageRead", "hImage");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemImageRead", "phEventWaitList");
+    return ocl_enqueue_mem_image_read(hQueue, hImage, blockingRead, origin, region, rowPitch, slicePitch, pDst, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_mem_image_write(ur_queue_handle_t hQueue, ur_mem_handle_t hImage, bool blockingWrite, ur_rect_offset_t origin, ur_rect_region_t region, size_t rowPitch, size_t slicePitch, void *pSrc, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_mem_image_write(hQueue, hImage, blockingWrite, origin, region, rowPitch, slicePitch, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemImageWrite", "hQueue");
+    if (!urc_is_own(hImage, URC_KIND_MEM, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemImageWrite", "hImage");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemImageWrite", "phEventWaitList");
+    return ocl_enqueue_mem_image_write(hQueue, hImage, blockingWrite, origin, region, rowPitch, slicePitch, pSrc, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_mem_image_copy(ur_queue_handle_t hQueue, ur_mem_handle_t hImageSrc, ur_mem_handle_t hImageDst, ur_rect_offset_t srcOrigin, ur_rect_offset_t dstOrigin, ur_rect_region_t region, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_mem_image_copy(hQueue, hImageSrc, hImageDst, srcOrigin, dstOrigin, region, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueMemImageCopy", "hQueue");
+    if (!urc_is_own(hImageSrc, URC_KIND_MEM, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemImageCopy", "hImageSrc");
+    if (!urc_is_own(hImageDst, URC_KIND_MEM, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueMemImageCopy", "hImageDst");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueMemImageCopy", "phEventWaitList");
+    return ocl_enqueue_mem_image_copy(hQueue, hImageSrc, hImageDst, srcOrigin, dstOrigin, region, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
 static ur_result_t UR_APICALL checked_enqueue_mem_buffer_map(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer, bool blockingMap, ur_map_flags_t mapFlags, size_t offset, size_t size, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent, void **ppRetMap) {
@@ -1214,18 +1339,25 @@ const ur_dditable_t ocl_ddi = {
         .pfnFlush = checked_queue_flush,
     },
     .QueueExp = URC_UNSUPPORTED_QUEUE_EXP,
-    .Sampler = URC_UNSUPPORTED_SAMPLER,
+    .Sampler = {
+        .pfnCreate = checked_sampler_create,
+        .pfnRetain = checked_sampler_retain,
+        .pfnRelease = checked_sampler_release,
+        .pfnGetInfo = checked_sampler_get_info,
+        .pfnGetNativeHandle = checked_sampler_get_native_handle,
+        .pfnCreateWithNativeHandle = checked_sampler_create_with_native_handle,
+    },
     .Mem = {
-        .pfnImageCreate = urc_unsupported_mem_image_create,
+        .pfnImageCreate = checked_mem_image_create,
         .pfnBufferCreate = checked_mem_buffer_create,
         .pfnRetain = checked_mem_retain,
         .pfnRelease = checked_mem_release,
         .pfnBufferPartition = checked_mem_buffer_partition,
         .pfnGetNativeHandle = checked_mem_get_native_handle,
         .pfnBufferCreateWithNativeHandle = checked_mem_buffer_create_with_native_handle,
-        .pfnImageCreateWithNativeHandle = urc_unsupported_mem_image_create_with_native_handle,
+        .pfnImageCreateWithNativeHandle = checked_mem_image_create_with_native_handle,
         .pfnGetInfo = checked_mem_get_info,
-        .pfnImageGetInfo = urc_unsupported_mem_image_get_info,
+        .pfnImageGetInfo = checked_mem_image_get_info,
     },
     .PhysicalMem = URC_UNSUPPORTED_PHYSICAL_MEM,
     .Enqueue = {
@@ -1238,9 +1370,9 @@ const ur_dditable_t ocl_ddi = {
         .pfnMemBufferCopy = checked_enqueue_mem_buffer_copy,
         .pfnMemBufferCopyRect = checked_enqueue_mem_buffer_copy_rect,
         .pfnMemBufferFill = checked_enqueue_mem_buffer_fill,
-        .pfnMemImageRead = urc_unsupported_enqueue_mem_image_read,
-        .pfnMemImageWrite = urc_unsupported_enqueue_mem_image_write,
-        .pfnMemImageCopy = urc_unsupported_enqueue_mem_image_copy,
+        .pfnMemImageRead = checked_enqueue_mem_image_read,
+        .pfnMemImageWrite = checked_enqueue_mem_image_write,
+        .pfnMemImageCopy = checked_enqueue_mem_image_copy,
         .pfnMemBufferMap = checked_enqueue_mem_buffer_map,
         .pfnMemUnmap = checked_enqueue_mem_unmap,
         .pfnUSMFill = checked_enqueue_usm_fill,

@@ -233,16 +233,6 @@ START_TEST(create_with_native_handle_of_other_context_is_invalid_context) {
 }
 END_TEST
 
-START_TEST(image_create_is_unsupported) {
-    ur_image_format_t format = {UR_IMAGE_CHANNEL_ORDER_RGBA, UR_IMAGE_CHANNEL_TYPE_UNORM_INT8};
-    ur_image_desc_t desc = {
-        UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, 4, 4, 1, 0, 0, 0, 0, 0};
-    ur_mem_handle_t m = NULL;
-    ck_assert_ur(urMemImageCreate(T.context, UR_MEM_FLAG_READ_WRITE, &format, &desc, NULL, &m),
-                 UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
-}
-END_TEST
-
 int main(void) {
     Suite *s = suite_create("opencl memory");
     TCase *tc = oclt_tcase("urMemBufferCreate");
@@ -275,9 +265,6 @@ int main(void) {
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urMemBufferCreateWithNativeHandle");
     tcase_add_test(tc, create_with_native_handle_of_other_context_is_invalid_context);
-    suite_add_tcase(s, tc);
-    tc = oclt_tcase("urMemImageCreate");
-    tcase_add_test(tc, image_create_is_unsupported);
     suite_add_tcase(s, tc);
     return oclt_main(s);
 }
