@@ -753,22 +753,6 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
         }
         return urc_info_u32(&out, v);
     }
-    // Limits of pitched (linear) images, which the driver knows whether or not urc creates
-    // such images.
-    case UR_DEVICE_INFO_IMAGE_PITCH_ALIGN_EXP:
-        return urc_info_u32(&out, (uint32_t)attr(dev, CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT));
-    case UR_DEVICE_INFO_MAX_IMAGE_LINEAR_WIDTH_EXP:
-        return urc_info_size(&out,
-                             (size_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH));
-    case UR_DEVICE_INFO_MAX_IMAGE_LINEAR_HEIGHT_EXP:
-        return urc_info_size(
-            &out, (size_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT));
-    case UR_DEVICE_INFO_MAX_IMAGE_LINEAR_PITCH_EXP:
-        return urc_info_size(&out,
-                             (size_t)attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH));
-    case UR_DEVICE_INFO_MIPMAP_MAX_ANISOTROPY_EXP:
-        // CUDA has no query; its texture descriptor documents 16 as the most.
-        return urc_info_u32(&out, 16);
     case UR_DEVICE_INFO_MIN_POWER_LIMIT:
     case UR_DEVICE_INFO_MAX_POWER_LIMIT:
     case UR_DEVICE_INFO_CURRENT_CLOCK_THROTTLE_REASONS:

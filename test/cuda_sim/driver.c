@@ -219,18 +219,6 @@ SIM_EXPORT CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUd
     case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID:
         *pi = 0x2330;
         break;
-    case CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT:
-        *pi = 32;
-        break;
-    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH:
-        *pi = 131072;
-        break;
-    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT:
-        *pi = 65000;
-        break;
-    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH:
-        *pi = 2097120;
-        break;
     default:
         *pi = 0;
         break;
