@@ -105,13 +105,12 @@ static ur_result_t info_make(const cuda_program_t *p, CUmodule module, CUfunctio
     return UR_RESULT_SUCCESS;
 }
 
-// The program's info for `name` in `module`, or NULL. Infos are immutable once pushed, so the
-// walk takes no lock.
-static cuda_kernel_info_t *info_find(cuda_program_t *p, CUmodule module, const char *name,
-                                     uint64_t hash) {
+// The program's info for `name`, or NULL. Infos are immutable once pushed, so the walk takes
+// no lock.
+static cuda_kernel_info_t *info_find(cuda_program_t *p, const char *name, uint64_t hash) {
     for (cuda_kernel_info_t *k = atomic_load_explicit(&p->kernel_infos, memory_order_acquire);
          k != NULL; k = k->next)
-        if (k->hash == hash && k->module == module && strcmp(k->name, name) == 0)
+        if (k->hash == hash && strcmp(k->name, name) == 0)
             return k;
     return NULL;
 }
@@ -181,15 +180,16 @@ ur_result_t cuda_kernel_create(ur_program_handle_t hProgram, const char *pKernel
     if (!cuda_is(hProgram, URC_KIND_PROGRAM))
         return UR_RESULT_ERROR_INVALID_PROGRAM;
     cuda_program_t *p = CUDA_PROGRAM(hProgram);
+    // A kernel made before: no lock, no driver call. A program's module is never replaced
+    // once loaded (program.c), so every info in the list belongs to it.
+    uint64_t hash = urc_hash_str(URC_HASH_INIT, pKernelName);
+    cuda_kernel_info_t *info = info_find(p, pKernelName, hash);
+    if (info != NULL)
+        return kernel_new(p, info, false, phKernel);
     CUmodule module;
     if (!cuda_program_module(p, &module))
         return urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM_EXECUTABLE, 0,
                              "the program is not built");
-    // A kernel made before: no driver call at all.
-    uint64_t hash = urc_hash_str(URC_HASH_INIT, pKernelName);
-    cuda_kernel_info_t *info = info_find(p, module, pKernelName, hash);
-    if (info != NULL)
-        return kernel_new(p, info, false, phKernel);
     ur_result_t res = cuda_activate(p->dev);
     if (res != UR_RESULT_SUCCESS)
         return res;

@@ -3,6 +3,7 @@
 // runs on each CPU OpenCL runtime, the simulated CUDA and Level Zero drivers, and a real GPU.
 // Native handle 0 events, waits across contexts, handle identity, argument checks before
 // feature checks, and USM 2D fills against a host reference.
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +19,24 @@ static struct {
 } T;
 
 static void setup(void) {
+    // The native runtimes (OpenCL's ICD loader, Level Zero's loader and the simulated driver
+    // behind it) keep their tables until the process ends. Held open here, as the adapter
+    // suites hold them by linking them, they stay reachable after the adapter is unloaded.
+    const char *ze_sim = getenv("ZE_ENABLE_ALT_DRIVERS");
+    if (ze_sim != NULL)
+        (void)dlopen(ze_sim, RTLD_NOW | RTLD_LOCAL);
     urc_test_open(&T.adapter, &T.platform, &T.device, &T.context, &T.queue);
+    (void)dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_NOLOAD);
+    (void)dlopen("libze_loader.so.1", RTLD_NOW | RTLD_NOLOAD);
 }
 
 static void teardown(void) {
     urQueueRelease(T.queue);
     urContextRelease(T.context);
     urDeviceRelease(T.device);
+    // The adapter's last reference: it frees what it holds (an unloaded library's memory
+    // would show as a leak).
+    urAdapterRelease(T.adapter);
     urLoaderTearDown();
 }
 
