@@ -3820,6 +3820,7 @@ typedef struct ur_exp_kernel_arg_properties_t {
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `launchPropList != NULL && (UR_KERNEL_LAUNCH_FLAGS_MASK & launchPropList->flags) != 0`
+///   - UR_RESULT_ERROR_INVALID_WORK_DIMENSION when `workDim < 1 || workDim > 3`
 ///   - UR_RESULT_ERROR_INVALID_WORK_DIMENSION when `pGlobalWorkSize[0] == 0 || (workDim > 1 && pGlobalWorkSize[1] == 0) || (workDim > 2 && pGlobalWorkSize[2] == 0)`
 ///   - UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE when `pLocalWorkSize != NULL && (pLocalWorkSize[0] == 0 || (workDim > 1 && pLocalWorkSize[1] == 0) || (workDim > 2 && pLocalWorkSize[2] == 0))`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueKernelLaunchWithArgsExp(

@@ -2420,6 +2420,8 @@ static inline ur_result_t urc_check_enqueue_kernel_launch_with_args_exp(ur_queue
         return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueKernelLaunchWithArgsExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     if (launchPropList != NULL && (UR_KERNEL_LAUNCH_FLAGS_MASK & launchPropList->flags) != 0)
         return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urEnqueueKernelLaunchWithArgsExp: %s", "launchPropList != NULL && (UR_KERNEL_LAUNCH_FLAGS_MASK & launchPropList->flags) != 0");
+    if (workDim < 1 || workDim > 3)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_DIMENSION, 0, "urEnqueueKernelLaunchWithArgsExp: %s", "workDim < 1 || workDim > 3");
     if (pGlobalWorkSize[0] == 0 || (workDim > 1 && pGlobalWorkSize[1] == 0) || (workDim > 2 && pGlobalWorkSize[2] == 0))
         return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_DIMENSION, 0, "urEnqueueKernelLaunchWithArgsExp: %s", "pGlobalWorkSize[0] == 0 || (workDim > 1 && pGlobalWorkSize[1] == 0) || (workDim > 2 && pGlobalWorkSize[2] == 0)");
     if (pLocalWorkSize != NULL && (pLocalWorkSize[0] == 0 || (workDim > 1 && pLocalWorkSize[1] == 0) || (workDim > 2 && pLocalWorkSize[2] == 0)))
