@@ -78,15 +78,13 @@ ur_result_t urc_cb_append_begin(urc_cb_t *cb, uint32_t num_sync,
         for (uint32_t i = 0; i < num_sync && r == UR_RESULT_SUCCESS; ++i)
             if (sync[i] >= cb->num_sync_points)
                 r = urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_EXP, 0,
-                                  "sync point %u was not issued by this command buffer",
-                                  sync[i]);
+                                  "sync point %u was not issued by this command buffer", sync[i]);
     }
     // Room for the new sync point and command now, so nothing fails after the native append.
-    if (r == UR_RESULT_SUCCESS &&
-        (!grow((void **)&cb->native_sync, &cb->sync_capacity, cb->num_sync_points,
-               sizeof *cb->native_sync) ||
-         !grow((void **)&cb->commands, &cb->command_capacity, cb->num_commands,
-               sizeof *cb->commands)))
+    if (r == UR_RESULT_SUCCESS && (!grow((void **)&cb->native_sync, &cb->sync_capacity,
+                                         cb->num_sync_points, sizeof *cb->native_sync) ||
+                                   !grow((void **)&cb->commands, &cb->command_capacity,
+                                         cb->num_commands, sizeof *cb->commands)))
         r = UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     if (r != UR_RESULT_SUCCESS)
         pthread_mutex_unlock(&cb->lock);
@@ -204,7 +202,8 @@ static bool is_alternative(const urc_cb_kernel_t *k, const void *kernel) {
 ur_result_t urc_cb_check_update(urc_cb_t *cb, const urc_cb_command_t *cmd,
                                 const ur_exp_command_buffer_update_kernel_launch_desc_t *u) {
     if (u->hCommand == NULL)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "an update's hCommand is NULL");
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0,
+                             "an update's hCommand is NULL");
     if (cmd == NULL || cmd->owner != cb || !cmd->is_kernel)
         return urc_error_set(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP, 0,
                              "hCommand is not a kernel command of this command buffer");
@@ -249,8 +248,7 @@ ur_result_t urc_cb_check_update(urc_cb_t *cb, const urc_cb_command_t *cmd,
     for (uint32_t i = 0; i < u->numNewValueArgs; ++i)
         if (u->pNewValueArgList[i].pNewValueArg == NULL && u->pNewValueArgList[i].argSize != 0)
             return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0,
-                                 "value argument %u has no value",
-                                 u->pNewValueArgList[i].argIndex);
+                                 "value argument %u has no value", u->pNewValueArgList[i].argIndex);
     for (uint32_t i = 0; i < u->numNewPointerArgs; ++i)
         if (u->pNewPointerArgList[i].pNewPointerArg == NULL)
             return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0,
@@ -271,8 +269,8 @@ void urc_cb_update_launch(const urc_cb_command_t *cmd,
     *work_dim = u->newWorkDim;
     for (uint32_t d = 0; d < 3; ++d) {
         bool in = d < u->newWorkDim;
-        offset[d] = u->pNewGlobalWorkOffset != NULL ? (in ? u->pNewGlobalWorkOffset[d] : 0)
-                                                    : k->offset[d];
+        offset[d] =
+            u->pNewGlobalWorkOffset != NULL ? (in ? u->pNewGlobalWorkOffset[d] : 0) : k->offset[d];
         global[d] =
             u->pNewGlobalWorkSize != NULL ? (in ? u->pNewGlobalWorkSize[d] : 1) : k->global[d];
         local[d] = u->pNewLocalWorkSize != NULL ? (in ? u->pNewLocalWorkSize[d] : 1) : k->local[d];

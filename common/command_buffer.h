@@ -38,11 +38,11 @@ typedef struct urc_cb_t {
     pthread_mutex_t lock;
     uint32_t num_sync_points;
     uint32_t sync_capacity;
-    uint64_t *native_sync;      // the backend's token (OpenCL sync point, CUDA node...) per point
-    _Atomic uint64_t enqueues;  // runs submitted so far
-    uint32_t num_commands;      // command handles made (they live as long as the buffer)
+    uint64_t *native_sync;     // the backend's token (OpenCL sync point, CUDA node...) per point
+    _Atomic uint64_t enqueues; // runs submitted so far
+    uint32_t num_commands;     // command handles made (they live as long as the buffer)
     uint32_t command_capacity;
-    void **commands;            // the adapter's command handles, freed by the adapter
+    void **commands; // the adapter's command handles, freed by the adapter
 } urc_cb_t;
 
 /// What an update may change in a kernel command, and its current values.
@@ -67,7 +67,8 @@ typedef struct urc_cb_command_t {
 /// The checks of urCommandBufferCreateExp after the generated ones: a device without command
 /// buffers is UNSUPPORTED_FEATURE, and so is an updatable buffer on a device that can update
 /// nothing; a bad stype is INVALID_VALUE.
-ur_result_t urc_cb_check_create(const ur_exp_command_buffer_desc_t *desc, const urc_cb_caps_t *caps);
+ur_result_t urc_cb_check_create(const ur_exp_command_buffer_desc_t *desc,
+                                const urc_cb_caps_t *caps);
 
 ur_result_t urc_cb_init(urc_cb_t *cb, const ur_exp_command_buffer_desc_t *desc,
                         const urc_cb_caps_t *caps, const void *context);
@@ -87,7 +88,8 @@ ur_result_t urc_cb_append_begin(urc_cb_t *cb, uint32_t num_sync,
                                 bool uses_events);
 
 /// The backend's token of a sync point checked by urc_cb_append_begin.
-static inline uint64_t urc_cb_native_sync(const urc_cb_t *cb, ur_exp_command_buffer_sync_point_t sp) {
+static inline uint64_t urc_cb_native_sync(const urc_cb_t *cb,
+                                          ur_exp_command_buffer_sync_point_t sp) {
     return cb->native_sync[sp];
 }
 
@@ -114,7 +116,8 @@ ur_result_t urc_cb_check_enqueue(urc_cb_t *cb);
 ur_result_t urc_cb_kernel_record(urc_cb_command_t *cmd, urc_cb_t *cb, const void *kernel,
                                  uint32_t work_dim, const size_t *offset, const size_t *global,
                                  const size_t *local, uint32_t num_alternatives,
-                                 const void *const *alternatives, const void *const *kernel_contexts);
+                                 const void *const *alternatives,
+                                 const void *const *kernel_contexts);
 void urc_cb_command_fini(urc_cb_command_t *cmd);
 
 /// The buffer-level checks of urCommandBufferUpdateKernelLaunchExp: an updatable
@@ -138,8 +141,8 @@ void urc_cb_apply_update(urc_cb_command_t *cmd,
 /// dimension, offset, global and local sizes (`*has_local` false: implementation's choice).
 void urc_cb_update_launch(const urc_cb_command_t *cmd,
                           const ur_exp_command_buffer_update_kernel_launch_desc_t *u,
-                          uint32_t *work_dim, size_t offset[3], size_t global[3],
-                          size_t local[3], bool *has_local);
+                          uint32_t *work_dim, size_t offset[3], size_t global[3], size_t local[3],
+                          bool *has_local);
 
 /// urCommandBufferUpdateSignalEventExp / UpdateWaitEventsExp checks: the device must update
 /// events (UNSUPPORTED_FEATURE), the buffer be updatable and finalized (INVALID_OPERATION),

@@ -46,8 +46,8 @@ void ocl_cb_detect(ur_device_handle_t d, const char *extensions) {
         return;
     cl_bitfield caps = 0;
     cl_command_queue_properties required = 0;
-    if (clGetDeviceInfo(d->cl, OCL_DEVICE_COMMAND_BUFFER_CAPABILITIES, sizeof caps, &caps,
-                        NULL) != CL_SUCCESS ||
+    if (clGetDeviceInfo(d->cl, OCL_DEVICE_COMMAND_BUFFER_CAPABILITIES, sizeof caps, &caps, NULL) !=
+            CL_SUCCESS ||
         clGetDeviceInfo(d->cl, OCL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPS, sizeof required,
                         &required, NULL) != CL_SUCCESS)
         return;
@@ -110,8 +110,7 @@ ur_result_t ocl_command_buffer_create_exp(ur_context_handle_t hContext, ur_devic
     for (uint32_t i = 0; i < hContext->num_devices; ++i)
         in_context = in_context || hContext->devices[i] == hDevice;
     if (!in_context)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0,
-                             "the device is not in the context");
+        return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0, "the device is not in the context");
     OCL_TRY_UR(urc_cb_check_create(pCommandBufferDesc, &hDevice->cb_caps));
     ur_exp_command_buffer_handle_t cb = URC_NEW(struct ur_exp_command_buffer_handle_t_);
     if (cb == NULL)
@@ -170,15 +169,14 @@ ur_result_t ocl_command_buffer_finalize_exp(ur_exp_command_buffer_handle_t hComm
                      UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
     OCL_TRY_UR(urc_cb_finalize_begin(&hCommandBuffer->core));
     cl_int err = hCommandBuffer->device->platform->ext.cb.finalize(hCommandBuffer->cl);
-    return urc_cb_finalize_end(&hCommandBuffer->core, err == CL_SUCCESS
-                                                          ? UR_RESULT_SUCCESS
-                                                          : ocl_fail(err, "clFinalizeCommandBufferKHR"));
+    return urc_cb_finalize_end(&hCommandBuffer->core,
+                               err == CL_SUCCESS ? UR_RESULT_SUCCESS
+                                                 : ocl_fail(err, "clFinalizeCommandBufferKHR"));
 }
 
 ur_result_t ocl_command_buffer_get_info_exp(ur_exp_command_buffer_handle_t hCommandBuffer,
-                                            ur_exp_command_buffer_info_t propName,
-                                            size_t propSize, void *pPropValue,
-                                            size_t *pPropSizeRet) {
+                                            ur_exp_command_buffer_info_t propName, size_t propSize,
+                                            void *pPropValue, size_t *pPropSizeRet) {
     OCL_CHECK_HANDLE(hCommandBuffer, URC_KIND_COMMAND_BUFFER,
                      UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
@@ -313,11 +311,10 @@ static ur_result_t append_kernel(ur_exp_command_buffer_handle_t cb, ur_kernel_ha
                                  sizeof compiled, compiled, NULL) == CL_SUCCESS &&
         compiled[0] != 0)
         local = compiled;
-    cl_uint fields = cb->core.updatable ? OCL_MUTABLE_DISPATCH_GLOBAL_OFFSET |
-                                              OCL_MUTABLE_DISPATCH_GLOBAL_SIZE |
-                                              OCL_MUTABLE_DISPATCH_LOCAL_SIZE |
-                                              OCL_MUTABLE_DISPATCH_ARGUMENTS
-                                        : 0;
+    cl_uint fields = cb->core.updatable
+                         ? OCL_MUTABLE_DISPATCH_GLOBAL_OFFSET | OCL_MUTABLE_DISPATCH_GLOBAL_SIZE |
+                               OCL_MUTABLE_DISPATCH_LOCAL_SIZE | OCL_MUTABLE_DISPATCH_ARGUMENTS
+                         : 0;
     ocl_command_properties_t props[] = {OCL_MUTABLE_DISPATCH_UPDATABLE_FIELDS, fields, 0};
     cl_mutable_command_khr mutable_cmd = NULL;
     // The arguments are captured when the command is recorded: set them and record under
@@ -333,8 +330,9 @@ static ur_result_t append_kernel(ur_exp_command_buffer_handle_t cb, ur_kernel_ha
     if (r != UR_RESULT_SUCCESS || err != CL_SUCCESS) {
         urc_cb_command_fini(&snapshot);
         free(cmd);
-        return r != UR_RESULT_SUCCESS ? append_abort(&a, r)
-                                      : append_end(&a, err, "clCommandNDRangeKernelKHR", NULL, NULL);
+        return r != UR_RESULT_SUCCESS
+                   ? append_abort(&a, r)
+                   : append_end(&a, err, "clCommandNDRangeKernelKHR", NULL, NULL);
     }
     if (cmd != NULL) {
         urc_object_init(&cmd->obj, &ocl_ddi, URC_KIND_COMMAND_BUFFER_COMMAND);
@@ -384,7 +382,7 @@ ur_result_t ocl_command_buffer_append_kernel_launch_with_args_exp(
 /// The start of every append other than kernels: those commands cannot be updated, so a
 /// command handle is only checked for (an updatable buffer gets none).
 #define APPEND_BEGIN(a, cb)                                                                        \
-    OCL_TRY_UR(append_begin(&(a), (cb), numSyncPointsInWaitList, pSyncPointWaitList,              \
+    OCL_TRY_UR(append_begin(&(a), (cb), numSyncPointsInWaitList, pSyncPointWaitList,               \
                             phCommand != NULL, numEventsInWaitList, phEvent));                     \
     if (phCommand != NULL)                                                                         \
     *phCommand = NULL
@@ -418,8 +416,8 @@ ur_result_t ocl_command_buffer_append_usm_fill_exp(
     if (a.e->svm_fill == NULL)
         return append_abort(&a, urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                                               "clCommandSVMMemFillKHR is not available"));
-    cl_int err = a.e->svm_fill(hCommandBuffer->cl, NULL, NULL, pMemory, pPattern, patternSize,
-                               size, a.num_sync, a.sync, &a.out, NULL);
+    cl_int err = a.e->svm_fill(hCommandBuffer->cl, NULL, NULL, pMemory, pPattern, patternSize, size,
+                               a.num_sync, a.sync, &a.out, NULL);
     return append_end(&a, err, "clCommandSVMMemFillKHR", NULL, pSyncPoint);
 }
 
@@ -458,10 +456,10 @@ ur_result_t ocl_command_buffer_append_mem_buffer_copy_rect_exp(
     OCL_TRY_UR(check_mem(hCommandBuffer, hSrcMem));
     OCL_TRY_UR(check_mem(hCommandBuffer, hDstMem));
     urc_rect_side_t side;
-    OCL_TRY_UR(urc_rect_check(&side, srcOrigin, &region, srcRowPitch, srcSlicePitch,
-                              hSrcMem->size));
-    OCL_TRY_UR(urc_rect_check(&side, dstOrigin, &region, dstRowPitch, dstSlicePitch,
-                              hDstMem->size));
+    OCL_TRY_UR(
+        urc_rect_check(&side, srcOrigin, &region, srcRowPitch, srcSlicePitch, hSrcMem->size));
+    OCL_TRY_UR(
+        urc_rect_check(&side, dstOrigin, &region, dstRowPitch, dstSlicePitch, hDstMem->size));
     const size_t so[3] = {srcOrigin.x, srcOrigin.y, srcOrigin.z};
     const size_t dO[3] = {dstOrigin.x, dstOrigin.y, dstOrigin.z};
     const size_t rg[3] = {region.width, region.height, region.depth};
@@ -496,17 +494,14 @@ ur_result_t ocl_command_buffer_append_mem_buffer_fill_exp(
 
 /// Prefetch and advice are hints OpenCL has no command for: they become a barrier over
 /// their wait list, so their sync point still orders what depends on them.
-static ur_result_t append_hint(ur_exp_command_buffer_handle_t hCommandBuffer,
-                               uint32_t numSyncPointsInWaitList,
-                               const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-                               uint32_t numEventsInWaitList,
-                               ur_exp_command_buffer_sync_point_t *pSyncPoint,
-                               ur_event_handle_t *phEvent,
-                               ur_exp_command_buffer_command_handle_t *phCommand) {
+static ur_result_t
+append_hint(ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numSyncPointsInWaitList,
+            const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
+            uint32_t numEventsInWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+            ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
     append_t a;
     APPEND_BEGIN(a, hCommandBuffer);
-    cl_int err =
-        a.e->barrier(hCommandBuffer->cl, NULL, NULL, a.num_sync, a.sync, &a.out, NULL);
+    cl_int err = a.e->barrier(hCommandBuffer->cl, NULL, NULL, a.num_sync, a.sync, &a.out, NULL);
     return append_end(&a, err, "clCommandBarrierWithWaitListKHR", NULL, pSyncPoint);
 }
 
@@ -546,8 +541,7 @@ ur_result_t ocl_command_buffer_append_native_command_exp(
                             0, NULL));
     // The user's commands go between two barriers: the first waits for the wait list, the
     // second's sync point follows everything the callback recorded.
-    cl_int err =
-        a.e->barrier(hCommandBuffer->cl, NULL, NULL, a.num_sync, a.sync, NULL, NULL);
+    cl_int err = a.e->barrier(hCommandBuffer->cl, NULL, NULL, a.num_sync, a.sync, NULL, NULL);
     if (err == CL_SUCCESS) {
         pfnNativeCommand(pData);
         err = a.e->barrier(hCommandBuffer->cl, NULL, NULL, 0, NULL, &a.out, NULL);
@@ -659,8 +653,7 @@ static ur_result_t make_config(const ur_exp_command_buffer_update_kernel_launch_
     for (uint32_t i = 0; i < u->numNewPointerArgs; ++i) {
         const ur_exp_command_buffer_update_pointer_arg_desc_t *p = &u->pNewPointerArgList[i];
         // UR passes the address of the new pointer; OpenCL wants the pointer itself.
-        svm_args[i] =
-            (ocl_mutable_arg_t){p->argIndex, 0, *(void *const *)p->pNewPointerArg};
+        svm_args[i] = (ocl_mutable_arg_t){p->argIndex, 0, *(void *const *)p->pNewPointerArg};
     }
     cfg->num_args = n;
     cfg->arg_list = n > 0 ? args : NULL;
@@ -713,9 +706,8 @@ ur_result_t ocl_command_buffer_update_kernel_launch_exp(
     if (r == UR_RESULT_SUCCESS) {
         // One update at a time per buffer; OpenCL applies it to the runs enqueued after it.
         pthread_mutex_lock(&core->lock);
-        cl_int err = hCommandBuffer->device->platform->ext.cb.update(hCommandBuffer->cl,
-                                                                     numKernelUpdates, types,
-                                                                     cfg_ptrs);
+        cl_int err = hCommandBuffer->device->platform->ext.cb.update(
+            hCommandBuffer->cl, numKernelUpdates, types, cfg_ptrs);
         if (err != CL_SUCCESS)
             r = ocl_fail(err, "clUpdateMutableCommandsKHR");
         for (uint32_t i = 0; i < numKernelUpdates && r == UR_RESULT_SUCCESS; ++i)
@@ -732,8 +724,9 @@ ur_result_t ocl_command_buffer_update_kernel_launch_exp(
     return r;
 }
 
-ur_result_t ocl_command_buffer_update_signal_event_exp(ur_exp_command_buffer_command_handle_t hCommand,
-                                                       ur_event_handle_t *phSignalEvent) {
+ur_result_t
+ocl_command_buffer_update_signal_event_exp(ur_exp_command_buffer_command_handle_t hCommand,
+                                           ur_event_handle_t *phSignalEvent) {
     OCL_CHECK_HANDLE(hCommand, URC_KIND_COMMAND_BUFFER_COMMAND,
                      UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP);
     *phSignalEvent = NULL;
@@ -742,9 +735,10 @@ ur_result_t ocl_command_buffer_update_signal_event_exp(ur_exp_command_buffer_com
     return UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
 
-ur_result_t ocl_command_buffer_update_wait_events_exp(ur_exp_command_buffer_command_handle_t hCommand,
-                                                      uint32_t numEventsInWaitList,
-                                                      const ur_event_handle_t *phEventWaitList) {
+ur_result_t
+ocl_command_buffer_update_wait_events_exp(ur_exp_command_buffer_command_handle_t hCommand,
+                                          uint32_t numEventsInWaitList,
+                                          const ur_event_handle_t *phEventWaitList) {
     (void)phEventWaitList;
     OCL_CHECK_HANDLE(hCommand, URC_KIND_COMMAND_BUFFER_COMMAND,
                      UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP);

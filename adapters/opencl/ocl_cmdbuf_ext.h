@@ -60,30 +60,38 @@ typedef cl_int(CL_API_CALL *ocl_command_barrier_fn)(cl_command_buffer_khr, cl_co
                                                     const ocl_command_properties_t *, cl_uint,
                                                     const ocl_sync_point_t *, ocl_sync_point_t *,
                                                     cl_mutable_command_khr *);
-typedef cl_int(CL_API_CALL *ocl_command_ndrange_fn)(
-    cl_command_buffer_khr, cl_command_queue, const ocl_command_properties_t *, cl_kernel, cl_uint,
-    const size_t *, const size_t *, const size_t *, cl_uint, const ocl_sync_point_t *,
-    ocl_sync_point_t *, cl_mutable_command_khr *);
-typedef cl_int(CL_API_CALL *ocl_command_copy_buffer_fn)(
-    cl_command_buffer_khr, cl_command_queue, const ocl_command_properties_t *, cl_mem, cl_mem,
-    size_t, size_t, size_t, cl_uint, const ocl_sync_point_t *, ocl_sync_point_t *,
-    cl_mutable_command_khr *);
+typedef cl_int(CL_API_CALL *ocl_command_ndrange_fn)(cl_command_buffer_khr, cl_command_queue,
+                                                    const ocl_command_properties_t *, cl_kernel,
+                                                    cl_uint, const size_t *, const size_t *,
+                                                    const size_t *, cl_uint,
+                                                    const ocl_sync_point_t *, ocl_sync_point_t *,
+                                                    cl_mutable_command_khr *);
+typedef cl_int(CL_API_CALL *ocl_command_copy_buffer_fn)(cl_command_buffer_khr, cl_command_queue,
+                                                        const ocl_command_properties_t *, cl_mem,
+                                                        cl_mem, size_t, size_t, size_t, cl_uint,
+                                                        const ocl_sync_point_t *,
+                                                        ocl_sync_point_t *,
+                                                        cl_mutable_command_khr *);
 typedef cl_int(CL_API_CALL *ocl_command_copy_buffer_rect_fn)(
     cl_command_buffer_khr, cl_command_queue, const ocl_command_properties_t *, cl_mem, cl_mem,
     const size_t *, const size_t *, const size_t *, size_t, size_t, size_t, size_t, cl_uint,
     const ocl_sync_point_t *, ocl_sync_point_t *, cl_mutable_command_khr *);
-typedef cl_int(CL_API_CALL *ocl_command_fill_buffer_fn)(
-    cl_command_buffer_khr, cl_command_queue, const ocl_command_properties_t *, cl_mem,
-    const void *, size_t, size_t, size_t, cl_uint, const ocl_sync_point_t *, ocl_sync_point_t *,
-    cl_mutable_command_khr *);
-typedef cl_int(CL_API_CALL *ocl_command_svm_memcpy_fn)(
-    cl_command_buffer_khr, cl_command_queue, const ocl_command_properties_t *, void *,
-    const void *, size_t, cl_uint, const ocl_sync_point_t *, ocl_sync_point_t *,
-    cl_mutable_command_khr *);
-typedef cl_int(CL_API_CALL *ocl_command_svm_fill_fn)(
-    cl_command_buffer_khr, cl_command_queue, const ocl_command_properties_t *, void *,
-    const void *, size_t, size_t, cl_uint, const ocl_sync_point_t *, ocl_sync_point_t *,
-    cl_mutable_command_khr *);
+typedef cl_int(CL_API_CALL *ocl_command_fill_buffer_fn)(cl_command_buffer_khr, cl_command_queue,
+                                                        const ocl_command_properties_t *, cl_mem,
+                                                        const void *, size_t, size_t, size_t,
+                                                        cl_uint, const ocl_sync_point_t *,
+                                                        ocl_sync_point_t *,
+                                                        cl_mutable_command_khr *);
+typedef cl_int(CL_API_CALL *ocl_command_svm_memcpy_fn)(cl_command_buffer_khr, cl_command_queue,
+                                                       const ocl_command_properties_t *, void *,
+                                                       const void *, size_t, cl_uint,
+                                                       const ocl_sync_point_t *, ocl_sync_point_t *,
+                                                       cl_mutable_command_khr *);
+typedef cl_int(CL_API_CALL *ocl_command_svm_fill_fn)(cl_command_buffer_khr, cl_command_queue,
+                                                     const ocl_command_properties_t *, void *,
+                                                     const void *, size_t, size_t, cl_uint,
+                                                     const ocl_sync_point_t *, ocl_sync_point_t *,
+                                                     cl_mutable_command_khr *);
 typedef cl_int(CL_API_CALL *ocl_update_mutable_commands_fn)(cl_command_buffer_khr, cl_uint,
                                                             const cl_uint *, const void **);
 
