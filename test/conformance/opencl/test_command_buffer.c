@@ -15,8 +15,8 @@ enum { N = 64 };
 
 static bool supported(void) {
     ur_bool_t b = 0;
-    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP, sizeof b,
-                                    &b, NULL));
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP, sizeof b, &b, NULL));
     return b;
 }
 
@@ -93,8 +93,8 @@ static ur_result_t append_add(ur_exp_command_buffer_handle_t cb, ur_kernel_handl
 }
 
 static void read_ints(ur_mem_handle_t m, int *out) {
-    ck_assert_ur_ok(urEnqueueMemBufferRead(T.queue, m, true, 0, N * sizeof(int), out, 0, NULL,
-                                           NULL));
+    ck_assert_ur_ok(
+        urEnqueueMemBufferRead(T.queue, m, true, 0, N * sizeof(int), out, 0, NULL, NULL));
 }
 
 static void expect_all(const int *data, int value, int run) {
@@ -140,8 +140,8 @@ END_TEST
 START_TEST(create_without_support_is_unsupported) {
     if (supported())
         return;
-    ur_exp_command_buffer_desc_t d = {UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC, NULL, false,
-                                      true, false};
+    ur_exp_command_buffer_desc_t d = {UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC, NULL, false, true,
+                                      false};
     ur_exp_command_buffer_handle_t cb = NULL;
     ck_assert_ur(urCommandBufferCreateExp(T.context, T.device, &d, &cb),
                  UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
@@ -171,17 +171,17 @@ START_TEST(info_retain_release_native) {
     ck_assert_ur_ok(
         urCommandBufferGetInfoExp(cb, UR_EXP_COMMAND_BUFFER_INFO_DESCRIPTOR, 0, NULL, &size));
     ck_assert_uint_eq(size, sizeof d);
-    ck_assert_ur_ok(urCommandBufferGetInfoExp(cb, UR_EXP_COMMAND_BUFFER_INFO_DESCRIPTOR,
-                                              sizeof d, &d, NULL));
+    ck_assert_ur_ok(
+        urCommandBufferGetInfoExp(cb, UR_EXP_COMMAND_BUFFER_INFO_DESCRIPTOR, sizeof d, &d, NULL));
     ck_assert_int_eq(d.stype, UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC);
     ck_assert_int_eq(d.isUpdatable, 0);
     ck_assert_int_eq(d.isInOrder, 1);
     ur_native_handle_t native = 0;
     ck_assert_ur_ok(urCommandBufferGetNativeHandleExp(cb, &native));
     ck_assert_uint_ne(native, 0);
-    ck_assert_ur(urCommandBufferGetInfoExp(cb, UR_EXP_COMMAND_BUFFER_INFO_REFERENCE_COUNT, 1, &n,
-                                           NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(
+        urCommandBufferGetInfoExp(cb, UR_EXP_COMMAND_BUFFER_INFO_REFERENCE_COUNT, 1, &n, NULL),
+        UR_RESULT_ERROR_INVALID_SIZE);
     ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
 }
 END_TEST
@@ -197,9 +197,8 @@ START_TEST(chain_replayed_1000_times) {
     ur_exp_command_buffer_handle_t cb = make_cb(false, true);
     int five = 5, v = 3, one = 1;
     ur_exp_command_buffer_sync_point_t sp[4];
-    ck_assert_ur_ok(urCommandBufferAppendMemBufferFillExp(cb, a, &five, sizeof five, 0,
-                                                          N * sizeof(int), 0, NULL, 0, NULL,
-                                                          &sp[0], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferFillExp(
+        cb, a, &five, sizeof five, 0, N * sizeof(int), 0, NULL, 0, NULL, &sp[0], NULL, NULL));
     ck_assert_ur_ok(append_add(cb, k, a, &v, 1, &sp[0], &sp[1], NULL));
     v = 1000; // arguments were captured at append
     ck_assert_ur_ok(urCommandBufferAppendMemBufferCopyExp(cb, a, b, 0, 0, N * sizeof(int), 1,
@@ -229,20 +228,22 @@ START_TEST(usm_chain_replayed_1000_times) {
         return;
     ur_kernel_handle_t k = kernel("add_value");
     int *a = NULL, *b = NULL;
-    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&a));
-    ck_assert_ur_ok(urUSMSharedAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&b));
+    ck_assert_ur_ok(
+        urUSMDeviceAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&a));
+    ck_assert_ur_ok(
+        urUSMSharedAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&b));
     ur_exp_command_buffer_handle_t cb = make_cb(false, true);
     int seven = 7, v = 2;
-    ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(cb, a, &seven, sizeof seven, N * sizeof(int),
-                                                    0, NULL, 0, NULL, NULL, NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(cb, a, &seven, sizeof seven, N * sizeof(int), 0,
+                                                    NULL, 0, NULL, NULL, NULL, NULL));
     ur_exp_kernel_arg_properties_t args[2] = {pointer_arg(0, a), value_arg(1, &v)};
     size_t global = N;
     ck_assert_ur_ok(urCommandBufferAppendKernelLaunchWithArgsExp(
         cb, k, 1, NULL, &global, NULL, 2, args, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, NULL));
     ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, b, a, N * sizeof(int), 0, NULL, 0, NULL,
                                                       NULL, NULL, NULL));
-    ck_assert_ur_ok(urCommandBufferAppendUSMPrefetchExp(cb, b, N * sizeof(int), 0, 0, NULL, 0,
-                                                        NULL, NULL, NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendUSMPrefetchExp(cb, b, N * sizeof(int), 0, 0, NULL, 0, NULL,
+                                                        NULL, NULL, NULL));
     ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
     for (int run = 0; run < 1000; ++run) {
         memset(b, 0, N * sizeof(int));
@@ -264,8 +265,8 @@ START_TEST(runs_enqueued_while_previous_run_pending) {
     ur_kernel_handle_t k = kernel("add_value");
     ur_mem_handle_t a = make_buffer(N * sizeof(int));
     int zero = 0, two = 2;
-    ck_assert_ur_ok(urEnqueueMemBufferFill(T.queue, a, &zero, sizeof zero, 0, N * sizeof(int), 0,
-                                           NULL, NULL));
+    ck_assert_ur_ok(
+        urEnqueueMemBufferFill(T.queue, a, &zero, sizeof zero, 0, N * sizeof(int), 0, NULL, NULL));
     ur_exp_command_buffer_handle_t cb = make_cb(false, true);
     ck_assert_ur_ok(append_add(cb, k, a, &two, 0, NULL, NULL, NULL));
     ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
@@ -309,9 +310,8 @@ START_TEST(sync_points_order_an_out_of_order_buffer) {
     ur_exp_command_buffer_handle_t cb = make_cb(false, false);
     int one = 1, two = 2, three = 3;
     ur_exp_command_buffer_sync_point_t sp[3];
-    ck_assert_ur_ok(urCommandBufferAppendMemBufferFillExp(cb, a, &one, sizeof one, 0,
-                                                          N * sizeof(int), 0, NULL, 0, NULL,
-                                                          &sp[0], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferFillExp(
+        cb, a, &one, sizeof one, 0, N * sizeof(int), 0, NULL, 0, NULL, &sp[0], NULL, NULL));
     ck_assert_ur_ok(append_add(cb, k, a, &two, 1, &sp[0], &sp[1], NULL));
     ck_assert_ur_ok(append_add(cb, k, a, &three, 2, sp, &sp[2], NULL));
     ck_assert_ur_ok(urCommandBufferAppendMemBufferCopyExp(cb, a, b, 0, 0, N * sizeof(int), 1,
@@ -331,11 +331,23 @@ END_TEST
 
 // ---- updates ---------------------------------------------------------------------------------
 
-static ur_exp_command_buffer_update_kernel_launch_desc_t update_of(
-    ur_exp_command_buffer_command_handle_t cmd) {
+static ur_exp_command_buffer_update_kernel_launch_desc_t
+update_of(ur_exp_command_buffer_command_handle_t cmd) {
     ur_exp_command_buffer_update_kernel_launch_desc_t u = {
-        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_KERNEL_LAUNCH_DESC, NULL, cmd, NULL, 0, 0, 0, 1,
-        NULL, NULL, NULL, NULL, NULL, NULL};
+        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_KERNEL_LAUNCH_DESC,
+        NULL,
+        cmd,
+        NULL,
+        0,
+        0,
+        0,
+        1,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL};
     return u;
 }
 
@@ -346,10 +358,10 @@ START_TEST(updates_between_replays) {
     ur_kernel_handle_t k = kernel("add_value");
     ur_mem_handle_t a = make_buffer(N * sizeof(int)), b = make_buffer(N * sizeof(int));
     int zero = 0, v = 1;
-    ck_assert_ur_ok(urEnqueueMemBufferFill(T.queue, a, &zero, sizeof zero, 0, N * sizeof(int), 0,
-                                           NULL, NULL));
-    ck_assert_ur_ok(urEnqueueMemBufferFill(T.queue, b, &zero, sizeof zero, 0, N * sizeof(int), 0,
-                                           NULL, NULL));
+    ck_assert_ur_ok(
+        urEnqueueMemBufferFill(T.queue, a, &zero, sizeof zero, 0, N * sizeof(int), 0, NULL, NULL));
+    ck_assert_ur_ok(
+        urEnqueueMemBufferFill(T.queue, b, &zero, sizeof zero, 0, N * sizeof(int), 0, NULL, NULL));
     ur_exp_command_buffer_handle_t cb = make_cb(true, true);
     ur_exp_command_buffer_command_handle_t cmd = NULL;
     ck_assert_ur_ok(append_add(cb, k, a, &v, 0, NULL, NULL, &cmd));
@@ -361,7 +373,11 @@ START_TEST(updates_between_replays) {
     for (int run = 1; run <= 100; ++run) {
         int nv = run;
         ur_exp_command_buffer_update_value_arg_desc_t val = {
-            UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC, NULL, 1, sizeof nv, NULL,
+            UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC,
+            NULL,
+            1,
+            sizeof nv,
+            NULL,
             &nv};
         ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
         u.numNewValueArgs = 1;
@@ -405,8 +421,10 @@ START_TEST(update_pointer_argument) {
         return;
     ur_kernel_handle_t k = kernel("add_value");
     int *p = NULL, *q = NULL;
-    ck_assert_ur_ok(urUSMSharedAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&p));
-    ck_assert_ur_ok(urUSMSharedAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&q));
+    ck_assert_ur_ok(
+        urUSMSharedAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&p));
+    ck_assert_ur_ok(
+        urUSMSharedAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&q));
     memset(p, 0, N * sizeof(int));
     memset(q, 0, N * sizeof(int));
     ur_exp_command_buffer_handle_t cb = make_cb(true, true);
@@ -449,8 +467,8 @@ START_TEST(append_after_finalize_is_invalid_operation) {
     ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
     ck_assert_ur(urCommandBufferFinalizeExp(cb), UR_RESULT_ERROR_INVALID_OPERATION);
     ck_assert_ur(append_add(cb, k, a, &v, 0, NULL, NULL, NULL), UR_RESULT_ERROR_INVALID_OPERATION);
-    ck_assert_ur(urCommandBufferAppendMemBufferFillExp(cb, a, &v, sizeof v, 0, sizeof v, 0, NULL,
-                                                       0, NULL, NULL, NULL, NULL),
+    ck_assert_ur(urCommandBufferAppendMemBufferFillExp(cb, a, &v, sizeof v, 0, sizeof v, 0, NULL, 0,
+                                                       NULL, NULL, NULL, NULL),
                  UR_RESULT_ERROR_INVALID_OPERATION);
     ck_assert_ur_ok(urMemRelease(a));
     release_all(cb, k);
@@ -547,9 +565,9 @@ START_TEST(launch_checks) {
     // Handles of the wrong kind.
     ck_assert_ur(urCommandBufferFinalizeExp((ur_exp_command_buffer_handle_t)T.queue),
                  UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
-    ck_assert_ur(urEnqueueCommandBufferExp(T.queue, (ur_exp_command_buffer_handle_t)k, 0, NULL,
-                                           NULL),
-                 UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
+    ck_assert_ur(
+        urEnqueueCommandBufferExp(T.queue, (ur_exp_command_buffer_handle_t)k, 0, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
     release_all(cb, k);
 }
 END_TEST
@@ -581,7 +599,8 @@ START_TEST(update_rules) {
     ck_assert_ur_ok(append_add(cb2, k, a, &v, 0, NULL, NULL, &cmd2));
     ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
     // Before finalisation, and on a buffer that is not updatable.
-    ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u), UR_RESULT_ERROR_INVALID_OPERATION);
+    ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u),
+                 UR_RESULT_ERROR_INVALID_OPERATION);
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(plain, 1, &u),
                  UR_RESULT_ERROR_INVALID_OPERATION);
     ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
@@ -622,13 +641,13 @@ START_TEST(update_rules) {
                  UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
     ck_assert_ur(urCommandBufferUpdateWaitEventsExp(cmd, 0, NULL),
                  UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
-    ck_assert_ur(urCommandBufferUpdateWaitEventsExp((ur_exp_command_buffer_command_handle_t)cb, 0,
-                                                    NULL),
-                 UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP);
+    ck_assert_ur(
+        urCommandBufferUpdateWaitEventsExp((ur_exp_command_buffer_command_handle_t)cb, 0, NULL),
+        UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP);
     // A failed update changed nothing: the buffer still adds 1.
     int zero = 0, out[N];
-    ck_assert_ur_ok(urEnqueueMemBufferFill(T.queue, a, &zero, sizeof zero, 0, N * sizeof(int), 0,
-                                           NULL, NULL));
+    ck_assert_ur_ok(
+        urEnqueueMemBufferFill(T.queue, a, &zero, sizeof zero, 0, N * sizeof(int), 0, NULL, NULL));
     ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
     read_ints(a, out);
     expect_all(out, 1, 0);
@@ -643,8 +662,8 @@ END_TEST
 // ---- native commands -------------------------------------------------------------------------
 
 typedef cl_int(CL_API_CALL *fill_fn)(void *, cl_command_queue, const cl_properties *, cl_mem,
-                                     const void *, size_t, size_t, size_t, cl_uint,
-                                     const cl_uint *, cl_uint *, void *);
+                                     const void *, size_t, size_t, size_t, cl_uint, const cl_uint *,
+                                     cl_uint *, void *);
 
 typedef struct native_ctx_t {
     ur_exp_command_buffer_handle_t cb;
