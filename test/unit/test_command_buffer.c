@@ -10,9 +10,9 @@ static const int ctx_a = 0, ctx_b = 0;
 static int kernel_1, kernel_2, kernel_3;
 #define CTX_A ((const void *)&ctx_a)
 #define CTX_B ((const void *)&ctx_b)
-#define K1 ((ur_kernel_handle_t)&kernel_1)
-#define K2 ((ur_kernel_handle_t)&kernel_2)
-#define K3 ((ur_kernel_handle_t)&kernel_3)
+#define K1    ((ur_kernel_handle_t)&kernel_1)
+#define K2    ((ur_kernel_handle_t)&kernel_2)
+#define K3    ((ur_kernel_handle_t)&kernel_3)
 
 static const urc_cb_caps_t all_caps = {true, true, 0x3f};
 
@@ -33,8 +33,8 @@ static ur_result_t append(urc_cb_t *cb, uint32_t n, const ur_exp_command_buffer_
 }
 
 START_TEST(create_checks) {
-    ur_exp_command_buffer_desc_t d = {UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC, NULL, true,
-                                      true, false};
+    ur_exp_command_buffer_desc_t d = {UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC, NULL, true, true,
+                                      false};
     urc_cb_caps_t none = {false, false, 0}, no_update = {true, false, 0};
     ck_assert_int_eq(urc_cb_check_create(&d, &none), UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
     ck_assert_int_eq(urc_cb_check_create(&d, &no_update), UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
