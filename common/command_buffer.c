@@ -180,6 +180,119 @@ ur_result_t urc_cb_kernel_record(urc_cb_command_t *cmd, urc_cb_t *cb, const void
 
 void urc_cb_command_fini(urc_cb_command_t *cmd) {
     URC_FREE(cmd->k.alternatives);
+    urc_cb_args_fini(&cmd->args);
+}
+
+/// Bytes of an argument's value kept in the copy (8-byte slots keep each value aligned).
+static size_t value_bytes(const ur_exp_kernel_arg_properties_t *a) {
+    size_t n = a->type == UR_EXP_KERNEL_ARG_TYPE_VALUE && a->value.value != NULL ? a->size : 0;
+    return (n + 7u) & ~(size_t)7u;
+}
+
+/// Copies `n` arguments from `src` (plus `extra` more slots of room) into `out`.
+static ur_result_t args_copy(urc_cb_args_t *out, uint32_t n,
+                             const ur_exp_kernel_arg_properties_t *src, uint32_t extra,
+                             size_t extra_bytes) {
+    memset(out, 0, sizeof *out);
+    size_t bytes = extra_bytes;
+    for (uint32_t i = 0; i < n; ++i) {
+        size_t v = value_bytes(&src[i]);
+        if ((v != 0 && v < src[i].size) || bytes > SIZE_MAX - v)
+            return UR_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE; // wrapped while rounding
+        bytes += v;
+    }
+    out->args = urc_calloc((size_t)n + extra, sizeof *out->args);
+    out->values = urc_calloc(1, bytes);
+    if (out->args == NULL || out->values == NULL) {
+        urc_cb_args_fini(out);
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    size_t used = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        out->args[i] = src[i];
+        out->args[i].pNext = NULL;
+        size_t v = value_bytes(&src[i]);
+        if (v != 0) {
+            memcpy(out->values + used, src[i].value.value, src[i].size);
+            out->args[i].value.value = out->values + used;
+            used += v;
+        }
+    }
+    out->count = n;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t urc_cb_args_copy(urc_cb_args_t *out, uint32_t n,
+                             const ur_exp_kernel_arg_properties_t *args) {
+    return args_copy(out, n, args, 0, 0);
+}
+
+/// The slot of argument `index` in `a`, added at the end when absent.
+static ur_exp_kernel_arg_properties_t *arg_slot(urc_cb_args_t *a, uint32_t index) {
+    for (uint32_t i = 0; i < a->count; ++i)
+        if (a->args[i].index == index)
+            return &a->args[i];
+    ur_exp_kernel_arg_properties_t *s = &a->args[a->count++];
+    memset(s, 0, sizeof *s);
+    s->stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    s->index = index;
+    return s;
+}
+
+ur_result_t urc_cb_args_merge(const urc_cb_args_t *cur,
+                              const ur_exp_command_buffer_update_kernel_launch_desc_t *u,
+                              urc_cb_args_t *out) {
+    uint32_t added = u->numNewValueArgs + u->numNewMemObjArgs + u->numNewPointerArgs;
+    size_t bytes = 0;
+    for (uint32_t i = 0; i < u->numNewValueArgs; ++i) {
+        size_t v = (u->pNewValueArgList[i].argSize + 7u) & ~(size_t)7u;
+        if (v < u->pNewValueArgList[i].argSize || bytes > SIZE_MAX - v)
+            return UR_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+        bytes += v;
+    }
+    ur_result_t r = args_copy(out, cur->count, cur->args, added, bytes);
+    if (r != UR_RESULT_SUCCESS)
+        return r;
+    size_t used = 0;
+    for (uint32_t i = 0; i < cur->count; ++i)
+        used += value_bytes(&cur->args[i]);
+    for (uint32_t i = 0; i < u->numNewValueArgs; ++i) {
+        const ur_exp_command_buffer_update_value_arg_desc_t *v = &u->pNewValueArgList[i];
+        ur_exp_kernel_arg_properties_t *s = arg_slot(out, v->argIndex);
+        s->size = v->argSize;
+        if (v->pNewValueArg == NULL) {
+            s->type = UR_EXP_KERNEL_ARG_TYPE_LOCAL;
+            s->value.value = NULL;
+            continue;
+        }
+        s->type = UR_EXP_KERNEL_ARG_TYPE_VALUE;
+        memcpy(out->values + used, v->pNewValueArg, v->argSize);
+        s->value.value = out->values + used;
+        used += (v->argSize + 7u) & ~(size_t)7u;
+    }
+    for (uint32_t i = 0; i < u->numNewMemObjArgs; ++i) {
+        const ur_exp_command_buffer_update_memobj_arg_desc_t *m = &u->pNewMemObjArgList[i];
+        ur_exp_kernel_arg_properties_t *s = arg_slot(out, m->argIndex);
+        s->type = UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ;
+        s->size = sizeof(ur_mem_handle_t);
+        s->value.memObjTuple.hMem = m->hNewMemObjArg;
+        s->value.memObjTuple.flags = 0;
+    }
+    for (uint32_t i = 0; i < u->numNewPointerArgs; ++i) {
+        const ur_exp_command_buffer_update_pointer_arg_desc_t *p = &u->pNewPointerArgList[i];
+        ur_exp_kernel_arg_properties_t *s = arg_slot(out, p->argIndex);
+        s->type = UR_EXP_KERNEL_ARG_TYPE_POINTER;
+        s->size = sizeof(void *);
+        // UR passes the address of the new pointer.
+        s->value.pointer = *(void *const *)p->pNewPointerArg;
+    }
+    return UR_RESULT_SUCCESS;
+}
+
+void urc_cb_args_fini(urc_cb_args_t *a) {
+    URC_FREE(a->args);
+    URC_FREE(a->values);
+    a->count = 0;
 }
 
 ur_result_t urc_cb_check_update_buffer(urc_cb_t *cb) {

@@ -55,6 +55,14 @@ typedef struct urc_cb_kernel_t {
     bool has_local; // false: the implementation chooses the local size
 } urc_cb_kernel_t;
 
+/// A kernel command's arguments, kept for backends whose update takes the whole list (CUDA's
+/// kernel nodes): each value copied, so the caller's memory may go after the append.
+typedef struct urc_cb_args_t {
+    uint32_t count;
+    ur_exp_kernel_arg_properties_t *args; // values point into `values`
+    uint8_t *values;
+} urc_cb_args_t;
+
 /// The backend-neutral part of a command handle.
 typedef struct urc_cb_command_t {
     urc_cb_t *owner;
@@ -62,6 +70,7 @@ typedef struct urc_cb_command_t {
     bool has_event;           // phEvent was asked for at append
     uint32_t num_wait_events; // length of the wait list given at append
     urc_cb_kernel_t k;        // for kernel commands
+    urc_cb_args_t args;       // kept only by adapters that call urc_cb_args_copy
 } urc_cb_command_t;
 
 /// The checks of urCommandBufferCreateExp after the generated ones: a device without command
@@ -150,6 +159,19 @@ void urc_cb_update_launch(const urc_cb_command_t *cmd,
 /// long as the old (INVALID_EVENT_WAIT_LIST; pass UINT32_MAX for a signal update).
 ur_result_t urc_cb_check_event_update(const urc_cb_command_t *cmd, bool signal,
                                       uint32_t num_wait_events);
+
+/// Copies `n` launch arguments (values and all) into `out`.
+ur_result_t urc_cb_args_copy(urc_cb_args_t *out, uint32_t n,
+                             const ur_exp_kernel_arg_properties_t *args);
+
+/// The argument list an update makes of `cur`: each new value, buffer or pointer replaces the
+/// argument of its index or is added (a value without a value pointer is local memory of
+/// argSize bytes). `out` is a new list for urc_cb_args_fini.
+ur_result_t urc_cb_args_merge(const urc_cb_args_t *cur,
+                              const ur_exp_command_buffer_update_kernel_launch_desc_t *u,
+                              urc_cb_args_t *out);
+
+void urc_cb_args_fini(urc_cb_args_t *a);
 
 /// urCommandBufferGetInfoExp's answers.
 ur_result_t urc_cb_get_info(urc_cb_t *cb, uint32_t refcount, ur_exp_command_buffer_info_t prop,

@@ -101,7 +101,20 @@
     X(LaunchKernelEx, PFN_cuLaunchKernelEx_v11060, "cuLaunchKernelEx", NULL)                       \
     X(FuncGetParamInfo, PFN_cuFuncGetParamInfo_v12040, "cuFuncGetParamInfo", NULL)                 \
     X(FuncGetModule, PFN_cuFuncGetModule_v11000, "cuFuncGetModule", NULL)                          \
-    X(FuncGetName, PFN_cuFuncGetName_v12030, "cuFuncGetName", NULL)
+    X(FuncGetName, PFN_cuFuncGetName_v12030, "cuFuncGetName", NULL)                                \
+    X(GraphCreate, PFN_cuGraphCreate_v10000, "cuGraphCreate", NULL)                                \
+    X(GraphDestroy, PFN_cuGraphDestroy_v10000, "cuGraphDestroy", NULL)                             \
+    X(GraphAddKernelNode, PFN_cuGraphAddKernelNode_v12000, "cuGraphAddKernelNode_v2", NULL)        \
+    X(GraphAddMemcpyNode, PFN_cuGraphAddMemcpyNode_v10000, "cuGraphAddMemcpyNode", NULL)           \
+    X(GraphAddMemsetNode, PFN_cuGraphAddMemsetNode_v10000, "cuGraphAddMemsetNode", NULL)           \
+    X(GraphAddEmptyNode, PFN_cuGraphAddEmptyNode_v10000, "cuGraphAddEmptyNode", NULL)              \
+    X(GraphInstantiateWithFlags, PFN_cuGraphInstantiateWithFlags_v11040,                           \
+      "cuGraphInstantiateWithFlags", NULL)                                                         \
+    X(GraphLaunch, PFN_cuGraphLaunch_v10000, "cuGraphLaunch", NULL)                                \
+    X(GraphExecDestroy, PFN_cuGraphExecDestroy_v10000, "cuGraphExecDestroy", NULL)                 \
+    X(GraphExecKernelNodeSetParams, PFN_cuGraphExecKernelNodeSetParams_v12000,                     \
+      "cuGraphExecKernelNodeSetParams_v2", NULL)                                                   \
+    X(LaunchHostFunc, PFN_cuLaunchHostFunc_v10000, "cuLaunchHostFunc", NULL)
 
 typedef struct cuda_driver_t {
 #define CUDA_DRIVER_FIELD(field, type, ...) type field;

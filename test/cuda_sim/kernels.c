@@ -43,6 +43,13 @@ static void add_one(const sim_launch_t *l) {
         out[i] = in[i] + 1;
 }
 
+static void add_value(const sim_launch_t *l) {
+    int *data = arg_ptr(l, 0);
+    int v = arg_int(l, 1);
+    for (size_t i = 0; i < threads(l); ++i)
+        data[i] += v;
+}
+
 static void fill_value(const sim_launch_t *l) {
     int *out = arg_ptr(l, 0);
     int v = arg_int(l, 1);
@@ -126,6 +133,7 @@ static const struct {
     {"inc_dev_var", inc_dev_var},
     {"add_one", add_one},
     {"fill_value", fill_value},
+    {"add_value", add_value},
     {"local_reverse", local_reverse},
     {"global_id", global_id},
     {"global_id_with_offset", global_id_with_offset},
