@@ -57,8 +57,7 @@ static void cb_destroy(cuda_cb_t *cb) {
     free(cb);
 }
 
-ur_result_t cuda_command_buffer_create_exp(ur_context_handle_t hContext,
-                                           ur_device_handle_t hDevice,
+ur_result_t cuda_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice,
                                            const ur_exp_command_buffer_desc_t *pCommandBufferDesc,
                                            ur_exp_command_buffer_handle_t *phCommandBuffer) {
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
@@ -125,9 +124,8 @@ ur_result_t cuda_command_buffer_finalize_exp(ur_exp_command_buffer_handle_t hCom
 }
 
 ur_result_t cuda_command_buffer_get_info_exp(ur_exp_command_buffer_handle_t hCommandBuffer,
-                                             ur_exp_command_buffer_info_t propName,
-                                             size_t propSize, void *pPropValue,
-                                             size_t *pPropSizeRet) {
+                                             ur_exp_command_buffer_info_t propName, size_t propSize,
+                                             void *pPropValue, size_t *pPropSizeRet) {
     CB_CHECK(hCommandBuffer);
     cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
@@ -188,8 +186,7 @@ static ur_result_t append_end(append_t *a, ur_result_t res, void *command,
         free(a->deps);
     if (res == UR_RESULT_SUCCESS)
         a->cb->last = a->node;
-    return urc_cb_append_end(&a->cb->core, res, (uint64_t)(uintptr_t)a->node, command,
-                             pSyncPoint);
+    return urc_cb_append_end(&a->cb->core, res, (uint64_t)(uintptr_t)a->node, command, pSyncPoint);
 }
 
 typedef struct kernel_node_ctx_t {
@@ -310,9 +307,9 @@ ur_result_t cuda_command_buffer_append_kernel_launch_with_args_exp(
 
 #define APPEND_BEGIN(a, h)                                                                         \
     do {                                                                                           \
-        ur_result_t begin_res_ = append_begin(&(a), (h), numSyncPointsInWaitList,                  \
-                                              pSyncPointWaitList, phCommand != NULL,               \
-                                              numEventsInWaitList, phEvent);                       \
+        ur_result_t begin_res_ =                                                                   \
+            append_begin(&(a), (h), numSyncPointsInWaitList, pSyncPointWaitList,                   \
+                         phCommand != NULL, numEventsInWaitList, phEvent);                         \
         if (begin_res_ != UR_RESULT_SUCCESS)                                                       \
             return begin_res_;                                                                     \
         if (phCommand != NULL)                                                                     \
@@ -343,9 +340,9 @@ static ur_result_t add_copy(append_t *a, void *dst, const void *src, size_t size
     p.srcHeight = p.dstHeight = 1;
     p.Height = 1;
     p.Depth = 1;
-    return cuda_ok(cu.GraphAddMemcpyNode(&a->node, a->cb->graph, a->deps, a->ndeps, &p,
-                                         a->cb->dev->ctx),
-                   "cuGraphAddMemcpyNode");
+    return cuda_ok(
+        cu.GraphAddMemcpyNode(&a->node, a->cb->graph, a->deps, a->ndeps, &p, a->cb->dev->ctx),
+        "cuGraphAddMemcpyNode");
 }
 
 ur_result_t cuda_command_buffer_append_usm_memcpy_exp(
@@ -400,9 +397,9 @@ static ur_result_t add_fill(append_t *a, CUdeviceptr dst, const void *pattern, s
             p.pitch = psize;
         }
         CUgraphNode node = NULL;
-        res = cuda_ok(cu.GraphAddMemsetNode(&node, a->cb->graph, a->deps, a->ndeps, &p,
-                                            a->cb->dev->ctx),
-                      "cuGraphAddMemsetNode");
+        res = cuda_ok(
+            cu.GraphAddMemsetNode(&node, a->cb->graph, a->deps, a->ndeps, &p, a->cb->dev->ctx),
+            "cuGraphAddMemsetNode");
         if (res == UR_RESULT_SUCCESS) {
             // The next word's node follows this one, so the fill ends with the last node.
             a->deps[0] = node;
@@ -517,17 +514,15 @@ ur_result_t cuda_command_buffer_append_mem_buffer_fill_exp(
 }
 
 /// Prefetch and advice are hints with no graph node: an empty node keeps the ordering.
-static ur_result_t append_hint(ur_exp_command_buffer_handle_t hCommandBuffer,
-                               uint32_t numSyncPointsInWaitList,
-                               const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-                               uint32_t numEventsInWaitList,
-                               ur_exp_command_buffer_sync_point_t *pSyncPoint,
-                               ur_event_handle_t *phEvent,
-                               ur_exp_command_buffer_command_handle_t *phCommand) {
+static ur_result_t
+append_hint(ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numSyncPointsInWaitList,
+            const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
+            uint32_t numEventsInWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+            ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
     append_t a;
     APPEND_BEGIN(a, hCommandBuffer);
-    ur_result_t res = cuda_ok(cu.GraphAddEmptyNode(&a.node, a.cb->graph, a.deps, a.ndeps),
-                              "cuGraphAddEmptyNode");
+    ur_result_t res =
+        cuda_ok(cu.GraphAddEmptyNode(&a.node, a.cb->graph, a.deps, a.ndeps), "cuGraphAddEmptyNode");
     return append_end(&a, res, NULL, pSyncPoint);
 }
 
@@ -629,8 +624,8 @@ ur_result_t cuda_command_buffer_update_kernel_launch_exp(
         size_t offset[3], global[3], local[3];
         bool has_local;
         urc_cb_update_launch(&c->core, u, &dim, offset, global, local, &has_local);
-        cuda_kernel_t *k =
-            CUDA_KERNEL(u->hNewKernel != NULL ? u->hNewKernel : (ur_kernel_handle_t)c->core.k.kernel);
+        cuda_kernel_t *k = CUDA_KERNEL(
+            u->hNewKernel != NULL ? u->hNewKernel : (ur_kernel_handle_t)c->core.k.kernel);
         update_ctx_t uctx = {cb->exec, c->node};
         res = cuda_launch_node_params(k, cb->dev, dim, offset, global, has_local ? local : NULL,
                                       args.count, args.args, set_kernel_node, &uctx);
@@ -646,18 +641,21 @@ ur_result_t cuda_command_buffer_update_kernel_launch_exp(
     return res;
 }
 
-ur_result_t cuda_command_buffer_update_signal_event_exp(ur_exp_command_buffer_command_handle_t hCommand,
-                                                        ur_event_handle_t *phSignalEvent) {
+ur_result_t
+cuda_command_buffer_update_signal_event_exp(ur_exp_command_buffer_command_handle_t hCommand,
+                                            ur_event_handle_t *phSignalEvent) {
     if (!cuda_is(hCommand, URC_KIND_COMMAND_BUFFER_COMMAND))
         return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP;
     *phSignalEvent = NULL;
-    ur_result_t res = urc_cb_check_event_update(&((cuda_cb_cmd_t *)hCommand)->core, true, UINT32_MAX);
+    ur_result_t res =
+        urc_cb_check_event_update(&((cuda_cb_cmd_t *)hCommand)->core, true, UINT32_MAX);
     return res != UR_RESULT_SUCCESS ? res : UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
 
-ur_result_t cuda_command_buffer_update_wait_events_exp(ur_exp_command_buffer_command_handle_t hCommand,
-                                                       uint32_t numEventsInWaitList,
-                                                       const ur_event_handle_t *phEventWaitList) {
+ur_result_t
+cuda_command_buffer_update_wait_events_exp(ur_exp_command_buffer_command_handle_t hCommand,
+                                           uint32_t numEventsInWaitList,
+                                           const ur_event_handle_t *phEventWaitList) {
     (void)phEventWaitList;
     if (!cuda_is(hCommand, URC_KIND_COMMAND_BUFFER_COMMAND))
         return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP;

@@ -16,7 +16,7 @@ typedef struct node_op_t {
     node_kind_t kind;
     CUfunction func;
     unsigned grid[3], block[3], shared;
-    uint8_t *args;   // parameter bytes, packed by the function's parameter sizes
+    uint8_t *args; // parameter bytes, packed by the function's parameter sizes
     void *params[32];
     CUDA_MEMCPY3D copy;
     CUDA_MEMSET_NODE_PARAMS set;

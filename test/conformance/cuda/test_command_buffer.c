@@ -49,23 +49,35 @@ static ur_result_t append_add(ur_exp_command_buffer_handle_t cb, ur_kernel_handl
     ur_exp_kernel_arg_properties_t args[2] = {cudat_arg_pointer(0, data),
                                               cudat_arg_value(1, v, sizeof *v)};
     size_t global = N, local = 64;
-    return urCommandBufferAppendKernelLaunchWithArgsExp(cb, k, 1, NULL, &global, &local, 2, args,
-                                                        0, NULL, nsync, nsync ? sync : NULL, 0,
-                                                        NULL, sp, NULL, cmd);
+    return urCommandBufferAppendKernelLaunchWithArgsExp(cb, k, 1, NULL, &global, &local, 2, args, 0,
+                                                        NULL, nsync, nsync ? sync : NULL, 0, NULL,
+                                                        sp, NULL, cmd);
 }
 
-static ur_exp_command_buffer_update_kernel_launch_desc_t update_of(
-    ur_exp_command_buffer_command_handle_t cmd) {
+static ur_exp_command_buffer_update_kernel_launch_desc_t
+update_of(ur_exp_command_buffer_command_handle_t cmd) {
     ur_exp_command_buffer_update_kernel_launch_desc_t u = {
-        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_KERNEL_LAUNCH_DESC, NULL, cmd, NULL, 0, 0, 0, 1,
-        NULL, NULL, NULL, NULL, NULL, NULL};
+        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_KERNEL_LAUNCH_DESC,
+        NULL,
+        cmd,
+        NULL,
+        0,
+        0,
+        0,
+        1,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL};
     return u;
 }
 
 START_TEST(device_info) {
     ur_bool_t b = 0;
-    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP, sizeof b,
-                                    &b, NULL));
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP, sizeof b, &b, NULL));
     ck_assert_int_eq(b, 1);
     uint32_t caps = 0;
     ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP,
@@ -89,8 +101,8 @@ START_TEST(chain_replayed_1000_times) {
                                                     NULL, 0, NULL, &sp[0], NULL, NULL));
     ck_assert_ur_ok(append_add(cb, k, a, &three, 1, &sp[0], &sp[1], NULL));
     three = 100; // the argument was copied at append
-    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, b, a, N * sizeof(int), 1, &sp[1], 0,
-                                                      NULL, &sp[2], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, b, a, N * sizeof(int), 1, &sp[1], 0, NULL,
+                                                      &sp[2], NULL, NULL));
     ck_assert_ur_ok(append_add(cb, k, b, &one, 1, &sp[2], &sp[3], NULL));
     ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, host, b, sizeof host, 1, &sp[3], 0, NULL,
                                                       &sp[4], NULL, NULL));
@@ -112,16 +124,17 @@ END_TEST
 // Buffers: fill, write from the host, copy, read back into the host, all in the buffer.
 START_TEST(buffer_commands) {
     ur_mem_handle_t a = NULL, b = NULL;
-    ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, N * sizeof(int), NULL, &a));
-    ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, N * sizeof(int), NULL, &b));
+    ck_assert_ur_ok(
+        urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, N * sizeof(int), NULL, &a));
+    ck_assert_ur_ok(
+        urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, N * sizeof(int), NULL, &b));
     ur_exp_command_buffer_handle_t cb = make_cb(false, true);
     int in[N], out[N];
     for (int i = 0; i < N; ++i)
         in[i] = i;
     uint64_t pattern = 0x0000000700000006ull; // 6, 7, 6, 7...
-    ck_assert_ur_ok(urCommandBufferAppendMemBufferFillExp(cb, a, &pattern, sizeof pattern, 0,
-                                                          N * sizeof(int), 0, NULL, 0, NULL, NULL,
-                                                          NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferFillExp(
+        cb, a, &pattern, sizeof pattern, 0, N * sizeof(int), 0, NULL, 0, NULL, NULL, NULL, NULL));
     ck_assert_ur_ok(urCommandBufferAppendMemBufferWriteExp(cb, a, 0, 16 * sizeof(int), in, 0, NULL,
                                                            0, NULL, NULL, NULL, NULL));
     ck_assert_ur_ok(urCommandBufferAppendMemBufferCopyExp(cb, a, b, 0, 0, N * sizeof(int), 0, NULL,
@@ -148,7 +161,8 @@ START_TEST(runs_enqueued_while_previous_run_pending) {
     ur_kernel_handle_t k = kernel("add_value");
     int *a = device_ints(N);
     int zero = 0, two = 2, out[N];
-    ck_assert_ur_ok(urEnqueueUSMFill(T.queue, a, sizeof zero, &zero, N * sizeof(int), 0, NULL, NULL));
+    ck_assert_ur_ok(
+        urEnqueueUSMFill(T.queue, a, sizeof zero, &zero, N * sizeof(int), 0, NULL, NULL));
     ur_exp_command_buffer_handle_t cb = make_cb(false, true);
     ck_assert_ur_ok(append_add(cb, k, a, &two, 0, NULL, NULL, NULL));
     ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
@@ -191,8 +205,8 @@ START_TEST(sync_points_order_an_out_of_order_buffer) {
                                                     NULL, 0, NULL, &sp[0], NULL, NULL));
     ck_assert_ur_ok(append_add(cb, k, a, &two, 1, &sp[0], &sp[1], NULL));
     ck_assert_ur_ok(append_add(cb, k, a, &three, 2, sp, &sp[2], NULL));
-    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, b, a, N * sizeof(int), 1, &sp[2], 0,
-                                                      NULL, NULL, NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, b, a, N * sizeof(int), 1, &sp[2], 0, NULL,
+                                                      NULL, NULL, NULL));
     ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
     for (int run = 0; run < 50; ++run) {
         ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
@@ -211,8 +225,10 @@ START_TEST(updates_between_replays) {
     ur_kernel_handle_t k = kernel("add_value"), fill = kernel("fill_value");
     int *a = device_ints(N), *b = device_ints(N);
     int zero = 0, v = 1, out[N];
-    ck_assert_ur_ok(urEnqueueUSMFill(T.queue, a, sizeof zero, &zero, N * sizeof(int), 0, NULL, NULL));
-    ck_assert_ur_ok(urEnqueueUSMFill(T.queue, b, sizeof zero, &zero, N * sizeof(int), 0, NULL, NULL));
+    ck_assert_ur_ok(
+        urEnqueueUSMFill(T.queue, a, sizeof zero, &zero, N * sizeof(int), 0, NULL, NULL));
+    ck_assert_ur_ok(
+        urEnqueueUSMFill(T.queue, b, sizeof zero, &zero, N * sizeof(int), 0, NULL, NULL));
     ur_exp_command_buffer_handle_t cb = make_cb(true, true);
     ur_exp_command_buffer_command_handle_t cmd = NULL;
     ur_exp_kernel_arg_properties_t args[2] = {cudat_arg_pointer(0, a),
@@ -226,7 +242,11 @@ START_TEST(updates_between_replays) {
     for (int run = 1; run <= 100; ++run) {
         int nv = run;
         ur_exp_command_buffer_update_value_arg_desc_t val = {
-            UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC, NULL, 1, sizeof nv, NULL,
+            UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC,
+            NULL,
+            1,
+            sizeof nv,
+            NULL,
             &nv};
         ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
         u.numNewValueArgs = 1;
@@ -315,8 +335,8 @@ START_TEST(bad_input) {
     ur_exp_kernel_arg_properties_t args[2] = {cudat_arg_pointer(0, a),
                                               cudat_arg_value(1, &v, sizeof v)};
     ck_assert_ur(urCommandBufferAppendKernelLaunchWithArgsExp(cb, k, 1, NULL, &global, NULL, 2,
-                                                              args, 0, NULL, 0, NULL, 0, NULL,
-                                                              NULL, &ev, NULL),
+                                                              args, 0, NULL, 0, NULL, 0, NULL, NULL,
+                                                              &ev, NULL),
                  UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
     // Enqueue before finalisation, append after it, finalize twice.
     ck_assert_ur(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL),
@@ -341,9 +361,11 @@ START_TEST(bad_input) {
     u = update_of(cmd);
     u.hNewKernel = other;
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(up, 1, &u), UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(urCommandBufferUpdateSignalEventExp(cmd, &ev), UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
-    ck_assert_ur(urCommandBufferUpdateKernelLaunchExp((ur_exp_command_buffer_handle_t)T.queue, 1, &u),
-                 UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
+    ck_assert_ur(urCommandBufferUpdateSignalEventExp(cmd, &ev),
+                 UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    ck_assert_ur(
+        urCommandBufferUpdateKernelLaunchExp((ur_exp_command_buffer_handle_t)T.queue, 1, &u),
+        UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
     ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
     ck_assert_ur_ok(urCommandBufferReleaseExp(up));
     ck_assert_ur_ok(urCommandBufferReleaseExp(up2));
@@ -356,8 +378,8 @@ END_TEST
 START_TEST(info_and_native_handle) {
     ur_exp_command_buffer_handle_t cb = make_cb(true, false);
     ur_exp_command_buffer_desc_t d;
-    ck_assert_ur_ok(urCommandBufferGetInfoExp(cb, UR_EXP_COMMAND_BUFFER_INFO_DESCRIPTOR, sizeof d,
-                                              &d, NULL));
+    ck_assert_ur_ok(
+        urCommandBufferGetInfoExp(cb, UR_EXP_COMMAND_BUFFER_INFO_DESCRIPTOR, sizeof d, &d, NULL));
     ck_assert_int_eq(d.isUpdatable, 1);
     ck_assert_int_eq(d.isInOrder, 0);
     ck_assert_ur_ok(urCommandBufferRetainExp(cb));
