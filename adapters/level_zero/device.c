@@ -375,6 +375,8 @@ static int fixed_bool(ur_device_info_t name) {
         return 0;
     switch (name) {
     case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP: // not implemented on this adapter yet
+    case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP:
+    case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
     case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP:
     case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:
         return 0;

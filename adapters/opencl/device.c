@@ -813,6 +813,9 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
         return urc_info_bool(&out, false); // UR's API has no append of a child buffer yet
     case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP:
         return urc_info_u32(&out, d->cb_caps.update_caps);
+    case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP: // host_task.c
+    case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
+        return urc_info_bool(&out, true);
 
     // Features this adapter does not offer (yet): answered "no", so a SYCL runtime asking at
     // start-up gets a definite answer rather than an error.

@@ -39,7 +39,8 @@ int main(int argc, char **argv) {
     }
     PFN_cuGraphInstantiateWithFlags_v11040 instantiate =
         (PFN_cuGraphInstantiateWithFlags_v11040)dlsym(libcuda, "cuGraphInstantiateWithFlags");
-    PFN_cuGraphLaunch_v10000 graph_launch = (PFN_cuGraphLaunch_v10000)dlsym(libcuda, "cuGraphLaunch");
+    PFN_cuGraphLaunch_v10000 graph_launch =
+        (PFN_cuGraphLaunch_v10000)dlsym(libcuda, "cuGraphLaunch");
     PFN_cuGraphExecDestroy_v10000 exec_destroy =
         (PFN_cuGraphExecDestroy_v10000)dlsym(libcuda, "cuGraphExecDestroy");
     PFN_cuStreamSynchronize_v2000 sync =
@@ -89,8 +90,8 @@ int main(int argc, char **argv) {
     UR(urCommandBufferCreateExp(context, device, &desc, &cb));
     for (int i = 0; i < launches; ++i)
         UR(urCommandBufferAppendKernelLaunchWithArgsExp(cb, kernel, 1, NULL, &global, &local, 1,
-                                                        &arg, 0, NULL, 0, NULL, 0, NULL, NULL,
-                                                        NULL, NULL));
+                                                        &arg, 0, NULL, 0, NULL, 0, NULL, NULL, NULL,
+                                                        NULL));
     UR(urCommandBufferFinalizeExp(cb));
     ur_native_handle_t ngraph = 0, nstream = 0;
     UR(urCommandBufferGetNativeHandleExp(cb, &ngraph));

@@ -644,6 +644,20 @@ static ur_result_t UR_APICALL checked_enqueue_command_buffer_exp(ur_queue_handle
     return cuda_enqueue_command_buffer_exp(hQueue, hCommandBuffer, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
+static ur_result_t UR_APICALL checked_enqueue_host_task_exp(ur_queue_handle_t hQueue, ur_exp_host_task_function_t pfnHostTask, void *data, const ur_exp_host_task_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_host_task_exp(hQueue, pfnHostTask, data, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_enqueue_host_task_exp(hQueue, pfnHostTask, data, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_native_command_exp(ur_queue_handle_t hQueue, ur_exp_enqueue_native_command_function_t pfnNativeEnqueue, void *data, uint32_t numMemsInMemList, const ur_mem_handle_t *phMemList, const ur_exp_enqueue_native_command_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_native_command_exp(hQueue, pfnNativeEnqueue, data, numMemsInMemList, phMemList, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_enqueue_native_command_exp(hQueue, pfnNativeEnqueue, data, numMemsInMemList, phMemList, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
 static ur_result_t UR_APICALL checked_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size, void **ppMem) {
     ur_result_t result = urc_check_usm_host_alloc(hContext, pUSMDesc, pool, size, ppMem);
     if (result != UR_RESULT_SUCCESS)
@@ -1003,8 +1017,8 @@ const ur_dditable_t cuda_ddi = {
         .pfnUSMFreeExp = urc_unsupported_enqueue_usm_free_exp,
         .pfnTimestampRecordingExp = urc_unsupported_enqueue_timestamp_recording_exp,
         .pfnCommandBufferExp = checked_enqueue_command_buffer_exp,
-        .pfnHostTaskExp = urc_unsupported_enqueue_host_task_exp,
-        .pfnNativeCommandExp = urc_unsupported_enqueue_native_command_exp,
+        .pfnHostTaskExp = checked_enqueue_host_task_exp,
+        .pfnNativeCommandExp = checked_enqueue_native_command_exp,
         .pfnGraphExp = urc_unsupported_enqueue_graph_exp,
     },
     .USM = {
