@@ -338,6 +338,8 @@ static int fixed_bool(ur_device_info_t name) {
     switch (name) {
     case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP: // host_task.c
     case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
+    case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:
+    case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
         return 1;
     case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP: // sync points only (command_buffer.c)
     case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:

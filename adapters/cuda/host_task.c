@@ -53,3 +53,44 @@ ur_result_t cuda_enqueue_native_command_exp(
     pfnNativeEnqueue(hQueue, data);
     return cuda_op_end(&op, UR_RESULT_SUCCESS, false, phEvent);
 }
+
+ur_result_t cuda_enqueue_timestamp_recording_exp(ur_queue_handle_t hQueue, bool blocking,
+                                                 uint32_t numEventsInWaitList,
+                                                 const ur_event_handle_t *phEventWaitList,
+                                                 ur_event_handle_t *phEvent) {
+    if (!cuda_is(hQueue, URC_KIND_QUEUE))
+        return UR_RESULT_ERROR_INVALID_QUEUE;
+    cuda_op_t op;
+    ur_result_t res = cuda_op_begin(CUDA_QUEUE(hQueue), UR_COMMAND_TIMESTAMP_RECORDING_EXP,
+                                    numEventsInWaitList, phEventWaitList, phEvent, &op);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    cuda_event_t *e = op.event;
+    // The event records timing even on a queue without profiling: its start and end records,
+    // back to back on the stream, are the timestamp.
+    if (!e->profiling) {
+        CUevent end = NULL, start = NULL;
+        res = cuda_ok(cu.EventCreate(&end, CU_EVENT_DEFAULT), "cuEventCreate");
+        if (res == UR_RESULT_SUCCESS)
+            res = cuda_ok(cu.EventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate");
+        if (res == UR_RESULT_SUCCESS) {
+            cu.EventDestroy(e->end);
+            e->end = end;
+            e->start = start;
+            e->profiling = true;
+            e->queued_ns = cuda_host_ns();
+            res = cuda_ok(cu.EventRecord(e->start, op.stream), "cuEventRecord");
+        } else if (end != NULL) {
+            cu.EventDestroy(end);
+        }
+    }
+    return cuda_op_end(&op, res, blocking, phEvent);
+}
+
+ur_result_t cuda_device_wait_exp(ur_device_handle_t hDevice) {
+    if (!cuda_is(hDevice, URC_KIND_DEVICE))
+        return UR_RESULT_ERROR_INVALID_DEVICE;
+    // Every queue of the device has its streams in the device's primary context.
+    ur_result_t res = cuda_activate(CUDA_DEVICE(hDevice));
+    return res != UR_RESULT_SUCCESS ? res : cuda_ok(cu.CtxSynchronize(), "cuCtxSynchronize");
+}

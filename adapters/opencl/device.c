@@ -816,6 +816,9 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
     case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP: // host_task.c
     case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
         return urc_info_bool(&out, true);
+    case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP: // not implemented on OpenCL
+    case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
+        return urc_info_bool(&out, false);
 
     // Features this adapter does not offer (yet): answered "no", so a SYCL runtime asking at
     // start-up gets a definite answer rather than an error.

@@ -637,6 +637,13 @@ static ur_result_t UR_APICALL checked_enqueue_kernel_launch_with_args_exp(ur_que
     return cuda_enqueue_kernel_launch_with_args_exp(hQueue, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, launchPropList, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
+static ur_result_t UR_APICALL checked_enqueue_timestamp_recording_exp(ur_queue_handle_t hQueue, bool blocking, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_timestamp_recording_exp(hQueue, blocking, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_enqueue_timestamp_recording_exp(hQueue, blocking, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
 static ur_result_t UR_APICALL checked_enqueue_command_buffer_exp(ur_queue_handle_t hQueue, ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
     ur_result_t result = urc_check_enqueue_command_buffer_exp(hQueue, hCommandBuffer, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
@@ -882,6 +889,13 @@ static ur_result_t UR_APICALL checked_device_get_global_timestamps(ur_device_han
     return cuda_device_get_global_timestamps(hDevice, pDeviceTimestamp, pHostTimestamp);
 }
 
+static ur_result_t UR_APICALL checked_device_wait_exp(ur_device_handle_t hDevice) {
+    ur_result_t result = urc_check_device_wait_exp(hDevice);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_device_wait_exp(hDevice);
+}
+
 const ur_dditable_t cuda_ddi = {
     .Adapter = {
         .pfnGet = checked_adapter_get,
@@ -1015,7 +1029,7 @@ const ur_dditable_t cuda_ddi = {
         .pfnUSMSharedAllocExp = urc_unsupported_enqueue_usm_shared_alloc_exp,
         .pfnUSMHostAllocExp = urc_unsupported_enqueue_usm_host_alloc_exp,
         .pfnUSMFreeExp = urc_unsupported_enqueue_usm_free_exp,
-        .pfnTimestampRecordingExp = urc_unsupported_enqueue_timestamp_recording_exp,
+        .pfnTimestampRecordingExp = checked_enqueue_timestamp_recording_exp,
         .pfnCommandBufferExp = checked_enqueue_command_buffer_exp,
         .pfnHostTaskExp = checked_enqueue_host_task_exp,
         .pfnNativeCommandExp = checked_enqueue_native_command_exp,
@@ -1075,7 +1089,9 @@ const ur_dditable_t cuda_ddi = {
         .pfnCreateWithNativeHandle = checked_device_create_with_native_handle,
         .pfnGetGlobalTimestamps = checked_device_get_global_timestamps,
     },
-    .DeviceExp = URC_UNSUPPORTED_DEVICE_EXP,
+    .DeviceExp = {
+        .pfnWaitExp = checked_device_wait_exp,
+    },
 };
 
 // The 26 getters UR's loader (and urc's) look up in every adapter (common/ddi_getter.h).

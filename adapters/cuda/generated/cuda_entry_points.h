@@ -99,6 +99,7 @@ ur_result_t cuda_enqueue_device_global_variable_write(ur_queue_handle_t hQueue, 
 ur_result_t cuda_enqueue_device_global_variable_read(ur_queue_handle_t hQueue, ur_program_handle_t hProgram, const char *name, bool blockingRead, size_t count, size_t offset, void *pDst, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent);
 ur_result_t cuda_enqueue_events_wait_with_barrier_ext(ur_queue_handle_t hQueue, const ur_exp_enqueue_ext_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent);
 ur_result_t cuda_enqueue_kernel_launch_with_args_exp(ur_queue_handle_t hQueue, ur_kernel_handle_t hKernel, uint32_t workDim, const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize, uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs, const ur_kernel_launch_ext_properties_t *launchPropList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent);
+ur_result_t cuda_enqueue_timestamp_recording_exp(ur_queue_handle_t hQueue, bool blocking, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent);
 ur_result_t cuda_enqueue_command_buffer_exp(ur_queue_handle_t hQueue, ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent);
 ur_result_t cuda_enqueue_host_task_exp(ur_queue_handle_t hQueue, ur_exp_host_task_function_t pfnHostTask, void *data, const ur_exp_host_task_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent);
 ur_result_t cuda_enqueue_native_command_exp(ur_queue_handle_t hQueue, ur_exp_enqueue_native_command_function_t pfnNativeEnqueue, void *data, uint32_t numMemsInMemList, const ur_mem_handle_t *phMemList, const ur_exp_enqueue_native_command_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent);
@@ -134,5 +135,6 @@ ur_result_t cuda_device_select_binary(ur_device_handle_t hDevice, const ur_devic
 ur_result_t cuda_device_get_native_handle(ur_device_handle_t hDevice, ur_native_handle_t *phNativeDevice);
 ur_result_t cuda_device_create_with_native_handle(ur_native_handle_t hNativeDevice, ur_adapter_handle_t hAdapter, const ur_device_native_properties_t *pProperties, ur_device_handle_t *phDevice);
 ur_result_t cuda_device_get_global_timestamps(ur_device_handle_t hDevice, uint64_t *pDeviceTimestamp, uint64_t *pHostTimestamp);
+ur_result_t cuda_device_wait_exp(ur_device_handle_t hDevice);
 
 #endif // URC_CUDA_GENERATED_CUDA_ENTRY_POINTS_H

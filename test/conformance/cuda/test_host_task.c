@@ -44,8 +44,8 @@ START_TEST(host_tasks_run_in_order) {
     ur_event_handle_t ev = NULL;
     for (int i = 0; i < 10; ++i) {
         tasks[i] = (task_t){&log, i};
-        ck_assert_ur_ok(urEnqueueHostTaskExp(T.queue, record, &tasks[i], NULL, 0, NULL,
-                                             i == 9 ? &ev : NULL));
+        ck_assert_ur_ok(
+            urEnqueueHostTaskExp(T.queue, record, &tasks[i], NULL, 0, NULL, i == 9 ? &ev : NULL));
     }
     ck_assert_ur_ok(urEventWait(1, &ev));
     ck_assert_int_eq(atomic_load(&log.next), 10);
@@ -62,7 +62,8 @@ START_TEST(host_tasks_interleave_with_kernels) {
     ur_kernel_handle_t k = NULL;
     ck_assert_ur_ok(urKernelCreate(T.program, "add_value", &k));
     int *data = NULL;
-    ck_assert_ur_ok(urUSMSharedAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&data));
+    ck_assert_ur_ok(
+        urUSMSharedAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&data));
     memset(data, 0, N * sizeof(int));
     static log_t log;
     static task_t tasks[5];
@@ -124,9 +125,9 @@ START_TEST(host_task_bad_input) {
                  UR_RESULT_ERROR_INVALID_ENUMERATION);
     ck_assert_ur(urEnqueueHostTaskExp(T.queue, NULL, NULL, NULL, 0, NULL, NULL),
                  UR_RESULT_ERROR_INVALID_NULL_POINTER);
-    ck_assert_ur(urEnqueueHostTaskExp((ur_queue_handle_t)T.context, nothing, NULL, NULL, 0, NULL,
-                                      NULL),
-                 UR_RESULT_ERROR_INVALID_QUEUE);
+    ck_assert_ur(
+        urEnqueueHostTaskExp((ur_queue_handle_t)T.context, nothing, NULL, NULL, 0, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_QUEUE);
 }
 END_TEST
 
@@ -151,13 +152,14 @@ START_TEST(native_command_runs_in_order) {
     ck_assert_ptr_nonnull(lib);
     native_t n = {NULL, (memset_fn)dlsym(lib, "cuMemsetD32Async"), CUDA_ERROR_UNKNOWN};
     ck_assert_ptr_nonnull(n.memset32);
-    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&n.dst));
+    ck_assert_ur_ok(
+        urUSMDeviceAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&n.dst));
     int zero = 0, out[N];
-    ck_assert_ur_ok(urEnqueueUSMFill(T.queue, n.dst, sizeof zero, &zero, N * sizeof(int), 0, NULL,
-                                     NULL));
+    ck_assert_ur_ok(
+        urEnqueueUSMFill(T.queue, n.dst, sizeof zero, &zero, N * sizeof(int), 0, NULL, NULL));
     ur_event_handle_t ev = NULL;
-    ck_assert_ur_ok(urEnqueueNativeCommandExp(T.queue, fill_natively, &n, 0, NULL, NULL, 0, NULL,
-                                              &ev));
+    ck_assert_ur_ok(
+        urEnqueueNativeCommandExp(T.queue, fill_natively, &n, 0, NULL, NULL, 0, NULL, &ev));
     ck_assert_int_eq(n.r, CUDA_SUCCESS);
     ck_assert_int_eq(cudat_event_command(ev), UR_COMMAND_ENQUEUE_NATIVE_EXP);
     ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, out, n.dst, sizeof out, 0, NULL, NULL));
@@ -169,6 +171,55 @@ START_TEST(native_command_runs_in_order) {
 }
 END_TEST
 
+// Timestamps on a queue without profiling: the event carries the time, later ones are later.
+START_TEST(timestamps_record_device_time) {
+    ur_bool_t b = 0;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP,
+                                    sizeof b, &b, NULL));
+    ck_assert_int_eq(b, 1);
+    ur_event_handle_t first = NULL, second = NULL;
+    ck_assert_ur_ok(urEnqueueTimestampRecordingExp(T.queue, false, 0, NULL, &first));
+    ck_assert_ur_ok(urEnqueueTimestampRecordingExp(T.queue, true, 1, &first, &second));
+    ck_assert_int_eq(cudat_event_command(second), UR_COMMAND_TIMESTAMP_RECORDING_EXP);
+    uint64_t s1 = 0, e1 = 0, s2 = 0, e2 = 0;
+    ck_assert_ur_ok(
+        urEventGetProfilingInfo(first, UR_PROFILING_INFO_COMMAND_START, sizeof s1, &s1, NULL));
+    ck_assert_ur_ok(
+        urEventGetProfilingInfo(first, UR_PROFILING_INFO_COMMAND_END, sizeof e1, &e1, NULL));
+    ck_assert_ur_ok(
+        urEventGetProfilingInfo(second, UR_PROFILING_INFO_COMMAND_START, sizeof s2, &s2, NULL));
+    ck_assert_ur_ok(
+        urEventGetProfilingInfo(second, UR_PROFILING_INFO_COMMAND_END, sizeof e2, &e2, NULL));
+    ck_assert_uint_gt(s1, 0);
+    ck_assert_uint_le(s1, e1);
+    ck_assert_uint_le(e1, s2);
+    ck_assert_uint_le(s2, e2);
+    ck_assert_ur_ok(urEventRelease(first));
+    ck_assert_ur_ok(urEventRelease(second));
+}
+END_TEST
+
+static void set_flag(void *p) {
+    atomic_store((atomic_int *)p, 1);
+}
+
+// urDeviceWaitExp returns after the work of every queue of the device.
+START_TEST(device_wait_waits_for_every_queue) {
+    ur_queue_handle_t q2 = NULL;
+    ck_assert_ur_ok(urQueueCreate(T.context, T.device, NULL, &q2));
+    static atomic_int a, b;
+    atomic_init(&a, 0);
+    atomic_init(&b, 0);
+    ck_assert_ur_ok(urEnqueueHostTaskExp(T.queue, set_flag, &a, NULL, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueHostTaskExp(q2, set_flag, &b, NULL, 0, NULL, NULL));
+    ck_assert_ur_ok(urDeviceWaitExp(T.device));
+    ck_assert_int_eq(atomic_load(&a), 1);
+    ck_assert_int_eq(atomic_load(&b), 1);
+    ck_assert_ur(urDeviceWaitExp((ur_device_handle_t)T.queue), UR_RESULT_ERROR_INVALID_DEVICE);
+    ck_assert_ur_ok(urQueueRelease(q2));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("cuda_host_task");
     TCase *tc = cudat_program_tcase("urEnqueueHostTaskExp");
@@ -177,6 +228,8 @@ int main(void) {
     tcase_add_test(tc, host_task_waits_for_its_wait_list);
     tcase_add_test(tc, host_task_bad_input);
     tcase_add_test(tc, native_command_runs_in_order);
+    tcase_add_test(tc, timestamps_record_device_time);
+    tcase_add_test(tc, device_wait_waits_for_every_queue);
     suite_add_tcase(s, tc);
     return cudat_main(s, true);
 }

@@ -15,8 +15,8 @@ enum { N = 64 };
 typedef struct log_t {
     atomic_int next;
     int order[64];
-    int *data;     // shared USM the kernels write, or NULL
-    int seen[64];  // data[0] when each task ran
+    int *data;    // shared USM the kernels write, or NULL
+    int seen[64]; // data[0] when each task ran
 } log_t;
 
 typedef struct task_t {
@@ -51,8 +51,8 @@ START_TEST(host_tasks_run_in_order) {
     ur_event_handle_t ev = NULL;
     for (int i = 0; i < 10; ++i) {
         tasks[i] = (task_t){&log, i};
-        ck_assert_ur_ok(urEnqueueHostTaskExp(T.queue, record, &tasks[i], NULL, 0, NULL,
-                                             i == 9 ? &ev : NULL));
+        ck_assert_ur_ok(
+            urEnqueueHostTaskExp(T.queue, record, &tasks[i], NULL, 0, NULL, i == 9 ? &ev : NULL));
     }
     ck_assert_ur_ok(urEventWait(1, &ev));
     ck_assert_int_eq(atomic_load(&log.next), 10);
@@ -81,14 +81,18 @@ START_TEST(host_tasks_interleave_with_kernels) {
     ur_kernel_handle_t k = NULL;
     ck_assert_ur_ok(urKernelCreate(p, "add_one", &k));
     int *data = NULL;
-    ck_assert_ur_ok(urUSMSharedAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&data));
+    ck_assert_ur_ok(
+        urUSMSharedAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&data));
     memset(data, 0, N * sizeof(int));
     static log_t log;
     static task_t tasks[5];
     atomic_init(&log.next, 0);
     log.data = data;
-    ur_exp_kernel_arg_properties_t arg = {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES, NULL,
-                                          UR_EXP_KERNEL_ARG_TYPE_POINTER, 0, sizeof(void *),
+    ur_exp_kernel_arg_properties_t arg = {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+                                          NULL,
+                                          UR_EXP_KERNEL_ARG_TYPE_POINTER,
+                                          0,
+                                          sizeof(void *),
                                           {.pointer = data}};
     size_t global = N;
     int expect = 0;
@@ -151,9 +155,9 @@ START_TEST(host_task_bad_input) {
                  UR_RESULT_ERROR_INVALID_NULL_POINTER);
     ck_assert_ur(urEnqueueHostTaskExp(T.queue, nothing, NULL, NULL, 1, NULL, NULL),
                  UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
-    ck_assert_ur(urEnqueueHostTaskExp((ur_queue_handle_t)T.context, nothing, NULL, NULL, 0, NULL,
-                                      NULL),
-                 UR_RESULT_ERROR_INVALID_QUEUE);
+    ck_assert_ur(
+        urEnqueueHostTaskExp((ur_queue_handle_t)T.context, nothing, NULL, NULL, 0, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_QUEUE);
 }
 END_TEST
 
@@ -176,14 +180,15 @@ static void fill_natively(ur_queue_handle_t q, void *p) {
 // A UR fill, the native fill after it, then a UR read: the native fill's 7 wins.
 START_TEST(native_command_runs_in_order) {
     ur_mem_handle_t m = NULL;
-    ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, N * sizeof(int), NULL, &m));
+    ck_assert_ur_ok(
+        urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, N * sizeof(int), NULL, &m));
     int zero = 0, out[N];
     ur_event_handle_t fill = NULL, ev = NULL;
-    ck_assert_ur_ok(urEnqueueMemBufferFill(T.queue, m, &zero, sizeof zero, 0, N * sizeof(int), 0,
-                                           NULL, &fill));
+    ck_assert_ur_ok(
+        urEnqueueMemBufferFill(T.queue, m, &zero, sizeof zero, 0, N * sizeof(int), 0, NULL, &fill));
     native_t n = {m, -1};
-    ck_assert_ur_ok(urEnqueueNativeCommandExp(T.queue, fill_natively, &n, 1, &m, NULL, 1, &fill,
-                                              &ev));
+    ck_assert_ur_ok(
+        urEnqueueNativeCommandExp(T.queue, fill_natively, &n, 1, &m, NULL, 1, &fill, &ev));
     ck_assert_int_eq(n.err, CL_SUCCESS);
     ur_command_t type = 0;
     ck_assert_ur_ok(urEventGetInfo(ev, UR_EVENT_INFO_COMMAND_TYPE, sizeof type, &type, NULL));
