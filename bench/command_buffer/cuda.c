@@ -5,8 +5,9 @@
 //   - replay: one urEnqueueCommandBufferExp of a buffer holding the 1000 launches, then finish
 //   - raw: cuGraphLaunch of an instantiation of the same CUgraph (the buffer's native handle)
 //     on the queue's stream, then cuStreamSynchronize
-// The three alternate, so drift hits all alike; medians and the ratios replay/eager and
-// replay/raw print. Aims (issue 16): replay at most 0.5x eager, within 1.03x of raw.
+// The three alternate, each going first in turn, so drift hits all alike; medians and the ratios
+// replay/eager and replay/raw print. Aims (issue 16): replay at most 0.5x eager, within 1.03x of
+// raw.
 //
 //   bench_command_buffer_cuda [--reps N] [--launches N] [--adapter lib] [--ptx bench_kernels.ptx]
 //
@@ -107,22 +108,28 @@ int main(int argc, char **argv) {
     if (eager == NULL || replay == NULL || raw == NULL)
         FAIL("out of memory\n");
     for (int r = -3; r < reps; ++r) { // three warm-up rounds
-        double t0 = urc_bench_now_us();
-        for (int i = 0; i < launches; ++i)
-            UR(urEnqueueKernelLaunchWithArgsExp(queue, kernel, 1, NULL, &global, &local, 1, &arg,
-                                                NULL, 0, NULL, NULL));
-        UR(urQueueFinish(queue));
-        double t1 = urc_bench_now_us();
-        UR(urEnqueueCommandBufferExp(queue, cb, 0, NULL, NULL));
-        UR(urQueueFinish(queue));
-        double t2 = urc_bench_now_us();
-        if (graph_launch(exec, stream) != CUDA_SUCCESS || sync(stream) != CUDA_SUCCESS)
-            FAIL("raw cuGraphLaunch failed\n");
-        double t3 = urc_bench_now_us();
+        // The three ways take turns going first.
+        double t[3] = {0, 0, 0};
+        for (int k = 0; k < 3; ++k) {
+            int way = (k + (r + 3)) % 3;
+            double t0 = urc_bench_now_us();
+            if (way == 0) {
+                for (int i = 0; i < launches; ++i)
+                    UR(urEnqueueKernelLaunchWithArgsExp(queue, kernel, 1, NULL, &global, &local, 1,
+                                                        &arg, NULL, 0, NULL, NULL));
+                UR(urQueueFinish(queue));
+            } else if (way == 1) {
+                UR(urEnqueueCommandBufferExp(queue, cb, 0, NULL, NULL));
+                UR(urQueueFinish(queue));
+            } else if (graph_launch(exec, stream) != CUDA_SUCCESS || sync(stream) != CUDA_SUCCESS) {
+                FAIL("raw cuGraphLaunch failed\n");
+            }
+            t[way] = urc_bench_now_us() - t0;
+        }
         if (r >= 0) {
-            eager[r] = t1 - t0;
-            replay[r] = t2 - t1;
-            raw[r] = t3 - t2;
+            eager[r] = t[0];
+            replay[r] = t[1];
+            raw[r] = t[2];
         }
     }
     double me = urc_bench_median(eager, reps), mr = urc_bench_median(replay, reps),
