@@ -114,7 +114,13 @@
     X(GraphExecDestroy, PFN_cuGraphExecDestroy_v10000, "cuGraphExecDestroy", NULL)                 \
     X(GraphExecKernelNodeSetParams, PFN_cuGraphExecKernelNodeSetParams_v12000,                     \
       "cuGraphExecKernelNodeSetParams_v2", NULL)                                                   \
-    X(LaunchHostFunc, PFN_cuLaunchHostFunc_v10000, "cuLaunchHostFunc", NULL)
+    X(LaunchHostFunc, PFN_cuLaunchHostFunc_v10000, "cuLaunchHostFunc", NULL)                       \
+    X(StreamBeginCaptureToGraph, PFN_cuStreamBeginCaptureToGraph_v12030,                           \
+      "cuStreamBeginCaptureToGraph", NULL)                                                         \
+    X(StreamEndCapture, PFN_cuStreamEndCapture_v10000, "cuStreamEndCapture", NULL)                 \
+    X(StreamIsCapturing, PFN_cuStreamIsCapturing_v10000, "cuStreamIsCapturing", NULL)              \
+    X(GraphGetNodes, PFN_cuGraphGetNodes_v10000, "cuGraphGetNodes", NULL)                          \
+    X(GraphDebugDotPrint, PFN_cuGraphDebugDotPrint_v11030, "cuGraphDebugDotPrint", NULL)
 
 typedef struct cuda_driver_t {
 #define CUDA_DRIVER_FIELD(field, type, ...) type field;

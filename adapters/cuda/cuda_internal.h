@@ -91,7 +91,30 @@ typedef struct cuda_queue_t {
     pthread_mutex_t barrier_lock; // serialises barriers; guards the two events below
     CUevent barrier_tmp;
     CUevent barrier_event;
+    struct cuda_graph_t *capture; // the graph being captured into (graph.c), or NULL
 } cuda_queue_t;
+
+/// A graph a queue captured into (urGraphCreateExp, urQueueBeginGraphCaptureExp).
+typedef struct cuda_graph_destruction_t {
+    ur_exp_graph_destruction_callback_t fn;
+    void *data;
+    struct cuda_graph_destruction_t *next;
+} cuda_graph_destruction_t;
+
+typedef struct cuda_graph_t {
+    urc_object_t obj;
+    cuda_context_t *ctx; // retained
+    CUgraph graph;
+    uint64_t id;
+    pthread_mutex_t lock; // guards the callbacks
+    cuda_graph_destruction_t *callbacks;
+} cuda_graph_t;
+
+typedef struct cuda_exec_graph_t {
+    urc_object_t obj;
+    cuda_context_t *ctx; // retained
+    CUgraphExec exec;
+} cuda_exec_graph_t;
 
 typedef struct cuda_event_t {
     urc_object_t obj;
@@ -348,6 +371,10 @@ ur_result_t cuda_launch_node_params(cuda_kernel_t *k, const cuda_device_t *dev, 
                                     const size_t *pLocalWorkSize, uint32_t numArgs,
                                     const ur_exp_kernel_arg_properties_t *pArgs,
                                     cuda_node_params_fn apply, void *ctx);
+
+// ---- graph.c ----
+/// Whether stream capture into graphs works with this driver (cuStreamBeginCaptureToGraph).
+bool cuda_graph_capture_available(void);
 
 // ---- command_buffer.c ----
 /// What the device can do with command buffers (graphs need CUDA 12 driver entry points).

@@ -451,6 +451,8 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
         return urc_info_u32(&out, u32);
 
     switch (propName) {
+    case UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP: // graph.c
+        return urc_info_bool(&out, cuda_graph_capture_available());
     case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:
     case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP: {
         urc_cb_caps_t cb;

@@ -302,8 +302,8 @@ ur_result_t l0_command_buffer_append_usm_fill_exp(
     (void)phEventWaitList;
     CB_CHECK(hCommandBuffer);
     return append_fill(hCommandBuffer, pMemory, pPattern, patternSize, size,
-                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
-                       pSyncPoint, phEvent, phCommand);
+                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
+                       phEvent, phCommand);
 }
 
 static ur_result_t check_mem(l0_cb_t *cb, ur_mem_handle_t m, size_t offset, size_t size) {
@@ -335,9 +335,9 @@ ur_result_t l0_command_buffer_append_mem_buffer_copy_exp(
         res = check_mem(cb, hDstMem, dstOffset, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    return append_copy(hCommandBuffer, mem_at(hDstMem, dstOffset), mem_at(hSrcMem, srcOffset),
-                       size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
-                       pSyncPoint, phEvent, phCommand);
+    return append_copy(hCommandBuffer, mem_at(hDstMem, dstOffset), mem_at(hSrcMem, srcOffset), size,
+                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
+                       phEvent, phCommand);
 }
 
 ur_result_t l0_command_buffer_append_mem_buffer_write_exp(
@@ -351,9 +351,8 @@ ur_result_t l0_command_buffer_append_mem_buffer_write_exp(
     ur_result_t res = check_mem((l0_cb_t *)hCommandBuffer, hBuffer, offset, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    return append_copy(hCommandBuffer, mem_at(hBuffer, offset), pSrc, size,
-                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
-                       pSyncPoint, phEvent, phCommand);
+    return append_copy(hCommandBuffer, mem_at(hBuffer, offset), pSrc, size, numSyncPointsInWaitList,
+                       pSyncPointWaitList, numEventsInWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 ur_result_t l0_command_buffer_append_mem_buffer_read_exp(
@@ -367,9 +366,8 @@ ur_result_t l0_command_buffer_append_mem_buffer_read_exp(
     ur_result_t res = check_mem((l0_cb_t *)hCommandBuffer, hBuffer, offset, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    return append_copy(hCommandBuffer, pDst, mem_at(hBuffer, offset), size,
-                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
-                       pSyncPoint, phEvent, phCommand);
+    return append_copy(hCommandBuffer, pDst, mem_at(hBuffer, offset), size, numSyncPointsInWaitList,
+                       pSyncPointWaitList, numEventsInWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 ur_result_t l0_command_buffer_append_mem_buffer_fill_exp(
@@ -384,8 +382,8 @@ ur_result_t l0_command_buffer_append_mem_buffer_fill_exp(
     if (res != UR_RESULT_SUCCESS)
         return res;
     return append_fill(hCommandBuffer, mem_at(hBuffer, offset), pPattern, patternSize, size,
-                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
-                       pSyncPoint, phEvent, phCommand);
+                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
+                       phEvent, phCommand);
 }
 
 /// Prefetch and advice: hints that only need their place in the order.

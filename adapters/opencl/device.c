@@ -818,6 +818,7 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
         return urc_info_bool(&out, true);
     case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP: // not implemented on OpenCL
     case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
+    case UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP: // OpenCL has no stream capture
         return urc_info_bool(&out, false);
 
     // Features this adapter does not offer (yet): answered "no", so a SYCL runtime asking at

@@ -4,12 +4,19 @@
 // launch queues each node's command on the stream in that order, as the eager call would, so
 // a graph runs after earlier work on the stream and before later work, and launches of one
 // executable graph follow each other. Host functions run on the stream's worker.
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuda_sim_internal.h"
 
-typedef enum node_kind_t { NODE_KERNEL, NODE_MEMCPY, NODE_MEMSET, NODE_EMPTY } node_kind_t;
+typedef enum node_kind_t {
+    NODE_KERNEL,
+    NODE_MEMCPY,
+    NODE_MEMSET,
+    NODE_EMPTY,
+    NODE_HOST
+} node_kind_t;
 
 /// What a node does; kernel parameters are copied, as the driver does at node creation.
 typedef struct node_op_t {
@@ -20,6 +27,8 @@ typedef struct node_op_t {
     void *params[32];
     CUDA_MEMCPY3D copy;
     CUDA_MEMSET_NODE_PARAMS set;
+    CUhostFn host_fn;
+    void *host_data;
 } node_op_t;
 
 struct CUgraphNode_st {
@@ -271,6 +280,9 @@ SIM_EXPORT CUresult cuGraphLaunch(CUgraphExec e, CUstream s) {
         case NODE_MEMSET:
             r = run_memset(s, &op->set);
             break;
+        case NODE_HOST:
+            r = cuLaunchHostFunc(s, op->host_fn, op->host_data);
+            break;
         case NODE_EMPTY:
             break;
         }
@@ -292,10 +304,147 @@ SIM_EXPORT CUresult cuLaunchHostFunc(CUstream s, CUhostFn fn, void *data) {
     SIM_STICKY();
     if (fn == NULL)
         return CUDA_ERROR_INVALID_VALUE;
+    CUresult captured = CUDA_SUCCESS;
+    if (sim_capture_host(s, fn, data, &captured))
+        return captured;
     host_call_t *h = malloc(sizeof *h);
     if (h == NULL)
         return CUDA_ERROR_OUT_OF_MEMORY;
     h->fn = fn;
     h->data = data;
     return sim_enqueue(s, run_host, h);
+}
+
+// ---- stream capture ----
+// A capturing stream adds each command as a node after the previous one instead of queueing
+// it; cuStreamEndCapture hands the graph out.
+
+static bool capture_add(CUstream s, node_op_t *op, CUresult *r) {
+    sim_capture_t *c = sim_stream_capture(s);
+    if (c->graph == NULL)
+        return false;
+    CUgraphNode node = NULL;
+    *r = add_node(&node, c->graph, c->last != NULL ? &c->last : NULL, c->last != NULL, op);
+    if (*r == CUDA_SUCCESS)
+        c->last = node;
+    return true;
+}
+
+bool sim_capture_kernel(CUstream s, CUfunction f, const unsigned grid[3], const unsigned block[3],
+                        unsigned shared, void **params, CUresult *r) {
+    if (sim_stream_capture(s)->graph == NULL)
+        return false;
+    CUDA_KERNEL_NODE_PARAMS p = {.func = f,
+                                 .gridDimX = grid[0],
+                                 .gridDimY = grid[1],
+                                 .gridDimZ = grid[2],
+                                 .blockDimX = block[0],
+                                 .blockDimY = block[1],
+                                 .blockDimZ = block[2],
+                                 .sharedMemBytes = shared,
+                                 .kernelParams = params};
+    node_op_t op;
+    *r = op_kernel(&op, &p);
+    return *r != CUDA_SUCCESS || capture_add(s, &op, r);
+}
+
+bool sim_capture_copy(CUstream s, const CUDA_MEMCPY3D *p, CUresult *r) {
+    node_op_t op = {.kind = NODE_MEMCPY, .copy = *p};
+    return capture_add(s, &op, r);
+}
+
+bool sim_capture_fill(CUstream s, CUdeviceptr dst, size_t pitch, uint32_t value, unsigned element,
+                      size_t width, size_t height, CUresult *r) {
+    node_op_t op = {.kind = NODE_MEMSET,
+                    .set = {.dst = dst,
+                            .pitch = pitch,
+                            .value = value,
+                            .elementSize = element,
+                            .width = width,
+                            .height = height}};
+    return capture_add(s, &op, r);
+}
+
+bool sim_capture_host(CUstream s, CUhostFn fn, void *data, CUresult *r) {
+    node_op_t op = {.kind = NODE_HOST, .host_fn = fn, .host_data = data};
+    return capture_add(s, &op, r);
+}
+
+static CUresult begin_capture(CUstream s, CUgraph g, bool owns) {
+    SIM_STICKY();
+    sim_capture_t *c = sim_stream_capture(s);
+    if (s == NULL || c->graph != NULL)
+        return CUDA_ERROR_ILLEGAL_STATE; // the legacy stream cannot capture; no nesting
+    c->graph = g;
+    c->owns_graph = owns;
+    // Capturing into an existing graph continues after its last node.
+    c->last = g->count > 0 ? g->nodes[g->count - 1] : NULL;
+    return CUDA_SUCCESS;
+}
+
+SIM_EXPORT CUresult cuStreamBeginCapture_v2(CUstream s, CUstreamCaptureMode mode) {
+    (void)mode;
+    CUgraph g = NULL;
+    CUresult r = cuGraphCreate(&g, 0);
+    if (r == CUDA_SUCCESS && (r = begin_capture(s, g, true)) != CUDA_SUCCESS)
+        cuGraphDestroy(g);
+    return r;
+}
+
+SIM_EXPORT CUresult cuStreamBeginCaptureToGraph(CUstream s, CUgraph g, const CUgraphNode *deps,
+                                                const CUgraphEdgeData *edges, size_t ndeps,
+                                                CUstreamCaptureMode mode) {
+    (void)deps, (void)edges, (void)ndeps, (void)mode;
+    if (g == NULL)
+        return CUDA_ERROR_INVALID_VALUE;
+    return begin_capture(s, g, false);
+}
+
+SIM_EXPORT CUresult cuStreamEndCapture(CUstream s, CUgraph *phGraph) {
+    sim_capture_t *c = sim_stream_capture(s);
+    if (phGraph == NULL)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (c->graph == NULL)
+        return CUDA_ERROR_ILLEGAL_STATE;
+    *phGraph = c->graph;
+    c->graph = NULL;
+    c->last = NULL;
+    return CUDA_SUCCESS;
+}
+
+SIM_EXPORT CUresult cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *status) {
+    if (status == NULL)
+        return CUDA_ERROR_INVALID_VALUE;
+    *status = sim_stream_capture(s)->graph != NULL ? CU_STREAM_CAPTURE_STATUS_ACTIVE
+                                                   : CU_STREAM_CAPTURE_STATUS_NONE;
+    return CUDA_SUCCESS;
+}
+
+SIM_EXPORT CUresult cuGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *count) {
+    if (g == NULL || count == NULL)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (nodes != NULL)
+        for (size_t i = 0; i < *count && i < g->count; ++i)
+            nodes[i] = g->nodes[i];
+    *count = g->count;
+    return CUDA_SUCCESS;
+}
+
+SIM_EXPORT CUresult cuGraphDebugDotPrint(CUgraph g, const char *path, unsigned int flags) {
+    (void)flags;
+    if (g == NULL || path == NULL)
+        return CUDA_ERROR_INVALID_VALUE;
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        return CUDA_ERROR_OPERATING_SYSTEM;
+    static const char *kinds[] = {"kernel", "memcpy", "memset", "empty", "host"};
+    fprintf(f, "digraph sim {\n");
+    for (size_t i = 0; i < g->count; ++i) {
+        fprintf(f, "  n%zu [label=\"%s\"];\n", i, kinds[g->ops[i].kind]);
+        if (i > 0)
+            fprintf(f, "  n%zu -> n%zu;\n", i - 1, i);
+    }
+    fprintf(f, "}\n");
+    fclose(f);
+    return CUDA_SUCCESS;
 }

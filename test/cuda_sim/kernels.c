@@ -169,6 +169,10 @@ SIM_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsig
     if (extra != NULL || gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0 ||
         (size_t)bx * by * bz > 1024 || shared > 232448)
         return CUDA_ERROR_INVALID_VALUE;
+    CUresult captured = CUDA_SUCCESS;
+    const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+    if (sim_capture_kernel(s, f, grid, block, shared, params, &captured))
+        return captured;
     sim_launch_t *l = calloc(1, sizeof *l);
     if (l == NULL)
         return CUDA_ERROR_OUT_OF_MEMORY;

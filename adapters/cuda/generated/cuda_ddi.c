@@ -441,6 +441,41 @@ static ur_result_t UR_APICALL checked_queue_flush(ur_queue_handle_t hQueue) {
     return cuda_queue_flush(hQueue);
 }
 
+static ur_result_t UR_APICALL checked_queue_begin_graph_capture_exp(ur_queue_handle_t hQueue) {
+    ur_result_t result = urc_check_queue_begin_graph_capture_exp(hQueue);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_queue_begin_graph_capture_exp(hQueue);
+}
+
+static ur_result_t UR_APICALL checked_queue_begin_capture_into_graph_exp(ur_queue_handle_t hQueue, ur_exp_graph_handle_t hGraph) {
+    ur_result_t result = urc_check_queue_begin_capture_into_graph_exp(hQueue, hGraph);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_queue_begin_capture_into_graph_exp(hQueue, hGraph);
+}
+
+static ur_result_t UR_APICALL checked_queue_end_graph_capture_exp(ur_queue_handle_t hQueue, ur_exp_graph_handle_t *phGraph) {
+    ur_result_t result = urc_check_queue_end_graph_capture_exp(hQueue, phGraph);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_queue_end_graph_capture_exp(hQueue, phGraph);
+}
+
+static ur_result_t UR_APICALL checked_queue_is_graph_capture_enabled_exp(ur_queue_handle_t hQueue, bool *pResult) {
+    ur_result_t result = urc_check_queue_is_graph_capture_enabled_exp(hQueue, pResult);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_queue_is_graph_capture_enabled_exp(hQueue, pResult);
+}
+
+static ur_result_t UR_APICALL checked_queue_get_graph_exp(ur_queue_handle_t hQueue, ur_exp_graph_handle_t *phGraph) {
+    ur_result_t result = urc_check_queue_get_graph_exp(hQueue, phGraph);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_queue_get_graph_exp(hQueue, phGraph);
+}
+
 static ur_result_t UR_APICALL checked_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t flags, size_t size, const ur_buffer_properties_t *pProperties, ur_mem_handle_t *phBuffer) {
     ur_result_t result = urc_check_mem_buffer_create(hContext, flags, size, pProperties, phBuffer);
     if (result != UR_RESULT_SUCCESS)
@@ -665,6 +700,13 @@ static ur_result_t UR_APICALL checked_enqueue_native_command_exp(ur_queue_handle
     return cuda_enqueue_native_command_exp(hQueue, pfnNativeEnqueue, data, numMemsInMemList, phMemList, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
+static ur_result_t UR_APICALL checked_enqueue_graph_exp(ur_queue_handle_t hQueue, ur_exp_executable_graph_handle_t hGraph, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_graph_exp(hQueue, hGraph, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_enqueue_graph_exp(hQueue, hGraph, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
 static ur_result_t UR_APICALL checked_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size, void **ppMem) {
     ur_result_t result = urc_check_usm_host_alloc(hContext, pUSMDesc, pool, size, ppMem);
     if (result != UR_RESULT_SUCCESS)
@@ -833,6 +875,76 @@ static ur_result_t UR_APICALL checked_command_buffer_get_native_handle_exp(ur_ex
     return cuda_command_buffer_get_native_handle_exp(hCommandBuffer, phNativeCommandBuffer);
 }
 
+static ur_result_t UR_APICALL checked_graph_create_exp(ur_context_handle_t hContext, ur_exp_graph_handle_t *phGraph) {
+    ur_result_t result = urc_check_graph_create_exp(hContext, phGraph);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_create_exp(hContext, phGraph);
+}
+
+static ur_result_t UR_APICALL checked_graph_instantiate_graph_exp(ur_exp_graph_handle_t hGraph, ur_exp_executable_graph_handle_t *phExecGraph) {
+    ur_result_t result = urc_check_graph_instantiate_graph_exp(hGraph, phExecGraph);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_instantiate_graph_exp(hGraph, phExecGraph);
+}
+
+static ur_result_t UR_APICALL checked_graph_destroy_exp(ur_exp_graph_handle_t hGraph) {
+    ur_result_t result = urc_check_graph_destroy_exp(hGraph);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_destroy_exp(hGraph);
+}
+
+static ur_result_t UR_APICALL checked_graph_executable_graph_destroy_exp(ur_exp_executable_graph_handle_t hExecutableGraph) {
+    ur_result_t result = urc_check_graph_executable_graph_destroy_exp(hExecutableGraph);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_executable_graph_destroy_exp(hExecutableGraph);
+}
+
+static ur_result_t UR_APICALL checked_graph_is_empty_exp(ur_exp_graph_handle_t hGraph, bool *pResult) {
+    ur_result_t result = urc_check_graph_is_empty_exp(hGraph, pResult);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_is_empty_exp(hGraph, pResult);
+}
+
+static ur_result_t UR_APICALL checked_graph_get_id_exp(ur_exp_graph_handle_t hGraph, uint64_t *pGraphId) {
+    ur_result_t result = urc_check_graph_get_id_exp(hGraph, pGraphId);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_get_id_exp(hGraph, pGraphId);
+}
+
+static ur_result_t UR_APICALL checked_graph_set_destruction_callback_exp(ur_exp_graph_handle_t hGraph, ur_exp_graph_destruction_callback_t pfnCallback, void *pUserData) {
+    ur_result_t result = urc_check_graph_set_destruction_callback_exp(hGraph, pfnCallback, pUserData);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_set_destruction_callback_exp(hGraph, pfnCallback, pUserData);
+}
+
+static ur_result_t UR_APICALL checked_graph_dump_contents_exp(ur_exp_graph_handle_t hGraph, const char *filePath) {
+    ur_result_t result = urc_check_graph_dump_contents_exp(hGraph, filePath);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_dump_contents_exp(hGraph, filePath);
+}
+
+static ur_result_t UR_APICALL checked_graph_get_native_handle_exp(ur_exp_graph_handle_t hGraph, ur_native_handle_t *phNativeGraph) {
+    ur_result_t result = urc_check_graph_get_native_handle_exp(hGraph, phNativeGraph);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_get_native_handle_exp(hGraph, phNativeGraph);
+}
+
+static ur_result_t UR_APICALL checked_graph_executable_graph_get_native_handle_exp(ur_exp_executable_graph_handle_t hExecutableGraph, ur_native_handle_t *phNativeExecutableGraph) {
+    ur_result_t result = urc_check_graph_executable_graph_get_native_handle_exp(hExecutableGraph, phNativeExecutableGraph);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_executable_graph_get_native_handle_exp(hExecutableGraph, phNativeExecutableGraph);
+}
+
 static ur_result_t UR_APICALL checked_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType, uint32_t NumEntries, ur_device_handle_t *phDevices, uint32_t *pNumDevices) {
     ur_result_t result = urc_check_device_get(hPlatform, DeviceType, NumEntries, phDevices, pNumDevices);
     if (result != UR_RESULT_SUCCESS)
@@ -981,7 +1093,13 @@ const ur_dditable_t cuda_ddi = {
         .pfnFinish = checked_queue_finish,
         .pfnFlush = checked_queue_flush,
     },
-    .QueueExp = URC_UNSUPPORTED_QUEUE_EXP,
+    .QueueExp = {
+        .pfnBeginGraphCaptureExp = checked_queue_begin_graph_capture_exp,
+        .pfnBeginCaptureIntoGraphExp = checked_queue_begin_capture_into_graph_exp,
+        .pfnEndGraphCaptureExp = checked_queue_end_graph_capture_exp,
+        .pfnIsGraphCaptureEnabledExp = checked_queue_is_graph_capture_enabled_exp,
+        .pfnGetGraphExp = checked_queue_get_graph_exp,
+    },
     .Sampler = URC_UNSUPPORTED_SAMPLER,
     .Mem = {
         .pfnImageCreate = urc_unsupported_mem_image_create,
@@ -1033,7 +1151,7 @@ const ur_dditable_t cuda_ddi = {
         .pfnCommandBufferExp = checked_enqueue_command_buffer_exp,
         .pfnHostTaskExp = checked_enqueue_host_task_exp,
         .pfnNativeCommandExp = checked_enqueue_native_command_exp,
-        .pfnGraphExp = urc_unsupported_enqueue_graph_exp,
+        .pfnGraphExp = checked_enqueue_graph_exp,
     },
     .USM = {
         .pfnHostAlloc = checked_usm_host_alloc,
@@ -1073,7 +1191,18 @@ const ur_dditable_t cuda_ddi = {
         .pfnGetInfoExp = checked_command_buffer_get_info_exp,
         .pfnGetNativeHandleExp = checked_command_buffer_get_native_handle_exp,
     },
-    .GraphExp = URC_UNSUPPORTED_GRAPH_EXP,
+    .GraphExp = {
+        .pfnCreateExp = checked_graph_create_exp,
+        .pfnInstantiateGraphExp = checked_graph_instantiate_graph_exp,
+        .pfnDestroyExp = checked_graph_destroy_exp,
+        .pfnExecutableGraphDestroyExp = checked_graph_executable_graph_destroy_exp,
+        .pfnIsEmptyExp = checked_graph_is_empty_exp,
+        .pfnGetIdExp = checked_graph_get_id_exp,
+        .pfnSetDestructionCallbackExp = checked_graph_set_destruction_callback_exp,
+        .pfnDumpContentsExp = checked_graph_dump_contents_exp,
+        .pfnGetNativeHandleExp = checked_graph_get_native_handle_exp,
+        .pfnExecutableGraphGetNativeHandleExp = checked_graph_executable_graph_get_native_handle_exp,
+    },
     .IPCExp = URC_UNSUPPORTED_IPC_EXP,
     .MemoryExportExp = URC_UNSUPPORTED_MEMORY_EXPORT_EXP,
     .UsmP2PExp = URC_UNSUPPORTED_USM_P2P_EXP,

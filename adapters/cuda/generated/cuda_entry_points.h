@@ -71,6 +71,11 @@ ur_result_t cuda_queue_get_native_handle(ur_queue_handle_t hQueue, ur_queue_nati
 ur_result_t cuda_queue_create_with_native_handle(ur_native_handle_t hNativeQueue, ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_queue_native_properties_t *pProperties, ur_queue_handle_t *phQueue);
 ur_result_t cuda_queue_finish(ur_queue_handle_t hQueue);
 ur_result_t cuda_queue_flush(ur_queue_handle_t hQueue);
+ur_result_t cuda_queue_begin_graph_capture_exp(ur_queue_handle_t hQueue);
+ur_result_t cuda_queue_begin_capture_into_graph_exp(ur_queue_handle_t hQueue, ur_exp_graph_handle_t hGraph);
+ur_result_t cuda_queue_end_graph_capture_exp(ur_queue_handle_t hQueue, ur_exp_graph_handle_t *phGraph);
+ur_result_t cuda_queue_is_graph_capture_enabled_exp(ur_queue_handle_t hQueue, bool *pResult);
+ur_result_t cuda_queue_get_graph_exp(ur_queue_handle_t hQueue, ur_exp_graph_handle_t *phGraph);
 ur_result_t cuda_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t flags, size_t size, const ur_buffer_properties_t *pProperties, ur_mem_handle_t *phBuffer);
 ur_result_t cuda_mem_retain(ur_mem_handle_t hMem);
 ur_result_t cuda_mem_release(ur_mem_handle_t hMem);
@@ -103,6 +108,7 @@ ur_result_t cuda_enqueue_timestamp_recording_exp(ur_queue_handle_t hQueue, bool 
 ur_result_t cuda_enqueue_command_buffer_exp(ur_queue_handle_t hQueue, ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent);
 ur_result_t cuda_enqueue_host_task_exp(ur_queue_handle_t hQueue, ur_exp_host_task_function_t pfnHostTask, void *data, const ur_exp_host_task_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent);
 ur_result_t cuda_enqueue_native_command_exp(ur_queue_handle_t hQueue, ur_exp_enqueue_native_command_function_t pfnNativeEnqueue, void *data, uint32_t numMemsInMemList, const ur_mem_handle_t *phMemList, const ur_exp_enqueue_native_command_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent);
+ur_result_t cuda_enqueue_graph_exp(ur_queue_handle_t hQueue, ur_exp_executable_graph_handle_t hGraph, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent);
 ur_result_t cuda_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size, void **ppMem);
 ur_result_t cuda_usm_device_alloc(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size, void **ppMem);
 ur_result_t cuda_usm_shared_alloc(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size, void **ppMem);
@@ -127,6 +133,16 @@ ur_result_t cuda_command_buffer_update_signal_event_exp(ur_exp_command_buffer_co
 ur_result_t cuda_command_buffer_update_wait_events_exp(ur_exp_command_buffer_command_handle_t hCommand, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList);
 ur_result_t cuda_command_buffer_get_info_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_exp_command_buffer_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
 ur_result_t cuda_command_buffer_get_native_handle_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_native_handle_t *phNativeCommandBuffer);
+ur_result_t cuda_graph_create_exp(ur_context_handle_t hContext, ur_exp_graph_handle_t *phGraph);
+ur_result_t cuda_graph_instantiate_graph_exp(ur_exp_graph_handle_t hGraph, ur_exp_executable_graph_handle_t *phExecGraph);
+ur_result_t cuda_graph_destroy_exp(ur_exp_graph_handle_t hGraph);
+ur_result_t cuda_graph_executable_graph_destroy_exp(ur_exp_executable_graph_handle_t hExecutableGraph);
+ur_result_t cuda_graph_is_empty_exp(ur_exp_graph_handle_t hGraph, bool *pResult);
+ur_result_t cuda_graph_get_id_exp(ur_exp_graph_handle_t hGraph, uint64_t *pGraphId);
+ur_result_t cuda_graph_set_destruction_callback_exp(ur_exp_graph_handle_t hGraph, ur_exp_graph_destruction_callback_t pfnCallback, void *pUserData);
+ur_result_t cuda_graph_dump_contents_exp(ur_exp_graph_handle_t hGraph, const char *filePath);
+ur_result_t cuda_graph_get_native_handle_exp(ur_exp_graph_handle_t hGraph, ur_native_handle_t *phNativeGraph);
+ur_result_t cuda_graph_executable_graph_get_native_handle_exp(ur_exp_executable_graph_handle_t hExecutableGraph, ur_native_handle_t *phNativeExecutableGraph);
 ur_result_t cuda_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType, uint32_t NumEntries, ur_device_handle_t *phDevices, uint32_t *pNumDevices);
 ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
 ur_result_t cuda_device_retain(ur_device_handle_t hDevice);

@@ -10,8 +10,8 @@
 enum { N = 64 };
 
 static ur_exp_command_buffer_handle_t make_cb(void) {
-    ur_exp_command_buffer_desc_t d = {UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC, NULL, false,
-                                      true, false};
+    ur_exp_command_buffer_desc_t d = {UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC, NULL, false, true,
+                                      false};
     ur_exp_command_buffer_handle_t cb = NULL;
     ck_assert_ur_ok(urCommandBufferCreateExp(T.context, T.device, &d, &cb));
     return cb;
@@ -25,8 +25,8 @@ static int *device_ints(void) {
 
 START_TEST(device_info) {
     ur_bool_t b = 0;
-    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP, sizeof b,
-                                    &b, NULL));
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP, sizeof b, &b, NULL));
     ck_assert_int_eq(b, 1);
     uint32_t caps = 1;
     ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP,
@@ -50,19 +50,25 @@ START_TEST(chain_replayed_1000_times) {
     int host[N], pattern = 0, v = 1;
     ur_exp_command_buffer_handle_t cb = make_cb();
     ur_exp_command_buffer_sync_point_t sp[5];
-    ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(cb, a, &pattern, sizeof pattern,
-                                                    N * sizeof(int), 0, NULL, 0, NULL, &sp[0],
-                                                    NULL, NULL));
-    ur_exp_kernel_arg_properties_t args[2] = {
-        {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES, NULL, UR_EXP_KERNEL_ARG_TYPE_POINTER, 0,
-         sizeof(void *), {.pointer = a}},
-        {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES, NULL, UR_EXP_KERNEL_ARG_TYPE_VALUE, 1,
-         sizeof v, {.value = &v}}};
+    ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(
+        cb, a, &pattern, sizeof pattern, N * sizeof(int), 0, NULL, 0, NULL, &sp[0], NULL, NULL));
+    ur_exp_kernel_arg_properties_t args[2] = {{UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+                                               NULL,
+                                               UR_EXP_KERNEL_ARG_TYPE_POINTER,
+                                               0,
+                                               sizeof(void *),
+                                               {.pointer = a}},
+                                              {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+                                               NULL,
+                                               UR_EXP_KERNEL_ARG_TYPE_VALUE,
+                                               1,
+                                               sizeof v,
+                                               {.value = &v}}};
     size_t global = N, local = 16;
     ck_assert_ur_ok(urCommandBufferAppendKernelLaunchWithArgsExp(
         cb, k, 1, NULL, &global, &local, 2, args, 0, NULL, 1, &sp[0], 0, NULL, &sp[1], NULL, NULL));
-    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, b, a, N * sizeof(int), 1, &sp[1], 0,
-                                                      NULL, &sp[2], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, b, a, N * sizeof(int), 1, &sp[1], 0, NULL,
+                                                      &sp[2], NULL, NULL));
     args[0].value.pointer = b;
     ck_assert_ur_ok(urCommandBufferAppendKernelLaunchWithArgsExp(
         cb, k, 1, NULL, &global, &local, 2, args, 0, NULL, 1, &sp[2], 0, NULL, &sp[3], NULL, NULL));
@@ -98,8 +104,10 @@ END_TEST
 // second queue, and back to back.
 START_TEST(buffer_runs_back_to_back_and_chained) {
     ur_mem_handle_t m1 = NULL, m2 = NULL;
-    ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, N * sizeof(int), NULL, &m1));
-    ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, N * sizeof(int), NULL, &m2));
+    ck_assert_ur_ok(
+        urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, N * sizeof(int), NULL, &m1));
+    ck_assert_ur_ok(
+        urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, N * sizeof(int), NULL, &m2));
     int in[N], out[N], nine = 9;
     for (int i = 0; i < N; ++i)
         in[i] = i;
@@ -108,9 +116,8 @@ START_TEST(buffer_runs_back_to_back_and_chained) {
                                                            NULL, NULL, NULL, NULL));
     ck_assert_ur_ok(urCommandBufferAppendMemBufferCopyExp(cb, m1, m2, 0, 0, sizeof in, 0, NULL, 0,
                                                           NULL, NULL, NULL, NULL));
-    ck_assert_ur_ok(urCommandBufferAppendMemBufferFillExp(cb, m2, &nine, sizeof nine, 0,
-                                                          8 * sizeof(int), 0, NULL, 0, NULL, NULL,
-                                                          NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferFillExp(
+        cb, m2, &nine, sizeof nine, 0, 8 * sizeof(int), 0, NULL, 0, NULL, NULL, NULL, NULL));
     ck_assert_ur_ok(urCommandBufferAppendMemBufferReadExp(cb, m2, 0, sizeof out, out, 0, NULL, 0,
                                                           NULL, NULL, NULL, NULL));
     ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
@@ -150,11 +157,11 @@ START_TEST(bad_input) {
                                                     NULL, NULL, NULL, NULL));
     ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(other, a, &v, sizeof v, sizeof v, 0, NULL, 0,
                                                     NULL, &theirs, NULL, NULL));
-    ck_assert_ur(urCommandBufferAppendUSMFillExp(cb, a, &v, sizeof v, sizeof v, 1, &theirs, 0,
-                                                 NULL, NULL, NULL, NULL),
+    ck_assert_ur(urCommandBufferAppendUSMFillExp(cb, a, &v, sizeof v, sizeof v, 1, &theirs, 0, NULL,
+                                                 NULL, NULL, NULL),
                  UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_EXP);
-    ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(cb, a, &v, sizeof v, sizeof v, 0, NULL, 0,
-                                                    NULL, &sp, NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(cb, a, &v, sizeof v, sizeof v, 0, NULL, 0, NULL,
+                                                    &sp, NULL, NULL));
     ck_assert_uint_eq(sp, 0);
     ur_exp_command_buffer_command_handle_t cmd = NULL;
     ck_assert_ur(urCommandBufferAppendUSMFillExp(cb, a, &v, sizeof v, sizeof v, 0, NULL, 0, NULL,
