@@ -513,6 +513,178 @@ ur_result_t cuda_command_buffer_append_mem_buffer_fill_exp(
     return append_end(&a, res, NULL, pSyncPoint);
 }
 
+// ---- rectangular copies ----
+
+/// One side of a rectangular copy in a graph: device memory (a buffer) or host memory.
+typedef struct rect_t {
+    CUmemorytype type;
+    CUdeviceptr device;
+    const void *host;
+    ur_rect_offset_t origin;
+    size_t row, slice; // checked, defaults applied
+} rect_t;
+
+static ur_result_t rect_side(rect_t *side, CUmemorytype type, CUdeviceptr device, const void *host,
+                             ur_rect_offset_t origin, const ur_rect_region_t *r, size_t row,
+                             size_t slice, size_t limit) {
+    if (r->width == 0 || r->height == 0 || r->depth == 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "an empty rectangle");
+    urc_rect_side_t checked;
+    ur_result_t res = urc_rect_check(&checked, origin, r, row, slice, limit);
+    *side = (rect_t){type, device, host, origin, checked.row, checked.slice};
+    return res;
+}
+
+/// The memcpy parameters for slices [z, z + depth) of one side: one node for the whole box when
+/// each slice is a whole number of rows, else one node per slice (CUDA's 3D copies describe a
+/// slice in rows).
+static void rect_params(const rect_t *s, size_t z, bool whole, CUmemorytype *type, CUdeviceptr *dev,
+                        const void **host, size_t *x, size_t *y, size_t *zz, size_t *pitch,
+                        size_t *height, size_t rows) {
+    size_t base = whole ? 0 : ((size_t)s->origin.z + z) * s->slice;
+    *type = s->type;
+    *dev = s->type == CU_MEMORYTYPE_DEVICE ? s->device + base : 0;
+    *host = s->type == CU_MEMORYTYPE_HOST ? (const char *)s->host + base : NULL;
+    *x = (size_t)s->origin.x;
+    *y = (size_t)s->origin.y;
+    *zz = whole ? (size_t)s->origin.z : 0;
+    *pitch = s->row;
+    *height = whole ? s->slice / s->row : (size_t)s->origin.y + rows;
+}
+
+static ur_result_t add_rect(append_t *a, const rect_t *src, const rect_t *dst,
+                            const ur_rect_region_t *r) {
+    bool whole = src->slice % src->row == 0 && dst->slice % dst->row == 0;
+    size_t nodes = whole ? 1 : (size_t)r->depth;
+    ur_result_t res = UR_RESULT_SUCCESS;
+    for (size_t z = 0; z < nodes && res == UR_RESULT_SUCCESS; ++z) {
+        CUDA_MEMCPY3D p;
+        memset(&p, 0, sizeof p);
+        const void *dst_host = NULL;
+        rect_params(src, z, whole, &p.srcMemoryType, &p.srcDevice, &p.srcHost, &p.srcXInBytes,
+                    &p.srcY, &p.srcZ, &p.srcPitch, &p.srcHeight, (size_t)r->height);
+        rect_params(dst, z, whole, &p.dstMemoryType, &p.dstDevice, &dst_host, &p.dstXInBytes,
+                    &p.dstY, &p.dstZ, &p.dstPitch, &p.dstHeight, (size_t)r->height);
+        p.dstHost = (void *)dst_host;
+        p.WidthInBytes = (size_t)r->width;
+        p.Height = (size_t)r->height;
+        p.Depth = whole ? (size_t)r->depth : 1;
+        CUgraphNode node = NULL;
+        res = cuda_ok(
+            cu.GraphAddMemcpyNode(&node, a->cb->graph, a->deps, a->ndeps, &p, a->cb->dev->ctx),
+            "cuGraphAddMemcpyNode");
+        if (res == UR_RESULT_SUCCESS) {
+            // Slices follow each other, so the copy ends with the last node.
+            a->deps[0] = node;
+            a->ndeps = 1;
+            a->node = node;
+        }
+    }
+    return res;
+}
+
+static ur_result_t check_rect_mem(cuda_cb_t *cb, ur_mem_handle_t m) {
+    if (!cuda_is(m, URC_KIND_MEM))
+        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
+    if (CUDA_MEM(m)->ctx != cb->ctx)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
+                             "the buffer belongs to another context than the command buffer");
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t
+append_rect(ur_exp_command_buffer_handle_t hCommandBuffer, const rect_t *src, const rect_t *dst,
+            ur_rect_region_t region, uint32_t numSyncPointsInWaitList,
+            const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
+            uint32_t numEventsInWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+            ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    append_t a;
+    APPEND_BEGIN(a, hCommandBuffer);
+    return append_end(&a, add_rect(&a, src, dst, &region), NULL, pSyncPoint);
+}
+
+ur_result_t cuda_command_buffer_append_mem_buffer_copy_rect_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hSrcMem, ur_mem_handle_t hDstMem,
+    ur_rect_offset_t srcOrigin, ur_rect_offset_t dstOrigin, ur_rect_region_t region,
+    size_t srcRowPitch, size_t srcSlicePitch, size_t dstRowPitch, size_t dstSlicePitch,
+    uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
+    uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
+    ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
+    ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)phEventWaitList;
+    CB_CHECK(hCommandBuffer);
+    cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
+    rect_t src, dst;
+    ur_result_t res = check_rect_mem(cb, hSrcMem);
+    if (res == UR_RESULT_SUCCESS)
+        res = check_rect_mem(cb, hDstMem);
+    if (res == UR_RESULT_SUCCESS)
+        res = rect_side(&src, CU_MEMORYTYPE_DEVICE, CUDA_MEM(hSrcMem)->ptr, NULL, srcOrigin,
+                        &region, srcRowPitch, srcSlicePitch, CUDA_MEM(hSrcMem)->size);
+    if (res == UR_RESULT_SUCCESS)
+        res = rect_side(&dst, CU_MEMORYTYPE_DEVICE, CUDA_MEM(hDstMem)->ptr, NULL, dstOrigin,
+                        &region, dstRowPitch, dstSlicePitch, CUDA_MEM(hDstMem)->size);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    return append_rect(hCommandBuffer, &src, &dst, region, numSyncPointsInWaitList,
+                       pSyncPointWaitList, numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+/// A rectangle between a buffer and host memory, either way.
+static ur_result_t
+host_rect(ur_exp_command_buffer_handle_t hCommandBuffer, bool write, ur_mem_handle_t hBuffer,
+          ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region,
+          size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch,
+          size_t hostSlicePitch, const void *host, uint32_t numSyncPointsInWaitList,
+          const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
+          uint32_t numEventsInWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+          ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    CB_CHECK(hCommandBuffer);
+    rect_t buf, mem;
+    ur_result_t res = check_rect_mem((cuda_cb_t *)hCommandBuffer, hBuffer);
+    if (res == UR_RESULT_SUCCESS)
+        res = rect_side(&buf, CU_MEMORYTYPE_DEVICE, CUDA_MEM(hBuffer)->ptr, NULL, bufferOffset,
+                        &region, bufferRowPitch, bufferSlicePitch, CUDA_MEM(hBuffer)->size);
+    if (res == UR_RESULT_SUCCESS)
+        res = rect_side(&mem, CU_MEMORYTYPE_HOST, 0, host, hostOffset, &region, hostRowPitch,
+                        hostSlicePitch, SIZE_MAX);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    return append_rect(hCommandBuffer, write ? &mem : &buf, write ? &buf : &mem, region,
+                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
+                       phEvent, phCommand);
+}
+
+ur_result_t cuda_command_buffer_append_mem_buffer_write_rect_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer,
+    ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region,
+    size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch,
+    void *pSrc, uint32_t numSyncPointsInWaitList,
+    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)phEventWaitList;
+    return host_rect(hCommandBuffer, true, hBuffer, bufferOffset, hostOffset, region,
+                     bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc,
+                     numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
+                     phEvent, phCommand);
+}
+
+ur_result_t cuda_command_buffer_append_mem_buffer_read_rect_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer,
+    ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region,
+    size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch,
+    void *pDst, uint32_t numSyncPointsInWaitList,
+    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)phEventWaitList;
+    return host_rect(hCommandBuffer, false, hBuffer, bufferOffset, hostOffset, region,
+                     bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst,
+                     numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
+                     phEvent, phCommand);
+}
+
 /// Prefetch and advice are hints with no graph node: an empty node keeps the ordering.
 static ur_result_t
 append_hint(ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numSyncPointsInWaitList,

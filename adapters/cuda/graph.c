@@ -17,8 +17,7 @@ bool cuda_graph_capture_available(void) {
     return cu.GraphCreate != NULL && cu.GraphDestroy != NULL &&
            cu.GraphInstantiateWithFlags != NULL && cu.GraphLaunch != NULL &&
            cu.GraphExecDestroy != NULL && cu.StreamBeginCaptureToGraph != NULL &&
-           cu.StreamEndCapture != NULL && cu.StreamIsCapturing != NULL &&
-           cu.GraphGetNodes != NULL;
+           cu.StreamEndCapture != NULL && cu.StreamIsCapturing != NULL && cu.GraphGetNodes != NULL;
 }
 
 static ur_result_t unavailable(void) {
@@ -181,7 +180,8 @@ ur_result_t cuda_graph_instantiate_graph_exp(ur_exp_graph_handle_t hGraph,
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t cuda_enqueue_graph_exp(ur_queue_handle_t hQueue, ur_exp_executable_graph_handle_t hGraph,
+ur_result_t cuda_enqueue_graph_exp(ur_queue_handle_t hQueue,
+                                   ur_exp_executable_graph_handle_t hGraph,
                                    uint32_t numEventsInWaitList,
                                    const ur_event_handle_t *phEventWaitList,
                                    ur_event_handle_t *phEvent) {
@@ -203,7 +203,8 @@ ur_result_t cuda_enqueue_graph_exp(ur_queue_handle_t hQueue, ur_exp_executable_g
     return cuda_op_end(&op, res, false, phEvent);
 }
 
-ur_result_t cuda_graph_executable_graph_destroy_exp(ur_exp_executable_graph_handle_t hExecutableGraph) {
+ur_result_t
+cuda_graph_executable_graph_destroy_exp(ur_exp_executable_graph_handle_t hExecutableGraph) {
     if (!cuda_is(hExecutableGraph, URC_KIND_EXECUTABLE_GRAPH))
         return UR_RESULT_ERROR_INVALID_GRAPH;
     cuda_exec_graph_t *e = (cuda_exec_graph_t *)hExecutableGraph;
@@ -217,8 +218,8 @@ ur_result_t cuda_graph_executable_graph_destroy_exp(ur_exp_executable_graph_hand
 ur_result_t cuda_graph_is_empty_exp(ur_exp_graph_handle_t hGraph, bool *pResult) {
     GRAPH_CHECK(hGraph);
     size_t n = 0;
-    ur_result_t res = cuda_ok(cu.GraphGetNodes(((cuda_graph_t *)hGraph)->graph, NULL, &n),
-                              "cuGraphGetNodes");
+    ur_result_t res =
+        cuda_ok(cu.GraphGetNodes(((cuda_graph_t *)hGraph)->graph, NULL, &n), "cuGraphGetNodes");
     if (res == UR_RESULT_SUCCESS)
         *pResult = n == 0;
     return res;
@@ -265,8 +266,9 @@ ur_result_t cuda_graph_get_native_handle_exp(ur_exp_graph_handle_t hGraph,
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t cuda_graph_executable_graph_get_native_handle_exp(
-    ur_exp_executable_graph_handle_t hExecutableGraph, ur_native_handle_t *phNativeExecutableGraph) {
+ur_result_t
+cuda_graph_executable_graph_get_native_handle_exp(ur_exp_executable_graph_handle_t hExecutableGraph,
+                                                  ur_native_handle_t *phNativeExecutableGraph) {
     if (!cuda_is(hExecutableGraph, URC_KIND_EXECUTABLE_GRAPH))
         return UR_RESULT_ERROR_INVALID_GRAPH;
     *phNativeExecutableGraph = (ur_native_handle_t)((cuda_exec_graph_t *)hExecutableGraph)->exec;

@@ -819,6 +819,27 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_read_exp(
     return cuda_command_buffer_append_mem_buffer_read_exp(hCommandBuffer, hBuffer, offset, size, pDst, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_copy_rect_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hSrcMem, ur_mem_handle_t hDstMem, ur_rect_offset_t srcOrigin, ur_rect_offset_t dstOrigin, ur_rect_region_t region, size_t srcRowPitch, size_t srcSlicePitch, size_t dstRowPitch, size_t dstSlicePitch, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_copy_rect_exp(hCommandBuffer, hSrcMem, hDstMem, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_command_buffer_append_mem_buffer_copy_rect_exp(hCommandBuffer, hSrcMem, hDstMem, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_write_rect_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region, size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch, void *pSrc, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_write_rect_exp(hCommandBuffer, hBuffer, bufferOffset, hostOffset, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_command_buffer_append_mem_buffer_write_rect_exp(hCommandBuffer, hBuffer, bufferOffset, hostOffset, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_read_rect_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region, size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch, void *pDst, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_read_rect_exp(hCommandBuffer, hBuffer, bufferOffset, hostOffset, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_command_buffer_append_mem_buffer_read_rect_exp(hCommandBuffer, hBuffer, bufferOffset, hostOffset, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
 static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_fill_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, const void *pPattern, size_t patternSize, size_t offset, size_t size, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_fill_exp(hCommandBuffer, hBuffer, pPattern, patternSize, offset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
@@ -1178,9 +1199,9 @@ const ur_dditable_t cuda_ddi = {
         .pfnAppendMemBufferCopyExp = checked_command_buffer_append_mem_buffer_copy_exp,
         .pfnAppendMemBufferWriteExp = checked_command_buffer_append_mem_buffer_write_exp,
         .pfnAppendMemBufferReadExp = checked_command_buffer_append_mem_buffer_read_exp,
-        .pfnAppendMemBufferCopyRectExp = urc_unsupported_command_buffer_append_mem_buffer_copy_rect_exp,
-        .pfnAppendMemBufferWriteRectExp = urc_unsupported_command_buffer_append_mem_buffer_write_rect_exp,
-        .pfnAppendMemBufferReadRectExp = urc_unsupported_command_buffer_append_mem_buffer_read_rect_exp,
+        .pfnAppendMemBufferCopyRectExp = checked_command_buffer_append_mem_buffer_copy_rect_exp,
+        .pfnAppendMemBufferWriteRectExp = checked_command_buffer_append_mem_buffer_write_rect_exp,
+        .pfnAppendMemBufferReadRectExp = checked_command_buffer_append_mem_buffer_read_rect_exp,
         .pfnAppendMemBufferFillExp = checked_command_buffer_append_mem_buffer_fill_exp,
         .pfnAppendUSMPrefetchExp = checked_command_buffer_append_usm_prefetch_exp,
         .pfnAppendUSMAdviseExp = checked_command_buffer_append_usm_advise_exp,

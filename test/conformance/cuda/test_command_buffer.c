@@ -375,6 +375,59 @@ START_TEST(bad_input) {
 }
 END_TEST
 
+// Rectangles: a 3 x 4-int box of an 8 x 8 host grid written into buffer a (rows of 16 ints,
+// slices of 70 ints: not whole rows, so one node per slice), copied into b, read back into a
+// host grid with rows of 5 ints; two slices deep.
+START_TEST(rect_commands) {
+    enum {
+        HOST_ROW = 8,
+        HOST_SLICE = 64,
+        BUF_ROW = 16,
+        BUF_SLICE = 70,
+        OUT_ROW = 5,
+        OUT_SLICE = 20
+    };
+    ur_mem_handle_t a = NULL, b = NULL;
+    size_t bytes = 2 * BUF_SLICE * sizeof(int);
+    ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, bytes, NULL, &a));
+    ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, bytes, NULL, &b));
+    static int in[2 * HOST_SLICE], out[2 * OUT_SLICE];
+    for (int i = 0; i < 2 * HOST_SLICE; ++i)
+        in[i] = i;
+    ur_rect_region_t region = {4 * sizeof(int), 3, 2};
+    ur_rect_offset_t host_at = {1 * sizeof(int), 2, 0}, buf_at = {5 * sizeof(int), 1, 0},
+                     out_at = {0, 0, 0};
+    ur_exp_command_buffer_handle_t cb = make_cb(false, true);
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferWriteRectExp(
+        cb, a, buf_at, host_at, region, BUF_ROW * sizeof(int), BUF_SLICE * sizeof(int),
+        HOST_ROW * sizeof(int), HOST_SLICE * sizeof(int), in, 0, NULL, 0, NULL, NULL, NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferCopyRectExp(
+        cb, a, b, buf_at, buf_at, region, BUF_ROW * sizeof(int), BUF_SLICE * sizeof(int),
+        BUF_ROW * sizeof(int), BUF_SLICE * sizeof(int), 0, NULL, 0, NULL, NULL, NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferReadRectExp(
+        cb, b, buf_at, out_at, region, BUF_ROW * sizeof(int), BUF_SLICE * sizeof(int),
+        OUT_ROW * sizeof(int), OUT_SLICE * sizeof(int), out, 0, NULL, 0, NULL, NULL, NULL, NULL));
+    ur_rect_region_t empty = {0, 1, 1};
+    ck_assert_ur(urCommandBufferAppendMemBufferCopyRectExp(cb, a, b, buf_at, buf_at, empty, 0, 0, 0,
+                                                           0, 0, NULL, 0, NULL, NULL, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    for (int run = 0; run < 3; ++run) {
+        memset(out, 0, sizeof out);
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+        ck_assert_ur_ok(urQueueFinish(T.queue));
+        for (int z = 0; z < 2; ++z)
+            for (int y = 0; y < 3; ++y)
+                for (int x = 0; x < 4; ++x)
+                    ck_assert_int_eq(out[z * OUT_SLICE + y * OUT_ROW + x],
+                                     in[z * HOST_SLICE + (y + 2) * HOST_ROW + x + 1]);
+    }
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urMemRelease(a));
+    ck_assert_ur_ok(urMemRelease(b));
+}
+END_TEST
+
 START_TEST(info_and_native_handle) {
     ur_exp_command_buffer_handle_t cb = make_cb(true, false);
     ur_exp_command_buffer_desc_t d;
@@ -401,6 +454,7 @@ int main(void) {
     tcase_add_test(tc, device_info);
     tcase_add_test(tc, chain_replayed_1000_times);
     tcase_add_test(tc, buffer_commands);
+    tcase_add_test(tc, rect_commands);
     tcase_add_test(tc, runs_enqueued_while_previous_run_pending);
     tcase_add_test(tc, sync_points_order_an_out_of_order_buffer);
     tcase_add_test(tc, updates_between_replays);

@@ -31,7 +31,8 @@ START_TEST(capture_and_replay) {
     ur_kernel_handle_t k = NULL;
     ck_assert_ur_ok(urKernelCreate(T.program, "add_value", &k));
     int *d = NULL;
-    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&d));
+    ck_assert_ur_ok(
+        urUSMDeviceAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&d));
     // Pinned host memory: CUDA captures no copy into pageable memory.
     int *host = NULL;
     ck_assert_ur_ok(urUSMHostAlloc(T.context, NULL, NULL, N * sizeof(int), (void **)&host));
@@ -46,8 +47,8 @@ START_TEST(capture_and_replay) {
     ur_exp_graph_handle_t during = NULL, g = NULL;
     ck_assert_ur_ok(urQueueGetGraphExp(T.queue, &during));
     int three = 3, four = 4;
-    ck_assert_ur_ok(urEnqueueUSMFill(T.queue, d, sizeof three, &three, N * sizeof(int), 0, NULL,
-                                     NULL));
+    ck_assert_ur_ok(
+        urEnqueueUSMFill(T.queue, d, sizeof three, &three, N * sizeof(int), 0, NULL, NULL));
     ur_exp_kernel_arg_properties_t args[2] = {cudat_arg_pointer(0, d),
                                               cudat_arg_value(1, &four, sizeof four)};
     size_t local = 64;
@@ -149,10 +150,11 @@ START_TEST(capture_bad_input) {
     ck_assert_ur_ok(urQueueCreate(T.context, T.device, &props, &ooo));
     ck_assert_ur(urQueueBeginGraphCaptureExp(ooo), UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
     ck_assert_ur_ok(urQueueRelease(ooo));
-    ck_assert_ur(urEnqueueGraphExp(T.queue, (ur_exp_executable_graph_handle_t)T.queue, 0, NULL,
-                                   NULL),
+    ck_assert_ur(
+        urEnqueueGraphExp(T.queue, (ur_exp_executable_graph_handle_t)T.queue, 0, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_GRAPH);
+    ck_assert_ur(urGraphDestroyExp((ur_exp_graph_handle_t)T.context),
                  UR_RESULT_ERROR_INVALID_GRAPH);
-    ck_assert_ur(urGraphDestroyExp((ur_exp_graph_handle_t)T.context), UR_RESULT_ERROR_INVALID_GRAPH);
 }
 END_TEST
 
