@@ -41,6 +41,7 @@ void urc_cb_fini(urc_cb_t *cb) {
     pthread_mutex_destroy(&cb->lock);
     URC_FREE(cb->native_sync);
     URC_FREE(cb->commands);
+    URC_FREE(cb->held);
 }
 
 /// Makes room for one more entry in an array that doubles (overflow-safe).
@@ -103,6 +104,13 @@ ur_result_t urc_cb_append_end(urc_cb_t *cb, ur_result_t result, uint64_t native_
     }
     pthread_mutex_unlock(&cb->lock);
     return result;
+}
+
+ur_result_t urc_cb_hold(urc_cb_t *cb, void *object) {
+    if (!grow((void **)&cb->held, &cb->held_capacity, cb->num_held, sizeof *cb->held))
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    cb->held[cb->num_held++] = object;
+    return UR_RESULT_SUCCESS;
 }
 
 ur_result_t urc_cb_finalize_begin(urc_cb_t *cb) {

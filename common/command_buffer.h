@@ -43,6 +43,11 @@ typedef struct urc_cb_t {
     uint32_t num_commands;     // command handles made (they live as long as the buffer)
     uint32_t command_capacity;
     void **commands; // the adapter's command handles, freed by the adapter
+    // Objects the recorded commands use (kernels whose code a graph or command list refers
+    // to), released by the adapter with the buffer.
+    uint32_t num_held;
+    uint32_t held_capacity;
+    void **held;
 } urc_cb_t;
 
 /// What an update may change in a kernel command, and its current values.
@@ -108,6 +113,10 @@ static inline uint64_t urc_cb_native_sync(const urc_cb_t *cb,
 /// the lock and returns `result`.
 ur_result_t urc_cb_append_end(urc_cb_t *cb, ur_result_t result, uint64_t native_token,
                               void *command, ur_exp_command_buffer_sync_point_t *out);
+
+/// Remembers an object the buffer's recorded commands use, for the adapter to release with the
+/// buffer (the caller has taken the reference). Call between append_begin and append_end.
+ur_result_t urc_cb_hold(urc_cb_t *cb, void *object);
 
 /// Finalisation in two steps around the native one: begin takes the lock and refuses a buffer
 /// already finalized (INVALID_OPERATION); end records the new state when `result` is success

@@ -52,6 +52,8 @@ static void cb_destroy(cuda_cb_t *cb) {
         cu.GraphExecDestroy(cb->exec);
     if (cb->graph != NULL)
         cu.GraphDestroy(cb->graph);
+    for (uint32_t i = 0; i < cb->core.num_held; ++i)
+        cuda_kernel_release(cb->core.held[i]);
     urc_cb_fini(&cb->core);
     cuda_context_release_internal(cb->ctx);
     free(cb);
@@ -254,8 +256,14 @@ static ur_result_t append_kernel(ur_exp_command_buffer_handle_t h, ur_kernel_han
         return res;
     }
     kernel_node_ctx_t kctx = {&a};
-    res = cuda_launch_node_params(CUDA_KERNEL(hKernel), cb->dev, workDim, offset, global, local,
-                                  numArgs, pArgs, add_kernel_node, &kctx);
+    // The node runs the kernel's module code: the kernel (and so its program) stays alive as
+    // long as the buffer.
+    res = urc_cb_hold(&cb->core, hKernel);
+    if (res == UR_RESULT_SUCCESS) {
+        cuda_kernel_retain(hKernel);
+        res = cuda_launch_node_params(CUDA_KERNEL(hKernel), cb->dev, workDim, offset, global, local,
+                                      numArgs, pArgs, add_kernel_node, &kctx);
+    }
     if (res != UR_RESULT_SUCCESS) {
         free(cmd);
         urc_cb_command_fini(&snap);

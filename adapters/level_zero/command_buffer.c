@@ -33,6 +33,8 @@ static void cb_destroy(l0_cb_t *cb) {
         (void)zeCommandListDestroy(cb->list);
     if (cb->zq != NULL)
         (void)zeCommandQueueDestroy(cb->zq);
+    for (uint32_t i = 0; i < cb->core.num_held; ++i)
+        l0_kernel_release(cb->core.held[i]);
     if (cb->start != NULL)
         l0_context_give_event(cb->ctx, 0, cb->start);
     if (cb->done != NULL)
@@ -204,8 +206,14 @@ static ur_result_t append_kernel(ur_exp_command_buffer_handle_t h, ur_kernel_han
     res = append_begin(cb, numSync, pSync, phCommand != NULL, numEvents, phEvent, phCommand);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    res = l0_kernel_append_launch(hKernel, cb->ctx, cb->dev, workDim, offset, global, local,
-                                  numArgs, pArgs, cb->list);
+    // The list runs the kernel's module code: the kernel (and so its program) stays alive as
+    // long as the buffer.
+    res = urc_cb_hold(&cb->core, hKernel);
+    if (res == UR_RESULT_SUCCESS) {
+        l0_kernel_retain(hKernel);
+        res = l0_kernel_append_launch(hKernel, cb->ctx, cb->dev, workDim, offset, global, local,
+                                      numArgs, pArgs, cb->list);
+    }
     return append_end(cb, res, pSyncPoint);
 }
 

@@ -428,6 +428,24 @@ START_TEST(rect_commands) {
 }
 END_TEST
 
+// The buffer keeps the kernels its nodes run: released after the append, the kernel still runs.
+START_TEST(buffer_keeps_its_kernels) {
+    ur_kernel_handle_t k = kernel("add_value");
+    int *a = device_ints(N), zero = 0, five = 5, out[N];
+    ck_assert_ur_ok(
+        urEnqueueUSMFill(T.queue, a, sizeof zero, &zero, N * sizeof(int), 0, NULL, NULL));
+    ur_exp_command_buffer_handle_t cb = make_cb(false, true);
+    ck_assert_ur_ok(append_add(cb, k, a, &five, 0, NULL, NULL, NULL));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    read_ints(out, a, N);
+    expect_all(out, N, 5, 0);
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+}
+END_TEST
+
 START_TEST(info_and_native_handle) {
     ur_exp_command_buffer_handle_t cb = make_cb(true, false);
     ur_exp_command_buffer_desc_t d;
@@ -455,6 +473,7 @@ int main(void) {
     tcase_add_test(tc, chain_replayed_1000_times);
     tcase_add_test(tc, buffer_commands);
     tcase_add_test(tc, rect_commands);
+    tcase_add_test(tc, buffer_keeps_its_kernels);
     tcase_add_test(tc, runs_enqueued_while_previous_run_pending);
     tcase_add_test(tc, sync_points_order_an_out_of_order_buffer);
     tcase_add_test(tc, updates_between_replays);

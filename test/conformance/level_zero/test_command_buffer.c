@@ -148,6 +148,29 @@ START_TEST(buffer_runs_back_to_back_and_chained) {
 }
 END_TEST
 
+// The buffer keeps the kernels its list runs: kernel and program released after the append.
+START_TEST(buffer_keeps_its_kernels) {
+    ur_program_handle_t p = l0t_built("cb_kernels.spv");
+    ur_kernel_handle_t k = NULL;
+    ck_assert_ur_ok(urKernelCreate(p, "empty_kernel", &k));
+    ur_exp_command_buffer_handle_t cb = make_cb();
+    size_t global = 8;
+    ck_assert_ur_ok(urCommandBufferAppendKernelLaunchExp(cb, k, 1, NULL, &global, NULL, 0, NULL, 0,
+                                                         NULL, 0, NULL, NULL, NULL, NULL));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urProgramRelease(p));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    uint64_t before = T.sim.GetLaunchCount();
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    ck_assert_uint_eq(T.sim.GetLaunchCount() - before, 1);
+    ze_sim_launch_t l;
+    ck_assert_int_eq(T.sim.GetLaunch(0, &l), ZE_RESULT_SUCCESS);
+    ck_assert_str_eq(l.kernel_name, "empty_kernel");
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+}
+END_TEST
+
 START_TEST(bad_input) {
     int *a = device_ints();
     int v = 1;
@@ -196,6 +219,7 @@ int main(void) {
     tcase_add_test(tc, device_info);
     tcase_add_test(tc, chain_replayed_1000_times);
     tcase_add_test(tc, buffer_runs_back_to_back_and_chained);
+    tcase_add_test(tc, buffer_keeps_its_kernels);
     tcase_add_test(tc, bad_input);
     suite_add_tcase(s, tc);
     return l0t_main(s);
