@@ -223,6 +223,90 @@ START_TEST(update_rules) {
 }
 END_TEST
 
+// Whole-list argument merges (CUDA's updates): values replaced and copied, a local-memory
+// value, buffers and pointers by index, new indices added.
+START_TEST(argument_lists_merge) {
+    int v0 = 7;
+    long long v1 = 9;
+    int mem_dummy = 0;
+    ur_mem_handle_t mem = (ur_mem_handle_t)&mem_dummy;
+    ur_exp_kernel_arg_properties_t args[3] = {{UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+                                               NULL,
+                                               UR_EXP_KERNEL_ARG_TYPE_VALUE,
+                                               0,
+                                               sizeof v0,
+                                               {.value = &v0}},
+                                              {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+                                               NULL,
+                                               UR_EXP_KERNEL_ARG_TYPE_VALUE,
+                                               1,
+                                               sizeof v1,
+                                               {.value = &v1}},
+                                              {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+                                               NULL,
+                                               UR_EXP_KERNEL_ARG_TYPE_POINTER,
+                                               2,
+                                               sizeof(void *),
+                                               {.pointer = &v0}}};
+    urc_cb_args_t cur, next;
+    ck_assert_int_eq(urc_cb_args_copy(&cur, 3, args), UR_RESULT_SUCCESS);
+    v0 = 0; // the copy keeps the value given at append
+    ck_assert_int_eq(*(const int *)cur.args[0].value.value, 7);
+    int nv = 42;
+    void *np = &nv;
+    ur_exp_command_buffer_update_value_arg_desc_t vals[2] = {
+        {UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC, NULL, 0, sizeof nv, NULL, &nv},
+        {UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC, NULL, 4, 256, NULL, NULL}};
+    ur_exp_command_buffer_update_pointer_arg_desc_t ptr = {
+        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_POINTER_ARG_DESC, NULL, 2, NULL, &np};
+    ur_exp_command_buffer_update_memobj_arg_desc_t m = {
+        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_MEMOBJ_ARG_DESC, NULL, 3, NULL, mem};
+    ur_exp_command_buffer_update_kernel_launch_desc_t u = {
+        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_KERNEL_LAUNCH_DESC,
+        NULL,
+        NULL,
+        NULL,
+        1,
+        1,
+        2,
+        1,
+        &m,
+        &ptr,
+        vals,
+        NULL,
+        NULL,
+        NULL};
+    ck_assert_int_eq(urc_cb_args_merge(&cur, &u, &next), UR_RESULT_SUCCESS);
+    ck_assert_uint_eq(next.count, 5);
+    ck_assert_int_eq(*(const int *)next.args[0].value.value, 42);
+    ck_assert_int_eq(*(const long long *)next.args[1].value.value, 9);
+    ck_assert_ptr_eq(next.args[2].value.pointer, &nv);
+    // New indices are added in the update's order: values, then buffers, then pointers.
+    ck_assert_uint_eq(next.args[3].index, 4);
+    ck_assert_int_eq(next.args[3].type, UR_EXP_KERNEL_ARG_TYPE_LOCAL);
+    ck_assert_uint_eq(next.args[3].size, 256);
+    ck_assert_uint_eq(next.args[4].index, 3);
+    ck_assert_int_eq(next.args[4].type, UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ);
+    ck_assert_ptr_eq(next.args[4].value.memObjTuple.hMem, mem);
+    nv = 1; // merged values are copies too
+    ck_assert_int_eq(*(const int *)next.args[0].value.value, 42);
+    urc_cb_args_fini(&cur);
+    urc_cb_args_fini(&next);
+}
+END_TEST
+
+START_TEST(held_objects_are_kept) {
+    urc_cb_t cb;
+    init(&cb, false, &all_caps);
+    int objects[40];
+    for (int i = 0; i < 40; ++i)
+        ck_assert_int_eq(urc_cb_hold(&cb, &objects[i]), UR_RESULT_SUCCESS);
+    ck_assert_uint_eq(cb.num_held, 40);
+    ck_assert_ptr_eq(cb.held[39], &objects[39]);
+    urc_cb_fini(&cb);
+}
+END_TEST
+
 static void *appender(void *arg) {
     urc_cb_t *cb = arg;
     for (int i = 0; i < 1000; ++i) {
@@ -275,6 +359,8 @@ int main(void) {
     tcase_add_test(tc, kernel_record_rules);
     tcase_add_test(tc, update_rules);
     tcase_add_test(tc, concurrent_appends_get_distinct_sync_points);
+    tcase_add_test(tc, argument_lists_merge);
+    tcase_add_test(tc, held_objects_are_kept);
     tcase_add_test(tc, info_answers);
     suite_add_tcase(s, tc);
     return urc_test_run(s);

@@ -416,6 +416,44 @@ START_TEST(updates_between_replays) {
 }
 END_TEST
 
+// Global and local size together, and back: 32 items in groups of 16, then all 64 in groups of 8.
+START_TEST(update_local_and_global_size) {
+    if (!supported() ||
+        !(update_caps() & UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_LOCAL_WORK_SIZE))
+        return;
+    ur_kernel_handle_t k = kernel("add_value");
+    ur_mem_handle_t a = make_buffer(N * sizeof(int));
+    int zero = 0, v = 1, out[N];
+    ck_assert_ur_ok(
+        urEnqueueMemBufferFill(T.queue, a, &zero, sizeof zero, 0, N * sizeof(int), 0, NULL, NULL));
+    ur_exp_command_buffer_handle_t cb = make_cb(true, true);
+    ur_exp_kernel_arg_properties_t args[2] = {mem_arg(0, a), value_arg(1, &v)};
+    size_t global = N, local = 8;
+    ur_exp_command_buffer_command_handle_t cmd = NULL;
+    ck_assert_ur_ok(urCommandBufferAppendKernelLaunchWithArgsExp(
+        cb, k, 1, NULL, &global, &local, 2, args, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, &cmd));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    size_t g2 = 32, l2 = 16;
+    ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
+    u.pNewGlobalWorkSize = &g2;
+    u.pNewLocalWorkSize = &l2;
+    ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u));
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    read_ints(a, out);
+    for (int i = 0; i < N; ++i)
+        ck_assert_int_eq(out[i], i < 32 ? 1 : 0);
+    u.pNewGlobalWorkSize = &global;
+    u.pNewLocalWorkSize = &local;
+    ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u));
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    read_ints(a, out);
+    for (int i = 0; i < N; ++i)
+        ck_assert_int_eq(out[i], i < 32 ? 2 : 1);
+    ck_assert_ur_ok(urMemRelease(a));
+    release_all(cb, k);
+}
+END_TEST
+
 START_TEST(update_pointer_argument) {
     if (!supported() || !T.usm || update_caps() == 0)
         return;
@@ -724,6 +762,7 @@ int main(void) {
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urCommandBufferUpdateKernelLaunchExp");
     tcase_add_test(tc, updates_between_replays);
+    tcase_add_test(tc, update_local_and_global_size);
     tcase_add_test(tc, update_pointer_argument);
     tcase_add_test(tc, update_rules);
     suite_add_tcase(s, tc);
