@@ -105,7 +105,26 @@
     X(Array3DCreate, PFN_cuArray3DCreate_v3020, "cuArray3DCreate_v2", NULL)                        \
     X(ArrayDestroy, PFN_cuArrayDestroy_v2000, "cuArrayDestroy", NULL)                              \
     X(SurfObjectCreate, PFN_cuSurfObjectCreate_v5000, "cuSurfObjectCreate", NULL)                  \
-    X(SurfObjectDestroy, PFN_cuSurfObjectDestroy_v5000, "cuSurfObjectDestroy", NULL)
+    X(SurfObjectDestroy, PFN_cuSurfObjectDestroy_v5000, "cuSurfObjectDestroy", NULL)               \
+    X(GraphCreate, PFN_cuGraphCreate_v10000, "cuGraphCreate", NULL)                                \
+    X(GraphDestroy, PFN_cuGraphDestroy_v10000, "cuGraphDestroy", NULL)                             \
+    X(GraphAddKernelNode, PFN_cuGraphAddKernelNode_v12000, "cuGraphAddKernelNode_v2", NULL)        \
+    X(GraphAddMemcpyNode, PFN_cuGraphAddMemcpyNode_v10000, "cuGraphAddMemcpyNode", NULL)           \
+    X(GraphAddMemsetNode, PFN_cuGraphAddMemsetNode_v10000, "cuGraphAddMemsetNode", NULL)           \
+    X(GraphAddEmptyNode, PFN_cuGraphAddEmptyNode_v10000, "cuGraphAddEmptyNode", NULL)              \
+    X(GraphInstantiateWithFlags, PFN_cuGraphInstantiateWithFlags_v11040,                           \
+      "cuGraphInstantiateWithFlags", NULL)                                                         \
+    X(GraphLaunch, PFN_cuGraphLaunch_v10000, "cuGraphLaunch", NULL)                                \
+    X(GraphExecDestroy, PFN_cuGraphExecDestroy_v10000, "cuGraphExecDestroy", NULL)                 \
+    X(GraphExecKernelNodeSetParams, PFN_cuGraphExecKernelNodeSetParams_v12000,                     \
+      "cuGraphExecKernelNodeSetParams_v2", NULL)                                                   \
+    X(LaunchHostFunc, PFN_cuLaunchHostFunc_v10000, "cuLaunchHostFunc", NULL)                       \
+    X(StreamBeginCaptureToGraph, PFN_cuStreamBeginCaptureToGraph_v12030,                           \
+      "cuStreamBeginCaptureToGraph", NULL)                                                         \
+    X(StreamEndCapture, PFN_cuStreamEndCapture_v10000, "cuStreamEndCapture", NULL)                 \
+    X(StreamIsCapturing, PFN_cuStreamIsCapturing_v10000, "cuStreamIsCapturing", NULL)              \
+    X(GraphGetNodes, PFN_cuGraphGetNodes_v10000, "cuGraphGetNodes", NULL)                          \
+    X(GraphDebugDotPrint, PFN_cuGraphDebugDotPrint_v11030, "cuGraphDebugDotPrint", NULL)
 
 typedef struct cuda_driver_t {
 #define CUDA_DRIVER_FIELD(field, type, ...) type field;

@@ -12,6 +12,7 @@
 
 #include "alloc.h"
 #include "buffer.h"
+#include "command_buffer.h"
 #include "cuda_driver.h"
 #include "cuda_entry_points.h"
 #include "devglobal.h"
@@ -100,7 +101,30 @@ typedef struct cuda_queue_t {
     pthread_mutex_t barrier_lock; // serialises barriers; guards the two events below
     CUevent barrier_tmp;
     CUevent barrier_event;
+    struct cuda_graph_t *capture; // the graph being captured into (graph.c), or NULL
 } cuda_queue_t;
+
+/// A graph a queue captured into (urGraphCreateExp, urQueueBeginGraphCaptureExp).
+typedef struct cuda_graph_destruction_t {
+    ur_exp_graph_destruction_callback_t fn;
+    void *data;
+    struct cuda_graph_destruction_t *next;
+} cuda_graph_destruction_t;
+
+typedef struct cuda_graph_t {
+    urc_object_t obj;
+    cuda_context_t *ctx; // retained
+    CUgraph graph;
+    uint64_t id;
+    pthread_mutex_t lock; // guards the callbacks
+    cuda_graph_destruction_t *callbacks;
+} cuda_graph_t;
+
+typedef struct cuda_exec_graph_t {
+    urc_object_t obj;
+    cuda_context_t *ctx; // retained
+    CUgraphExec exec;
+} cuda_exec_graph_t;
 
 typedef struct cuda_event_t {
     urc_object_t obj;
@@ -229,6 +253,25 @@ typedef struct cuda_kernel_t {
     size_t dyn_shared_limit;    // the largest dynamic shared size opted into so far
     atomic_int occupancy_block; // cached occupancy block size without dynamic shared memory
 } cuda_kernel_t;
+
+/// A command buffer: a CUDA graph recorded by appends, instantiated at finalisation.
+typedef struct cuda_cb_t {
+    urc_object_t obj;
+    urc_cb_t core;
+    cuda_context_t *ctx; // retained
+    cuda_device_t *dev;
+    CUgraph graph;
+    CUgraphExec exec; // after finalisation
+    CUgraphNode last; // the node appended last (in-order buffers depend on it)
+} cuda_cb_t;
+
+/// A command handle: its node and the launch an update starts from.
+typedef struct cuda_cb_cmd_t {
+    urc_object_t obj;
+    urc_cb_command_t core;
+    cuda_cb_t *buffer; // not retained: commands live as long as it
+    CUgraphNode node;
+} cuda_cb_cmd_t;
 
 // ---- handles (every public handle is one of the structs above) ----
 #define CUDA_PLATFORM(h) ((cuda_platform_t *)(h))
@@ -386,6 +429,25 @@ void cuda_kernel_infos_free(cuda_program_t *p);
 /// per dimension the largest divisor of the global size the occupancy calculator allows.
 void cuda_kernel_guess_local(cuda_kernel_t *k, const cuda_device_t *dev, uint32_t dims,
                              const size_t *global, size_t dyn_shared, size_t local[3]);
+
+// ---- launch.c ----
+/// What makes or changes a graph kernel node from the parameters of a launch.
+typedef CUresult (*cuda_node_params_fn)(const CUDA_KERNEL_NODE_PARAMS *params, void *ctx);
+/// Lays out a launch as urEnqueueKernelLaunchWithArgsExp would (the same argument, geometry and
+/// shared-memory rules) and hands the kernel-node parameters to `apply`.
+ur_result_t cuda_launch_node_params(cuda_kernel_t *k, const cuda_device_t *dev, uint32_t workDim,
+                                    const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize,
+                                    const size_t *pLocalWorkSize, uint32_t numArgs,
+                                    const ur_exp_kernel_arg_properties_t *pArgs,
+                                    cuda_node_params_fn apply, void *ctx);
+
+// ---- graph.c ----
+/// Whether stream capture into graphs works with this driver (cuStreamBeginCaptureToGraph).
+bool cuda_graph_capture_available(void);
+
+// ---- command_buffer.c ----
+/// What the device can do with command buffers (graphs need CUDA 12 driver entry points).
+void cuda_cb_caps(const cuda_device_t *dev, urc_cb_caps_t *caps);
 
 // ---- device_global.c ----
 /// Resolves a device global of a built program: the `@global_id_mapping` symbol (or the name

@@ -356,6 +356,14 @@ static int fixed_bool(ur_device_info_t name) {
     if (urc_device_info_unimplemented_feature(name))
         return 0;
     switch (name) {
+    case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP: // host_task.c
+    case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
+    case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:
+    case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
+        return 1;
+    case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP: // sync points only (command_buffer.c)
+    case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:
+        return 0;
     case UR_DEVICE_INFO_ENDIAN_LITTLE:
     case UR_DEVICE_INFO_AVAILABLE:
     case UR_DEVICE_INFO_BUILD_ON_SUBDEVICE:
@@ -404,7 +412,6 @@ static bool fixed_u32(ur_device_info_t name, uint32_t *v) {
     case UR_DEVICE_INFO_PARTITION_AFFINITY_DOMAIN:
     case UR_DEVICE_INFO_QUEUE_ON_DEVICE_PROPERTIES:
     case UR_DEVICE_INFO_2D_BLOCK_ARRAY_CAPABILITIES_EXP:
-    case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP:
         *v = 0;
         return true;
     case UR_DEVICE_INFO_GLOBAL_MEM_CACHELINE_SIZE:
@@ -485,6 +492,16 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
         return urc_info_u32(&out, u32);
 
     switch (propName) {
+    case UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP: // graph.c
+        return urc_info_bool(&out, cuda_graph_capture_available());
+    case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:
+    case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP: {
+        urc_cb_caps_t cb;
+        cuda_cb_caps(dev, &cb);
+        return propName == UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP
+                   ? urc_info_bool(&out, cb.supported)
+                   : urc_info_u32(&out, cb.update_caps);
+    }
     case UR_DEVICE_INFO_TYPE:
         return urc_info_bytes(&out, &(ur_device_type_t){UR_DEVICE_TYPE_GPU},
                               sizeof(ur_device_type_t));

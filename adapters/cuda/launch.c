@@ -587,3 +587,55 @@ ur_result_t cuda_enqueue_kernel_launch_with_args_exp(
                           numArgs, pArgs, launchPropList, numEventsInWaitList, phEventWaitList,
                           phEvent);
 }
+
+ur_result_t cuda_launch_node_params(cuda_kernel_t *k, const cuda_device_t *dev, uint32_t workDim,
+                                    const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize,
+                                    const size_t *pLocalWorkSize, uint32_t numArgs,
+                                    const ur_exp_kernel_arg_properties_t *pArgs,
+                                    cuda_node_params_fn apply, void *ctx) {
+    if (workDim < 1 || workDim > 3)
+        return UR_RESULT_ERROR_INVALID_WORK_DIMENSION;
+    for (uint32_t i = 0; i < workDim; ++i)
+        if (pGlobalWorkSize[i] == 0)
+            return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                                 "an empty range cannot be a graph kernel node");
+    uint32_t offsets[3] = {0, 0, 0};
+    bool offset = false;
+    for (uint32_t i = 0; pGlobalWorkOffset != NULL && i < workDim; ++i) {
+        offsets[i] = (uint32_t)pGlobalWorkOffset[i];
+        offset = offset || pGlobalWorkOffset[i] != 0;
+    }
+    if (offset && k->fn_offset == NULL)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "kernel \"%s\" takes no global offset", k->name);
+    uint8_t stack[LAUNCH_STACK_BYTES] __attribute__((aligned(16)));
+    launch_args_t args;
+    unsigned grid[3], block[3];
+    ur_result_t res = build_args(&args, k, numArgs, pArgs, 0, stack, sizeof stack);
+    if (res == UR_RESULT_SUCCESS)
+        res = geometry(k, dev, workDim, pGlobalWorkSize, pLocalWorkSize, args.local_bytes, grid,
+                       block);
+    if (res == UR_RESULT_SUCCESS &&
+        (args.local_bytes + (size_t)k->static_shared > SHARED_DEFAULT_LIMIT ||
+         args.local_bytes > (size_t)dev->max_shared_optin))
+        res = reserve_shared(k, dev, args.local_bytes);
+    if (res == UR_RESULT_SUCCESS) {
+        CUDA_KERNEL_NODE_PARAMS p;
+        memset(&p, 0, sizeof p);
+        p.func = offset ? k->fn_offset : k->fn;
+        if (offset)
+            args.params[args.nparams] = offsets;
+        p.gridDimX = grid[0];
+        p.gridDimY = grid[1];
+        p.gridDimZ = grid[2];
+        p.blockDimX = block[0];
+        p.blockDimY = block[1];
+        p.blockDimZ = block[2];
+        p.sharedMemBytes = (unsigned)args.local_bytes;
+        p.kernelParams = args.params;
+        // The driver copies the parameters, so the frame may go when apply returns.
+        res = cuda_ok(apply(&p, ctx), "cuGraphAddKernelNode");
+    }
+    args_done(&args);
+    return res;
+}

@@ -565,7 +565,7 @@ static ur_result_t check_args(const l0_kernel_t *k, uint32_t n,
     return res;
 }
 
-static ur_result_t set_arg(ze_kernel_handle_t zk, const l0_queue_t *q,
+static ur_result_t set_arg(ze_kernel_handle_t zk, const l0_context_t *ctx,
                            const ur_exp_kernel_arg_properties_t *a) {
     const void *value = NULL;
     size_t size = a->size;
@@ -583,7 +583,7 @@ static ur_result_t set_arg(ze_kernel_handle_t zk, const l0_queue_t *q,
     case UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ: {
         // A NULL buffer (a zero-sized SYCL buffer) passes a null pointer.
         ur_mem_handle_t h = a->value.memObjTuple.hMem;
-        if (h != NULL && (!l0_is(h, URC_KIND_MEM) || L0_MEM(h)->ctx != q->ctx))
+        if (h != NULL && (!l0_is(h, URC_KIND_MEM) || L0_MEM(h)->ctx != ctx))
             return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
         // An image passes its Level Zero image handle, a buffer its pointer.
         ptr = h == NULL ? NULL : L0_MEM(h)->is_image ? (void *)L0_MEM(h)->image : L0_MEM(h)->ptr;
@@ -660,7 +660,7 @@ ur_result_t l0_enqueue_kernel_launch_with_args_exp(
     // launch of this kernel from changing them in between.
     pthread_mutex_lock(&k->lock);
     for (uint32_t i = 0; res == UR_RESULT_SUCCESS && i < numArgs; ++i)
-        res = set_arg(zk, q, &pArgs[i]);
+        res = set_arg(zk, q->ctx, &pArgs[i]);
     if (res == UR_RESULT_SUCCESS)
         res = l0_ok(zeKernelSetGroupSize(zk, wg[0], wg[1], wg[2]), "zeKernelSetGroupSize");
     // The offset is kernel state: a launch without one must clear an earlier launch's.
@@ -682,4 +682,58 @@ ur_result_t l0_enqueue_kernel_launch_with_args_exp(
     if (res == UR_RESULT_SUCCESS)
         l0_event_keep_kernel(op.event, k);
     return l0_op_end(&op, res, false, phEvent);
+}
+
+ur_result_t l0_kernel_append_launch(ur_kernel_handle_t hKernel, l0_context_t *ctx,
+                                    const l0_device_t *dev, uint32_t workDim,
+                                    const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize,
+                                    const size_t *pLocalWorkSize, uint32_t numArgs,
+                                    const ur_exp_kernel_arg_properties_t *pArgs,
+                                    ze_command_list_handle_t list) {
+    if (!l0_is(hKernel, URC_KIND_KERNEL))
+        return UR_RESULT_ERROR_INVALID_KERNEL;
+    l0_kernel_t *k = L0_KERNEL(hKernel);
+    ze_kernel_handle_t zk = kernel_for(k, dev);
+    if (zk == NULL || k->program->ctx != ctx)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL, 0,
+                             "the kernel is not built for the command buffer's device and context");
+    if (workDim < 1 || workDim > 3)
+        return UR_RESULT_ERROR_INVALID_WORK_DIMENSION;
+    bool offset = false, empty = false;
+    for (uint32_t i = 0; i < workDim; ++i) {
+        empty = empty || pGlobalWorkSize[i] == 0;
+        offset = offset || (pGlobalWorkOffset != NULL && pGlobalWorkOffset[i] != 0);
+        if (pGlobalWorkOffset != NULL && pGlobalWorkOffset[i] > UINT32_MAX)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                                 "global offsets are 32-bit in Level Zero");
+    }
+    if (offset && !dev->platform->ext_global_offset)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "the driver has no global offsets (" ZE_GLOBAL_OFFSET_EXP_NAME ")");
+    ur_result_t res = check_args(k, numArgs, pArgs);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    if (empty) // an empty range runs nothing
+        return UR_RESULT_SUCCESS;
+    uint32_t wg[3] = {1, 1, 1};
+    ze_group_count_t groups = {0, 0, 0};
+    // As an eager launch: the append captures arguments, group size and offset, so setting
+    // them and appending is one critical section per kernel.
+    pthread_mutex_lock(&k->lock);
+    res = geometry(zk, k, dev, workDim, pGlobalWorkSize, pLocalWorkSize, wg, &groups);
+    for (uint32_t i = 0; res == UR_RESULT_SUCCESS && i < numArgs; ++i)
+        res = set_arg(zk, ctx, &pArgs[i]);
+    if (res == UR_RESULT_SUCCESS)
+        res = l0_ok(zeKernelSetGroupSize(zk, wg[0], wg[1], wg[2]), "zeKernelSetGroupSize");
+    if (res == UR_RESULT_SUCCESS && dev->platform->ext_global_offset) {
+        uint32_t o[3] = {0, 0, 0};
+        for (uint32_t i = 0; pGlobalWorkOffset != NULL && i < workDim; ++i)
+            o[i] = (uint32_t)pGlobalWorkOffset[i];
+        res = l0_ok(zeKernelSetGlobalOffsetExp(zk, o[0], o[1], o[2]), "zeKernelSetGlobalOffsetExp");
+    }
+    if (res == UR_RESULT_SUCCESS)
+        res = l0_ok(zeCommandListAppendLaunchKernel(list, zk, &groups, NULL, 0, NULL),
+                    "zeCommandListAppendLaunchKernel");
+    pthread_mutex_unlock(&k->lock);
+    return res;
 }

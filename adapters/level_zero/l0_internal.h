@@ -21,6 +21,7 @@
 
 #include "alloc.h"
 #include "buffer.h"
+#include "command_buffer.h"
 #include "devglobal.h"
 #include "device_info.h"
 #include "error.h"
@@ -257,6 +258,21 @@ typedef struct l0_kernel_t {
     pthread_mutex_t lock; // arguments and group size are kernel state in Level Zero
 } l0_kernel_t;
 
+/// A command buffer: a regular command list recorded in order between a start and a done event,
+/// executed on the buffer's own command queue, fenced into the caller's queue by barriers.
+typedef struct l0_cb_t {
+    urc_object_t obj;
+    urc_cb_t core;
+    l0_context_t *ctx; // retained
+    l0_device_t *dev;
+    ze_command_list_handle_t list;
+    ze_command_queue_handle_t zq;
+    ze_fence_handle_t fence;
+    ze_event_handle_t start, done; // from the context's plain cache
+    pthread_mutex_t run_lock;      // one run set up at a time; guards `ran`
+    bool ran;                      // executed at least once (the fence and events are in use)
+} l0_cb_t;
+
 // ---- handles ----
 #define L0_PLATFORM(h) ((l0_platform_t *)(h))
 #define L0_DEVICE(h)   ((l0_device_t *)(h))
@@ -309,6 +325,20 @@ void l0_context_release_internal(l0_context_t *ctx);
 ur_result_t l0_context_take_event(l0_context_t *ctx, int cache, ze_event_handle_t *out);
 /// Resets an event and returns it to its cache (destroys it if the reset fails).
 void l0_context_give_event(l0_context_t *ctx, int cache, ze_event_handle_t ze);
+
+// ---- command_buffer.c ----
+/// What a device can do with command buffers: run them; no events, no updates.
+void l0_cb_caps(urc_cb_caps_t *caps);
+
+// ---- kernel.c ----
+/// Appends a launch with UR's argument and geometry checks to a command list, with no events
+/// (command buffers order their commands with barriers).
+ur_result_t l0_kernel_append_launch(ur_kernel_handle_t hKernel, l0_context_t *ctx,
+                                    const l0_device_t *dev, uint32_t workDim,
+                                    const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize,
+                                    const size_t *pLocalWorkSize, uint32_t numArgs,
+                                    const ur_exp_kernel_arg_properties_t *pArgs,
+                                    ze_command_list_handle_t list);
 
 // ---- queue.c ----
 /// One command being enqueued: the queue (locked between begin and end), the command list it

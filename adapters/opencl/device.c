@@ -153,6 +153,7 @@ ur_result_t ocl_device_create(ur_platform_handle_t platform, cl_device_id cl,
     d->global_variables = e->get_global_variable_pointer != NULL &&
                           e->enqueue_read_global_variable != NULL &&
                           e->enqueue_write_global_variable != NULL;
+    ocl_cb_detect(d, cl_ext);
     free(cl_ext);
     if (d->extensions == NULL) {
         free(d);
@@ -870,8 +871,21 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
     }
     case UR_DEVICE_INFO_MULTI_DEVICE_COMPILE_SUPPORT_EXP:
         return urc_info_bool(&out, true);
+    case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:
+        return urc_info_bool(&out, d->cb_caps.supported);
+    case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP:
+        return urc_info_bool(&out, d->cb_caps.events);
+    case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:
+        return urc_info_bool(&out, false); // UR's API has no append of a child buffer yet
     case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP:
-        return urc_info_u32(&out, 0);
+        return urc_info_u32(&out, d->cb_caps.update_caps);
+    case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP: // host_task.c
+    case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
+        return urc_info_bool(&out, true);
+    case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP: // not implemented on OpenCL
+    case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
+    case UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP: // OpenCL has no stream capture
+        return urc_info_bool(&out, false);
 
     // Features this adapter does not offer (yet): answered "no", so a SYCL runtime asking at
     // start-up gets a definite answer rather than an error.

@@ -316,9 +316,8 @@ ur_result_t ocl_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMem
 
 // ---- kernel launch ---------------------------------------------------------------------------
 
-/// Sets the inline arguments of a launch; the caller holds the kernel's launch lock.
-static ur_result_t set_args(ur_kernel_handle_t k, ur_queue_handle_t q, uint32_t n,
-                            const ur_exp_kernel_arg_properties_t *args) {
+ur_result_t ocl_kernel_set_args(ur_kernel_handle_t k, ur_device_handle_t device, uint32_t n,
+                                const ur_exp_kernel_arg_properties_t *args) {
     for (uint32_t i = 0; i < n; ++i) {
         const ur_exp_kernel_arg_properties_t *a = &args[i];
         cl_int err = CL_SUCCESS;
@@ -340,11 +339,11 @@ static ur_result_t set_args(ur_kernel_handle_t k, ur_queue_handle_t q, uint32_t 
             break;
         }
         case UR_EXP_KERNEL_ARG_TYPE_POINTER:
-            if (!q->device->usm)
+            if (!device->usm)
                 return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                                      "pointer arguments need cl_intel_unified_shared_memory");
-            err = q->context->platform->ext.set_kernel_arg_mem_pointer(k->cl, a->index,
-                                                                       a->value.pointer);
+            err =
+                device->platform->ext.set_kernel_arg_mem_pointer(k->cl, a->index, a->value.pointer);
             break;
         case UR_EXP_KERNEL_ARG_TYPE_SAMPLER: {
             ur_sampler_handle_t smp = a->value.sampler;
@@ -422,7 +421,7 @@ ur_result_t ocl_enqueue_kernel_launch_with_args_exp(
     // Arguments live in the cl_kernel: setting them and enqueueing is one critical section
     // per kernel, so threads launching the same kernel cannot mix their arguments.
     pthread_mutex_lock(&hKernel->launch_lock);
-    ur_result_t result = set_args(hKernel, hQueue, numArgs, pArgs);
+    ur_result_t result = ocl_kernel_set_args(hKernel, hQueue->device, numArgs, pArgs);
     cl_int err = CL_SUCCESS;
     if (result == UR_RESULT_SUCCESS)
         err = clEnqueueNDRangeKernel(hQueue->cl, hKernel->cl, workDim, pGlobalWorkOffset,

@@ -107,6 +107,15 @@ ur_result_t ocl_program_has_native(ur_program_handle_t program);
 /// The cache of resolved device globals of `program` on its device number `index`.
 urc_dg_cache_t *ocl_program_globals(ur_program_handle_t program, int index);
 
+/// Sets the inline arguments of a launch on `device`; the caller holds the kernel's launch
+/// lock (enqueue.c).
+ur_result_t ocl_kernel_set_args(ur_kernel_handle_t k, ur_device_handle_t device, uint32_t n,
+                                const ur_exp_kernel_arg_properties_t *args);
+
+/// Fills the device's command-buffer fields from its extension list and queries
+/// (command_buffer.c).
+void ocl_cb_detect(ur_device_handle_t d, const char *extensions);
+
 // ---- fallback assert (assert.c) --------------------------------------------------------------
 
 /// Records a launch of an assert-marked kernel of `program` on `queue` whose completion `done`

@@ -12,12 +12,14 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "command_buffer.h"
 #include "devglobal.h"
 #include "image.h"
 #include "log.h"
 #include "object.h"
 #include "props.h"
 #include "requirements.h"
+#include "ocl_cmdbuf_ext.h"
 #include "ur_api.h"
 
 // Extension entry points that cl_ext.h does not declare (cl_intel_global_variable_access and
@@ -65,6 +67,7 @@ typedef struct ocl_ext_t {
     ocl_create_program_with_il_fn create_program_with_il_khr;
     ocl_get_kernel_sub_group_info_fn get_kernel_sub_group_info_khr;
     ocl_suggested_local_work_size_fn suggested_local_work_size;
+    ocl_cmdbuf_ext_t cb; // cl_khr_command_buffer (+ mutable dispatch)
 } ocl_ext_t;
 
 struct ur_adapter_handle_t_ {
@@ -98,6 +101,11 @@ struct ur_device_handle_t_ {
     bool il;               // takes SPIR-V: OpenCL 2.1 or cl_khr_il_program, and an IL version
     bool usm;              // cl_intel_unified_shared_memory listed and its functions resolved
     bool global_variables; // the three cl_intel_global_variable_access functions resolved
+    // Command buffers (command_buffer.c): what UR's device queries report, whether a buffer
+    // may run again while a run is pending, and the queue properties recording needs.
+    urc_cb_caps_t cb_caps;
+    bool cb_simultaneous;
+    cl_command_queue_properties cb_queue_properties;
     // SYCL aspects and limits for requirement checks, computed on first use (ocl_device_caps).
     _Atomic(urc_device_caps_t *) caps;
     struct ur_device_handle_t_ *next_sub; // the list of live sub-devices (device.c)
@@ -201,6 +209,27 @@ struct ur_kernel_handle_t_ {
     // OpenCL keeps arguments in the cl_kernel, so setting them and enqueueing must not
     // interleave between threads launching the same kernel.
     pthread_mutex_t launch_lock;
+};
+
+/// A command buffer: the cl_command_buffer_khr recorded for an adapter-made queue of the
+/// device, and the shared state machine and sync points (common/command_buffer.h).
+struct ur_exp_command_buffer_handle_t_ {
+    urc_object_t obj;
+    urc_cb_t core;
+    cl_command_buffer_khr cl;
+    cl_command_queue queue;      // the queue it records for; runs go to the caller's queue
+    ur_context_handle_t context; // retained
+    ur_device_handle_t device;
+    pthread_mutex_t run_lock; // guards last_run
+    cl_event last_run;        // without simultaneous use, a run waits for the previous one
+};
+
+/// A command handle (updatable buffers only): its mutable command and the kernel snapshot.
+struct ur_exp_command_buffer_command_handle_t_ {
+    urc_object_t obj;
+    urc_cb_command_t core;
+    ur_exp_command_buffer_handle_t buffer; // not retained: commands live as long as it
+    cl_mutable_command_khr cl;
 };
 
 #endif // URC_OCL_OBJECTS_H

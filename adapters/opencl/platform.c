@@ -68,6 +68,20 @@ static void resolve_extensions(ur_platform_handle_t platform) {
         (ocl_get_kernel_sub_group_info_fn)resolve(p, "clGetKernelSubGroupInfoKHR");
     e->suggested_local_work_size =
         (ocl_suggested_local_work_size_fn)resolve(p, "clGetKernelSuggestedLocalWorkSizeKHR");
+    ocl_cmdbuf_ext_t *cb = &e->cb;
+    cb->create = (ocl_create_command_buffer_fn)resolve(p, "clCreateCommandBufferKHR");
+    cb->finalize = (ocl_command_buffer_op_fn)resolve(p, "clFinalizeCommandBufferKHR");
+    cb->retain = (ocl_command_buffer_op_fn)resolve(p, "clRetainCommandBufferKHR");
+    cb->release = (ocl_command_buffer_op_fn)resolve(p, "clReleaseCommandBufferKHR");
+    cb->enqueue = (ocl_enqueue_command_buffer_fn)resolve(p, "clEnqueueCommandBufferKHR");
+    cb->barrier = (ocl_command_barrier_fn)resolve(p, "clCommandBarrierWithWaitListKHR");
+    cb->ndrange = (ocl_command_ndrange_fn)resolve(p, "clCommandNDRangeKernelKHR");
+    cb->copy = (ocl_command_copy_buffer_fn)resolve(p, "clCommandCopyBufferKHR");
+    cb->copy_rect = (ocl_command_copy_buffer_rect_fn)resolve(p, "clCommandCopyBufferRectKHR");
+    cb->fill = (ocl_command_fill_buffer_fn)resolve(p, "clCommandFillBufferKHR");
+    cb->svm_memcpy = (ocl_command_svm_memcpy_fn)resolve(p, "clCommandSVMMemcpyKHR");
+    cb->svm_fill = (ocl_command_svm_fill_fn)resolve(p, "clCommandSVMMemFillKHR");
+    cb->update = (ocl_update_mutable_commands_fn)resolve(p, "clUpdateMutableCommandsKHR");
 }
 
 static void platform_destroy(ur_platform_handle_t platform) {

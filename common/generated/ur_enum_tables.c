@@ -1306,10 +1306,11 @@ static const urc_enum_entry_t entries_ur_device_command_buffer_update_capability
     {(int64_t)UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_ARGUMENTS, "UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_ARGUMENTS", ""},
     {(int64_t)UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_LOCAL_WORK_SIZE, "UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_LOCAL_WORK_SIZE", ""},
     {(int64_t)UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_SIZE, "UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_SIZE", ""},
+    {(int64_t)UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_OFFSET, "UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_OFFSET", ""},
     {(int64_t)UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_HANDLE, "UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_HANDLE", ""},
     {(int64_t)UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_EVENTS, "UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_EVENTS", ""},
 };
-const urc_enum_table_t urc_enum_ur_device_command_buffer_update_capability_flag_t = {"ur_device_command_buffer_update_capability_flag_t", entries_ur_device_command_buffer_update_capability_flag_t, 5};
+const urc_enum_table_t urc_enum_ur_device_command_buffer_update_capability_flag_t = {"ur_device_command_buffer_update_capability_flag_t", entries_ur_device_command_buffer_update_capability_flag_t, 6};
 
 static const urc_enum_entry_t entries_ur_exp_command_buffer_info_t[] = {
     {(int64_t)UR_EXP_COMMAND_BUFFER_INFO_REFERENCE_COUNT, "UR_EXP_COMMAND_BUFFER_INFO_REFERENCE_COUNT", "uint32_t"},

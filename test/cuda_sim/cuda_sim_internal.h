@@ -87,6 +87,25 @@ CUresult sim_enqueue(CUstream stream, sim_op_fn_t run, void *data);
 void sim_stream_drain(CUstream stream);
 void sim_streams_init(void);
 
+/// Where a capturing stream's commands go (stream.c owns it, graph.c fills it).
+typedef struct sim_capture_t {
+    CUgraph graph;    // NULL: the stream is not capturing
+    CUgraphNode last; // the newest captured node, which the next depends on
+    bool owns_graph;  // made by cuStreamBeginCapture (handed out by cuStreamEndCapture)
+} sim_capture_t;
+/// The capture state of a stream (the legacy stream for NULL).
+sim_capture_t *sim_stream_capture(CUstream stream);
+
+// ---- graph.c ----
+/// When `s` is capturing, adds the command as a node of its graph and returns true with the
+/// result in *r; false when the stream runs commands normally.
+bool sim_capture_kernel(CUstream s, CUfunction f, const unsigned grid[3], const unsigned block[3],
+                        unsigned shared, void **params, CUresult *r);
+bool sim_capture_copy(CUstream s, const CUDA_MEMCPY3D *p, CUresult *r);
+bool sim_capture_fill(CUstream s, CUdeviceptr dst, size_t pitch, uint32_t value, unsigned element,
+                      size_t width, size_t height, CUresult *r);
+bool sim_capture_host(CUstream s, CUhostFn fn, void *data, CUresult *r);
+
 // ---- module.c ----
 typedef struct sim_global_t {
     char *name;

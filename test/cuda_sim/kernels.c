@@ -43,6 +43,13 @@ static void add_one(const sim_launch_t *l) {
         out[i] = in[i] + 1;
 }
 
+static void add_value(const sim_launch_t *l) {
+    int *data = arg_ptr(l, 0);
+    int v = arg_int(l, 1);
+    for (size_t i = 0; i < threads(l); ++i)
+        data[i] += v;
+}
+
 static void fill_value(const sim_launch_t *l) {
     int *out = arg_ptr(l, 0);
     int v = arg_int(l, 1);
@@ -166,6 +173,7 @@ static const struct {
     {"inc_dev_var", inc_dev_var},
     {"add_one", add_one},
     {"fill_value", fill_value},
+    {"add_value", add_value},
     {"local_reverse", local_reverse},
     {"global_id", global_id},
     {"global_id_with_offset", global_id_with_offset},
@@ -201,6 +209,10 @@ SIM_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsig
     if (extra != NULL || gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0 ||
         (size_t)bx * by * bz > 1024 || shared > 232448)
         return CUDA_ERROR_INVALID_VALUE;
+    CUresult captured = CUDA_SUCCESS;
+    const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+    if (sim_capture_kernel(s, f, grid, block, shared, params, &captured))
+        return captured;
     sim_launch_t *l = calloc(1, sizeof *l);
     if (l == NULL)
         return CUDA_ERROR_OUT_OF_MEMORY;

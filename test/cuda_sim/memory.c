@@ -262,6 +262,18 @@ static CUresult copy(void *dst, const void *src, size_t size, CUstream s) {
     if ((!sim_is_pageable(dst) && !device_range((uintptr_t)dst, size)) ||
         (!sim_is_pageable(src) && !device_range((uintptr_t)src, size)))
         return CUDA_ERROR_INVALID_VALUE;
+    CUDA_MEMCPY3D node = {.srcMemoryType = CU_MEMORYTYPE_HOST,
+                          .srcHost = src,
+                          .dstMemoryType = CU_MEMORYTYPE_HOST,
+                          .dstHost = dst,
+                          .srcPitch = size,
+                          .dstPitch = size,
+                          .WidthInBytes = size,
+                          .Height = 1,
+                          .Depth = 1};
+    CUresult captured = CUDA_SUCCESS;
+    if (sim_capture_copy(s, &node, &captured))
+        return captured;
     copy_t *c = calloc(1, sizeof *c);
     if (c == NULL)
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -365,6 +377,9 @@ static CUresult copy3d(const CUDA_MEMCPY3D *p, CUstream s) {
     if (!array_holds(p->srcMemoryType, p->srcArray, p->srcXInBytes, p->srcY, p->srcZ, p) ||
         !array_holds(p->dstMemoryType, p->dstArray, p->dstXInBytes, p->dstY, p->dstZ, p))
         return CUDA_ERROR_INVALID_VALUE;
+    CUresult captured = CUDA_SUCCESS;
+    if (sim_capture_copy(s, p, &captured))
+        return captured;
     copy3d_t *c = malloc(sizeof *c);
     if (c == NULL)
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -430,6 +445,9 @@ static CUresult fill(CUdeviceptr dst, size_t pitch, uint32_t value, unsigned ele
         return CUDA_ERROR_INVALID_VALUE;
     if (height > 0 && width > 0 && !device_range(dst, (height - 1) * pitch + width * element))
         return CUDA_ERROR_INVALID_VALUE;
+    CUresult captured = CUDA_SUCCESS;
+    if (sim_capture_fill(s, dst, pitch, value, element, width, height, &captured))
+        return captured;
     fill_t *f = malloc(sizeof *f);
     if (f == NULL)
         return CUDA_ERROR_OUT_OF_MEMORY;

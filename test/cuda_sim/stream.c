@@ -16,6 +16,7 @@ struct CUstream_st {
     pthread_t thread;
     unsigned flags;
     int priority;
+    sim_capture_t capture;
 };
 
 // An event points at its latest record; each cuEventRecord makes a new record, which the
@@ -85,6 +86,10 @@ void sim_streams_init(void) {
 
 static CUstream resolve(CUstream s) {
     return s != NULL ? s : &legacy;
+}
+
+sim_capture_t *sim_stream_capture(CUstream stream) {
+    return &resolve(stream)->capture;
 }
 
 CUresult sim_enqueue(CUstream stream, sim_op_fn_t run, void *data) {
@@ -168,6 +173,8 @@ SIM_EXPORT CUresult cuStreamDestroy_v2(CUstream s) {
 }
 
 SIM_EXPORT CUresult cuStreamSynchronize(CUstream s) {
+    if (sim_stream_capture(s)->graph != NULL)
+        return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
     sim_stream_drain(s);
     SIM_STICKY();
     return CUDA_SUCCESS;
@@ -266,6 +273,8 @@ SIM_EXPORT CUresult cuEventRecord(CUevent e, CUstream s) {
     SIM_STICKY();
     if (e == NULL)
         return CUDA_ERROR_INVALID_HANDLE;
+    if (sim_stream_capture(s)->graph != NULL)
+        return CUDA_SUCCESS; // captured streams run in node order: the record adds nothing
     sim_record_t *r = calloc(1, sizeof *r);
     if (r == NULL)
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -283,6 +292,8 @@ SIM_EXPORT CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags)
     SIM_STICKY();
     if (e == NULL || flags != 0)
         return CUDA_ERROR_INVALID_HANDLE;
+    if (sim_stream_capture(s)->graph != NULL)
+        return CUDA_SUCCESS; // a graph launch follows earlier work on its stream anyway
     sim_record_t *r = latest(e);
     return r == NULL ? CUDA_SUCCESS : queue_record_op(s, run_wait, r);
 }

@@ -4,15 +4,17 @@
 #include "urc_test.h"
 
 START_TEST(unimplemented_features_are_listed) {
-    ck_assert(urc_device_info_unimplemented_feature(UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP));
     ck_assert(urc_device_info_unimplemented_feature(UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP));
-    ck_assert(urc_device_info_unimplemented_feature(UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP));
+    ck_assert(urc_device_info_unimplemented_feature(UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP));
 }
 END_TEST
 
 START_TEST(adapter_specific_answers_are_not_listed) {
     // Answered by each adapter itself, differently (true on Level Zero, false on CUDA).
     ck_assert(!urc_device_info_unimplemented_feature(UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP));
+    // Command buffers: each adapter reports what its device can do (common/command_buffer.h).
+    ck_assert(!urc_device_info_unimplemented_feature(UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP));
+    ck_assert(!urc_device_info_unimplemented_feature(UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP));
     ck_assert(!urc_device_info_unimplemented_feature(UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT));
     ck_assert(!urc_device_info_unimplemented_feature(UR_DEVICE_INFO_NAME));
 }

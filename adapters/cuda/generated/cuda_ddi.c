@@ -614,6 +614,51 @@ static ur_result_t UR_APICALL checked_queue_flush(ur_queue_handle_t hQueue) {
     return cuda_queue_flush(hQueue);
 }
 
+static ur_result_t UR_APICALL checked_queue_begin_graph_capture_exp(ur_queue_handle_t hQueue) {
+    ur_result_t result = urc_check_queue_begin_graph_capture_exp(hQueue);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueBeginGraphCaptureExp", "hQueue");
+    return cuda_queue_begin_graph_capture_exp(hQueue);
+}
+
+static ur_result_t UR_APICALL checked_queue_begin_capture_into_graph_exp(ur_queue_handle_t hQueue, ur_exp_graph_handle_t hGraph) {
+    ur_result_t result = urc_check_queue_begin_capture_into_graph_exp(hQueue, hGraph);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueBeginCaptureIntoGraphExp", "hQueue");
+    return cuda_queue_begin_capture_into_graph_exp(hQueue, hGraph);
+}
+
+static ur_result_t UR_APICALL checked_queue_end_graph_capture_exp(ur_queue_handle_t hQueue, ur_exp_graph_handle_t *phGraph) {
+    ur_result_t result = urc_check_queue_end_graph_capture_exp(hQueue, phGraph);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueEndGraphCaptureExp", "hQueue");
+    return cuda_queue_end_graph_capture_exp(hQueue, phGraph);
+}
+
+static ur_result_t UR_APICALL checked_queue_is_graph_capture_enabled_exp(ur_queue_handle_t hQueue, bool *pResult) {
+    ur_result_t result = urc_check_queue_is_graph_capture_enabled_exp(hQueue, pResult);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueIsGraphCaptureEnabledExp", "hQueue");
+    return cuda_queue_is_graph_capture_enabled_exp(hQueue, pResult);
+}
+
+static ur_result_t UR_APICALL checked_queue_get_graph_exp(ur_queue_handle_t hQueue, ur_exp_graph_handle_t *phGraph) {
+    ur_result_t result = urc_check_queue_get_graph_exp(hQueue, phGraph);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueGetGraphExp", "hQueue");
+    return cuda_queue_get_graph_exp(hQueue, phGraph);
+}
+
 static ur_result_t UR_APICALL checked_sampler_create(ur_context_handle_t hContext, const ur_sampler_desc_t *pDesc, ur_sampler_handle_t *phSampler) {
     ur_result_t result = urc_check_sampler_create(hContext, pDesc, phSampler);
     if (result != UR_RESULT_SUCCESS)
@@ -1063,6 +1108,69 @@ static ur_result_t UR_APICALL checked_enqueue_kernel_launch_with_args_exp(ur_que
     return cuda_enqueue_kernel_launch_with_args_exp(hQueue, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, launchPropList, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
+static ur_result_t UR_APICALL checked_enqueue_timestamp_recording_exp(ur_queue_handle_t hQueue, bool blocking, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_timestamp_recording_exp(hQueue, blocking, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueTimestampRecordingExp", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueTimestampRecordingExp", "phEventWaitList");
+    return cuda_enqueue_timestamp_recording_exp(hQueue, blocking, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_command_buffer_exp(ur_queue_handle_t hQueue, ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_command_buffer_exp(hQueue, hCommandBuffer, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueCommandBufferExp", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueCommandBufferExp", "phEventWaitList");
+    return cuda_enqueue_command_buffer_exp(hQueue, hCommandBuffer, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_host_task_exp(ur_queue_handle_t hQueue, ur_exp_host_task_function_t pfnHostTask, void *data, const ur_exp_host_task_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_host_task_exp(hQueue, pfnHostTask, data, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueHostTaskExp", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueHostTaskExp", "phEventWaitList");
+    return cuda_enqueue_host_task_exp(hQueue, pfnHostTask, data, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_native_command_exp(ur_queue_handle_t hQueue, ur_exp_enqueue_native_command_function_t pfnNativeEnqueue, void *data, uint32_t numMemsInMemList, const ur_mem_handle_t *phMemList, const ur_exp_enqueue_native_command_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_native_command_exp(hQueue, pfnNativeEnqueue, data, numMemsInMemList, phMemList, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueNativeCommandExp", "hQueue");
+    for (size_t i = 0; phMemList != NULL && i < (size_t)(numMemsInMemList); ++i)
+        if (!urc_is_own(phMemList[i], URC_KIND_MEM, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueNativeCommandExp", "phMemList");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueNativeCommandExp", "phEventWaitList");
+    return cuda_enqueue_native_command_exp(hQueue, pfnNativeEnqueue, data, numMemsInMemList, phMemList, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_graph_exp(ur_queue_handle_t hQueue, ur_exp_executable_graph_handle_t hGraph, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_graph_exp(hQueue, hGraph, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueGraphExp", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueGraphExp", "phEventWaitList");
+    return cuda_enqueue_graph_exp(hQueue, hGraph, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
 static ur_result_t UR_APICALL checked_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size, void **ppMem) {
     ur_result_t result = urc_check_usm_host_alloc(hContext, pUSMDesc, pool, size, ppMem);
     if (result != UR_RESULT_SUCCESS)
@@ -1116,6 +1224,306 @@ static ur_result_t UR_APICALL checked_usm_get_mem_alloc_info(ur_context_handle_t
     if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMGetMemAllocInfo", "hContext");
     return cuda_usm_get_mem_alloc_info(hContext, pMem, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_exp_command_buffer_desc_t *pCommandBufferDesc, ur_exp_command_buffer_handle_t *phCommandBuffer) {
+    ur_result_t result = urc_check_command_buffer_create_exp(hContext, hDevice, pCommandBufferDesc, phCommandBuffer);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urCommandBufferCreateExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urCommandBufferCreateExp", "hDevice");
+    return cuda_command_buffer_create_exp(hContext, hDevice, pCommandBufferDesc, phCommandBuffer);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_retain_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
+    ur_result_t result = urc_check_command_buffer_retain_exp(hCommandBuffer);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_command_buffer_retain_exp(hCommandBuffer);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_release_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
+    ur_result_t result = urc_check_command_buffer_release_exp(hCommandBuffer);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_command_buffer_release_exp(hCommandBuffer);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_finalize_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
+    ur_result_t result = urc_check_command_buffer_finalize_exp(hCommandBuffer);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_command_buffer_finalize_exp(hCommandBuffer);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_kernel_launch_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_kernel_handle_t hKernel, uint32_t workDim, const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize, uint32_t numKernelAlternatives, ur_kernel_handle_t *phKernelAlternatives, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_kernel_launch_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchExp", "hKernel");
+    for (size_t i = 0; phKernelAlternatives != NULL && i < (size_t)(numKernelAlternatives); ++i)
+        if (!urc_is_own(phKernelAlternatives[i], URC_KIND_KERNEL, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchExp", "phKernelAlternatives");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendKernelLaunchExp", "phEventWaitList");
+    return cuda_command_buffer_append_kernel_launch_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_kernel_launch_with_args_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_kernel_handle_t hKernel, uint32_t workDim, const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize, uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs, uint32_t numKernelAlternatives, ur_kernel_handle_t *phKernelAlternatives, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_kernel_launch_with_args_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchWithArgsExp", "hKernel");
+    for (size_t i = 0; phKernelAlternatives != NULL && i < (size_t)(numKernelAlternatives); ++i)
+        if (!urc_is_own(phKernelAlternatives[i], URC_KIND_KERNEL, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchWithArgsExp", "phKernelAlternatives");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendKernelLaunchWithArgsExp", "phEventWaitList");
+    return cuda_command_buffer_append_kernel_launch_with_args_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_usm_memcpy_exp(ur_exp_command_buffer_handle_t hCommandBuffer, void *pDst, const void *pSrc, size_t size, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_usm_memcpy_exp(hCommandBuffer, pDst, pSrc, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMMemcpyExp", "phEventWaitList");
+    return cuda_command_buffer_append_usm_memcpy_exp(hCommandBuffer, pDst, pSrc, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_usm_fill_exp(ur_exp_command_buffer_handle_t hCommandBuffer, void *pMemory, const void *pPattern, size_t patternSize, size_t size, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_usm_fill_exp(hCommandBuffer, pMemory, pPattern, patternSize, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMFillExp", "phEventWaitList");
+    return cuda_command_buffer_append_usm_fill_exp(hCommandBuffer, pMemory, pPattern, patternSize, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_copy_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hSrcMem, ur_mem_handle_t hDstMem, size_t srcOffset, size_t dstOffset, size_t size, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_copy_exp(hCommandBuffer, hSrcMem, hDstMem, srcOffset, dstOffset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hSrcMem, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyExp", "hSrcMem");
+    if (!urc_is_own(hDstMem, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyExp", "hDstMem");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendMemBufferCopyExp", "phEventWaitList");
+    return cuda_command_buffer_append_mem_buffer_copy_exp(hCommandBuffer, hSrcMem, hDstMem, srcOffset, dstOffset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_write_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, size_t offset, size_t size, const void *pSrc, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_write_exp(hCommandBuffer, hBuffer, offset, size, pSrc, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferWriteExp", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendMemBufferWriteExp", "phEventWaitList");
+    return cuda_command_buffer_append_mem_buffer_write_exp(hCommandBuffer, hBuffer, offset, size, pSrc, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_read_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, size_t offset, size_t size, void *pDst, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_read_exp(hCommandBuffer, hBuffer, offset, size, pDst, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferReadExp", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendMemBufferReadExp", "phEventWaitList");
+    return cuda_command_buffer_append_mem_buffer_read_exp(hCommandBuffer, hBuffer, offset, size, pDst, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_copy_rect_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hSrcMem, ur_mem_handle_t hDstMem, ur_rect_offset_t srcOrigin, ur_rect_offset_t dstOrigin, ur_rect_region_t region, size_t srcRowPitch, size_t srcSlicePitch, size_t dstRowPitch, size_t dstSlicePitch, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_copy_rect_exp(hCommandBuffer, hSrcMem, hDstMem, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hSrcMem, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyRectExp", "hSrcMem");
+    if (!urc_is_own(hDstMem, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyRectExp", "hDstMem");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendMemBufferCopyRectExp", "phEventWaitList");
+    return cuda_command_buffer_append_mem_buffer_copy_rect_exp(hCommandBuffer, hSrcMem, hDstMem, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_write_rect_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region, size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch, void *pSrc, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_write_rect_exp(hCommandBuffer, hBuffer, bufferOffset, hostOffset, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferWriteRectExp", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendMemBufferWriteRectExp", "phEventWaitList");
+    return cuda_command_buffer_append_mem_buffer_write_rect_exp(hCommandBuffer, hBuffer, bufferOffset, hostOffset, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_read_rect_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region, size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch, void *pDst, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_read_rect_exp(hCommandBuffer, hBuffer, bufferOffset, hostOffset, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferReadRectExp", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendMemBufferReadRectExp", "phEventWaitList");
+    return cuda_command_buffer_append_mem_buffer_read_rect_exp(hCommandBuffer, hBuffer, bufferOffset, hostOffset, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_fill_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, const void *pPattern, size_t patternSize, size_t offset, size_t size, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_fill_exp(hCommandBuffer, hBuffer, pPattern, patternSize, offset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferFillExp", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendMemBufferFillExp", "phEventWaitList");
+    return cuda_command_buffer_append_mem_buffer_fill_exp(hCommandBuffer, hBuffer, pPattern, patternSize, offset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_usm_prefetch_exp(ur_exp_command_buffer_handle_t hCommandBuffer, const void *pMemory, size_t size, ur_usm_migration_flags_t flags, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_usm_prefetch_exp(hCommandBuffer, pMemory, size, flags, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMPrefetchExp", "phEventWaitList");
+    return cuda_command_buffer_append_usm_prefetch_exp(hCommandBuffer, pMemory, size, flags, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_usm_advise_exp(ur_exp_command_buffer_handle_t hCommandBuffer, const void *pMemory, size_t size, ur_usm_advice_flags_t advice, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_usm_advise_exp(hCommandBuffer, pMemory, size, advice, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMAdviseExp", "phEventWaitList");
+    return cuda_command_buffer_append_usm_advise_exp(hCommandBuffer, pMemory, size, advice, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_update_kernel_launch_exp(ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numKernelUpdates, const ur_exp_command_buffer_update_kernel_launch_desc_t *pUpdateKernelLaunch) {
+    ur_result_t result = urc_check_command_buffer_update_kernel_launch_exp(hCommandBuffer, numKernelUpdates, pUpdateKernelLaunch);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_command_buffer_update_kernel_launch_exp(hCommandBuffer, numKernelUpdates, pUpdateKernelLaunch);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_update_signal_event_exp(ur_exp_command_buffer_command_handle_t hCommand, ur_event_handle_t *phSignalEvent) {
+    ur_result_t result = urc_check_command_buffer_update_signal_event_exp(hCommand, phSignalEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_command_buffer_update_signal_event_exp(hCommand, phSignalEvent);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_update_wait_events_exp(ur_exp_command_buffer_command_handle_t hCommand, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList) {
+    ur_result_t result = urc_check_command_buffer_update_wait_events_exp(hCommand, numEventsInWaitList, phEventWaitList);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferUpdateWaitEventsExp", "phEventWaitList");
+    return cuda_command_buffer_update_wait_events_exp(hCommand, numEventsInWaitList, phEventWaitList);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_get_info_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_exp_command_buffer_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_command_buffer_get_info_exp(hCommandBuffer, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_command_buffer_get_info_exp(hCommandBuffer, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_get_native_handle_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_native_handle_t *phNativeCommandBuffer) {
+    ur_result_t result = urc_check_command_buffer_get_native_handle_exp(hCommandBuffer, phNativeCommandBuffer);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_command_buffer_get_native_handle_exp(hCommandBuffer, phNativeCommandBuffer);
+}
+
+static ur_result_t UR_APICALL checked_graph_create_exp(ur_context_handle_t hContext, ur_exp_graph_handle_t *phGraph) {
+    ur_result_t result = urc_check_graph_create_exp(hContext, phGraph);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urGraphCreateExp", "hContext");
+    return cuda_graph_create_exp(hContext, phGraph);
+}
+
+static ur_result_t UR_APICALL checked_graph_instantiate_graph_exp(ur_exp_graph_handle_t hGraph, ur_exp_executable_graph_handle_t *phExecGraph) {
+    ur_result_t result = urc_check_graph_instantiate_graph_exp(hGraph, phExecGraph);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_instantiate_graph_exp(hGraph, phExecGraph);
+}
+
+static ur_result_t UR_APICALL checked_graph_destroy_exp(ur_exp_graph_handle_t hGraph) {
+    ur_result_t result = urc_check_graph_destroy_exp(hGraph);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_destroy_exp(hGraph);
+}
+
+static ur_result_t UR_APICALL checked_graph_executable_graph_destroy_exp(ur_exp_executable_graph_handle_t hExecutableGraph) {
+    ur_result_t result = urc_check_graph_executable_graph_destroy_exp(hExecutableGraph);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_executable_graph_destroy_exp(hExecutableGraph);
+}
+
+static ur_result_t UR_APICALL checked_graph_is_empty_exp(ur_exp_graph_handle_t hGraph, bool *pResult) {
+    ur_result_t result = urc_check_graph_is_empty_exp(hGraph, pResult);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_is_empty_exp(hGraph, pResult);
+}
+
+static ur_result_t UR_APICALL checked_graph_get_id_exp(ur_exp_graph_handle_t hGraph, uint64_t *pGraphId) {
+    ur_result_t result = urc_check_graph_get_id_exp(hGraph, pGraphId);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_get_id_exp(hGraph, pGraphId);
+}
+
+static ur_result_t UR_APICALL checked_graph_set_destruction_callback_exp(ur_exp_graph_handle_t hGraph, ur_exp_graph_destruction_callback_t pfnCallback, void *pUserData) {
+    ur_result_t result = urc_check_graph_set_destruction_callback_exp(hGraph, pfnCallback, pUserData);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_set_destruction_callback_exp(hGraph, pfnCallback, pUserData);
+}
+
+static ur_result_t UR_APICALL checked_graph_dump_contents_exp(ur_exp_graph_handle_t hGraph, const char *filePath) {
+    ur_result_t result = urc_check_graph_dump_contents_exp(hGraph, filePath);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_dump_contents_exp(hGraph, filePath);
+}
+
+static ur_result_t UR_APICALL checked_graph_get_native_handle_exp(ur_exp_graph_handle_t hGraph, ur_native_handle_t *phNativeGraph) {
+    ur_result_t result = urc_check_graph_get_native_handle_exp(hGraph, phNativeGraph);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_get_native_handle_exp(hGraph, phNativeGraph);
+}
+
+static ur_result_t UR_APICALL checked_graph_executable_graph_get_native_handle_exp(ur_exp_executable_graph_handle_t hExecutableGraph, ur_native_handle_t *phNativeExecutableGraph) {
+    ur_result_t result = urc_check_graph_executable_graph_get_native_handle_exp(hExecutableGraph, phNativeExecutableGraph);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_graph_executable_graph_get_native_handle_exp(hExecutableGraph, phNativeExecutableGraph);
 }
 
 static ur_result_t UR_APICALL checked_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType, uint32_t NumEntries, ur_device_handle_t *phDevices, uint32_t *pNumDevices) {
@@ -1188,6 +1596,15 @@ static ur_result_t UR_APICALL checked_device_get_global_timestamps(ur_device_han
     if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urDeviceGetGlobalTimestamps", "hDevice");
     return cuda_device_get_global_timestamps(hDevice, pDeviceTimestamp, pHostTimestamp);
+}
+
+static ur_result_t UR_APICALL checked_device_wait_exp(ur_device_handle_t hDevice) {
+    ur_result_t result = urc_check_device_wait_exp(hDevice);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urDeviceWaitExp", "hDevice");
+    return cuda_device_wait_exp(hDevice);
 }
 
 const ur_dditable_t cuda_ddi = {
@@ -1275,7 +1692,13 @@ const ur_dditable_t cuda_ddi = {
         .pfnFinish = checked_queue_finish,
         .pfnFlush = checked_queue_flush,
     },
-    .QueueExp = URC_UNSUPPORTED_QUEUE_EXP,
+    .QueueExp = {
+        .pfnBeginGraphCaptureExp = checked_queue_begin_graph_capture_exp,
+        .pfnBeginCaptureIntoGraphExp = checked_queue_begin_capture_into_graph_exp,
+        .pfnEndGraphCaptureExp = checked_queue_end_graph_capture_exp,
+        .pfnIsGraphCaptureEnabledExp = checked_queue_is_graph_capture_enabled_exp,
+        .pfnGetGraphExp = checked_queue_get_graph_exp,
+    },
     .Sampler = {
         .pfnCreate = checked_sampler_create,
         .pfnRetain = checked_sampler_retain,
@@ -1330,11 +1753,11 @@ const ur_dditable_t cuda_ddi = {
         .pfnUSMSharedAllocExp = urc_unsupported_enqueue_usm_shared_alloc_exp,
         .pfnUSMHostAllocExp = urc_unsupported_enqueue_usm_host_alloc_exp,
         .pfnUSMFreeExp = urc_unsupported_enqueue_usm_free_exp,
-        .pfnTimestampRecordingExp = urc_unsupported_enqueue_timestamp_recording_exp,
-        .pfnCommandBufferExp = urc_unsupported_enqueue_command_buffer_exp,
-        .pfnHostTaskExp = urc_unsupported_enqueue_host_task_exp,
-        .pfnNativeCommandExp = urc_unsupported_enqueue_native_command_exp,
-        .pfnGraphExp = urc_unsupported_enqueue_graph_exp,
+        .pfnTimestampRecordingExp = checked_enqueue_timestamp_recording_exp,
+        .pfnCommandBufferExp = checked_enqueue_command_buffer_exp,
+        .pfnHostTaskExp = checked_enqueue_host_task_exp,
+        .pfnNativeCommandExp = checked_enqueue_native_command_exp,
+        .pfnGraphExp = checked_enqueue_graph_exp,
     },
     .USM = {
         .pfnHostAlloc = checked_usm_host_alloc,
@@ -1349,8 +1772,43 @@ const ur_dditable_t cuda_ddi = {
     },
     .USMExp = URC_UNSUPPORTED_USM_EXP,
     .BindlessImagesExp = URC_UNSUPPORTED_BINDLESS_IMAGES_EXP,
-    .CommandBufferExp = URC_UNSUPPORTED_COMMAND_BUFFER_EXP,
-    .GraphExp = URC_UNSUPPORTED_GRAPH_EXP,
+    .CommandBufferExp = {
+        .pfnCreateExp = checked_command_buffer_create_exp,
+        .pfnRetainExp = checked_command_buffer_retain_exp,
+        .pfnReleaseExp = checked_command_buffer_release_exp,
+        .pfnFinalizeExp = checked_command_buffer_finalize_exp,
+        .pfnAppendKernelLaunchExp = checked_command_buffer_append_kernel_launch_exp,
+        .pfnAppendKernelLaunchWithArgsExp = checked_command_buffer_append_kernel_launch_with_args_exp,
+        .pfnAppendUSMMemcpyExp = checked_command_buffer_append_usm_memcpy_exp,
+        .pfnAppendUSMFillExp = checked_command_buffer_append_usm_fill_exp,
+        .pfnAppendMemBufferCopyExp = checked_command_buffer_append_mem_buffer_copy_exp,
+        .pfnAppendMemBufferWriteExp = checked_command_buffer_append_mem_buffer_write_exp,
+        .pfnAppendMemBufferReadExp = checked_command_buffer_append_mem_buffer_read_exp,
+        .pfnAppendMemBufferCopyRectExp = checked_command_buffer_append_mem_buffer_copy_rect_exp,
+        .pfnAppendMemBufferWriteRectExp = checked_command_buffer_append_mem_buffer_write_rect_exp,
+        .pfnAppendMemBufferReadRectExp = checked_command_buffer_append_mem_buffer_read_rect_exp,
+        .pfnAppendMemBufferFillExp = checked_command_buffer_append_mem_buffer_fill_exp,
+        .pfnAppendUSMPrefetchExp = checked_command_buffer_append_usm_prefetch_exp,
+        .pfnAppendUSMAdviseExp = checked_command_buffer_append_usm_advise_exp,
+        .pfnAppendNativeCommandExp = urc_unsupported_command_buffer_append_native_command_exp,
+        .pfnUpdateKernelLaunchExp = checked_command_buffer_update_kernel_launch_exp,
+        .pfnUpdateSignalEventExp = checked_command_buffer_update_signal_event_exp,
+        .pfnUpdateWaitEventsExp = checked_command_buffer_update_wait_events_exp,
+        .pfnGetInfoExp = checked_command_buffer_get_info_exp,
+        .pfnGetNativeHandleExp = checked_command_buffer_get_native_handle_exp,
+    },
+    .GraphExp = {
+        .pfnCreateExp = checked_graph_create_exp,
+        .pfnInstantiateGraphExp = checked_graph_instantiate_graph_exp,
+        .pfnDestroyExp = checked_graph_destroy_exp,
+        .pfnExecutableGraphDestroyExp = checked_graph_executable_graph_destroy_exp,
+        .pfnIsEmptyExp = checked_graph_is_empty_exp,
+        .pfnGetIdExp = checked_graph_get_id_exp,
+        .pfnSetDestructionCallbackExp = checked_graph_set_destruction_callback_exp,
+        .pfnDumpContentsExp = checked_graph_dump_contents_exp,
+        .pfnGetNativeHandleExp = checked_graph_get_native_handle_exp,
+        .pfnExecutableGraphGetNativeHandleExp = checked_graph_executable_graph_get_native_handle_exp,
+    },
     .IPCExp = URC_UNSUPPORTED_IPC_EXP,
     .MemoryExportExp = URC_UNSUPPORTED_MEMORY_EXPORT_EXP,
     .UsmP2PExp = URC_UNSUPPORTED_USM_P2P_EXP,
@@ -1366,7 +1824,9 @@ const ur_dditable_t cuda_ddi = {
         .pfnCreateWithNativeHandle = checked_device_create_with_native_handle,
         .pfnGetGlobalTimestamps = checked_device_get_global_timestamps,
     },
-    .DeviceExp = URC_UNSUPPORTED_DEVICE_EXP,
+    .DeviceExp = {
+        .pfnWaitExp = checked_device_wait_exp,
+    },
 };
 
 // The 26 getters UR's loader (and urc's) look up in every adapter (common/ddi_getter.h).

@@ -1120,6 +1120,18 @@ static ur_result_t UR_APICALL checked_enqueue_kernel_launch_with_args_exp(ur_que
     return l0_enqueue_kernel_launch_with_args_exp(hQueue, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, launchPropList, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
+static ur_result_t UR_APICALL checked_enqueue_command_buffer_exp(ur_queue_handle_t hQueue, ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_command_buffer_exp(hQueue, hCommandBuffer, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueCommandBufferExp", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueCommandBufferExp", "phEventWaitList");
+    return l0_enqueue_command_buffer_exp(hQueue, hCommandBuffer, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
 static ur_result_t UR_APICALL checked_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size, void **ppMem) {
     ur_result_t result = urc_check_usm_host_alloc(hContext, pUSMDesc, pool, size, ppMem);
     if (result != UR_RESULT_SUCCESS)
@@ -1173,6 +1185,172 @@ static ur_result_t UR_APICALL checked_usm_get_mem_alloc_info(ur_context_handle_t
     if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMGetMemAllocInfo", "hContext");
     return l0_usm_get_mem_alloc_info(hContext, pMem, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_exp_command_buffer_desc_t *pCommandBufferDesc, ur_exp_command_buffer_handle_t *phCommandBuffer) {
+    ur_result_t result = urc_check_command_buffer_create_exp(hContext, hDevice, pCommandBufferDesc, phCommandBuffer);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urCommandBufferCreateExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urCommandBufferCreateExp", "hDevice");
+    return l0_command_buffer_create_exp(hContext, hDevice, pCommandBufferDesc, phCommandBuffer);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_retain_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
+    ur_result_t result = urc_check_command_buffer_retain_exp(hCommandBuffer);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_command_buffer_retain_exp(hCommandBuffer);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_release_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
+    ur_result_t result = urc_check_command_buffer_release_exp(hCommandBuffer);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_command_buffer_release_exp(hCommandBuffer);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_finalize_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
+    ur_result_t result = urc_check_command_buffer_finalize_exp(hCommandBuffer);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_command_buffer_finalize_exp(hCommandBuffer);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_kernel_launch_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_kernel_handle_t hKernel, uint32_t workDim, const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize, uint32_t numKernelAlternatives, ur_kernel_handle_t *phKernelAlternatives, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_kernel_launch_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchExp", "hKernel");
+    for (size_t i = 0; phKernelAlternatives != NULL && i < (size_t)(numKernelAlternatives); ++i)
+        if (!urc_is_own(phKernelAlternatives[i], URC_KIND_KERNEL, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchExp", "phKernelAlternatives");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendKernelLaunchExp", "phEventWaitList");
+    return l0_command_buffer_append_kernel_launch_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_kernel_launch_with_args_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_kernel_handle_t hKernel, uint32_t workDim, const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize, uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs, uint32_t numKernelAlternatives, ur_kernel_handle_t *phKernelAlternatives, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_kernel_launch_with_args_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchWithArgsExp", "hKernel");
+    for (size_t i = 0; phKernelAlternatives != NULL && i < (size_t)(numKernelAlternatives); ++i)
+        if (!urc_is_own(phKernelAlternatives[i], URC_KIND_KERNEL, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchWithArgsExp", "phKernelAlternatives");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendKernelLaunchWithArgsExp", "phEventWaitList");
+    return l0_command_buffer_append_kernel_launch_with_args_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_usm_memcpy_exp(ur_exp_command_buffer_handle_t hCommandBuffer, void *pDst, const void *pSrc, size_t size, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_usm_memcpy_exp(hCommandBuffer, pDst, pSrc, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMMemcpyExp", "phEventWaitList");
+    return l0_command_buffer_append_usm_memcpy_exp(hCommandBuffer, pDst, pSrc, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_usm_fill_exp(ur_exp_command_buffer_handle_t hCommandBuffer, void *pMemory, const void *pPattern, size_t patternSize, size_t size, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_usm_fill_exp(hCommandBuffer, pMemory, pPattern, patternSize, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMFillExp", "phEventWaitList");
+    return l0_command_buffer_append_usm_fill_exp(hCommandBuffer, pMemory, pPattern, patternSize, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_copy_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hSrcMem, ur_mem_handle_t hDstMem, size_t srcOffset, size_t dstOffset, size_t size, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_copy_exp(hCommandBuffer, hSrcMem, hDstMem, srcOffset, dstOffset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hSrcMem, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyExp", "hSrcMem");
+    if (!urc_is_own(hDstMem, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyExp", "hDstMem");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendMemBufferCopyExp", "phEventWaitList");
+    return l0_command_buffer_append_mem_buffer_copy_exp(hCommandBuffer, hSrcMem, hDstMem, srcOffset, dstOffset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_write_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, size_t offset, size_t size, const void *pSrc, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_write_exp(hCommandBuffer, hBuffer, offset, size, pSrc, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferWriteExp", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendMemBufferWriteExp", "phEventWaitList");
+    return l0_command_buffer_append_mem_buffer_write_exp(hCommandBuffer, hBuffer, offset, size, pSrc, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_read_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, size_t offset, size_t size, void *pDst, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_read_exp(hCommandBuffer, hBuffer, offset, size, pDst, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferReadExp", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendMemBufferReadExp", "phEventWaitList");
+    return l0_command_buffer_append_mem_buffer_read_exp(hCommandBuffer, hBuffer, offset, size, pDst, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_fill_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, const void *pPattern, size_t patternSize, size_t offset, size_t size, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_fill_exp(hCommandBuffer, hBuffer, pPattern, patternSize, offset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferFillExp", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendMemBufferFillExp", "phEventWaitList");
+    return l0_command_buffer_append_mem_buffer_fill_exp(hCommandBuffer, hBuffer, pPattern, patternSize, offset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_usm_prefetch_exp(ur_exp_command_buffer_handle_t hCommandBuffer, const void *pMemory, size_t size, ur_usm_migration_flags_t flags, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_usm_prefetch_exp(hCommandBuffer, pMemory, size, flags, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMPrefetchExp", "phEventWaitList");
+    return l0_command_buffer_append_usm_prefetch_exp(hCommandBuffer, pMemory, size, flags, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_usm_advise_exp(ur_exp_command_buffer_handle_t hCommandBuffer, const void *pMemory, size_t size, ur_usm_advice_flags_t advice, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_usm_advise_exp(hCommandBuffer, pMemory, size, advice, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMAdviseExp", "phEventWaitList");
+    return l0_command_buffer_append_usm_advise_exp(hCommandBuffer, pMemory, size, advice, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_get_info_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_exp_command_buffer_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_command_buffer_get_info_exp(hCommandBuffer, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_command_buffer_get_info_exp(hCommandBuffer, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_get_native_handle_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_native_handle_t *phNativeCommandBuffer) {
+    ur_result_t result = urc_check_command_buffer_get_native_handle_exp(hCommandBuffer, phNativeCommandBuffer);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_command_buffer_get_native_handle_exp(hCommandBuffer, phNativeCommandBuffer);
 }
 
 static ur_result_t UR_APICALL checked_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType, uint32_t NumEntries, ur_device_handle_t *phDevices, uint32_t *pNumDevices) {
@@ -1397,7 +1575,7 @@ const ur_dditable_t l0_ddi = {
         .pfnUSMHostAllocExp = urc_unsupported_enqueue_usm_host_alloc_exp,
         .pfnUSMFreeExp = urc_unsupported_enqueue_usm_free_exp,
         .pfnTimestampRecordingExp = urc_unsupported_enqueue_timestamp_recording_exp,
-        .pfnCommandBufferExp = urc_unsupported_enqueue_command_buffer_exp,
+        .pfnCommandBufferExp = checked_enqueue_command_buffer_exp,
         .pfnHostTaskExp = urc_unsupported_enqueue_host_task_exp,
         .pfnNativeCommandExp = urc_unsupported_enqueue_native_command_exp,
         .pfnGraphExp = urc_unsupported_enqueue_graph_exp,
@@ -1415,7 +1593,31 @@ const ur_dditable_t l0_ddi = {
     },
     .USMExp = URC_UNSUPPORTED_USM_EXP,
     .BindlessImagesExp = URC_UNSUPPORTED_BINDLESS_IMAGES_EXP,
-    .CommandBufferExp = URC_UNSUPPORTED_COMMAND_BUFFER_EXP,
+    .CommandBufferExp = {
+        .pfnCreateExp = checked_command_buffer_create_exp,
+        .pfnRetainExp = checked_command_buffer_retain_exp,
+        .pfnReleaseExp = checked_command_buffer_release_exp,
+        .pfnFinalizeExp = checked_command_buffer_finalize_exp,
+        .pfnAppendKernelLaunchExp = checked_command_buffer_append_kernel_launch_exp,
+        .pfnAppendKernelLaunchWithArgsExp = checked_command_buffer_append_kernel_launch_with_args_exp,
+        .pfnAppendUSMMemcpyExp = checked_command_buffer_append_usm_memcpy_exp,
+        .pfnAppendUSMFillExp = checked_command_buffer_append_usm_fill_exp,
+        .pfnAppendMemBufferCopyExp = checked_command_buffer_append_mem_buffer_copy_exp,
+        .pfnAppendMemBufferWriteExp = checked_command_buffer_append_mem_buffer_write_exp,
+        .pfnAppendMemBufferReadExp = checked_command_buffer_append_mem_buffer_read_exp,
+        .pfnAppendMemBufferCopyRectExp = urc_unsupported_command_buffer_append_mem_buffer_copy_rect_exp,
+        .pfnAppendMemBufferWriteRectExp = urc_unsupported_command_buffer_append_mem_buffer_write_rect_exp,
+        .pfnAppendMemBufferReadRectExp = urc_unsupported_command_buffer_append_mem_buffer_read_rect_exp,
+        .pfnAppendMemBufferFillExp = checked_command_buffer_append_mem_buffer_fill_exp,
+        .pfnAppendUSMPrefetchExp = checked_command_buffer_append_usm_prefetch_exp,
+        .pfnAppendUSMAdviseExp = checked_command_buffer_append_usm_advise_exp,
+        .pfnAppendNativeCommandExp = urc_unsupported_command_buffer_append_native_command_exp,
+        .pfnUpdateKernelLaunchExp = urc_unsupported_command_buffer_update_kernel_launch_exp,
+        .pfnUpdateSignalEventExp = urc_unsupported_command_buffer_update_signal_event_exp,
+        .pfnUpdateWaitEventsExp = urc_unsupported_command_buffer_update_wait_events_exp,
+        .pfnGetInfoExp = checked_command_buffer_get_info_exp,
+        .pfnGetNativeHandleExp = checked_command_buffer_get_native_handle_exp,
+    },
     .GraphExp = URC_UNSUPPORTED_GRAPH_EXP,
     .IPCExp = URC_UNSUPPORTED_IPC_EXP,
     .MemoryExportExp = URC_UNSUPPORTED_MEMORY_EXPORT_EXP,

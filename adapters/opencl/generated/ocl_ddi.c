@@ -1117,6 +1117,45 @@ static ur_result_t UR_APICALL checked_enqueue_kernel_launch_with_args_exp(ur_que
     return ocl_enqueue_kernel_launch_with_args_exp(hQueue, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, launchPropList, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
+static ur_result_t UR_APICALL checked_enqueue_command_buffer_exp(ur_queue_handle_t hQueue, ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_command_buffer_exp(hQueue, hCommandBuffer, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueCommandBufferExp", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueCommandBufferExp", "phEventWaitList");
+    return ocl_enqueue_command_buffer_exp(hQueue, hCommandBuffer, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_host_task_exp(ur_queue_handle_t hQueue, ur_exp_host_task_function_t pfnHostTask, void *data, const ur_exp_host_task_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_host_task_exp(hQueue, pfnHostTask, data, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueHostTaskExp", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueHostTaskExp", "phEventWaitList");
+    return ocl_enqueue_host_task_exp(hQueue, pfnHostTask, data, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_native_command_exp(ur_queue_handle_t hQueue, ur_exp_enqueue_native_command_function_t pfnNativeEnqueue, void *data, uint32_t numMemsInMemList, const ur_mem_handle_t *phMemList, const ur_exp_enqueue_native_command_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_native_command_exp(hQueue, pfnNativeEnqueue, data, numMemsInMemList, phMemList, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueNativeCommandExp", "hQueue");
+    for (size_t i = 0; phMemList != NULL && i < (size_t)(numMemsInMemList); ++i)
+        if (!urc_is_own(phMemList[i], URC_KIND_MEM, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueNativeCommandExp", "phMemList");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueNativeCommandExp", "phEventWaitList");
+    return ocl_enqueue_native_command_exp(hQueue, pfnNativeEnqueue, data, numMemsInMemList, phMemList, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
 static ur_result_t UR_APICALL checked_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size, void **ppMem) {
     ur_result_t result = urc_check_usm_host_alloc(hContext, pUSMDesc, pool, size, ppMem);
     if (result != UR_RESULT_SUCCESS)
@@ -1170,6 +1209,193 @@ static ur_result_t UR_APICALL checked_usm_get_mem_alloc_info(ur_context_handle_t
     if (!urc_is_own(hContext, URC_KIND_CONTEXT, &ocl_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMGetMemAllocInfo", "hContext");
     return ocl_usm_get_mem_alloc_info(hContext, pMem, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_exp_command_buffer_desc_t *pCommandBufferDesc, ur_exp_command_buffer_handle_t *phCommandBuffer) {
+    ur_result_t result = urc_check_command_buffer_create_exp(hContext, hDevice, pCommandBufferDesc, phCommandBuffer);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urCommandBufferCreateExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urCommandBufferCreateExp", "hDevice");
+    return ocl_command_buffer_create_exp(hContext, hDevice, pCommandBufferDesc, phCommandBuffer);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_retain_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
+    ur_result_t result = urc_check_command_buffer_retain_exp(hCommandBuffer);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_command_buffer_retain_exp(hCommandBuffer);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_release_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
+    ur_result_t result = urc_check_command_buffer_release_exp(hCommandBuffer);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_command_buffer_release_exp(hCommandBuffer);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_finalize_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
+    ur_result_t result = urc_check_command_buffer_finalize_exp(hCommandBuffer);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_command_buffer_finalize_exp(hCommandBuffer);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_kernel_launch_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_kernel_handle_t hKernel, uint32_t workDim, const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize, uint32_t numKernelAlternatives, ur_kernel_handle_t *phKernelAlternatives, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_kernel_launch_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchExp", "hKernel");
+    for (size_t i = 0; phKernelAlternatives != NULL && i < (size_t)(numKernelAlternatives); ++i)
+        if (!urc_is_own(phKernelAlternatives[i], URC_KIND_KERNEL, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchExp", "phKernelAlternatives");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendKernelLaunchExp", "phEventWaitList");
+    return ocl_command_buffer_append_kernel_launch_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_kernel_launch_with_args_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_kernel_handle_t hKernel, uint32_t workDim, const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize, uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs, uint32_t numKernelAlternatives, ur_kernel_handle_t *phKernelAlternatives, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_kernel_launch_with_args_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hKernel, URC_KIND_KERNEL, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchWithArgsExp", "hKernel");
+    for (size_t i = 0; phKernelAlternatives != NULL && i < (size_t)(numKernelAlternatives); ++i)
+        if (!urc_is_own(phKernelAlternatives[i], URC_KIND_KERNEL, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchWithArgsExp", "phKernelAlternatives");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendKernelLaunchWithArgsExp", "phEventWaitList");
+    return ocl_command_buffer_append_kernel_launch_with_args_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_usm_memcpy_exp(ur_exp_command_buffer_handle_t hCommandBuffer, void *pDst, const void *pSrc, size_t size, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_usm_memcpy_exp(hCommandBuffer, pDst, pSrc, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMMemcpyExp", "phEventWaitList");
+    return ocl_command_buffer_append_usm_memcpy_exp(hCommandBuffer, pDst, pSrc, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_usm_fill_exp(ur_exp_command_buffer_handle_t hCommandBuffer, void *pMemory, const void *pPattern, size_t patternSize, size_t size, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_usm_fill_exp(hCommandBuffer, pMemory, pPattern, patternSize, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMFillExp", "phEventWaitList");
+    return ocl_command_buffer_append_usm_fill_exp(hCommandBuffer, pMemory, pPattern, patternSize, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_copy_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hSrcMem, ur_mem_handle_t hDstMem, size_t srcOffset, size_t dstOffset, size_t size, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_copy_exp(hCommandBuffer, hSrcMem, hDstMem, srcOffset, dstOffset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hSrcMem, URC_KIND_MEM, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyExp", "hSrcMem");
+    if (!urc_is_own(hDstMem, URC_KIND_MEM, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyExp", "hDstMem");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendMemBufferCopyExp", "phEventWaitList");
+    return ocl_command_buffer_append_mem_buffer_copy_exp(hCommandBuffer, hSrcMem, hDstMem, srcOffset, dstOffset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_copy_rect_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hSrcMem, ur_mem_handle_t hDstMem, ur_rect_offset_t srcOrigin, ur_rect_offset_t dstOrigin, ur_rect_region_t region, size_t srcRowPitch, size_t srcSlicePitch, size_t dstRowPitch, size_t dstSlicePitch, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_copy_rect_exp(hCommandBuffer, hSrcMem, hDstMem, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hSrcMem, URC_KIND_MEM, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyRectExp", "hSrcMem");
+    if (!urc_is_own(hDstMem, URC_KIND_MEM, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyRectExp", "hDstMem");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendMemBufferCopyRectExp", "phEventWaitList");
+    return ocl_command_buffer_append_mem_buffer_copy_rect_exp(hCommandBuffer, hSrcMem, hDstMem, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_fill_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, const void *pPattern, size_t patternSize, size_t offset, size_t size, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_fill_exp(hCommandBuffer, hBuffer, pPattern, patternSize, offset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferFillExp", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendMemBufferFillExp", "phEventWaitList");
+    return ocl_command_buffer_append_mem_buffer_fill_exp(hCommandBuffer, hBuffer, pPattern, patternSize, offset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_usm_prefetch_exp(ur_exp_command_buffer_handle_t hCommandBuffer, const void *pMemory, size_t size, ur_usm_migration_flags_t flags, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_usm_prefetch_exp(hCommandBuffer, pMemory, size, flags, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMPrefetchExp", "phEventWaitList");
+    return ocl_command_buffer_append_usm_prefetch_exp(hCommandBuffer, pMemory, size, flags, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_usm_advise_exp(ur_exp_command_buffer_handle_t hCommandBuffer, const void *pMemory, size_t size, ur_usm_advice_flags_t advice, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_usm_advise_exp(hCommandBuffer, pMemory, size, advice, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMAdviseExp", "phEventWaitList");
+    return ocl_command_buffer_append_usm_advise_exp(hCommandBuffer, pMemory, size, advice, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_native_command_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_exp_command_buffer_native_command_function_t pfnNativeCommand, void *pData, ur_exp_command_buffer_handle_t hChildCommandBuffer, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint) {
+    ur_result_t result = urc_check_command_buffer_append_native_command_exp(hCommandBuffer, pfnNativeCommand, pData, hChildCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_command_buffer_append_native_command_exp(hCommandBuffer, pfnNativeCommand, pData, hChildCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_update_kernel_launch_exp(ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numKernelUpdates, const ur_exp_command_buffer_update_kernel_launch_desc_t *pUpdateKernelLaunch) {
+    ur_result_t result = urc_check_command_buffer_update_kernel_launch_exp(hCommandBuffer, numKernelUpdates, pUpdateKernelLaunch);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_command_buffer_update_kernel_launch_exp(hCommandBuffer, numKernelUpdates, pUpdateKernelLaunch);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_update_signal_event_exp(ur_exp_command_buffer_command_handle_t hCommand, ur_event_handle_t *phSignalEvent) {
+    ur_result_t result = urc_check_command_buffer_update_signal_event_exp(hCommand, phSignalEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_command_buffer_update_signal_event_exp(hCommand, phSignalEvent);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_update_wait_events_exp(ur_exp_command_buffer_command_handle_t hCommand, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList) {
+    ur_result_t result = urc_check_command_buffer_update_wait_events_exp(hCommand, numEventsInWaitList, phEventWaitList);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferUpdateWaitEventsExp", "phEventWaitList");
+    return ocl_command_buffer_update_wait_events_exp(hCommand, numEventsInWaitList, phEventWaitList);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_get_info_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_exp_command_buffer_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_command_buffer_get_info_exp(hCommandBuffer, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_command_buffer_get_info_exp(hCommandBuffer, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_get_native_handle_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_native_handle_t *phNativeCommandBuffer) {
+    ur_result_t result = urc_check_command_buffer_get_native_handle_exp(hCommandBuffer, phNativeCommandBuffer);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_command_buffer_get_native_handle_exp(hCommandBuffer, phNativeCommandBuffer);
 }
 
 static ur_result_t UR_APICALL checked_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType, uint32_t NumEntries, ur_device_handle_t *phDevices, uint32_t *pNumDevices) {
@@ -1394,9 +1620,9 @@ const ur_dditable_t ocl_ddi = {
         .pfnUSMHostAllocExp = urc_unsupported_enqueue_usm_host_alloc_exp,
         .pfnUSMFreeExp = urc_unsupported_enqueue_usm_free_exp,
         .pfnTimestampRecordingExp = urc_unsupported_enqueue_timestamp_recording_exp,
-        .pfnCommandBufferExp = urc_unsupported_enqueue_command_buffer_exp,
-        .pfnHostTaskExp = urc_unsupported_enqueue_host_task_exp,
-        .pfnNativeCommandExp = urc_unsupported_enqueue_native_command_exp,
+        .pfnCommandBufferExp = checked_enqueue_command_buffer_exp,
+        .pfnHostTaskExp = checked_enqueue_host_task_exp,
+        .pfnNativeCommandExp = checked_enqueue_native_command_exp,
         .pfnGraphExp = urc_unsupported_enqueue_graph_exp,
     },
     .USM = {
@@ -1412,7 +1638,31 @@ const ur_dditable_t ocl_ddi = {
     },
     .USMExp = URC_UNSUPPORTED_USM_EXP,
     .BindlessImagesExp = URC_UNSUPPORTED_BINDLESS_IMAGES_EXP,
-    .CommandBufferExp = URC_UNSUPPORTED_COMMAND_BUFFER_EXP,
+    .CommandBufferExp = {
+        .pfnCreateExp = checked_command_buffer_create_exp,
+        .pfnRetainExp = checked_command_buffer_retain_exp,
+        .pfnReleaseExp = checked_command_buffer_release_exp,
+        .pfnFinalizeExp = checked_command_buffer_finalize_exp,
+        .pfnAppendKernelLaunchExp = checked_command_buffer_append_kernel_launch_exp,
+        .pfnAppendKernelLaunchWithArgsExp = checked_command_buffer_append_kernel_launch_with_args_exp,
+        .pfnAppendUSMMemcpyExp = checked_command_buffer_append_usm_memcpy_exp,
+        .pfnAppendUSMFillExp = checked_command_buffer_append_usm_fill_exp,
+        .pfnAppendMemBufferCopyExp = checked_command_buffer_append_mem_buffer_copy_exp,
+        .pfnAppendMemBufferWriteExp = urc_unsupported_command_buffer_append_mem_buffer_write_exp,
+        .pfnAppendMemBufferReadExp = urc_unsupported_command_buffer_append_mem_buffer_read_exp,
+        .pfnAppendMemBufferCopyRectExp = checked_command_buffer_append_mem_buffer_copy_rect_exp,
+        .pfnAppendMemBufferWriteRectExp = urc_unsupported_command_buffer_append_mem_buffer_write_rect_exp,
+        .pfnAppendMemBufferReadRectExp = urc_unsupported_command_buffer_append_mem_buffer_read_rect_exp,
+        .pfnAppendMemBufferFillExp = checked_command_buffer_append_mem_buffer_fill_exp,
+        .pfnAppendUSMPrefetchExp = checked_command_buffer_append_usm_prefetch_exp,
+        .pfnAppendUSMAdviseExp = checked_command_buffer_append_usm_advise_exp,
+        .pfnAppendNativeCommandExp = checked_command_buffer_append_native_command_exp,
+        .pfnUpdateKernelLaunchExp = checked_command_buffer_update_kernel_launch_exp,
+        .pfnUpdateSignalEventExp = checked_command_buffer_update_signal_event_exp,
+        .pfnUpdateWaitEventsExp = checked_command_buffer_update_wait_events_exp,
+        .pfnGetInfoExp = checked_command_buffer_get_info_exp,
+        .pfnGetNativeHandleExp = checked_command_buffer_get_native_handle_exp,
+    },
     .GraphExp = URC_UNSUPPORTED_GRAPH_EXP,
     .IPCExp = URC_UNSUPPORTED_IPC_EXP,
     .MemoryExportExp = URC_UNSUPPORTED_MEMORY_EXPORT_EXP,

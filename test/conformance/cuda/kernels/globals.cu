@@ -67,3 +67,8 @@ extern "C" __global__ void big_sum(int *out, big_values values) {
         sum += values.v[i];
     out[0] = sum;
 }
+
+// data[i] += value: what the command-buffer tests replay and update.
+extern "C" __global__ void add_value(int *data, int value) {
+    data[blockIdx.x * blockDim.x + threadIdx.x] += value;
+}

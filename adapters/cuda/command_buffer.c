@@ -1,0 +1,845 @@
+// SPDX-License-Identifier: MIT
+// Command buffers as explicit CUDA graphs: every append adds a node (kernel, memcpy, memset or
+// empty) depending on its sync points' nodes (and, in an in-order buffer, on the node before
+// it); finalisation instantiates the graph; each enqueue is one cuGraphLaunch; kernel updates
+// go through cuGraphExecKernelNodeSetParams. The state machine, sync points and UR's rules are
+// common/command_buffer.c.
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_internal.h"
+
+#define CB_CHECK(h)                                                                                \
+    do {                                                                                           \
+        if (!cuda_is((h), URC_KIND_COMMAND_BUFFER))                                                \
+            return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP;                                     \
+    } while (0)
+
+static bool graphs_available(void) {
+    return cu.GraphCreate != NULL && cu.GraphDestroy != NULL && cu.GraphAddKernelNode != NULL &&
+           cu.GraphAddMemcpyNode != NULL && cu.GraphAddMemsetNode != NULL &&
+           cu.GraphAddEmptyNode != NULL && cu.GraphInstantiateWithFlags != NULL &&
+           cu.GraphLaunch != NULL && cu.GraphExecDestroy != NULL &&
+           cu.GraphExecKernelNodeSetParams != NULL;
+}
+
+void cuda_cb_caps(const cuda_device_t *dev, urc_cb_caps_t *caps) {
+    (void)dev;
+    memset(caps, 0, sizeof *caps);
+    if (!graphs_available())
+        return;
+    caps->supported = true;
+    caps->events = false; // no event nodes yet: sync points only
+    caps->update_caps = UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_ARGUMENTS |
+                        UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_LOCAL_WORK_SIZE |
+                        UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_SIZE |
+                        UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_OFFSET |
+                        UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_HANDLE;
+}
+
+static void cb_destroy(cuda_cb_t *cb) {
+    for (uint32_t i = 0; i < cb->core.num_commands; ++i) {
+        cuda_cb_cmd_t *c = cb->core.commands[i];
+        for (uint32_t k = 0; k < c->core.k.num_alternatives; ++k)
+            cuda_kernel_release((ur_kernel_handle_t)c->core.k.alternatives[k]);
+        urc_cb_command_fini(&c->core);
+        free(c);
+    }
+    if (cb->exec != NULL || cb->graph != NULL)
+        cuda_activate(cb->dev);
+    // A graph still running keeps its own resources until it ends (CUDA defers the release).
+    if (cb->exec != NULL)
+        cu.GraphExecDestroy(cb->exec);
+    if (cb->graph != NULL)
+        cu.GraphDestroy(cb->graph);
+    for (uint32_t i = 0; i < cb->core.num_held; ++i)
+        cuda_kernel_release(cb->core.held[i]);
+    urc_cb_fini(&cb->core);
+    cuda_context_release_internal(cb->ctx);
+    free(cb);
+}
+
+ur_result_t cuda_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                                           const ur_exp_command_buffer_desc_t *pCommandBufferDesc,
+                                           ur_exp_command_buffer_handle_t *phCommandBuffer) {
+    if (!cuda_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    if (!cuda_is(hDevice, URC_KIND_DEVICE))
+        return UR_RESULT_ERROR_INVALID_DEVICE;
+    cuda_context_t *ctx = CUDA_CONTEXT(hContext);
+    cuda_device_t *dev = CUDA_DEVICE(hDevice);
+    if (!cuda_context_has_device(ctx, dev))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0, "the device is not in the context");
+    urc_cb_caps_t caps;
+    cuda_cb_caps(dev, &caps);
+    ur_result_t res = urc_cb_check_create(pCommandBufferDesc, &caps);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    cuda_cb_t *cb = URC_NEW(cuda_cb_t);
+    if (cb == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    res = urc_cb_init(&cb->core, pCommandBufferDesc, &caps, hContext);
+    if (res != UR_RESULT_SUCCESS) {
+        free(cb);
+        return res;
+    }
+    urc_object_init(&cb->obj, &cuda_ddi, URC_KIND_COMMAND_BUFFER);
+    cb->ctx = ctx;
+    cb->dev = dev;
+    cuda_context_retain_internal(ctx);
+    res = cuda_activate(dev);
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_ok(cu.GraphCreate(&cb->graph, 0), "cuGraphCreate");
+    if (res != UR_RESULT_SUCCESS) {
+        cb_destroy(cb);
+        return res;
+    }
+    *phCommandBuffer = (ur_exp_command_buffer_handle_t)cb;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_command_buffer_retain_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
+    CB_CHECK(hCommandBuffer);
+    urc_retain(&((cuda_cb_t *)hCommandBuffer)->obj);
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_command_buffer_release_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
+    CB_CHECK(hCommandBuffer);
+    cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
+    if (urc_release(&cb->obj))
+        cb_destroy(cb);
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_command_buffer_finalize_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
+    CB_CHECK(hCommandBuffer);
+    cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
+    ur_result_t res = urc_cb_finalize_begin(&cb->core);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    res = cuda_activate(cb->dev);
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_ok(cu.GraphInstantiateWithFlags(&cb->exec, cb->graph, 0),
+                      "cuGraphInstantiateWithFlags");
+    return urc_cb_finalize_end(&cb->core, res);
+}
+
+ur_result_t cuda_command_buffer_get_info_exp(ur_exp_command_buffer_handle_t hCommandBuffer,
+                                             ur_exp_command_buffer_info_t propName, size_t propSize,
+                                             void *pPropValue, size_t *pPropSizeRet) {
+    CB_CHECK(hCommandBuffer);
+    cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
+    return urc_cb_get_info(&cb->core, urc_refcount(&cb->obj), propName, &out);
+}
+
+ur_result_t cuda_command_buffer_get_native_handle_exp(ur_exp_command_buffer_handle_t hCommandBuffer,
+                                                      ur_native_handle_t *phNativeCommandBuffer) {
+    CB_CHECK(hCommandBuffer);
+    *phNativeCommandBuffer = (ur_native_handle_t)((cuda_cb_t *)hCommandBuffer)->graph;
+    return UR_RESULT_SUCCESS;
+}
+
+// ---- appends ---------------------------------------------------------------------------------
+
+/// One append in flight: the buffer's lock held, the node's dependencies gathered.
+typedef struct append_t {
+    cuda_cb_t *cb;
+    size_t ndeps;
+    CUgraphNode *deps;
+    CUgraphNode inline_deps[16];
+    CUgraphNode node; // the new node
+} append_t;
+
+static ur_result_t append_begin(append_t *a, ur_exp_command_buffer_handle_t h, uint32_t n,
+                                const ur_exp_command_buffer_sync_point_t *sync, bool want_command,
+                                uint32_t num_events, ur_event_handle_t *phEvent) {
+    CB_CHECK(h);
+    cuda_cb_t *cb = (cuda_cb_t *)h;
+    a->cb = cb;
+    a->ndeps = 0;
+    a->node = NULL;
+    if (phEvent != NULL)
+        *phEvent = NULL;
+    // One more than the wait list: an in-order buffer also waits for the last node.
+    a->deps = n < 16 ? a->inline_deps : urc_calloc((size_t)n + 1, sizeof *a->deps);
+    if (a->deps == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    ur_result_t res = cuda_activate(cb->dev);
+    if (res == UR_RESULT_SUCCESS)
+        res = urc_cb_append_begin(&cb->core, n, sync, want_command,
+                                  num_events > 0 || phEvent != NULL);
+    if (res != UR_RESULT_SUCCESS) {
+        if (a->deps != a->inline_deps)
+            free(a->deps);
+        return res;
+    }
+    for (uint32_t i = 0; i < n; ++i)
+        a->deps[a->ndeps++] = (CUgraphNode)(uintptr_t)urc_cb_native_sync(&cb->core, sync[i]);
+    if (cb->core.in_order && cb->last != NULL)
+        a->deps[a->ndeps++] = cb->last;
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t append_end(append_t *a, ur_result_t res, void *command,
+                              ur_exp_command_buffer_sync_point_t *pSyncPoint) {
+    if (a->deps != a->inline_deps)
+        free(a->deps);
+    if (res == UR_RESULT_SUCCESS)
+        a->cb->last = a->node;
+    return urc_cb_append_end(&a->cb->core, res, (uint64_t)(uintptr_t)a->node, command, pSyncPoint);
+}
+
+typedef struct kernel_node_ctx_t {
+    append_t *a;
+} kernel_node_ctx_t;
+
+static CUresult add_kernel_node(const CUDA_KERNEL_NODE_PARAMS *p, void *ctx) {
+    append_t *a = ((kernel_node_ctx_t *)ctx)->a;
+    return cu.GraphAddKernelNode(&a->node, a->cb->graph, a->deps, a->ndeps, p);
+}
+
+static ur_result_t append_kernel(ur_exp_command_buffer_handle_t h, ur_kernel_handle_t hKernel,
+                                 uint32_t workDim, const size_t *offset, const size_t *global,
+                                 const size_t *local, uint32_t numArgs,
+                                 const ur_exp_kernel_arg_properties_t *pArgs, uint32_t numAlt,
+                                 ur_kernel_handle_t *phAlt, uint32_t numSync,
+                                 const ur_exp_command_buffer_sync_point_t *pSync,
+                                 uint32_t numEvents, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+                                 ur_event_handle_t *phEvent,
+                                 ur_exp_command_buffer_command_handle_t *phCommand) {
+    CB_CHECK(h);
+    if (!cuda_is(hKernel, URC_KIND_KERNEL))
+        return UR_RESULT_ERROR_INVALID_KERNEL;
+    cuda_cb_t *cb = (cuda_cb_t *)h;
+    const void *ctx_inline[8];
+    const void **contexts =
+        numAlt < 8 ? ctx_inline : (const void **)urc_calloc(numAlt + 1u, sizeof(void *));
+    if (contexts == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    // A kernel belongs to its program's context and device.
+    for (uint32_t i = 0; i <= numAlt; ++i) {
+        ur_kernel_handle_t k = i == 0 ? hKernel : phAlt[i - 1];
+        contexts[i] = NULL;
+        if (k != NULL && !cuda_is(k, URC_KIND_KERNEL)) {
+            if (contexts != ctx_inline)
+                free(contexts);
+            return UR_RESULT_ERROR_INVALID_KERNEL;
+        }
+        if (k != NULL && CUDA_KERNEL(k)->program->dev == cb->dev)
+            contexts[i] = CUDA_KERNEL(k)->program->ctx;
+    }
+    urc_cb_command_t snap;
+    ur_result_t res = urc_cb_kernel_record(&snap, &cb->core, hKernel, workDim, offset, global,
+                                           local, numAlt, (const void *const *)phAlt, contexts);
+    if (contexts != ctx_inline)
+        free(contexts);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    cuda_cb_cmd_t *cmd = NULL;
+    if (phCommand != NULL && cb->core.updatable) {
+        cmd = URC_NEW(cuda_cb_cmd_t);
+        res = cmd == NULL ? UR_RESULT_ERROR_OUT_OF_HOST_MEMORY
+                          : urc_cb_args_copy(&snap.args, numArgs, pArgs);
+        if (res != UR_RESULT_SUCCESS) {
+            free(cmd);
+            urc_cb_command_fini(&snap);
+            return res;
+        }
+    }
+    append_t a;
+    res = append_begin(&a, h, numSync, pSync, phCommand != NULL, numEvents, phEvent);
+    if (res != UR_RESULT_SUCCESS) {
+        free(cmd);
+        urc_cb_command_fini(&snap);
+        return res;
+    }
+    kernel_node_ctx_t kctx = {&a};
+    // The node runs the kernel's module code: the kernel (and so its program) stays alive as
+    // long as the buffer.
+    res = urc_cb_hold(&cb->core, hKernel);
+    if (res == UR_RESULT_SUCCESS) {
+        cuda_kernel_retain(hKernel);
+        res = cuda_launch_node_params(CUDA_KERNEL(hKernel), cb->dev, workDim, offset, global, local,
+                                      numArgs, pArgs, add_kernel_node, &kctx);
+    }
+    if (res != UR_RESULT_SUCCESS) {
+        free(cmd);
+        urc_cb_command_fini(&snap);
+        return append_end(&a, res, NULL, NULL);
+    }
+    if (cmd != NULL) {
+        urc_object_init(&cmd->obj, &cuda_ddi, URC_KIND_COMMAND_BUFFER_COMMAND);
+        cmd->core = snap;
+        cmd->buffer = cb;
+        cmd->node = a.node;
+        for (uint32_t i = 0; i < snap.k.num_alternatives; ++i)
+            cuda_kernel_retain((ur_kernel_handle_t)snap.k.alternatives[i]);
+        *phCommand = (ur_exp_command_buffer_command_handle_t)cmd;
+    } else {
+        urc_cb_command_fini(&snap);
+    }
+    return append_end(&a, UR_RESULT_SUCCESS, cmd, pSyncPoint);
+}
+
+ur_result_t cuda_command_buffer_append_kernel_launch_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, ur_kernel_handle_t hKernel, uint32_t workDim,
+    const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize,
+    uint32_t numKernelAlternatives, ur_kernel_handle_t *phKernelAlternatives,
+    uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
+    uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
+    ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
+    ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)phEventWaitList;
+    return append_kernel(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize,
+                         pLocalWorkSize, 0, NULL, numKernelAlternatives, phKernelAlternatives,
+                         numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
+                         pSyncPoint, phEvent, phCommand);
+}
+
+ur_result_t cuda_command_buffer_append_kernel_launch_with_args_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, ur_kernel_handle_t hKernel, uint32_t workDim,
+    const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize,
+    uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs, uint32_t numKernelAlternatives,
+    ur_kernel_handle_t *phKernelAlternatives, uint32_t numSyncPointsInWaitList,
+    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)phEventWaitList;
+    return append_kernel(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize,
+                         pLocalWorkSize, numArgs, pArgs, numKernelAlternatives,
+                         phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList,
+                         numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+#define APPEND_BEGIN(a, h)                                                                         \
+    do {                                                                                           \
+        ur_result_t begin_res_ =                                                                   \
+            append_begin(&(a), (h), numSyncPointsInWaitList, pSyncPointWaitList,                   \
+                         phCommand != NULL, numEventsInWaitList, phEvent);                         \
+        if (begin_res_ != UR_RESULT_SUCCESS)                                                       \
+            return begin_res_;                                                                     \
+        if (phCommand != NULL)                                                                     \
+            *phCommand = NULL;                                                                     \
+    } while (0)
+
+/// One side of a linear copy: device (or unified) memory, else pageable host memory.
+static void copy_side(CUmemorytype *type, const void **host, CUdeviceptr *device, const void *p) {
+    cuda_pointer_t info;
+    if (cuda_pointer_query(p, &info) == UR_RESULT_SUCCESS && info.memory_type != 0) {
+        *type = CU_MEMORYTYPE_UNIFIED;
+        *device = (CUdeviceptr)(uintptr_t)p;
+    } else {
+        *type = CU_MEMORYTYPE_HOST;
+        *host = p;
+    }
+}
+
+static ur_result_t add_copy(append_t *a, void *dst, const void *src, size_t size) {
+    CUDA_MEMCPY3D p;
+    memset(&p, 0, sizeof p);
+    copy_side(&p.srcMemoryType, &p.srcHost, &p.srcDevice, src);
+    const void *dst_host = NULL;
+    copy_side(&p.dstMemoryType, &dst_host, &p.dstDevice, dst);
+    p.dstHost = (void *)dst_host;
+    p.WidthInBytes = size;
+    p.srcPitch = p.dstPitch = size; // one row of one slice
+    p.srcHeight = p.dstHeight = 1;
+    p.Height = 1;
+    p.Depth = 1;
+    return cuda_ok(
+        cu.GraphAddMemcpyNode(&a->node, a->cb->graph, a->deps, a->ndeps, &p, a->cb->dev->ctx),
+        "cuGraphAddMemcpyNode");
+}
+
+ur_result_t cuda_command_buffer_append_usm_memcpy_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, void *pDst, const void *pSrc, size_t size,
+    uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
+    uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
+    ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
+    ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)phEventWaitList;
+    append_t a;
+    APPEND_BEGIN(a, hCommandBuffer);
+    return append_end(&a, add_copy(&a, pDst, pSrc, size), NULL, pSyncPoint);
+}
+
+/// A fill as memset nodes, as the eager fill does it: one node when the pattern repeats one
+/// 1-, 2- or 4-byte word, else one 2D node per word of the pattern, each after the last.
+static ur_result_t add_fill(append_t *a, CUdeviceptr dst, const void *pattern, size_t psize,
+                            size_t size) {
+    const uint8_t *pat = pattern;
+    unsigned word = 4;
+    while (word > 1 && (psize % word != 0 || dst % word != 0))
+        word /= 2;
+    size_t per_pattern = psize / word;
+    bool uniform = true;
+    for (size_t i = 1; uniform && i < per_pattern; ++i)
+        uniform = memcmp(pat + i * word, pat, word) == 0;
+    size_t steps = uniform ? 1 : per_pattern;
+    ur_result_t res = UR_RESULT_SUCCESS;
+    for (size_t i = 0; i < steps && res == UR_RESULT_SUCCESS; ++i) {
+        CUDA_MEMSET_NODE_PARAMS p;
+        memset(&p, 0, sizeof p);
+        p.dst = dst + i * word;
+        p.elementSize = word;
+        if (word == 4) {
+            uint32_t v = 0;
+            memcpy(&v, pat + i * word, 4);
+            p.value = v;
+        } else if (word == 2) {
+            uint16_t v = 0;
+            memcpy(&v, pat + i * word, 2);
+            p.value = v;
+        } else {
+            p.value = pat[i * word];
+        }
+        if (uniform) {
+            p.width = size / word;
+            p.height = 1;
+            p.pitch = size;
+        } else {
+            p.width = 1;
+            p.height = size / psize;
+            p.pitch = psize;
+        }
+        CUgraphNode node = NULL;
+        res = cuda_ok(
+            cu.GraphAddMemsetNode(&node, a->cb->graph, a->deps, a->ndeps, &p, a->cb->dev->ctx),
+            "cuGraphAddMemsetNode");
+        if (res == UR_RESULT_SUCCESS) {
+            // The next word's node follows this one, so the fill ends with the last node.
+            a->deps[0] = node;
+            a->ndeps = 1;
+            a->node = node;
+        }
+    }
+    return res;
+}
+
+ur_result_t cuda_command_buffer_append_usm_fill_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, void *pMemory, const void *pPattern,
+    size_t patternSize, size_t size, uint32_t numSyncPointsInWaitList,
+    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)phEventWaitList;
+    append_t a;
+    APPEND_BEGIN(a, hCommandBuffer);
+    ur_result_t res = add_fill(&a, (CUdeviceptr)(uintptr_t)pMemory, pPattern, patternSize, size);
+    return append_end(&a, res, NULL, pSyncPoint);
+}
+
+static ur_result_t check_mem(cuda_cb_t *cb, ur_mem_handle_t m, size_t offset, size_t size) {
+    if (!cuda_is(m, URC_KIND_MEM))
+        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
+    if (CUDA_MEM(m)->ctx != cb->ctx)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
+                             "the buffer belongs to another context than the command buffer");
+    if (!urc_range_fits(CUDA_MEM(m)->size, offset, size))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "range outside the buffer");
+    return UR_RESULT_SUCCESS;
+}
+
+static void *mem_at(ur_mem_handle_t m, size_t offset) {
+    return (void *)(uintptr_t)(CUDA_MEM(m)->ptr + offset);
+}
+
+ur_result_t cuda_command_buffer_append_mem_buffer_copy_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hSrcMem, ur_mem_handle_t hDstMem,
+    size_t srcOffset, size_t dstOffset, size_t size, uint32_t numSyncPointsInWaitList,
+    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)phEventWaitList;
+    CB_CHECK(hCommandBuffer);
+    cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
+    ur_result_t res = check_mem(cb, hSrcMem, srcOffset, size);
+    if (res == UR_RESULT_SUCCESS)
+        res = check_mem(cb, hDstMem, dstOffset, size);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    append_t a;
+    APPEND_BEGIN(a, hCommandBuffer);
+    res = add_copy(&a, mem_at(hDstMem, dstOffset), mem_at(hSrcMem, srcOffset), size);
+    return append_end(&a, res, NULL, pSyncPoint);
+}
+
+ur_result_t cuda_command_buffer_append_mem_buffer_write_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, size_t offset,
+    size_t size, const void *pSrc, uint32_t numSyncPointsInWaitList,
+    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)phEventWaitList;
+    CB_CHECK(hCommandBuffer);
+    ur_result_t res = check_mem((cuda_cb_t *)hCommandBuffer, hBuffer, offset, size);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    append_t a;
+    APPEND_BEGIN(a, hCommandBuffer);
+    res = add_copy(&a, mem_at(hBuffer, offset), pSrc, size);
+    return append_end(&a, res, NULL, pSyncPoint);
+}
+
+ur_result_t cuda_command_buffer_append_mem_buffer_read_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, size_t offset,
+    size_t size, void *pDst, uint32_t numSyncPointsInWaitList,
+    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)phEventWaitList;
+    CB_CHECK(hCommandBuffer);
+    ur_result_t res = check_mem((cuda_cb_t *)hCommandBuffer, hBuffer, offset, size);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    append_t a;
+    APPEND_BEGIN(a, hCommandBuffer);
+    res = add_copy(&a, pDst, mem_at(hBuffer, offset), size);
+    return append_end(&a, res, NULL, pSyncPoint);
+}
+
+ur_result_t cuda_command_buffer_append_mem_buffer_fill_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, const void *pPattern,
+    size_t patternSize, size_t offset, size_t size, uint32_t numSyncPointsInWaitList,
+    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)phEventWaitList;
+    CB_CHECK(hCommandBuffer);
+    ur_result_t res = check_mem((cuda_cb_t *)hCommandBuffer, hBuffer, offset, size);
+    if (res == UR_RESULT_SUCCESS &&
+        (patternSize == 0 || size % patternSize != 0 || (patternSize & (patternSize - 1))))
+        res = urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
+                            "pattern of %zu bytes for a fill of %zu", patternSize, size);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    append_t a;
+    APPEND_BEGIN(a, hCommandBuffer);
+    res = add_fill(&a, CUDA_MEM(hBuffer)->ptr + offset, pPattern, patternSize, size);
+    return append_end(&a, res, NULL, pSyncPoint);
+}
+
+// ---- rectangular copies ----
+
+/// One side of a rectangular copy in a graph: device memory (a buffer) or host memory.
+typedef struct rect_t {
+    CUmemorytype type;
+    CUdeviceptr device;
+    const void *host;
+    ur_rect_offset_t origin;
+    size_t row, slice; // checked, defaults applied
+} rect_t;
+
+static ur_result_t rect_side(rect_t *side, CUmemorytype type, CUdeviceptr device, const void *host,
+                             ur_rect_offset_t origin, const ur_rect_region_t *r, size_t row,
+                             size_t slice, size_t limit) {
+    if (r->width == 0 || r->height == 0 || r->depth == 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "an empty rectangle");
+    urc_rect_side_t checked;
+    ur_result_t res = urc_rect_check(&checked, origin, r, row, slice, limit);
+    *side = (rect_t){type, device, host, origin, checked.row, checked.slice};
+    return res;
+}
+
+/// The memcpy parameters for slices [z, z + depth) of one side: one node for the whole box when
+/// each slice is a whole number of rows, else one node per slice (CUDA's 3D copies describe a
+/// slice in rows).
+static void rect_params(const rect_t *s, size_t z, bool whole, CUmemorytype *type, CUdeviceptr *dev,
+                        const void **host, size_t *x, size_t *y, size_t *zz, size_t *pitch,
+                        size_t *height, size_t rows) {
+    size_t base = whole ? 0 : ((size_t)s->origin.z + z) * s->slice;
+    *type = s->type;
+    *dev = s->type == CU_MEMORYTYPE_DEVICE ? s->device + base : 0;
+    *host = s->type == CU_MEMORYTYPE_HOST ? (const char *)s->host + base : NULL;
+    *x = (size_t)s->origin.x;
+    *y = (size_t)s->origin.y;
+    *zz = whole ? (size_t)s->origin.z : 0;
+    *pitch = s->row;
+    *height = whole ? s->slice / s->row : (size_t)s->origin.y + rows;
+}
+
+static ur_result_t add_rect(append_t *a, const rect_t *src, const rect_t *dst,
+                            const ur_rect_region_t *r) {
+    bool whole = src->slice % src->row == 0 && dst->slice % dst->row == 0;
+    size_t nodes = whole ? 1 : (size_t)r->depth;
+    ur_result_t res = UR_RESULT_SUCCESS;
+    for (size_t z = 0; z < nodes && res == UR_RESULT_SUCCESS; ++z) {
+        CUDA_MEMCPY3D p;
+        memset(&p, 0, sizeof p);
+        const void *dst_host = NULL;
+        rect_params(src, z, whole, &p.srcMemoryType, &p.srcDevice, &p.srcHost, &p.srcXInBytes,
+                    &p.srcY, &p.srcZ, &p.srcPitch, &p.srcHeight, (size_t)r->height);
+        rect_params(dst, z, whole, &p.dstMemoryType, &p.dstDevice, &dst_host, &p.dstXInBytes,
+                    &p.dstY, &p.dstZ, &p.dstPitch, &p.dstHeight, (size_t)r->height);
+        p.dstHost = (void *)dst_host;
+        p.WidthInBytes = (size_t)r->width;
+        p.Height = (size_t)r->height;
+        p.Depth = whole ? (size_t)r->depth : 1;
+        CUgraphNode node = NULL;
+        res = cuda_ok(
+            cu.GraphAddMemcpyNode(&node, a->cb->graph, a->deps, a->ndeps, &p, a->cb->dev->ctx),
+            "cuGraphAddMemcpyNode");
+        if (res == UR_RESULT_SUCCESS) {
+            // Slices follow each other, so the copy ends with the last node.
+            a->deps[0] = node;
+            a->ndeps = 1;
+            a->node = node;
+        }
+    }
+    return res;
+}
+
+static ur_result_t check_rect_mem(cuda_cb_t *cb, ur_mem_handle_t m) {
+    if (!cuda_is(m, URC_KIND_MEM))
+        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
+    if (CUDA_MEM(m)->ctx != cb->ctx)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
+                             "the buffer belongs to another context than the command buffer");
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t
+append_rect(ur_exp_command_buffer_handle_t hCommandBuffer, const rect_t *src, const rect_t *dst,
+            ur_rect_region_t region, uint32_t numSyncPointsInWaitList,
+            const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
+            uint32_t numEventsInWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+            ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    append_t a;
+    APPEND_BEGIN(a, hCommandBuffer);
+    return append_end(&a, add_rect(&a, src, dst, &region), NULL, pSyncPoint);
+}
+
+ur_result_t cuda_command_buffer_append_mem_buffer_copy_rect_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hSrcMem, ur_mem_handle_t hDstMem,
+    ur_rect_offset_t srcOrigin, ur_rect_offset_t dstOrigin, ur_rect_region_t region,
+    size_t srcRowPitch, size_t srcSlicePitch, size_t dstRowPitch, size_t dstSlicePitch,
+    uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
+    uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
+    ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
+    ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)phEventWaitList;
+    CB_CHECK(hCommandBuffer);
+    cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
+    rect_t src, dst;
+    ur_result_t res = check_rect_mem(cb, hSrcMem);
+    if (res == UR_RESULT_SUCCESS)
+        res = check_rect_mem(cb, hDstMem);
+    if (res == UR_RESULT_SUCCESS)
+        res = rect_side(&src, CU_MEMORYTYPE_DEVICE, CUDA_MEM(hSrcMem)->ptr, NULL, srcOrigin,
+                        &region, srcRowPitch, srcSlicePitch, CUDA_MEM(hSrcMem)->size);
+    if (res == UR_RESULT_SUCCESS)
+        res = rect_side(&dst, CU_MEMORYTYPE_DEVICE, CUDA_MEM(hDstMem)->ptr, NULL, dstOrigin,
+                        &region, dstRowPitch, dstSlicePitch, CUDA_MEM(hDstMem)->size);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    return append_rect(hCommandBuffer, &src, &dst, region, numSyncPointsInWaitList,
+                       pSyncPointWaitList, numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+/// A rectangle between a buffer and host memory, either way.
+static ur_result_t
+host_rect(ur_exp_command_buffer_handle_t hCommandBuffer, bool write, ur_mem_handle_t hBuffer,
+          ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region,
+          size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch,
+          size_t hostSlicePitch, const void *host, uint32_t numSyncPointsInWaitList,
+          const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
+          uint32_t numEventsInWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+          ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    CB_CHECK(hCommandBuffer);
+    rect_t buf, mem;
+    ur_result_t res = check_rect_mem((cuda_cb_t *)hCommandBuffer, hBuffer);
+    if (res == UR_RESULT_SUCCESS)
+        res = rect_side(&buf, CU_MEMORYTYPE_DEVICE, CUDA_MEM(hBuffer)->ptr, NULL, bufferOffset,
+                        &region, bufferRowPitch, bufferSlicePitch, CUDA_MEM(hBuffer)->size);
+    if (res == UR_RESULT_SUCCESS)
+        res = rect_side(&mem, CU_MEMORYTYPE_HOST, 0, host, hostOffset, &region, hostRowPitch,
+                        hostSlicePitch, SIZE_MAX);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    return append_rect(hCommandBuffer, write ? &mem : &buf, write ? &buf : &mem, region,
+                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
+                       phEvent, phCommand);
+}
+
+ur_result_t cuda_command_buffer_append_mem_buffer_write_rect_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer,
+    ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region,
+    size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch,
+    void *pSrc, uint32_t numSyncPointsInWaitList,
+    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)phEventWaitList;
+    return host_rect(hCommandBuffer, true, hBuffer, bufferOffset, hostOffset, region,
+                     bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc,
+                     numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
+                     phEvent, phCommand);
+}
+
+ur_result_t cuda_command_buffer_append_mem_buffer_read_rect_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer,
+    ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region,
+    size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch,
+    void *pDst, uint32_t numSyncPointsInWaitList,
+    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)phEventWaitList;
+    return host_rect(hCommandBuffer, false, hBuffer, bufferOffset, hostOffset, region,
+                     bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst,
+                     numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
+                     phEvent, phCommand);
+}
+
+/// Prefetch and advice are hints with no graph node: an empty node keeps the ordering.
+static ur_result_t
+append_hint(ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numSyncPointsInWaitList,
+            const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
+            uint32_t numEventsInWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+            ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    append_t a;
+    APPEND_BEGIN(a, hCommandBuffer);
+    ur_result_t res =
+        cuda_ok(cu.GraphAddEmptyNode(&a.node, a.cb->graph, a.deps, a.ndeps), "cuGraphAddEmptyNode");
+    return append_end(&a, res, NULL, pSyncPoint);
+}
+
+ur_result_t cuda_command_buffer_append_usm_prefetch_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, const void *pMemory, size_t size,
+    ur_usm_migration_flags_t flags, uint32_t numSyncPointsInWaitList,
+    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)pMemory, (void)size, (void)flags, (void)phEventWaitList;
+    return append_hint(hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList,
+                       numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+ur_result_t cuda_command_buffer_append_usm_advise_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, const void *pMemory, size_t size,
+    ur_usm_advice_flags_t advice, uint32_t numSyncPointsInWaitList,
+    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)pMemory, (void)size, (void)advice, (void)phEventWaitList;
+    return append_hint(hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList,
+                       numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+// ---- runs ------------------------------------------------------------------------------------
+
+ur_result_t cuda_enqueue_command_buffer_exp(ur_queue_handle_t hQueue,
+                                            ur_exp_command_buffer_handle_t hCommandBuffer,
+                                            uint32_t numEventsInWaitList,
+                                            const ur_event_handle_t *phEventWaitList,
+                                            ur_event_handle_t *phEvent) {
+    if (!cuda_is(hQueue, URC_KIND_QUEUE))
+        return UR_RESULT_ERROR_INVALID_QUEUE;
+    CB_CHECK(hCommandBuffer);
+    cuda_queue_t *q = CUDA_QUEUE(hQueue);
+    cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
+    if (q->ctx != cb->ctx || q->dev != cb->dev)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_QUEUE, 0,
+                             "the queue is not of the command buffer's context and device");
+    ur_result_t res = urc_cb_check_enqueue(&cb->core);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    // CUDA orders a launch after earlier launches of the same executable graph, so a run
+    // enqueued while another is pending needs nothing more.
+    cuda_op_t op;
+    res = cuda_op_begin(q, UR_COMMAND_ENQUEUE_COMMAND_BUFFER_EXP, numEventsInWaitList,
+                        phEventWaitList, phEvent, &op);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    res = cuda_ok(cu.GraphLaunch(cb->exec, op.stream), "cuGraphLaunch");
+    return cuda_op_end(&op, res, false, phEvent);
+}
+
+// ---- updates ---------------------------------------------------------------------------------
+
+typedef struct update_ctx_t {
+    CUgraphExec exec;
+    CUgraphNode node;
+} update_ctx_t;
+
+static CUresult set_kernel_node(const CUDA_KERNEL_NODE_PARAMS *p, void *ctx) {
+    update_ctx_t *u = ctx;
+    return cu.GraphExecKernelNodeSetParams(u->exec, u->node, p);
+}
+
+ur_result_t cuda_command_buffer_update_kernel_launch_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numKernelUpdates,
+    const ur_exp_command_buffer_update_kernel_launch_desc_t *pUpdateKernelLaunch) {
+    CB_CHECK(hCommandBuffer);
+    cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
+    ur_result_t res = urc_cb_check_update_buffer(&cb->core);
+    for (uint32_t i = 0; i < numKernelUpdates && res == UR_RESULT_SUCCESS; ++i) {
+        const ur_exp_command_buffer_update_kernel_launch_desc_t *u = &pUpdateKernelLaunch[i];
+        cuda_cb_cmd_t *c = cuda_is(u->hCommand, URC_KIND_COMMAND_BUFFER_COMMAND)
+                               ? (cuda_cb_cmd_t *)u->hCommand
+                               : NULL;
+        res = urc_cb_check_update(&cb->core, c != NULL ? &c->core : NULL, u);
+        for (uint32_t m = 0; res == UR_RESULT_SUCCESS && m < u->numNewMemObjArgs; ++m)
+            if (u->pNewMemObjArgList[m].hNewMemObjArg != NULL &&
+                !cuda_is(u->pNewMemObjArgList[m].hNewMemObjArg, URC_KIND_MEM))
+                res = UR_RESULT_ERROR_INVALID_MEM_OBJECT;
+    }
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    res = cuda_activate(cb->dev);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    // Each command's new launch is laid out and set in turn; CUDA applies it to later launches.
+    pthread_mutex_lock(&cb->core.lock);
+    for (uint32_t i = 0; i < numKernelUpdates && res == UR_RESULT_SUCCESS; ++i) {
+        const ur_exp_command_buffer_update_kernel_launch_desc_t *u = &pUpdateKernelLaunch[i];
+        cuda_cb_cmd_t *c = (cuda_cb_cmd_t *)u->hCommand;
+        urc_cb_args_t args;
+        res = urc_cb_args_merge(&c->core.args, u, &args);
+        if (res != UR_RESULT_SUCCESS)
+            break;
+        uint32_t dim;
+        size_t offset[3], global[3], local[3];
+        bool has_local;
+        urc_cb_update_launch(&c->core, u, &dim, offset, global, local, &has_local);
+        cuda_kernel_t *k = CUDA_KERNEL(
+            u->hNewKernel != NULL ? u->hNewKernel : (ur_kernel_handle_t)c->core.k.kernel);
+        update_ctx_t uctx = {cb->exec, c->node};
+        res = cuda_launch_node_params(k, cb->dev, dim, offset, global, has_local ? local : NULL,
+                                      args.count, args.args, set_kernel_node, &uctx);
+        if (res == UR_RESULT_SUCCESS) {
+            urc_cb_args_fini(&c->core.args);
+            c->core.args = args;
+            urc_cb_apply_update(&c->core, u);
+        } else {
+            urc_cb_args_fini(&args);
+        }
+    }
+    pthread_mutex_unlock(&cb->core.lock);
+    return res;
+}
+
+ur_result_t
+cuda_command_buffer_update_signal_event_exp(ur_exp_command_buffer_command_handle_t hCommand,
+                                            ur_event_handle_t *phSignalEvent) {
+    if (!cuda_is(hCommand, URC_KIND_COMMAND_BUFFER_COMMAND))
+        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP;
+    *phSignalEvent = NULL;
+    ur_result_t res =
+        urc_cb_check_event_update(&((cuda_cb_cmd_t *)hCommand)->core, true, UINT32_MAX);
+    return res != UR_RESULT_SUCCESS ? res : UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
+}
+
+ur_result_t
+cuda_command_buffer_update_wait_events_exp(ur_exp_command_buffer_command_handle_t hCommand,
+                                           uint32_t numEventsInWaitList,
+                                           const ur_event_handle_t *phEventWaitList) {
+    (void)phEventWaitList;
+    if (!cuda_is(hCommand, URC_KIND_COMMAND_BUFFER_COMMAND))
+        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP;
+    ur_result_t res =
+        urc_cb_check_event_update(&((cuda_cb_cmd_t *)hCommand)->core, false, numEventsInWaitList);
+    return res != UR_RESULT_SUCCESS ? res : UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
+}

@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: MIT
+// urCommandBuffer* and urEnqueueCommandBufferExp of the CUDA adapter (explicit CUDA graphs):
+// chains of fills, kernels and copies replayed 1000 times, updates of arguments, sizes,
+// offsets and kernels between replays, sync points, overlapping runs, and UR's results for
+// bad input. Runs on a GPU and on the simulated driver.
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudat.h"
+
+enum { N = 256 };
+
+static ur_kernel_handle_t kernel(const char *name) {
+    ur_kernel_handle_t k = NULL;
+    ck_assert_ur_ok(urKernelCreate(T.program, name, &k));
+    return k;
+}
+
+static int *device_ints(size_t n) {
+    void *p = NULL;
+    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, n * sizeof(int), &p));
+    return p;
+}
+
+static void read_ints(int *out, const int *dev, size_t n) {
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, out, dev, n * sizeof(int), 0, NULL, NULL));
+}
+
+static void expect_all(const int *data, size_t n, int value, int run) {
+    for (size_t i = 0; i < n; ++i)
+        if (data[i] != value)
+            ck_abort_msg("run %d: item %zu is %d, expected %d", run, i, data[i], value);
+}
+
+static ur_exp_command_buffer_handle_t make_cb(bool updatable, bool in_order) {
+    ur_exp_command_buffer_desc_t d = {UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC, NULL, updatable,
+                                      in_order, false};
+    ur_exp_command_buffer_handle_t cb = NULL;
+    ck_assert_ur_ok(urCommandBufferCreateExp(T.context, T.device, &d, &cb));
+    return cb;
+}
+
+/// Appends add_value(data, *v) over N items, 64 a group.
+static ur_result_t append_add(ur_exp_command_buffer_handle_t cb, ur_kernel_handle_t k, int *data,
+                              const int *v, uint32_t nsync,
+                              const ur_exp_command_buffer_sync_point_t *sync,
+                              ur_exp_command_buffer_sync_point_t *sp,
+                              ur_exp_command_buffer_command_handle_t *cmd) {
+    ur_exp_kernel_arg_properties_t args[2] = {cudat_arg_pointer(0, data),
+                                              cudat_arg_value(1, v, sizeof *v)};
+    size_t global = N, local = 64;
+    return urCommandBufferAppendKernelLaunchWithArgsExp(cb, k, 1, NULL, &global, &local, 2, args, 0,
+                                                        NULL, nsync, nsync ? sync : NULL, 0, NULL,
+                                                        sp, NULL, cmd);
+}
+
+static ur_exp_command_buffer_update_kernel_launch_desc_t
+update_of(ur_exp_command_buffer_command_handle_t cmd) {
+    ur_exp_command_buffer_update_kernel_launch_desc_t u = {
+        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_KERNEL_LAUNCH_DESC,
+        NULL,
+        cmd,
+        NULL,
+        0,
+        0,
+        0,
+        1,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL};
+    return u;
+}
+
+START_TEST(device_info) {
+    ur_bool_t b = 0;
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP, sizeof b, &b, NULL));
+    ck_assert_int_eq(b, 1);
+    uint32_t caps = 0;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP,
+                                    sizeof caps, &caps, NULL));
+    ck_assert_uint_eq(caps, 0x1f); // everything but events
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP,
+                                    sizeof b, &b, NULL));
+    ck_assert_int_eq(b, 0);
+}
+END_TEST
+
+// USM fill a = 5; a += 3; copy a -> b; b += 1; copy b -> host: 9 everywhere, 1000 times.
+START_TEST(chain_replayed_1000_times) {
+    ur_kernel_handle_t k = kernel("add_value");
+    int *a = device_ints(N), *b = device_ints(N);
+    int host[N];
+    ur_exp_command_buffer_handle_t cb = make_cb(false, true);
+    int five = 5, three = 3, one = 1;
+    ur_exp_command_buffer_sync_point_t sp[5];
+    ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(cb, a, &five, sizeof five, N * sizeof(int), 0,
+                                                    NULL, 0, NULL, &sp[0], NULL, NULL));
+    ck_assert_ur_ok(append_add(cb, k, a, &three, 1, &sp[0], &sp[1], NULL));
+    three = 100; // the argument was copied at append
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, b, a, N * sizeof(int), 1, &sp[1], 0, NULL,
+                                                      &sp[2], NULL, NULL));
+    ck_assert_ur_ok(append_add(cb, k, b, &one, 1, &sp[2], &sp[3], NULL));
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, host, b, sizeof host, 1, &sp[3], 0, NULL,
+                                                      &sp[4], NULL, NULL));
+    ck_assert_uint_eq(sp[4], 4);
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    for (int run = 0; run < 1000; ++run) {
+        memset(host, 0, sizeof host);
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+        ck_assert_ur_ok(urQueueFinish(T.queue));
+        expect_all(host, N, 9, run);
+    }
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+    ck_assert_ur_ok(urUSMFree(T.context, b));
+}
+END_TEST
+
+// Buffers: fill, write from the host, copy, read back into the host, all in the buffer.
+START_TEST(buffer_commands) {
+    ur_mem_handle_t a = NULL, b = NULL;
+    ck_assert_ur_ok(
+        urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, N * sizeof(int), NULL, &a));
+    ck_assert_ur_ok(
+        urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, N * sizeof(int), NULL, &b));
+    ur_exp_command_buffer_handle_t cb = make_cb(false, true);
+    int in[N], out[N];
+    for (int i = 0; i < N; ++i)
+        in[i] = i;
+    uint64_t pattern = 0x0000000700000006ull; // 6, 7, 6, 7...
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferFillExp(
+        cb, a, &pattern, sizeof pattern, 0, N * sizeof(int), 0, NULL, 0, NULL, NULL, NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferWriteExp(cb, a, 0, 16 * sizeof(int), in, 0, NULL,
+                                                           0, NULL, NULL, NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferCopyExp(cb, a, b, 0, 0, N * sizeof(int), 0, NULL,
+                                                          0, NULL, NULL, NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferReadExp(cb, b, 0, N * sizeof(int), out, 0, NULL,
+                                                          0, NULL, NULL, NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    for (int run = 0; run < 20; ++run) {
+        memset(out, 0xff, sizeof out);
+        in[3] = run;
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+        ck_assert_ur_ok(urQueueFinish(T.queue));
+        for (int i = 0; i < N; ++i)
+            ck_assert_int_eq(out[i], i == 3 ? run : i < 16 ? i : 6 + (i & 1));
+    }
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urMemRelease(a));
+    ck_assert_ur_ok(urMemRelease(b));
+}
+END_TEST
+
+// 200 runs enqueued back to back, then 100 on a second queue chained by events.
+START_TEST(runs_enqueued_while_previous_run_pending) {
+    ur_kernel_handle_t k = kernel("add_value");
+    int *a = device_ints(N);
+    int zero = 0, two = 2, out[N];
+    ck_assert_ur_ok(
+        urEnqueueUSMFill(T.queue, a, sizeof zero, &zero, N * sizeof(int), 0, NULL, NULL));
+    ur_exp_command_buffer_handle_t cb = make_cb(false, true);
+    ck_assert_ur_ok(append_add(cb, k, a, &two, 0, NULL, NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    for (int run = 0; run < 200; ++run)
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    read_ints(out, a, N);
+    expect_all(out, N, 400, 200);
+    ur_queue_properties_t props = {UR_STRUCTURE_TYPE_QUEUE_PROPERTIES, NULL,
+                                   UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE};
+    ur_queue_handle_t ooo = NULL;
+    ck_assert_ur_ok(urQueueCreate(T.context, T.device, &props, &ooo));
+    ur_event_handle_t prev = NULL;
+    for (int run = 0; run < 100; ++run) {
+        ur_event_handle_t ev = NULL;
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(ooo, cb, prev != NULL, prev ? &prev : NULL, &ev));
+        ck_assert_int_eq(cudat_event_command(ev), UR_COMMAND_ENQUEUE_COMMAND_BUFFER_EXP);
+        if (prev != NULL)
+            ck_assert_ur_ok(urEventRelease(prev));
+        prev = ev;
+    }
+    ck_assert_ur_ok(urEventWait(1, &prev));
+    ck_assert_ur_ok(urEventRelease(prev));
+    read_ints(out, a, N);
+    expect_all(out, N, 600, 300);
+    ck_assert_ur_ok(urQueueRelease(ooo));
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+}
+END_TEST
+
+// An out-of-order buffer whose result needs every sync-point edge.
+START_TEST(sync_points_order_an_out_of_order_buffer) {
+    ur_kernel_handle_t k = kernel("add_value");
+    int *a = device_ints(N), *b = device_ints(N);
+    ur_exp_command_buffer_handle_t cb = make_cb(false, false);
+    int one = 1, two = 2, three = 3, out[N];
+    ur_exp_command_buffer_sync_point_t sp[3];
+    ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(cb, a, &one, sizeof one, N * sizeof(int), 0,
+                                                    NULL, 0, NULL, &sp[0], NULL, NULL));
+    ck_assert_ur_ok(append_add(cb, k, a, &two, 1, &sp[0], &sp[1], NULL));
+    ck_assert_ur_ok(append_add(cb, k, a, &three, 2, sp, &sp[2], NULL));
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, b, a, N * sizeof(int), 1, &sp[2], 0, NULL,
+                                                      NULL, NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    for (int run = 0; run < 50; ++run) {
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+        read_ints(out, b, N);
+        expect_all(out, N, 6, run);
+    }
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+    ck_assert_ur_ok(urUSMFree(T.context, b));
+}
+END_TEST
+
+// Value and pointer arguments, then size and kernel, changed between replays.
+START_TEST(updates_between_replays) {
+    ur_kernel_handle_t k = kernel("add_value"), fill = kernel("fill_value");
+    int *a = device_ints(N), *b = device_ints(N);
+    int zero = 0, v = 1, out[N];
+    ck_assert_ur_ok(
+        urEnqueueUSMFill(T.queue, a, sizeof zero, &zero, N * sizeof(int), 0, NULL, NULL));
+    ck_assert_ur_ok(
+        urEnqueueUSMFill(T.queue, b, sizeof zero, &zero, N * sizeof(int), 0, NULL, NULL));
+    ur_exp_command_buffer_handle_t cb = make_cb(true, true);
+    ur_exp_command_buffer_command_handle_t cmd = NULL;
+    ur_exp_kernel_arg_properties_t args[2] = {cudat_arg_pointer(0, a),
+                                              cudat_arg_value(1, &v, sizeof v)};
+    size_t global = N, local = 64;
+    ck_assert_ur_ok(urCommandBufferAppendKernelLaunchWithArgsExp(
+        cb, k, 1, NULL, &global, &local, 2, args, 1, &fill, 0, NULL, 0, NULL, NULL, NULL, &cmd));
+    ck_assert_ptr_nonnull(cmd);
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    int sum = 0;
+    for (int run = 1; run <= 100; ++run) {
+        int nv = run;
+        ur_exp_command_buffer_update_value_arg_desc_t val = {
+            UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC,
+            NULL,
+            1,
+            sizeof nv,
+            NULL,
+            &nv};
+        ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
+        u.numNewValueArgs = 1;
+        u.pNewValueArgList = &val;
+        ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u));
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+        sum += run;
+        read_ints(out, a, N);
+        expect_all(out, N, sum, run);
+    }
+    // The pointer argument and a smaller global size: b[0..63] += 100.
+    ur_exp_command_buffer_update_pointer_arg_desc_t ptr = {
+        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_POINTER_ARG_DESC, NULL, 0, NULL, &b};
+    size_t small = 64;
+    ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
+    u.numNewPointerArgs = 1;
+    u.pNewPointerArgList = &ptr;
+    u.pNewGlobalWorkSize = &small;
+    u.pNewLocalWorkSize = &small;
+    ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u));
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    read_ints(out, b, N);
+    for (int i = 0; i < N; ++i)
+        ck_assert_int_eq(out[i], i < 64 ? 100 : 0);
+    // The kernel alternative: fill_value(b, 100) takes the same arguments, over all of b.
+    u = update_of(cmd);
+    u.hNewKernel = fill;
+    u.pNewGlobalWorkSize = &global;
+    u.pNewLocalWorkSize = &local;
+    ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u));
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    read_ints(out, b, N);
+    expect_all(out, N, 100, 0);
+    read_ints(out, a, N);
+    expect_all(out, N, sum, 0);
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urKernelRelease(fill));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+    ck_assert_ur_ok(urUSMFree(T.context, b));
+}
+END_TEST
+
+// A global offset needs DPC++'s "_with_offset" variant: global_id has one.
+START_TEST(update_global_offset) {
+    ur_kernel_handle_t k = kernel("global_id");
+    int *a = device_ints(N), out[N];
+    ur_exp_command_buffer_handle_t cb = make_cb(true, true);
+    ur_exp_command_buffer_command_handle_t cmd = NULL;
+    ur_exp_kernel_arg_properties_t arg = cudat_arg_pointer(0, a);
+    size_t global = N, local = 64, offset = 10;
+    ck_assert_ur_ok(urCommandBufferAppendKernelLaunchWithArgsExp(
+        cb, k, 1, NULL, &global, &local, 1, &arg, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, &cmd));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
+    u.pNewGlobalWorkOffset = &offset;
+    ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u));
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    read_ints(out, a, N);
+    for (int i = 0; i < N; ++i)
+        ck_assert_int_eq(out[i], i + 10);
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+}
+END_TEST
+
+START_TEST(bad_input) {
+    ur_kernel_handle_t k = kernel("add_value"), other = kernel("fill_value");
+    int *a = device_ints(N);
+    int v = 1;
+    ur_exp_command_buffer_handle_t cb = make_cb(false, true), up = make_cb(true, true),
+                                   up2 = make_cb(true, true);
+    ur_exp_command_buffer_sync_point_t sp = 0, theirs = 0;
+    // Sync points of another buffer, or never issued.
+    ck_assert_ur_ok(append_add(up2, k, a, &v, 0, NULL, NULL, NULL));
+    ck_assert_ur_ok(append_add(up2, k, a, &v, 0, NULL, &theirs, NULL));
+    ck_assert_ur(append_add(cb, k, a, &v, 1, &theirs, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_EXP);
+    ck_assert_ur_ok(append_add(cb, k, a, &v, 0, NULL, &sp, NULL));
+    // A command handle of a buffer that is not updatable; events.
+    ur_exp_command_buffer_command_handle_t cmd = NULL, cmd2 = NULL;
+    ck_assert_ur(append_add(cb, k, a, &v, 0, NULL, NULL, &cmd), UR_RESULT_ERROR_INVALID_OPERATION);
+    ur_event_handle_t ev = NULL;
+    size_t global = N;
+    ur_exp_kernel_arg_properties_t args[2] = {cudat_arg_pointer(0, a),
+                                              cudat_arg_value(1, &v, sizeof v)};
+    ck_assert_ur(urCommandBufferAppendKernelLaunchWithArgsExp(cb, k, 1, NULL, &global, NULL, 2,
+                                                              args, 0, NULL, 0, NULL, 0, NULL, NULL,
+                                                              &ev, NULL),
+                 UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    // Enqueue before finalisation, append after it, finalize twice.
+    ck_assert_ur(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_OPERATION);
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    ck_assert_ur(urCommandBufferFinalizeExp(cb), UR_RESULT_ERROR_INVALID_OPERATION);
+    ck_assert_ur(append_add(cb, k, a, &v, 0, NULL, NULL, NULL), UR_RESULT_ERROR_INVALID_OPERATION);
+    // Updates: not finalized, not updatable, a command of another buffer, a kernel not given.
+    ck_assert_ur_ok(append_add(up, k, a, &v, 0, NULL, NULL, &cmd));
+    ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
+    ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(up, 1, &u),
+                 UR_RESULT_ERROR_INVALID_OPERATION);
+    ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u),
+                 UR_RESULT_ERROR_INVALID_OPERATION);
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(up));
+    ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(up, 1, &u));
+    ck_assert_ur_ok(append_add(up2, k, a, &v, 0, NULL, NULL, &cmd2));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(up2));
+    u = update_of(cmd2);
+    ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(up, 1, &u),
+                 UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP);
+    u = update_of(cmd);
+    u.hNewKernel = other;
+    ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(up, 1, &u), UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urCommandBufferUpdateSignalEventExp(cmd, &ev),
+                 UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    ck_assert_ur(
+        urCommandBufferUpdateKernelLaunchExp((ur_exp_command_buffer_handle_t)T.queue, 1, &u),
+        UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urCommandBufferReleaseExp(up));
+    ck_assert_ur_ok(urCommandBufferReleaseExp(up2));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urKernelRelease(other));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+}
+END_TEST
+
+// Rectangles: a 3 x 4-int box of an 8 x 8 host grid written into buffer a (rows of 16 ints,
+// slices of 70 ints: not whole rows, so one node per slice), copied into b, read back into a
+// host grid with rows of 5 ints; two slices deep.
+START_TEST(rect_commands) {
+    enum {
+        HOST_ROW = 8,
+        HOST_SLICE = 64,
+        BUF_ROW = 16,
+        BUF_SLICE = 70,
+        OUT_ROW = 5,
+        OUT_SLICE = 20
+    };
+    ur_mem_handle_t a = NULL, b = NULL;
+    size_t bytes = 2 * BUF_SLICE * sizeof(int);
+    ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, bytes, NULL, &a));
+    ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, bytes, NULL, &b));
+    static int in[2 * HOST_SLICE], out[2 * OUT_SLICE];
+    for (int i = 0; i < 2 * HOST_SLICE; ++i)
+        in[i] = i;
+    ur_rect_region_t region = {4 * sizeof(int), 3, 2};
+    ur_rect_offset_t host_at = {1 * sizeof(int), 2, 0}, buf_at = {5 * sizeof(int), 1, 0},
+                     out_at = {0, 0, 0};
+    ur_exp_command_buffer_handle_t cb = make_cb(false, true);
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferWriteRectExp(
+        cb, a, buf_at, host_at, region, BUF_ROW * sizeof(int), BUF_SLICE * sizeof(int),
+        HOST_ROW * sizeof(int), HOST_SLICE * sizeof(int), in, 0, NULL, 0, NULL, NULL, NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferCopyRectExp(
+        cb, a, b, buf_at, buf_at, region, BUF_ROW * sizeof(int), BUF_SLICE * sizeof(int),
+        BUF_ROW * sizeof(int), BUF_SLICE * sizeof(int), 0, NULL, 0, NULL, NULL, NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferReadRectExp(
+        cb, b, buf_at, out_at, region, BUF_ROW * sizeof(int), BUF_SLICE * sizeof(int),
+        OUT_ROW * sizeof(int), OUT_SLICE * sizeof(int), out, 0, NULL, 0, NULL, NULL, NULL, NULL));
+    ur_rect_region_t empty = {0, 1, 1};
+    ck_assert_ur(urCommandBufferAppendMemBufferCopyRectExp(cb, a, b, buf_at, buf_at, empty, 0, 0, 0,
+                                                           0, 0, NULL, 0, NULL, NULL, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    for (int run = 0; run < 3; ++run) {
+        memset(out, 0, sizeof out);
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+        ck_assert_ur_ok(urQueueFinish(T.queue));
+        for (int z = 0; z < 2; ++z)
+            for (int y = 0; y < 3; ++y)
+                for (int x = 0; x < 4; ++x)
+                    ck_assert_int_eq(out[z * OUT_SLICE + y * OUT_ROW + x],
+                                     in[z * HOST_SLICE + (y + 2) * HOST_ROW + x + 1]);
+    }
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urMemRelease(a));
+    ck_assert_ur_ok(urMemRelease(b));
+}
+END_TEST
+
+// The buffer keeps the kernels its nodes run: released after the append, the kernel still runs.
+START_TEST(buffer_keeps_its_kernels) {
+    ur_kernel_handle_t k = kernel("add_value");
+    int *a = device_ints(N), zero = 0, five = 5, out[N];
+    ck_assert_ur_ok(
+        urEnqueueUSMFill(T.queue, a, sizeof zero, &zero, N * sizeof(int), 0, NULL, NULL));
+    ur_exp_command_buffer_handle_t cb = make_cb(false, true);
+    ck_assert_ur_ok(append_add(cb, k, a, &five, 0, NULL, NULL, NULL));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    read_ints(out, a, N);
+    expect_all(out, N, 5, 0);
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+}
+END_TEST
+
+START_TEST(info_and_native_handle) {
+    ur_exp_command_buffer_handle_t cb = make_cb(true, false);
+    ur_exp_command_buffer_desc_t d;
+    ck_assert_ur_ok(
+        urCommandBufferGetInfoExp(cb, UR_EXP_COMMAND_BUFFER_INFO_DESCRIPTOR, sizeof d, &d, NULL));
+    ck_assert_int_eq(d.isUpdatable, 1);
+    ck_assert_int_eq(d.isInOrder, 0);
+    ck_assert_ur_ok(urCommandBufferRetainExp(cb));
+    uint32_t n = 0;
+    ck_assert_ur_ok(urCommandBufferGetInfoExp(cb, UR_EXP_COMMAND_BUFFER_INFO_REFERENCE_COUNT,
+                                              sizeof n, &n, NULL));
+    ck_assert_uint_eq(n, 2);
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ur_native_handle_t graph = 0;
+    ck_assert_ur_ok(urCommandBufferGetNativeHandleExp(cb, &graph));
+    ck_assert_uint_ne(graph, 0);
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("cuda_command_buffer");
+    TCase *tc = cudat_program_tcase("urCommandBuffer");
+    tcase_add_test(tc, device_info);
+    tcase_add_test(tc, chain_replayed_1000_times);
+    tcase_add_test(tc, buffer_commands);
+    tcase_add_test(tc, rect_commands);
+    tcase_add_test(tc, buffer_keeps_its_kernels);
+    tcase_add_test(tc, runs_enqueued_while_previous_run_pending);
+    tcase_add_test(tc, sync_points_order_an_out_of_order_buffer);
+    tcase_add_test(tc, updates_between_replays);
+    tcase_add_test(tc, update_global_offset);
+    tcase_add_test(tc, bad_input);
+    tcase_add_test(tc, info_and_native_handle);
+    suite_add_tcase(s, tc);
+    return cudat_main(s, true);
+}
