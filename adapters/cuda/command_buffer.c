@@ -100,16 +100,23 @@ ur_result_t cuda_command_buffer_create_exp(ur_context_handle_t hContext, ur_devi
 
 ur_result_t cuda_command_buffer_retain_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
     CB_CHECK(hCommandBuffer);
-    urc_retain(&((cuda_cb_t *)hCommandBuffer)->obj);
+    urc_user_retain(&((cuda_cb_t *)hCommandBuffer)->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t cuda_command_buffer_release_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
     CB_CHECK(hCommandBuffer);
     cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
-    if (urc_release(&cb->obj))
+    switch (urc_user_release(&cb->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP,
+                                  "urCommandBufferReleaseExp");
+    case URC_RELEASE_DESTROY:
         cb_destroy(cb);
-    return UR_RESULT_SUCCESS;
+        return UR_RESULT_SUCCESS;
+    default:
+        return UR_RESULT_SUCCESS;
+    }
 }
 
 ur_result_t cuda_command_buffer_finalize_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {

@@ -565,7 +565,7 @@ static ur_result_t check_args(const l0_kernel_t *k, uint32_t n,
     return res;
 }
 
-static ur_result_t set_arg(ze_kernel_handle_t zk, const l0_context_t *ctx,
+static ur_result_t set_arg(ze_kernel_handle_t zk, const l0_context_t *ctx, const l0_device_t *dev,
                            const ur_exp_kernel_arg_properties_t *a) {
     const void *value = NULL;
     size_t size = a->size;
@@ -595,11 +595,11 @@ static ur_result_t set_arg(ze_kernel_handle_t zk, const l0_context_t *ctx,
         break; // a size and no value: Level Zero's local memory argument
     case UR_EXP_KERNEL_ARG_TYPE_SAMPLER: {
         ur_sampler_handle_t h = a->value.sampler;
-        if (!l0_is(h, URC_KIND_SAMPLER) || L0_SAMPLER(h)->ctx != q->ctx)
+        if (!l0_is(h, URC_KIND_SAMPLER) || L0_SAMPLER(h)->ctx != ctx)
             return urc_error_set(UR_RESULT_ERROR_INVALID_SAMPLER, 0,
                                  "kernel argument %u is not a sampler of the queue's context",
                                  a->index);
-        ptr = (void *)l0_sampler_for(L0_SAMPLER(h), q->dev);
+        ptr = (void *)l0_sampler_for(L0_SAMPLER(h), dev);
         value = &ptr;
         size = sizeof ptr;
         break;
@@ -660,7 +660,7 @@ ur_result_t l0_enqueue_kernel_launch_with_args_exp(
     // launch of this kernel from changing them in between.
     pthread_mutex_lock(&k->lock);
     for (uint32_t i = 0; res == UR_RESULT_SUCCESS && i < numArgs; ++i)
-        res = set_arg(zk, q->ctx, &pArgs[i]);
+        res = set_arg(zk, q->ctx, q->dev, &pArgs[i]);
     if (res == UR_RESULT_SUCCESS)
         res = l0_ok(zeKernelSetGroupSize(zk, wg[0], wg[1], wg[2]), "zeKernelSetGroupSize");
     // The offset is kernel state: a launch without one must clear an earlier launch's.
@@ -722,7 +722,7 @@ ur_result_t l0_kernel_append_launch(ur_kernel_handle_t hKernel, l0_context_t *ct
     pthread_mutex_lock(&k->lock);
     res = geometry(zk, k, dev, workDim, pGlobalWorkSize, pLocalWorkSize, wg, &groups);
     for (uint32_t i = 0; res == UR_RESULT_SUCCESS && i < numArgs; ++i)
-        res = set_arg(zk, ctx, &pArgs[i]);
+        res = set_arg(zk, ctx, dev, &pArgs[i]);
     if (res == UR_RESULT_SUCCESS)
         res = l0_ok(zeKernelSetGroupSize(zk, wg[0], wg[1], wg[2]), "zeKernelSetGroupSize");
     if (res == UR_RESULT_SUCCESS && dev->platform->ext_global_offset) {

@@ -151,7 +151,7 @@ ur_result_t ocl_command_buffer_create_exp(ur_context_handle_t hContext, ur_devic
 ur_result_t ocl_command_buffer_retain_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
     OCL_CHECK_HANDLE(hCommandBuffer, URC_KIND_COMMAND_BUFFER,
                      UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
-    urc_retain(&hCommandBuffer->obj);
+    urc_user_retain(&hCommandBuffer->obj);
     return UR_RESULT_SUCCESS;
 }
 
@@ -159,9 +159,16 @@ ur_result_t ocl_command_buffer_release_exp(ur_exp_command_buffer_handle_t hComma
     OCL_CHECK_HANDLE(hCommandBuffer, URC_KIND_COMMAND_BUFFER,
                      UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
     // OpenCL keeps a pending buffer alive until its runs end, so no wait is needed here.
-    if (urc_release(&hCommandBuffer->obj))
+    switch (urc_user_release(&hCommandBuffer->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP,
+                                  "urCommandBufferReleaseExp");
+    case URC_RELEASE_DESTROY:
         cb_destroy(hCommandBuffer);
-    return UR_RESULT_SUCCESS;
+        return UR_RESULT_SUCCESS;
+    default:
+        return UR_RESULT_SUCCESS;
+    }
 }
 
 ur_result_t ocl_command_buffer_finalize_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
