@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // urAdapterGet: the one entry point that visits every loaded adapter.
 #include "enum_names.h"
+#include "intercept.h"
 #include "loader.h"
 #include "ur_checks.h"
 
-UR_APIEXPORT ur_result_t UR_APICALL urAdapterGet(uint32_t NumEntries,
-                                                 ur_adapter_handle_t *phAdapters,
-                                                 uint32_t *pNumAdapters) {
+static ur_result_t adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters,
+                               uint32_t *pNumAdapters) {
     ur_result_t result = urc_check_adapter_get(NumEntries, phAdapters, pNumAdapters);
     if (result != UR_RESULT_SUCCESS)
         return result;
@@ -39,4 +39,31 @@ UR_APIEXPORT ur_result_t UR_APICALL urAdapterGet(uint32_t NumEntries,
     if (pNumAdapters != NULL)
         *pNumAdapters = total;
     return UR_RESULT_SUCCESS;
+}
+
+// While a layer is on, urAdapterGet is traced, timed and its adapters counted like every
+// generated entry point (loader/intercept.h).
+static __attribute__((noinline, cold)) ur_result_t
+intercept_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters,
+                      uint32_t *pNumAdapters) {
+    ur_adapter_get_params_t params = {&NumEntries, &phAdapters, &pNumAdapters};
+    urc_call_t call;
+    urc_intercept_begin(&call, UR_FUNCTION_ADAPTER_GET, "urAdapterGet", &params);
+    ur_result_t result = adapter_get(NumEntries, phAdapters, pNumAdapters);
+    if (result == UR_RESULT_SUCCESS && phAdapters != NULL && urc_layer_on(URC_LAYER_LEAKS)) {
+        uint32_t n =
+            pNumAdapters != NULL && *pNumAdapters < NumEntries ? *pNumAdapters : NumEntries;
+        for (uint32_t i = 0; i < n; ++i)
+            urc_leak_created("adapter", phAdapters[i], "urAdapterGet");
+    }
+    urc_intercept_end(&call, result);
+    return result;
+}
+
+UR_APIEXPORT ur_result_t UR_APICALL urAdapterGet(uint32_t NumEntries,
+                                                 ur_adapter_handle_t *phAdapters,
+                                                 uint32_t *pNumAdapters) {
+    if (urc_intercepting())
+        return intercept_adapter_get(NumEntries, phAdapters, pNumAdapters);
+    return adapter_get(NumEntries, phAdapters, pNumAdapters);
 }

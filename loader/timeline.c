@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -63,7 +64,18 @@ bool urc_timeline_open(void) {
         return false;
     pthread_mutex_lock(&lock);
     if (out == NULL) {
-        out = fopen(path, "w");
+        // A program that initialises the loader again after a full teardown gets one file per
+        // session: <path>, then <path minus .json>.2.json, ...
+        static unsigned sessions;
+        char numbered[4096];
+        const char *name = path;
+        if (++sessions > 1) {
+            size_t len = strlen(path);
+            size_t stem = len > 5 && strcmp(path + len - 5, ".json") == 0 ? len - 5 : len;
+            snprintf(numbered, sizeof numbered, "%.*s.%u.json", (int)stem, path, sessions);
+            name = numbered;
+        }
+        out = fopen(name, "w");
         if (out == NULL) {
             pthread_mutex_unlock(&lock);
             URC_LOG(urc_loader_log(), UR_LOGGER_LEVEL_WARN,

@@ -114,7 +114,9 @@ START_TEST(leaks_reported_at_teardown) {
     snprintf(want, sizeof want, "context %p: 1 reference(s), created by urContextCreate",
              (void *)leaked);
     ck_assert_msg(strstr(text, want) != NULL, "no '%s' in:\n%s", want, text);
-    ck_assert_ptr_nonnull(strstr(text, "leak check: 1 handle(s) still alive at teardown"));
+    // lt_platform_of keeps its adapter on purpose (a fake's objects live with its library).
+    ck_assert_ptr_nonnull(strstr(text, "leak check: 2 handle(s) still alive at teardown"));
+    ck_assert_ptr_nonnull(strstr(text, "reference(s), created by urAdapterGet"));
     ck_assert_ptr_nonnull(strstr(text, "urDeviceRelease: device"));
     ck_assert_ptr_nonnull(strstr(text, "urDeviceGetInfo: device"));
     ck_assert_ptr_nonnull(strstr(text, "used after its last release"));
