@@ -5,9 +5,9 @@
 // Every suite runs with UR_ADAPTERS_FORCE_LOAD naming one urc library and URC_SYCL_BACKEND
 // (`opencl` or `cuda`) naming the backend it expects. Each test first proves that urc serves
 // SYCL (st_require_urc): the forced library is mapped, every mapped UR library comes from urc's
-// folder, and SYCL sees one platform of that backend. A silent fallback to libsycl's built-in OpenCL adapter fails.
-// Check forks each test, and nothing touches SYCL before the fork, so each test starts libsycl
-// afresh and reads ONEAPI_DEVICE_SELECTOR set inside it.
+// folder, and SYCL sees one platform of that backend. A silent fallback to libsycl's built-in
+// OpenCL adapter fails. Check forks each test, and nothing touches SYCL before the fork, so each
+// test starts libsycl afresh and reads ONEAPI_DEVICE_SELECTOR set inside it.
 #ifndef URC_TEST_SYCL_SYCL_TEST_H
 #define URC_TEST_SYCL_SYCL_TEST_H
 
