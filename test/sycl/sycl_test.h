@@ -4,10 +4,10 @@
 //
 // Every suite runs with UR_ADAPTERS_FORCE_LOAD naming one urc library and URC_SYCL_BACKEND
 // (`opencl` or `cuda`) naming the backend it expects. Each test first proves that urc serves
-// SYCL (st_require_urc): the forced library is mapped, no other UR adapter is, and SYCL sees
-// one platform of that backend. A silent fallback to libsycl's built-in OpenCL adapter fails.
-// Check forks each test, and nothing touches SYCL before the fork, so each test starts libsycl
-// afresh and reads ONEAPI_DEVICE_SELECTOR set inside it.
+// SYCL (st_require_urc): the forced library is mapped, every mapped UR library comes from urc's
+// folder, and SYCL sees one platform of that backend. A silent fallback to libsycl's built-in
+// OpenCL adapter fails. Check forks each test, and nothing touches SYCL before the fork, so each
+// test starts libsycl afresh and reads ONEAPI_DEVICE_SELECTOR set inside it.
 #ifndef URC_TEST_SYCL_SYCL_TEST_H
 #define URC_TEST_SYCL_SYCL_TEST_H
 
@@ -31,10 +31,8 @@ DPCTLSyclBackendType st_dpctl_backend(void);
 /// them. Starts SYCL first (it lists the platforms).
 void st_require_urc_mapped(void);
 
-/// st_require_urc_mapped, and SYCL lists exactly one platform, of the expected backend.
-/// Fails the test unless every library of UR_ADAPTERS_FORCE_LOAD is mapped into this process
-/// (compared by device and inode) and no other libur_adapter_* is, and SYCL lists exactly one
-/// platform, of the expected backend.
+/// st_require_urc_mapped, and SYCL lists exactly one platform of the expected backend (a second
+/// would be libsycl's built-in adapter's).
 void st_require_urc(void);
 
 /// The first device of the backend (a filter selector "<backend>:0"); never NULL in a test.

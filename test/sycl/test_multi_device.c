@@ -3,7 +3,8 @@
 // test_context_multi_device, repeated. Intel's built-in OpenCL adapter deadlocks here in most
 // runs (its USM copy in a multi-device context frees a staging buffer with a blocking free
 // inside an event callback); urc's copy is one clEnqueueMemcpyINTEL. A deadlock in urc would
-// run into the test case's time limit and fail. CPU devices only (CUDA devices do not
+// run into the test case's time limit and fail: this body, run on the built-in adapter
+// (no UR_ADAPTERS_FORCE_LOAD), hung in 3 of 3 tries. CPU devices only (CUDA devices do not
 // partition).
 #include <string.h>
 

@@ -315,6 +315,23 @@ START_TEST(select_binary_falls_back_to_spirv64) {
 }
 END_TEST
 
+START_TEST(select_binary_two_matches_takes_the_first) {
+    // The specification names no order; urc takes the first match everywhere (UR's Level Zero
+    // and CUDA adapters do; its OpenCL adapter takes the last generic one: docs/opencl.md).
+    static const ur_device_binary_t two[] = {
+        {UR_STRUCTURE_TYPE_DEVICE_BINARY, NULL, UR_DEVICE_BINARY_TARGET_SPIRV64},
+        {UR_STRUCTURE_TYPE_DEVICE_BINARY, NULL, UR_DEVICE_BINARY_TARGET_SPIRV64},
+        {UR_STRUCTURE_TYPE_DEVICE_BINARY, NULL, UR_DEVICE_BINARY_TARGET_SPIRV64_X86_64},
+        {UR_STRUCTURE_TYPE_DEVICE_BINARY, NULL, UR_DEVICE_BINARY_TARGET_SPIRV64_X86_64},
+    };
+    uint32_t i = 99;
+    ck_assert_ur_ok(urDeviceSelectBinary(T.device, two, 2, &i));
+    ck_assert_uint_eq(i, 0);
+    ck_assert_ur_ok(urDeviceSelectBinary(T.device, two, 4, &i));
+    ck_assert_uint_eq(i, 2);
+}
+END_TEST
+
 START_TEST(select_binary_without_match_is_invalid_binary) {
     uint32_t i = 0;
     ck_assert_ur(urDeviceSelectBinary(T.device, binaries, 1, &i), UR_RESULT_ERROR_INVALID_BINARY);
@@ -410,6 +427,7 @@ int main(void) {
     tc = oclt_tcase("urDeviceSelectBinary");
     tcase_add_test(tc, select_binary_prefers_x86_64);
     tcase_add_test(tc, select_binary_falls_back_to_spirv64);
+    tcase_add_test(tc, select_binary_two_matches_takes_the_first);
     tcase_add_test(tc, select_binary_without_match_is_invalid_binary);
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urDeviceGetNativeHandle");
