@@ -7,7 +7,6 @@
 bool urc_device_info_unimplemented_feature(ur_device_info_t propName) {
     switch (propName) {
     case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:
-    case UR_DEVICE_INFO_USM_POOL_SUPPORT:
     case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:
     case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP:
     case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:

@@ -15,11 +15,11 @@
 
 // ---- registry: page or large-allocation base -> block, lock-free lookups ----------------------
 
-#define PAGE_SHIFT 16
-#define REG_FIRST_BITS 12
+#define PAGE_SHIFT          16
+#define REG_FIRST_BITS      12
 #define REG_MAX_GENERATIONS 24
-#define KEY_EMPTY ((uintptr_t)0)
-#define KEY_TOMB (~(uintptr_t)0)
+#define KEY_EMPTY           ((uintptr_t)0)
+#define KEY_TOMB            (~(uintptr_t)0)
 
 /// What the registry points at: a slab (class >= 0) or a large allocation (class -1).
 typedef struct block_t {
@@ -47,8 +47,12 @@ static atomic_int reg_generations;
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 
 // Slab pages have even keys, large allocation bases odd ones; neither is EMPTY or TOMB.
-static uintptr_t page_key(uintptr_t page) { return (page + 1) << 1; }
-static uintptr_t base_key(const void *base) { return (uintptr_t)base | 1; }
+static uintptr_t page_key(uintptr_t page) {
+    return (page + 1) << 1;
+}
+static uintptr_t base_key(const void *base) {
+    return (uintptr_t)base | 1;
+}
 
 static size_t reg_slot(uintptr_t key, unsigned bits) {
     return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> (64 - bits));
@@ -64,8 +68,8 @@ static reg_table_t *reg_new_table(unsigned bits) {
 // Called with reg_lock held.
 static bool reg_insert(uintptr_t key, block_t *block) {
     int gens = atomic_load_explicit(&reg_generations, memory_order_relaxed);
-    reg_table_t *t = gens > 0 ? atomic_load_explicit(&reg_tables[gens - 1], memory_order_relaxed)
-                              : NULL;
+    reg_table_t *t =
+        gens > 0 ? atomic_load_explicit(&reg_tables[gens - 1], memory_order_relaxed) : NULL;
     if (t == NULL || (t->filled + 1) * 2 > ((size_t)1 << t->bits)) {
         if (gens == REG_MAX_GENERATIONS)
             return false;
@@ -100,8 +104,8 @@ static void reg_remove(uintptr_t key, const block_t *block) {
             uintptr_t k = atomic_load_explicit(&t->entries[i].key, memory_order_relaxed);
             if (k == KEY_EMPTY)
                 break;
-            if (k == key && atomic_load_explicit(&t->entries[i].block, memory_order_relaxed) ==
-                                block) {
+            if (k == key &&
+                atomic_load_explicit(&t->entries[i].block, memory_order_relaxed) == block) {
                 atomic_store_explicit(&t->entries[i].key, KEY_TOMB, memory_order_release);
                 return;
             }
@@ -166,11 +170,11 @@ typedef struct slab_t {
     block_t block;
     unsigned shard;
     size_t chunk, nchunks, nfree;
-    size_t hint;                   // no word below it has a free chunk
-    struct slab_t *next, *prev;    // the shard's list of slabs with free chunks
+    size_t hint;                        // no word below it has a free chunk
+    struct slab_t *next, *prev;         // the shard's list of slabs with free chunks
     struct slab_t *all_next, *all_prev; // every block of the pool (slabs and large)
-    bool listed;                   // on the shard's free list
-    uint64_t bits[];               // 1: chunk handed out
+    bool listed;                        // on the shard's free list
+    uint64_t bits[];                    // 1: chunk handed out
 } slab_t;
 
 typedef struct shard_t {
@@ -183,7 +187,7 @@ struct urc_pool_t {
     void *native, *owner;
     urc_pool_config_t config;
     unsigned nclasses;
-    shard_t *shards; // [class * SHARDS + shard]
+    shard_t *shards;             // [class * SHARDS + shard]
     pthread_mutex_t blocks_lock; // the all-blocks list; slow paths only
     slab_t *blocks;
     _Atomic size_t used, used_high, reserved, reserved_high, release_threshold;
@@ -255,9 +259,8 @@ ur_result_t urc_pool_create(const urc_pool_ops_t *ops, void *native, void *owner
 
 static void raise_high(_Atomic size_t *high, size_t value) {
     size_t h = atomic_load_explicit(high, memory_order_relaxed);
-    while (value > h &&
-           !atomic_compare_exchange_weak_explicit(high, &h, value, memory_order_relaxed,
-                                                  memory_order_relaxed))
+    while (value > h && !atomic_compare_exchange_weak_explicit(
+                            high, &h, value, memory_order_relaxed, memory_order_relaxed))
         ;
 }
 
@@ -493,9 +496,15 @@ urc_pool_t *urc_pool_find_large(const void *driver_base) {
     return b != NULL ? b->pool : NULL;
 }
 
-void *urc_pool_owner(const urc_pool_t *p) { return p->owner; }
-void *urc_pool_native(const urc_pool_t *p) { return p->native; }
-const urc_pool_config_t *urc_pool_config(const urc_pool_t *p) { return &p->config; }
+void *urc_pool_owner(const urc_pool_t *p) {
+    return p->owner;
+}
+void *urc_pool_native(const urc_pool_t *p) {
+    return p->native;
+}
+const urc_pool_config_t *urc_pool_config(const urc_pool_t *p) {
+    return &p->config;
+}
 
 void urc_pool_trim(urc_pool_t *p, size_t keep) {
     for (size_t i = 0; i < (size_t)p->nclasses * SHARDS; ++i) {

@@ -22,18 +22,18 @@ typedef struct urc_pool_ops_t {
 
 /// A pool's limits. Zero fields take the defaults below.
 typedef struct urc_pool_config_t {
-    size_t max_poolable;     ///< larger requests bypass the pool (ur_usm_pool_limits_desc_t)
-    size_t min_driver_alloc; ///< the smallest slab asked of the driver (idem)
-    size_t max_size;         ///< the most the pool may hold from the driver; 0: no limit
-    size_t max_align;        ///< the largest alignment the driver honours for a slab
-    bool zero_init;          ///< UR_USM_POOL_FLAG_ZERO_INITIALIZE_BLOCK: driver blocks zeroed
+    size_t max_poolable;       ///< larger requests bypass the pool (ur_usm_pool_limits_desc_t)
+    size_t min_driver_alloc;   ///< the smallest slab asked of the driver (idem)
+    size_t max_size;           ///< the most the pool may hold from the driver; 0: no limit
+    size_t max_align;          ///< the largest alignment the driver honours for a slab
+    bool zero_init;            ///< UR_USM_POOL_FLAG_ZERO_INITIALIZE_BLOCK: driver blocks zeroed
     ur_result_t out_of_memory; ///< the result when max_size is reached (host or device kind)
 } urc_pool_config_t;
 
-#define URC_POOL_DEFAULT_MAX_POOLABLE ((size_t)4 << 20)
+#define URC_POOL_DEFAULT_MAX_POOLABLE     ((size_t)4 << 20)
 #define URC_POOL_DEFAULT_MIN_DRIVER_ALLOC ((size_t)64 << 10)
-#define URC_POOL_DEFAULT_MAX_ALIGN ((size_t)256)
-#define URC_POOL_MIN_CLASS ((size_t)64)
+#define URC_POOL_DEFAULT_MAX_ALIGN        ((size_t)256)
+#define URC_POOL_MIN_CLASS                ((size_t)64)
 
 /// What a pool holds: `used` is handed out (whole size classes), `reserved` taken from the
 /// driver; each with its high-water mark.

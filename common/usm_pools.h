@@ -28,7 +28,8 @@ typedef struct urc_usm_pool_t {
     urc_object_t obj;
     ur_context_handle_t context; // retained by the adapter
     uint32_t ndevices;
-    void *only_device; // urUSMPoolCreateExp: the one device this pool serves, else NULL
+    void *only_device;  // urUSMPoolCreateExp: the one device this pool serves, else NULL
+    bool context_owned; // a context's default pool: holds no reference to its context
     ur_usm_pool_flags_t flags;
     urc_usm_target_t *targets; // [0] host, then device and shared per device
     urc_pool_t **pools;        // the same order; NULL where the memory type does not exist
@@ -79,5 +80,54 @@ ur_result_t urc_usm_free_pooled(ur_context_handle_t context, void *ptr, bool *po
 ur_result_t urc_usm_alloc_info_pooled(ur_context_handle_t context, const void *ptr,
                                       ur_usm_alloc_info_t propName, const urc_info_t *out,
                                       bool *answered);
+
+/// What an adapter gives the pool entry points below: its table, its driver and three
+/// context operations. The entry points then need no adapter code of their own.
+typedef struct urc_usm_pool_adapter_t {
+    const ur_dditable_t *ddi;
+    urc_pool_ops_t ops;
+    urc_usm_pool_caps_t caps;
+    /// The context's devices (its adapter handles, in context order) when it is one of this
+    /// adapter's contexts and its devices have USM; else the error to return.
+    ur_result_t (*context_devices)(ur_context_handle_t context, uint32_t *ndevices,
+                                   void *const **devices);
+    void (*retain_context)(ur_context_handle_t context);
+    void (*release_context)(ur_context_handle_t context);
+} urc_usm_pool_adapter_t;
+
+// UR's pool entry points, for any adapter.
+ur_result_t urc_usm_pool_create(const urc_usm_pool_adapter_t *a, ur_context_handle_t context,
+                                ur_device_handle_t only_device, const ur_usm_pool_desc_t *desc,
+                                ur_usm_pool_handle_t *out);
+ur_result_t urc_usm_pool_retain(const urc_usm_pool_adapter_t *a, ur_usm_pool_handle_t pool);
+ur_result_t urc_usm_pool_release(const urc_usm_pool_adapter_t *a, ur_usm_pool_handle_t pool);
+ur_result_t urc_usm_pool_get_info(const urc_usm_pool_adapter_t *a, ur_usm_pool_handle_t pool,
+                                  ur_usm_pool_info_t propName, const urc_info_t *out);
+ur_result_t urc_usm_pool_set_info_exp(const urc_usm_pool_adapter_t *a, ur_usm_pool_handle_t pool,
+                                      ur_usm_pool_info_t propName, const void *value, size_t size);
+ur_result_t urc_usm_pool_destroy_exp(const urc_usm_pool_adapter_t *a, ur_context_handle_t context,
+                                     ur_device_handle_t device, ur_usm_pool_handle_t pool);
+ur_result_t urc_usm_pool_trim_to_exp(const urc_usm_pool_adapter_t *a, ur_context_handle_t context,
+                                     ur_device_handle_t device, ur_usm_pool_handle_t pool,
+                                     size_t keep);
+/// The context's default pool (made on first use, lives as long as the context).
+ur_result_t urc_usm_pool_default_exp(const urc_usm_pool_adapter_t *a, ur_context_handle_t context,
+                                     ur_device_handle_t device, ur_usm_pool_handle_t *out);
+/// The pool set for the device (not retained: it must outlive that use, as with UR), else the
+/// default pool.
+ur_result_t urc_usm_pool_get_device_pool_exp(const urc_usm_pool_adapter_t *a,
+                                             ur_context_handle_t context, ur_device_handle_t device,
+                                             ur_usm_pool_handle_t *out);
+ur_result_t urc_usm_pool_set_device_pool_exp(const urc_usm_pool_adapter_t *a,
+                                             ur_context_handle_t context, ur_device_handle_t device,
+                                             ur_usm_pool_handle_t pool);
+
+/// urUSM{Host,Device,Shared}Alloc with a pool: `device` is NULL for host memory.
+ur_result_t urc_usm_pool_alloc_in(const urc_usm_pool_adapter_t *a, ur_context_handle_t context,
+                                  ur_device_handle_t device, ur_usm_type_t type,
+                                  ur_usm_pool_handle_t pool, size_t size, size_t align, void **out);
+
+/// A context being destroyed: its default pool goes, and it is no pool's device any more.
+void urc_usm_pool_context_destroyed(ur_context_handle_t context);
 
 #endif // URC_COMMON_USM_POOLS_H

@@ -358,6 +358,12 @@ void l0_mem_release_internal(l0_mem_t *mem);
 
 // ---- usm.c ----
 /// Frees a USM allocation once no command uses it (blocking free where the driver has it).
+/// Copies `n` bytes now, on a short-lived immediate command list of `dev` (memory.c).
+ur_result_t l0_copy_now(l0_context_t *ctx, l0_device_t *dev, void *dst, const void *src, size_t n);
+
+/// The USM pools' view of this adapter (usm_pool.c).
+extern const struct urc_usm_pool_adapter_t l0_pool_adapter;
+
 ur_result_t l0_usm_release(l0_context_t *ctx, void *ptr);
 
 // ---- program.c ----

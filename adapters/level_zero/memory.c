@@ -5,9 +5,8 @@
 // in step at map and unmap, OpenCL's caching model. Images stay UNSUPPORTED_FEATURE.
 #include "l0_internal.h"
 
-// One synchronous copy at buffer creation, outside any queue.
-static ur_result_t copy_now(l0_context_t *ctx, l0_device_t *dev, void *dst, const void *src,
-                            size_t n) {
+// One synchronous copy at buffer creation (or for a USM pool's zeroed slab), outside any queue.
+ur_result_t l0_copy_now(l0_context_t *ctx, l0_device_t *dev, void *dst, const void *src, size_t n) {
     ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
                                     NULL,
                                     dev->compute_ordinal,
@@ -111,7 +110,7 @@ ur_result_t l0_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t fl
         if (kind == L0_MEM_HOST)
             memcpy(m->ptr, host, size);
         else
-            res = copy_now(ctx, dev, m->ptr, host, size);
+            res = l0_copy_now(ctx, dev, m->ptr, host, size);
     }
     if (res != UR_RESULT_SUCCESS) {
         mem_destroy(m);

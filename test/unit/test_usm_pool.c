@@ -50,7 +50,9 @@ static ur_result_t fake_free(void *native, void *ptr) {
 static const urc_pool_ops_t ops = {fake_alloc, fake_free};
 static int owner_tag;
 
-static void setup(void) { memset(&drv, 0, sizeof drv); }
+static void setup(void) {
+    memset(&drv, 0, sizeof drv);
+}
 
 static urc_pool_t *make(const urc_pool_config_t *config) {
     urc_pool_t *p = NULL;
@@ -192,8 +194,8 @@ START_TEST(driver_failure_is_returned) {
 END_TEST
 
 START_TEST(max_size_limits_reserved_memory) {
-    urc_pool_config_t c = {.max_size = 128 << 10, .out_of_memory =
-                                                       UR_RESULT_ERROR_OUT_OF_HOST_MEMORY};
+    urc_pool_config_t c = {.max_size = 128 << 10,
+                           .out_of_memory = UR_RESULT_ERROR_OUT_OF_HOST_MEMORY};
     urc_pool_t *p = make(&c);
     void *a = NULL, *b = NULL, *d = NULL;
     ck_assert_ur_ok(urc_pool_alloc(p, 64, 0, &a));   // a 64 KiB slab
@@ -381,7 +383,7 @@ END_TEST
 // ---- threads ----
 
 #define THREADS 8
-#define ROUNDS 20000
+#define ROUNDS  20000
 
 static urc_pool_t *shared_pool;
 static atomic_int thread_errors;

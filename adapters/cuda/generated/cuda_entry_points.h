@@ -104,6 +104,18 @@ ur_result_t cuda_usm_device_alloc(ur_context_handle_t hContext, ur_device_handle
 ur_result_t cuda_usm_shared_alloc(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size, void **ppMem);
 ur_result_t cuda_usm_free(ur_context_handle_t hContext, void *pMem);
 ur_result_t cuda_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void *pMem, ur_usm_alloc_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
+ur_result_t cuda_usm_pool_create(ur_context_handle_t hContext, ur_usm_pool_desc_t *pPoolDesc, ur_usm_pool_handle_t *ppPool);
+ur_result_t cuda_usm_pool_retain(ur_usm_pool_handle_t pPool);
+ur_result_t cuda_usm_pool_release(ur_usm_pool_handle_t pPool);
+ur_result_t cuda_usm_pool_get_info(ur_usm_pool_handle_t hPool, ur_usm_pool_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
+ur_result_t cuda_usm_pool_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_desc_t *pPoolDesc, ur_usm_pool_handle_t *pPool);
+ur_result_t cuda_usm_pool_destroy_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool);
+ur_result_t cuda_usm_pool_get_default_device_pool_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t *pPool);
+ur_result_t cuda_usm_pool_get_info_exp(ur_usm_pool_handle_t hPool, ur_usm_pool_info_t propName, void *pPropValue, size_t *pPropSizeRet);
+ur_result_t cuda_usm_pool_set_info_exp(ur_usm_pool_handle_t hPool, ur_usm_pool_info_t propName, void *pPropValue, size_t propSize);
+ur_result_t cuda_usm_pool_set_device_pool_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool);
+ur_result_t cuda_usm_pool_get_device_pool_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t *pPool);
+ur_result_t cuda_usm_pool_trim_to_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool, size_t minBytesToKeep);
 ur_result_t cuda_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType, uint32_t NumEntries, ur_device_handle_t *phDevices, uint32_t *pNumDevices);
 ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
 ur_result_t cuda_device_retain(ur_device_handle_t hDevice);

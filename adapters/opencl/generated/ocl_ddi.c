@@ -700,6 +700,90 @@ static ur_result_t UR_APICALL checked_usm_get_mem_alloc_info(ur_context_handle_t
     return ocl_usm_get_mem_alloc_info(hContext, pMem, propName, propSize, pPropValue, pPropSizeRet);
 }
 
+static ur_result_t UR_APICALL checked_usm_pool_create(ur_context_handle_t hContext, ur_usm_pool_desc_t *pPoolDesc, ur_usm_pool_handle_t *ppPool) {
+    ur_result_t result = urc_check_usm_pool_create(hContext, pPoolDesc, ppPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_usm_pool_create(hContext, pPoolDesc, ppPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_retain(ur_usm_pool_handle_t pPool) {
+    ur_result_t result = urc_check_usm_pool_retain(pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_usm_pool_retain(pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_release(ur_usm_pool_handle_t pPool) {
+    ur_result_t result = urc_check_usm_pool_release(pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_usm_pool_release(pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_get_info(ur_usm_pool_handle_t hPool, ur_usm_pool_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_usm_pool_get_info(hPool, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_usm_pool_get_info(hPool, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_desc_t *pPoolDesc, ur_usm_pool_handle_t *pPool) {
+    ur_result_t result = urc_check_usm_pool_create_exp(hContext, hDevice, pPoolDesc, pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_usm_pool_create_exp(hContext, hDevice, pPoolDesc, pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_destroy_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool) {
+    ur_result_t result = urc_check_usm_pool_destroy_exp(hContext, hDevice, hPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_usm_pool_destroy_exp(hContext, hDevice, hPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_get_default_device_pool_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t *pPool) {
+    ur_result_t result = urc_check_usm_pool_get_default_device_pool_exp(hContext, hDevice, pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_usm_pool_get_default_device_pool_exp(hContext, hDevice, pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_get_info_exp(ur_usm_pool_handle_t hPool, ur_usm_pool_info_t propName, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_usm_pool_get_info_exp(hPool, propName, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_usm_pool_get_info_exp(hPool, propName, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_set_info_exp(ur_usm_pool_handle_t hPool, ur_usm_pool_info_t propName, void *pPropValue, size_t propSize) {
+    ur_result_t result = urc_check_usm_pool_set_info_exp(hPool, propName, pPropValue, propSize);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_usm_pool_set_info_exp(hPool, propName, pPropValue, propSize);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_set_device_pool_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool) {
+    ur_result_t result = urc_check_usm_pool_set_device_pool_exp(hContext, hDevice, hPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_usm_pool_set_device_pool_exp(hContext, hDevice, hPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_get_device_pool_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t *pPool) {
+    ur_result_t result = urc_check_usm_pool_get_device_pool_exp(hContext, hDevice, pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_usm_pool_get_device_pool_exp(hContext, hDevice, pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_trim_to_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool, size_t minBytesToKeep) {
+    ur_result_t result = urc_check_usm_pool_trim_to_exp(hContext, hDevice, hPool, minBytesToKeep);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_usm_pool_trim_to_exp(hContext, hDevice, hPool, minBytesToKeep);
+}
+
 static ur_result_t UR_APICALL checked_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType, uint32_t NumEntries, ur_device_handle_t *phDevices, uint32_t *pNumDevices) {
     ur_result_t result = urc_check_device_get(hPlatform, DeviceType, NumEntries, phDevices, pNumDevices);
     if (result != UR_RESULT_SUCCESS)
@@ -908,12 +992,27 @@ const ur_dditable_t ocl_ddi = {
         .pfnSharedAlloc = checked_usm_shared_alloc,
         .pfnFree = checked_usm_free,
         .pfnGetMemAllocInfo = checked_usm_get_mem_alloc_info,
-        .pfnPoolCreate = urc_unsupported_usm_pool_create,
-        .pfnPoolRetain = urc_unsupported_usm_pool_retain,
-        .pfnPoolRelease = urc_unsupported_usm_pool_release,
-        .pfnPoolGetInfo = urc_unsupported_usm_pool_get_info,
+        .pfnPoolCreate = checked_usm_pool_create,
+        .pfnPoolRetain = checked_usm_pool_retain,
+        .pfnPoolRelease = checked_usm_pool_release,
+        .pfnPoolGetInfo = checked_usm_pool_get_info,
     },
-    .USMExp = URC_UNSUPPORTED_USM_EXP,
+    .USMExp = {
+        .pfnPoolCreateExp = checked_usm_pool_create_exp,
+        .pfnPoolDestroyExp = checked_usm_pool_destroy_exp,
+        .pfnPoolGetDefaultDevicePoolExp = checked_usm_pool_get_default_device_pool_exp,
+        .pfnPoolGetInfoExp = checked_usm_pool_get_info_exp,
+        .pfnPoolSetInfoExp = checked_usm_pool_set_info_exp,
+        .pfnPoolSetDevicePoolExp = checked_usm_pool_set_device_pool_exp,
+        .pfnPoolGetDevicePoolExp = checked_usm_pool_get_device_pool_exp,
+        .pfnPoolTrimToExp = checked_usm_pool_trim_to_exp,
+        .pfnPitchedAllocExp = urc_unsupported_usm_pitched_alloc_exp,
+        .pfnContextMemcpyExp = urc_unsupported_usm_context_memcpy_exp,
+        .pfnHostAllocUnregisterExp = urc_unsupported_usm_host_alloc_unregister_exp,
+        .pfnHostAllocRegisterExp = urc_unsupported_usm_host_alloc_register_exp,
+        .pfnImportExp = urc_unsupported_usm_import_exp,
+        .pfnReleaseExp = urc_unsupported_usm_release_exp,
+    },
     .BindlessImagesExp = URC_UNSUPPORTED_BINDLESS_IMAGES_EXP,
     .CommandBufferExp = URC_UNSUPPORTED_COMMAND_BUFFER_EXP,
     .GraphExp = URC_UNSUPPORTED_GRAPH_EXP,

@@ -313,8 +313,9 @@ START_TEST(usm_alignment_and_pools) {
     desc.align = 48;
     ck_assert_ur(urUSMDeviceAlloc(T.context, T.device, &desc, NULL, 64, &p),
                  UR_RESULT_ERROR_INVALID_VALUE);
+    // A handle of another kind is no pool.
     ck_assert_ur(urUSMHostAlloc(T.context, NULL, (ur_usm_pool_handle_t)T.queue, 64, &p),
-                 UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+                 UR_RESULT_ERROR_INVALID_NULL_HANDLE);
     uint64_t max = 0;
     ck_assert_ur_ok(
         urDeviceGetInfo(T.device, UR_DEVICE_INFO_MAX_MEM_ALLOC_SIZE, sizeof max, &max, NULL));

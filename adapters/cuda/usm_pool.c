@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// USM pools (common/usm_pools) over cuMemAlloc, cuMemAllocManaged and cuMemHostAlloc.
+#include <string.h>
+
+#include "cuda_internal.h"
+#include "usm_pools.h"
+
+static ur_result_t native_alloc(void *native, size_t size, size_t align, bool zero, void **out) {
+    (void)align; // at most what the driver gives anyway (caps below)
+    const urc_usm_target_t *t = native;
+    const cuda_context_t *ctx = t->context;
+    const cuda_device_t *dev = t->device != NULL ? t->device : ctx->devices[0];
+    ur_result_t res = cuda_activate(dev);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    void *p = NULL;
+    CUdeviceptr d = 0;
+    if (t->type == UR_USM_TYPE_HOST) {
+        CUresult r =
+            cu.MemHostAlloc(&p, size, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
+        if (r == CUDA_ERROR_OUT_OF_MEMORY)
+            return urc_error_set(UR_RESULT_ERROR_OUT_OF_HOST_MEMORY, (int32_t)r,
+                                 "cuMemHostAlloc could not pin a %zu-byte pool slab", size);
+        res = cuda_ok(r, "cuMemHostAlloc");
+    } else if (t->type == UR_USM_TYPE_DEVICE) {
+        res = cuda_ok(cu.MemAlloc(&d, size), "cuMemAlloc");
+        p = (void *)(uintptr_t)d;
+    } else {
+        res = cuda_ok(cu.MemAllocManaged(&d, size, CU_MEM_ATTACH_GLOBAL), "cuMemAllocManaged");
+        p = (void *)(uintptr_t)d;
+    }
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    if (zero && t->type != UR_USM_TYPE_DEVICE) {
+        memset(p, 0, size);
+    } else if (zero) {
+        res = cuda_ok(cu.MemsetD8Async(d, 0, size, NULL), "cuMemsetD8Async");
+        if (res == UR_RESULT_SUCCESS)
+            res = cuda_ok(cu.CtxSynchronize(), "cuCtxSynchronize");
+        if (res != UR_RESULT_SUCCESS) {
+            (void)cu.MemFree(d);
+            return res;
+        }
+    }
+    *out = p;
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t native_free(void *native, void *ptr) {
+    const urc_usm_target_t *t = native;
+    const cuda_context_t *ctx = t->context;
+    ur_result_t res = cuda_activate(t->device != NULL ? t->device : ctx->devices[0]);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    if (t->type == UR_USM_TYPE_HOST)
+        return cuda_ok(cu.MemFreeHost(ptr), "cuMemFreeHost");
+    return cuda_ok(cu.MemFree((CUdeviceptr)(uintptr_t)ptr), "cuMemFree");
+}
+
+static ur_result_t context_devices(ur_context_handle_t h, uint32_t *n, void *const **devices) {
+    if (!cuda_is(h, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    *n = CUDA_CONTEXT(h)->ndevices;
+    *devices = (void *const *)CUDA_CONTEXT(h)->devices;
+    return UR_RESULT_SUCCESS;
+}
+
+static void retain_context(ur_context_handle_t h) {
+    cuda_context_retain_internal(CUDA_CONTEXT(h));
+}
+
+static void release_context(ur_context_handle_t h) {
+    cuda_context_release_internal(CUDA_CONTEXT(h));
+}
+
+// cuMemAlloc guarantees 256 bytes, cuMemHostAlloc a page. Shared slabs need managed memory,
+// which every device urc supports has (a device without it refuses the pool allocation).
+const urc_usm_pool_adapter_t cuda_pool_adapter = {
+    .ddi = &cuda_ddi,
+    .ops = {native_alloc, native_free},
+    .caps = {.host_align = 4096, .device_align = 256, .host = true, .shared = true},
+    .context_devices = context_devices,
+    .retain_context = retain_context,
+    .release_context = release_context,
+};
+
+#define A (&cuda_pool_adapter)
+#define PREFIX cuda
+#include "usm_pool_entry_points.inc"
