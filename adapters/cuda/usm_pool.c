@@ -84,6 +84,6 @@ const urc_usm_pool_adapter_t cuda_pool_adapter = {
     .release_context = release_context,
 };
 
-#define A (&cuda_pool_adapter)
+#define A      (&cuda_pool_adapter)
 #define PREFIX cuda
 #include "usm_pool_entry_points.inc"

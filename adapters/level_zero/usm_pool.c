@@ -24,8 +24,7 @@ static ur_result_t native_alloc(void *native, size_t size, size_t align, bool ze
     ze_device_mem_alloc_desc_t ddesc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0};
     ze_host_mem_alloc_desc_t hdesc = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, NULL, 0};
     void *p = NULL;
-    ze_result_t r = t->type == UR_USM_TYPE_HOST
-                        ? zeMemAllocHost(ctx->ze, &hdesc, size, align, &p)
+    ze_result_t r = t->type == UR_USM_TYPE_HOST ? zeMemAllocHost(ctx->ze, &hdesc, size, align, &p)
                     : t->type == UR_USM_TYPE_DEVICE
                         ? zeMemAllocDevice(ctx->ze, &ddesc, size, align, dev->ze, &p)
                         : zeMemAllocShared(ctx->ze, &ddesc, &hdesc, size, align, dev->ze, &p);
@@ -57,8 +56,12 @@ static ur_result_t context_devices(ur_context_handle_t h, uint32_t *n, void *con
     return UR_RESULT_SUCCESS;
 }
 
-static void retain_context(ur_context_handle_t h) { l0_context_retain_internal(L0_CONTEXT(h)); }
-static void release_context(ur_context_handle_t h) { l0_context_release_internal(L0_CONTEXT(h)); }
+static void retain_context(ur_context_handle_t h) {
+    l0_context_retain_internal(L0_CONTEXT(h));
+}
+static void release_context(ur_context_handle_t h) {
+    l0_context_release_internal(L0_CONTEXT(h));
+}
 
 // zeMemAlloc* take any power-of-two alignment; a page is plenty for a slab.
 const urc_usm_pool_adapter_t l0_pool_adapter = {
@@ -70,6 +73,6 @@ const urc_usm_pool_adapter_t l0_pool_adapter = {
     .release_context = release_context,
 };
 
-#define A (&l0_pool_adapter)
+#define A      (&l0_pool_adapter)
 #define PREFIX l0
 #include "usm_pool_entry_points.inc"

@@ -75,6 +75,6 @@ const urc_usm_pool_adapter_t ocl_pool_adapter = {
     .release_context = ocl_context_release_internal,
 };
 
-#define A (&ocl_pool_adapter)
+#define A      (&ocl_pool_adapter)
 #define PREFIX ocl
 #include "usm_pool_entry_points.inc"

@@ -20,8 +20,7 @@ static void setup(void) {
     memset(&T, 0, sizeof T);
     urc_test_open(&T.adapter, &T.platform, &T.device, &T.context, &T.queue);
     ur_bool_t b = false;
-    ck_assert_ur_ok(
-        urDeviceGetInfo(T.device, UR_DEVICE_INFO_USM_POOL_SUPPORT, sizeof b, &b, NULL));
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_USM_POOL_SUPPORT, sizeof b, &b, NULL));
     T.pools = b;
 }
 
@@ -36,8 +35,8 @@ static void teardown(void) {
 }
 
 static ur_usm_pool_handle_t make_pool(ur_usm_pool_flags_t flags, size_t max_poolable) {
-    ur_usm_pool_limits_desc_t limits = {UR_STRUCTURE_TYPE_USM_POOL_LIMITS_DESC, NULL,
-                                        max_poolable, 0};
+    ur_usm_pool_limits_desc_t limits = {UR_STRUCTURE_TYPE_USM_POOL_LIMITS_DESC, NULL, max_poolable,
+                                        0};
     ur_usm_pool_desc_t desc = {UR_STRUCTURE_TYPE_USM_POOL_DESC, max_poolable ? &limits : NULL,
                                flags};
     ur_usm_pool_handle_t pool = NULL;
@@ -85,12 +84,12 @@ START_TEST(create_retain_release_info) {
     NEED_POOLS();
     ur_usm_pool_handle_t pool = make_pool(0, 0);
     uint32_t refs = 0;
-    ck_assert_ur_ok(urUSMPoolGetInfo(pool, UR_USM_POOL_INFO_REFERENCE_COUNT, sizeof refs, &refs,
-                                     NULL));
+    ck_assert_ur_ok(
+        urUSMPoolGetInfo(pool, UR_USM_POOL_INFO_REFERENCE_COUNT, sizeof refs, &refs, NULL));
     ck_assert_uint_eq(refs, 1);
     ck_assert_ur_ok(urUSMPoolRetain(pool));
-    ck_assert_ur_ok(urUSMPoolGetInfo(pool, UR_USM_POOL_INFO_REFERENCE_COUNT, sizeof refs, &refs,
-                                     NULL));
+    ck_assert_ur_ok(
+        urUSMPoolGetInfo(pool, UR_USM_POOL_INFO_REFERENCE_COUNT, sizeof refs, &refs, NULL));
     ck_assert_uint_eq(refs, 2);
     ck_assert_ur_ok(urUSMPoolRelease(pool));
     ur_context_handle_t ctx = NULL;
@@ -184,8 +183,8 @@ START_TEST(large_alloc_bypasses_the_pool) {
     ur_usm_pool_handle_t pool = make_pool(0, 4096);
     void *p = pool_alloc(pool, UR_USM_TYPE_DEVICE, 1 << 20);
     ur_usm_pool_handle_t owner = NULL;
-    ck_assert_ur_ok(urUSMGetMemAllocInfo(T.context, p, UR_USM_ALLOC_INFO_POOL, sizeof owner,
-                                         &owner, NULL));
+    ck_assert_ur_ok(
+        urUSMGetMemAllocInfo(T.context, p, UR_USM_ALLOC_INFO_POOL, sizeof owner, &owner, NULL));
     ck_assert_ptr_eq(owner, pool);
     ck_assert_uint_eq(pool_size_info(pool, UR_USM_POOL_INFO_RESERVED_CURRENT_EXP), 1 << 20);
     ck_assert_ur_ok(urUSMFree(T.context, p));
@@ -228,8 +227,8 @@ START_TEST(plain_allocation_has_no_pool) {
     void *p = NULL;
     ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 64, &p));
     ur_usm_pool_handle_t owner = (ur_usm_pool_handle_t)1;
-    ck_assert_ur_ok(urUSMGetMemAllocInfo(T.context, p, UR_USM_ALLOC_INFO_POOL, sizeof owner,
-                                         &owner, NULL));
+    ck_assert_ur_ok(
+        urUSMGetMemAllocInfo(T.context, p, UR_USM_ALLOC_INFO_POOL, sizeof owner, &owner, NULL));
     ck_assert_ptr_null(owner);
     ck_assert_ur_ok(urUSMFree(T.context, p));
 }
@@ -262,8 +261,8 @@ START_TEST(free_through_another_context_is_refused) {
     ck_assert_ur(urUSMDeviceAlloc(other, T.device, NULL, pool, 64, &q),
                  UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur_ok(urContextRelease(other));
-    ck_assert_ur_ok(urUSMGetMemAllocInfo(T.context, p, UR_USM_ALLOC_INFO_POOL, sizeof owner,
-                                         &owner, NULL));
+    ck_assert_ur_ok(
+        urUSMGetMemAllocInfo(T.context, p, UR_USM_ALLOC_INFO_POOL, sizeof owner, &owner, NULL));
     ck_assert_ptr_eq(owner, pool);
     ck_assert_ur_ok(urUSMFree(T.context, p));
     ck_assert_ur_ok(urUSMPoolRelease(pool));
@@ -292,8 +291,7 @@ START_TEST(counters_settings_and_trim) {
     ck_assert_ur_ok(urUSMFree(T.context, a));
     ck_assert_ur_ok(urUSMFree(T.context, b));
     size_t zero = 0;
-    ck_assert_ur_ok(
-        urUSMPoolSetInfoExp(pool, UR_USM_POOL_INFO_USED_HIGH_EXP, &zero, sizeof zero));
+    ck_assert_ur_ok(urUSMPoolSetInfoExp(pool, UR_USM_POOL_INFO_USED_HIGH_EXP, &zero, sizeof zero));
     ck_assert_uint_eq(pool_size_info(pool, UR_USM_POOL_INFO_USED_HIGH_EXP), 0);
     size_t one = 1;
     ck_assert_ur(urUSMPoolSetInfoExp(pool, UR_USM_POOL_INFO_USED_HIGH_EXP, &one, sizeof one),
