@@ -300,6 +300,11 @@ ur_result_t urc_usm_pool_release(const urc_usm_pool_adapter_t *a, ur_usm_pool_ha
     return UR_RESULT_SUCCESS;
 }
 
+void urc_usm_pool_drop(const urc_usm_pool_adapter_t *a, urc_usm_pool_t *pool) {
+    if (urc_release(&pool->obj))
+        pool_destroy(a, pool);
+}
+
 ur_result_t urc_usm_pool_get_info(const urc_usm_pool_adapter_t *a, ur_usm_pool_handle_t pool,
                                   ur_usm_pool_info_t propName, const urc_info_t *out) {
     if (!is_pool(a, pool))

@@ -122,6 +122,10 @@ ur_result_t urc_usm_pool_set_device_pool_exp(const urc_usm_pool_adapter_t *a,
                                              ur_context_handle_t context, ur_device_handle_t device,
                                              ur_usm_pool_handle_t pool);
 
+/// Drops a reference taken with urc_retain on the pool (any pool, a default pool too),
+/// destroying it at the last.
+void urc_usm_pool_drop(const urc_usm_pool_adapter_t *a, urc_usm_pool_t *pool);
+
 /// urUSM{Host,Device,Shared}Alloc with a pool: `device` is NULL for host memory.
 ur_result_t urc_usm_pool_alloc_in(const urc_usm_pool_adapter_t *a, ur_context_handle_t context,
                                   ur_device_handle_t device, ur_usm_type_t type,

@@ -341,7 +341,8 @@ static int fixed_bool(ur_device_info_t name) {
     case UR_DEVICE_INFO_BUILD_ON_SUBDEVICE:
     case UR_DEVICE_INFO_PREFERRED_INTEROP_USER_SYNC:
     case UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT:
-    case UR_DEVICE_INFO_USM_POOL_SUPPORT: // common/usm_pool
+    case UR_DEVICE_INFO_USM_POOL_SUPPORT:                  // common/usm_pool
+    case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP: // common/usm_async
         return 1;
     case UR_DEVICE_INFO_IMAGE_SUPPORT:
     case UR_DEVICE_INFO_IMAGE_SRGB:

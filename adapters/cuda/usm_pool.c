@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cuda_internal.h"
+#include "usm_async.h"
 #include "usm_pools.h"
 
 static ur_result_t native_alloc(void *native, size_t size, size_t align, bool zero, void **out) {
@@ -84,6 +85,27 @@ const urc_usm_pool_adapter_t cuda_pool_adapter = {
     .release_context = release_context,
 };
 
+// ---- stream-ordered allocation: the pool plus the queue's order ----
+
+static ur_result_t queue_of(ur_queue_handle_t q, ur_context_handle_t *ctx,
+                            ur_device_handle_t *dev) {
+    if (!cuda_is(q, URC_KIND_QUEUE))
+        return UR_RESULT_ERROR_INVALID_QUEUE;
+    *ctx = (ur_context_handle_t)CUDA_QUEUE(q)->ctx;
+    *dev = (ur_device_handle_t)CUDA_QUEUE(q)->dev;
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t barrier(ur_queue_handle_t q, ur_command_t command, uint32_t n,
+                           const ur_event_handle_t *wait, ur_event_handle_t *phEvent) {
+    return cuda_enqueue_barrier(CUDA_QUEUE(q), command, n, wait, phEvent);
+}
+
+static const urc_usm_async_adapter_t cuda_async_adapter = {
+    &cuda_pool_adapter,      queue_of,        barrier,
+    cuda_event_set_callback, cuda_event_wait, cuda_event_release};
+
+#define ASYNC  (&cuda_async_adapter)
 #define A      (&cuda_pool_adapter)
 #define PREFIX cuda
 #include "usm_pool_entry_points.inc"

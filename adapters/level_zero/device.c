@@ -381,7 +381,8 @@ static int fixed_bool(ur_device_info_t name) {
     case UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS:
     case UR_DEVICE_INFO_MULTI_DEVICE_COMPILE_SUPPORT_EXP:
     case UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP:
-    case UR_DEVICE_INFO_USM_POOL_SUPPORT: // common/usm_pool
+    case UR_DEVICE_INFO_USM_POOL_SUPPORT:                  // common/usm_pool
+    case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP: // common/usm_async
         return 1;
     case UR_DEVICE_INFO_BUILD_ON_SUBDEVICE:
     case UR_DEVICE_INFO_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:

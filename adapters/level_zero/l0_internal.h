@@ -361,6 +361,10 @@ void l0_mem_release_internal(l0_mem_t *mem);
 /// Copies `n` bytes now, on a short-lived immediate command list of `dev` (memory.c).
 ur_result_t l0_copy_now(l0_context_t *ctx, l0_device_t *dev, void *dst, const void *src, size_t n);
 
+/// urEnqueueEventsWait(WithBarrier)'s command with any command type (enqueue.c).
+ur_result_t l0_enqueue_wait_command(l0_queue_t *q, ur_command_t command, uint32_t n,
+                                    const ur_event_handle_t *wait, ur_event_handle_t *phEvent);
+
 /// The USM pools' view of this adapter (usm_pool.c).
 extern const struct urc_usm_pool_adapter_t l0_pool_adapter;
 

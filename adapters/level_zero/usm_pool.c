@@ -5,6 +5,7 @@
 
 #include "alloc.h"
 #include "l0_internal.h"
+#include "usm_async.h"
 #include "usm_pools.h"
 
 // Device memory is zeroed by a copy from zeroed host memory (slabs are rare).
@@ -73,6 +74,26 @@ const urc_usm_pool_adapter_t l0_pool_adapter = {
     .release_context = release_context,
 };
 
+// ---- stream-ordered allocation: the pool plus the queue's order ----
+
+static ur_result_t queue_of(ur_queue_handle_t q, ur_context_handle_t *ctx,
+                            ur_device_handle_t *dev) {
+    if (!l0_is(q, URC_KIND_QUEUE))
+        return UR_RESULT_ERROR_INVALID_QUEUE;
+    *ctx = (ur_context_handle_t)L0_QUEUE(q)->ctx;
+    *dev = (ur_device_handle_t)L0_QUEUE(q)->dev;
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t barrier(ur_queue_handle_t q, ur_command_t command, uint32_t n,
+                           const ur_event_handle_t *wait, ur_event_handle_t *phEvent) {
+    return l0_enqueue_wait_command(L0_QUEUE(q), command, n, wait, phEvent);
+}
+
+static const urc_usm_async_adapter_t l0_async_adapter = {
+    &l0_pool_adapter, queue_of, barrier, l0_event_set_callback, l0_event_wait, l0_event_release};
+
+#define ASYNC  (&l0_async_adapter)
 #define A      (&l0_pool_adapter)
 #define PREFIX l0
 #include "usm_pool_entry_points.inc"

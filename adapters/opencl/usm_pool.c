@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ocl_internal.h"
+#include "usm_async.h"
 #include "usm_pools.h"
 
 // Device memory may not be host-visible: zeroing it takes a command on a short-lived queue
@@ -75,6 +76,34 @@ const urc_usm_pool_adapter_t ocl_pool_adapter = {
     .release_context = ocl_context_release_internal,
 };
 
+// ---- stream-ordered allocation: the pool plus the queue's order ----
+
+static ur_result_t queue_of(ur_queue_handle_t q, ur_context_handle_t *ctx,
+                            ur_device_handle_t *dev) {
+    OCL_CHECK_HANDLE(q, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
+    if (!q->device->usm)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "enqueued USM allocation: the device has no USM");
+    *ctx = q->context;
+    *dev = q->device;
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t barrier(ur_queue_handle_t q, ur_command_t command, uint32_t n,
+                           const ur_event_handle_t *wait, ur_event_handle_t *phEvent) {
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_init(&wl, n, wait));
+    cl_event ev = NULL;
+    cl_int err =
+        clEnqueueBarrierWithWaitList(q->cl, wl.count, wl.events, phEvent != NULL ? &ev : NULL);
+    return ocl_enqueue_done(err, "clEnqueueBarrierWithWaitList", &wl, q, command, ev, phEvent);
+}
+
+static const urc_usm_async_adapter_t ocl_async_adapter = {&ocl_pool_adapter, queue_of,
+                                                          barrier,           ocl_event_set_callback,
+                                                          ocl_event_wait,    ocl_event_release};
+
+#define ASYNC  (&ocl_async_adapter)
 #define A      (&ocl_pool_adapter)
 #define PREFIX ocl
 #include "usm_pool_entry_points.inc"

@@ -665,6 +665,34 @@ static ur_result_t UR_APICALL checked_enqueue_kernel_launch_with_args_exp(ur_que
     return l0_enqueue_kernel_launch_with_args_exp(hQueue, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, launchPropList, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
+static ur_result_t UR_APICALL checked_enqueue_usm_device_alloc_exp(ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, const size_t size, const ur_exp_async_usm_alloc_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, void **ppMem, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_device_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_usm_device_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_usm_shared_alloc_exp(ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, const size_t size, const ur_exp_async_usm_alloc_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, void **ppMem, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_shared_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_usm_shared_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_usm_host_alloc_exp(ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, const size_t size, const ur_exp_async_usm_alloc_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, void **ppMem, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_host_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_usm_host_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_usm_free_exp(ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, void *pMem, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_free_exp(hQueue, pPool, pMem, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_enqueue_usm_free_exp(hQueue, pPool, pMem, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
 static ur_result_t UR_APICALL checked_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size, void **ppMem) {
     ur_result_t result = urc_check_usm_host_alloc(hContext, pUSMDesc, pool, size, ppMem);
     if (result != UR_RESULT_SUCCESS)
@@ -976,10 +1004,10 @@ const ur_dditable_t l0_ddi = {
     },
     .EnqueueExp = {
         .pfnKernelLaunchWithArgsExp = checked_enqueue_kernel_launch_with_args_exp,
-        .pfnUSMDeviceAllocExp = urc_unsupported_enqueue_usm_device_alloc_exp,
-        .pfnUSMSharedAllocExp = urc_unsupported_enqueue_usm_shared_alloc_exp,
-        .pfnUSMHostAllocExp = urc_unsupported_enqueue_usm_host_alloc_exp,
-        .pfnUSMFreeExp = urc_unsupported_enqueue_usm_free_exp,
+        .pfnUSMDeviceAllocExp = checked_enqueue_usm_device_alloc_exp,
+        .pfnUSMSharedAllocExp = checked_enqueue_usm_shared_alloc_exp,
+        .pfnUSMHostAllocExp = checked_enqueue_usm_host_alloc_exp,
+        .pfnUSMFreeExp = checked_enqueue_usm_free_exp,
         .pfnTimestampRecordingExp = urc_unsupported_enqueue_timestamp_recording_exp,
         .pfnCommandBufferExp = urc_unsupported_enqueue_command_buffer_exp,
         .pfnHostTaskExp = urc_unsupported_enqueue_host_task_exp,

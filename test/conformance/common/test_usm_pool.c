@@ -4,6 +4,7 @@
 // Exp default and device pools, limits, trimming and zero-initialised blocks.
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "urc_fixture.h"
 
@@ -355,6 +356,105 @@ START_TEST(exp_calls_check_their_context) {
 }
 END_TEST
 
+// ---- stream-ordered allocation ----
+
+static ur_command_t command_of(ur_event_handle_t e) {
+    ur_command_t c = UR_COMMAND_FORCE_UINT32;
+    ck_assert_ur_ok(urEventGetInfo(e, UR_EVENT_INFO_COMMAND_TYPE, sizeof c, &c, NULL));
+    return c;
+}
+
+// An enqueued free gives memory back when its barrier completes, which the adapter learns
+// from an event callback: allow it a moment after the queue has finished.
+static void wait_until_unused(ur_usm_pool_handle_t pool) {
+    for (int i = 0; i < 2000 && pool_size_info(pool, UR_USM_POOL_INFO_USED_CURRENT_EXP) != 0; ++i)
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    ck_assert_uint_eq(pool_size_info(pool, UR_USM_POOL_INFO_USED_CURRENT_EXP), 0);
+}
+
+START_TEST(enqueued_alloc_and_free) {
+    ur_bool_t async = false;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP,
+                                    sizeof async, &async, NULL));
+    ck_assert_int_eq(async, T.pools);
+    NEED_POOLS();
+    ur_usm_pool_handle_t def = NULL;
+    ck_assert_ur_ok(urUSMPoolGetDefaultDevicePoolExp(T.context, T.device, &def));
+    void *p = NULL;
+    ur_event_handle_t ev = NULL;
+    ck_assert_ur_ok(urEnqueueUSMDeviceAllocExp(T.queue, NULL, 256, NULL, 0, NULL, &p, &ev));
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(command_of(ev), UR_COMMAND_ENQUEUE_USM_DEVICE_ALLOC_EXP);
+    unsigned char in[256], out[256] = {0};
+    for (int i = 0; i < 256; ++i)
+        in[i] = (unsigned char)(255 - i);
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, false, p, in, sizeof in, 1, &ev, NULL));
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, out, p, sizeof out, 0, NULL, NULL));
+    ck_assert_mem_eq(in, out, sizeof in);
+    ck_assert_uint_eq(pool_size_info(def, UR_USM_POOL_INFO_USED_CURRENT_EXP), 256);
+    ur_event_handle_t freed = NULL;
+    ck_assert_ur_ok(urEnqueueUSMFreeExp(T.queue, NULL, p, 0, NULL, &freed));
+    ck_assert_int_eq(command_of(freed), UR_COMMAND_ENQUEUE_USM_FREE_EXP);
+    ck_assert_ur_ok(urEventWait(1, &freed));
+    ck_assert_ur_ok(urEventRelease(freed));
+    ck_assert_ur_ok(urEventRelease(ev));
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    wait_until_unused(def);
+}
+END_TEST
+
+START_TEST(enqueued_alloc_of_each_type_from_a_pool) {
+    NEED_POOLS();
+    ur_usm_pool_handle_t pool = make_pool(0, 0);
+    void *h = NULL, *s = NULL, *d = NULL;
+    ck_assert_ur_ok(urEnqueueUSMHostAllocExp(T.queue, pool, 64, NULL, 0, NULL, &h, NULL));
+    ck_assert_ur_ok(urEnqueueUSMSharedAllocExp(T.queue, pool, 64, NULL, 0, NULL, &s, NULL));
+    ck_assert_ur_ok(urEnqueueUSMDeviceAllocExp(T.queue, pool, 64, NULL, 0, NULL, &d, NULL));
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    ur_usm_type_t t = UR_USM_TYPE_UNKNOWN;
+    ck_assert_ur_ok(urUSMGetMemAllocInfo(T.context, h, UR_USM_ALLOC_INFO_TYPE, sizeof t, &t, NULL));
+    ck_assert_int_eq(t, UR_USM_TYPE_HOST);
+    ck_assert_ur_ok(urUSMGetMemAllocInfo(T.context, s, UR_USM_ALLOC_INFO_TYPE, sizeof t, &t, NULL));
+    ck_assert_int_eq(t, UR_USM_TYPE_SHARED);
+    memset(h, 1, 64); // host and shared memory are host-accessible
+    memset(s, 2, 64);
+    ck_assert_ur_ok(urEnqueueUSMFreeExp(T.queue, pool, h, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueUSMFreeExp(T.queue, pool, s, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueUSMFreeExp(T.queue, pool, d, 0, NULL, NULL));
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    wait_until_unused(pool);
+    ck_assert_ur_ok(urUSMPoolRelease(pool));
+}
+END_TEST
+
+START_TEST(enqueued_alloc_refuses_bad_input) {
+    NEED_POOLS();
+    void *p = NULL;
+    ck_assert_ur(urEnqueueUSMDeviceAllocExp(T.queue, NULL, 0, NULL, 0, NULL, &p, NULL),
+                 UR_RESULT_ERROR_INVALID_USM_SIZE);
+    ur_exp_async_usm_alloc_properties_t props = {UR_STRUCTURE_TYPE_EXP_ASYNC_USM_ALLOC_PROPERTIES,
+                                                 NULL, 0x10};
+    ck_assert_ur(urEnqueueUSMDeviceAllocExp(T.queue, NULL, 64, &props, 0, NULL, &p, NULL),
+                 UR_RESULT_ERROR_INVALID_ENUMERATION);
+    // A plain allocation, or one from another pool, is not freed this way.
+    void *plain = NULL;
+    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 64, &plain));
+    ck_assert_ur(urEnqueueUSMFreeExp(T.queue, NULL, plain, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    ck_assert_ur_ok(urUSMFree(T.context, plain));
+    ur_usm_pool_handle_t a = make_pool(0, 0), b = make_pool(0, 0);
+    ck_assert_ur_ok(urEnqueueUSMDeviceAllocExp(T.queue, a, 64, NULL, 0, NULL, &p, NULL));
+    ck_assert_ur(urEnqueueUSMFreeExp(T.queue, b, p, 0, NULL, NULL), UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urEnqueueUSMFreeExp(T.queue, a, (char *)p + 8, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    ck_assert_ur_ok(urEnqueueUSMFreeExp(T.queue, a, p, 0, NULL, NULL));
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    wait_until_unused(a);
+    ck_assert_ur_ok(urUSMPoolRelease(b));
+    ck_assert_ur_ok(urUSMPoolRelease(a));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("usm_pool");
     TCase *tc = urc_test_tcase("urUSMPoolCreate", setup, teardown);
@@ -379,6 +479,11 @@ int main(void) {
     tcase_add_test(tc, counters_settings_and_trim);
     tcase_add_test(tc, default_and_device_pools);
     tcase_add_test(tc, exp_calls_check_their_context);
+    suite_add_tcase(s, tc);
+    tc = urc_test_tcase("urEnqueueUSMAllocExp", setup, teardown);
+    tcase_add_test(tc, enqueued_alloc_and_free);
+    tcase_add_test(tc, enqueued_alloc_of_each_type_from_a_pool);
+    tcase_add_test(tc, enqueued_alloc_refuses_bad_input);
     suite_add_tcase(s, tc);
     return urc_test_main_with_platform(s, "no platform for this adapter");
 }
