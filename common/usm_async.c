@@ -15,8 +15,8 @@ static ur_command_t alloc_command(ur_usm_type_t type) {
 
 ur_result_t urc_usm_enqueue_alloc(const urc_usm_async_adapter_t *a, ur_queue_handle_t queue,
                                   ur_usm_pool_handle_t pool, ur_usm_type_t type, size_t size,
-                                  const ur_exp_async_usm_alloc_properties_t *properties,
-                                  uint32_t n, const ur_event_handle_t *wait, void **out,
+                                  const ur_exp_async_usm_alloc_properties_t *properties, uint32_t n,
+                                  const ur_event_handle_t *wait, void **out,
                                   ur_event_handle_t *event) {
     ur_context_handle_t context = NULL;
     ur_device_handle_t device = NULL;
@@ -32,9 +32,8 @@ ur_result_t urc_usm_enqueue_alloc(const urc_usm_async_adapter_t *a, ur_queue_han
         res = urc_usm_pool_get_device_pool_exp(a->pools, context, device, &pool);
     void *mem = NULL;
     if (res == UR_RESULT_SUCCESS)
-        res = urc_usm_pool_alloc_in(a->pools, context,
-                                    type == UR_USM_TYPE_HOST ? NULL : device, type, pool, size, 0,
-                                    &mem);
+        res = urc_usm_pool_alloc_in(a->pools, context, type == UR_USM_TYPE_HOST ? NULL : device,
+                                    type, pool, size, 0, &mem);
     if (res != UR_RESULT_SUCCESS)
         return res;
     // The memory exists now; the barrier orders its use after the wait list, and its event
@@ -100,8 +99,7 @@ ur_result_t urc_usm_enqueue_free(const urc_usm_async_adapter_t *a, ur_queue_hand
         free(f);
         return res;
     }
-    if (a->set_callback(done, UR_EXECUTION_INFO_COMPLETE, free_when_done, f) !=
-        UR_RESULT_SUCCESS) {
+    if (a->set_callback(done, UR_EXECUTION_INFO_COMPLETE, free_when_done, f) != UR_RESULT_SUCCESS) {
         // Cannot be told when it completes: wait here instead.
         (void)a->wait(1, &done);
         finish_free(f);

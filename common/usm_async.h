@@ -27,8 +27,8 @@ typedef struct urc_usm_async_adapter_t {
 /// INVALID_USM_SIZE for 0 bytes, INVALID_ENUMERATION for unknown property flags.
 ur_result_t urc_usm_enqueue_alloc(const urc_usm_async_adapter_t *a, ur_queue_handle_t queue,
                                   ur_usm_pool_handle_t pool, ur_usm_type_t type, size_t size,
-                                  const ur_exp_async_usm_alloc_properties_t *properties,
-                                  uint32_t n, const ur_event_handle_t *wait, void **out,
+                                  const ur_exp_async_usm_alloc_properties_t *properties, uint32_t n,
+                                  const ur_event_handle_t *wait, void **out,
                                   ur_event_handle_t *event);
 
 /// urEnqueueUSMFreeExp: INVALID_MEM_OBJECT for a pointer no pool of the queue's context handed
