@@ -22,6 +22,7 @@ typedef enum urc_kind_t {
     URC_KIND_MEM,
     URC_KIND_SAMPLER,
     URC_KIND_USM_POOL,
+    URC_KIND_PHYSICAL_MEM,
 } urc_kind_t;
 
 /// First member of every handle. `ddi` must stay at offset 0: UR's loader and ours read the

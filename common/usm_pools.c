@@ -386,6 +386,23 @@ ur_result_t urc_usm_pool_alloc_in(const urc_usm_pool_adapter_t *a, ur_context_ha
     return urc_usm_pool_alloc(POOL(pool), type, index, size, align, out);
 }
 
+ur_result_t urc_usm_pitch(size_t width, size_t height, size_t element, size_t align, size_t *pitch,
+                          size_t *bytes) {
+    if ((element != 1 && element != 2 && element != 4 && element != 8 && element != 16) ||
+        element > width)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "urUSMPitchedAllocExp: element size %zu (1, 2, 4, 8 or 16, at most "
+                             "the row's %zu bytes)",
+                             element, width);
+    size_t p = (width + align - 1) & ~(align - 1);
+    if (height == 0 || p < width || height > SIZE_MAX / p)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_USM_SIZE, 0,
+                             "urUSMPitchedAllocExp: %zu rows of %zu bytes", height, width);
+    *pitch = p;
+    *bytes = p * height;
+    return UR_RESULT_SUCCESS;
+}
+
 // ---- a context's default and current pools ---------------------------------------------------
 
 // Few contexts use the Exp pool entry points, and those calls are rare: one list under one

@@ -131,6 +131,12 @@ ur_result_t urc_usm_pool_alloc_in(const urc_usm_pool_adapter_t *a, ur_context_ha
                                   ur_device_handle_t device, ur_usm_type_t type,
                                   ur_usm_pool_handle_t pool, size_t size, size_t align, void **out);
 
+/// urUSMPitchedAllocExp's rule where the driver has no pitched allocation (or a pool is used):
+/// rows padded to `align` bytes (a power of two). INVALID_VALUE for an element size other than
+/// 1, 2, 4, 8 or 16 or one wider than the row, INVALID_USM_SIZE for 0 rows or an overflow.
+ur_result_t urc_usm_pitch(size_t width, size_t height, size_t element, size_t align, size_t *pitch,
+                          size_t *bytes);
+
 /// A context being destroyed: its default pool goes, and it is no pool's device any more.
 void urc_usm_pool_context_destroyed(ur_context_handle_t context);
 

@@ -101,7 +101,22 @@
     X(LaunchKernelEx, PFN_cuLaunchKernelEx_v11060, "cuLaunchKernelEx", NULL)                       \
     X(FuncGetParamInfo, PFN_cuFuncGetParamInfo_v12040, "cuFuncGetParamInfo", NULL)                 \
     X(FuncGetModule, PFN_cuFuncGetModule_v11000, "cuFuncGetModule", NULL)                          \
-    X(FuncGetName, PFN_cuFuncGetName_v12030, "cuFuncGetName", NULL)
+    X(FuncGetName, PFN_cuFuncGetName_v12030, "cuFuncGetName", NULL)                                \
+    X(MemAllocPitch, PFN_cuMemAllocPitch_v3020, "cuMemAllocPitch_v2", NULL)                        \
+    X(DeviceCanAccessPeer, PFN_cuDeviceCanAccessPeer_v4000, "cuDeviceCanAccessPeer", NULL)         \
+    X(CtxEnablePeerAccess, PFN_cuCtxEnablePeerAccess_v4000, "cuCtxEnablePeerAccess", NULL)         \
+    X(CtxDisablePeerAccess, PFN_cuCtxDisablePeerAccess_v4000, "cuCtxDisablePeerAccess", NULL)      \
+    X(DeviceGetP2PAttribute, PFN_cuDeviceGetP2PAttribute_v8000, "cuDeviceGetP2PAttribute", NULL)   \
+    X(MemAddressReserve, PFN_cuMemAddressReserve_v10020, "cuMemAddressReserve", NULL)              \
+    X(MemAddressFree, PFN_cuMemAddressFree_v10020, "cuMemAddressFree", NULL)                       \
+    X(MemCreate, PFN_cuMemCreate_v10020, "cuMemCreate", NULL)                                      \
+    X(MemRelease, PFN_cuMemRelease_v10020, "cuMemRelease", NULL)                                   \
+    X(MemMap, PFN_cuMemMap_v10020, "cuMemMap", NULL)                                               \
+    X(MemUnmap, PFN_cuMemUnmap_v10020, "cuMemUnmap", NULL)                                         \
+    X(MemSetAccess, PFN_cuMemSetAccess_v10020, "cuMemSetAccess", NULL)                             \
+    X(MemGetAccess, PFN_cuMemGetAccess_v10020, "cuMemGetAccess", NULL)                             \
+    X(MemGetAllocationGranularity, PFN_cuMemGetAllocationGranularity_v10020,                       \
+      "cuMemGetAllocationGranularity", NULL)
 
 typedef struct cuda_driver_t {
 #define CUDA_DRIVER_FIELD(field, type, ...) type field;

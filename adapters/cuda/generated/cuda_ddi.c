@@ -490,6 +490,34 @@ static ur_result_t UR_APICALL checked_mem_get_info(ur_mem_handle_t hMemory, ur_m
     return cuda_mem_get_info(hMemory, propName, propSize, pPropValue, pPropSizeRet);
 }
 
+static ur_result_t UR_APICALL checked_physical_mem_create(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t size, const ur_physical_mem_properties_t *pProperties, ur_physical_mem_handle_t *phPhysicalMem) {
+    ur_result_t result = urc_check_physical_mem_create(hContext, hDevice, size, pProperties, phPhysicalMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_physical_mem_create(hContext, hDevice, size, pProperties, phPhysicalMem);
+}
+
+static ur_result_t UR_APICALL checked_physical_mem_retain(ur_physical_mem_handle_t hPhysicalMem) {
+    ur_result_t result = urc_check_physical_mem_retain(hPhysicalMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_physical_mem_retain(hPhysicalMem);
+}
+
+static ur_result_t UR_APICALL checked_physical_mem_release(ur_physical_mem_handle_t hPhysicalMem) {
+    ur_result_t result = urc_check_physical_mem_release(hPhysicalMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_physical_mem_release(hPhysicalMem);
+}
+
+static ur_result_t UR_APICALL checked_physical_mem_get_info(ur_physical_mem_handle_t hPhysicalMem, ur_physical_mem_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_physical_mem_get_info(hPhysicalMem, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_physical_mem_get_info(hPhysicalMem, propName, propSize, pPropValue, pPropSizeRet);
+}
+
 static ur_result_t UR_APICALL checked_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
     ur_result_t result = urc_check_enqueue_events_wait(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
@@ -784,6 +812,118 @@ static ur_result_t UR_APICALL checked_usm_pool_trim_to_exp(ur_context_handle_t h
     return cuda_usm_pool_trim_to_exp(hContext, hDevice, hPool, minBytesToKeep);
 }
 
+static ur_result_t UR_APICALL checked_usm_pitched_alloc_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t widthInBytes, size_t height, size_t elementSizeBytes, void **ppMem, size_t *pResultPitch) {
+    ur_result_t result = urc_check_usm_pitched_alloc_exp(hContext, hDevice, pUSMDesc, pool, widthInBytes, height, elementSizeBytes, ppMem, pResultPitch);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_usm_pitched_alloc_exp(hContext, hDevice, pUSMDesc, pool, widthInBytes, height, elementSizeBytes, ppMem, pResultPitch);
+}
+
+static ur_result_t UR_APICALL checked_usm_context_memcpy_exp(ur_context_handle_t hContext, void *pDst, const void *pSrc, size_t size) {
+    ur_result_t result = urc_check_usm_context_memcpy_exp(hContext, pDst, pSrc, size);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_usm_context_memcpy_exp(hContext, pDst, pSrc, size);
+}
+
+static ur_result_t UR_APICALL checked_usm_host_alloc_unregister_exp(ur_context_handle_t hContext, void *pHostMem) {
+    ur_result_t result = urc_check_usm_host_alloc_unregister_exp(hContext, pHostMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_usm_host_alloc_unregister_exp(hContext, pHostMem);
+}
+
+static ur_result_t UR_APICALL checked_usm_host_alloc_register_exp(ur_context_handle_t hContext, void *pHostMem, size_t size, const ur_exp_usm_host_alloc_register_properties_t *pProperties) {
+    ur_result_t result = urc_check_usm_host_alloc_register_exp(hContext, pHostMem, size, pProperties);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_usm_host_alloc_register_exp(hContext, pHostMem, size, pProperties);
+}
+
+static ur_result_t UR_APICALL checked_usm_import_exp(ur_context_handle_t hContext, void *pMem, size_t size) {
+    ur_result_t result = urc_check_usm_import_exp(hContext, pMem, size);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_usm_import_exp(hContext, pMem, size);
+}
+
+static ur_result_t UR_APICALL checked_usm_release_exp(ur_context_handle_t hContext, void *pMem) {
+    ur_result_t result = urc_check_usm_release_exp(hContext, pMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_usm_release_exp(hContext, pMem);
+}
+
+static ur_result_t UR_APICALL checked_usm_p_2p_enable_peer_access_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice) {
+    ur_result_t result = urc_check_usm_p_2p_enable_peer_access_exp(commandDevice, peerDevice);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_usm_p_2p_enable_peer_access_exp(commandDevice, peerDevice);
+}
+
+static ur_result_t UR_APICALL checked_usm_p_2p_disable_peer_access_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice) {
+    ur_result_t result = urc_check_usm_p_2p_disable_peer_access_exp(commandDevice, peerDevice);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_usm_p_2p_disable_peer_access_exp(commandDevice, peerDevice);
+}
+
+static ur_result_t UR_APICALL checked_usm_p_2p_peer_access_get_info_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice, ur_exp_peer_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_usm_p_2p_peer_access_get_info_exp(commandDevice, peerDevice, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_usm_p_2p_peer_access_get_info_exp(commandDevice, peerDevice, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_granularity_get_info(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t allocationSize, ur_virtual_mem_granularity_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_virtual_mem_granularity_get_info(hContext, hDevice, allocationSize, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_virtual_mem_granularity_get_info(hContext, hDevice, allocationSize, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_reserve(ur_context_handle_t hContext, const void *pStart, size_t size, void **ppStart) {
+    ur_result_t result = urc_check_virtual_mem_reserve(hContext, pStart, size, ppStart);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_virtual_mem_reserve(hContext, pStart, size, ppStart);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_free(ur_context_handle_t hContext, const void *pStart, size_t size) {
+    ur_result_t result = urc_check_virtual_mem_free(hContext, pStart, size);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_virtual_mem_free(hContext, pStart, size);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_map(ur_context_handle_t hContext, const void *pStart, size_t size, ur_physical_mem_handle_t hPhysicalMem, size_t offset, ur_virtual_mem_access_flags_t flags) {
+    ur_result_t result = urc_check_virtual_mem_map(hContext, pStart, size, hPhysicalMem, offset, flags);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_virtual_mem_map(hContext, pStart, size, hPhysicalMem, offset, flags);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_unmap(ur_context_handle_t hContext, const void *pStart, size_t size) {
+    ur_result_t result = urc_check_virtual_mem_unmap(hContext, pStart, size);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_virtual_mem_unmap(hContext, pStart, size);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_set_access(ur_context_handle_t hContext, const void *pStart, size_t size, ur_virtual_mem_access_flags_t flags) {
+    ur_result_t result = urc_check_virtual_mem_set_access(hContext, pStart, size, flags);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_virtual_mem_set_access(hContext, pStart, size, flags);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_get_info(ur_context_handle_t hContext, const void *pStart, size_t size, ur_virtual_mem_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_virtual_mem_get_info(hContext, pStart, size, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_virtual_mem_get_info(hContext, pStart, size, propName, propSize, pPropValue, pPropSizeRet);
+}
+
 static ur_result_t UR_APICALL checked_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType, uint32_t NumEntries, ur_device_handle_t *phDevices, uint32_t *pNumDevices) {
     ur_result_t result = urc_check_device_get(hPlatform, DeviceType, NumEntries, phDevices, pNumDevices);
     if (result != UR_RESULT_SUCCESS)
@@ -939,7 +1079,12 @@ const ur_dditable_t cuda_ddi = {
         .pfnGetInfo = checked_mem_get_info,
         .pfnImageGetInfo = urc_unsupported_mem_image_get_info,
     },
-    .PhysicalMem = URC_UNSUPPORTED_PHYSICAL_MEM,
+    .PhysicalMem = {
+        .pfnCreate = checked_physical_mem_create,
+        .pfnRetain = checked_physical_mem_retain,
+        .pfnRelease = checked_physical_mem_release,
+        .pfnGetInfo = checked_physical_mem_get_info,
+    },
     .Enqueue = {
         .pfnEventsWait = checked_enqueue_events_wait,
         .pfnEventsWaitWithBarrier = checked_enqueue_events_wait_with_barrier,
@@ -999,20 +1144,32 @@ const ur_dditable_t cuda_ddi = {
         .pfnPoolSetDevicePoolExp = checked_usm_pool_set_device_pool_exp,
         .pfnPoolGetDevicePoolExp = checked_usm_pool_get_device_pool_exp,
         .pfnPoolTrimToExp = checked_usm_pool_trim_to_exp,
-        .pfnPitchedAllocExp = urc_unsupported_usm_pitched_alloc_exp,
-        .pfnContextMemcpyExp = urc_unsupported_usm_context_memcpy_exp,
-        .pfnHostAllocUnregisterExp = urc_unsupported_usm_host_alloc_unregister_exp,
-        .pfnHostAllocRegisterExp = urc_unsupported_usm_host_alloc_register_exp,
-        .pfnImportExp = urc_unsupported_usm_import_exp,
-        .pfnReleaseExp = urc_unsupported_usm_release_exp,
+        .pfnPitchedAllocExp = checked_usm_pitched_alloc_exp,
+        .pfnContextMemcpyExp = checked_usm_context_memcpy_exp,
+        .pfnHostAllocUnregisterExp = checked_usm_host_alloc_unregister_exp,
+        .pfnHostAllocRegisterExp = checked_usm_host_alloc_register_exp,
+        .pfnImportExp = checked_usm_import_exp,
+        .pfnReleaseExp = checked_usm_release_exp,
     },
     .BindlessImagesExp = URC_UNSUPPORTED_BINDLESS_IMAGES_EXP,
     .CommandBufferExp = URC_UNSUPPORTED_COMMAND_BUFFER_EXP,
     .GraphExp = URC_UNSUPPORTED_GRAPH_EXP,
     .IPCExp = URC_UNSUPPORTED_IPC_EXP,
     .MemoryExportExp = URC_UNSUPPORTED_MEMORY_EXPORT_EXP,
-    .UsmP2PExp = URC_UNSUPPORTED_USM_P2P_EXP,
-    .VirtualMem = URC_UNSUPPORTED_VIRTUAL_MEM,
+    .UsmP2PExp = {
+        .pfnEnablePeerAccessExp = checked_usm_p_2p_enable_peer_access_exp,
+        .pfnDisablePeerAccessExp = checked_usm_p_2p_disable_peer_access_exp,
+        .pfnPeerAccessGetInfoExp = checked_usm_p_2p_peer_access_get_info_exp,
+    },
+    .VirtualMem = {
+        .pfnGranularityGetInfo = checked_virtual_mem_granularity_get_info,
+        .pfnReserve = checked_virtual_mem_reserve,
+        .pfnFree = checked_virtual_mem_free,
+        .pfnMap = checked_virtual_mem_map,
+        .pfnUnmap = checked_virtual_mem_unmap,
+        .pfnSetAccess = checked_virtual_mem_set_access,
+        .pfnGetInfo = checked_virtual_mem_get_info,
+    },
     .Device = {
         .pfnGet = checked_device_get,
         .pfnGetInfo = checked_device_get_info,

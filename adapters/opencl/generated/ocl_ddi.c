@@ -812,6 +812,20 @@ static ur_result_t UR_APICALL checked_usm_pool_trim_to_exp(ur_context_handle_t h
     return ocl_usm_pool_trim_to_exp(hContext, hDevice, hPool, minBytesToKeep);
 }
 
+static ur_result_t UR_APICALL checked_usm_pitched_alloc_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t widthInBytes, size_t height, size_t elementSizeBytes, void **ppMem, size_t *pResultPitch) {
+    ur_result_t result = urc_check_usm_pitched_alloc_exp(hContext, hDevice, pUSMDesc, pool, widthInBytes, height, elementSizeBytes, ppMem, pResultPitch);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_usm_pitched_alloc_exp(hContext, hDevice, pUSMDesc, pool, widthInBytes, height, elementSizeBytes, ppMem, pResultPitch);
+}
+
+static ur_result_t UR_APICALL checked_usm_context_memcpy_exp(ur_context_handle_t hContext, void *pDst, const void *pSrc, size_t size) {
+    ur_result_t result = urc_check_usm_context_memcpy_exp(hContext, pDst, pSrc, size);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return ocl_usm_context_memcpy_exp(hContext, pDst, pSrc, size);
+}
+
 static ur_result_t UR_APICALL checked_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType, uint32_t NumEntries, ur_device_handle_t *phDevices, uint32_t *pNumDevices) {
     ur_result_t result = urc_check_device_get(hPlatform, DeviceType, NumEntries, phDevices, pNumDevices);
     if (result != UR_RESULT_SUCCESS)
@@ -1034,8 +1048,8 @@ const ur_dditable_t ocl_ddi = {
         .pfnPoolSetDevicePoolExp = checked_usm_pool_set_device_pool_exp,
         .pfnPoolGetDevicePoolExp = checked_usm_pool_get_device_pool_exp,
         .pfnPoolTrimToExp = checked_usm_pool_trim_to_exp,
-        .pfnPitchedAllocExp = urc_unsupported_usm_pitched_alloc_exp,
-        .pfnContextMemcpyExp = urc_unsupported_usm_context_memcpy_exp,
+        .pfnPitchedAllocExp = checked_usm_pitched_alloc_exp,
+        .pfnContextMemcpyExp = checked_usm_context_memcpy_exp,
         .pfnHostAllocUnregisterExp = urc_unsupported_usm_host_alloc_unregister_exp,
         .pfnHostAllocRegisterExp = urc_unsupported_usm_host_alloc_register_exp,
         .pfnImportExp = urc_unsupported_usm_import_exp,

@@ -124,6 +124,8 @@ ur_result_t ocl_usm_pool_set_info_exp(ur_usm_pool_handle_t hPool, ur_usm_pool_in
 ur_result_t ocl_usm_pool_set_device_pool_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool);
 ur_result_t ocl_usm_pool_get_device_pool_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t *pPool);
 ur_result_t ocl_usm_pool_trim_to_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool, size_t minBytesToKeep);
+ur_result_t ocl_usm_pitched_alloc_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t widthInBytes, size_t height, size_t elementSizeBytes, void **ppMem, size_t *pResultPitch);
+ur_result_t ocl_usm_context_memcpy_exp(ur_context_handle_t hContext, void *pDst, const void *pSrc, size_t size);
 ur_result_t ocl_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType, uint32_t NumEntries, ur_device_handle_t *phDevices, uint32_t *pNumDevices);
 ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
 ur_result_t ocl_device_retain(ur_device_handle_t hDevice);

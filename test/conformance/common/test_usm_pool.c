@@ -455,6 +455,54 @@ START_TEST(enqueued_alloc_refuses_bad_input) {
 }
 END_TEST
 
+// ---- the other USM extensions every adapter has ----
+
+START_TEST(pitched_alloc_pads_rows) {
+    NEED_POOLS();
+    ur_usm_pool_handle_t pool = make_pool(0, 0);
+    for (int pooled = 0; pooled < 2; ++pooled) {
+        void *p = NULL;
+        size_t pitch = 0;
+        ck_assert_ur_ok(urUSMPitchedAllocExp(T.context, T.device, NULL, pooled ? pool : NULL, 100,
+                                             8, 4, &p, &pitch));
+        ck_assert_uint_ge(pitch, 100);
+        ck_assert_uint_eq(pitch % 4, 0);
+        unsigned char rows[8 * 512];
+        memset(rows, 3, sizeof rows);
+        ck_assert_uint_le(pitch, 512);
+        ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, p, rows, pitch * 8, 0, NULL, NULL));
+        ck_assert_ur_ok(urUSMFree(T.context, p));
+    }
+    void *p = NULL;
+    size_t pitch = 0;
+    ck_assert_ur(urUSMPitchedAllocExp(T.context, T.device, NULL, NULL, 100, 8, 3, &p, &pitch),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urUSMPitchedAllocExp(T.context, T.device, NULL, NULL, 2, 8, 4, &p, &pitch),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urUSMPitchedAllocExp(T.context, T.device, NULL, NULL, 100, 0, 4, &p, &pitch),
+                 UR_RESULT_ERROR_INVALID_USM_SIZE);
+    ck_assert_ur_ok(urUSMPoolRelease(pool));
+}
+END_TEST
+
+START_TEST(context_memcpy_round_trip) {
+    ur_bool_t b = false;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP,
+                                    sizeof b, &b, NULL));
+    ck_assert_int_eq(b, T.pools);
+    NEED_POOLS();
+    void *d = NULL;
+    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 4096, &d));
+    unsigned char in[4096], out[4096] = {0};
+    for (size_t i = 0; i < sizeof in; ++i)
+        in[i] = (unsigned char)(i * 13);
+    ck_assert_ur_ok(urUSMContextMemcpyExp(T.context, d, in, sizeof in));
+    ck_assert_ur_ok(urUSMContextMemcpyExp(T.context, out, d, sizeof out));
+    ck_assert_mem_eq(in, out, sizeof in);
+    ck_assert_ur_ok(urUSMFree(T.context, d));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("usm_pool");
     TCase *tc = urc_test_tcase("urUSMPoolCreate", setup, teardown);
@@ -484,6 +532,10 @@ int main(void) {
     tcase_add_test(tc, enqueued_alloc_and_free);
     tcase_add_test(tc, enqueued_alloc_of_each_type_from_a_pool);
     tcase_add_test(tc, enqueued_alloc_refuses_bad_input);
+    suite_add_tcase(s, tc);
+    tc = urc_test_tcase("urUSMExp", setup, teardown);
+    tcase_add_test(tc, pitched_alloc_pads_rows);
+    tcase_add_test(tc, context_memcpy_round_trip);
     suite_add_tcase(s, tc);
     return urc_test_main_with_platform(s, "no platform for this adapter");
 }
