@@ -4,6 +4,7 @@
 // cuMemMap followed by cuMemSetAccess for every device of the context. Sizes and offsets must
 // be multiples of the granularity (INVALID_SIZE / INVALID_VALUE before the driver sees them).
 #include "cuda_internal.h"
+#include "virtual_mem.h"
 
 typedef struct cuda_physical_mem_t {
     urc_object_t obj;
@@ -54,15 +55,7 @@ static ur_result_t check_granular(cuda_context_t *ctx, const void *start, size_t
                                   ur_result_t bad_size) {
     size_t g = 0;
     ur_result_t res = granularity(ctx->devices[0], false, &g);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    if (size == 0 || size % g != 0)
-        return urc_error_set(bad_size, 0, "%zu bytes is not a multiple of the %zu-byte granularity",
-                             size, g);
-    if ((uintptr_t)start % g != 0)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "%p is not aligned to the %zu-byte granularity", start, g);
-    return UR_RESULT_SUCCESS;
+    return res != UR_RESULT_SUCCESS ? res : urc_vm_check_range(start, size, g, bad_size);
 }
 
 ur_result_t cuda_virtual_mem_granularity_get_info(ur_context_handle_t hContext,
@@ -153,10 +146,8 @@ ur_result_t cuda_virtual_mem_map(ur_context_handle_t hContext, const void *pStar
     res = check_granular(ctx, pStart, size, UR_RESULT_ERROR_INVALID_SIZE);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (offset > m->size || size > m->size - offset)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
-                             "mapping %zu bytes at offset %zu of %zu-byte physical memory", size,
-                             offset, m->size);
+    if ((res = urc_vm_check_offset(offset, size, m->size)) != UR_RESULT_SUCCESS)
+        return res;
     res =
         cuda_ok(cu.MemMap((CUdeviceptr)(uintptr_t)pStart, size, offset, m->handle, 0), "cuMemMap");
     if (res != UR_RESULT_SUCCESS)
@@ -224,9 +215,9 @@ ur_result_t cuda_physical_mem_create(ur_context_handle_t hContext, ur_device_han
     res = granularity(dev, false, &g);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (size == 0 || size % g != 0)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
-                             "%zu bytes is not a multiple of the %zu-byte granularity", size, g);
+    if ((res = urc_vm_check_range(NULL, size, g, UR_RESULT_ERROR_INVALID_SIZE)) !=
+        UR_RESULT_SUCCESS)
+        return res;
     cuda_physical_mem_t *m = URC_NEW(cuda_physical_mem_t);
     if (m == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
@@ -278,18 +269,7 @@ ur_result_t cuda_physical_mem_get_info(ur_physical_mem_handle_t hPhysicalMem,
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     cuda_physical_mem_t *m = CUDA_PHYSICAL(hPhysicalMem);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    switch (propName) {
-    case UR_PHYSICAL_MEM_INFO_CONTEXT:
-        return urc_info_ptr(&out, m->ctx);
-    case UR_PHYSICAL_MEM_INFO_DEVICE:
-        return urc_info_ptr(&out, m->dev);
-    case UR_PHYSICAL_MEM_INFO_SIZE:
-        return urc_info_size(&out, m->size);
-    case UR_PHYSICAL_MEM_INFO_PROPERTIES:
-        return urc_info_bytes(&out, &m->props, sizeof m->props);
-    case UR_PHYSICAL_MEM_INFO_REFERENCE_COUNT:
-        return urc_info_u32(&out, urc_refcount(&m->obj));
-    default:
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
-    }
+    return urc_physical_mem_info(&out, propName, (ur_context_handle_t)m->ctx,
+                                 (ur_device_handle_t)m->dev, m->size, &m->props,
+                                 urc_refcount(&m->obj));
 }

@@ -383,11 +383,11 @@ static int fixed_bool(ur_device_info_t name) {
     case UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP:
     case UR_DEVICE_INFO_USM_POOL_SUPPORT:                  // common/usm_pool
     case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP: // common/usm_async
-    case UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP:    // usm_pool.c
+    case UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP:    // usm_exp.c
+    case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:            // virtual_mem.c
         return 1;
     case UR_DEVICE_INFO_BUILD_ON_SUBDEVICE:
     case UR_DEVICE_INFO_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-    case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT: // not built for Level Zero yet
     case UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP:
     case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:
     case UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS:

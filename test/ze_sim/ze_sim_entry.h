@@ -248,6 +248,28 @@ ze_result_t sim_kernel_set_global_offset_exp(ze_kernel_handle_t hKernel, uint32_
 ze_result_t sim_kernel_scheduling_hint_exp(ze_kernel_handle_t hKernel,
                                            ze_scheduling_hint_exp_desc_t *pHint);
 
+// vmm.c
+ze_result_t sim_virtual_mem_query_page_size(ze_context_handle_t hContext,
+                                            ze_device_handle_t hDevice, size_t size,
+                                            size_t *pagesize);
+ze_result_t sim_virtual_mem_reserve(ze_context_handle_t hContext, const void *start, size_t size,
+                                    void **pptr);
+ze_result_t sim_virtual_mem_free(ze_context_handle_t hContext, const void *ptr, size_t size);
+ze_result_t sim_physical_mem_create(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                                    ze_physical_mem_desc_t *desc,
+                                    ze_physical_mem_handle_t *phPhysicalMemory);
+ze_result_t sim_physical_mem_destroy(ze_context_handle_t hContext,
+                                     ze_physical_mem_handle_t hPhysicalMemory);
+ze_result_t sim_virtual_mem_map(ze_context_handle_t hContext, const void *ptr, size_t size,
+                                ze_physical_mem_handle_t hPhysicalMemory, size_t offset,
+                                ze_memory_access_attribute_t access);
+ze_result_t sim_virtual_mem_unmap(ze_context_handle_t hContext, const void *ptr, size_t size);
+ze_result_t sim_virtual_mem_set_access_attribute(ze_context_handle_t hContext, const void *ptr,
+                                                 size_t size, ze_memory_access_attribute_t access);
+ze_result_t sim_virtual_mem_get_access_attribute(ze_context_handle_t hContext, const void *ptr,
+                                                 size_t size, ze_memory_access_attribute_t *access,
+                                                 size_t *outSize);
+
 // sampler.c
 ze_result_t sim_sampler_create(ze_context_handle_t hContext, ze_device_handle_t hDevice,
                                const ze_sampler_desc_t *desc, ze_sampler_handle_t *phSampler);

@@ -518,6 +518,34 @@ static ur_result_t UR_APICALL checked_mem_get_info(ur_mem_handle_t hMemory, ur_m
     return l0_mem_get_info(hMemory, propName, propSize, pPropValue, pPropSizeRet);
 }
 
+static ur_result_t UR_APICALL checked_physical_mem_create(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t size, const ur_physical_mem_properties_t *pProperties, ur_physical_mem_handle_t *phPhysicalMem) {
+    ur_result_t result = urc_check_physical_mem_create(hContext, hDevice, size, pProperties, phPhysicalMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_physical_mem_create(hContext, hDevice, size, pProperties, phPhysicalMem);
+}
+
+static ur_result_t UR_APICALL checked_physical_mem_retain(ur_physical_mem_handle_t hPhysicalMem) {
+    ur_result_t result = urc_check_physical_mem_retain(hPhysicalMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_physical_mem_retain(hPhysicalMem);
+}
+
+static ur_result_t UR_APICALL checked_physical_mem_release(ur_physical_mem_handle_t hPhysicalMem) {
+    ur_result_t result = urc_check_physical_mem_release(hPhysicalMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_physical_mem_release(hPhysicalMem);
+}
+
+static ur_result_t UR_APICALL checked_physical_mem_get_info(ur_physical_mem_handle_t hPhysicalMem, ur_physical_mem_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_physical_mem_get_info(hPhysicalMem, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_physical_mem_get_info(hPhysicalMem, propName, propSize, pPropValue, pPropSizeRet);
+}
+
 static ur_result_t UR_APICALL checked_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
     ur_result_t result = urc_check_enqueue_events_wait(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
@@ -826,6 +854,55 @@ static ur_result_t UR_APICALL checked_usm_context_memcpy_exp(ur_context_handle_t
     return l0_usm_context_memcpy_exp(hContext, pDst, pSrc, size);
 }
 
+static ur_result_t UR_APICALL checked_virtual_mem_granularity_get_info(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t allocationSize, ur_virtual_mem_granularity_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_virtual_mem_granularity_get_info(hContext, hDevice, allocationSize, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_virtual_mem_granularity_get_info(hContext, hDevice, allocationSize, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_reserve(ur_context_handle_t hContext, const void *pStart, size_t size, void **ppStart) {
+    ur_result_t result = urc_check_virtual_mem_reserve(hContext, pStart, size, ppStart);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_virtual_mem_reserve(hContext, pStart, size, ppStart);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_free(ur_context_handle_t hContext, const void *pStart, size_t size) {
+    ur_result_t result = urc_check_virtual_mem_free(hContext, pStart, size);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_virtual_mem_free(hContext, pStart, size);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_map(ur_context_handle_t hContext, const void *pStart, size_t size, ur_physical_mem_handle_t hPhysicalMem, size_t offset, ur_virtual_mem_access_flags_t flags) {
+    ur_result_t result = urc_check_virtual_mem_map(hContext, pStart, size, hPhysicalMem, offset, flags);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_virtual_mem_map(hContext, pStart, size, hPhysicalMem, offset, flags);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_unmap(ur_context_handle_t hContext, const void *pStart, size_t size) {
+    ur_result_t result = urc_check_virtual_mem_unmap(hContext, pStart, size);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_virtual_mem_unmap(hContext, pStart, size);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_set_access(ur_context_handle_t hContext, const void *pStart, size_t size, ur_virtual_mem_access_flags_t flags) {
+    ur_result_t result = urc_check_virtual_mem_set_access(hContext, pStart, size, flags);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_virtual_mem_set_access(hContext, pStart, size, flags);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_get_info(ur_context_handle_t hContext, const void *pStart, size_t size, ur_virtual_mem_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_virtual_mem_get_info(hContext, pStart, size, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_virtual_mem_get_info(hContext, pStart, size, propName, propSize, pPropValue, pPropSizeRet);
+}
+
 static ur_result_t UR_APICALL checked_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType, uint32_t NumEntries, ur_device_handle_t *phDevices, uint32_t *pNumDevices) {
     ur_result_t result = urc_check_device_get(hPlatform, DeviceType, NumEntries, phDevices, pNumDevices);
     if (result != UR_RESULT_SUCCESS)
@@ -988,7 +1065,12 @@ const ur_dditable_t l0_ddi = {
         .pfnGetInfo = checked_mem_get_info,
         .pfnImageGetInfo = urc_unsupported_mem_image_get_info,
     },
-    .PhysicalMem = URC_UNSUPPORTED_PHYSICAL_MEM,
+    .PhysicalMem = {
+        .pfnCreate = checked_physical_mem_create,
+        .pfnRetain = checked_physical_mem_retain,
+        .pfnRelease = checked_physical_mem_release,
+        .pfnGetInfo = checked_physical_mem_get_info,
+    },
     .Enqueue = {
         .pfnEventsWait = checked_enqueue_events_wait,
         .pfnEventsWaitWithBarrier = checked_enqueue_events_wait_with_barrier,
@@ -1061,7 +1143,15 @@ const ur_dditable_t l0_ddi = {
     .IPCExp = URC_UNSUPPORTED_IPC_EXP,
     .MemoryExportExp = URC_UNSUPPORTED_MEMORY_EXPORT_EXP,
     .UsmP2PExp = URC_UNSUPPORTED_USM_P2P_EXP,
-    .VirtualMem = URC_UNSUPPORTED_VIRTUAL_MEM,
+    .VirtualMem = {
+        .pfnGranularityGetInfo = checked_virtual_mem_granularity_get_info,
+        .pfnReserve = checked_virtual_mem_reserve,
+        .pfnFree = checked_virtual_mem_free,
+        .pfnMap = checked_virtual_mem_map,
+        .pfnUnmap = checked_virtual_mem_unmap,
+        .pfnSetAccess = checked_virtual_mem_set_access,
+        .pfnGetInfo = checked_virtual_mem_get_info,
+    },
     .Device = {
         .pfnGet = checked_device_get,
         .pfnGetInfo = checked_device_get_info,

@@ -82,6 +82,10 @@ ur_result_t l0_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t flag
 ur_result_t l0_mem_get_native_handle(ur_mem_handle_t hMem, ur_device_handle_t hDevice, ur_native_handle_t *phNativeMem);
 ur_result_t l0_mem_buffer_create_with_native_handle(ur_native_handle_t hNativeMem, ur_context_handle_t hContext, const ur_mem_native_properties_t *pProperties, ur_mem_handle_t *phMem);
 ur_result_t l0_mem_get_info(ur_mem_handle_t hMemory, ur_mem_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
+ur_result_t l0_physical_mem_create(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t size, const ur_physical_mem_properties_t *pProperties, ur_physical_mem_handle_t *phPhysicalMem);
+ur_result_t l0_physical_mem_retain(ur_physical_mem_handle_t hPhysicalMem);
+ur_result_t l0_physical_mem_release(ur_physical_mem_handle_t hPhysicalMem);
+ur_result_t l0_physical_mem_get_info(ur_physical_mem_handle_t hPhysicalMem, ur_physical_mem_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
 ur_result_t l0_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent);
 ur_result_t l0_enqueue_events_wait_with_barrier(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent);
 ur_result_t l0_enqueue_mem_buffer_read(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer, bool blockingRead, size_t offset, size_t size, void *pDst, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent);
@@ -126,6 +130,13 @@ ur_result_t l0_usm_pool_get_device_pool_exp(ur_context_handle_t hContext, ur_dev
 ur_result_t l0_usm_pool_trim_to_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool, size_t minBytesToKeep);
 ur_result_t l0_usm_pitched_alloc_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t widthInBytes, size_t height, size_t elementSizeBytes, void **ppMem, size_t *pResultPitch);
 ur_result_t l0_usm_context_memcpy_exp(ur_context_handle_t hContext, void *pDst, const void *pSrc, size_t size);
+ur_result_t l0_virtual_mem_granularity_get_info(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t allocationSize, ur_virtual_mem_granularity_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
+ur_result_t l0_virtual_mem_reserve(ur_context_handle_t hContext, const void *pStart, size_t size, void **ppStart);
+ur_result_t l0_virtual_mem_free(ur_context_handle_t hContext, const void *pStart, size_t size);
+ur_result_t l0_virtual_mem_map(ur_context_handle_t hContext, const void *pStart, size_t size, ur_physical_mem_handle_t hPhysicalMem, size_t offset, ur_virtual_mem_access_flags_t flags);
+ur_result_t l0_virtual_mem_unmap(ur_context_handle_t hContext, const void *pStart, size_t size);
+ur_result_t l0_virtual_mem_set_access(ur_context_handle_t hContext, const void *pStart, size_t size, ur_virtual_mem_access_flags_t flags);
+ur_result_t l0_virtual_mem_get_info(ur_context_handle_t hContext, const void *pStart, size_t size, ur_virtual_mem_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
 ur_result_t l0_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType, uint32_t NumEntries, ur_device_handle_t *phDevices, uint32_t *pNumDevices);
 ur_result_t l0_device_get_info(ur_device_handle_t hDevice, ur_device_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
 ur_result_t l0_device_retain(ur_device_handle_t hDevice);
