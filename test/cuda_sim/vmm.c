@@ -59,13 +59,20 @@ SIM_EXPORT CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t al
     sim_reservation_t *r = malloc(sizeof *r);
     if (r == NULL)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    // The address asked for is a hint, as with the real driver.
-    void *p =
-        mmap((void *)addr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) {
+    // The address asked for is a hint, as with the real driver. Reservations start on the
+    // granularity: over-reserve, then trim both ends.
+    (void)addr;
+    size_t align = alignment > SIM_GRANULARITY ? alignment : SIM_GRANULARITY;
+    char *raw =
+        mmap(NULL, size + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (raw == MAP_FAILED) {
         free(r);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
+    char *p = (char *)(((uintptr_t)raw + align - 1) & ~(uintptr_t)(align - 1));
+    if (p > raw)
+        munmap(raw, (size_t)(p - raw));
+    munmap(p + size, (size_t)(raw + size + align - (p + size)));
     r->base = (uintptr_t)p;
     r->size = size;
     pthread_mutex_lock(&vmm_lock);
