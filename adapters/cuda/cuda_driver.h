@@ -116,7 +116,11 @@
     X(MemSetAccess, PFN_cuMemSetAccess_v10020, "cuMemSetAccess", NULL)                             \
     X(MemGetAccess, PFN_cuMemGetAccess_v10020, "cuMemGetAccess", NULL)                             \
     X(MemGetAllocationGranularity, PFN_cuMemGetAllocationGranularity_v10020,                       \
-      "cuMemGetAllocationGranularity", NULL)
+      "cuMemGetAllocationGranularity", NULL)                                                       \
+    X(DeviceGetDefaultMemPool, PFN_cuDeviceGetDefaultMemPool_v11020, "cuDeviceGetDefaultMemPool",  \
+      NULL)                                                                                        \
+    X(MemAllocFromPoolAsync, PFN_cuMemAllocFromPoolAsync_v11020, "cuMemAllocFromPoolAsync", NULL)  \
+    X(MemFreeAsync, PFN_cuMemFreeAsync_v11020, "cuMemFreeAsync", NULL)
 
 typedef struct cuda_driver_t {
 #define CUDA_DRIVER_FIELD(field, type, ...) type field;

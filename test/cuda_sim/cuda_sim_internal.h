@@ -57,6 +57,10 @@ void sim_untrack_global(void *p);
 #define SIM_TOTAL_MEMORY    ((size_t)80 << 30)
 #define SIM_RESERVED_MEMORY ((size_t)512 << 20)
 
+// ---- mempool.c ----
+/// The default memory pool when `base` came from cuMemAllocFromPoolAsync, else NULL.
+CUmemoryPool sim_mempool_of(uintptr_t base);
+
 // ---- stream.c ----
 typedef struct sim_op_t sim_op_t;
 typedef void (*sim_op_fn_t)(sim_op_t *op);
