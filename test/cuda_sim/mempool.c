@@ -79,3 +79,7 @@ SIM_EXPORT CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream s) {
         return CUDA_ERROR_INVALID_VALUE;
     return sim_enqueue(s, run_free, (void *)(uintptr_t)dptr);
 }
+
+SIM_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t size, CUstream s) {
+    return cuMemAllocFromPoolAsync(dptr, size, (CUmemoryPool)&pool, s);
+}
