@@ -100,8 +100,11 @@ static double ur_async_us(int reps) {
     for (int i = 0; i < reps; ++i) {
         void *p = NULL;
         UR(urEnqueueUSMDeviceAllocExp(queue, NULL, 1 << 20, NULL, 0, NULL, &p, NULL));
-        ur_exp_kernel_arg_properties_t arg = {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES, NULL,
-                                              UR_EXP_KERNEL_ARG_TYPE_POINTER, 0, sizeof p,
+        ur_exp_kernel_arg_properties_t arg = {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+                                              NULL,
+                                              UR_EXP_KERNEL_ARG_TYPE_POINTER,
+                                              0,
+                                              sizeof p,
                                               {.pointer = p}};
         size_t one = 1;
         UR(urEnqueueKernelLaunchWithArgsExp(queue, kernel, 1, NULL, &one, &one, 1, &arg, NULL, 0,
@@ -164,9 +167,8 @@ static void bench_peer(ur_platform_handle_t platform, int runs) {
     UR(urDeviceGetNativeHandle(devs[0], &c0));
     UR(urDeviceGetNativeHandle(devs[1], &c1));
     CUcontext ctx0 = NULL, ctx1 = NULL;
-    PFN_cuDevicePrimaryCtxRetain_v7000 retain =
-        (PFN_cuDevicePrimaryCtxRetain_v7000)dlsym(dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD),
-                                                  "cuDevicePrimaryCtxRetain");
+    PFN_cuDevicePrimaryCtxRetain_v7000 retain = (PFN_cuDevicePrimaryCtxRetain_v7000)dlsym(
+        dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD), "cuDevicePrimaryCtxRetain");
     CU(retain(&ctx0, (CUdevice)c0));
     CU(retain(&ctx1, (CUdevice)c1));
     double ur[64], raw[64];
