@@ -133,6 +133,15 @@ static block_t *reg_lookup(uintptr_t key, uintptr_t ptr) {
     return NULL;
 }
 
+// The tables live as long as the library: a library unloaded (an adapter the loader closes)
+// gives them back. No pool can be alive then, its context being gone.
+__attribute__((destructor)) static void reg_fini(void) {
+    int gens = atomic_load_explicit(&reg_generations, memory_order_acquire);
+    for (int g = 0; g < gens; ++g)
+        free(atomic_exchange_explicit(&reg_tables[g], NULL, memory_order_acq_rel));
+    atomic_store_explicit(&reg_generations, 0, memory_order_release);
+}
+
 static bool reg_add_block(block_t *b) {
     pthread_mutex_lock(&reg_lock);
     bool ok = true;
