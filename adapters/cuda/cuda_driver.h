@@ -120,7 +120,10 @@
     X(DeviceGetDefaultMemPool, PFN_cuDeviceGetDefaultMemPool_v11020, "cuDeviceGetDefaultMemPool",  \
       NULL)                                                                                        \
     X(MemAllocFromPoolAsync, PFN_cuMemAllocFromPoolAsync_v11020, "cuMemAllocFromPoolAsync", NULL)  \
-    X(MemFreeAsync, PFN_cuMemFreeAsync_v11020, "cuMemFreeAsync", NULL)
+    X(MemFreeAsync, PFN_cuMemFreeAsync_v11020, "cuMemFreeAsync", NULL)                             \
+    X(IpcGetMemHandle, PFN_cuIpcGetMemHandle_v4010, "cuIpcGetMemHandle", NULL)                     \
+    X(IpcOpenMemHandle, PFN_cuIpcOpenMemHandle_v11000, "cuIpcOpenMemHandle_v2", NULL)              \
+    X(IpcCloseMemHandle, PFN_cuIpcCloseMemHandle_v4010, "cuIpcCloseMemHandle", NULL)
 
 typedef struct cuda_driver_t {
 #define CUDA_DRIVER_FIELD(field, type, ...) type field;

@@ -347,6 +347,7 @@ static int fixed_bool(ur_device_info_t name) {
     case UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP: // usm_exp.c
     case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:
     case UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP:
+    case UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP: // ipc.c
         return 1;
     case UR_DEVICE_INFO_IMAGE_SUPPORT:
     case UR_DEVICE_INFO_IMAGE_SRGB:

@@ -854,6 +854,34 @@ static ur_result_t UR_APICALL checked_usm_release_exp(ur_context_handle_t hConte
     return cuda_usm_release_exp(hContext, pMem);
 }
 
+static ur_result_t UR_APICALL checked_ipc_get_mem_handle_exp(ur_context_handle_t hContext, void *pMem, void **ppIPCMemHandleData, size_t *pIPCMemHandleDataSizeRet) {
+    ur_result_t result = urc_check_ipc_get_mem_handle_exp(hContext, pMem, ppIPCMemHandleData, pIPCMemHandleDataSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_ipc_get_mem_handle_exp(hContext, pMem, ppIPCMemHandleData, pIPCMemHandleDataSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_ipc_put_mem_handle_exp(ur_context_handle_t hContext, void *pIPCMemHandleData) {
+    ur_result_t result = urc_check_ipc_put_mem_handle_exp(hContext, pIPCMemHandleData);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_ipc_put_mem_handle_exp(hContext, pIPCMemHandleData);
+}
+
+static ur_result_t UR_APICALL checked_ipc_open_mem_handle_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, void *pIPCMemHandleData, size_t ipcMemHandleDataSize, void **ppMem) {
+    ur_result_t result = urc_check_ipc_open_mem_handle_exp(hContext, hDevice, pIPCMemHandleData, ipcMemHandleDataSize, ppMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_ipc_open_mem_handle_exp(hContext, hDevice, pIPCMemHandleData, ipcMemHandleDataSize, ppMem);
+}
+
+static ur_result_t UR_APICALL checked_ipc_close_mem_handle_exp(ur_context_handle_t hContext, void *pMem) {
+    ur_result_t result = urc_check_ipc_close_mem_handle_exp(hContext, pMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_ipc_close_mem_handle_exp(hContext, pMem);
+}
+
 static ur_result_t UR_APICALL checked_usm_p_2p_enable_peer_access_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice) {
     ur_result_t result = urc_check_usm_p_2p_enable_peer_access_exp(commandDevice, peerDevice);
     if (result != UR_RESULT_SUCCESS)
@@ -1154,7 +1182,19 @@ const ur_dditable_t cuda_ddi = {
     .BindlessImagesExp = URC_UNSUPPORTED_BINDLESS_IMAGES_EXP,
     .CommandBufferExp = URC_UNSUPPORTED_COMMAND_BUFFER_EXP,
     .GraphExp = URC_UNSUPPORTED_GRAPH_EXP,
-    .IPCExp = URC_UNSUPPORTED_IPC_EXP,
+    .IPCExp = {
+        .pfnGetMemHandleExp = checked_ipc_get_mem_handle_exp,
+        .pfnPutMemHandleExp = checked_ipc_put_mem_handle_exp,
+        .pfnOpenMemHandleExp = checked_ipc_open_mem_handle_exp,
+        .pfnCloseMemHandleExp = checked_ipc_close_mem_handle_exp,
+        .pfnGetPhysMemHandleExp = urc_unsupported_ipc_get_phys_mem_handle_exp,
+        .pfnPutPhysMemHandleExp = urc_unsupported_ipc_put_phys_mem_handle_exp,
+        .pfnOpenPhysMemHandleExp = urc_unsupported_ipc_open_phys_mem_handle_exp,
+        .pfnClosePhysMemHandleExp = urc_unsupported_ipc_close_phys_mem_handle_exp,
+        .pfnGetEventHandleExp = urc_unsupported_ipc_get_event_handle_exp,
+        .pfnPutEventHandleExp = urc_unsupported_ipc_put_event_handle_exp,
+        .pfnOpenEventHandleExp = urc_unsupported_ipc_open_event_handle_exp,
+    },
     .MemoryExportExp = URC_UNSUPPORTED_MEMORY_EXPORT_EXP,
     .UsmP2PExp = {
         .pfnEnablePeerAccessExp = checked_usm_p_2p_enable_peer_access_exp,

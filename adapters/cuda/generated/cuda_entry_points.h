@@ -130,6 +130,10 @@ ur_result_t cuda_usm_host_alloc_unregister_exp(ur_context_handle_t hContext, voi
 ur_result_t cuda_usm_host_alloc_register_exp(ur_context_handle_t hContext, void *pHostMem, size_t size, const ur_exp_usm_host_alloc_register_properties_t *pProperties);
 ur_result_t cuda_usm_import_exp(ur_context_handle_t hContext, void *pMem, size_t size);
 ur_result_t cuda_usm_release_exp(ur_context_handle_t hContext, void *pMem);
+ur_result_t cuda_ipc_get_mem_handle_exp(ur_context_handle_t hContext, void *pMem, void **ppIPCMemHandleData, size_t *pIPCMemHandleDataSizeRet);
+ur_result_t cuda_ipc_put_mem_handle_exp(ur_context_handle_t hContext, void *pIPCMemHandleData);
+ur_result_t cuda_ipc_open_mem_handle_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, void *pIPCMemHandleData, size_t ipcMemHandleDataSize, void **ppMem);
+ur_result_t cuda_ipc_close_mem_handle_exp(ur_context_handle_t hContext, void *pMem);
 ur_result_t cuda_usm_p_2p_enable_peer_access_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice);
 ur_result_t cuda_usm_p_2p_disable_peer_access_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice);
 ur_result_t cuda_usm_p_2p_peer_access_get_info_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice, ur_exp_peer_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
