@@ -222,7 +222,10 @@ ur_result_t urc_pool_config_from_desc(const ur_usm_pool_desc_t *desc, urc_pool_c
             const ur_usm_pool_limits_desc_t *l = (const ur_usm_pool_limits_desc_t *)p;
             out->max_poolable = l->maxPoolableSize;
             out->min_driver_alloc = l->minDriverAllocSize;
-        } else if (p->stype != UR_STRUCTURE_TYPE_USM_POOL_BUFFER_DESC) {
+        } else if (p->stype == UR_STRUCTURE_TYPE_USM_POOL_BUFFER_DESC) {
+            // A pool inside the caller's own allocation is not built.
+            return UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
+        } else {
             return UR_RESULT_ERROR_INVALID_VALUE;
         }
     }

@@ -83,7 +83,8 @@ const urc_pool_config_t *urc_pool_config(const urc_pool_t *pool);
 void urc_pool_reset_high(urc_pool_t *pool, bool used, bool reserved);
 
 /// Reads a `ur_usm_pool_desc_t` chain into a config (limits descriptor, zero-init flag);
-/// INVALID_VALUE for an unknown structure in the chain or a chain longer than 64.
+/// INVALID_VALUE for an unknown structure in the chain or a chain longer than 64,
+/// UNSUPPORTED_FEATURE for `ur_usm_pool_buffer_desc_t` (a pool in the caller's memory).
 ur_result_t urc_pool_config_from_desc(const ur_usm_pool_desc_t *desc, urc_pool_config_t *out);
 
 #endif // URC_COMMON_USM_POOL_H

@@ -20,7 +20,10 @@ ur_result_t urc_usm_pool_init(urc_usm_pool_t *pool, ur_context_handle_t context,
     urc_pool_config_t config;
     ur_result_t res = urc_pool_config_from_desc(desc, &config);
     if (res != UR_RESULT_SUCCESS)
-        return urc_error_set(res, 0, "urUSMPoolCreate: an unknown or endless descriptor chain");
+        return urc_error_set(res, 0, "urUSMPoolCreate: %s",
+                             res == UR_RESULT_ERROR_UNSUPPORTED_FEATURE
+                                 ? "pools inside the caller's memory are not built"
+                                 : "an unknown or endless descriptor chain");
     pool->context = context;
     pool->ndevices = ndevices;
     pool->flags = desc != NULL ? desc->flags : 0;

@@ -374,6 +374,10 @@ START_TEST(config_from_desc_reads_limits_and_flags) {
     ur_base_desc_t bogus = {UR_STRUCTURE_TYPE_USM_DESC, NULL};
     limits.pNext = &bogus;
     ck_assert_ur(urc_pool_config_from_desc(&desc, &c), UR_RESULT_ERROR_INVALID_VALUE);
+    ur_usm_pool_buffer_desc_t in_place = {
+        UR_STRUCTURE_TYPE_USM_POOL_BUFFER_DESC, NULL, NULL, 0, UR_USM_TYPE_DEVICE, NULL};
+    limits.pNext = &in_place;
+    ck_assert_ur(urc_pool_config_from_desc(&desc, &c), UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
     // A cycle ends at the walk's bound.
     limits.pNext = &limits;
     ck_assert_ur(urc_pool_config_from_desc(&desc, &c), UR_RESULT_ERROR_INVALID_VALUE);
