@@ -13,8 +13,8 @@
 typedef struct fake_driver_t {
     atomic_int allocs, frees, live;
     atomic_size_t bytes;
-    size_t last_align;
-    bool last_zero;
+    _Atomic size_t last_align; // written by many threads in the thread cases
+    atomic_bool last_zero;
     bool fail;
 } fake_driver_t;
 
