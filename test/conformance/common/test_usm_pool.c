@@ -2,6 +2,8 @@
 // USM pools through the loader, the same suite for every adapter (common/usm_pools): pool
 // handles and their queries, pooled allocations of each type, frees and their errors, the
 // Exp default and device pools, limits, trimming and zero-initialised blocks.
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -232,6 +234,50 @@ START_TEST(plain_allocation_has_no_pool) {
         urUSMGetMemAllocInfo(T.context, p, UR_USM_ALLOC_INFO_POOL, sizeof owner, &owner, NULL));
     ck_assert_ptr_null(owner);
     ck_assert_ur_ok(urUSMFree(T.context, p));
+}
+END_TEST
+
+// Threads allocate and free through one pool at once, each checking that no other thread got
+// its memory (host memory, so each can write and read its chunks directly).
+static ur_usm_pool_handle_t shared_pool;
+static atomic_int thread_errors;
+
+static void *churn(void *arg) {
+    unsigned char tag = (unsigned char)(uintptr_t)arg;
+    void *live[16] = {0};
+    for (int round = 0; round < 400; ++round) {
+        int slot = round % 16;
+        if (live[slot] != NULL) {
+            if (((unsigned char *)live[slot])[0] != tag ||
+                urUSMFree(T.context, live[slot]) != UR_RESULT_SUCCESS)
+                atomic_fetch_add(&thread_errors, 1);
+            live[slot] = NULL;
+        }
+        size_t size = (size_t)64 << (round % 7);
+        if (urUSMHostAlloc(T.context, NULL, shared_pool, size, &live[slot]) != UR_RESULT_SUCCESS) {
+            atomic_fetch_add(&thread_errors, 1);
+            continue;
+        }
+        memset(live[slot], tag, size);
+    }
+    for (int i = 0; i < 16; ++i)
+        if (live[i] != NULL && urUSMFree(T.context, live[i]) != UR_RESULT_SUCCESS)
+            atomic_fetch_add(&thread_errors, 1);
+    return NULL;
+}
+
+START_TEST(threads_share_a_pool) {
+    NEED_POOLS();
+    shared_pool = make_pool(0, 0);
+    atomic_store(&thread_errors, 0);
+    pthread_t t[4];
+    for (uintptr_t i = 0; i < 4; ++i)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, churn, (void *)(i + 1)), 0);
+    for (int i = 0; i < 4; ++i)
+        pthread_join(t[i], NULL);
+    ck_assert_int_eq(atomic_load(&thread_errors), 0);
+    ck_assert_uint_eq(pool_size_info(shared_pool, UR_USM_POOL_INFO_USED_CURRENT_EXP), 0);
+    ck_assert_ur_ok(urUSMPoolRelease(shared_pool));
 }
 END_TEST
 
@@ -522,6 +568,7 @@ int main(void) {
     tcase_add_test(tc, alignment_is_honoured);
     tcase_add_test(tc, zero_initialized_blocks);
     tcase_add_test(tc, plain_allocation_has_no_pool);
+    tcase_add_test(tc, threads_share_a_pool);
     suite_add_tcase(s, tc);
     tc = urc_test_tcase("urUSMFree_pooled", setup, teardown);
     tcase_add_test(tc, double_free_is_refused);
