@@ -26,6 +26,7 @@ typedef enum urc_kind_t {
     URC_KIND_COMMAND_BUFFER_COMMAND,
     URC_KIND_GRAPH,
     URC_KIND_EXECUTABLE_GRAPH,
+    URC_KIND_PHYSICAL_MEM,
 } urc_kind_t;
 
 /// First member of every handle. `ddi` must stay at offset 0: UR's loader and ours read the

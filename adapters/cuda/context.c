@@ -2,6 +2,7 @@
 // urContext*: a set of devices. Each device's primary CUDA context does the work, so a UR
 // context owns no native object, only its device list and the extended deleters.
 #include "cuda_internal.h"
+#include "usm_pools.h"
 
 bool cuda_context_has_device(const cuda_context_t *ctx, const cuda_device_t *dev) {
     for (uint32_t i = 0; i < ctx->ndevices; ++i)
@@ -51,6 +52,7 @@ void cuda_context_release_internal(cuda_context_t *ctx) {
 }
 
 static void context_destroy(cuda_context_t *ctx) {
+    urc_usm_pool_context_destroyed((ur_context_handle_t)ctx); // its default pool, first
     // Deleters run last-registered first, as destructors would.
     for (cuda_deleter_t *d = ctx->deleters, *next; d != NULL; d = next) {
         next = d->next;

@@ -124,7 +124,29 @@
     X(StreamEndCapture, PFN_cuStreamEndCapture_v10000, "cuStreamEndCapture", NULL)                 \
     X(StreamIsCapturing, PFN_cuStreamIsCapturing_v10000, "cuStreamIsCapturing", NULL)              \
     X(GraphGetNodes, PFN_cuGraphGetNodes_v10000, "cuGraphGetNodes", NULL)                          \
-    X(GraphDebugDotPrint, PFN_cuGraphDebugDotPrint_v11030, "cuGraphDebugDotPrint", NULL)
+    X(GraphDebugDotPrint, PFN_cuGraphDebugDotPrint_v11030, "cuGraphDebugDotPrint", NULL)           \
+    X(MemAllocPitch, PFN_cuMemAllocPitch_v3020, "cuMemAllocPitch_v2", NULL)                        \
+    X(DeviceCanAccessPeer, PFN_cuDeviceCanAccessPeer_v4000, "cuDeviceCanAccessPeer", NULL)         \
+    X(CtxEnablePeerAccess, PFN_cuCtxEnablePeerAccess_v4000, "cuCtxEnablePeerAccess", NULL)         \
+    X(CtxDisablePeerAccess, PFN_cuCtxDisablePeerAccess_v4000, "cuCtxDisablePeerAccess", NULL)      \
+    X(DeviceGetP2PAttribute, PFN_cuDeviceGetP2PAttribute_v8000, "cuDeviceGetP2PAttribute", NULL)   \
+    X(MemAddressReserve, PFN_cuMemAddressReserve_v10020, "cuMemAddressReserve", NULL)              \
+    X(MemAddressFree, PFN_cuMemAddressFree_v10020, "cuMemAddressFree", NULL)                       \
+    X(MemCreate, PFN_cuMemCreate_v10020, "cuMemCreate", NULL)                                      \
+    X(MemRelease, PFN_cuMemRelease_v10020, "cuMemRelease", NULL)                                   \
+    X(MemMap, PFN_cuMemMap_v10020, "cuMemMap", NULL)                                               \
+    X(MemUnmap, PFN_cuMemUnmap_v10020, "cuMemUnmap", NULL)                                         \
+    X(MemSetAccess, PFN_cuMemSetAccess_v10020, "cuMemSetAccess", NULL)                             \
+    X(MemGetAccess, PFN_cuMemGetAccess_v10020, "cuMemGetAccess", NULL)                             \
+    X(MemGetAllocationGranularity, PFN_cuMemGetAllocationGranularity_v10020,                       \
+      "cuMemGetAllocationGranularity", NULL)                                                       \
+    X(DeviceGetDefaultMemPool, PFN_cuDeviceGetDefaultMemPool_v11020, "cuDeviceGetDefaultMemPool",  \
+      NULL)                                                                                        \
+    X(MemAllocFromPoolAsync, PFN_cuMemAllocFromPoolAsync_v11020, "cuMemAllocFromPoolAsync", NULL)  \
+    X(MemFreeAsync, PFN_cuMemFreeAsync_v11020, "cuMemFreeAsync", NULL)                             \
+    X(IpcGetMemHandle, PFN_cuIpcGetMemHandle_v4010, "cuIpcGetMemHandle", NULL)                     \
+    X(IpcOpenMemHandle, PFN_cuIpcOpenMemHandle_v11000, "cuIpcOpenMemHandle_v2", NULL)              \
+    X(IpcCloseMemHandle, PFN_cuIpcCloseMemHandle_v4010, "cuIpcCloseMemHandle", NULL)
 
 typedef struct cuda_driver_t {
 #define CUDA_DRIVER_FIELD(field, type, ...) type field;

@@ -332,6 +332,15 @@ bool cuda_activate_recheck(const cuda_device_t *dev, CUresult failure);
 /// Fills the cached attributes and the capabilities of a device (platform start-up).
 ur_result_t cuda_device_init(cuda_device_t *dev);
 
+// ---- enqueue.c ----
+/// urEnqueueEventsWaitWithBarrier's command with another command type (stream-ordered USM).
+ur_result_t cuda_enqueue_barrier(cuda_queue_t *q, ur_command_t command, uint32_t n,
+                                 const ur_event_handle_t *events, ur_event_handle_t *phEvent);
+
+// ---- usm_pool.c ----
+/// The USM pools' view of this adapter.
+extern const struct urc_usm_pool_adapter_t cuda_pool_adapter;
+
 // ---- context.c ----
 bool cuda_context_has_device(const cuda_context_t *ctx, const cuda_device_t *dev);
 void cuda_context_retain_internal(cuda_context_t *ctx);

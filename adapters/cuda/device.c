@@ -369,6 +369,13 @@ static int fixed_bool(ur_device_info_t name) {
     case UR_DEVICE_INFO_BUILD_ON_SUBDEVICE:
     case UR_DEVICE_INFO_PREFERRED_INTEROP_USER_SYNC:
     case UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT:
+    case UR_DEVICE_INFO_USM_POOL_SUPPORT:                    // common/usm_pool
+    case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP:   // common/usm_async
+    case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:              // virtual_mem.c
+    case UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP: // usm_exp.c
+    case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:
+    case UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP:
+    case UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP: // ipc.c
         return 1;
     case UR_DEVICE_INFO_IMAGE_SRGB:
     case UR_DEVICE_INFO_MEM_CHANNEL_SUPPORT:

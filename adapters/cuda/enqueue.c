@@ -15,8 +15,8 @@ static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t
 // An in-order queue is one stream: waiting there orders everything after it already. An
 // out-of-order queue joins its streams into the first, records a barrier event there, and
 // makes every stream wait for it, so later commands on any stream run after the barrier.
-static ur_result_t barrier(cuda_queue_t *q, ur_command_t command, uint32_t n,
-                           const ur_event_handle_t *events, ur_event_handle_t *phEvent) {
+ur_result_t cuda_enqueue_barrier(cuda_queue_t *q, ur_command_t command, uint32_t n,
+                                 const ur_event_handle_t *events, ur_event_handle_t *phEvent) {
     cuda_op_t op;
     if (q->nstreams == 1) {
         ur_result_t res = cuda_op_begin(q, command, n, events, phEvent, &op);
@@ -65,8 +65,8 @@ ur_result_t cuda_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEvent
                                      ur_event_handle_t *phEvent) {
     if (!cuda_is(hQueue, URC_KIND_QUEUE))
         return UR_RESULT_ERROR_INVALID_QUEUE;
-    return barrier(CUDA_QUEUE(hQueue), UR_COMMAND_EVENTS_WAIT, numEventsInWaitList, phEventWaitList,
-                   phEvent);
+    return cuda_enqueue_barrier(CUDA_QUEUE(hQueue), UR_COMMAND_EVENTS_WAIT, numEventsInWaitList,
+                                phEventWaitList, phEvent);
 }
 
 ur_result_t cuda_enqueue_events_wait_with_barrier(ur_queue_handle_t hQueue,
@@ -75,8 +75,8 @@ ur_result_t cuda_enqueue_events_wait_with_barrier(ur_queue_handle_t hQueue,
                                                   ur_event_handle_t *phEvent) {
     if (!cuda_is(hQueue, URC_KIND_QUEUE))
         return UR_RESULT_ERROR_INVALID_QUEUE;
-    return barrier(CUDA_QUEUE(hQueue), UR_COMMAND_EVENTS_WAIT_WITH_BARRIER, numEventsInWaitList,
-                   phEventWaitList, phEvent);
+    return cuda_enqueue_barrier(CUDA_QUEUE(hQueue), UR_COMMAND_EVENTS_WAIT_WITH_BARRIER,
+                                numEventsInWaitList, phEventWaitList, phEvent);
 }
 
 // The extension's properties ask for low-power events, which CUDA does not distinguish.

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // urUSM*: host memory from cuMemHostAlloc, device memory from cuMemAlloc, shared memory from
-// cuMemAllocManaged. Pools are not supported (urUSMPool* stay UNSUPPORTED_FEATURE).
+// cuMemAllocManaged, each through a USM pool (usm_pool.c) when one is given.
 #include <unistd.h>
 
 #include "cuda_internal.h"
+#include "usm_pools.h"
 
 // What the driver's allocators guarantee; larger alignments would need over-allocation and
 // a table to find the real base at free time, which this adapter does not keep.
@@ -22,11 +23,7 @@ ur_result_t cuda_pointer_query(const void *ptr, cuda_pointer_t *info) {
                    "cuPointerGetAttributes");
 }
 
-static ur_result_t check_request(const ur_usm_desc_t *desc, ur_usm_pool_handle_t pool,
-                                 size_t guaranteed) {
-    if (pool != NULL)
-        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
-                             "USM pools are not supported by the CUDA adapter");
+static ur_result_t check_request(const ur_usm_desc_t *desc, size_t guaranteed) {
     uint32_t align = desc != NULL ? desc->align : 0;
     if (align & (align - 1))
         return UR_RESULT_ERROR_INVALID_VALUE;
@@ -49,7 +46,7 @@ ur_result_t cuda_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_
                                 ur_usm_pool_handle_t pool, size_t size, void **ppMem) {
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
-    ur_result_t res = check_request(pUSMDesc, pool, (size_t)sysconf(_SC_PAGESIZE));
+    ur_result_t res = check_request(pUSMDesc, (size_t)sysconf(_SC_PAGESIZE));
     // UR's rule: larger than a device of the context can allocate (here its memory; pinned
     // host memory is mapped into every device) is INVALID_USM_SIZE, not a driver's attempt.
     const cuda_context_t *ctx = CUDA_CONTEXT(hContext);
@@ -58,6 +55,9 @@ ur_result_t cuda_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_
             res = urc_error_set(UR_RESULT_ERROR_INVALID_USM_SIZE, 0,
                                 "%zu bytes of host memory exceed a device's %zu", size,
                                 ctx->devices[i]->total_mem);
+    if (res == UR_RESULT_SUCCESS && pool != NULL)
+        return urc_usm_pool_alloc_in(&cuda_pool_adapter, hContext, NULL, UR_USM_TYPE_HOST, pool,
+                                     size, pUSMDesc != NULL ? pUSMDesc->align : 0, ppMem);
     if (res == UR_RESULT_SUCCESS)
         res = cuda_activate(ctx->devices[0]);
     if (res != UR_RESULT_SUCCESS)
@@ -75,11 +75,14 @@ ur_result_t cuda_usm_device_alloc(ur_context_handle_t hContext, ur_device_handle
                                   size_t size, void **ppMem) {
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
-    ur_result_t res = check_request(pUSMDesc, pool, CUDA_DEVICE_ALIGN);
+    ur_result_t res = check_request(pUSMDesc, CUDA_DEVICE_ALIGN);
     if (res == UR_RESULT_SUCCESS)
         res = check_device(CUDA_CONTEXT(hContext), hDevice, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
+    if (pool != NULL)
+        return urc_usm_pool_alloc_in(&cuda_pool_adapter, hContext, hDevice, UR_USM_TYPE_DEVICE,
+                                     pool, size, pUSMDesc != NULL ? pUSMDesc->align : 0, ppMem);
     CUdeviceptr p = 0;
     res = cuda_ok(cu.MemAlloc(&p, size), "cuMemAlloc");
     if (res == UR_RESULT_SUCCESS)
@@ -92,7 +95,7 @@ ur_result_t cuda_usm_shared_alloc(ur_context_handle_t hContext, ur_device_handle
                                   size_t size, void **ppMem) {
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
-    ur_result_t res = check_request(pUSMDesc, pool, CUDA_DEVICE_ALIGN);
+    ur_result_t res = check_request(pUSMDesc, CUDA_DEVICE_ALIGN);
     if (res == UR_RESULT_SUCCESS)
         res = check_device(CUDA_CONTEXT(hContext), hDevice, size);
     if (res != UR_RESULT_SUCCESS)
@@ -100,6 +103,9 @@ ur_result_t cuda_usm_shared_alloc(ur_context_handle_t hContext, ur_device_handle
     if (!CUDA_DEVICE(hDevice)->managed)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "the device cannot allocate managed memory");
+    if (pool != NULL)
+        return urc_usm_pool_alloc_in(&cuda_pool_adapter, hContext, hDevice, UR_USM_TYPE_SHARED,
+                                     pool, size, pUSMDesc != NULL ? pUSMDesc->align : 0, ppMem);
     // Managed memory can be overcommitted and then fail (or thrash) at first touch. Refuse up
     // front anything the card cannot hold now.
     size_t free_bytes = 0, total = 0;
@@ -122,7 +128,11 @@ ur_result_t cuda_usm_free(ur_context_handle_t hContext, void *pMem) {
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
     cuda_context_t *ctx = CUDA_CONTEXT(hContext);
-    ur_result_t res = cuda_activate(ctx->devices[0]);
+    bool pooled = false;
+    ur_result_t res = urc_usm_free_pooled(hContext, pMem, &pooled);
+    if (pooled)
+        return res;
+    res = cuda_activate(ctx->devices[0]);
     cuda_pointer_t info;
     if (res == UR_RESULT_SUCCESS)
         res = cuda_pointer_query(pMem, &info);
@@ -146,8 +156,12 @@ ur_result_t cuda_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
+    bool answered = false;
+    ur_result_t res = urc_usm_alloc_info_pooled(hContext, pMem, propName, &out, &answered);
+    if (answered)
+        return res;
     cuda_pointer_t info;
-    ur_result_t res = cuda_activate(CUDA_CONTEXT(hContext)->devices[0]);
+    res = cuda_activate(CUDA_CONTEXT(hContext)->devices[0]);
     if (res == UR_RESULT_SUCCESS)
         res = cuda_pointer_query(pMem, &info);
     if (res != UR_RESULT_SUCCESS)
@@ -173,7 +187,7 @@ ur_result_t cuda_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void
     case UR_USM_ALLOC_INFO_DEVICE:
         return urc_info_ptr(&out, cuda_device_by_native((CUdevice)info.ordinal));
     case UR_USM_ALLOC_INFO_POOL:
-        return UR_RESULT_ERROR_INVALID_VALUE; // no pools: no allocation belongs to one
+        return urc_info_ptr(&out, NULL); // not from a pool
     default:
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     }

@@ -3,6 +3,7 @@
 // event pool cache. Every command takes an event from the cache and gives it back (reset) when
 // the UR event is destroyed, so steady enqueueing creates no new Level Zero objects.
 #include "l0_internal.h"
+#include "usm_pools.h"
 
 bool l0_context_has_device(const l0_context_t *ctx, const l0_device_t *dev) {
     for (uint32_t i = 0; i < ctx->ndevices; ++i) {
@@ -122,6 +123,7 @@ static ur_result_t context_new(uint32_t n, const ur_device_handle_t *phDevices,
 }
 
 static void context_destroy(l0_context_t *ctx) {
+    urc_usm_pool_context_destroyed((ur_context_handle_t)ctx); // its default pool, first
     // Extended deleters run first, while everything they may touch still exists.
     for (l0_deleter_t *d = ctx->deleters, *next; d != NULL; d = next) {
         next = d->next;

@@ -91,8 +91,8 @@ static ur_result_t append_fill(l0_op_t *op, void *dst, const void *pattern, size
 
 // With an empty wait list an out-of-order queue's wait or barrier waits for every command
 // still pending on it; an in-order queue's already waits for the previous command.
-static ur_result_t wait_command(l0_queue_t *q, ur_command_t command, uint32_t n,
-                                const ur_event_handle_t *wait, ur_event_handle_t *phEvent) {
+ur_result_t l0_enqueue_wait_command(l0_queue_t *q, ur_command_t command, uint32_t n,
+                                    const ur_event_handle_t *wait, ur_event_handle_t *phEvent) {
     l0_op_t op;
     ur_result_t res = l0_op_begin(q, command, n, wait, &op);
     if (res != UR_RESULT_SUCCESS)
@@ -126,9 +126,10 @@ ur_result_t l0_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEventsI
                                    ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     ur_result_t res = queue_of(hQueue, &q);
-    return res != UR_RESULT_SUCCESS ? res
-                                    : wait_command(q, UR_COMMAND_EVENTS_WAIT, numEventsInWaitList,
-                                                   phEventWaitList, phEvent);
+    return res != UR_RESULT_SUCCESS
+               ? res
+               : l0_enqueue_wait_command(q, UR_COMMAND_EVENTS_WAIT, numEventsInWaitList,
+                                         phEventWaitList, phEvent);
 }
 
 ur_result_t l0_enqueue_events_wait_with_barrier(ur_queue_handle_t hQueue,
@@ -137,9 +138,10 @@ ur_result_t l0_enqueue_events_wait_with_barrier(ur_queue_handle_t hQueue,
                                                 ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     ur_result_t res = queue_of(hQueue, &q);
-    return res != UR_RESULT_SUCCESS ? res
-                                    : wait_command(q, UR_COMMAND_EVENTS_WAIT_WITH_BARRIER,
-                                                   numEventsInWaitList, phEventWaitList, phEvent);
+    return res != UR_RESULT_SUCCESS
+               ? res
+               : l0_enqueue_wait_command(q, UR_COMMAND_EVENTS_WAIT_WITH_BARRIER,
+                                         numEventsInWaitList, phEventWaitList, phEvent);
 }
 
 // The extension's only property asks for low-power events, which change nothing here.

@@ -415,6 +415,16 @@ ze_sampler_handle_t l0_sampler_for(const l0_sampler_t *s, const l0_device_t *dev
 
 // ---- usm.c ----
 /// Frees a USM allocation once no command uses it (blocking free where the driver has it).
+/// Copies `n` bytes now, on a short-lived immediate command list of `dev` (memory.c).
+ur_result_t l0_copy_now(l0_context_t *ctx, l0_device_t *dev, void *dst, const void *src, size_t n);
+
+/// urEnqueueEventsWait(WithBarrier)'s command with any command type (enqueue.c).
+ur_result_t l0_enqueue_wait_command(l0_queue_t *q, ur_command_t command, uint32_t n,
+                                    const ur_event_handle_t *wait, ur_event_handle_t *phEvent);
+
+/// The USM pools' view of this adapter (usm_pool.c).
+extern const struct urc_usm_pool_adapter_t l0_pool_adapter;
+
 ur_result_t l0_usm_release(l0_context_t *ctx, void *ptr);
 
 // ---- program.c ----

@@ -47,9 +47,8 @@ static ze_result_t append_copy_now(ze_command_list_handle_t list, ze_event_handl
     return zeCommandListAppendMemoryCopy(list, c->dst, c->src, c->n, ev, 0, NULL);
 }
 
-// One synchronous copy at buffer creation, outside any queue.
-static ur_result_t copy_now(l0_context_t *ctx, l0_device_t *dev, void *dst, const void *src,
-                            size_t n) {
+// One synchronous copy at buffer creation (or for a USM pool's zeroed slab), outside any queue.
+ur_result_t l0_copy_now(l0_context_t *ctx, l0_device_t *dev, void *dst, const void *src, size_t n) {
     copy_args_t args = {dst, src, n};
     return l0_run_now(ctx, dev, append_copy_now, &args, "zeCommandListAppendMemoryCopy");
 }
@@ -129,7 +128,7 @@ ur_result_t l0_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t fl
         if (kind == L0_MEM_HOST)
             memcpy(m->ptr, host, size);
         else
-            res = copy_now(ctx, dev, m->ptr, host, size);
+            res = l0_copy_now(ctx, dev, m->ptr, host, size);
     }
     if (res != UR_RESULT_SUCCESS) {
         mem_destroy(m);

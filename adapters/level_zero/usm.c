@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: MIT
-// urUSM*: host, device and shared allocations straight from the driver (zeMemAlloc*). Pools
-// are not supported (urUSMPool* stay UNSUPPORTED_FEATURE, and a pool argument is refused).
+// urUSM*: host, device and shared allocations straight from the driver (zeMemAlloc*), or from
+// a USM pool (usm_pool.c) when one is given.
 #include "l0_internal.h"
+#include "usm_pools.h"
 
-static ur_result_t check_request(const ur_usm_desc_t *desc, ur_usm_pool_handle_t pool,
-                                 uint32_t *align) {
-    if (pool != NULL)
-        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
-                             "USM pools are not supported by the Level Zero adapter");
+static ur_result_t check_request(const ur_usm_desc_t *desc, uint32_t *align) {
     *align = desc != NULL ? desc->align : 0;
     if (*align & (*align - 1))
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
@@ -42,9 +39,12 @@ ur_result_t l0_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t 
     if (!l0_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
     uint32_t align = 0;
-    ur_result_t res = check_request(pUSMDesc, pool, &align);
+    ur_result_t res = check_request(pUSMDesc, &align);
     if (res != UR_RESULT_SUCCESS)
         return res;
+    if (pool != NULL)
+        return urc_usm_pool_alloc_in(&l0_pool_adapter, hContext, NULL, UR_USM_TYPE_HOST, pool, size,
+                                     align, ppMem);
     ze_host_mem_alloc_desc_t desc = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, NULL, 0};
     return alloc_result(zeMemAllocHost(L0_CONTEXT(hContext)->ze, &desc, size, align, ppMem),
                         "zeMemAllocHost");
@@ -57,11 +57,14 @@ ur_result_t l0_usm_device_alloc(ur_context_handle_t hContext, ur_device_handle_t
         return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     uint32_t align = 0;
-    ur_result_t res = check_request(pUSMDesc, pool, &align);
+    ur_result_t res = check_request(pUSMDesc, &align);
     if (res == UR_RESULT_SUCCESS)
         res = check_device(ctx, hDevice, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
+    if (pool != NULL)
+        return urc_usm_pool_alloc_in(&l0_pool_adapter, hContext, hDevice, UR_USM_TYPE_DEVICE, pool,
+                                     size, align, ppMem);
     ze_device_mem_alloc_desc_t desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0};
     return alloc_result(
         zeMemAllocDevice(ctx->ze, &desc, size, align, L0_DEVICE(hDevice)->ze, ppMem),
@@ -75,12 +78,15 @@ ur_result_t l0_usm_shared_alloc(ur_context_handle_t hContext, ur_device_handle_t
         return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     uint32_t align = 0;
-    ur_result_t res = check_request(pUSMDesc, pool, &align);
+    ur_result_t res = check_request(pUSMDesc, &align);
     // Shared memory may be made for no device in particular (NULL), as UR allows.
     if (res == UR_RESULT_SUCCESS && hDevice != NULL)
         res = check_device(ctx, hDevice, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
+    if (pool != NULL)
+        return urc_usm_pool_alloc_in(&l0_pool_adapter, hContext, hDevice, UR_USM_TYPE_SHARED, pool,
+                                     size, align, ppMem);
     ze_device_mem_alloc_desc_t ddesc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0};
     ze_host_mem_alloc_desc_t hdesc = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, NULL, 0};
     ze_device_handle_t dev = hDevice != NULL ? L0_DEVICE(hDevice)->ze : NULL;
@@ -103,11 +109,14 @@ ur_result_t l0_usm_free(ur_context_handle_t hContext, void *pMem) {
     if (!l0_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
+    bool pooled = false;
+    ur_result_t res = urc_usm_free_pooled(hContext, pMem, &pooled);
+    if (pooled)
+        return res;
     ze_memory_allocation_properties_t props = {.stype =
                                                    ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
     ze_device_handle_t dev = NULL;
-    ur_result_t res =
-        l0_ok(zeMemGetAllocProperties(ctx->ze, pMem, &props, &dev), "zeMemGetAllocProperties");
+    res = l0_ok(zeMemGetAllocProperties(ctx->ze, pMem, &props, &dev), "zeMemGetAllocProperties");
     if (res != UR_RESULT_SUCCESS)
         return res;
     // Only the base of an allocation of this context can be freed.
@@ -127,11 +136,14 @@ ur_result_t l0_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void *
         return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
+    bool answered = false;
+    ur_result_t res = urc_usm_alloc_info_pooled(hContext, pMem, propName, &out, &answered);
+    if (answered)
+        return res;
     ze_memory_allocation_properties_t props = {.stype =
                                                    ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
     ze_device_handle_t dev = NULL;
-    ur_result_t res =
-        l0_ok(zeMemGetAllocProperties(ctx->ze, pMem, &props, &dev), "zeMemGetAllocProperties");
+    res = l0_ok(zeMemGetAllocProperties(ctx->ze, pMem, &props, &dev), "zeMemGetAllocProperties");
     if (res != UR_RESULT_SUCCESS)
         return res;
     if (propName == UR_USM_ALLOC_INFO_TYPE) {
@@ -162,8 +174,7 @@ ur_result_t l0_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void *
         // Host allocations belong to no device: NULL, as UR answers.
         return urc_info_ptr(&out, dev != NULL ? l0_device_by_native(dev) : NULL);
     case UR_USM_ALLOC_INFO_POOL:
-        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "no USM pools: no allocation belongs to one");
+        return urc_info_ptr(&out, NULL); // not from a pool
     default:
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     }

@@ -4,6 +4,7 @@
 
 #include "alloc.h"
 #include "ocl_internal.h"
+#include "usm_pools.h"
 
 /// Makes the UR context around `cl` (owning one reference to it when `owns` is set).
 static ur_result_t context_make(cl_context cl, uint32_t n, const ur_device_handle_t *devices,
@@ -31,6 +32,7 @@ static ur_result_t context_make(cl_context cl, uint32_t n, const ur_device_handl
 }
 
 static void context_destroy(ur_context_handle_t c) {
+    urc_usm_pool_context_destroyed(c); // its default pool, while the context still works
     if (c->owns_native)
         clReleaseContext(c->cl);
     // Extended deleters run once the native context is gone, newest first.

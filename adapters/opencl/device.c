@@ -768,6 +768,15 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
         return put_usm_caps(&out, d, CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL);
     case UR_DEVICE_INFO_USM_SYSTEM_SHARED_SUPPORT:
         return put_usm_caps(&out, d, CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL);
+    case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT: // OpenCL has no virtual memory API
+    case UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP:
+    case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:
+    case UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP:
+        return urc_info_bool(&out, false);
+    case UR_DEVICE_INFO_USM_POOL_SUPPORT:
+    case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP:
+    case UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP:
+        return urc_info_bool(&out, d->usm); // common/usm_pool (and usm_async) over USM
     case UR_DEVICE_INFO_UUID: {
         if (!has_ext(d, "cl_khr_device_uuid"))
             return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;

@@ -14,6 +14,9 @@
 #include "ocl_objects.h"
 #include "ranges.h"
 
+/// The USM pools' view of this adapter (usm_pool.c).
+extern const struct urc_usm_pool_adapter_t ocl_pool_adapter;
+
 /// The process's one adapter object (whether or not anyone holds a reference).
 ur_adapter_handle_t ocl_the_adapter(void);
 

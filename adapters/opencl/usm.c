@@ -9,6 +9,7 @@
 #include "ocl_internal.h"
 #include "pnext.h"
 #include "usm_range.h"
+#include "usm_pools.h"
 
 static ur_result_t no_usm(const char *what) {
     return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
@@ -98,13 +99,14 @@ static ur_result_t check_device(ur_context_handle_t c, ur_device_handle_t d) {
 ur_result_t ocl_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t *pUSMDesc,
                                ur_usm_pool_handle_t pool, size_t size, void **ppMem) {
     OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
-    if (pool != NULL)
-        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0, "USM pools");
     if (!context_usm(hContext))
         return no_usm("urUSMHostAlloc");
     cl_mem_properties_intel props[5];
     cl_uint align;
     OCL_TRY_UR(alloc_props(pUSMDesc, props, &align));
+    if (pool != NULL)
+        return urc_usm_pool_alloc_in(&ocl_pool_adapter, hContext, NULL, UR_USM_TYPE_HOST, pool,
+                                     size, align, ppMem);
     cl_int err = CL_SUCCESS;
     void *p = hContext->platform->ext.host_mem_alloc(hContext->cl, props[0] ? props : NULL, size,
                                                      align, &err);
@@ -113,15 +115,17 @@ ur_result_t ocl_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t
 
 // Device and shared allocations differ only in the extension's entry point (both functions
 // take the same arguments).
-static ur_result_t device_alloc(clDeviceMemAllocINTEL_fn alloc, ur_context_handle_t hContext,
-                                ur_device_handle_t hDevice, const ur_usm_desc_t *pUSMDesc,
-                                ur_usm_pool_handle_t pool, size_t size, void **ppMem) {
-    if (pool != NULL)
-        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0, "USM pools");
+static ur_result_t device_alloc(clDeviceMemAllocINTEL_fn alloc, ur_usm_type_t type,
+                                ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                                const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool,
+                                size_t size, void **ppMem) {
     OCL_TRY_UR(check_device(hContext, hDevice));
     cl_mem_properties_intel props[5];
     cl_uint align;
     OCL_TRY_UR(alloc_props(pUSMDesc, props, &align));
+    if (pool != NULL)
+        return urc_usm_pool_alloc_in(&ocl_pool_adapter, hContext, hDevice, type, pool, size, align,
+                                     ppMem);
     cl_int err = CL_SUCCESS;
     void *p = alloc(hContext->cl, hDevice->cl, props[0] ? props : NULL, size, align, &err);
     return alloc_result(err, p, ppMem);
@@ -132,22 +136,26 @@ ur_result_t ocl_usm_device_alloc(ur_context_handle_t hContext, ur_device_handle_
                                  size_t size, void **ppMem) {
     // The context is checked before its platform's entry points are read.
     OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
-    return device_alloc(hContext->platform->ext.device_mem_alloc, hContext, hDevice, pUSMDesc, pool,
-                        size, ppMem);
+    return device_alloc(hContext->platform->ext.device_mem_alloc, UR_USM_TYPE_DEVICE, hContext,
+                        hDevice, pUSMDesc, pool, size, ppMem);
 }
 
 ur_result_t ocl_usm_shared_alloc(ur_context_handle_t hContext, ur_device_handle_t hDevice,
                                  const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool,
                                  size_t size, void **ppMem) {
     OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
-    return device_alloc(hContext->platform->ext.shared_mem_alloc, hContext, hDevice, pUSMDesc, pool,
-                        size, ppMem);
+    return device_alloc(hContext->platform->ext.shared_mem_alloc, UR_USM_TYPE_SHARED, hContext,
+                        hDevice, pUSMDesc, pool, size, ppMem);
 }
 
 ur_result_t ocl_usm_free(ur_context_handle_t hContext, void *pMem) {
     OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     if (!context_usm(hContext))
         return no_usm("urUSMFree");
+    bool pooled = false;
+    ur_result_t res = urc_usm_free_pooled(hContext, pMem, &pooled);
+    if (pooled)
+        return res;
     OCL_TRY("clMemBlockingFreeINTEL",
             hContext->platform->ext.mem_blocking_free(hContext->cl, pMem));
     return UR_RESULT_SUCCESS;
@@ -161,6 +169,10 @@ ur_result_t ocl_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void 
         return no_usm("urUSMGetMemAllocInfo");
     clGetMemAllocInfoINTEL_fn info = hContext->platform->ext.get_mem_alloc_info;
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
+    bool answered = false;
+    ur_result_t res = urc_usm_alloc_info_pooled(hContext, pMem, propName, &out, &answered);
+    if (answered)
+        return res;
     switch (propName) {
     case UR_USM_ALLOC_INFO_TYPE: {
         cl_unified_shared_memory_type_intel t = CL_MEM_TYPE_UNKNOWN_INTEL;
@@ -196,9 +208,10 @@ ur_result_t ocl_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void 
                 device = hContext->devices[i];
         return urc_info_ptr(&out, device);
     }
+    case UR_USM_ALLOC_INFO_POOL:
+        return urc_info_ptr(&out, NULL); // not from a pool
     default:
-        // UR_USM_ALLOC_INFO_POOL: this adapter has no pools.
-        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
     }
 }
 

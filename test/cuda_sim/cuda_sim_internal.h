@@ -69,6 +69,9 @@ typedef struct sim_array_t {
 } sim_array_t;
 /// The array behind a CUarray or surface object, or NULL.
 sim_array_t *sim_array(const void *handle);
+// ---- mempool.c ----
+/// The default memory pool when `base` came from cuMemAllocFromPoolAsync, else NULL.
+CUmemoryPool sim_mempool_of(uintptr_t base);
 
 // ---- stream.c ----
 typedef struct sim_op_t sim_op_t;

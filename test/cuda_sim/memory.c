@@ -209,6 +209,9 @@ static void fill_attribute(CUpointer_attribute name, void *value, const sim_allo
     case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
         *(size_t *)value = known ? a->size : 0;
         break;
+    case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
+        *(CUmemoryPool *)value = known ? sim_mempool_of(a->base) : NULL;
+        break;
     default:
         break;
     }

@@ -90,42 +90,6 @@ static ze_result_t stub_mem_open_ipc_handle(ze_context_handle_t c, ze_device_han
 static ze_result_t stub_mem_close_ipc_handle(ze_context_handle_t c, const void *p) {
     UNSUPPORTED;
 }
-static ze_result_t stub_physical_mem_create(ze_context_handle_t c, ze_device_handle_t d,
-                                            ze_physical_mem_desc_t *desc,
-                                            ze_physical_mem_handle_t *p) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_physical_mem_destroy(ze_context_handle_t c, ze_physical_mem_handle_t p) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_virtual_mem_reserve(ze_context_handle_t c, const void *start, size_t n,
-                                            void **p) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_virtual_mem_free(ze_context_handle_t c, const void *p, size_t n) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_virtual_mem_query_page_size(ze_context_handle_t c, ze_device_handle_t d,
-                                                    size_t n, size_t *page) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_virtual_mem_map(ze_context_handle_t c, const void *p, size_t n,
-                                        ze_physical_mem_handle_t m, size_t off,
-                                        ze_memory_access_attribute_t a) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_virtual_mem_unmap(ze_context_handle_t c, const void *p, size_t n) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_virtual_mem_set_access_attribute(ze_context_handle_t c, const void *p,
-                                                         size_t n, ze_memory_access_attribute_t a) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_virtual_mem_get_access_attribute(ze_context_handle_t c, const void *p,
-                                                         size_t n, ze_memory_access_attribute_t *a,
-                                                         size_t *out) {
-    UNSUPPORTED;
-}
 static ze_result_t stub_fabric_vertex_get_exp(ze_driver_handle_t d, uint32_t *n,
                                               ze_fabric_vertex_handle_t *v) {
     UNSUPPORTED;
@@ -428,8 +392,8 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetPhysicalMemProcAddrTable(ze_api_version
     ze_result_t r = check_table(version, t);
     if (r != ZE_RESULT_SUCCESS)
         return r;
-    t->pfnCreate = stub_physical_mem_create;
-    t->pfnDestroy = stub_physical_mem_destroy;
+    t->pfnCreate = sim_physical_mem_create;
+    t->pfnDestroy = sim_physical_mem_destroy;
     return ZE_RESULT_SUCCESS;
 }
 
@@ -456,13 +420,13 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetVirtualMemProcAddrTable(ze_api_version_
     ze_result_t r = check_table(version, t);
     if (r != ZE_RESULT_SUCCESS)
         return r;
-    t->pfnReserve = stub_virtual_mem_reserve;
-    t->pfnFree = stub_virtual_mem_free;
-    t->pfnQueryPageSize = stub_virtual_mem_query_page_size;
-    t->pfnMap = stub_virtual_mem_map;
-    t->pfnUnmap = stub_virtual_mem_unmap;
-    t->pfnSetAccessAttribute = stub_virtual_mem_set_access_attribute;
-    t->pfnGetAccessAttribute = stub_virtual_mem_get_access_attribute;
+    t->pfnReserve = sim_virtual_mem_reserve;
+    t->pfnFree = sim_virtual_mem_free;
+    t->pfnQueryPageSize = sim_virtual_mem_query_page_size;
+    t->pfnMap = sim_virtual_mem_map;
+    t->pfnUnmap = sim_virtual_mem_unmap;
+    t->pfnSetAccessAttribute = sim_virtual_mem_set_access_attribute;
+    t->pfnGetAccessAttribute = sim_virtual_mem_get_access_attribute;
     return ZE_RESULT_SUCCESS;
 }
 

@@ -280,6 +280,27 @@ ze_result_t sim_command_list_append_image_copy_from_memory_ext(
     ze_command_list_handle_t hList, ze_image_handle_t hDst, const void *srcptr,
     const ze_image_region_t *pDstRegion, uint32_t srcRowPitch, uint32_t srcSlicePitch,
     ze_event_handle_t hSignal, uint32_t numWaits, ze_event_handle_t *phWaits);
+// vmm.c
+ze_result_t sim_virtual_mem_query_page_size(ze_context_handle_t hContext,
+                                            ze_device_handle_t hDevice, size_t size,
+                                            size_t *pagesize);
+ze_result_t sim_virtual_mem_reserve(ze_context_handle_t hContext, const void *start, size_t size,
+                                    void **pptr);
+ze_result_t sim_virtual_mem_free(ze_context_handle_t hContext, const void *ptr, size_t size);
+ze_result_t sim_physical_mem_create(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                                    ze_physical_mem_desc_t *desc,
+                                    ze_physical_mem_handle_t *phPhysicalMemory);
+ze_result_t sim_physical_mem_destroy(ze_context_handle_t hContext,
+                                     ze_physical_mem_handle_t hPhysicalMemory);
+ze_result_t sim_virtual_mem_map(ze_context_handle_t hContext, const void *ptr, size_t size,
+                                ze_physical_mem_handle_t hPhysicalMemory, size_t offset,
+                                ze_memory_access_attribute_t access);
+ze_result_t sim_virtual_mem_unmap(ze_context_handle_t hContext, const void *ptr, size_t size);
+ze_result_t sim_virtual_mem_set_access_attribute(ze_context_handle_t hContext, const void *ptr,
+                                                 size_t size, ze_memory_access_attribute_t access);
+ze_result_t sim_virtual_mem_get_access_attribute(ze_context_handle_t hContext, const void *ptr,
+                                                 size_t size, ze_memory_access_attribute_t *access,
+                                                 size_t *outSize);
 
 // sampler.c
 ze_result_t sim_sampler_create(ze_context_handle_t hContext, ze_device_handle_t hDevice,

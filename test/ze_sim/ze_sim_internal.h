@@ -50,6 +50,7 @@ typedef enum sim_kind {
     SIM_KIND_SAMPLER,
     SIM_KIND_SYSMAN_MEMORY,
     SIM_KIND_IMAGE,
+    SIM_KIND_PHYSICAL_MEM,
 } sim_kind_t;
 
 typedef struct sim_header {

@@ -787,6 +787,38 @@ static ur_result_t UR_APICALL checked_mem_image_get_info(ur_mem_handle_t hMemory
     return cuda_mem_image_get_info(hMemory, propName, propSize, pPropValue, pPropSizeRet);
 }
 
+static ur_result_t UR_APICALL checked_physical_mem_create(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t size, const ur_physical_mem_properties_t *pProperties, ur_physical_mem_handle_t *phPhysicalMem) {
+    ur_result_t result = urc_check_physical_mem_create(hContext, hDevice, size, pProperties, phPhysicalMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urPhysicalMemCreate", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urPhysicalMemCreate", "hDevice");
+    return cuda_physical_mem_create(hContext, hDevice, size, pProperties, phPhysicalMem);
+}
+
+static ur_result_t UR_APICALL checked_physical_mem_retain(ur_physical_mem_handle_t hPhysicalMem) {
+    ur_result_t result = urc_check_physical_mem_retain(hPhysicalMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_physical_mem_retain(hPhysicalMem);
+}
+
+static ur_result_t UR_APICALL checked_physical_mem_release(ur_physical_mem_handle_t hPhysicalMem) {
+    ur_result_t result = urc_check_physical_mem_release(hPhysicalMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_physical_mem_release(hPhysicalMem);
+}
+
+static ur_result_t UR_APICALL checked_physical_mem_get_info(ur_physical_mem_handle_t hPhysicalMem, ur_physical_mem_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_physical_mem_get_info(hPhysicalMem, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_physical_mem_get_info(hPhysicalMem, propName, propSize, pPropValue, pPropSizeRet);
+}
+
 static ur_result_t UR_APICALL checked_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
     ur_result_t result = urc_check_enqueue_events_wait(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
@@ -1108,6 +1140,62 @@ static ur_result_t UR_APICALL checked_enqueue_kernel_launch_with_args_exp(ur_que
     return cuda_enqueue_kernel_launch_with_args_exp(hQueue, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, launchPropList, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
+static ur_result_t UR_APICALL checked_enqueue_usm_device_alloc_exp(ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, const size_t size, const ur_exp_async_usm_alloc_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, void **ppMem, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_device_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMDeviceAllocExp", "hQueue");
+    if (!urc_is_own(pPool, URC_KIND_USM_POOL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urEnqueueUSMDeviceAllocExp", "pPool");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMDeviceAllocExp", "phEventWaitList");
+    return cuda_enqueue_usm_device_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_usm_shared_alloc_exp(ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, const size_t size, const ur_exp_async_usm_alloc_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, void **ppMem, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_shared_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMSharedAllocExp", "hQueue");
+    if (!urc_is_own(pPool, URC_KIND_USM_POOL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urEnqueueUSMSharedAllocExp", "pPool");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMSharedAllocExp", "phEventWaitList");
+    return cuda_enqueue_usm_shared_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_usm_host_alloc_exp(ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, const size_t size, const ur_exp_async_usm_alloc_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, void **ppMem, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_host_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMHostAllocExp", "hQueue");
+    if (!urc_is_own(pPool, URC_KIND_USM_POOL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urEnqueueUSMHostAllocExp", "pPool");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMHostAllocExp", "phEventWaitList");
+    return cuda_enqueue_usm_host_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_usm_free_exp(ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, void *pMem, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_free_exp(hQueue, pPool, pMem, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMFreeExp", "hQueue");
+    if (!urc_is_own(pPool, URC_KIND_USM_POOL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urEnqueueUSMFreeExp", "pPool");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMFreeExp", "phEventWaitList");
+    return cuda_enqueue_usm_free_exp(hQueue, pPool, pMem, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
 static ur_result_t UR_APICALL checked_enqueue_timestamp_recording_exp(ur_queue_handle_t hQueue, bool blocking, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
     ur_result_t result = urc_check_enqueue_timestamp_recording_exp(hQueue, blocking, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
@@ -1224,6 +1312,190 @@ static ur_result_t UR_APICALL checked_usm_get_mem_alloc_info(ur_context_handle_t
     if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMGetMemAllocInfo", "hContext");
     return cuda_usm_get_mem_alloc_info(hContext, pMem, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_create(ur_context_handle_t hContext, ur_usm_pool_desc_t *pPoolDesc, ur_usm_pool_handle_t *ppPool) {
+    ur_result_t result = urc_check_usm_pool_create(hContext, pPoolDesc, ppPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolCreate", "hContext");
+    return cuda_usm_pool_create(hContext, pPoolDesc, ppPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_retain(ur_usm_pool_handle_t pPool) {
+    ur_result_t result = urc_check_usm_pool_retain(pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(pPool, URC_KIND_USM_POOL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolRetain", "pPool");
+    return cuda_usm_pool_retain(pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_release(ur_usm_pool_handle_t pPool) {
+    ur_result_t result = urc_check_usm_pool_release(pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(pPool, URC_KIND_USM_POOL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolRelease", "pPool");
+    return cuda_usm_pool_release(pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_get_info(ur_usm_pool_handle_t hPool, ur_usm_pool_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_usm_pool_get_info(hPool, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hPool, URC_KIND_USM_POOL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolGetInfo", "hPool");
+    return cuda_usm_pool_get_info(hPool, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_desc_t *pPoolDesc, ur_usm_pool_handle_t *pPool) {
+    ur_result_t result = urc_check_usm_pool_create_exp(hContext, hDevice, pPoolDesc, pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolCreateExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPoolCreateExp", "hDevice");
+    return cuda_usm_pool_create_exp(hContext, hDevice, pPoolDesc, pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_destroy_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool) {
+    ur_result_t result = urc_check_usm_pool_destroy_exp(hContext, hDevice, hPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolDestroyExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPoolDestroyExp", "hDevice");
+    if (!urc_is_own(hPool, URC_KIND_USM_POOL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolDestroyExp", "hPool");
+    return cuda_usm_pool_destroy_exp(hContext, hDevice, hPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_get_default_device_pool_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t *pPool) {
+    ur_result_t result = urc_check_usm_pool_get_default_device_pool_exp(hContext, hDevice, pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolGetDefaultDevicePoolExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPoolGetDefaultDevicePoolExp", "hDevice");
+    return cuda_usm_pool_get_default_device_pool_exp(hContext, hDevice, pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_get_info_exp(ur_usm_pool_handle_t hPool, ur_usm_pool_info_t propName, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_usm_pool_get_info_exp(hPool, propName, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hPool, URC_KIND_USM_POOL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolGetInfoExp", "hPool");
+    return cuda_usm_pool_get_info_exp(hPool, propName, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_set_info_exp(ur_usm_pool_handle_t hPool, ur_usm_pool_info_t propName, void *pPropValue, size_t propSize) {
+    ur_result_t result = urc_check_usm_pool_set_info_exp(hPool, propName, pPropValue, propSize);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hPool, URC_KIND_USM_POOL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolSetInfoExp", "hPool");
+    return cuda_usm_pool_set_info_exp(hPool, propName, pPropValue, propSize);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_set_device_pool_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool) {
+    ur_result_t result = urc_check_usm_pool_set_device_pool_exp(hContext, hDevice, hPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolSetDevicePoolExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPoolSetDevicePoolExp", "hDevice");
+    if (!urc_is_own(hPool, URC_KIND_USM_POOL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolSetDevicePoolExp", "hPool");
+    return cuda_usm_pool_set_device_pool_exp(hContext, hDevice, hPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_get_device_pool_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t *pPool) {
+    ur_result_t result = urc_check_usm_pool_get_device_pool_exp(hContext, hDevice, pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolGetDevicePoolExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPoolGetDevicePoolExp", "hDevice");
+    return cuda_usm_pool_get_device_pool_exp(hContext, hDevice, pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_trim_to_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool, size_t minBytesToKeep) {
+    ur_result_t result = urc_check_usm_pool_trim_to_exp(hContext, hDevice, hPool, minBytesToKeep);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolTrimToExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPoolTrimToExp", "hDevice");
+    if (!urc_is_own(hPool, URC_KIND_USM_POOL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolTrimToExp", "hPool");
+    return cuda_usm_pool_trim_to_exp(hContext, hDevice, hPool, minBytesToKeep);
+}
+
+static ur_result_t UR_APICALL checked_usm_pitched_alloc_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t widthInBytes, size_t height, size_t elementSizeBytes, void **ppMem, size_t *pResultPitch) {
+    ur_result_t result = urc_check_usm_pitched_alloc_exp(hContext, hDevice, pUSMDesc, pool, widthInBytes, height, elementSizeBytes, ppMem, pResultPitch);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPitchedAllocExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPitchedAllocExp", "hDevice");
+    if (!urc_is_own(pool, URC_KIND_USM_POOL, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPitchedAllocExp", "pool");
+    return cuda_usm_pitched_alloc_exp(hContext, hDevice, pUSMDesc, pool, widthInBytes, height, elementSizeBytes, ppMem, pResultPitch);
+}
+
+static ur_result_t UR_APICALL checked_usm_context_memcpy_exp(ur_context_handle_t hContext, void *pDst, const void *pSrc, size_t size) {
+    ur_result_t result = urc_check_usm_context_memcpy_exp(hContext, pDst, pSrc, size);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMContextMemcpyExp", "hContext");
+    return cuda_usm_context_memcpy_exp(hContext, pDst, pSrc, size);
+}
+
+static ur_result_t UR_APICALL checked_usm_host_alloc_unregister_exp(ur_context_handle_t hContext, void *pHostMem) {
+    ur_result_t result = urc_check_usm_host_alloc_unregister_exp(hContext, pHostMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMHostAllocUnregisterExp", "hContext");
+    return cuda_usm_host_alloc_unregister_exp(hContext, pHostMem);
+}
+
+static ur_result_t UR_APICALL checked_usm_host_alloc_register_exp(ur_context_handle_t hContext, void *pHostMem, size_t size, const ur_exp_usm_host_alloc_register_properties_t *pProperties) {
+    ur_result_t result = urc_check_usm_host_alloc_register_exp(hContext, pHostMem, size, pProperties);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMHostAllocRegisterExp", "hContext");
+    return cuda_usm_host_alloc_register_exp(hContext, pHostMem, size, pProperties);
+}
+
+static ur_result_t UR_APICALL checked_usm_import_exp(ur_context_handle_t hContext, void *pMem, size_t size) {
+    ur_result_t result = urc_check_usm_import_exp(hContext, pMem, size);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMImportExp", "hContext");
+    return cuda_usm_import_exp(hContext, pMem, size);
+}
+
+static ur_result_t UR_APICALL checked_usm_release_exp(ur_context_handle_t hContext, void *pMem) {
+    ur_result_t result = urc_check_usm_release_exp(hContext, pMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMReleaseExp", "hContext");
+    return cuda_usm_release_exp(hContext, pMem);
 }
 
 static ur_result_t UR_APICALL checked_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_exp_command_buffer_desc_t *pCommandBufferDesc, ur_exp_command_buffer_handle_t *phCommandBuffer) {
@@ -1526,6 +1798,142 @@ static ur_result_t UR_APICALL checked_graph_executable_graph_get_native_handle_e
     return cuda_graph_executable_graph_get_native_handle_exp(hExecutableGraph, phNativeExecutableGraph);
 }
 
+static ur_result_t UR_APICALL checked_ipc_get_mem_handle_exp(ur_context_handle_t hContext, void *pMem, void **ppIPCMemHandleData, size_t *pIPCMemHandleDataSizeRet) {
+    ur_result_t result = urc_check_ipc_get_mem_handle_exp(hContext, pMem, ppIPCMemHandleData, pIPCMemHandleDataSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCGetMemHandleExp", "hContext");
+    return cuda_ipc_get_mem_handle_exp(hContext, pMem, ppIPCMemHandleData, pIPCMemHandleDataSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_ipc_put_mem_handle_exp(ur_context_handle_t hContext, void *pIPCMemHandleData) {
+    ur_result_t result = urc_check_ipc_put_mem_handle_exp(hContext, pIPCMemHandleData);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCPutMemHandleExp", "hContext");
+    return cuda_ipc_put_mem_handle_exp(hContext, pIPCMemHandleData);
+}
+
+static ur_result_t UR_APICALL checked_ipc_open_mem_handle_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, void *pIPCMemHandleData, size_t ipcMemHandleDataSize, void **ppMem) {
+    ur_result_t result = urc_check_ipc_open_mem_handle_exp(hContext, hDevice, pIPCMemHandleData, ipcMemHandleDataSize, ppMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCOpenMemHandleExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urIPCOpenMemHandleExp", "hDevice");
+    return cuda_ipc_open_mem_handle_exp(hContext, hDevice, pIPCMemHandleData, ipcMemHandleDataSize, ppMem);
+}
+
+static ur_result_t UR_APICALL checked_ipc_close_mem_handle_exp(ur_context_handle_t hContext, void *pMem) {
+    ur_result_t result = urc_check_ipc_close_mem_handle_exp(hContext, pMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCCloseMemHandleExp", "hContext");
+    return cuda_ipc_close_mem_handle_exp(hContext, pMem);
+}
+
+static ur_result_t UR_APICALL checked_usm_p_2p_enable_peer_access_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice) {
+    ur_result_t result = urc_check_usm_p_2p_enable_peer_access_exp(commandDevice, peerDevice);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(commandDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUsmP2PEnablePeerAccessExp", "commandDevice");
+    if (!urc_is_own(peerDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUsmP2PEnablePeerAccessExp", "peerDevice");
+    return cuda_usm_p_2p_enable_peer_access_exp(commandDevice, peerDevice);
+}
+
+static ur_result_t UR_APICALL checked_usm_p_2p_disable_peer_access_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice) {
+    ur_result_t result = urc_check_usm_p_2p_disable_peer_access_exp(commandDevice, peerDevice);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(commandDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUsmP2PDisablePeerAccessExp", "commandDevice");
+    if (!urc_is_own(peerDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUsmP2PDisablePeerAccessExp", "peerDevice");
+    return cuda_usm_p_2p_disable_peer_access_exp(commandDevice, peerDevice);
+}
+
+static ur_result_t UR_APICALL checked_usm_p_2p_peer_access_get_info_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice, ur_exp_peer_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_usm_p_2p_peer_access_get_info_exp(commandDevice, peerDevice, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(commandDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUsmP2PPeerAccessGetInfoExp", "commandDevice");
+    if (!urc_is_own(peerDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUsmP2PPeerAccessGetInfoExp", "peerDevice");
+    return cuda_usm_p_2p_peer_access_get_info_exp(commandDevice, peerDevice, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_granularity_get_info(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t allocationSize, ur_virtual_mem_granularity_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_virtual_mem_granularity_get_info(hContext, hDevice, allocationSize, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urVirtualMemGranularityGetInfo", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urVirtualMemGranularityGetInfo", "hDevice");
+    return cuda_virtual_mem_granularity_get_info(hContext, hDevice, allocationSize, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_reserve(ur_context_handle_t hContext, const void *pStart, size_t size, void **ppStart) {
+    ur_result_t result = urc_check_virtual_mem_reserve(hContext, pStart, size, ppStart);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urVirtualMemReserve", "hContext");
+    return cuda_virtual_mem_reserve(hContext, pStart, size, ppStart);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_free(ur_context_handle_t hContext, const void *pStart, size_t size) {
+    ur_result_t result = urc_check_virtual_mem_free(hContext, pStart, size);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urVirtualMemFree", "hContext");
+    return cuda_virtual_mem_free(hContext, pStart, size);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_map(ur_context_handle_t hContext, const void *pStart, size_t size, ur_physical_mem_handle_t hPhysicalMem, size_t offset, ur_virtual_mem_access_flags_t flags) {
+    ur_result_t result = urc_check_virtual_mem_map(hContext, pStart, size, hPhysicalMem, offset, flags);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urVirtualMemMap", "hContext");
+    return cuda_virtual_mem_map(hContext, pStart, size, hPhysicalMem, offset, flags);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_unmap(ur_context_handle_t hContext, const void *pStart, size_t size) {
+    ur_result_t result = urc_check_virtual_mem_unmap(hContext, pStart, size);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urVirtualMemUnmap", "hContext");
+    return cuda_virtual_mem_unmap(hContext, pStart, size);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_set_access(ur_context_handle_t hContext, const void *pStart, size_t size, ur_virtual_mem_access_flags_t flags) {
+    ur_result_t result = urc_check_virtual_mem_set_access(hContext, pStart, size, flags);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urVirtualMemSetAccess", "hContext");
+    return cuda_virtual_mem_set_access(hContext, pStart, size, flags);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_get_info(ur_context_handle_t hContext, const void *pStart, size_t size, ur_virtual_mem_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_virtual_mem_get_info(hContext, pStart, size, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urVirtualMemGetInfo", "hContext");
+    return cuda_virtual_mem_get_info(hContext, pStart, size, propName, propSize, pPropValue, pPropSizeRet);
+}
+
 static ur_result_t UR_APICALL checked_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType, uint32_t NumEntries, ur_device_handle_t *phDevices, uint32_t *pNumDevices) {
     ur_result_t result = urc_check_device_get(hPlatform, DeviceType, NumEntries, phDevices, pNumDevices);
     if (result != UR_RESULT_SUCCESS)
@@ -1719,7 +2127,12 @@ const ur_dditable_t cuda_ddi = {
         .pfnGetInfo = checked_mem_get_info,
         .pfnImageGetInfo = checked_mem_image_get_info,
     },
-    .PhysicalMem = URC_UNSUPPORTED_PHYSICAL_MEM,
+    .PhysicalMem = {
+        .pfnCreate = checked_physical_mem_create,
+        .pfnRetain = checked_physical_mem_retain,
+        .pfnRelease = checked_physical_mem_release,
+        .pfnGetInfo = checked_physical_mem_get_info,
+    },
     .Enqueue = {
         .pfnEventsWait = checked_enqueue_events_wait,
         .pfnEventsWaitWithBarrier = checked_enqueue_events_wait_with_barrier,
@@ -1749,10 +2162,10 @@ const ur_dditable_t cuda_ddi = {
     },
     .EnqueueExp = {
         .pfnKernelLaunchWithArgsExp = checked_enqueue_kernel_launch_with_args_exp,
-        .pfnUSMDeviceAllocExp = urc_unsupported_enqueue_usm_device_alloc_exp,
-        .pfnUSMSharedAllocExp = urc_unsupported_enqueue_usm_shared_alloc_exp,
-        .pfnUSMHostAllocExp = urc_unsupported_enqueue_usm_host_alloc_exp,
-        .pfnUSMFreeExp = urc_unsupported_enqueue_usm_free_exp,
+        .pfnUSMDeviceAllocExp = checked_enqueue_usm_device_alloc_exp,
+        .pfnUSMSharedAllocExp = checked_enqueue_usm_shared_alloc_exp,
+        .pfnUSMHostAllocExp = checked_enqueue_usm_host_alloc_exp,
+        .pfnUSMFreeExp = checked_enqueue_usm_free_exp,
         .pfnTimestampRecordingExp = checked_enqueue_timestamp_recording_exp,
         .pfnCommandBufferExp = checked_enqueue_command_buffer_exp,
         .pfnHostTaskExp = checked_enqueue_host_task_exp,
@@ -1765,12 +2178,27 @@ const ur_dditable_t cuda_ddi = {
         .pfnSharedAlloc = checked_usm_shared_alloc,
         .pfnFree = checked_usm_free,
         .pfnGetMemAllocInfo = checked_usm_get_mem_alloc_info,
-        .pfnPoolCreate = urc_unsupported_usm_pool_create,
-        .pfnPoolRetain = urc_unsupported_usm_pool_retain,
-        .pfnPoolRelease = urc_unsupported_usm_pool_release,
-        .pfnPoolGetInfo = urc_unsupported_usm_pool_get_info,
+        .pfnPoolCreate = checked_usm_pool_create,
+        .pfnPoolRetain = checked_usm_pool_retain,
+        .pfnPoolRelease = checked_usm_pool_release,
+        .pfnPoolGetInfo = checked_usm_pool_get_info,
     },
-    .USMExp = URC_UNSUPPORTED_USM_EXP,
+    .USMExp = {
+        .pfnPoolCreateExp = checked_usm_pool_create_exp,
+        .pfnPoolDestroyExp = checked_usm_pool_destroy_exp,
+        .pfnPoolGetDefaultDevicePoolExp = checked_usm_pool_get_default_device_pool_exp,
+        .pfnPoolGetInfoExp = checked_usm_pool_get_info_exp,
+        .pfnPoolSetInfoExp = checked_usm_pool_set_info_exp,
+        .pfnPoolSetDevicePoolExp = checked_usm_pool_set_device_pool_exp,
+        .pfnPoolGetDevicePoolExp = checked_usm_pool_get_device_pool_exp,
+        .pfnPoolTrimToExp = checked_usm_pool_trim_to_exp,
+        .pfnPitchedAllocExp = checked_usm_pitched_alloc_exp,
+        .pfnContextMemcpyExp = checked_usm_context_memcpy_exp,
+        .pfnHostAllocUnregisterExp = checked_usm_host_alloc_unregister_exp,
+        .pfnHostAllocRegisterExp = checked_usm_host_alloc_register_exp,
+        .pfnImportExp = checked_usm_import_exp,
+        .pfnReleaseExp = checked_usm_release_exp,
+    },
     .BindlessImagesExp = URC_UNSUPPORTED_BINDLESS_IMAGES_EXP,
     .CommandBufferExp = {
         .pfnCreateExp = checked_command_buffer_create_exp,
@@ -1809,10 +2237,34 @@ const ur_dditable_t cuda_ddi = {
         .pfnGetNativeHandleExp = checked_graph_get_native_handle_exp,
         .pfnExecutableGraphGetNativeHandleExp = checked_graph_executable_graph_get_native_handle_exp,
     },
-    .IPCExp = URC_UNSUPPORTED_IPC_EXP,
+    .IPCExp = {
+        .pfnGetMemHandleExp = checked_ipc_get_mem_handle_exp,
+        .pfnPutMemHandleExp = checked_ipc_put_mem_handle_exp,
+        .pfnOpenMemHandleExp = checked_ipc_open_mem_handle_exp,
+        .pfnCloseMemHandleExp = checked_ipc_close_mem_handle_exp,
+        .pfnGetPhysMemHandleExp = urc_unsupported_ipc_get_phys_mem_handle_exp,
+        .pfnPutPhysMemHandleExp = urc_unsupported_ipc_put_phys_mem_handle_exp,
+        .pfnOpenPhysMemHandleExp = urc_unsupported_ipc_open_phys_mem_handle_exp,
+        .pfnClosePhysMemHandleExp = urc_unsupported_ipc_close_phys_mem_handle_exp,
+        .pfnGetEventHandleExp = urc_unsupported_ipc_get_event_handle_exp,
+        .pfnPutEventHandleExp = urc_unsupported_ipc_put_event_handle_exp,
+        .pfnOpenEventHandleExp = urc_unsupported_ipc_open_event_handle_exp,
+    },
     .MemoryExportExp = URC_UNSUPPORTED_MEMORY_EXPORT_EXP,
-    .UsmP2PExp = URC_UNSUPPORTED_USM_P2P_EXP,
-    .VirtualMem = URC_UNSUPPORTED_VIRTUAL_MEM,
+    .UsmP2PExp = {
+        .pfnEnablePeerAccessExp = checked_usm_p_2p_enable_peer_access_exp,
+        .pfnDisablePeerAccessExp = checked_usm_p_2p_disable_peer_access_exp,
+        .pfnPeerAccessGetInfoExp = checked_usm_p_2p_peer_access_get_info_exp,
+    },
+    .VirtualMem = {
+        .pfnGranularityGetInfo = checked_virtual_mem_granularity_get_info,
+        .pfnReserve = checked_virtual_mem_reserve,
+        .pfnFree = checked_virtual_mem_free,
+        .pfnMap = checked_virtual_mem_map,
+        .pfnUnmap = checked_virtual_mem_unmap,
+        .pfnSetAccess = checked_virtual_mem_set_access,
+        .pfnGetInfo = checked_virtual_mem_get_info,
+    },
     .Device = {
         .pfnGet = checked_device_get,
         .pfnGetInfo = checked_device_get_info,

@@ -799,6 +799,38 @@ static ur_result_t UR_APICALL checked_mem_image_get_info(ur_mem_handle_t hMemory
     return l0_mem_image_get_info(hMemory, propName, propSize, pPropValue, pPropSizeRet);
 }
 
+static ur_result_t UR_APICALL checked_physical_mem_create(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t size, const ur_physical_mem_properties_t *pProperties, ur_physical_mem_handle_t *phPhysicalMem) {
+    ur_result_t result = urc_check_physical_mem_create(hContext, hDevice, size, pProperties, phPhysicalMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urPhysicalMemCreate", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urPhysicalMemCreate", "hDevice");
+    return l0_physical_mem_create(hContext, hDevice, size, pProperties, phPhysicalMem);
+}
+
+static ur_result_t UR_APICALL checked_physical_mem_retain(ur_physical_mem_handle_t hPhysicalMem) {
+    ur_result_t result = urc_check_physical_mem_retain(hPhysicalMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_physical_mem_retain(hPhysicalMem);
+}
+
+static ur_result_t UR_APICALL checked_physical_mem_release(ur_physical_mem_handle_t hPhysicalMem) {
+    ur_result_t result = urc_check_physical_mem_release(hPhysicalMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_physical_mem_release(hPhysicalMem);
+}
+
+static ur_result_t UR_APICALL checked_physical_mem_get_info(ur_physical_mem_handle_t hPhysicalMem, ur_physical_mem_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_physical_mem_get_info(hPhysicalMem, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_physical_mem_get_info(hPhysicalMem, propName, propSize, pPropValue, pPropSizeRet);
+}
+
 static ur_result_t UR_APICALL checked_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
     ur_result_t result = urc_check_enqueue_events_wait(hQueue, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
@@ -1120,6 +1152,62 @@ static ur_result_t UR_APICALL checked_enqueue_kernel_launch_with_args_exp(ur_que
     return l0_enqueue_kernel_launch_with_args_exp(hQueue, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, launchPropList, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
+static ur_result_t UR_APICALL checked_enqueue_usm_device_alloc_exp(ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, const size_t size, const ur_exp_async_usm_alloc_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, void **ppMem, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_device_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMDeviceAllocExp", "hQueue");
+    if (!urc_is_own(pPool, URC_KIND_USM_POOL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urEnqueueUSMDeviceAllocExp", "pPool");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMDeviceAllocExp", "phEventWaitList");
+    return l0_enqueue_usm_device_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_usm_shared_alloc_exp(ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, const size_t size, const ur_exp_async_usm_alloc_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, void **ppMem, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_shared_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMSharedAllocExp", "hQueue");
+    if (!urc_is_own(pPool, URC_KIND_USM_POOL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urEnqueueUSMSharedAllocExp", "pPool");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMSharedAllocExp", "phEventWaitList");
+    return l0_enqueue_usm_shared_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_usm_host_alloc_exp(ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, const size_t size, const ur_exp_async_usm_alloc_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, void **ppMem, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_host_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMHostAllocExp", "hQueue");
+    if (!urc_is_own(pPool, URC_KIND_USM_POOL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urEnqueueUSMHostAllocExp", "pPool");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMHostAllocExp", "phEventWaitList");
+    return l0_enqueue_usm_host_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_usm_free_exp(ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, void *pMem, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_free_exp(hQueue, pPool, pMem, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMFreeExp", "hQueue");
+    if (!urc_is_own(pPool, URC_KIND_USM_POOL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urEnqueueUSMFreeExp", "pPool");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMFreeExp", "phEventWaitList");
+    return l0_enqueue_usm_free_exp(hQueue, pPool, pMem, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
 static ur_result_t UR_APICALL checked_enqueue_command_buffer_exp(ur_queue_handle_t hQueue, ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
     ur_result_t result = urc_check_enqueue_command_buffer_exp(hQueue, hCommandBuffer, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
@@ -1185,6 +1273,154 @@ static ur_result_t UR_APICALL checked_usm_get_mem_alloc_info(ur_context_handle_t
     if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMGetMemAllocInfo", "hContext");
     return l0_usm_get_mem_alloc_info(hContext, pMem, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_create(ur_context_handle_t hContext, ur_usm_pool_desc_t *pPoolDesc, ur_usm_pool_handle_t *ppPool) {
+    ur_result_t result = urc_check_usm_pool_create(hContext, pPoolDesc, ppPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolCreate", "hContext");
+    return l0_usm_pool_create(hContext, pPoolDesc, ppPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_retain(ur_usm_pool_handle_t pPool) {
+    ur_result_t result = urc_check_usm_pool_retain(pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(pPool, URC_KIND_USM_POOL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolRetain", "pPool");
+    return l0_usm_pool_retain(pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_release(ur_usm_pool_handle_t pPool) {
+    ur_result_t result = urc_check_usm_pool_release(pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(pPool, URC_KIND_USM_POOL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolRelease", "pPool");
+    return l0_usm_pool_release(pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_get_info(ur_usm_pool_handle_t hPool, ur_usm_pool_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_usm_pool_get_info(hPool, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hPool, URC_KIND_USM_POOL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolGetInfo", "hPool");
+    return l0_usm_pool_get_info(hPool, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_desc_t *pPoolDesc, ur_usm_pool_handle_t *pPool) {
+    ur_result_t result = urc_check_usm_pool_create_exp(hContext, hDevice, pPoolDesc, pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolCreateExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPoolCreateExp", "hDevice");
+    return l0_usm_pool_create_exp(hContext, hDevice, pPoolDesc, pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_destroy_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool) {
+    ur_result_t result = urc_check_usm_pool_destroy_exp(hContext, hDevice, hPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolDestroyExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPoolDestroyExp", "hDevice");
+    if (!urc_is_own(hPool, URC_KIND_USM_POOL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolDestroyExp", "hPool");
+    return l0_usm_pool_destroy_exp(hContext, hDevice, hPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_get_default_device_pool_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t *pPool) {
+    ur_result_t result = urc_check_usm_pool_get_default_device_pool_exp(hContext, hDevice, pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolGetDefaultDevicePoolExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPoolGetDefaultDevicePoolExp", "hDevice");
+    return l0_usm_pool_get_default_device_pool_exp(hContext, hDevice, pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_get_info_exp(ur_usm_pool_handle_t hPool, ur_usm_pool_info_t propName, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_usm_pool_get_info_exp(hPool, propName, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hPool, URC_KIND_USM_POOL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolGetInfoExp", "hPool");
+    return l0_usm_pool_get_info_exp(hPool, propName, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_set_info_exp(ur_usm_pool_handle_t hPool, ur_usm_pool_info_t propName, void *pPropValue, size_t propSize) {
+    ur_result_t result = urc_check_usm_pool_set_info_exp(hPool, propName, pPropValue, propSize);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hPool, URC_KIND_USM_POOL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolSetInfoExp", "hPool");
+    return l0_usm_pool_set_info_exp(hPool, propName, pPropValue, propSize);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_set_device_pool_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool) {
+    ur_result_t result = urc_check_usm_pool_set_device_pool_exp(hContext, hDevice, hPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolSetDevicePoolExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPoolSetDevicePoolExp", "hDevice");
+    if (!urc_is_own(hPool, URC_KIND_USM_POOL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolSetDevicePoolExp", "hPool");
+    return l0_usm_pool_set_device_pool_exp(hContext, hDevice, hPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_get_device_pool_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t *pPool) {
+    ur_result_t result = urc_check_usm_pool_get_device_pool_exp(hContext, hDevice, pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolGetDevicePoolExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPoolGetDevicePoolExp", "hDevice");
+    return l0_usm_pool_get_device_pool_exp(hContext, hDevice, pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_trim_to_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool, size_t minBytesToKeep) {
+    ur_result_t result = urc_check_usm_pool_trim_to_exp(hContext, hDevice, hPool, minBytesToKeep);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolTrimToExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPoolTrimToExp", "hDevice");
+    if (!urc_is_own(hPool, URC_KIND_USM_POOL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolTrimToExp", "hPool");
+    return l0_usm_pool_trim_to_exp(hContext, hDevice, hPool, minBytesToKeep);
+}
+
+static ur_result_t UR_APICALL checked_usm_pitched_alloc_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t widthInBytes, size_t height, size_t elementSizeBytes, void **ppMem, size_t *pResultPitch) {
+    ur_result_t result = urc_check_usm_pitched_alloc_exp(hContext, hDevice, pUSMDesc, pool, widthInBytes, height, elementSizeBytes, ppMem, pResultPitch);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPitchedAllocExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPitchedAllocExp", "hDevice");
+    if (!urc_is_own(pool, URC_KIND_USM_POOL, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPitchedAllocExp", "pool");
+    return l0_usm_pitched_alloc_exp(hContext, hDevice, pUSMDesc, pool, widthInBytes, height, elementSizeBytes, ppMem, pResultPitch);
+}
+
+static ur_result_t UR_APICALL checked_usm_context_memcpy_exp(ur_context_handle_t hContext, void *pDst, const void *pSrc, size_t size) {
+    ur_result_t result = urc_check_usm_context_memcpy_exp(hContext, pDst, pSrc, size);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMContextMemcpyExp", "hContext");
+    return l0_usm_context_memcpy_exp(hContext, pDst, pSrc, size);
 }
 
 static ur_result_t UR_APICALL checked_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_exp_command_buffer_desc_t *pCommandBufferDesc, ur_exp_command_buffer_handle_t *phCommandBuffer) {
@@ -1351,6 +1587,71 @@ static ur_result_t UR_APICALL checked_command_buffer_get_native_handle_exp(ur_ex
     if (result != UR_RESULT_SUCCESS)
         return result;
     return l0_command_buffer_get_native_handle_exp(hCommandBuffer, phNativeCommandBuffer);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_granularity_get_info(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t allocationSize, ur_virtual_mem_granularity_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_virtual_mem_granularity_get_info(hContext, hDevice, allocationSize, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urVirtualMemGranularityGetInfo", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urVirtualMemGranularityGetInfo", "hDevice");
+    return l0_virtual_mem_granularity_get_info(hContext, hDevice, allocationSize, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_reserve(ur_context_handle_t hContext, const void *pStart, size_t size, void **ppStart) {
+    ur_result_t result = urc_check_virtual_mem_reserve(hContext, pStart, size, ppStart);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urVirtualMemReserve", "hContext");
+    return l0_virtual_mem_reserve(hContext, pStart, size, ppStart);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_free(ur_context_handle_t hContext, const void *pStart, size_t size) {
+    ur_result_t result = urc_check_virtual_mem_free(hContext, pStart, size);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urVirtualMemFree", "hContext");
+    return l0_virtual_mem_free(hContext, pStart, size);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_map(ur_context_handle_t hContext, const void *pStart, size_t size, ur_physical_mem_handle_t hPhysicalMem, size_t offset, ur_virtual_mem_access_flags_t flags) {
+    ur_result_t result = urc_check_virtual_mem_map(hContext, pStart, size, hPhysicalMem, offset, flags);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urVirtualMemMap", "hContext");
+    return l0_virtual_mem_map(hContext, pStart, size, hPhysicalMem, offset, flags);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_unmap(ur_context_handle_t hContext, const void *pStart, size_t size) {
+    ur_result_t result = urc_check_virtual_mem_unmap(hContext, pStart, size);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urVirtualMemUnmap", "hContext");
+    return l0_virtual_mem_unmap(hContext, pStart, size);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_set_access(ur_context_handle_t hContext, const void *pStart, size_t size, ur_virtual_mem_access_flags_t flags) {
+    ur_result_t result = urc_check_virtual_mem_set_access(hContext, pStart, size, flags);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urVirtualMemSetAccess", "hContext");
+    return l0_virtual_mem_set_access(hContext, pStart, size, flags);
+}
+
+static ur_result_t UR_APICALL checked_virtual_mem_get_info(ur_context_handle_t hContext, const void *pStart, size_t size, ur_virtual_mem_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_virtual_mem_get_info(hContext, pStart, size, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urVirtualMemGetInfo", "hContext");
+    return l0_virtual_mem_get_info(hContext, pStart, size, propName, propSize, pPropValue, pPropSizeRet);
 }
 
 static ur_result_t UR_APICALL checked_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType, uint32_t NumEntries, ur_device_handle_t *phDevices, uint32_t *pNumDevices) {
@@ -1540,7 +1841,12 @@ const ur_dditable_t l0_ddi = {
         .pfnGetInfo = checked_mem_get_info,
         .pfnImageGetInfo = checked_mem_image_get_info,
     },
-    .PhysicalMem = URC_UNSUPPORTED_PHYSICAL_MEM,
+    .PhysicalMem = {
+        .pfnCreate = checked_physical_mem_create,
+        .pfnRetain = checked_physical_mem_retain,
+        .pfnRelease = checked_physical_mem_release,
+        .pfnGetInfo = checked_physical_mem_get_info,
+    },
     .Enqueue = {
         .pfnEventsWait = checked_enqueue_events_wait,
         .pfnEventsWaitWithBarrier = checked_enqueue_events_wait_with_barrier,
@@ -1570,10 +1876,10 @@ const ur_dditable_t l0_ddi = {
     },
     .EnqueueExp = {
         .pfnKernelLaunchWithArgsExp = checked_enqueue_kernel_launch_with_args_exp,
-        .pfnUSMDeviceAllocExp = urc_unsupported_enqueue_usm_device_alloc_exp,
-        .pfnUSMSharedAllocExp = urc_unsupported_enqueue_usm_shared_alloc_exp,
-        .pfnUSMHostAllocExp = urc_unsupported_enqueue_usm_host_alloc_exp,
-        .pfnUSMFreeExp = urc_unsupported_enqueue_usm_free_exp,
+        .pfnUSMDeviceAllocExp = checked_enqueue_usm_device_alloc_exp,
+        .pfnUSMSharedAllocExp = checked_enqueue_usm_shared_alloc_exp,
+        .pfnUSMHostAllocExp = checked_enqueue_usm_host_alloc_exp,
+        .pfnUSMFreeExp = checked_enqueue_usm_free_exp,
         .pfnTimestampRecordingExp = urc_unsupported_enqueue_timestamp_recording_exp,
         .pfnCommandBufferExp = checked_enqueue_command_buffer_exp,
         .pfnHostTaskExp = urc_unsupported_enqueue_host_task_exp,
@@ -1586,12 +1892,27 @@ const ur_dditable_t l0_ddi = {
         .pfnSharedAlloc = checked_usm_shared_alloc,
         .pfnFree = checked_usm_free,
         .pfnGetMemAllocInfo = checked_usm_get_mem_alloc_info,
-        .pfnPoolCreate = urc_unsupported_usm_pool_create,
-        .pfnPoolRetain = urc_unsupported_usm_pool_retain,
-        .pfnPoolRelease = urc_unsupported_usm_pool_release,
-        .pfnPoolGetInfo = urc_unsupported_usm_pool_get_info,
+        .pfnPoolCreate = checked_usm_pool_create,
+        .pfnPoolRetain = checked_usm_pool_retain,
+        .pfnPoolRelease = checked_usm_pool_release,
+        .pfnPoolGetInfo = checked_usm_pool_get_info,
     },
-    .USMExp = URC_UNSUPPORTED_USM_EXP,
+    .USMExp = {
+        .pfnPoolCreateExp = checked_usm_pool_create_exp,
+        .pfnPoolDestroyExp = checked_usm_pool_destroy_exp,
+        .pfnPoolGetDefaultDevicePoolExp = checked_usm_pool_get_default_device_pool_exp,
+        .pfnPoolGetInfoExp = checked_usm_pool_get_info_exp,
+        .pfnPoolSetInfoExp = checked_usm_pool_set_info_exp,
+        .pfnPoolSetDevicePoolExp = checked_usm_pool_set_device_pool_exp,
+        .pfnPoolGetDevicePoolExp = checked_usm_pool_get_device_pool_exp,
+        .pfnPoolTrimToExp = checked_usm_pool_trim_to_exp,
+        .pfnPitchedAllocExp = checked_usm_pitched_alloc_exp,
+        .pfnContextMemcpyExp = checked_usm_context_memcpy_exp,
+        .pfnHostAllocUnregisterExp = urc_unsupported_usm_host_alloc_unregister_exp,
+        .pfnHostAllocRegisterExp = urc_unsupported_usm_host_alloc_register_exp,
+        .pfnImportExp = urc_unsupported_usm_import_exp,
+        .pfnReleaseExp = urc_unsupported_usm_release_exp,
+    },
     .BindlessImagesExp = URC_UNSUPPORTED_BINDLESS_IMAGES_EXP,
     .CommandBufferExp = {
         .pfnCreateExp = checked_command_buffer_create_exp,
@@ -1622,7 +1943,15 @@ const ur_dditable_t l0_ddi = {
     .IPCExp = URC_UNSUPPORTED_IPC_EXP,
     .MemoryExportExp = URC_UNSUPPORTED_MEMORY_EXPORT_EXP,
     .UsmP2PExp = URC_UNSUPPORTED_USM_P2P_EXP,
-    .VirtualMem = URC_UNSUPPORTED_VIRTUAL_MEM,
+    .VirtualMem = {
+        .pfnGranularityGetInfo = checked_virtual_mem_granularity_get_info,
+        .pfnReserve = checked_virtual_mem_reserve,
+        .pfnFree = checked_virtual_mem_free,
+        .pfnMap = checked_virtual_mem_map,
+        .pfnUnmap = checked_virtual_mem_unmap,
+        .pfnSetAccess = checked_virtual_mem_set_access,
+        .pfnGetInfo = checked_virtual_mem_get_info,
+    },
     .Device = {
         .pfnGet = checked_device_get,
         .pfnGetInfo = checked_device_get_info,

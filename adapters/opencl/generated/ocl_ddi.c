@@ -1117,6 +1117,62 @@ static ur_result_t UR_APICALL checked_enqueue_kernel_launch_with_args_exp(ur_que
     return ocl_enqueue_kernel_launch_with_args_exp(hQueue, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, launchPropList, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
+static ur_result_t UR_APICALL checked_enqueue_usm_device_alloc_exp(ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, const size_t size, const ur_exp_async_usm_alloc_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, void **ppMem, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_device_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMDeviceAllocExp", "hQueue");
+    if (!urc_is_own(pPool, URC_KIND_USM_POOL, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urEnqueueUSMDeviceAllocExp", "pPool");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMDeviceAllocExp", "phEventWaitList");
+    return ocl_enqueue_usm_device_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_usm_shared_alloc_exp(ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, const size_t size, const ur_exp_async_usm_alloc_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, void **ppMem, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_shared_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMSharedAllocExp", "hQueue");
+    if (!urc_is_own(pPool, URC_KIND_USM_POOL, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urEnqueueUSMSharedAllocExp", "pPool");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMSharedAllocExp", "phEventWaitList");
+    return ocl_enqueue_usm_shared_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_usm_host_alloc_exp(ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, const size_t size, const ur_exp_async_usm_alloc_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, void **ppMem, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_host_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMHostAllocExp", "hQueue");
+    if (!urc_is_own(pPool, URC_KIND_USM_POOL, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urEnqueueUSMHostAllocExp", "pPool");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMHostAllocExp", "phEventWaitList");
+    return ocl_enqueue_usm_host_alloc_exp(hQueue, pPool, size, pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_usm_free_exp(ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, void *pMem, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_usm_free_exp(hQueue, pPool, pMem, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueUSMFreeExp", "hQueue");
+    if (!urc_is_own(pPool, URC_KIND_USM_POOL, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urEnqueueUSMFreeExp", "pPool");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueUSMFreeExp", "phEventWaitList");
+    return ocl_enqueue_usm_free_exp(hQueue, pPool, pMem, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
 static ur_result_t UR_APICALL checked_enqueue_command_buffer_exp(ur_queue_handle_t hQueue, ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
     ur_result_t result = urc_check_enqueue_command_buffer_exp(hQueue, hCommandBuffer, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
@@ -1209,6 +1265,154 @@ static ur_result_t UR_APICALL checked_usm_get_mem_alloc_info(ur_context_handle_t
     if (!urc_is_own(hContext, URC_KIND_CONTEXT, &ocl_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMGetMemAllocInfo", "hContext");
     return ocl_usm_get_mem_alloc_info(hContext, pMem, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_create(ur_context_handle_t hContext, ur_usm_pool_desc_t *pPoolDesc, ur_usm_pool_handle_t *ppPool) {
+    ur_result_t result = urc_check_usm_pool_create(hContext, pPoolDesc, ppPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolCreate", "hContext");
+    return ocl_usm_pool_create(hContext, pPoolDesc, ppPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_retain(ur_usm_pool_handle_t pPool) {
+    ur_result_t result = urc_check_usm_pool_retain(pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(pPool, URC_KIND_USM_POOL, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolRetain", "pPool");
+    return ocl_usm_pool_retain(pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_release(ur_usm_pool_handle_t pPool) {
+    ur_result_t result = urc_check_usm_pool_release(pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(pPool, URC_KIND_USM_POOL, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolRelease", "pPool");
+    return ocl_usm_pool_release(pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_get_info(ur_usm_pool_handle_t hPool, ur_usm_pool_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_usm_pool_get_info(hPool, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hPool, URC_KIND_USM_POOL, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolGetInfo", "hPool");
+    return ocl_usm_pool_get_info(hPool, propName, propSize, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_desc_t *pPoolDesc, ur_usm_pool_handle_t *pPool) {
+    ur_result_t result = urc_check_usm_pool_create_exp(hContext, hDevice, pPoolDesc, pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolCreateExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPoolCreateExp", "hDevice");
+    return ocl_usm_pool_create_exp(hContext, hDevice, pPoolDesc, pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_destroy_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool) {
+    ur_result_t result = urc_check_usm_pool_destroy_exp(hContext, hDevice, hPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolDestroyExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPoolDestroyExp", "hDevice");
+    if (!urc_is_own(hPool, URC_KIND_USM_POOL, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolDestroyExp", "hPool");
+    return ocl_usm_pool_destroy_exp(hContext, hDevice, hPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_get_default_device_pool_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t *pPool) {
+    ur_result_t result = urc_check_usm_pool_get_default_device_pool_exp(hContext, hDevice, pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolGetDefaultDevicePoolExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPoolGetDefaultDevicePoolExp", "hDevice");
+    return ocl_usm_pool_get_default_device_pool_exp(hContext, hDevice, pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_get_info_exp(ur_usm_pool_handle_t hPool, ur_usm_pool_info_t propName, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_usm_pool_get_info_exp(hPool, propName, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hPool, URC_KIND_USM_POOL, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolGetInfoExp", "hPool");
+    return ocl_usm_pool_get_info_exp(hPool, propName, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_set_info_exp(ur_usm_pool_handle_t hPool, ur_usm_pool_info_t propName, void *pPropValue, size_t propSize) {
+    ur_result_t result = urc_check_usm_pool_set_info_exp(hPool, propName, pPropValue, propSize);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hPool, URC_KIND_USM_POOL, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolSetInfoExp", "hPool");
+    return ocl_usm_pool_set_info_exp(hPool, propName, pPropValue, propSize);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_set_device_pool_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool) {
+    ur_result_t result = urc_check_usm_pool_set_device_pool_exp(hContext, hDevice, hPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolSetDevicePoolExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPoolSetDevicePoolExp", "hDevice");
+    if (!urc_is_own(hPool, URC_KIND_USM_POOL, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolSetDevicePoolExp", "hPool");
+    return ocl_usm_pool_set_device_pool_exp(hContext, hDevice, hPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_get_device_pool_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t *pPool) {
+    ur_result_t result = urc_check_usm_pool_get_device_pool_exp(hContext, hDevice, pPool);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolGetDevicePoolExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPoolGetDevicePoolExp", "hDevice");
+    return ocl_usm_pool_get_device_pool_exp(hContext, hDevice, pPool);
+}
+
+static ur_result_t UR_APICALL checked_usm_pool_trim_to_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool, size_t minBytesToKeep) {
+    ur_result_t result = urc_check_usm_pool_trim_to_exp(hContext, hDevice, hPool, minBytesToKeep);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPoolTrimToExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPoolTrimToExp", "hDevice");
+    if (!urc_is_own(hPool, URC_KIND_USM_POOL, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolTrimToExp", "hPool");
+    return ocl_usm_pool_trim_to_exp(hContext, hDevice, hPool, minBytesToKeep);
+}
+
+static ur_result_t UR_APICALL checked_usm_pitched_alloc_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t widthInBytes, size_t height, size_t elementSizeBytes, void **ppMem, size_t *pResultPitch) {
+    ur_result_t result = urc_check_usm_pitched_alloc_exp(hContext, hDevice, pUSMDesc, pool, widthInBytes, height, elementSizeBytes, ppMem, pResultPitch);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMPitchedAllocExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUSMPitchedAllocExp", "hDevice");
+    if (!urc_is_own(pool, URC_KIND_USM_POOL, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPitchedAllocExp", "pool");
+    return ocl_usm_pitched_alloc_exp(hContext, hDevice, pUSMDesc, pool, widthInBytes, height, elementSizeBytes, ppMem, pResultPitch);
+}
+
+static ur_result_t UR_APICALL checked_usm_context_memcpy_exp(ur_context_handle_t hContext, void *pDst, const void *pSrc, size_t size) {
+    ur_result_t result = urc_check_usm_context_memcpy_exp(hContext, pDst, pSrc, size);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMContextMemcpyExp", "hContext");
+    return ocl_usm_context_memcpy_exp(hContext, pDst, pSrc, size);
 }
 
 static ur_result_t UR_APICALL checked_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_exp_command_buffer_desc_t *pCommandBufferDesc, ur_exp_command_buffer_handle_t *phCommandBuffer) {
@@ -1615,10 +1819,10 @@ const ur_dditable_t ocl_ddi = {
     },
     .EnqueueExp = {
         .pfnKernelLaunchWithArgsExp = checked_enqueue_kernel_launch_with_args_exp,
-        .pfnUSMDeviceAllocExp = urc_unsupported_enqueue_usm_device_alloc_exp,
-        .pfnUSMSharedAllocExp = urc_unsupported_enqueue_usm_shared_alloc_exp,
-        .pfnUSMHostAllocExp = urc_unsupported_enqueue_usm_host_alloc_exp,
-        .pfnUSMFreeExp = urc_unsupported_enqueue_usm_free_exp,
+        .pfnUSMDeviceAllocExp = checked_enqueue_usm_device_alloc_exp,
+        .pfnUSMSharedAllocExp = checked_enqueue_usm_shared_alloc_exp,
+        .pfnUSMHostAllocExp = checked_enqueue_usm_host_alloc_exp,
+        .pfnUSMFreeExp = checked_enqueue_usm_free_exp,
         .pfnTimestampRecordingExp = urc_unsupported_enqueue_timestamp_recording_exp,
         .pfnCommandBufferExp = checked_enqueue_command_buffer_exp,
         .pfnHostTaskExp = checked_enqueue_host_task_exp,
@@ -1631,12 +1835,27 @@ const ur_dditable_t ocl_ddi = {
         .pfnSharedAlloc = checked_usm_shared_alloc,
         .pfnFree = checked_usm_free,
         .pfnGetMemAllocInfo = checked_usm_get_mem_alloc_info,
-        .pfnPoolCreate = urc_unsupported_usm_pool_create,
-        .pfnPoolRetain = urc_unsupported_usm_pool_retain,
-        .pfnPoolRelease = urc_unsupported_usm_pool_release,
-        .pfnPoolGetInfo = urc_unsupported_usm_pool_get_info,
+        .pfnPoolCreate = checked_usm_pool_create,
+        .pfnPoolRetain = checked_usm_pool_retain,
+        .pfnPoolRelease = checked_usm_pool_release,
+        .pfnPoolGetInfo = checked_usm_pool_get_info,
     },
-    .USMExp = URC_UNSUPPORTED_USM_EXP,
+    .USMExp = {
+        .pfnPoolCreateExp = checked_usm_pool_create_exp,
+        .pfnPoolDestroyExp = checked_usm_pool_destroy_exp,
+        .pfnPoolGetDefaultDevicePoolExp = checked_usm_pool_get_default_device_pool_exp,
+        .pfnPoolGetInfoExp = checked_usm_pool_get_info_exp,
+        .pfnPoolSetInfoExp = checked_usm_pool_set_info_exp,
+        .pfnPoolSetDevicePoolExp = checked_usm_pool_set_device_pool_exp,
+        .pfnPoolGetDevicePoolExp = checked_usm_pool_get_device_pool_exp,
+        .pfnPoolTrimToExp = checked_usm_pool_trim_to_exp,
+        .pfnPitchedAllocExp = checked_usm_pitched_alloc_exp,
+        .pfnContextMemcpyExp = checked_usm_context_memcpy_exp,
+        .pfnHostAllocUnregisterExp = urc_unsupported_usm_host_alloc_unregister_exp,
+        .pfnHostAllocRegisterExp = urc_unsupported_usm_host_alloc_register_exp,
+        .pfnImportExp = urc_unsupported_usm_import_exp,
+        .pfnReleaseExp = urc_unsupported_usm_release_exp,
+    },
     .BindlessImagesExp = URC_UNSUPPORTED_BINDLESS_IMAGES_EXP,
     .CommandBufferExp = {
         .pfnCreateExp = checked_command_buffer_create_exp,

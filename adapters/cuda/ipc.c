@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+// Inter-process USM: urIPCGetMemHandleExp wraps cuIpcGetMemHandle's handle and the pointer's
+// offset in its allocation; another process opens it with cuIpcOpenMemHandle and gets the same
+// byte. Pooled pointers share their whole slab, so they are refused. Physical-memory and event
+// handles are not built (UNSUPPORTED_FEATURE).
+#include <stdlib.h>
+
+#include "cuda_internal.h"
+#include "usm_pools.h"
+
+/// What crosses the process boundary.
+typedef struct cuda_ipc_data_t {
+    CUipcMemHandle handle;
+    uint64_t offset;
+} cuda_ipc_data_t;
+
+static ur_result_t ipc_ready(ur_context_handle_t hContext) {
+    if (!cuda_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    if (cu.IpcGetMemHandle == NULL || cu.IpcOpenMemHandle == NULL || cu.IpcCloseMemHandle == NULL)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "the CUDA driver has no IPC calls");
+    return cuda_activate(CUDA_CONTEXT(hContext)->devices[0]);
+}
+
+ur_result_t cuda_ipc_get_mem_handle_exp(ur_context_handle_t hContext, void *pMem,
+                                        void **ppIPCMemHandleData,
+                                        size_t *pIPCMemHandleDataSizeRet) {
+    ur_result_t res = ipc_ready(hContext);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    if (urc_usm_pool_of(pMem, NULL, NULL, NULL) != NULL)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "%p is a pooled allocation: it cannot be shared alone", pMem);
+    cuda_pointer_t info;
+    if ((res = cuda_pointer_query(pMem, &info)) != UR_RESULT_SUCCESS)
+        return res;
+    if (info.memory_type != CU_MEMORYTYPE_DEVICE || info.managed)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "%p is not device USM memory of the CUDA adapter", pMem);
+    cuda_ipc_data_t *data = URC_NEW(cuda_ipc_data_t);
+    if (data == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    res = cuda_ok(cu.IpcGetMemHandle(&data->handle, (CUdeviceptr)info.base), "cuIpcGetMemHandle");
+    if (res != UR_RESULT_SUCCESS) {
+        free(data);
+        return res;
+    }
+    data->offset = (uint64_t)((uintptr_t)pMem - (uintptr_t)info.base);
+    *ppIPCMemHandleData = data;
+    *pIPCMemHandleDataSizeRet = sizeof *data;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_ipc_put_mem_handle_exp(ur_context_handle_t hContext, void *pIPCMemHandleData) {
+    if (!cuda_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    free(pIPCMemHandleData); // nothing of the driver's to give back
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t cuda_ipc_open_mem_handle_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                                         void *pIPCMemHandleData, size_t ipcMemHandleDataSize,
+                                         void **ppMem) {
+    ur_result_t res = ipc_ready(hContext);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    if (!cuda_is(hDevice, URC_KIND_DEVICE) ||
+        !cuda_context_has_device(CUDA_CONTEXT(hContext), CUDA_DEVICE(hDevice)))
+        return UR_RESULT_ERROR_INVALID_DEVICE;
+    if (ipcMemHandleDataSize != sizeof(cuda_ipc_data_t))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "IPC handle data of %zu bytes; the CUDA adapter's are %zu",
+                             ipcMemHandleDataSize, sizeof(cuda_ipc_data_t));
+    if ((res = cuda_activate(CUDA_DEVICE(hDevice))) != UR_RESULT_SUCCESS)
+        return res;
+    const cuda_ipc_data_t *data = pIPCMemHandleData;
+    CUdeviceptr base = 0;
+    CUresult r = cu.IpcOpenMemHandle(&base, data->handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+    // A handle whose process is gone, or that never was one, is the caller's bad value.
+    if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_INVALID_HANDLE ||
+        r == CUDA_ERROR_MAP_FAILED)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, (int32_t)r,
+                             "cuIpcOpenMemHandle refused the handle (its process may be gone)");
+    if ((res = cuda_ok(r, "cuIpcOpenMemHandle")) == UR_RESULT_SUCCESS)
+        *ppMem = (void *)(uintptr_t)(base + data->offset);
+    return res;
+}
+
+ur_result_t cuda_ipc_close_mem_handle_exp(ur_context_handle_t hContext, void *pMem) {
+    ur_result_t res = ipc_ready(hContext);
+    cuda_pointer_t info;
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_pointer_query(pMem, &info);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    if (info.memory_type == 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "%p is not an opened IPC handle",
+                             pMem);
+    CUresult r = cu.IpcCloseMemHandle((CUdeviceptr)info.base);
+    if (r == CUDA_ERROR_INVALID_VALUE)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, (int32_t)r,
+                             "%p is not an opened IPC handle", pMem);
+    return cuda_ok(r, "cuIpcCloseMemHandle");
+}

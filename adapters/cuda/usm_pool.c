@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+// USM pools (common/usm_pools) over cuMemAlloc, cuMemAllocManaged and cuMemHostAlloc.
+#include <string.h>
+
+#include "cuda_internal.h"
+#include "usm_async.h"
+#include "usm_pools.h"
+
+static ur_result_t native_alloc(void *native, size_t size, size_t align, bool zero, void **out) {
+    (void)align; // at most what the driver gives anyway (caps below)
+    const urc_usm_target_t *t = native;
+    const cuda_context_t *ctx = t->context;
+    const cuda_device_t *dev = t->device != NULL ? t->device : ctx->devices[0];
+    ur_result_t res = cuda_activate(dev);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    void *p = NULL;
+    CUdeviceptr d = 0;
+    if (t->type == UR_USM_TYPE_HOST) {
+        CUresult r =
+            cu.MemHostAlloc(&p, size, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
+        if (r == CUDA_ERROR_OUT_OF_MEMORY)
+            return urc_error_set(UR_RESULT_ERROR_OUT_OF_HOST_MEMORY, (int32_t)r,
+                                 "cuMemHostAlloc could not pin a %zu-byte pool slab", size);
+        res = cuda_ok(r, "cuMemHostAlloc");
+    } else if (t->type == UR_USM_TYPE_DEVICE) {
+        res = cuda_ok(cu.MemAlloc(&d, size), "cuMemAlloc");
+        p = (void *)(uintptr_t)d;
+    } else {
+        res = cuda_ok(cu.MemAllocManaged(&d, size, CU_MEM_ATTACH_GLOBAL), "cuMemAllocManaged");
+        p = (void *)(uintptr_t)d;
+    }
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    if (zero && t->type != UR_USM_TYPE_DEVICE) {
+        memset(p, 0, size);
+    } else if (zero) {
+        res = cuda_ok(cu.MemsetD8Async(d, 0, size, NULL), "cuMemsetD8Async");
+        if (res == UR_RESULT_SUCCESS)
+            res = cuda_ok(cu.CtxSynchronize(), "cuCtxSynchronize");
+        if (res != UR_RESULT_SUCCESS) {
+            (void)cu.MemFree(d);
+            return res;
+        }
+    }
+    *out = p;
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t native_free(void *native, void *ptr) {
+    const urc_usm_target_t *t = native;
+    const cuda_context_t *ctx = t->context;
+    ur_result_t res = cuda_activate(t->device != NULL ? t->device : ctx->devices[0]);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    if (t->type == UR_USM_TYPE_HOST)
+        return cuda_ok(cu.MemFreeHost(ptr), "cuMemFreeHost");
+    return cuda_ok(cu.MemFree((CUdeviceptr)(uintptr_t)ptr), "cuMemFree");
+}
+
+static ur_result_t context_devices(ur_context_handle_t h, uint32_t *n, void *const **devices) {
+    if (!cuda_is(h, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    *n = CUDA_CONTEXT(h)->ndevices;
+    *devices = (void *const *)CUDA_CONTEXT(h)->devices;
+    return UR_RESULT_SUCCESS;
+}
+
+static void retain_context(ur_context_handle_t h) {
+    cuda_context_retain_internal(CUDA_CONTEXT(h));
+}
+
+static void release_context(ur_context_handle_t h) {
+    cuda_context_release_internal(CUDA_CONTEXT(h));
+}
+
+// cuMemAlloc guarantees 256 bytes, cuMemHostAlloc a page. Shared slabs need managed memory,
+// which every device urc supports has (a device without it refuses the pool allocation).
+const urc_usm_pool_adapter_t cuda_pool_adapter = {
+    .ddi = &cuda_ddi,
+    .ops = {native_alloc, native_free},
+    .caps = {.host_align = 4096, .device_align = 256, .host = true, .shared = true},
+    .context_devices = context_devices,
+    .retain_context = retain_context,
+    .release_context = release_context,
+};
+
+// ---- stream-ordered allocation: the pool plus the queue's order ----
+
+static ur_result_t queue_of(ur_queue_handle_t q, ur_context_handle_t *ctx,
+                            ur_device_handle_t *dev) {
+    if (!cuda_is(q, URC_KIND_QUEUE))
+        return UR_RESULT_ERROR_INVALID_QUEUE;
+    *ctx = (ur_context_handle_t)CUDA_QUEUE(q)->ctx;
+    *dev = (ur_device_handle_t)CUDA_QUEUE(q)->dev;
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t barrier(ur_queue_handle_t q, ur_command_t command, uint32_t n,
+                           const ur_event_handle_t *wait, ur_event_handle_t *phEvent) {
+    return cuda_enqueue_barrier(CUDA_QUEUE(q), command, n, wait, phEvent);
+}
+
+static const urc_usm_async_adapter_t cuda_async_adapter = {
+    &cuda_pool_adapter,      queue_of,        barrier,
+    cuda_event_set_callback, cuda_event_wait, cuda_event_release};
+
+// Device memory for the device's default pool comes from the driver's own stream-ordered
+// allocator (cuMemAllocFromPoolAsync on the device's default memory pool, cuMemFreeAsync);
+// host and shared memory, and any pool the program made or set, take common/usm_async.
+static bool native_async(cuda_queue_t *q, ur_usm_pool_handle_t pool) {
+    if (pool != NULL || cu.DeviceGetDefaultMemPool == NULL || cu.MemAllocFromPoolAsync == NULL ||
+        cu.MemFreeAsync == NULL)
+        return false;
+    ur_usm_pool_handle_t current = NULL;
+    return urc_usm_pool_get_device_pool_exp(&cuda_pool_adapter, (ur_context_handle_t)q->ctx,
+                                            (ur_device_handle_t)q->dev,
+                                            &current) == UR_RESULT_SUCCESS &&
+           ((urc_usm_pool_t *)current)->context_owned;
+}
+
+ur_result_t cuda_enqueue_usm_device_alloc_exp(
+    ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, const size_t size,
+    const ur_exp_async_usm_alloc_properties_t *pProperties, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, void **ppMem, ur_event_handle_t *phEvent) {
+    if (!cuda_is(hQueue, URC_KIND_QUEUE))
+        return UR_RESULT_ERROR_INVALID_QUEUE;
+    cuda_queue_t *q = CUDA_QUEUE(hQueue);
+    if (!native_async(q, pPool))
+        return urc_usm_enqueue_alloc(&cuda_async_adapter, hQueue, pPool, UR_USM_TYPE_DEVICE, size,
+                                     pProperties, numEventsInWaitList, phEventWaitList, ppMem,
+                                     phEvent);
+    if (pProperties != NULL && (pProperties->flags & UR_EXP_ASYNC_USM_ALLOC_FLAGS_MASK))
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (size == 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_USM_SIZE, 0,
+                             "an enqueued USM allocation of 0 bytes");
+    cuda_op_t op;
+    ur_result_t res = cuda_op_begin(q, UR_COMMAND_ENQUEUE_USM_DEVICE_ALLOC_EXP, numEventsInWaitList,
+                                    phEventWaitList, phEvent, &op);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    CUmemoryPool mp = NULL;
+    CUdeviceptr d = 0;
+    res = cuda_ok(cu.DeviceGetDefaultMemPool(&mp, q->dev->cu), "cuDeviceGetDefaultMemPool");
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_ok(cu.MemAllocFromPoolAsync(&d, size, mp, op.stream), "cuMemAllocFromPoolAsync");
+    res = cuda_op_end(&op, res, false, phEvent);
+    if (res == UR_RESULT_SUCCESS)
+        *ppMem = (void *)(uintptr_t)d;
+    return res;
+}
+
+ur_result_t cuda_enqueue_usm_free_exp(ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool,
+                                      void *pMem, uint32_t numEventsInWaitList,
+                                      const ur_event_handle_t *phEventWaitList,
+                                      ur_event_handle_t *phEvent) {
+    if (!cuda_is(hQueue, URC_KIND_QUEUE))
+        return UR_RESULT_ERROR_INVALID_QUEUE;
+    cuda_queue_t *q = CUDA_QUEUE(hQueue);
+    // Memory of a common pool goes back there; the rest came from the driver's pool.
+    if (pPool != NULL || urc_usm_pool_of(pMem, NULL, NULL, NULL) != NULL || cu.MemFreeAsync == NULL)
+        return urc_usm_enqueue_free(&cuda_async_adapter, hQueue, pPool, pMem, numEventsInWaitList,
+                                    phEventWaitList, phEvent);
+    // Only the driver pool's memory is freed this way: a plain allocation is refused, not freed.
+    ur_result_t res = cuda_activate(q->dev);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    CUmemoryPool owner = NULL;
+    if (cu.PointerGetAttribute(&owner, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE,
+                               (CUdeviceptr)(uintptr_t)pMem) != CUDA_SUCCESS ||
+        owner == NULL)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
+                             "%p is not an enqueued USM allocation", pMem);
+    cuda_op_t op;
+    res = cuda_op_begin(q, UR_COMMAND_ENQUEUE_USM_FREE_EXP, numEventsInWaitList, phEventWaitList,
+                        phEvent, &op);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    res = cuda_ok(cu.MemFreeAsync((CUdeviceptr)(uintptr_t)pMem, op.stream), "cuMemFreeAsync");
+    return cuda_op_end(&op, res, false, phEvent);
+}
+
+ur_result_t cuda_enqueue_usm_shared_alloc_exp(
+    ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, const size_t size,
+    const ur_exp_async_usm_alloc_properties_t *pProperties, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, void **ppMem, ur_event_handle_t *phEvent) {
+    return urc_usm_enqueue_alloc(&cuda_async_adapter, hQueue, pPool, UR_USM_TYPE_SHARED, size,
+                                 pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+}
+
+ur_result_t cuda_enqueue_usm_host_alloc_exp(ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool,
+                                            const size_t size,
+                                            const ur_exp_async_usm_alloc_properties_t *pProperties,
+                                            uint32_t numEventsInWaitList,
+                                            const ur_event_handle_t *phEventWaitList, void **ppMem,
+                                            ur_event_handle_t *phEvent) {
+    return urc_usm_enqueue_alloc(&cuda_async_adapter, hQueue, pPool, UR_USM_TYPE_HOST, size,
+                                 pProperties, numEventsInWaitList, phEventWaitList, ppMem, phEvent);
+}
+
+#define A      (&cuda_pool_adapter)
+#define PREFIX cuda
+#include "usm_pool_entry_points.inc"

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+// USM pools (common/usm_pools) over zeMemAllocHost/Device/Shared.
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "l0_internal.h"
+#include "usm_async.h"
+#include "usm_pools.h"
+
+// Device memory is zeroed by a copy from zeroed host memory (slabs are rare).
+static ur_result_t zero_device(l0_context_t *ctx, l0_device_t *dev, void *ptr, size_t size) {
+    void *zeros = calloc(1, size);
+    if (zeros == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    ur_result_t res = l0_copy_now(ctx, dev, ptr, zeros, size);
+    free(zeros);
+    return res;
+}
+
+static ur_result_t native_alloc(void *native, size_t size, size_t align, bool zero, void **out) {
+    const urc_usm_target_t *t = native;
+    l0_context_t *ctx = t->context;
+    l0_device_t *dev = t->device;
+    ze_device_mem_alloc_desc_t ddesc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0};
+    ze_host_mem_alloc_desc_t hdesc = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, NULL, 0};
+    void *p = NULL;
+    ze_result_t r = t->type == UR_USM_TYPE_HOST ? zeMemAllocHost(ctx->ze, &hdesc, size, align, &p)
+                    : t->type == UR_USM_TYPE_DEVICE
+                        ? zeMemAllocDevice(ctx->ze, &ddesc, size, align, dev->ze, &p)
+                        : zeMemAllocShared(ctx->ze, &ddesc, &hdesc, size, align, dev->ze, &p);
+    ur_result_t res = l0_ok(r, "USM pool slab (zeMemAlloc*)");
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    if (zero && t->type != UR_USM_TYPE_DEVICE)
+        memset(p, 0, size);
+    else if (zero)
+        res = zero_device(ctx, dev, p, size);
+    if (res != UR_RESULT_SUCCESS) {
+        (void)l0_usm_release(ctx, p);
+        return res;
+    }
+    *out = p;
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t native_free(void *native, void *ptr) {
+    const urc_usm_target_t *t = native;
+    return l0_usm_release(t->context, ptr);
+}
+
+static ur_result_t context_devices(ur_context_handle_t h, uint32_t *n, void *const **devices) {
+    if (!l0_is(h, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    *n = L0_CONTEXT(h)->ndevices;
+    *devices = (void *const *)L0_CONTEXT(h)->devices;
+    return UR_RESULT_SUCCESS;
+}
+
+static void retain_context(ur_context_handle_t h) {
+    l0_context_retain_internal(L0_CONTEXT(h));
+}
+static void release_context(ur_context_handle_t h) {
+    l0_context_release_internal(L0_CONTEXT(h));
+}
+
+// zeMemAlloc* take any power-of-two alignment; a page is plenty for a slab.
+const urc_usm_pool_adapter_t l0_pool_adapter = {
+    .ddi = &l0_ddi,
+    .ops = {native_alloc, native_free},
+    .caps = {.host_align = 4096, .device_align = 4096, .host = true, .shared = true},
+    .context_devices = context_devices,
+    .retain_context = retain_context,
+    .release_context = release_context,
+};
+
+// ---- stream-ordered allocation: the pool plus the queue's order ----
+
+static ur_result_t queue_of(ur_queue_handle_t q, ur_context_handle_t *ctx,
+                            ur_device_handle_t *dev) {
+    if (!l0_is(q, URC_KIND_QUEUE))
+        return UR_RESULT_ERROR_INVALID_QUEUE;
+    *ctx = (ur_context_handle_t)L0_QUEUE(q)->ctx;
+    *dev = (ur_device_handle_t)L0_QUEUE(q)->dev;
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t barrier(ur_queue_handle_t q, ur_command_t command, uint32_t n,
+                           const ur_event_handle_t *wait, ur_event_handle_t *phEvent) {
+    return l0_enqueue_wait_command(L0_QUEUE(q), command, n, wait, phEvent);
+}
+
+static const urc_usm_async_adapter_t l0_async_adapter = {
+    &l0_pool_adapter, queue_of, barrier, l0_event_set_callback, l0_event_wait, l0_event_release};
+
+#define ASYNC  (&l0_async_adapter)
+#define A      (&l0_pool_adapter)
+#define PREFIX l0
+#include "usm_pool_entry_points.inc"

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+// urVirtualMem* and urPhysicalMem* over zeVirtualMem* and zePhysicalMem*. The granularity is
+// zeVirtualMemQueryPageSize's page size on the context's first device (or the one named).
+#include "l0_internal.h"
+#include "virtual_mem.h"
+
+typedef struct l0_physical_mem_t {
+    urc_object_t obj;
+    l0_context_t *ctx; // retained
+    l0_device_t *dev;
+    size_t size;
+    ur_physical_mem_properties_t props;
+    ze_physical_mem_handle_t ze;
+} l0_physical_mem_t;
+
+#define L0_PHYSICAL(h) ((l0_physical_mem_t *)(h))
+
+static ur_result_t page_size(l0_context_t *ctx, l0_device_t *dev, size_t size, size_t *out) {
+    return l0_ok(zeVirtualMemQueryPageSize(ctx->ze, dev->ze, size ? size : 1, out),
+                 "zeVirtualMemQueryPageSize");
+}
+
+static ur_result_t check_range(l0_context_t *ctx, const void *start, size_t size,
+                               ur_result_t bad_size) {
+    size_t g = 0;
+    ur_result_t res = page_size(ctx, ctx->devices[0], size, &g);
+    return res != UR_RESULT_SUCCESS ? res : urc_vm_check_range(start, size, g, bad_size);
+}
+
+static ze_memory_access_attribute_t access_of(ur_virtual_mem_access_flags_t flags) {
+    if (flags & UR_VIRTUAL_MEM_ACCESS_FLAG_READ_WRITE)
+        return ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE;
+    if (flags & UR_VIRTUAL_MEM_ACCESS_FLAG_READ_ONLY)
+        return ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY;
+    return ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;
+}
+
+ur_result_t l0_virtual_mem_granularity_get_info(ur_context_handle_t hContext,
+                                                ur_device_handle_t hDevice, size_t allocationSize,
+                                                ur_virtual_mem_granularity_info_t propName,
+                                                size_t propSize, void *pPropValue,
+                                                size_t *pPropSizeRet) {
+    if (!l0_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    l0_context_t *ctx = L0_CONTEXT(hContext);
+    l0_device_t *dev = ctx->devices[0];
+    if (hDevice != NULL) {
+        if (!l0_is(hDevice, URC_KIND_DEVICE) || !l0_context_has_device(ctx, L0_DEVICE(hDevice)))
+            return UR_RESULT_ERROR_INVALID_DEVICE;
+        dev = L0_DEVICE(hDevice);
+    }
+    if (propName != UR_VIRTUAL_MEM_GRANULARITY_INFO_MINIMUM &&
+        propName != UR_VIRTUAL_MEM_GRANULARITY_INFO_RECOMMENDED)
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    // Level Zero has one page size per allocation size: minimum and recommended alike.
+    size_t g = 0;
+    ur_result_t res = page_size(ctx, dev, allocationSize, &g);
+    return res != UR_RESULT_SUCCESS
+               ? res
+               : urc_info_size(&(urc_info_t){propSize, pPropValue, pPropSizeRet}, g);
+}
+
+ur_result_t l0_virtual_mem_reserve(ur_context_handle_t hContext, const void *pStart, size_t size,
+                                   void **ppStart) {
+    if (!l0_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    l0_context_t *ctx = L0_CONTEXT(hContext);
+    ur_result_t res = check_range(ctx, NULL, size, UR_RESULT_ERROR_INVALID_SIZE);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    return l0_ok(zeVirtualMemReserve(ctx->ze, pStart, size, ppStart), "zeVirtualMemReserve");
+}
+
+ur_result_t l0_virtual_mem_free(ur_context_handle_t hContext, const void *pStart, size_t size) {
+    if (!l0_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    return l0_ok(zeVirtualMemFree(L0_CONTEXT(hContext)->ze, pStart, size), "zeVirtualMemFree");
+}
+
+ur_result_t l0_virtual_mem_map(ur_context_handle_t hContext, const void *pStart, size_t size,
+                               ur_physical_mem_handle_t hPhysicalMem, size_t offset,
+                               ur_virtual_mem_access_flags_t flags) {
+    if (!l0_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    if (!l0_is(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0,
+                             "not a Level Zero adapter physical memory handle");
+    l0_context_t *ctx = L0_CONTEXT(hContext);
+    l0_physical_mem_t *m = L0_PHYSICAL(hPhysicalMem);
+    ur_result_t res = check_range(ctx, pStart, size, UR_RESULT_ERROR_INVALID_SIZE);
+    if (res == UR_RESULT_SUCCESS)
+        res = urc_vm_check_offset(offset, size, m->size);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    return l0_ok(zeVirtualMemMap(ctx->ze, pStart, size, m->ze, offset, access_of(flags)),
+                 "zeVirtualMemMap");
+}
+
+ur_result_t l0_virtual_mem_unmap(ur_context_handle_t hContext, const void *pStart, size_t size) {
+    if (!l0_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    return l0_ok(zeVirtualMemUnmap(L0_CONTEXT(hContext)->ze, pStart, size), "zeVirtualMemUnmap");
+}
+
+ur_result_t l0_virtual_mem_set_access(ur_context_handle_t hContext, const void *pStart, size_t size,
+                                      ur_virtual_mem_access_flags_t flags) {
+    if (!l0_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    return l0_ok(
+        zeVirtualMemSetAccessAttribute(L0_CONTEXT(hContext)->ze, pStart, size, access_of(flags)),
+        "zeVirtualMemSetAccessAttribute");
+}
+
+ur_result_t l0_virtual_mem_get_info(ur_context_handle_t hContext, const void *pStart, size_t size,
+                                    ur_virtual_mem_info_t propName, size_t propSize,
+                                    void *pPropValue, size_t *pPropSizeRet) {
+    if (!l0_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    if (propName != UR_VIRTUAL_MEM_INFO_ACCESS_MODE)
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    ze_memory_access_attribute_t a = ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;
+    size_t out_size = 0;
+    ur_result_t res =
+        l0_ok(zeVirtualMemGetAccessAttribute(L0_CONTEXT(hContext)->ze, pStart, size, &a, &out_size),
+              "zeVirtualMemGetAccessAttribute");
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    ur_virtual_mem_access_flags_t flags =
+        a == ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE  ? UR_VIRTUAL_MEM_ACCESS_FLAG_READ_WRITE
+        : a == ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY ? UR_VIRTUAL_MEM_ACCESS_FLAG_READ_ONLY
+                                                   : UR_VIRTUAL_MEM_ACCESS_FLAG_NONE;
+    return urc_info_bytes(&(urc_info_t){propSize, pPropValue, pPropSizeRet}, &flags, sizeof flags);
+}
+
+// ---- physical memory ----
+
+ur_result_t l0_physical_mem_create(ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                                   size_t size, const ur_physical_mem_properties_t *pProperties,
+                                   ur_physical_mem_handle_t *phPhysicalMem) {
+    if (!l0_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    l0_context_t *ctx = L0_CONTEXT(hContext);
+    if (!l0_is(hDevice, URC_KIND_DEVICE) || !l0_context_has_device(ctx, L0_DEVICE(hDevice)))
+        return UR_RESULT_ERROR_INVALID_DEVICE;
+    ur_physical_mem_flags_t flags = pProperties != NULL ? pProperties->flags : 0;
+    if (flags & UR_PHYSICAL_MEM_FLAGS_MASK)
+        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    l0_device_t *dev = L0_DEVICE(hDevice);
+    size_t g = 0;
+    ur_result_t res = page_size(ctx, dev, size, &g);
+    if (res == UR_RESULT_SUCCESS)
+        res = urc_vm_check_range(NULL, size, g, UR_RESULT_ERROR_INVALID_SIZE);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    l0_physical_mem_t *m = URC_NEW(l0_physical_mem_t);
+    if (m == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    ze_physical_mem_desc_t desc = {ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC, NULL, 0, size};
+    res = l0_ok(zePhysicalMemCreate(ctx->ze, dev->ze, &desc, &m->ze), "zePhysicalMemCreate");
+    if (res != UR_RESULT_SUCCESS) {
+        free(m);
+        return res;
+    }
+    urc_object_init(&m->obj, &l0_ddi, URC_KIND_PHYSICAL_MEM);
+    m->ctx = ctx;
+    m->dev = dev;
+    m->size = size;
+    m->props =
+        (ur_physical_mem_properties_t){UR_STRUCTURE_TYPE_PHYSICAL_MEM_PROPERTIES, NULL, flags};
+    l0_context_retain_internal(ctx);
+    *phPhysicalMem = (ur_physical_mem_handle_t)m;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t l0_physical_mem_retain(ur_physical_mem_handle_t hPhysicalMem) {
+    if (!l0_is(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
+        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+    urc_retain(&L0_PHYSICAL(hPhysicalMem)->obj);
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t l0_physical_mem_release(ur_physical_mem_handle_t hPhysicalMem) {
+    if (!l0_is(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
+        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+    l0_physical_mem_t *m = L0_PHYSICAL(hPhysicalMem);
+    if (!urc_release(&m->obj))
+        return UR_RESULT_SUCCESS;
+    ur_result_t res = l0_ok(zePhysicalMemDestroy(m->ctx->ze, m->ze), "zePhysicalMemDestroy");
+    l0_context_release_internal(m->ctx);
+    free(m);
+    return res;
+}
+
+ur_result_t l0_physical_mem_get_info(ur_physical_mem_handle_t hPhysicalMem,
+                                     ur_physical_mem_info_t propName, size_t propSize,
+                                     void *pPropValue, size_t *pPropSizeRet) {
+    if (!l0_is(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
+        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+    l0_physical_mem_t *m = L0_PHYSICAL(hPhysicalMem);
+    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
+    return urc_physical_mem_info(&out, propName, (ur_context_handle_t)m->ctx,
+                                 (ur_device_handle_t)m->dev, m->size, &m->props,
+                                 urc_refcount(&m->obj));
+}
