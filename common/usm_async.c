@@ -91,7 +91,7 @@ ur_result_t urc_usm_enqueue_free(const urc_usm_async_adapter_t *a, ur_queue_hand
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     *f = (pending_free_t){sub, owner, a->pools, ptr};
     // The pool stays alive until the memory is back in it.
-    urc_retain(&owner->obj);
+    urc_hold(&owner->obj);
     ur_event_handle_t done = NULL;
     res = a->barrier(queue, UR_COMMAND_ENQUEUE_USM_FREE_EXP, n, wait, &done);
     if (res != UR_RESULT_SUCCESS) {

@@ -287,7 +287,7 @@ ur_result_t urc_usm_pool_create(const urc_usm_pool_adapter_t *a, ur_context_hand
 ur_result_t urc_usm_pool_retain(const urc_usm_pool_adapter_t *a, ur_usm_pool_handle_t pool) {
     if (!is_pool(a, pool))
         return bad_pool();
-    urc_retain(&POOL(pool)->obj);
+    urc_user_retain(&POOL(pool)->obj);
     return UR_RESULT_SUCCESS;
 }
 
@@ -298,13 +298,19 @@ ur_result_t urc_usm_pool_release(const urc_usm_pool_adapter_t *a, ur_usm_pool_ha
     if (POOL(pool)->context_owned)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "the context's default USM pool cannot be released");
-    if (urc_release(&POOL(pool)->obj))
+    switch (urc_user_release(&POOL(pool)->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urUSMPoolRelease");
+    case URC_RELEASE_DESTROY:
         pool_destroy(a, POOL(pool));
-    return UR_RESULT_SUCCESS;
+        return UR_RESULT_SUCCESS;
+    default:
+        return UR_RESULT_SUCCESS;
+    }
 }
 
 void urc_usm_pool_drop(const urc_usm_pool_adapter_t *a, urc_usm_pool_t *pool) {
-    if (urc_release(&pool->obj))
+    if (urc_unhold(&pool->obj))
         pool_destroy(a, pool);
 }
 

@@ -243,7 +243,7 @@ ur_result_t cuda_physical_mem_create(ur_context_handle_t hContext, ur_device_han
 ur_result_t cuda_physical_mem_retain(ur_physical_mem_handle_t hPhysicalMem) {
     if (!cuda_is(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    urc_retain(&CUDA_PHYSICAL(hPhysicalMem)->obj);
+    urc_user_retain(&CUDA_PHYSICAL(hPhysicalMem)->obj);
     return UR_RESULT_SUCCESS;
 }
 
@@ -251,8 +251,14 @@ ur_result_t cuda_physical_mem_release(ur_physical_mem_handle_t hPhysicalMem) {
     if (!cuda_is(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     cuda_physical_mem_t *m = CUDA_PHYSICAL(hPhysicalMem);
-    if (!urc_release(&m->obj))
+    switch (urc_user_release(&m->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPhysicalMemRelease");
+    case URC_RELEASE_DESTROY:
+        break;
+    default:
         return UR_RESULT_SUCCESS;
+    }
     // Mappings still in place keep the memory until they are unmapped, as CUDA documents.
     ur_result_t res = cuda_activate(m->dev);
     if (res == UR_RESULT_SUCCESS)

@@ -175,7 +175,7 @@ ur_result_t l0_physical_mem_create(ur_context_handle_t hContext, ur_device_handl
 ur_result_t l0_physical_mem_retain(ur_physical_mem_handle_t hPhysicalMem) {
     if (!l0_is(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    urc_retain(&L0_PHYSICAL(hPhysicalMem)->obj);
+    urc_user_retain(&L0_PHYSICAL(hPhysicalMem)->obj);
     return UR_RESULT_SUCCESS;
 }
 
@@ -183,8 +183,14 @@ ur_result_t l0_physical_mem_release(ur_physical_mem_handle_t hPhysicalMem) {
     if (!l0_is(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     l0_physical_mem_t *m = L0_PHYSICAL(hPhysicalMem);
-    if (!urc_release(&m->obj))
+    switch (urc_user_release(&m->obj)) {
+    case URC_RELEASE_REFUSED:
+        return urc_error_released(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPhysicalMemRelease");
+    case URC_RELEASE_DESTROY:
+        break;
+    default:
         return UR_RESULT_SUCCESS;
+    }
     ur_result_t res = l0_ok(zePhysicalMemDestroy(m->ctx->ze, m->ze), "zePhysicalMemDestroy");
     l0_context_release_internal(m->ctx);
     free(m);
