@@ -4969,6 +4969,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urEnqueueTimestampRecordingExp(
 /// Table slot: IPCExp.pfnGetMemHandleExp; the loader dispatches on `hContext`.
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hContext`
+///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pMem`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == ppIPCMemHandleData`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pIPCMemHandleDataSizeRet`
 UR_APIEXPORT ur_result_t UR_APICALL urIPCGetMemHandleExp(
@@ -6081,6 +6082,9 @@ typedef void (*ur_exp_enqueue_native_command_function_t)(
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `NULL == pfnNativeEnqueue`
 ///   - UR_RESULT_ERROR_INVALID_ENUMERATION when `pProperties != NULL && (UR_EXP_ENQUEUE_NATIVE_COMMAND_FLAGS_MASK & pProperties->flags) != 0`
+///   - UR_RESULT_ERROR_INVALID_NULL_POINTER when `phMemList == NULL && numMemsInMemList > 0`
+///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
+///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urEnqueueNativeCommandExp(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_exp_enqueue_native_command_function_t pfnNativeEnqueue,  ///< [in]

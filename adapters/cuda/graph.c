@@ -80,7 +80,9 @@ static ur_result_t capturing_queue(ur_queue_handle_t hQueue, cuda_queue_t **out)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "graph capture needs an in-order queue");
     *out = q;
-    return cuda_activate(q->dev);
+    // Capture works on the queue's one stream, which queues make only on first use.
+    ur_result_t res = cuda_activate(q->dev);
+    return res == UR_RESULT_SUCCESS ? cuda_queue_make_all_streams(q) : res;
 }
 
 ur_result_t cuda_queue_begin_capture_into_graph_exp(ur_queue_handle_t hQueue,

@@ -11,6 +11,11 @@ static ur_result_t native_alloc(void *native, size_t size, size_t align, bool ze
     const urc_usm_target_t *t = native;
     const cuda_context_t *ctx = t->context;
     const cuda_device_t *dev = t->device != NULL ? t->device : ctx->devices[0];
+    // As urUSM*Alloc: more than a device holds is INVALID_USM_SIZE, not a driver's attempt
+    // (pinned host memory is mapped into the device too).
+    if (size > dev->total_mem)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_USM_SIZE, 0,
+                             "%zu bytes exceed the device's %zu", size, dev->total_mem);
     ur_result_t res = cuda_activate(dev);
     if (res != UR_RESULT_SUCCESS)
         return res;

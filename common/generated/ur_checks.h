@@ -3387,6 +3387,8 @@ static inline ur_result_t urc_check_ipc_get_mem_handle_exp(ur_context_handle_t h
     (void)pIPCMemHandleDataSizeRet;
     if (NULL == hContext)
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urIPCGetMemHandleExp: %s", "NULL == hContext");
+    if (NULL == pMem)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urIPCGetMemHandleExp: %s", "NULL == pMem");
     if (NULL == ppIPCMemHandleData)
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urIPCGetMemHandleExp: %s", "NULL == ppIPCMemHandleData");
     if (NULL == pIPCMemHandleDataSizeRet)
@@ -4432,6 +4434,12 @@ static inline ur_result_t urc_check_enqueue_native_command_exp(ur_queue_handle_t
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueNativeCommandExp: %s", "NULL == pfnNativeEnqueue");
     if (pProperties != NULL && (UR_EXP_ENQUEUE_NATIVE_COMMAND_FLAGS_MASK & pProperties->flags) != 0)
         return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urEnqueueNativeCommandExp: %s", "pProperties != NULL && (UR_EXP_ENQUEUE_NATIVE_COMMAND_FLAGS_MASK & pProperties->flags) != 0");
+    if (phMemList == NULL && numMemsInMemList > 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urEnqueueNativeCommandExp: %s", "phMemList == NULL && numMemsInMemList > 0");
+    if (phEventWaitList == NULL && numEventsInWaitList > 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueNativeCommandExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
+    if (phEventWaitList != NULL && numEventsInWaitList == 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urEnqueueNativeCommandExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phMemList != NULL && i < (size_t)(numMemsInMemList); ++i)
         if (phMemList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_NULL_HANDLE;

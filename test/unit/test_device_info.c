@@ -5,7 +5,7 @@
 
 START_TEST(unimplemented_features_are_listed) {
     ck_assert(urc_device_info_unimplemented_feature(UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP));
-    ck_assert(urc_device_info_unimplemented_feature(UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP));
+    ck_assert(urc_device_info_unimplemented_feature(UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP));
 }
 END_TEST
 

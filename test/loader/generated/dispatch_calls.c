@@ -2332,7 +2332,7 @@ static ur_result_t call_ipc_get_mem_handle_exp(void *h) {
 
 static ur_result_t call_ipc_get_mem_handle_exp_null(void *h) {
     (void)h; // the handle may have been the NULL parameter
-    return urIPCGetMemHandleExp((ur_context_handle_t)h, (void *)(void *)scratch[1], NULL, (size_t *)(void *)scratch[3]);
+    return urIPCGetMemHandleExp((ur_context_handle_t)h, NULL, (void **)(void *)scratch[2], (size_t *)(void *)scratch[3]);
 }
 
 static ur_result_t call_ipc_put_mem_handle_exp(void *h) {
@@ -2798,7 +2798,7 @@ const urc_dispatch_call_t urc_dispatch_calls[URC_SLOT_COUNT] = {
     {204, "urGraphDumpContentsExp", "hGraph", call_graph_dump_contents_exp, call_graph_dump_contents_exp_null, "filePath"},
     {205, "urGraphGetNativeHandleExp", "hGraph", call_graph_get_native_handle_exp, call_graph_get_native_handle_exp_null, "phNativeGraph"},
     {206, "urGraphExecutableGraphGetNativeHandleExp", "hExecutableGraph", call_graph_executable_graph_get_native_handle_exp, call_graph_executable_graph_get_native_handle_exp_null, "phNativeExecutableGraph"},
-    {207, "urIPCGetMemHandleExp", "hContext", call_ipc_get_mem_handle_exp, call_ipc_get_mem_handle_exp_null, "ppIPCMemHandleData"},
+    {207, "urIPCGetMemHandleExp", "hContext", call_ipc_get_mem_handle_exp, call_ipc_get_mem_handle_exp_null, "pMem"},
     {208, "urIPCPutMemHandleExp", "hContext", call_ipc_put_mem_handle_exp, call_ipc_put_mem_handle_exp_null, "pIPCMemHandleData"},
     {209, "urIPCOpenMemHandleExp", "hContext", call_ipc_open_mem_handle_exp, call_ipc_open_mem_handle_exp_null, "pIPCMemHandleData"},
     {210, "urIPCCloseMemHandleExp", "hContext", call_ipc_close_mem_handle_exp, call_ipc_close_mem_handle_exp_null, "pMem"},
