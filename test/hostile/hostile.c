@@ -295,9 +295,8 @@ int main(int argc, char **argv) {
         size_t batch = kind ? 1 : 500;
         size_t end = begin + 1;
         while (end < ncases && (cases[end].mutation == HM_WRONG_KIND) == kind &&
-               (end - begin < batch ||
-                strcmp(hostile_fns[cases[end].fn].table, hostile_fns[cases[end - 1].fn].table) ==
-                    0))
+               (end - begin < batch || strcmp(hostile_fns[cases[end].fn].table,
+                                              hostile_fns[cases[end - 1].fn].table) == 0))
             ++end;
         size_t at = begin;
         while (at < end) {
