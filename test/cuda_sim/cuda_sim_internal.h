@@ -88,6 +88,9 @@ struct sim_op_t {
 CUresult sim_enqueue(CUstream stream, sim_op_fn_t run, void *data);
 /// Waits until everything queued so far on the stream has run.
 void sim_stream_drain(CUstream stream);
+/// Waits for every stream's pending commands (cuCtxSynchronize, and the frees, which the real
+/// driver also makes wait for work still using the memory).
+void sim_streams_drain_all(void);
 void sim_streams_init(void);
 
 /// Where a capturing stream's commands go (stream.c owns it, graph.c fills it).

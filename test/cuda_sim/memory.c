@@ -118,6 +118,7 @@ SIM_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned i
 
 SIM_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr) {
     SIM_STICKY();
+    sim_streams_drain_all(); // like the real driver's free: pending work is done first
     if (!remove_alloc(dptr, (1u << SIM_MEM_DEVICE) | (1u << SIM_MEM_MANAGED)))
         return CUDA_ERROR_INVALID_VALUE;
     free((void *)dptr);
@@ -144,6 +145,7 @@ SIM_EXPORT CUresult cuMemAllocHost_v2(void **pp, size_t size) {
 
 SIM_EXPORT CUresult cuMemFreeHost(void *p) {
     SIM_STICKY();
+    sim_streams_drain_all();
     if (!remove_alloc((uintptr_t)p, 1u << SIM_MEM_HOST))
         return CUDA_ERROR_INVALID_VALUE;
     free(p);

@@ -194,15 +194,18 @@ SIM_EXPORT CUresult cuStreamGetFlags(CUstream s, unsigned int *flags) {
     return CUDA_SUCCESS;
 }
 
-SIM_EXPORT CUresult cuCtxSynchronize(void) {
+void sim_streams_drain_all(void) {
+    // Under the registry's lock, so that no stream is destroyed while it is being drained
+    // (no command a worker runs takes this lock).
     pthread_mutex_lock(&streams_lock);
-    CUstream copy[256];
-    size_t n = nstreams;
-    memcpy(copy, streams, n * sizeof copy[0]);
+    for (size_t i = 0; i < nstreams; ++i)
+        sim_stream_drain(streams[i]);
     pthread_mutex_unlock(&streams_lock);
-    for (size_t i = 0; i < n; ++i)
-        sim_stream_drain(copy[i]);
     sim_stream_drain(NULL);
+}
+
+SIM_EXPORT CUresult cuCtxSynchronize(void) {
+    sim_streams_drain_all();
     SIM_STICKY();
     return CUDA_SUCCESS;
 }

@@ -3,9 +3,11 @@
 // many threads (the count must come back exactly), and teardown by one thread while another
 // still enqueues on the same queue (the enqueuer's own reference keeps it alive). Run under
 // ThreadSanitizer by scripts/run-tests on the simulated drivers.
+#include <dlfcn.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "urc_fixture.h"
@@ -18,8 +20,23 @@ static ur_device_handle_t device;
 static ur_context_handle_t context;
 static ur_queue_handle_t queue;
 
+// The adapter and the driver it loaded stay mapped after urLoaderTearDown, so memory they
+// keep for the process (driver registries, runtime caches) stays reachable for LeakSanitizer,
+// as it does in the adapter suites (their fixtures hold the driver open themselves).
+static void pin_libraries(void) {
+    const char *const vars[] = {"UR_ADAPTERS_FORCE_LOAD", "OCL_ICD_VENDORS",
+                                "ZE_ENABLE_ALT_DRIVERS"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; ++i) {
+        const char *path = getenv(vars[i]);
+        if (path != NULL)
+            dlopen(path, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+    }
+    dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+}
+
 static void setup(void) {
     urc_test_open(&adapter, &platform, &device, &context, &queue);
+    pin_libraries();
 }
 
 static void teardown(void) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // urUSM* allocations and the USM enqueues (fill, memcpy, 2D, prefetch, advise).
+#include <stdint.h>
 #include <string.h>
 
 #include "cudat.h"
@@ -55,6 +56,40 @@ START_TEST(alloc_alignment_rules) {
     ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, &desc, NULL, 64, &p));
     ck_assert_uint_eq((uintptr_t)p % 128, 0);
     ck_assert_ur_ok(urUSMFree(T.context, p));
+}
+END_TEST
+
+// Host allocations larger than a device of the context could map are INVALID_USM_SIZE (the
+// simulated driver once wrapped SIZE_MAX to a one-page allocation and "succeeded").
+START_TEST(host_alloc_beyond_device_memory_refused) {
+    void *p = NULL;
+    ck_assert_ur(urUSMHostAlloc(T.context, NULL, NULL, SIZE_MAX, &p),
+                 UR_RESULT_ERROR_INVALID_USM_SIZE);
+    ck_assert_ur(urUSMHostAlloc(T.context, NULL, NULL, SIZE_MAX / 2 + 1, &p),
+                 UR_RESULT_ERROR_INVALID_USM_SIZE);
+    ck_assert_ptr_null(p);
+}
+END_TEST
+
+// USM commands are checked against the allocation that holds their pointer, without overflow.
+START_TEST(usm_ranges_past_their_allocation_refused) {
+    void *d = NULL;
+    uint8_t host[128] = {0};
+    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 64, &d));
+    uint8_t *end = (uint8_t *)d + 64;
+    ck_assert_ur(urEnqueueUSMMemcpy(T.queue, true, d, host, 65, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(urEnqueueUSMMemcpy(T.queue, true, host, end - 8, 16, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(urEnqueueUSMFill(T.queue, d, 1, host, SIZE_MAX, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(urEnqueueUSMPrefetch(T.queue, (uint8_t *)d + 1, 64,
+                                      UR_USM_MIGRATION_FLAG_HOST_TO_DEVICE, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(urEnqueueUSMMemcpy2D(T.queue, true, d, 32, host, 32, 32, 3, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur_ok(urEnqueueUSMMemcpy2D(T.queue, true, d, 32, host, 32, 32, 2, 0, NULL, NULL));
+    ck_assert_ur_ok(urUSMFree(T.context, d));
 }
 END_TEST
 
@@ -159,6 +194,8 @@ int main(void) {
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urUSMSharedAlloc");
     tcase_add_test(tc, shared_alloc_beyond_free_memory_refused);
+    tcase_add_test(tc, host_alloc_beyond_device_memory_refused);
+    tcase_add_test(tc, usm_ranges_past_their_allocation_refused);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urUSMGetMemAllocInfo");
     tcase_add_test(tc, alloc_info_of_unknown_pointer);

@@ -395,6 +395,27 @@ START_TEST(usm_prefetch_and_advise) {
 }
 END_TEST
 
+// USM commands are checked against the allocation that holds their pointer, without overflow.
+START_TEST(usm_ranges_past_their_allocation_refused) {
+    void *d = NULL;
+    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 64, &d));
+    uint8_t host[128] = {0};
+    uint8_t *end = (uint8_t *)d + 64;
+    ck_assert_ur(urEnqueueUSMMemcpy(T.queue, true, d, host, 65, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(urEnqueueUSMMemcpy(T.queue, true, host, end - 8, 16, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(urEnqueueUSMFill(T.queue, d, 1, host, SIZE_MAX, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(urEnqueueUSMAdvise(T.queue, (uint8_t *)d + 1, 64, 0, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(urEnqueueUSMMemcpy2D(T.queue, true, d, 32, host, 32, 32, 3, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur_ok(urEnqueueUSMMemcpy2D(T.queue, true, d, 32, host, 32, 32, 2, 0, NULL, NULL));
+    ck_assert_ur_ok(urUSMFree(T.context, d));
+}
+END_TEST
+
 static Suite *suite(void) {
     Suite *s = suite_create("level_zero_memory");
     const urc_test_case_t cases[] = {
@@ -413,6 +434,7 @@ static Suite *suite(void) {
         {"urUSMFree", {usm_free_takes_only_the_base}},
         {"urEnqueueUSMFillMemcpy", {usm_fill_and_memcpy}},
         {"urEnqueueUSM2D", {usm_fill_2d_and_memcpy_2d}},
+        {"urEnqueueUSMRanges", {usm_ranges_past_their_allocation_refused}},
         {"urEnqueueUSMPrefetchAdvise", {usm_prefetch_and_advise}},
     };
     urc_test_add_cases(s, l0t_tcase, cases, sizeof cases / sizeof cases[0]);

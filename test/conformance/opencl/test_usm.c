@@ -343,6 +343,29 @@ START_TEST(launch_with_pointer_argument) {
 }
 END_TEST
 
+// USM commands are checked against the allocation that holds their pointer, without overflow.
+START_TEST(usm_ranges_past_their_allocation_refused) {
+    if (!T.usm)
+        return;
+    void *d = NULL;
+    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 64, &d));
+    uint8_t host[128] = {0};
+    uint8_t *end = (uint8_t *)d + 64;
+    ck_assert_ur(urEnqueueUSMMemcpy(T.queue, true, d, host, 65, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(urEnqueueUSMMemcpy(T.queue, true, host, end - 8, 16, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(urEnqueueUSMFill(T.queue, d, 1, host, SIZE_MAX, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(urEnqueueUSMAdvise(T.queue, (uint8_t *)d + 1, 64, 0, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(urEnqueueUSMMemcpy2D(T.queue, true, d, 32, host, 32, 32, 3, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur_ok(urEnqueueUSMMemcpy2D(T.queue, true, d, 32, host, 32, 32, 2, 0, NULL, NULL));
+    ck_assert_ur_ok(urUSMFree(T.context, d));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("opencl usm");
     TCase *tc = oclt_tcase("urUSMHostAlloc");
@@ -387,6 +410,7 @@ int main(void) {
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urEnqueueUSMMemcpy2D");
     tcase_add_test(tc, memcpy_2d_copies_rows);
+    tcase_add_test(tc, usm_ranges_past_their_allocation_refused);
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urEnqueueKernelLaunchWithArgsExp");
     tcase_add_test(tc, launch_with_pointer_argument);
