@@ -97,6 +97,7 @@ void cuda_platform_teardown(void) {
             cuda_device_t *dev = &platform.devices[i];
             if (cuda_activate(dev) == UR_RESULT_SUCCESS) {
                 cuda_queue_pool_drain(dev);
+                cuda_event_pool_drain(dev);
                 cu.EventDestroy(dev->base_event);
             }
             pthread_mutex_destroy(&dev->stream_pool_lock);
