@@ -112,7 +112,7 @@ typedef struct cuda_queue_t {
     atomic_uint last_stream;
     _Atomic uint64_t sent[CUDA_OOO_STREAMS];     // commands sent to each stream
     _Atomic uint64_t finished[CUDA_OOO_STREAMS]; // of those, how many a host wait saw finish
-    pthread_mutex_t barrier_lock; // serialises barriers; guards the two events below
+    pthread_mutex_t barrier_lock;                // serialises barriers; guards the two events below
     CUevent barrier_tmp;
     CUevent barrier_event;
 } cuda_queue_t;
@@ -328,7 +328,9 @@ static inline uint32_t cuda_queue_pick(cuda_queue_t *q, uint64_t *ticket) {
     uint32_t i = atomic_load_explicit(&q->last_stream, memory_order_relaxed);
     if (atomic_load_explicit(&q->finished[i], memory_order_relaxed) !=
         atomic_load_explicit(&q->sent[i], memory_order_relaxed)) {
-        i = atomic_fetch_add_explicit(&q->next_stream, 1, memory_order_relaxed) % q->nstreams;
+        uint32_t next =
+            atomic_fetch_add_explicit(&q->next_stream, 1, memory_order_relaxed) % q->nstreams;
+        i = next != i ? next : (next + 1) % q->nstreams; // not the busy one again
         atomic_store_explicit(&q->last_stream, i, memory_order_relaxed);
     }
     *ticket = atomic_fetch_add_explicit(&q->sent[i], 1, memory_order_relaxed) + 1;

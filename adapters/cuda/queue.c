@@ -19,9 +19,9 @@ void cuda_queue_finished(cuda_queue_t *q, uint32_t i, uint64_t ticket) {
     if (ticket == 0)
         return; // in order, or not counted (a barrier's event)
     uint64_t seen = atomic_load_explicit(&q->finished[i], memory_order_relaxed);
-    while (seen < ticket && !atomic_compare_exchange_weak_explicit(&q->finished[i], &seen, ticket,
-                                                                   memory_order_relaxed,
-                                                                   memory_order_relaxed))
+    while (seen < ticket &&
+           !atomic_compare_exchange_weak_explicit(&q->finished[i], &seen, ticket,
+                                                  memory_order_relaxed, memory_order_relaxed))
         ;
 }
 
