@@ -158,8 +158,8 @@ START_TEST(profiling_events_from_their_own_pool) {
         uint64_t start = 0, end = 0;
         ck_assert_ur_ok(urEventGetProfilingInfo(timed, UR_PROFILING_INFO_COMMAND_START,
                                                 sizeof start, &start, NULL));
-        ck_assert_ur_ok(urEventGetProfilingInfo(timed, UR_PROFILING_INFO_COMMAND_END, sizeof end,
-                                                &end, NULL));
+        ck_assert_ur_ok(
+            urEventGetProfilingInfo(timed, UR_PROFILING_INFO_COMMAND_END, sizeof end, &end, NULL));
         ck_assert_uint_le(start, end);
         ck_assert_ur_ok(urEventRelease(timed));
         ck_assert_ur_ok(urEventWait(1, &plain));
