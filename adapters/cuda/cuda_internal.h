@@ -31,10 +31,19 @@
 #define CUDA_OOO_STREAMS 4
 /// Idle streams a device keeps from released queues, for the next queues to use.
 #define CUDA_STREAM_POOL 32
+/// Idle CUevents a device keeps for the next commands' events, per kind (timing or not).
+#define CUDA_EVENT_POOL 64
 /// Bytes of each JIT log (info and error) a build or link captures.
 #define CUDA_JIT_LOG_SIZE 16384
 
 typedef struct cuda_platform_t cuda_platform_t;
+
+/// CUevents of one kind (with timing or without) that released UR events gave back (event.c).
+typedef struct cuda_event_pool_t {
+    pthread_mutex_t lock;
+    uint32_t count;
+    CUevent events[CUDA_EVENT_POOL];
+} cuda_event_pool_t;
 
 typedef struct cuda_device_t {
     urc_object_t obj;
@@ -61,6 +70,7 @@ typedef struct cuda_device_t {
     pthread_mutex_t stream_pool_lock;
     CUstream stream_pool[CUDA_STREAM_POOL];
     uint32_t stream_pool_count;
+    cuda_event_pool_t event_pool[2]; // [0] CU_EVENT_DISABLE_TIMING, [1] with timing
 } cuda_device_t;
 
 struct cuda_platform_t {
@@ -98,7 +108,12 @@ typedef struct cuda_queue_t {
     unsigned stream_flags;                       // CU_STREAM_* for the streams to make
     pthread_mutex_t stream_lock;                 // serialises making streams
     atomic_uint next_stream;
-    pthread_mutex_t barrier_lock; // serialises barriers; guards the two events below
+    // An out-of-order queue stays on its last stream while everything sent there is known to
+    // have finished (a host wait saw it): a new stream would only cost a cross-stream hop.
+    atomic_uint last_stream;
+    _Atomic uint64_t sent[CUDA_OOO_STREAMS];     // commands sent to each stream
+    _Atomic uint64_t finished[CUDA_OOO_STREAMS]; // of those, how many a host wait saw finish
+    pthread_mutex_t barrier_lock;                // serialises barriers; guards the two events below
     CUevent barrier_tmp;
     CUevent barrier_event;
     struct cuda_graph_t *capture; // the graph being captured into (graph.c), or NULL
@@ -133,6 +148,9 @@ typedef struct cuda_event_t {
     cuda_device_t *dev;
     ur_command_t command;
     CUstream stream;
+    uint32_t stream_index; // in the queue's streams
+    uint64_t ticket;       // the command's number on that stream (out-of-order queues)
+    bool pooled;           // the CUevents came from, and go back to, the device's pool
     CUevent end;
     CUevent start;      // only with profiling
     uint64_t queued_ns; // host clock at enqueue, only with profiling
@@ -353,18 +371,38 @@ ur_result_t cuda_queue_make_stream(cuda_queue_t *q, uint32_t i, CUstream *out);
 ur_result_t cuda_queue_make_all_streams(cuda_queue_t *q);
 /// Destroys the streams in the device's pool (platform teardown).
 void cuda_queue_pool_drain(cuda_device_t *dev);
-/// The stream the next command of `q` goes to (round robin over an out-of-order queue's),
-/// made on first use. The caller has made the device's context current.
-static inline ur_result_t cuda_queue_stream(cuda_queue_t *q, CUstream *out) {
-    uint32_t i = 0;
-    if (q->nstreams > 1)
-        i = atomic_fetch_add_explicit(&q->next_stream, 1, memory_order_relaxed) % q->nstreams;
+/// Which stream of `q` the next command goes to, and its ticket there (0 in order). An
+/// out-of-order queue keeps to its last stream while that is known idle, else goes round robin.
+static inline uint32_t cuda_queue_pick(cuda_queue_t *q, uint64_t *ticket) {
+    *ticket = 0;
+    if (q->nstreams == 1)
+        return 0;
+    uint32_t i = atomic_load_explicit(&q->last_stream, memory_order_relaxed);
+    if (atomic_load_explicit(&q->finished[i], memory_order_relaxed) !=
+        atomic_load_explicit(&q->sent[i], memory_order_relaxed)) {
+        uint32_t next =
+            atomic_fetch_add_explicit(&q->next_stream, 1, memory_order_relaxed) % q->nstreams;
+        i = next != i ? next : (next + 1) % q->nstreams; // not the busy one again
+        atomic_store_explicit(&q->last_stream, i, memory_order_relaxed);
+    }
+    *ticket = atomic_fetch_add_explicit(&q->sent[i], 1, memory_order_relaxed) + 1;
+    return i;
+}
+/// Stream `i` of `q`, made on first use. The caller has made the device's context current.
+static inline ur_result_t cuda_queue_stream_at(cuda_queue_t *q, uint32_t i, CUstream *out) {
     CUstream s = atomic_load_explicit(&q->streams[i], memory_order_acquire);
     if (s == NULL)
         return cuda_queue_make_stream(q, i, out);
     *out = s;
     return UR_RESULT_SUCCESS;
 }
+/// The stream the next command of `q` goes to (cuda_queue_pick), made on first use.
+static inline ur_result_t cuda_queue_stream(cuda_queue_t *q, CUstream *out) {
+    uint64_t ticket;
+    return cuda_queue_stream_at(q, cuda_queue_pick(q, &ticket), out);
+}
+/// A host wait saw command `ticket` of stream `i` of `q` finish, and with it every earlier one.
+void cuda_queue_finished(cuda_queue_t *q, uint32_t i, uint64_t ticket);
 void cuda_queue_retain_internal(cuda_queue_t *q);
 void cuda_queue_release_internal(cuda_queue_t *q);
 
@@ -373,6 +411,8 @@ void cuda_queue_release_internal(cuda_queue_t *q);
 typedef struct cuda_op_t {
     cuda_queue_t *queue;
     CUstream stream;
+    uint32_t stream_index;
+    uint64_t ticket; // cuda_queue_pick's
     cuda_event_t *event;
 } cuda_op_t;
 
@@ -395,6 +435,10 @@ ur_result_t cuda_event_create(cuda_queue_t *q, CUstream stream, ur_command_t com
                               cuda_event_t **out);
 /// Drops one reference (the event is destroyed with the last).
 void cuda_event_free(cuda_event_t *e);
+/// Prepares the device's CUevent pools (device start-up).
+void cuda_event_pool_init(cuda_device_t *dev);
+/// Destroys the pooled CUevents (platform teardown; the device's context is current).
+void cuda_event_pool_drain(cuda_device_t *dev);
 /// Stops the thread behind urEventSetCallback, if it runs: with `drain`, after every pending
 /// callback has run (their events complete on their own).
 void cuda_callbacks_stop(bool drain);

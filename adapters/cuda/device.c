@@ -114,6 +114,7 @@ ur_result_t cuda_device_init(cuda_device_t *dev) {
     urc_object_init(&dev->obj, &cuda_ddi, URC_KIND_DEVICE);
     pthread_mutex_init(&dev->stream_pool_lock, NULL);
     dev->stream_pool_count = 0;
+    cuda_event_pool_init(dev);
     dev->cc_major = attr(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
     dev->cc_minor = attr(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
     dev->warp_size = attr(dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE);

@@ -45,6 +45,8 @@ ur_result_t cuda_enqueue_barrier(cuda_queue_t *q, ur_command_t command, uint32_t
     }
     op.queue = q;
     op.stream = target;
+    op.stream_index = 0;
+    op.ticket = 0; // a barrier's event does not count towards the streams' finished commands
     op.event = NULL;
     if (res == UR_RESULT_SUCCESS && phEvent != NULL)
         res = cuda_event_create(q, target, command, &op.event);
@@ -497,14 +499,16 @@ static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t
 }
 
 // Checked before the queue is touched: a range past its allocation never reaches the driver.
+// Pointer queries create nothing in the current context, so this thread's record of having
+// made the device's context current is enough (a unified address means the same in any).
 static ur_result_t usm_range(ur_queue_handle_t q, const void *ptr, size_t size) {
-    ur_result_t res = cuda_activate(CUDA_QUEUE(q)->dev);
+    ur_result_t res = cuda_activate_cached(CUDA_QUEUE(q)->dev);
     return res != UR_RESULT_SUCCESS ? res : urc_usm_range_check(usm_lookup, NULL, ptr, size);
 }
 
 static ur_result_t usm_rows(ur_queue_handle_t q, const void *ptr, size_t pitch, size_t width,
                             size_t height) {
-    ur_result_t res = cuda_activate(CUDA_QUEUE(q)->dev);
+    ur_result_t res = cuda_activate_cached(CUDA_QUEUE(q)->dev);
     return res != UR_RESULT_SUCCESS
                ? res
                : urc_usm_range_check_2d(usm_lookup, NULL, ptr, pitch, width, height);
@@ -584,6 +588,32 @@ ur_result_t cuda_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_
     return cuda_op_end(&op, res, false, phEvent);
 }
 
+// The everyday copy (SYCL's, blocking or not): no wait list, no profiling. Nothing asks the
+// driver which context is current: the copy is the first call that needs the device's, and
+// when it fails for the want of it (the application switched contexts since this thread last
+// made it current) it is made once more in the right one. The event's CUevent comes from the
+// device's pool (made in the right context when the pool is empty).
+static ur_result_t usm_memcpy_plain(cuda_queue_t *q, bool blocking, void *pDst, const void *pSrc,
+                                    size_t size, ur_event_handle_t *phEvent) {
+    cuda_op_t op = {.queue = q};
+    op.stream_index = cuda_queue_pick(q, &op.ticket);
+    ur_result_t res = cuda_queue_stream_at(q, op.stream_index, &op.stream);
+    if (res == UR_RESULT_SUCCESS && phEvent != NULL) {
+        res = cuda_event_create(q, op.stream, UR_COMMAND_USM_MEMCPY, &op.event);
+        if (res == UR_RESULT_SUCCESS) {
+            op.event->stream_index = op.stream_index;
+            op.event->ticket = op.ticket;
+        }
+    }
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    CUdeviceptr dst = (CUdeviceptr)(uintptr_t)pDst, src = (CUdeviceptr)(uintptr_t)pSrc;
+    CUresult r = cu.MemcpyAsync(dst, src, size, op.stream);
+    if (r != CUDA_SUCCESS && cuda_activate_recheck(q->dev, r))
+        r = cu.MemcpyAsync(dst, src, size, op.stream);
+    return cuda_op_end(&op, cuda_ok(r, "cuMemcpyAsync"), blocking, phEvent);
+}
+
 ur_result_t cuda_enqueue_usm_memcpy(ur_queue_handle_t hQueue, bool blocking, void *pDst,
                                     const void *pSrc, size_t size, uint32_t numEventsInWaitList,
                                     const ur_event_handle_t *phEventWaitList,
@@ -595,6 +625,8 @@ ur_result_t cuda_enqueue_usm_memcpy(ur_queue_handle_t hQueue, bool blocking, voi
         res = usm_range(hQueue, pSrc, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
+    if (numEventsInWaitList == 0 && size > 0 && !CUDA_QUEUE(hQueue)->profiling)
+        return usm_memcpy_plain(CUDA_QUEUE(hQueue), blocking, pDst, pSrc, size, phEvent);
     cuda_op_t op;
     res = cuda_op_begin(CUDA_QUEUE(hQueue), UR_COMMAND_USM_MEMCPY, numEventsInWaitList,
                         phEventWaitList, phEvent, &op);

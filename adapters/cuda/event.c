@@ -1,8 +1,62 @@
 // SPDX-License-Identifier: MIT
 // urEvent*, and the begin/end pair every enqueue goes through. An event is a CUevent recorded
 // after its command on the command's stream (plus one before it when the queue profiles).
+//
+// CUevents are reused: a released event gives its CUevents back to a small pool of its device
+// (one per kind, with timing and without), and the next command's event takes them from
+// there, so a command with an event costs one cuEventRecord rather than a create, a record and
+// a destroy. Recording an event again is what CUDA allows any time; a wait that captured the
+// old record is unaffected.
 #include "cuda_internal.h"
 #include "event_callbacks.h"
+
+void cuda_event_pool_init(cuda_device_t *dev) {
+    for (int t = 0; t < 2; ++t) {
+        pthread_mutex_init(&dev->event_pool[t].lock, NULL);
+        dev->event_pool[t].count = 0;
+    }
+}
+
+void cuda_event_pool_drain(cuda_device_t *dev) {
+    for (int t = 0; t < 2; ++t) {
+        cuda_event_pool_t *pool = &dev->event_pool[t];
+        pthread_mutex_lock(&pool->lock);
+        while (pool->count > 0)
+            cu.EventDestroy(pool->events[--pool->count]);
+        pthread_mutex_unlock(&pool->lock);
+        pthread_mutex_destroy(&pool->lock);
+    }
+}
+
+// A CUevent of the device's primary context, from the pool when it has one.
+static ur_result_t event_take(cuda_device_t *dev, bool timing, CUevent *out) {
+    cuda_event_pool_t *pool = &dev->event_pool[timing];
+    pthread_mutex_lock(&pool->lock);
+    bool got = pool->count > 0;
+    if (got)
+        *out = pool->events[--pool->count];
+    pthread_mutex_unlock(&pool->lock);
+    if (got)
+        return UR_RESULT_SUCCESS;
+    // Made in the current context: make sure it is the device's, whatever the caller relied on.
+    ur_result_t res = cuda_activate(dev);
+    // Timing makes CUDA events dearer to record; only profiling queues pay for it.
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_ok(cu.EventCreate(out, timing ? CU_EVENT_DEFAULT : CU_EVENT_DISABLE_TIMING),
+                      "cuEventCreate");
+    return res;
+}
+
+static void event_give(cuda_device_t *dev, bool timing, CUevent ev) {
+    cuda_event_pool_t *pool = &dev->event_pool[timing];
+    pthread_mutex_lock(&pool->lock);
+    bool kept = pool->count < CUDA_EVENT_POOL;
+    if (kept)
+        pool->events[pool->count++] = ev;
+    pthread_mutex_unlock(&pool->lock);
+    if (!kept)
+        cu.EventDestroy(ev);
+}
 
 ur_result_t cuda_event_create(cuda_queue_t *q, CUstream stream, ur_command_t command,
                               cuda_event_t **out) {
@@ -10,17 +64,16 @@ ur_result_t cuda_event_create(cuda_queue_t *q, CUstream stream, ur_command_t com
     if (e == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     e->profiling = q->profiling;
-    // Timing makes CUDA events dearer to record; only profiling queues pay for it.
-    unsigned flags = e->profiling ? CU_EVENT_DEFAULT : CU_EVENT_DISABLE_TIMING;
-    ur_result_t res = cuda_ok(cu.EventCreate(&e->end, flags), "cuEventCreate");
+    ur_result_t res = event_take(q->dev, e->profiling, &e->end);
     if (res != UR_RESULT_SUCCESS)
         goto fail;
     if (e->profiling) {
-        res = cuda_ok(cu.EventCreate(&e->start, CU_EVENT_DEFAULT), "cuEventCreate");
+        res = event_take(q->dev, true, &e->start);
         if (res != UR_RESULT_SUCCESS)
             goto fail_end;
         e->queued_ns = cuda_host_ns();
     }
+    e->pooled = true;
     e->queue = q;
     e->ctx = q->ctx;
     e->dev = q->dev;
@@ -34,14 +87,18 @@ ur_result_t cuda_event_create(cuda_queue_t *q, CUstream stream, ur_command_t com
     return UR_RESULT_SUCCESS;
 
 fail_end:
-    cu.EventDestroy(e->end);
+    event_give(q->dev, e->profiling, e->end);
 fail:
     free(e);
     return res;
 }
 
 static void event_destroy(cuda_event_t *e) {
-    if (e->owns_native) {
+    if (e->pooled) {
+        event_give(e->dev, e->profiling, e->end);
+        if (e->start != NULL)
+            event_give(e->dev, true, e->start);
+    } else if (e->owns_native) {
         cu.EventDestroy(e->end);
         if (e->start != NULL)
             cu.EventDestroy(e->start);
@@ -84,12 +141,17 @@ ur_result_t cuda_op_begin(cuda_queue_t *q, ur_command_t command, uint32_t num_ev
     ur_result_t res = cuda_activate(q->dev);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    res = cuda_queue_stream(q, &op->stream);
+    op->stream_index = cuda_queue_pick(q, &op->ticket);
+    res = cuda_queue_stream_at(q, op->stream_index, &op->stream);
     if (res == UR_RESULT_SUCCESS)
         res = cuda_wait_events(op->stream, num_events, events);
     if (res != UR_RESULT_SUCCESS || phEvent == NULL)
         return res;
     res = cuda_event_create(q, op->stream, command, &op->event);
+    if (res == UR_RESULT_SUCCESS) {
+        op->event->stream_index = op->stream_index;
+        op->event->ticket = op->ticket;
+    }
     if (res == UR_RESULT_SUCCESS && op->event->profiling) {
         res = cuda_ok(cu.EventRecord(op->event->start, op->stream), "cuEventRecord");
         if (res != UR_RESULT_SUCCESS) {
@@ -104,8 +166,11 @@ ur_result_t cuda_op_end(cuda_op_t *op, ur_result_t result, bool blocking,
                         ur_event_handle_t *phEvent) {
     if (result == UR_RESULT_SUCCESS && op->event != NULL)
         result = cuda_ok(cu.EventRecord(op->event->end, op->stream), "cuEventRecord");
-    if (result == UR_RESULT_SUCCESS && blocking)
+    if (result == UR_RESULT_SUCCESS && blocking) {
         result = cuda_ok(cu.StreamSynchronize(op->stream), "cuStreamSynchronize");
+        if (result == UR_RESULT_SUCCESS)
+            cuda_queue_finished(op->queue, op->stream_index, op->ticket);
+    }
     if (op->event != NULL) {
         if (result == UR_RESULT_SUCCESS)
             *phEvent = (ur_event_handle_t)op->event;
@@ -119,6 +184,8 @@ ur_result_t cuda_op_end(cuda_op_t *op, ur_result_t result, bool blocking,
 static ur_result_t status(cuda_event_t *e, ur_event_status_t *out) {
     CUresult r = e->end != NULL ? cu.EventQuery(e->end) : CUDA_SUCCESS;
     if (r == CUDA_SUCCESS) {
+        if (e->queue != NULL)
+            cuda_queue_finished(e->queue, e->stream_index, e->ticket);
         *out = UR_EVENT_STATUS_COMPLETE;
         return UR_RESULT_SUCCESS;
     }
@@ -214,11 +281,19 @@ ur_result_t cuda_event_wait(uint32_t numEvents, const ur_event_handle_t *phEvent
         cuda_event_t *e = CUDA_EVENT(phEventWaitList[i]);
         if (e->end == NULL)
             continue; // complete from the start
-        ur_result_t res = cuda_activate(e->dev);
-        if (res == UR_RESULT_SUCCESS)
-            res = cuda_ok(cu.EventSynchronize(e->end), "cuEventSynchronize");
+        // Waiting creates nothing in the current context: this thread's record of having made
+        // the device's context current is enough, and a wait that fails for the want of it is
+        // made once more in the right one.
+        ur_result_t res = cuda_activate_cached(e->dev);
         if (res != UR_RESULT_SUCCESS)
             return res;
+        CUresult r = cu.EventSynchronize(e->end);
+        if (r != CUDA_SUCCESS && cuda_activate_recheck(e->dev, r))
+            r = cu.EventSynchronize(e->end);
+        if (r != CUDA_SUCCESS)
+            return cuda_error(r, "cuEventSynchronize");
+        if (e->queue != NULL)
+            cuda_queue_finished(e->queue, e->stream_index, e->ticket);
     }
     return UR_RESULT_SUCCESS;
 }

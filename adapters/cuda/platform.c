@@ -99,6 +99,8 @@ void cuda_platform_teardown(void) {
                 cuda_queue_pool_drain(dev);
                 cu.EventDestroy(dev->base_event);
             }
+            // Events need no current context to go (a dead or failed context has none).
+            cuda_event_pool_drain(dev);
             pthread_mutex_destroy(&dev->stream_pool_lock);
             cu.DevicePrimaryCtxRelease(dev->cu);
         }

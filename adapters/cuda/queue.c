@@ -15,6 +15,16 @@ static bool poolable(const cuda_queue_t *q) {
            (q->flags & (UR_QUEUE_FLAG_PRIORITY_LOW | UR_QUEUE_FLAG_PRIORITY_HIGH)) == 0;
 }
 
+void cuda_queue_finished(cuda_queue_t *q, uint32_t i, uint64_t ticket) {
+    if (ticket == 0)
+        return; // in order, or not counted (a barrier's event)
+    uint64_t seen = atomic_load_explicit(&q->finished[i], memory_order_relaxed);
+    while (seen < ticket &&
+           !atomic_compare_exchange_weak_explicit(&q->finished[i], &seen, ticket,
+                                                  memory_order_relaxed, memory_order_relaxed))
+        ;
+}
+
 static bool pool_take(cuda_device_t *dev, CUstream *s) {
     pthread_mutex_lock(&dev->stream_pool_lock);
     bool got = dev->stream_pool_count > 0;
@@ -186,8 +196,12 @@ ur_result_t cuda_queue_finish(ur_queue_handle_t hQueue) {
             res = cuda_activate(q->dev);
             activated = true;
         }
+        // What was sent before the synchronisation has finished after it.
+        uint64_t sent = atomic_load_explicit(&q->sent[i], memory_order_relaxed);
         if (res == UR_RESULT_SUCCESS)
             res = cuda_ok(cu.StreamSynchronize(s), "cuStreamSynchronize");
+        if (res == UR_RESULT_SUCCESS)
+            cuda_queue_finished(q, i, sent);
     }
     return res;
 }

@@ -417,6 +417,9 @@ typedef struct bench_case_t {
 } bench_case_t;
 
 // Alternating blocks of `block` steps; every step is timed on its own.
+// The simulated driver's count of driver calls (test/cuda_sim); NULL on a real driver.
+static size_t (*sim_driver_calls)(void);
+
 static void run_case(const bench_case_t *c, int reps, int block) {
     double *ur = malloc(sizeof(double) * (size_t)reps),
            *raw = malloc(sizeof(double) * (size_t)reps);
@@ -427,6 +430,17 @@ static void run_case(const bench_case_t *c, int reps, int block) {
         c->raw();
     }
     CU(cu.StreamSynchronize(B.stream));
+    // On the simulated driver, also what one step costs in driver calls each way.
+    long calls_ur = -1, calls_raw = -1;
+    if (sim_driver_calls != NULL) {
+        size_t before = sim_driver_calls();
+        c->ur();
+        size_t between = sim_driver_calls();
+        c->raw();
+        calls_ur = (long)(between - before);
+        calls_raw = (long)(sim_driver_calls() - between);
+        CU(cu.StreamSynchronize(B.stream));
+    }
     int n = 0;
     while (n < reps) {
         int m = reps - n < block ? reps - n : block;
@@ -444,7 +458,10 @@ static void run_case(const bench_case_t *c, int reps, int block) {
         n += m;
     }
     double mu = urc_bench_median(ur, reps) / 1e3, mr = urc_bench_median(raw, reps) / 1e3;
-    printf("%-36s %10.3f %10.3f %8.3f\n", c->name, mu, mr, mu / mr);
+    printf("%-36s %10.3f %10.3f %8.3f", c->name, mu, mr, mu / mr);
+    if (calls_ur >= 0)
+        printf("  driver calls %ld vs %ld", calls_ur, calls_raw);
+    printf("\n");
     free(ur);
     free(raw);
 }
@@ -554,6 +571,7 @@ int main(int argc, char **argv) {
     cu.MemFree = (PFN_cuMemFree_v3020)dlsym(lib, "cuMemFree_v2");
     cu.MemsetD32Async = (PFN_cuMemsetD32Async_v3020)dlsym(lib, "cuMemsetD32Async");
     cu.Memcpy3DAsync = (PFN_cuMemcpy3DAsync_v3020)dlsym(lib, "cuMemcpy3DAsync_v2");
+    sim_driver_calls = (size_t(*)(void))dlsym(lib, "urc_cuda_sim_driver_calls");
     if (!cu.ModuleGetGlobal || !cu.MemcpyHtoDAsync || !cu.MemcpyDtoHAsync ||
         !cu.StreamSynchronize || !cu.LaunchKernel || !cu.StreamCreate || !cu.StreamDestroy ||
         !cu.ModuleGetFunction || !cu.EventCreate || !cu.EventRecord || !cu.EventSynchronize ||

@@ -26,6 +26,7 @@ static size_t format_bytes(CUarray_format f) {
 }
 
 SIM_EXPORT CUresult cuArray3DCreate_v2(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d) {
+    sim_count_call();
     SIM_STICKY();
     if (!sim_has_context())
         return CUDA_ERROR_INVALID_CONTEXT;
@@ -59,6 +60,7 @@ sim_array_t *sim_array(const void *handle) {
 }
 
 SIM_EXPORT CUresult cuArrayDestroy(CUarray h) {
+    sim_count_call();
     sim_array_t *a = sim_array(h);
     if (a == NULL)
         return CUDA_ERROR_INVALID_HANDLE;
@@ -70,6 +72,7 @@ SIM_EXPORT CUresult cuArrayDestroy(CUarray h) {
 
 // A surface object is the array's address: kernels find the storage through it.
 SIM_EXPORT CUresult cuSurfObjectCreate(CUsurfObject *out, const CUDA_RESOURCE_DESC *d) {
+    sim_count_call();
     SIM_STICKY();
     if (out == NULL || d == NULL || d->resType != CU_RESOURCE_TYPE_ARRAY ||
         sim_array(d->res.array.hArray) == NULL)
@@ -81,5 +84,6 @@ SIM_EXPORT CUresult cuSurfObjectCreate(CUsurfObject *out, const CUDA_RESOURCE_DE
 }
 
 SIM_EXPORT CUresult cuSurfObjectDestroy(CUsurfObject s) {
+    sim_count_call();
     return sim_array((const void *)(uintptr_t)s) != NULL ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }

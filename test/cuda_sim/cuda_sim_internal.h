@@ -26,6 +26,8 @@ extern atomic_int sim_sticky;
         if (sticky_ != 0)                                                                          \
             return (CUresult)sticky_;                                                              \
     } while (0)
+/// Counts one call of a CUDA function (each exported cu* function calls it first).
+void sim_count_call(void);
 bool sim_initialised(void);
 /// True when the calling thread has a current context (cuCtxSetCurrent).
 bool sim_has_context(void);

@@ -14,6 +14,17 @@ static int primary_ctx_storage;
 #define SIM_PRIMARY ((CUcontext)&primary_ctx_storage)
 static atomic_int primary_refs;
 
+static atomic_size_t driver_calls;
+
+void sim_count_call(void) {
+    atomic_fetch_add_explicit(&driver_calls, 1, memory_order_relaxed);
+}
+
+// For tests, not a CUDA function: driver functions called so far (a cost per operation).
+SIM_EXPORT size_t urc_cuda_sim_driver_calls(void) {
+    return atomic_load(&driver_calls);
+}
+
 bool sim_initialised(void) {
     return atomic_load(&initialised);
 }
@@ -25,6 +36,7 @@ double sim_now_ms(void) {
 }
 
 SIM_EXPORT CUresult cuInit(unsigned int flags) {
+    sim_count_call();
     if (flags != 0)
         return CUDA_ERROR_INVALID_VALUE;
     if (!atomic_exchange(&initialised, true))
@@ -33,6 +45,7 @@ SIM_EXPORT CUresult cuInit(unsigned int flags) {
 }
 
 SIM_EXPORT CUresult cuDriverGetVersion(int *version) {
+    sim_count_call();
     if (version == NULL)
         return CUDA_ERROR_INVALID_VALUE;
     *version = 13000;
@@ -82,6 +95,7 @@ SIM_EXPORT void cuda_sim_revive(void) {
 }
 
 SIM_EXPORT CUresult cuGetErrorName(CUresult error, const char **str) {
+    sim_count_call();
     if (atomic_load(&shut_down))
         return CUDA_ERROR_DEINITIALIZED;
     int i = error_index(error);
@@ -92,6 +106,7 @@ SIM_EXPORT CUresult cuGetErrorName(CUresult error, const char **str) {
 }
 
 SIM_EXPORT CUresult cuGetErrorString(CUresult error, const char **str) {
+    sim_count_call();
     if (atomic_load(&shut_down))
         return CUDA_ERROR_DEINITIALIZED;
     int i = error_index(error);
@@ -102,6 +117,7 @@ SIM_EXPORT CUresult cuGetErrorString(CUresult error, const char **str) {
 }
 
 SIM_EXPORT CUresult cuDeviceGetCount(int *count) {
+    sim_count_call();
     if (!sim_initialised())
         return CUDA_ERROR_NOT_INITIALIZED;
     *count = 1;
@@ -109,6 +125,7 @@ SIM_EXPORT CUresult cuDeviceGetCount(int *count) {
 }
 
 SIM_EXPORT CUresult cuDeviceGet(CUdevice *device, int ordinal) {
+    sim_count_call();
     if (!sim_initialised())
         return CUDA_ERROR_NOT_INITIALIZED;
     if (ordinal != 0)
@@ -118,6 +135,7 @@ SIM_EXPORT CUresult cuDeviceGet(CUdevice *device, int ordinal) {
 }
 
 SIM_EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
+    sim_count_call();
     if (dev != 0 || name == NULL || len <= 0)
         return CUDA_ERROR_INVALID_VALUE;
     snprintf(name, (size_t)len, "urc simulated CUDA device");
@@ -126,6 +144,7 @@ SIM_EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
 
 // An H100-like device.
 SIM_EXPORT CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev) {
+    sim_count_call();
     if (dev != 0 || pi == NULL)
         return CUDA_ERROR_INVALID_VALUE;
     switch (attrib) {
@@ -233,6 +252,7 @@ SIM_EXPORT CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUd
 }
 
 SIM_EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) {
+    sim_count_call();
     if (dev != 0 || bytes == NULL)
         return CUDA_ERROR_INVALID_VALUE;
     *bytes = SIM_TOTAL_MEMORY;
@@ -240,6 +260,7 @@ SIM_EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) {
 }
 
 SIM_EXPORT CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev) {
+    sim_count_call();
     if (dev != 0 || uuid == NULL)
         return CUDA_ERROR_INVALID_VALUE;
     for (int i = 0; i < 16; ++i)
@@ -248,6 +269,7 @@ SIM_EXPORT CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev) {
 }
 
 SIM_EXPORT CUresult cuDeviceGetPCIBusId(char *bus, int len, CUdevice dev) {
+    sim_count_call();
     if (dev != 0 || bus == NULL || len < 13)
         return CUDA_ERROR_INVALID_VALUE;
     snprintf(bus, (size_t)len, "0000:3b:00.0");
@@ -255,6 +277,7 @@ SIM_EXPORT CUresult cuDeviceGetPCIBusId(char *bus, int len, CUdevice dev) {
 }
 
 SIM_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
+    sim_count_call();
     if (dev != 0 || pctx == NULL)
         return CUDA_ERROR_INVALID_VALUE;
     atomic_fetch_add(&primary_refs, 1);
@@ -263,6 +286,7 @@ SIM_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
 }
 
 SIM_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
+    sim_count_call();
     if (dev != 0)
         return CUDA_ERROR_INVALID_DEVICE;
     atomic_fetch_sub(&primary_refs, 1);
@@ -274,6 +298,7 @@ bool sim_has_context(void) {
 }
 
 SIM_EXPORT CUresult cuCtxGetCurrent(CUcontext *pctx) {
+    sim_count_call();
     // Only a shut-down driver fails this query; an assert's sticky error does not.
     if (atomic_load(&shut_down))
         return CUDA_ERROR_DEINITIALIZED;
@@ -282,6 +307,7 @@ SIM_EXPORT CUresult cuCtxGetCurrent(CUcontext *pctx) {
 }
 
 SIM_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx) {
+    sim_count_call();
     if (ctx != NULL && ctx != SIM_PRIMARY)
         return CUDA_ERROR_INVALID_CONTEXT;
     current = ctx;
@@ -289,6 +315,7 @@ SIM_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx) {
 }
 
 SIM_EXPORT CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest) {
+    sim_count_call();
     if (least != NULL)
         *least = 0;
     if (greatest != NULL)
@@ -297,6 +324,7 @@ SIM_EXPORT CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest) {
 }
 
 SIM_EXPORT CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total) {
+    sim_count_call();
     SIM_STICKY();
     if (current == NULL)
         return CUDA_ERROR_INVALID_CONTEXT;

@@ -201,6 +201,7 @@ static void run_launch(sim_op_t *op) {
 SIM_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                    unsigned by, unsigned bz, unsigned shared, CUstream s,
                                    void **params, void **extra) {
+    sim_count_call();
     SIM_STICKY();
     // The driver launches in the current context; a thread with none gets this.
     if (!sim_has_context())
@@ -236,6 +237,7 @@ SIM_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsig
 
 SIM_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **params,
                                      void **extra) {
+    sim_count_call();
     return cuLaunchKernel(f, config->gridDimX, config->gridDimY, config->gridDimZ,
                           config->blockDimX, config->blockDimY, config->blockDimZ,
                           config->sharedMemBytes, config->hStream, params, extra);

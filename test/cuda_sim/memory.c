@@ -87,6 +87,7 @@ static void *aligned(size_t size) {
 }
 
 SIM_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t size) {
+    sim_count_call();
     SIM_STICKY();
     if (size == 0)
         return CUDA_ERROR_INVALID_VALUE;
@@ -103,6 +104,7 @@ SIM_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t size) {
 }
 
 SIM_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned int flags) {
+    sim_count_call();
     SIM_STICKY();
     (void)flags;
     if (size == 0)
@@ -117,6 +119,7 @@ SIM_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned i
 }
 
 SIM_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr) {
+    sim_count_call();
     SIM_STICKY();
     sim_streams_drain_all(); // like the real driver's free: pending work is done first
     if (!remove_alloc(dptr, (1u << SIM_MEM_DEVICE) | (1u << SIM_MEM_MANAGED)))
@@ -126,6 +129,7 @@ SIM_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr) {
 }
 
 SIM_EXPORT CUresult cuMemHostAlloc(void **pp, size_t size, unsigned int flags) {
+    sim_count_call();
     SIM_STICKY();
     (void)flags;
     if (size > SIZE_MAX - 4095) // the rounded size would wrap to a tiny allocation
@@ -140,10 +144,12 @@ SIM_EXPORT CUresult cuMemHostAlloc(void **pp, size_t size, unsigned int flags) {
 }
 
 SIM_EXPORT CUresult cuMemAllocHost_v2(void **pp, size_t size) {
+    sim_count_call();
     return cuMemHostAlloc(pp, size, 0);
 }
 
 SIM_EXPORT CUresult cuMemFreeHost(void *p) {
+    sim_count_call();
     SIM_STICKY();
     sim_streams_drain_all();
     if (!remove_alloc((uintptr_t)p, 1u << SIM_MEM_HOST))
@@ -153,6 +159,7 @@ SIM_EXPORT CUresult cuMemFreeHost(void *p) {
 }
 
 SIM_EXPORT CUresult cuMemHostRegister_v2(void *p, size_t size, unsigned int flags) {
+    sim_count_call();
     SIM_STICKY();
     (void)flags;
     sim_alloc_t a;
@@ -162,6 +169,7 @@ SIM_EXPORT CUresult cuMemHostRegister_v2(void *p, size_t size, unsigned int flag
 }
 
 SIM_EXPORT CUresult cuMemHostUnregister(void *p) {
+    sim_count_call();
     SIM_STICKY();
     return remove_alloc((uintptr_t)p, 1u << SIM_MEM_REGISTERED)
                ? CUDA_SUCCESS
@@ -170,6 +178,7 @@ SIM_EXPORT CUresult cuMemHostUnregister(void *p) {
 
 // Mapped host memory has the same address on the device (unified addressing).
 SIM_EXPORT CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *dptr, void *p, unsigned int flags) {
+    sim_count_call();
     SIM_STICKY();
     sim_alloc_t a;
     if (flags != 0 || !sim_find_alloc((uintptr_t)p, &a))
@@ -179,6 +188,7 @@ SIM_EXPORT CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *dptr, void *p, uns
 }
 
 SIM_EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p) {
+    sim_count_call();
     SIM_STICKY();
     sim_alloc_t a;
     if (!sim_find_alloc(p, &a))
@@ -221,6 +231,7 @@ static void fill_attribute(CUpointer_attribute name, void *value, const sim_allo
 
 SIM_EXPORT CUresult cuPointerGetAttributes(unsigned int n, CUpointer_attribute *names,
                                            void **values, CUdeviceptr p) {
+    sim_count_call();
     SIM_STICKY();
     sim_alloc_t a;
     bool known = sim_find_alloc(p, &a);
@@ -230,6 +241,7 @@ SIM_EXPORT CUresult cuPointerGetAttributes(unsigned int n, CUpointer_attribute *
 }
 
 SIM_EXPORT CUresult cuPointerGetAttribute(void *value, CUpointer_attribute name, CUdeviceptr p) {
+    sim_count_call();
     SIM_STICKY();
     sim_alloc_t a;
     if (!sim_find_alloc(p, &a))
@@ -301,6 +313,7 @@ static CUresult copy(void *dst, const void *src, size_t size, CUstream s) {
 }
 
 SIM_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t size) {
+    sim_count_call();
     CUresult r = copy((void *)dst, src, size, NULL);
     sim_stream_drain(NULL);
     return r;
@@ -308,19 +321,26 @@ SIM_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t siz
 
 SIM_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t size,
                                          CUstream s) {
+    sim_count_call();
     return copy((void *)dst, src, size, s);
 }
 
 SIM_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t size, CUstream s) {
+    sim_count_call();
     return copy(dst, (const void *)src, size, s);
 }
 
 SIM_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t size,
                                          CUstream s) {
+    sim_count_call();
+    // Like the real driver: a thread with no current context cannot enqueue.
+    if (!sim_has_context())
+        return CUDA_ERROR_INVALID_CONTEXT;
     return copy((void *)dst, (const void *)src, size, s);
 }
 
 SIM_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t size, CUstream s) {
+    sim_count_call();
     return copy((void *)dst, (const void *)src, size, s);
 }
 
@@ -401,10 +421,12 @@ static CUresult copy3d(const CUDA_MEMCPY3D *p, CUstream s) {
 }
 
 SIM_EXPORT CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream s) {
+    sim_count_call();
     return copy3d(p, s);
 }
 
 SIM_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream s) {
+    sim_count_call();
     CUDA_MEMCPY3D q;
     memset(&q, 0, sizeof q);
     q.srcXInBytes = p->srcXInBytes;
@@ -461,35 +483,42 @@ static CUresult fill(CUdeviceptr dst, size_t pitch, uint32_t value, unsigned ele
 }
 
 SIM_EXPORT CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
+    sim_count_call();
     return fill(d, n, v, 1, n, 1, s);
 }
 
 SIM_EXPORT CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream s) {
+    sim_count_call();
     return fill(d, n * 2, v, 2, n, 1, s);
 }
 
 SIM_EXPORT CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) {
+    sim_count_call();
     return fill(d, n * 4, v, 4, n, 1, s);
 }
 
 SIM_EXPORT CUresult cuMemsetD2D8Async(CUdeviceptr d, size_t pitch, unsigned char v, size_t w,
                                       size_t h, CUstream s) {
+    sim_count_call();
     return fill(d, pitch, v, 1, w, h, s);
 }
 
 SIM_EXPORT CUresult cuMemsetD2D16Async(CUdeviceptr d, size_t pitch, unsigned short v, size_t w,
                                        size_t h, CUstream s) {
+    sim_count_call();
     return fill(d, pitch, v, 2, w, h, s);
 }
 
 SIM_EXPORT CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned int v, size_t w,
                                        size_t h, CUstream s) {
+    sim_count_call();
     return fill(d, pitch, v, 4, w, h, s);
 }
 
 // Hints only: the simulated managed memory never moves.
 SIM_EXPORT CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t size, CUmemLocation loc,
                                           unsigned int flags, CUstream s) {
+    sim_count_call();
     (void)loc;
     (void)flags;
     (void)s;
@@ -499,6 +528,7 @@ SIM_EXPORT CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t size, CUmemLocat
 
 SIM_EXPORT CUresult cuMemAdvise_v2(CUdeviceptr p, size_t size, CUmem_advise advice,
                                    CUmemLocation loc) {
+    sim_count_call();
     (void)advice;
     (void)loc;
     SIM_STICKY();

@@ -493,6 +493,7 @@ static CUresult load(const void *image, sim_module_t **out, char *log, size_t lo
 
 SIM_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int n,
                                        CUjit_option *options, void **values) {
+    sim_count_call();
     SIM_STICKY();
     char log[1024] = "";
     sim_module_t *m = NULL;
@@ -508,6 +509,7 @@ SIM_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsi
 // After a sticky error the call fails, but the module's host memory goes anyway: the dead
 // context will never use it, and a leak checker should not blame the adapter.
 SIM_EXPORT CUresult cuModuleUnload(CUmodule module) {
+    sim_count_call();
     module_free((sim_module_t *)module);
     SIM_STICKY();
     return CUDA_SUCCESS;
@@ -520,6 +522,7 @@ SIM_EXPORT size_t urc_cuda_sim_function_queries(void) {
 }
 
 SIM_EXPORT CUresult cuModuleGetFunction(CUfunction *fn, CUmodule module, const char *name) {
+    sim_count_call();
     SIM_STICKY();
     atomic_fetch_add(&function_queries, 1);
     sim_module_t *m = (sim_module_t *)module;
@@ -534,6 +537,7 @@ SIM_EXPORT CUresult cuModuleGetFunction(CUfunction *fn, CUmodule module, const c
 
 SIM_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule module,
                                          const char *name) {
+    sim_count_call();
     SIM_STICKY();
     sim_global_t *g = sim_module_global((sim_module_t *)module, name);
     if (g == NULL)
@@ -558,6 +562,7 @@ typedef struct sim_link_t {
 
 SIM_EXPORT CUresult cuLinkCreate_v2(unsigned int n, CUjit_option *options, void **values,
                                     CUlinkState *state) {
+    sim_count_call();
     SIM_STICKY();
     sim_link_t *l = calloc(1, sizeof *l);
     l->text = strdup(LINKED_MAGIC);
@@ -576,6 +581,7 @@ static void merge(names_t *into, const names_t *from) {
 SIM_EXPORT CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void *data,
                                      size_t size, const char *name, unsigned int n,
                                      CUjit_option *options, void **values) {
+    sim_count_call();
     SIM_STICKY();
     (void)size;
     (void)name;
@@ -619,6 +625,7 @@ SIM_EXPORT CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type, voi
 }
 
 SIM_EXPORT CUresult cuLinkComplete(CUlinkState state, void **cubin, size_t *size) {
+    sim_count_call();
     SIM_STICKY();
     sim_link_t *l = (sim_link_t *)state;
     const names_t *externs[2] = {&l->all.extern_funcs, &l->all.extern_globals};
@@ -640,6 +647,7 @@ SIM_EXPORT CUresult cuLinkComplete(CUlinkState state, void **cubin, size_t *size
 }
 
 SIM_EXPORT CUresult cuLinkDestroy(CUlinkState state) {
+    sim_count_call();
     sim_link_t *l = (sim_link_t *)state;
     info_free(&l->all);
     free(l->text);
@@ -650,6 +658,7 @@ SIM_EXPORT CUresult cuLinkDestroy(CUlinkState state) {
 // ---- functions ----
 
 SIM_EXPORT CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attrib, CUfunction fn) {
+    sim_count_call();
     SIM_STICKY();
     atomic_fetch_add(&function_queries, 1);
     (void)fn;
@@ -668,6 +677,7 @@ SIM_EXPORT CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attrib, 
 }
 
 SIM_EXPORT CUresult cuFuncSetAttribute(CUfunction fn, CUfunction_attribute attrib, int value) {
+    sim_count_call();
     SIM_STICKY();
     (void)fn;
     (void)attrib;
@@ -675,6 +685,7 @@ SIM_EXPORT CUresult cuFuncSetAttribute(CUfunction fn, CUfunction_attribute attri
 }
 
 SIM_EXPORT CUresult cuFuncGetParamInfo(CUfunction fn, size_t index, size_t *offset, size_t *size) {
+    sim_count_call();
     SIM_STICKY();
     atomic_fetch_add(&function_queries, 1);
     const sim_func_t *f = (const sim_func_t *)fn;
@@ -691,6 +702,7 @@ SIM_EXPORT CUresult cuFuncGetParamInfo(CUfunction fn, size_t index, size_t *offs
 }
 
 SIM_EXPORT CUresult cuFuncGetModule(CUmodule *module, CUfunction fn) {
+    sim_count_call();
     SIM_STICKY();
     if (module == NULL || fn == NULL)
         return CUDA_ERROR_INVALID_VALUE;
@@ -699,6 +711,7 @@ SIM_EXPORT CUresult cuFuncGetModule(CUmodule *module, CUfunction fn) {
 }
 
 SIM_EXPORT CUresult cuFuncGetName(const char **name, CUfunction fn) {
+    sim_count_call();
     SIM_STICKY();
     if (name == NULL || fn == NULL)
         return CUDA_ERROR_INVALID_VALUE;
@@ -709,6 +722,7 @@ SIM_EXPORT CUresult cuFuncGetName(const char **name, CUfunction fn) {
 SIM_EXPORT CUresult cuOccupancyMaxPotentialBlockSize(int *min_grid, int *block, CUfunction fn,
                                                      CUoccupancyB2DSize to_shared, size_t shared,
                                                      int limit) {
+    sim_count_call();
     SIM_STICKY();
     (void)fn;
     (void)to_shared;
@@ -720,6 +734,7 @@ SIM_EXPORT CUresult cuOccupancyMaxPotentialBlockSize(int *min_grid, int *block, 
 
 SIM_EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, CUfunction fn,
                                                                 int block_size, size_t shared) {
+    sim_count_call();
     SIM_STICKY();
     (void)fn;
     (void)shared;

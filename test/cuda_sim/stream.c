@@ -130,6 +130,7 @@ SIM_EXPORT size_t urc_cuda_sim_streams_created(void) {
 }
 
 SIM_EXPORT CUresult cuStreamCreateWithPriority(CUstream *ps, unsigned int flags, int priority) {
+    sim_count_call();
     SIM_STICKY();
     CUstream s = malloc(sizeof *s);
     if (s == NULL || stream_start(s, flags, priority) != 0) {
@@ -146,10 +147,12 @@ SIM_EXPORT CUresult cuStreamCreateWithPriority(CUstream *ps, unsigned int flags,
 }
 
 SIM_EXPORT CUresult cuStreamCreate(CUstream *ps, unsigned int flags) {
+    sim_count_call();
     return cuStreamCreateWithPriority(ps, flags, 0);
 }
 
 SIM_EXPORT CUresult cuStreamDestroy_v2(CUstream s) {
+    sim_count_call();
     if (s == NULL)
         return CUDA_ERROR_INVALID_HANDLE;
     pthread_mutex_lock(&streams_lock);
@@ -173,6 +176,7 @@ SIM_EXPORT CUresult cuStreamDestroy_v2(CUstream s) {
 }
 
 SIM_EXPORT CUresult cuStreamSynchronize(CUstream s) {
+    sim_count_call();
     if (sim_stream_capture(s)->graph != NULL)
         return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
     sim_stream_drain(s);
@@ -181,6 +185,7 @@ SIM_EXPORT CUresult cuStreamSynchronize(CUstream s) {
 }
 
 SIM_EXPORT CUresult cuStreamQuery(CUstream stream) {
+    sim_count_call();
     SIM_STICKY();
     CUstream s = resolve(stream);
     pthread_mutex_lock(&s->lock);
@@ -190,6 +195,7 @@ SIM_EXPORT CUresult cuStreamQuery(CUstream stream) {
 }
 
 SIM_EXPORT CUresult cuStreamGetFlags(CUstream s, unsigned int *flags) {
+    sim_count_call();
     *flags = resolve(s)->flags;
     return CUDA_SUCCESS;
 }
@@ -205,6 +211,7 @@ void sim_streams_drain_all(void) {
 }
 
 SIM_EXPORT CUresult cuCtxSynchronize(void) {
+    sim_count_call();
     sim_streams_drain_all();
     SIM_STICKY();
     return CUDA_SUCCESS;
@@ -232,6 +239,7 @@ static void run_wait(sim_op_t *op) {
 }
 
 SIM_EXPORT CUresult cuEventCreate(CUevent *pe, unsigned int flags) {
+    sim_count_call();
     SIM_STICKY();
     CUevent e = calloc(1, sizeof *e);
     if (e == NULL)
@@ -242,6 +250,7 @@ SIM_EXPORT CUresult cuEventCreate(CUevent *pe, unsigned int flags) {
 }
 
 SIM_EXPORT CUresult cuEventDestroy_v2(CUevent e) {
+    sim_count_call();
     if (e == NULL)
         return CUDA_ERROR_INVALID_HANDLE;
     pthread_mutex_lock(&event_lock);
@@ -273,6 +282,7 @@ static CUresult queue_record_op(CUstream s, sim_op_fn_t run, sim_record_t *r) {
 }
 
 SIM_EXPORT CUresult cuEventRecord(CUevent e, CUstream s) {
+    sim_count_call();
     SIM_STICKY();
     if (e == NULL)
         return CUDA_ERROR_INVALID_HANDLE;
@@ -292,6 +302,7 @@ SIM_EXPORT CUresult cuEventRecord(CUevent e, CUstream s) {
 
 // Waiting for an event never recorded is a no-op, as in CUDA.
 SIM_EXPORT CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags) {
+    sim_count_call();
     SIM_STICKY();
     if (e == NULL || flags != 0)
         return CUDA_ERROR_INVALID_HANDLE;
@@ -302,6 +313,7 @@ SIM_EXPORT CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags)
 }
 
 SIM_EXPORT CUresult cuEventQuery(CUevent e) {
+    sim_count_call();
     SIM_STICKY();
     pthread_mutex_lock(&event_lock);
     bool done = e->last == NULL || e->last->done;
@@ -310,6 +322,7 @@ SIM_EXPORT CUresult cuEventQuery(CUevent e) {
 }
 
 SIM_EXPORT CUresult cuEventSynchronize(CUevent e) {
+    sim_count_call();
     sim_record_t *r = latest(e);
     if (r != NULL) {
         pthread_mutex_lock(&event_lock);
@@ -323,6 +336,7 @@ SIM_EXPORT CUresult cuEventSynchronize(CUevent e) {
 }
 
 SIM_EXPORT CUresult cuEventElapsedTime_v2(float *ms, CUevent start, CUevent end) {
+    sim_count_call();
     SIM_STICKY();
     if ((start->flags | end->flags) & CU_EVENT_DISABLE_TIMING)
         return CUDA_ERROR_INVALID_HANDLE;
