@@ -182,9 +182,19 @@ static ur_result_t append_begin(append_t *a, ur_exp_command_buffer_handle_t h, u
             free(a->deps);
         return res;
     }
-    for (uint32_t i = 0; i < n; ++i)
-        a->deps[a->ndeps++] = (CUgraphNode)(uintptr_t)urc_cb_native_sync(&cb->core, sync[i]);
-    if (cb->core.in_order && cb->last != NULL)
+    // CUDA refuses a dependency named twice (CUDA_ERROR_INVALID_VALUE): a sync point repeated
+    // in the list, or the last node again in an in-order buffer, is added once.
+    bool has_last = false;
+    for (uint32_t i = 0; i < n; ++i) {
+        CUgraphNode node = (CUgraphNode)(uintptr_t)urc_cb_native_sync(&cb->core, sync[i]);
+        bool seen = false;
+        for (uint32_t j = 0; j < a->ndeps && !seen; ++j)
+            seen = a->deps[j] == node;
+        if (!seen)
+            a->deps[a->ndeps++] = node;
+        has_last = has_last || node == cb->last;
+    }
+    if (cb->core.in_order && cb->last != NULL && !has_last)
         a->deps[a->ndeps++] = cb->last;
     return UR_RESULT_SUCCESS;
 }

@@ -125,15 +125,20 @@ SIM_EXPORT CUresult cuGraphDestroy(CUgraph g) {
     return CUDA_SUCCESS;
 }
 
-/// Adds `op` (taken over) after checking that every dependency is a node of `g`.
+/// Adds `op` (taken over) after checking that every dependency is a node of `g`, named once
+/// (the real driver refuses duplicates with CUDA_ERROR_INVALID_VALUE).
 static CUresult add_node(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
                          node_op_t *op) {
     CUresult r = CUDA_SUCCESS;
     if (out == NULL || g == NULL || (ndeps > 0 && deps == NULL))
         r = CUDA_ERROR_INVALID_VALUE;
-    for (size_t i = 0; r == CUDA_SUCCESS && i < ndeps; ++i)
+    for (size_t i = 0; r == CUDA_SUCCESS && i < ndeps; ++i) {
         if (deps[i] == NULL || deps[i]->graph != g)
             r = CUDA_ERROR_INVALID_VALUE;
+        for (size_t j = 0; r == CUDA_SUCCESS && j < i; ++j)
+            if (deps[j] == deps[i])
+                r = CUDA_ERROR_INVALID_VALUE;
+    }
     if (r == CUDA_SUCCESS && g->count == g->capacity) {
         size_t cap = g->capacity ? g->capacity * 2 : 16;
         CUgraphNode *nodes = realloc(g->nodes, cap * sizeof *nodes);
