@@ -34,6 +34,8 @@ bool sim_has_context(void);
 double sim_now_ms(void);
 
 // ---- memory.c ----
+/// cuMemFree without waiting for pending work, for frees that already run in stream order.
+CUresult sim_mem_free_now(CUdeviceptr dptr);
 typedef enum sim_mem_kind_t {
     SIM_MEM_DEVICE = 1,
     SIM_MEM_HOST,      // cuMemAllocHost / cuMemHostAlloc: pinned

@@ -118,14 +118,18 @@ SIM_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned i
     return CUDA_SUCCESS;
 }
 
-SIM_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr) {
-    sim_count_call();
-    SIM_STICKY();
-    sim_streams_drain_all(); // like the real driver's free: pending work is done first
+CUresult sim_mem_free_now(CUdeviceptr dptr) {
     if (!remove_alloc(dptr, (1u << SIM_MEM_DEVICE) | (1u << SIM_MEM_MANAGED)))
         return CUDA_ERROR_INVALID_VALUE;
     free((void *)dptr);
     return CUDA_SUCCESS;
+}
+
+SIM_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr) {
+    sim_count_call();
+    SIM_STICKY();
+    sim_streams_drain_all(); // like the real driver's free: pending work is done first
+    return sim_mem_free_now(dptr);
 }
 
 SIM_EXPORT CUresult cuMemHostAlloc(void **pp, size_t size, unsigned int flags) {

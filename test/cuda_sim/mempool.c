@@ -69,7 +69,8 @@ SIM_EXPORT CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t size, CUme
 }
 
 static void run_free(sim_op_t *op) {
-    (void)cuMemFree_v2((CUdeviceptr)(uintptr_t)op->data);
+    // In stream order already: draining the streams here would wait for this very op.
+    (void)sim_mem_free_now((CUdeviceptr)(uintptr_t)op->data);
     op->data = NULL; // not the worker's to free
 }
 
