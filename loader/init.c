@@ -11,7 +11,12 @@
 #include "loader.h"
 #include "ur_checks.h"
 
+// The first word tells a loader config from any other handle (whose first word is its table
+// pointer): a handle of another kind is refused, never used as a config.
+#define CONFIG_MAGIC UINT64_C(0x75726343464721) // "!GFCcru"
+
 struct ur_loader_config_handle_t_ {
+    uint64_t magic;
     atomic_uint refcount;
     atomic_bool mock;
     // Kept for UR compatibility: only layers report code locations, and urc has none.
@@ -20,6 +25,13 @@ struct ur_loader_config_handle_t_ {
     pthread_mutex_t lock; // guards codeloc and codeloc_data
     atomic_uint layers;   // URC_LAYER_* bits asked for with urLoaderConfigEnableLayer
 };
+
+static ur_result_t check_config(ur_loader_config_handle_t config, const char *entry_point) {
+    if (config->magic == CONFIG_MAGIC)
+        return UR_RESULT_SUCCESS;
+    return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, entry_point,
+                                  "hLoaderConfig");
+}
 
 // Writers (init, teardown) exclude urAdapterGet, the only reader.
 static pthread_rwlock_t state_lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -104,6 +116,9 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderInit(ur_device_init_flags_t device_f
     ur_result_t result = urc_check_loader_init(device_flags, hLoaderConfig);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (hLoaderConfig != NULL &&
+        (result = check_config(hLoaderConfig, "urLoaderInit")) != UR_RESULT_SUCCESS)
+        return result;
     pthread_rwlock_wrlock(&state_lock);
     if (init_count == UINT32_MAX) {
         result = UR_RESULT_ERROR_OUT_OF_RESOURCES;
@@ -146,6 +161,7 @@ urLoaderConfigCreate(ur_loader_config_handle_t *phLoaderConfig) {
     ur_loader_config_handle_t config = URC_NEW(struct ur_loader_config_handle_t_);
     if (config == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    config->magic = CONFIG_MAGIC;
     atomic_init(&config->refcount, 1);
     atomic_init(&config->mock, false);
     atomic_init(&config->layers, 0);
@@ -158,6 +174,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigRetain(ur_loader_config_handle
     ur_result_t result = urc_check_loader_config_retain(hLoaderConfig);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if ((result = check_config(hLoaderConfig, "urLoaderConfigRetain")) != UR_RESULT_SUCCESS)
+        return result;
     atomic_fetch_add_explicit(&hLoaderConfig->refcount, 1, memory_order_relaxed);
     return UR_RESULT_SUCCESS;
 }
@@ -166,8 +184,11 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigRelease(ur_loader_config_handl
     ur_result_t result = urc_check_loader_config_release(hLoaderConfig);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if ((result = check_config(hLoaderConfig, "urLoaderConfigRelease")) != UR_RESULT_SUCCESS)
+        return result;
     if (atomic_fetch_sub_explicit(&hLoaderConfig->refcount, 1, memory_order_acq_rel) == 1) {
         pthread_mutex_destroy(&hLoaderConfig->lock);
+        hLoaderConfig->magic = 0;
         free(hLoaderConfig);
     }
     return UR_RESULT_SUCCESS;
@@ -180,6 +201,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigGetInfo(ur_loader_config_handl
     ur_result_t result = urc_check_loader_config_get_info(hLoaderConfig, propName, propSize,
                                                           pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
+        return result;
+    if ((result = check_config(hLoaderConfig, "urLoaderConfigGetInfo")) != UR_RESULT_SUCCESS)
         return result;
     // UR's loader config wants the exact size.
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
@@ -200,6 +223,8 @@ urLoaderConfigEnableLayer(ur_loader_config_handle_t hLoaderConfig, const char *p
     ur_result_t result = urc_check_loader_config_enable_layer(hLoaderConfig, pLayerName);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if ((result = check_config(hLoaderConfig, "urLoaderConfigEnableLayer")) != UR_RESULT_SUCCESS)
+        return result;
     urc_logger_t *lg = urc_loader_log();
     unsigned bit = urc_layer_bit(pLayerName);
     if (bit != 0) {
@@ -219,6 +244,9 @@ urLoaderConfigSetCodeLocationCallback(ur_loader_config_handle_t hLoaderConfig,
         urc_check_loader_config_set_code_location_callback(hLoaderConfig, pfnCodeloc, pUserData);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if ((result = check_config(hLoaderConfig, "urLoaderConfigSetCodeLocationCallback")) !=
+        UR_RESULT_SUCCESS)
+        return result;
     pthread_mutex_lock(&hLoaderConfig->lock);
     hLoaderConfig->codeloc = pfnCodeloc;
     hLoaderConfig->codeloc_data = pUserData;
@@ -230,6 +258,9 @@ UR_APIEXPORT ur_result_t UR_APICALL
 urLoaderConfigSetMockingEnabled(ur_loader_config_handle_t hLoaderConfig, ur_bool_t enable) {
     ur_result_t result = urc_check_loader_config_set_mocking_enabled(hLoaderConfig, enable);
     if (result != UR_RESULT_SUCCESS)
+        return result;
+    if ((result = check_config(hLoaderConfig, "urLoaderConfigSetMockingEnabled")) !=
+        UR_RESULT_SUCCESS)
         return result;
     atomic_store(&hLoaderConfig->mock, enable != 0);
     return UR_RESULT_SUCCESS;
