@@ -575,7 +575,7 @@ ur_result_t ocl_enqueue_command_buffer_exp(ur_queue_handle_t hQueue,
     // Room for the caller's events and the previous run.
     ocl_wait_list_t wl;
     ur_event_handle_t *all = NULL;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event *waits = wl.events;
     cl_uint num_waits = wl.count;
     cl_event extra[9];

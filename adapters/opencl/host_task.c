@@ -55,7 +55,7 @@ ur_result_t ocl_enqueue_host_task_exp(ur_queue_handle_t hQueue,
         return ocl_fail(err, "clCreateUserEvent");
     }
     ocl_wait_list_t wl;
-    ur_result_t res = ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList);
+    ur_result_t res = ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList);
     cl_event before = NULL, after = NULL;
     if (res == UR_RESULT_SUCCESS) {
         err = clEnqueueMarkerWithWaitList(hQueue->cl, wl.count, wl.events, &before);
@@ -98,7 +98,7 @@ ur_result_t ocl_enqueue_native_command_exp(
     for (uint32_t i = 0; i < numMemsInMemList; ++i)
         OCL_CHECK_HANDLE(phMemList[i], URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_int err = CL_SUCCESS;
     // The caller's commands must follow the wait list, also on an out-of-order queue.
     if (wl.count > 0)

@@ -246,7 +246,7 @@ static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_
     const size_t o[3] = {origin.x, origin.y, origin.z};
     const size_t r[3] = {region.width, region.height, region.depth};
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, n, waits));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, n, waits));
     cl_event ev = NULL, *evp = phEvent != NULL ? &ev : NULL;
     cl_int err = write ? clEnqueueWriteImage(hQueue->cl, hImage->cl, blocking, o, r, row, slice,
                                              host, wl.count, wl.events, evp)
@@ -292,7 +292,7 @@ ur_result_t ocl_enqueue_mem_image_copy(ur_queue_handle_t hQueue, ur_mem_handle_t
     const size_t dso[3] = {dstOrigin.x, dstOrigin.y, dstOrigin.z};
     const size_t r[3] = {region.width, region.height, region.depth};
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, numEventsInWaitList, phEventWaitList));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
     cl_int err = clEnqueueCopyImage(hQueue->cl, hImageSrc->cl, hImageDst->cl, so, dso, r, wl.count,
                                     wl.events, phEvent != NULL ? &ev : NULL);

@@ -92,7 +92,7 @@ static ur_result_t queue_of(ur_queue_handle_t q, ur_context_handle_t *ctx,
 static ur_result_t barrier(ur_queue_handle_t q, ur_command_t command, uint32_t n,
                            const ur_event_handle_t *wait, ur_event_handle_t *phEvent) {
     ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_init(&wl, n, wait));
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, q, n, wait));
     cl_event ev = NULL;
     cl_int err =
         clEnqueueBarrierWithWaitList(q->cl, wl.count, wl.events, phEvent != NULL ? &ev : NULL);

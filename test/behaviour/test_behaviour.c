@@ -111,6 +111,41 @@ START_TEST(wait_list_across_contexts) {
 }
 END_TEST
 
+static void set_flag(void *data) {
+    *(volatile int *)data = 1;
+}
+
+// Every enqueue path takes foreign waits, not only the classic commands: a host task on a queue
+// of context B waits for a write on a queue of context A.
+START_TEST(host_task_waits_across_contexts) {
+    ur_context_handle_t other = NULL;
+    ur_queue_handle_t other_queue = NULL;
+    ck_assert_ur_ok(urContextCreate(1, &T.device, NULL, &other));
+    ck_assert_ur_ok(urQueueCreate(other, T.device, NULL, &other_queue));
+    enum { N = 256 };
+    ur_mem_handle_t a = NULL;
+    ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, N, NULL, &a));
+    static uint8_t in[N];
+    ur_event_handle_t wrote = NULL, ran = NULL;
+    ck_assert_ur_ok(urEnqueueMemBufferWrite(T.queue, a, false, 0, N, in, 0, NULL, &wrote));
+    static volatile int flag;
+    flag = 0;
+    ur_result_t r =
+        urEnqueueHostTaskExp(other_queue, set_flag, (void *)&flag, NULL, 1, &wrote, &ran);
+    if (r != UR_RESULT_ERROR_UNSUPPORTED_FEATURE) {
+        ck_assert_ur_ok(r);
+        ck_assert_ur_ok(urEventWait(1, &ran));
+        ck_assert_int_eq(flag, 1);
+        ck_assert_ur_ok(urEventRelease(ran));
+    }
+    ck_assert_ur_ok(urEventWait(1, &wrote));
+    ck_assert_ur_ok(urEventRelease(wrote));
+    ck_assert_ur_ok(urMemRelease(a));
+    ck_assert_ur_ok(urQueueRelease(other_queue));
+    ck_assert_ur_ok(urContextRelease(other));
+}
+END_TEST
+
 // ---- handle identity ----
 
 START_TEST(device_from_native_twice_is_one_handle) {
@@ -275,6 +310,7 @@ int main(void) {
     suite_add_tcase(s, tc);
     tc = urc_test_tcase("cross-context waits", setup, teardown);
     tcase_add_test(tc, wait_list_across_contexts);
+    tcase_add_test(tc, host_task_waits_across_contexts);
     suite_add_tcase(s, tc);
     tc = urc_test_tcase("handle identity", setup, teardown);
     tcase_add_test(tc, device_from_native_twice_is_one_handle);
