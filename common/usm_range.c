@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "usm_range.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -44,4 +45,65 @@ ur_result_t urc_usm_range_check_2d(urc_usm_lookup_fn lookup, void *backend, cons
         return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
                              "%zu rows %zu bytes apart overflow a size_t", height, pitch);
     return urc_usm_range_check(lookup, backend, ptr, (height - 1) * pitch + width);
+}
+
+// ---- remembered lookups ----
+
+// A few slots per thread: a command checks at most two pointers, and loops reuse the same
+// buffers. A miss overwrites the slots in turn.
+enum { LOOKUP_SLOTS = 4 };
+
+// An answer "no allocation holds this address" is kept for the smallest page around it: the
+// drivers map whole pages, so an allocation that misses the address misses its page too.
+#define UNKNOWN_SPAN ((uintptr_t)4096)
+
+typedef struct lookup_slot {
+    const urc_usm_lookup_cache_t *cache; // NULL: empty
+    uint64_t epoch;
+    uintptr_t lo, hi; // the addresses the answer covers, [lo, hi)
+    bool known;       // an allocation [lo, hi) holds them; else none does
+} lookup_slot_t;
+
+static _Thread_local lookup_slot_t slots[LOOKUP_SLOTS];
+static _Thread_local unsigned next_slot;
+
+bool urc_usm_lookup_cached(void *backend, const void *ptr, const void **base, size_t *size) {
+    urc_usm_lookup_cache_t *cache = backend;
+    uint64_t epoch = atomic_load_explicit(&cache->epoch, memory_order_acquire);
+    uintptr_t at = (uintptr_t)ptr;
+    for (unsigned i = 0; i < LOOKUP_SLOTS; ++i) {
+        const lookup_slot_t *s = &slots[i];
+        if (s->cache == cache && s->epoch == epoch && at >= s->lo && at < s->hi) {
+            if (s->known) {
+                *base = (const void *)s->lo;
+                *size = (size_t)(s->hi - s->lo);
+            }
+            return s->known;
+        }
+    }
+    const void *found_base = NULL;
+    size_t found_size = 0;
+    bool known = cache->lookup(cache->backend, ptr, &found_base, &found_size);
+    lookup_slot_t *s = &slots[next_slot++ % LOOKUP_SLOTS];
+    uintptr_t lo = (uintptr_t)found_base;
+    if (known && found_size > 0 && at >= lo && found_size <= UINTPTR_MAX - lo &&
+        at < lo + found_size) {
+        *s = (lookup_slot_t){cache, epoch, lo, lo + found_size, true};
+    } else if (!known) {
+        uintptr_t page = at & ~(UNKNOWN_SPAN - 1);
+        *s = (lookup_slot_t){cache, epoch, page,
+                             page <= UINTPTR_MAX - UNKNOWN_SPAN ? page + UNKNOWN_SPAN : UINTPTR_MAX,
+                             false};
+    } else {
+        s->cache = NULL; // an answer that does not hold ptr is passed on but not kept
+    }
+    if (known) {
+        *base = found_base;
+        *size = found_size;
+    }
+    return known;
+}
+
+void urc_usm_lookup_cache_forget(urc_usm_lookup_cache_t *cache) {
+    atomic_fetch_add_explicit(&cache->epoch, 1, memory_order_release);
 }

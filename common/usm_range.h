@@ -28,6 +28,26 @@ ur_result_t urc_usm_range_check(urc_usm_lookup_fn lookup, void *backend, const v
 ur_result_t urc_usm_range_check_2d(urc_usm_lookup_fn lookup, void *backend, const void *ptr,
                                    size_t pitch, size_t width, size_t height);
 
+/// A lookup's answers remembered per thread, for adapters whose driver lookup costs a call
+/// on every USM command. The adapter bumps `epoch` (urc_usm_lookup_cache_forget) whenever the
+/// driver's map of allocations may change: on every allocation, free, map, unmap, registration
+/// and IPC open or close it makes. Answers taken before the bump are then not used again, so a
+/// cached answer is never older than urc's last change to the map. Memory allocated or freed
+/// behind urc's back, through the native API, can be judged by the answer from before that
+/// change until urc's next one: the check only ever gets weaker then, never stricter.
+typedef struct urc_usm_lookup_cache_t {
+    urc_usm_lookup_fn lookup; ///< the driver's lookup, called on a miss
+    void *backend;            ///< its first argument
+    _Atomic uint64_t epoch;   ///< bumped by every change to the map of allocations
+} urc_usm_lookup_cache_t;
+
+/// A urc_usm_lookup_fn over a urc_usm_lookup_cache_t passed as `backend`: answers from this
+/// thread's last few lookups through the same cache in the same epoch, else from the driver.
+bool urc_usm_lookup_cached(void *cache, const void *ptr, const void **base, size_t *size);
+
+/// Drops every thread's remembered answers for `cache`.
+void urc_usm_lookup_cache_forget(urc_usm_lookup_cache_t *cache);
+
 /// No 64-bit Linux maps user memory at or above this address (x86-64 with 5-level paging and
 /// RISC-V Sv57 stop at 2^56, arm64 at 2^52), so a range reaching it is not memory of the caller.
 #if UINTPTR_MAX > 0xffffffffu

@@ -49,6 +49,7 @@ static void load(void) {
         snprintf(failure, sizeof failure, "libcuda.so.1 lacks cuEventElapsedTime");
         return;
     }
+    cuda_usm_lookup_wrap_driver();
     loaded = true;
 }
 

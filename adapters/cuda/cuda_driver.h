@@ -163,6 +163,10 @@ extern cuda_driver_t cu;
 /// missing; the adapter then reports no platform.
 bool cuda_driver_load(void);
 
+/// Wraps the table's allocating, freeing, mapping and unmapping entries so that each one also
+/// forgets the adapter's remembered USM lookups (usm_lookup.c); called once, by the loading.
+void cuda_usm_lookup_wrap_driver(void);
+
 /// Why cuda_driver_load() failed, or "" when it did not.
 const char *cuda_driver_failure(void);
 

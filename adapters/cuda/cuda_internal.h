@@ -26,6 +26,7 @@
 #include "props.h"
 #include "ranges.h"
 #include "requirements.h"
+#include "usm_range.h"
 
 /// Streams of an out-of-order queue; an in-order queue has one.
 #define CUDA_OOO_STREAMS 4
@@ -468,6 +469,10 @@ typedef struct cuda_pointer_t {
     size_t range;
 } cuda_pointer_t;
 ur_result_t cuda_pointer_query(const void *ptr, cuda_pointer_t *info);
+
+/// The lookup behind every USM range check: cuda_pointer_query, remembered per thread until
+/// the adapter changes the driver's map of allocations (usm_lookup.c).
+extern urc_usm_lookup_cache_t cuda_usm_lookups;
 
 // ---- program.c ----
 void cuda_program_retain_internal(cuda_program_t *p);

@@ -8,8 +8,6 @@
 #include "fill.h"
 #include "usm_range.h"
 
-static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t *size);
-
 // ---- waits and barriers ----
 
 // An in-order queue is one stream: waiting there orders everything after it already. An
@@ -279,7 +277,7 @@ static rect_side_t host_side(const void *host, ur_rect_offset_t origin, size_t r
                      origin,
                      row,
                      slice,
-                     urc_usm_host_limit(usm_lookup, NULL, host)};
+                     urc_usm_host_limit(urc_usm_lookup_cached, &cuda_usm_lookups, host)};
     return s;
 }
 
@@ -486,24 +484,14 @@ ur_result_t cuda_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMe
 
 // ---- USM ----
 
-// The allocation holding a pointer, from cuPointerGetAttributes (common/usm_range.h).
-static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t *size) {
-    (void)backend;
-    cuda_pointer_t info;
-    if (cuda_pointer_query(ptr, &info) != UR_RESULT_SUCCESS || info.memory_type == 0 ||
-        info.base == 0)
-        return false;
-    *base = (const void *)(uintptr_t)info.base;
-    *size = info.range;
-    return true;
-}
-
 // Checked before the queue is touched: a range past its allocation never reaches the driver.
 // Pointer queries create nothing in the current context, so this thread's record of having
 // made the device's context current is enough (a unified address means the same in any).
 static ur_result_t usm_range(ur_queue_handle_t q, const void *ptr, size_t size) {
     ur_result_t res = cuda_activate_cached(CUDA_QUEUE(q)->dev);
-    return res != UR_RESULT_SUCCESS ? res : urc_usm_range_check(usm_lookup, NULL, ptr, size);
+    return res != UR_RESULT_SUCCESS
+               ? res
+               : urc_usm_range_check(urc_usm_lookup_cached, &cuda_usm_lookups, ptr, size);
 }
 
 static ur_result_t usm_rows(ur_queue_handle_t q, const void *ptr, size_t pitch, size_t width,
@@ -511,7 +499,8 @@ static ur_result_t usm_rows(ur_queue_handle_t q, const void *ptr, size_t pitch, 
     ur_result_t res = cuda_activate_cached(CUDA_QUEUE(q)->dev);
     return res != UR_RESULT_SUCCESS
                ? res
-               : urc_usm_range_check_2d(usm_lookup, NULL, ptr, pitch, width, height);
+               : urc_usm_range_check_2d(urc_usm_lookup_cached, &cuda_usm_lookups, ptr, pitch, width,
+                                        height);
 }
 
 ur_result_t cuda_enqueue_usm_fill(ur_queue_handle_t hQueue, void *pMem, size_t patternSize,
@@ -702,7 +691,7 @@ static ur_result_t managed_range(const cuda_device_t *dev, const void *ptr, size
     ur_result_t res = cuda_pointer_query(ptr, &info);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    res = urc_usm_range_check(usm_lookup, NULL, ptr, size);
+    res = urc_usm_range_check(urc_usm_lookup_cached, &cuda_usm_lookups, ptr, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
     *applies = info.managed && dev->concurrent_managed;

@@ -60,6 +60,76 @@ START_TEST(host_limits_end_at_the_allocation_or_user_memory) {
 }
 END_TEST
 
+// A driver lookup that counts its calls and whose one allocation can move.
+static unsigned char *moving_base = alloc;
+static size_t moving_size = sizeof alloc;
+static int driver_lookups;
+
+static bool counting_lookup(void *backend, const void *ptr, const void **base, size_t *size) {
+    ck_assert_ptr_eq(backend, &driver_lookups);
+    ++driver_lookups;
+    const unsigned char *p = ptr;
+    if (p < moving_base || p >= moving_base + moving_size)
+        return false;
+    *base = moving_base;
+    *size = moving_size;
+    return true;
+}
+
+static urc_usm_lookup_cache_t cache = {.lookup = counting_lookup, .backend = &driver_lookups};
+
+START_TEST(cached_answers_are_reused_until_forgotten) {
+    driver_lookups = 0;
+    urc_usm_lookup_cache_forget(&cache);
+    static unsigned char host[64];
+    for (int i = 0; i < 10; ++i) {
+        ck_assert_ur(urc_usm_range_check(urc_usm_lookup_cached, &cache, alloc + i, 16),
+                     UR_RESULT_SUCCESS);
+        ck_assert_ur(urc_usm_range_check(urc_usm_lookup_cached, &cache, host, 64),
+                     UR_RESULT_SUCCESS);
+    }
+    ck_assert_int_eq(driver_lookups, 2); // one per pointer, then remembered
+    ck_assert_ur(urc_usm_range_check(urc_usm_lookup_cached, &cache, alloc + 250, 7),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_int_eq(driver_lookups, 2);
+
+    // The allocation shrinks: a remembered answer would let 200 bytes through.
+    moving_size = 100;
+    urc_usm_lookup_cache_forget(&cache);
+    ck_assert_ur(urc_usm_range_check(urc_usm_lookup_cached, &cache, alloc, 200),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_int_eq(driver_lookups, 3);
+    // Past its new end the bytes are unknown memory, the caller's to bound.
+    ck_assert_ur(urc_usm_range_check(urc_usm_lookup_cached, &cache, alloc + 150, 200),
+                 UR_RESULT_SUCCESS);
+    moving_size = sizeof alloc;
+    urc_usm_lookup_cache_forget(&cache);
+}
+END_TEST
+
+START_TEST(unknown_answers_end_when_memory_appears) {
+    driver_lookups = 0;
+    unsigned char *saved = moving_base;
+    static unsigned char other[128];
+    moving_base = NULL;
+    moving_size = 0;
+    urc_usm_lookup_cache_forget(&cache);
+    ck_assert_ur(urc_usm_range_check(urc_usm_lookup_cached, &cache, other, 1000),
+                 UR_RESULT_SUCCESS);
+    ck_assert_ur(urc_usm_range_check(urc_usm_lookup_cached, &cache, other, 1000),
+                 UR_RESULT_SUCCESS);
+    ck_assert_int_eq(driver_lookups, 1);
+    moving_base = other; // allocated: the adapter forgets on every allocation
+    moving_size = sizeof other;
+    urc_usm_lookup_cache_forget(&cache);
+    ck_assert_ur(urc_usm_range_check(urc_usm_lookup_cached, &cache, other, 1000),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    moving_base = saved;
+    moving_size = sizeof alloc;
+    urc_usm_lookup_cache_forget(&cache);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("usm_range");
     TCase *tc = tcase_create("urc_usm_range_check");
@@ -67,6 +137,10 @@ int main(void) {
     tcase_add_test(tc, ranges_past_the_end_are_invalid_sizes);
     tcase_add_test(tc, rectangles_are_checked_to_their_last_row);
     tcase_add_test(tc, host_limits_end_at_the_allocation_or_user_memory);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("urc_usm_lookup_cached");
+    tcase_add_test(tc, cached_answers_are_reused_until_forgotten);
+    tcase_add_test(tc, unknown_answers_end_when_memory_appears);
     suite_add_tcase(s, tc);
     return urc_test_run(s);
 }
