@@ -160,6 +160,7 @@ typedef struct cuda_event_t {
     // urEventCreateExp's events (reusable_event.c): `end` (and `start`) are recorded again at
     // each signal; `queue` and `stream` stay NULL. NULL for every other event.
     urc_reusable_t *reusable;
+    struct cuda_queue_t *signalled_by; // reusable: the latest signal's queue (retained)
 } cuda_event_t;
 
 typedef enum cuda_mem_kind_t {

@@ -105,6 +105,8 @@ static void event_destroy(cuda_event_t *e) {
     }
     if (e->queue != NULL)
         cuda_queue_release_internal(e->queue);
+    if (e->signalled_by != NULL)
+        cuda_queue_release_internal(e->signalled_by);
     if (e->reusable != NULL) {
         urc_reusable_fini(e->reusable);
         free(e->reusable);
@@ -213,6 +215,12 @@ ur_result_t cuda_event_get_info(ur_event_handle_t hEvent, ur_event_info_t propNa
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_EVENT_INFO_COMMAND_QUEUE:
+        if (e->reusable != NULL) {
+            pthread_mutex_lock(&e->reusable->lock);
+            cuda_queue_t *q = e->signalled_by; // NULL before the first signal
+            pthread_mutex_unlock(&e->reusable->lock);
+            return urc_info_ptr(&out, q);
+        }
         return urc_info_ptr(&out, e->queue); // NULL for an event made from a native one
     case UR_EVENT_INFO_CONTEXT:
         return urc_info_ptr(&out, e->ctx);

@@ -98,7 +98,15 @@ ur_result_t cuda_event_signal(cuda_event_t *e, cuda_queue_t *q, uint32_t n,
         res = cuda_ok(cu.EventRecord(e->end, stream), "cuEventRecord");
     if (res == UR_RESULT_SUCCESS && e->start != NULL)
         e->queued_ns = cuda_host_ns();
+    cuda_queue_t *old = NULL;
+    if (res == UR_RESULT_SUCCESS) {
+        cuda_queue_retain_internal(q);
+        old = e->signalled_by;
+        e->signalled_by = q;
+    }
     pthread_mutex_unlock(&e->reusable->lock);
+    if (old != NULL)
+        cuda_queue_release_internal(old);
     cuda_event_free(CUDA_EVENT(barrier));
     return res;
 }
