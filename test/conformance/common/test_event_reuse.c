@@ -93,8 +93,7 @@ START_TEST(create_refuses_bad_input) {
     ur_exp_event_desc_t desc = {UR_STRUCTURE_TYPE_EXP_EVENT_DESC, NULL, 0};
     ur_event_handle_t e = NULL;
     ck_assert_ur(urEventCreateExp(NULL, T.device, &desc, &e), UR_RESULT_ERROR_INVALID_NULL_HANDLE);
-    ck_assert_ur(urEventCreateExp(T.context, NULL, &desc, &e),
-                 UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    ck_assert_ur(urEventCreateExp(T.context, NULL, &desc, &e), UR_RESULT_ERROR_INVALID_NULL_HANDLE);
     ck_assert_ur(urEventCreateExp(T.context, T.device, NULL, &e),
                  UR_RESULT_ERROR_INVALID_NULL_POINTER);
     ck_assert_ur(urEventCreateExp(T.context, T.device, &desc, NULL),
@@ -183,14 +182,14 @@ START_TEST(signal_wait_resignal_orders_two_queues) {
     ck_assert_ur_ok(urQueueCreate(T.context, T.device, NULL, &b));
     enum { N = 4096 };
     ur_mem_handle_t buf = NULL;
-    ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, N * sizeof(uint32_t),
-                                      NULL, &buf));
+    ck_assert_ur_ok(
+        urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, N * sizeof(uint32_t), NULL, &buf));
     ur_event_handle_t e = make_reusable(0);
     static uint32_t got[N];
     for (uint32_t round = 1; round <= 100; ++round) {
         ur_event_handle_t h = e;
-        ck_assert_ur_ok(urEnqueueMemBufferFill(T.queue, buf, &round, sizeof round, 0, sizeof got,
-                                               0, NULL, NULL));
+        ck_assert_ur_ok(urEnqueueMemBufferFill(T.queue, buf, &round, sizeof round, 0, sizeof got, 0,
+                                               NULL, NULL));
         ck_assert_ur_ok(urEnqueueEventsWaitWithBarrierExt(T.queue, &props, 0, NULL, &h));
         ck_assert_ptr_eq(h, e);
         ck_assert_ur_ok(urEnqueueMemBufferRead(b, buf, true, 0, sizeof got, got, 1, &e, NULL));
