@@ -144,6 +144,8 @@
       NULL)                                                                                        \
     X(MemAllocFromPoolAsync, PFN_cuMemAllocFromPoolAsync_v11020, "cuMemAllocFromPoolAsync", NULL)  \
     X(MemFreeAsync, PFN_cuMemFreeAsync_v11020, "cuMemFreeAsync", NULL)                             \
+    X(IpcGetEventHandle, PFN_cuIpcGetEventHandle_v4010, "cuIpcGetEventHandle", NULL)               \
+    X(IpcOpenEventHandle, PFN_cuIpcOpenEventHandle_v4010, "cuIpcOpenEventHandle", NULL)            \
     X(IpcGetMemHandle, PFN_cuIpcGetMemHandle_v4010, "cuIpcGetMemHandle", NULL)                     \
     X(IpcOpenMemHandle, PFN_cuIpcOpenMemHandle_v11000, "cuIpcOpenMemHandle_v2", NULL)              \
     X(IpcCloseMemHandle, PFN_cuIpcCloseMemHandle_v4010, "cuIpcCloseMemHandle", NULL)

@@ -26,6 +26,7 @@
 #include "props.h"
 #include "ranges.h"
 #include "requirements.h"
+#include "reusable_event.h"
 #include "usm_range.h"
 
 /// Streams of an out-of-order queue; an in-order queue has one.
@@ -157,6 +158,10 @@ typedef struct cuda_event_t {
     uint64_t queued_ns; // host clock at enqueue, only with profiling
     bool profiling;
     bool owns_native;
+    // urEventCreateExp's events (reusable_event.c): `end` (and `start`) are recorded again at
+    // each signal; `queue` and `stream` stay NULL. NULL for every other event.
+    urc_reusable_t *reusable;
+    struct cuda_queue_t *signalled_by; // reusable: the latest signal's queue (retained)
 } cuda_event_t;
 
 typedef enum cuda_mem_kind_t {
@@ -443,6 +448,19 @@ void cuda_event_pool_drain(cuda_device_t *dev);
 /// Stops the thread behind urEventSetCallback, if it runs: with `drain`, after every pending
 /// callback has run (their events complete on their own).
 void cuda_callbacks_stop(bool drain);
+/// Drops an adapter reference to an event (destroyed after the last).
+void cuda_event_release_internal(cuda_event_t *e);
+
+// ---- reusable_event.c / ipc_event.c ----
+/// A reusable event of `ctx` for `dev` around CUevents the event then owns (`start` only with
+/// profiling), known to urc_reusable_claim; `imported` for one opened from IPC handle data.
+ur_result_t cuda_reusable_make(cuda_context_t *ctx, cuda_device_t *dev, ur_exp_event_flags_t flags,
+                               CUevent end, CUevent start, bool imported, cuda_event_t **out);
+/// urEnqueueEventsWaitWithBarrierExt signalling the reusable event `e` (claimed by the caller).
+ur_result_t cuda_event_signal(cuda_event_t *e, cuda_queue_t *q, uint32_t n,
+                              const ur_event_handle_t *waits);
+/// True when the driver has cuIpcGetEventHandle and cuIpcOpenEventHandle.
+bool cuda_ipc_events_available(void);
 
 // ---- memory.c ----
 void cuda_mem_retain_internal(cuda_mem_t *mem);

@@ -361,7 +361,10 @@ static int fixed_bool(ur_device_info_t name) {
     case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
     case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:
     case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
+    case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP: // event.c: a CUevent recorded again
         return 1;
+    case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP: // ipc_event.c, when the driver has the calls
+        return cuda_ipc_events_available();
     case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP: // sync points only (command_buffer.c)
     case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:
         return 0;

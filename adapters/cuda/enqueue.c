@@ -85,8 +85,19 @@ ur_result_t cuda_enqueue_events_wait_with_barrier_ext(
     uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
     ur_event_handle_t *phEvent) {
     (void)pProperties;
-    return cuda_enqueue_events_wait_with_barrier(hQueue, numEventsInWaitList, phEventWaitList,
-                                                 phEvent);
+    if (!cuda_is(hQueue, URC_KIND_QUEUE))
+        return UR_RESULT_ERROR_INVALID_QUEUE;
+    // `*phEvent` is compared with the live reusable events, never read through otherwise: for
+    // other callers it is an output and may hold anything.
+    urc_object_t *reusable = phEvent != NULL ? urc_reusable_claim(*phEvent) : NULL;
+    if (reusable == NULL)
+        return cuda_enqueue_events_wait_with_barrier(hQueue, numEventsInWaitList, phEventWaitList,
+                                                     phEvent);
+    cuda_event_t *e = (cuda_event_t *)reusable;
+    ur_result_t res =
+        cuda_event_signal(e, CUDA_QUEUE(hQueue), numEventsInWaitList, phEventWaitList);
+    cuda_event_release_internal(e);
+    return res;
 }
 
 // ---- buffers ----

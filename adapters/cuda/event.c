@@ -105,8 +105,19 @@ static void event_destroy(cuda_event_t *e) {
     }
     if (e->queue != NULL)
         cuda_queue_release_internal(e->queue);
+    if (e->signalled_by != NULL)
+        cuda_queue_release_internal(e->signalled_by);
+    if (e->reusable != NULL) {
+        urc_reusable_fini(e->reusable);
+        free(e->reusable);
+    }
     cuda_context_release_internal(e->ctx);
     free(e);
+}
+
+void cuda_event_release_internal(cuda_event_t *e) {
+    if (urc_unhold(&e->obj))
+        event_destroy(e);
 }
 
 void cuda_event_free(cuda_event_t *e) {
@@ -204,6 +215,12 @@ ur_result_t cuda_event_get_info(ur_event_handle_t hEvent, ur_event_info_t propNa
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_EVENT_INFO_COMMAND_QUEUE:
+        if (e->reusable != NULL) {
+            pthread_mutex_lock(&e->reusable->lock);
+            cuda_queue_t *q = e->signalled_by; // NULL before the first signal
+            pthread_mutex_unlock(&e->reusable->lock);
+            return urc_info_ptr(&out, q);
+        }
         return urc_info_ptr(&out, e->queue); // NULL for an event made from a native one
     case UR_EVENT_INFO_CONTEXT:
         return urc_info_ptr(&out, e->ctx);
@@ -237,17 +254,29 @@ static ur_result_t device_time(const cuda_event_t *e, CUevent ev, uint64_t *ns) 
     return UR_RESULT_SUCCESS;
 }
 
+// When the command was enqueued; a reusable event's changes at each signal (under its lock).
+static uint64_t queued_ns(cuda_event_t *e) {
+    if (e->reusable == NULL)
+        return e->queued_ns;
+    pthread_mutex_lock(&e->reusable->lock);
+    uint64_t ns = e->queued_ns;
+    pthread_mutex_unlock(&e->reusable->lock);
+    return ns;
+}
+
 ur_result_t cuda_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling_info_t propName,
                                           size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     if (!cuda_is(hEvent, URC_KIND_EVENT))
         return UR_RESULT_ERROR_INVALID_EVENT;
     cuda_event_t *e = CUDA_EVENT(hEvent);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    if (!e->profiling || e->queue == NULL)
+    // A reusable event has no queue; it times its latest signal once it has had one.
+    const uint64_t queued = queued_ns(e);
+    if (!e->profiling || (e->queue == NULL && e->reusable == NULL) || queued == 0)
         return UR_RESULT_ERROR_PROFILING_INFO_NOT_AVAILABLE;
     if (propName == UR_PROFILING_INFO_COMMAND_QUEUED ||
         propName == UR_PROFILING_INFO_COMMAND_SUBMIT)
-        return urc_info_u64(&out, e->queued_ns);
+        return urc_info_u64(&out, queued);
     if (propName != UR_PROFILING_INFO_COMMAND_START && propName != UR_PROFILING_INFO_COMMAND_END &&
         propName != UR_PROFILING_INFO_COMMAND_COMPLETE)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
@@ -263,12 +292,12 @@ ur_result_t cuda_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling
     // The two clocks can disagree by microseconds; keep queued <= start <= end <= now anyway
     // (the command has finished, so it did not end in the future).
     uint64_t now = cuda_host_ns();
-    if (end < e->queued_ns)
-        end = e->queued_ns;
+    if (end < queued)
+        end = queued;
     if (end > now)
         end = now;
-    if (start < e->queued_ns)
-        start = e->queued_ns;
+    if (start < queued)
+        start = queued;
     if (start > end)
         start = end;
     return urc_info_u64(&out, propName == UR_PROFILING_INFO_COMMAND_START ? start : end);
@@ -308,7 +337,9 @@ ur_result_t cuda_event_retain(ur_event_handle_t hEvent) {
 ur_result_t cuda_event_release(ur_event_handle_t hEvent) {
     if (!cuda_is(hEvent, URC_KIND_EVENT))
         return UR_RESULT_ERROR_INVALID_EVENT;
-    switch (urc_user_release(&CUDA_EVENT(hEvent)->obj)) {
+    cuda_event_t *e = CUDA_EVENT(hEvent);
+    switch (e->reusable != NULL ? urc_reusable_user_release(e->reusable)
+                                : urc_user_release(&e->obj)) {
     case URC_RELEASE_REFUSED:
         return urc_error_released(UR_RESULT_ERROR_INVALID_EVENT, "urEventRelease");
     case URC_RELEASE_DESTROY:

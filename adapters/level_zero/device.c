@@ -374,8 +374,11 @@ static int fixed_bool(ur_device_info_t name) {
     if (urc_device_info_unimplemented_feature(name))
         return 0;
     switch (name) {
-    case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP: // regular command lists (command_buffer.c)
+    case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:  // regular command lists (command_buffer.c)
+    case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP: // reusable_event.c
         return 1;
+    case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP: // IPC event pools: not built on this adapter yet
+        return 0;
     case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP: // not implemented on this adapter yet
     case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
     case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:

@@ -150,8 +150,20 @@ ur_result_t l0_enqueue_events_wait_with_barrier_ext(
     uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
     ur_event_handle_t *phEvent) {
     (void)pProperties;
-    return l0_enqueue_events_wait_with_barrier(hQueue, numEventsInWaitList, phEventWaitList,
-                                               phEvent);
+    l0_queue_t *q;
+    ur_result_t res = queue_of(hQueue, &q);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    // `*phEvent` is compared with the live reusable events, never read through otherwise: for
+    // other callers it is an output and may hold anything.
+    urc_object_t *reusable = phEvent != NULL ? urc_reusable_claim(*phEvent) : NULL;
+    if (reusable == NULL)
+        return l0_enqueue_wait_command(q, UR_COMMAND_EVENTS_WAIT_WITH_BARRIER, numEventsInWaitList,
+                                       phEventWaitList, phEvent);
+    l0_event_t *e = (l0_event_t *)reusable;
+    res = l0_event_signal(e, q, numEventsInWaitList, phEventWaitList);
+    l0_event_release_internal(e);
+    return res;
 }
 
 // ---- buffers ----

@@ -2,6 +2,8 @@
 // urEvent*: a UR event is one Level Zero event from the context's cache, signalled by its
 // command. Profiling events come from pools with kernel timestamps; their times are put on one
 // nanosecond timeline with the device timer read at enqueue.
+#include <stdlib.h>
+
 #include "event_callbacks.h"
 #include "l0_internal.h"
 
@@ -92,6 +94,12 @@ void l0_event_keep_program(l0_event_t *e, l0_program_t *p) {
 }
 
 static void event_destroy(l0_event_t *e) {
+    if (e->reusable != NULL) {
+        if (e->inner != NULL)
+            l0_event_release_created(e->inner);
+        urc_reusable_fini(e->reusable);
+        free(e->reusable);
+    }
     l0_event_drop_deps(e);
     free(e->free_when_done);
     if (e->kernel != NULL)
@@ -139,6 +147,21 @@ ur_result_t l0_event_get_info(ur_event_handle_t hEvent, ur_event_info_t propName
         return UR_RESULT_ERROR_INVALID_EVENT;
     l0_event_t *e = L0_EVENT(hEvent);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
+    if (e->reusable != NULL && (propName == UR_EVENT_INFO_COMMAND_QUEUE ||
+                                propName == UR_EVENT_INFO_COMMAND_EXECUTION_STATUS)) {
+        // Its latest signal's queue and status; before the first, none and complete.
+        l0_event_t *inner = l0_reusable_current(e);
+        ur_result_t res;
+        if (propName == UR_EVENT_INFO_COMMAND_QUEUE) {
+            res = urc_info_ptr(&out, inner != NULL ? inner->queue : NULL);
+        } else {
+            ur_event_status_t st = inner != NULL ? status(inner) : UR_EVENT_STATUS_COMPLETE;
+            res = urc_info_bytes(&out, &st, sizeof st);
+        }
+        if (inner != NULL)
+            l0_event_release_internal(inner);
+        return res;
+    }
     switch (propName) {
     case UR_EVENT_INFO_COMMAND_QUEUE:
         return urc_info_ptr(&out, e->queue); // NULL for an event made from a native one
@@ -176,6 +199,16 @@ ur_result_t l0_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling_i
     if (!l0_is(hEvent, URC_KIND_EVENT))
         return UR_RESULT_ERROR_INVALID_EVENT;
     l0_event_t *e = L0_EVENT(hEvent);
+    if (e->reusable != NULL) {
+        // Its latest signal's times, when the signalling queue profiles.
+        l0_event_t *inner = l0_reusable_current(e);
+        if (inner == NULL)
+            return UR_RESULT_ERROR_PROFILING_INFO_NOT_AVAILABLE;
+        ur_result_t res = l0_event_get_profiling_info((ur_event_handle_t)inner, propName, propSize,
+                                                      pPropValue, pPropSizeRet);
+        l0_event_release_internal(inner);
+        return res;
+    }
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     if (!e->profiling || e->queue == NULL)
         return UR_RESULT_ERROR_PROFILING_INFO_NOT_AVAILABLE;
@@ -206,21 +239,19 @@ ur_result_t l0_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling_i
 }
 
 ur_result_t l0_event_wait(uint32_t numEvents, const ur_event_handle_t *phEventWaitList) {
-    for (uint32_t i = 0; i < numEvents; ++i)
-        if (!l0_is(phEventWaitList[i], URC_KIND_EVENT))
-            return UR_RESULT_ERROR_INVALID_EVENT;
+    // Reusable events wait for their latest signals (reusable_event.c).
+    l0_wait_view_t view;
+    ur_result_t res =
+        l0_wait_view_init(&view, numEvents, phEventWaitList, UR_RESULT_ERROR_INVALID_EVENT);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     // Every batch first, so that no wait below blocks on a command still being recorded.
-    for (uint32_t i = 0; i < numEvents; ++i) {
-        ur_result_t res = l0_event_submit(L0_EVENT(phEventWaitList[i]));
-        if (res != UR_RESULT_SUCCESS)
-            return res;
-    }
-    for (uint32_t i = 0; i < numEvents; ++i) {
-        ur_result_t res = l0_event_host_wait(L0_EVENT(phEventWaitList[i]));
-        if (res != UR_RESULT_SUCCESS)
-            return res;
-    }
-    return UR_RESULT_SUCCESS;
+    for (uint32_t i = 0; res == UR_RESULT_SUCCESS && i < view.count; ++i)
+        res = l0_event_submit(L0_EVENT(view.events[i]));
+    for (uint32_t i = 0; res == UR_RESULT_SUCCESS && i < view.count; ++i)
+        res = l0_event_host_wait(L0_EVENT(view.events[i]));
+    l0_wait_view_fini(&view);
+    return res;
 }
 
 ur_result_t l0_event_retain(ur_event_handle_t hEvent) {
@@ -233,7 +264,9 @@ ur_result_t l0_event_retain(ur_event_handle_t hEvent) {
 ur_result_t l0_event_release(ur_event_handle_t hEvent) {
     if (!l0_is(hEvent, URC_KIND_EVENT))
         return UR_RESULT_ERROR_INVALID_EVENT;
-    switch (urc_user_release(&L0_EVENT(hEvent)->obj)) {
+    l0_event_t *e = L0_EVENT(hEvent);
+    switch (e->reusable != NULL ? urc_reusable_user_release(e->reusable)
+                                : urc_user_release(&e->obj)) {
     case URC_RELEASE_REFUSED:
         return urc_error_released(UR_RESULT_ERROR_INVALID_EVENT, "urEventRelease");
     case URC_RELEASE_DESTROY:
@@ -249,7 +282,16 @@ ur_result_t l0_event_get_native_handle(ur_event_handle_t hEvent,
                                        ur_native_handle_t *phNativeEvent) {
     if (!l0_is(hEvent, URC_KIND_EVENT))
         return UR_RESULT_ERROR_INVALID_EVENT;
-    *phNativeEvent = (ur_native_handle_t)L0_EVENT(hEvent)->ze;
+    l0_event_t *e = L0_EVENT(hEvent);
+    if (e->reusable != NULL) {
+        // Its latest signal's, valid until the next signal; none before the first.
+        l0_event_t *inner = l0_reusable_current(e);
+        *phNativeEvent = (ur_native_handle_t)(inner != NULL ? inner->ze : NULL);
+        if (inner != NULL)
+            l0_event_release_internal(inner);
+        return UR_RESULT_SUCCESS;
+    }
+    *phNativeEvent = (ur_native_handle_t)e->ze;
     return UR_RESULT_SUCCESS;
 }
 
@@ -284,8 +326,22 @@ ur_result_t l0_event_create_with_native_handle(ur_native_handle_t hNativeEvent,
 // pending callbacks are polled with zeEventQueryStatus from one adapter thread
 // (common/event_callbacks).
 
+static urc_event_poll_t poll_one(l0_event_t *e);
+
+// A reusable event calls back at its latest signal's status.
 static urc_event_poll_t callback_poll(ur_event_handle_t hEvent) {
     l0_event_t *e = L0_EVENT(hEvent);
+    if (e->reusable == NULL)
+        return poll_one(e);
+    l0_event_t *inner = l0_reusable_current(e);
+    if (inner == NULL)
+        return URC_EVENT_COMPLETE;
+    urc_event_poll_t p = poll_one(inner);
+    l0_event_release_internal(inner);
+    return p;
+}
+
+static urc_event_poll_t poll_one(l0_event_t *e) {
     if (atomic_load_explicit(&e->done, memory_order_acquire))
         return URC_EVENT_COMPLETE;
     ze_result_t r = zeEventQueryStatus(e->ze);
@@ -308,7 +364,14 @@ static void callback_release(ur_event_handle_t hEvent) {
 // A command recorded in a batch not yet executed would never signal its event: a callback
 // counts as a wait, and sends the batch (so SUBMITTED is true from then on).
 static ur_result_t callback_arm(ur_event_handle_t hEvent) {
-    return l0_event_submit(L0_EVENT(hEvent));
+    l0_event_t *e = L0_EVENT(hEvent);
+    if (e->reusable == NULL)
+        return l0_event_submit(e);
+    l0_event_t *inner = l0_reusable_current(e);
+    ur_result_t res = inner != NULL ? l0_event_submit(inner) : UR_RESULT_SUCCESS;
+    if (inner != NULL)
+        l0_event_release_internal(inner);
+    return res;
 }
 
 static const urc_callback_ops_t callback_ops = {callback_poll, callback_retain, callback_release,

@@ -34,6 +34,7 @@
 #include "props.h"
 #include "ranges.h"
 #include "requirements.h"
+#include "reusable_event.h"
 
 /// Events per Level Zero event pool; a context makes pools of this size as it needs them.
 #define L0_EVENTS_PER_POOL 256
@@ -170,6 +171,11 @@ struct l0_event_t {
     // a kernel or module a queued command still refers to.
     struct l0_kernel_t *kernel;
     struct l0_program_t *program;
+    // urEventCreateExp's events (reusable_event.c): `inner` is the event of the latest signal's
+    // barrier (NULL before the first: complete), replaced under reusable->lock; every use of
+    // the event goes to it. NULL for every other event.
+    urc_reusable_t *reusable;
+    l0_event_t *inner;
 };
 
 typedef enum l0_mem_kind_t {
@@ -390,6 +396,24 @@ void l0_event_release_created(l0_event_t *e);
 /// Stops the thread behind urEventSetCallback, if it runs: with `drain`, after every pending
 /// callback has run (each waits for its event to complete).
 void l0_callbacks_stop(bool drain);
+
+/// A wait list in which reusable events stand for their latest signals (held until fini);
+/// entries never signalled are left out. `events` is the caller's list when it has none.
+typedef struct l0_wait_view_t {
+    uint32_t count;
+    const ur_event_handle_t *events;
+    ur_event_handle_t *own; // NULL (the caller's list), `stack`, or allocated; each entry held
+    ur_event_handle_t stack[16];
+} l0_wait_view_t;
+/// INVALID_EVENT_WAIT_LIST (as `bad`) for an entry that is not an event of this adapter.
+ur_result_t l0_wait_view_init(l0_wait_view_t *v, uint32_t n, const ur_event_handle_t *events,
+                              ur_result_t bad);
+void l0_wait_view_fini(l0_wait_view_t *v);
+/// A reusable event's latest signal, held (l0_event_release_internal), or NULL before the first.
+l0_event_t *l0_reusable_current(l0_event_t *e);
+/// urEnqueueEventsWaitWithBarrierExt signalling the reusable event `e` (claimed by the caller).
+ur_result_t l0_event_signal(l0_event_t *e, l0_queue_t *q, uint32_t n,
+                            const ur_event_handle_t *waits);
 
 /// Keeps a kernel or program alive until e completes (reference taken here).
 void l0_event_keep_kernel(l0_event_t *e, struct l0_kernel_t *k);

@@ -189,8 +189,8 @@ static void op_abandon(l0_op_t *op) {
     }
 }
 
-ur_result_t l0_op_begin(l0_queue_t *q, ur_command_t command, uint32_t nwait,
-                        const ur_event_handle_t *wait, l0_op_t *op) {
+static ur_result_t op_begin(l0_queue_t *q, ur_command_t command, uint32_t nwait,
+                            const ur_event_handle_t *wait, l0_op_t *op) {
     memset(op, 0, sizeof *op);
     op->queue = q;
     op->waits = op->stack;
@@ -239,6 +239,22 @@ ur_result_t l0_op_begin(l0_queue_t *q, ur_command_t command, uint32_t nwait,
     }
     op->list = q->immediate ? q->imm : q->open.list;
     return UR_RESULT_SUCCESS;
+}
+
+// Reusable events in the wait list stand for their latest signals (reusable_event.c); the
+// command keeps what it waits for, so the view's references end here.
+ur_result_t l0_op_begin(l0_queue_t *q, ur_command_t command, uint32_t nwait,
+                        const ur_event_handle_t *wait, l0_op_t *op) {
+    l0_wait_view_t view;
+    ur_result_t res =
+        l0_wait_view_init(&view, nwait, wait, UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    if (res != UR_RESULT_SUCCESS) {
+        memset(op, 0, sizeof *op);
+        return res;
+    }
+    res = op_begin(q, command, view.count, view.events, op);
+    l0_wait_view_fini(&view);
+    return res;
 }
 
 static void set_slot(l0_event_t **slot, l0_event_t *e) {

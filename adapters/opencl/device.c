@@ -890,7 +890,10 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
         return urc_info_u32(&out, d->cb_caps.update_caps);
     case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP: // host_task.c
     case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
+    case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP: // event.c: a replaceable cl_event
         return urc_info_bool(&out, true);
+    case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP: // OpenCL cannot share events between processes
+        return urc_info_bool(&out, false);
     case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP: // not implemented on OpenCL
     case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
     case UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP: // OpenCL has no stream capture

@@ -44,8 +44,17 @@ ur_result_t ocl_enqueue_events_wait_with_barrier_ext(ur_queue_handle_t hQueue,
                                                      const ur_event_handle_t *phEventWaitList,
                                                      ur_event_handle_t *phEvent) {
     (void)pProps; // low-power events are a hint
-    return ocl_enqueue_events_wait_with_barrier(hQueue, numEventsInWaitList, phEventWaitList,
-                                                phEvent);
+    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
+    // `*phEvent` is compared with the live reusable events, never read through otherwise: for
+    // other callers it is an output and may hold anything.
+    urc_object_t *reusable = phEvent != NULL ? urc_reusable_claim(*phEvent) : NULL;
+    if (reusable == NULL)
+        return ocl_enqueue_events_wait_with_barrier(hQueue, numEventsInWaitList, phEventWaitList,
+                                                    phEvent);
+    ur_event_handle_t e = (ur_event_handle_t)reusable;
+    ur_result_t res = ocl_event_signal(e, hQueue, numEventsInWaitList, phEventWaitList);
+    ocl_event_release_internal(e);
+    return res;
 }
 
 // ---- buffers ---------------------------------------------------------------------------------

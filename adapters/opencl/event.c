@@ -10,6 +10,13 @@
 #define OCL_COMMAND_READ_GLOBAL_VARIABLE_INTEL  0x418E
 #define OCL_COMMAND_WRITE_GLOBAL_VARIABLE_INTEL 0x418F
 
+// Room for what the list may hold: a reusable event's signal and a bridge per entry.
+static bool hold_room(ocl_wait_list_t *wl) {
+    if (wl->bridges == NULL)
+        wl->bridges = urc_calloc((size_t)wl->count * 2, sizeof *wl->bridges);
+    return wl->bridges != NULL;
+}
+
 ur_result_t ocl_wait_list_init(ocl_wait_list_t *wl, uint32_t count,
                                const ur_event_handle_t *events) {
     wl->count = count;
@@ -27,7 +34,16 @@ ur_result_t ocl_wait_list_init(ocl_wait_list_t *wl, uint32_t count,
             return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0,
                                  "wait-list entry %u is not an OpenCL adapter event", i);
         }
-        wl->events[i] = events[i]->cl;
+        if (events[i]->reusable == NULL) {
+            wl->events[i] = events[i]->cl;
+            continue;
+        }
+        // Its latest signal, kept by the list: a signal meanwhile may release it.
+        if (!hold_room(wl)) {
+            ocl_wait_list_fini(wl);
+            return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        }
+        wl->events[i] = wl->bridges[wl->nbridges++] = ocl_event_native(events[i]);
     }
     return UR_RESULT_SUCCESS;
 }
@@ -64,12 +80,9 @@ ur_result_t ocl_wait_list_for_queue(ocl_wait_list_t *wl, ur_queue_handle_t queue
     for (uint32_t i = 0; i < count; ++i) {
         if (events[i]->context->cl == queue->context->cl)
             continue;
-        if (wl->bridges == NULL) {
-            wl->bridges = urc_calloc(count, sizeof *wl->bridges);
-            if (wl->bridges == NULL) {
-                ocl_wait_list_fini(wl);
-                return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-            }
+        if (!hold_room(wl)) {
+            ocl_wait_list_fini(wl);
+            return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
         }
         cl_int err = bridge(queue->context->cl, wl->events[i], &wl->bridges[wl->nbridges]);
         if (err != CL_SUCCESS) {
@@ -94,8 +107,8 @@ void ocl_wait_list_fini(ocl_wait_list_t *wl) {
     wl->count = 0;
 }
 
-static ur_result_t event_make(ur_context_handle_t context, ur_queue_handle_t queue, cl_event cl,
-                              ur_command_t command, bool owns, ur_event_handle_t *out) {
+ur_result_t ocl_event_make(ur_context_handle_t context, ur_queue_handle_t queue, cl_event cl,
+                           ur_command_t command, bool owns, ur_event_handle_t *out) {
     ur_event_handle_t e = URC_NEW(struct ur_event_handle_t_);
     if (e == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
@@ -116,7 +129,7 @@ ur_result_t ocl_event_wrap(ur_queue_handle_t queue, ur_command_t command, cl_eve
                            ur_event_handle_t *out) {
     if (out == NULL)
         return UR_RESULT_SUCCESS;
-    ur_result_t result = event_make(queue->context, queue, cl, command, true, out);
+    ur_result_t result = ocl_event_make(queue->context, queue, cl, command, true, out);
     if (result != UR_RESULT_SUCCESS) {
         // The command was enqueued; only its handle cannot be returned.
         clReleaseEvent(cl);
@@ -138,6 +151,10 @@ ur_result_t ocl_enqueue_done(cl_int err, const char *what, ocl_wait_list_t *wl,
 static void event_destroy(ur_event_handle_t e) {
     if (e->owns_native)
         clReleaseEvent(e->cl);
+    if (e->reusable != NULL) {
+        urc_reusable_fini(e->reusable);
+        free(e->reusable);
+    }
     if (e->assert_program != NULL)
         ocl_program_release_internal(e->assert_program);
     ur_queue_handle_t q = atomic_load(&e->queue);
@@ -145,6 +162,11 @@ static void event_destroy(ur_event_handle_t e) {
         ocl_queue_release_internal(q);
     ocl_context_release_internal(e->context);
     free(e);
+}
+
+void ocl_event_release_internal(ur_event_handle_t e) {
+    if (urc_unhold(&e->obj))
+        event_destroy(e);
 }
 
 ur_result_t ocl_event_retain(ur_event_handle_t hEvent) {
@@ -155,7 +177,9 @@ ur_result_t ocl_event_retain(ur_event_handle_t hEvent) {
 
 ur_result_t ocl_event_release(ur_event_handle_t hEvent) {
     OCL_CHECK_HANDLE(hEvent, URC_KIND_EVENT, UR_RESULT_ERROR_INVALID_EVENT);
-    switch (urc_user_release(&hEvent->obj)) {
+    urc_release_t released = hEvent->reusable != NULL ? urc_reusable_user_release(hEvent->reusable)
+                                                      : urc_user_release(&hEvent->obj);
+    switch (released) {
     case URC_RELEASE_REFUSED:
         return urc_error_released(UR_RESULT_ERROR_INVALID_EVENT, "urEventRelease");
     case URC_RELEASE_DESTROY:
@@ -259,6 +283,8 @@ static ur_result_t event_queue(ur_event_handle_t e, ur_queue_handle_t *out) {
     *out = atomic_load(&e->queue);
     if (*out != NULL)
         return UR_RESULT_SUCCESS;
+    if (e->reusable != NULL)
+        return UR_RESULT_SUCCESS; // not signalled yet
     cl_command_queue cl = NULL;
     OCL_TRY("clGetEventInfo", clGetEventInfo(e->cl, CL_EVENT_COMMAND_QUEUE, sizeof cl, &cl, NULL));
     if (cl == NULL)
@@ -301,8 +327,10 @@ ur_result_t ocl_event_get_info(ur_event_handle_t hEvent, ur_event_info_t propNam
     case UR_EVENT_INFO_COMMAND_EXECUTION_STATUS: {
         // CL_COMPLETE..CL_QUEUED are 0..3 like UR's statuses; negative values are errors.
         cl_int s = 0;
-        OCL_TRY("clGetEventInfo",
-                clGetEventInfo(hEvent->cl, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL));
+        cl_event cl = ocl_event_native(hEvent);
+        cl_int err = clGetEventInfo(cl, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL);
+        clReleaseEvent(cl);
+        OCL_TRY("clGetEventInfo", err);
         ur_event_status_t status = s < 0 ? UR_EVENT_STATUS_ERROR : (ur_event_status_t)s;
         if (status == UR_EVENT_STATUS_COMPLETE)
             OCL_TRY_UR(event_completed(hEvent));
@@ -339,8 +367,10 @@ ur_result_t ocl_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling_
         return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
     }
     cl_ulong ns = 0;
-    OCL_TRY("clGetEventProfilingInfo",
-            clGetEventProfilingInfo(hEvent->cl, param, sizeof ns, &ns, NULL));
+    cl_event cl = ocl_event_native(hEvent);
+    cl_int err = clGetEventProfilingInfo(cl, param, sizeof ns, &ns, NULL);
+    clReleaseEvent(cl);
+    OCL_TRY("clGetEventProfilingInfo", err);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     return urc_info_u64(&out, ns);
 }
@@ -348,7 +378,10 @@ ur_result_t ocl_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling_
 ur_result_t ocl_event_get_native_handle(ur_event_handle_t hEvent,
                                         ur_native_handle_t *phNativeEvent) {
     OCL_CHECK_HANDLE(hEvent, URC_KIND_EVENT, UR_RESULT_ERROR_INVALID_EVENT);
-    *phNativeEvent = (ur_native_handle_t)hEvent->cl;
+    // A reusable event's is its latest signal's, valid until the next one.
+    cl_event cl = ocl_event_native(hEvent);
+    clReleaseEvent(cl);
+    *phNativeEvent = (ur_native_handle_t)cl;
     return UR_RESULT_SUCCESS;
 }
 
@@ -367,8 +400,8 @@ ur_result_t ocl_event_create_with_native_handle(ur_native_handle_t hNativeEvent,
         if (err != CL_SUCCESS)
             return ocl_fail(err, "clCreateUserEvent");
         err = clSetUserEventStatus(cl, CL_COMPLETE);
-        ur_result_t res = err == CL_SUCCESS ? event_make(hContext, NULL, cl, UR_COMMAND_EVENTS_WAIT,
-                                                         true, phEvent)
+        ur_result_t res = err == CL_SUCCESS ? ocl_event_make(hContext, NULL, cl,
+                                                             UR_COMMAND_EVENTS_WAIT, true, phEvent)
                                             : ocl_fail(err, "clSetUserEventStatus");
         if (res != UR_RESULT_SUCCESS)
             clReleaseEvent(cl);
@@ -380,7 +413,7 @@ ur_result_t ocl_event_create_with_native_handle(ur_native_handle_t hNativeEvent,
         return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
                              "the native event belongs to another context");
     bool owns = pProps != NULL && pProps->isNativeHandleOwned;
-    return event_make(hContext, NULL, cl, UR_COMMAND_FORCE_UINT32, owns, phEvent);
+    return ocl_event_make(hContext, NULL, cl, UR_COMMAND_FORCE_UINT32, owns, phEvent);
 }
 
 typedef struct callback_t {
@@ -426,7 +459,10 @@ ur_result_t ocl_event_set_callback(ur_event_handle_t hEvent, ur_execution_info_t
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     *cb = (callback_t){hEvent, execStatus, pfnNotify, pUserData};
     urc_hold(&hEvent->obj); // until the callback has run
-    cl_int err = clSetEventCallback(hEvent->cl, when, run_callback, cb);
+    // A reusable event calls back at its latest signal's status.
+    cl_event cl = ocl_event_native(hEvent);
+    cl_int err = clSetEventCallback(cl, when, run_callback, cb);
+    clReleaseEvent(cl);
     if (err != CL_SUCCESS) {
         urc_unhold(&hEvent->obj); // the caller's reference is still there
         free(cb);

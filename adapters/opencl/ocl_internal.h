@@ -156,7 +156,9 @@ typedef struct ocl_wait_list_t {
     cl_uint count;
     cl_event *events; // NULL when count == 0, as OpenCL requires
     cl_event inline_events[8];
-    cl_event *bridges; // user events standing in for other contexts' events (released at fini)
+    // Events the list holds a reference to, released at fini: user events standing in for
+    // other contexts' events, and the current signals of reusable events.
+    cl_event *bridges;
     cl_uint nbridges;
 } ocl_wait_list_t;
 
@@ -175,6 +177,18 @@ void ocl_wait_list_fini(ocl_wait_list_t *wl);
 /// is released.
 ur_result_t ocl_event_wrap(ur_queue_handle_t queue, ur_command_t command, cl_event cl,
                            ur_event_handle_t *out);
+
+/// A new event handle for `cl` (a reference the handle takes over when `owns`).
+ur_result_t ocl_event_make(ur_context_handle_t context, ur_queue_handle_t queue, cl_event cl,
+                           ur_command_t command, bool owns, ur_event_handle_t *out);
+/// Drops an adapter reference to an event (destroying it after the last one).
+void ocl_event_release_internal(ur_event_handle_t e);
+/// The event's cl_event with a reference for the caller: a reusable event's changes at each
+/// signal, so it is read under the event's lock (reusable_event.c).
+cl_event ocl_event_native(ur_event_handle_t e);
+/// urEnqueueEventsWaitWithBarrierExt signalling the reusable event `e` (claimed by the caller).
+ur_result_t ocl_event_signal(ur_event_handle_t e, ur_queue_handle_t queue, uint32_t n,
+                             const ur_event_handle_t *waits);
 
 /// Ends an enqueue: frees the wait list, maps a failure, or wraps the event.
 ur_result_t ocl_enqueue_done(cl_int err, const char *what, ocl_wait_list_t *wl,

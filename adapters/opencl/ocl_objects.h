@@ -19,6 +19,7 @@
 #include "object.h"
 #include "props.h"
 #include "requirements.h"
+#include "reusable_event.h"
 #include "ocl_cmdbuf_ext.h"
 #include "ur_api.h"
 
@@ -160,6 +161,9 @@ struct ur_event_handle_t_ {
     ur_command_t command;             // UR_COMMAND_FORCE_UINT32 when unknown (native events)
     bool owns_native;
     ur_program_handle_t assert_program; // retained; set on launches that need a fallback check
+    // urEventCreateExp's events: each signal replaces `cl` and `queue`, under reusable->lock
+    // (reusable_event.c); NULL for every other event.
+    urc_reusable_t *reusable;
 };
 
 struct ur_mem_handle_t_ {

@@ -28,6 +28,13 @@ extern atomic_int sim_sticky;
     } while (0)
 /// Counts one call of a CUDA function (each exported cu* function calls it first).
 void sim_count_call(void);
+
+/// Events (stream.c) as IPC event handles need them (ipc_event.c): creation flags, one more
+/// reference for an open; sim_ipc_event_unref drops one (`refs` is the event's count) and is
+/// true at the last, when the event has left the export registry and may be freed.
+unsigned sim_event_flags(CUevent e);
+void sim_event_ref(CUevent e);
+bool sim_ipc_event_unref(CUevent e, atomic_int *refs);
 bool sim_initialised(void);
 /// True when the calling thread has a current context (cuCtxSetCurrent).
 bool sim_has_context(void);

@@ -33,6 +33,7 @@ typedef struct sim_record_t {
 struct CUevent_st {
     unsigned flags;
     sim_record_t *last; // NULL: never recorded
+    atomic_int refs;    // its creator's, plus one per IPC open in this process (ipc_event.c)
 };
 
 static pthread_mutex_t event_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -245,14 +246,25 @@ SIM_EXPORT CUresult cuEventCreate(CUevent *pe, unsigned int flags) {
     if (e == NULL)
         return CUDA_ERROR_OUT_OF_MEMORY;
     e->flags = flags;
+    atomic_init(&e->refs, 1);
     *pe = e;
     return CUDA_SUCCESS;
+}
+
+unsigned sim_event_flags(CUevent e) {
+    return e->flags;
+}
+
+void sim_event_ref(CUevent e) {
+    atomic_fetch_add(&e->refs, 1);
 }
 
 SIM_EXPORT CUresult cuEventDestroy_v2(CUevent e) {
     sim_count_call();
     if (e == NULL)
         return CUDA_ERROR_INVALID_HANDLE;
+    if (!sim_ipc_event_unref(e, &e->refs))
+        return CUDA_SUCCESS; // an IPC-opened copy: the event lives on
     pthread_mutex_lock(&event_lock);
     sim_record_t *last = e->last;
     pthread_mutex_unlock(&event_lock);

@@ -5,7 +5,7 @@
 
 START_TEST(unimplemented_features_are_listed) {
     ck_assert(urc_device_info_unimplemented_feature(UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP));
-    ck_assert(urc_device_info_unimplemented_feature(UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP));
+    ck_assert(urc_device_info_unimplemented_feature(UR_DEVICE_INFO_LOW_POWER_EVENTS_SUPPORT_EXP));
 }
 END_TEST
 
@@ -17,6 +17,9 @@ START_TEST(adapter_specific_answers_are_not_listed) {
     ck_assert(!urc_device_info_unimplemented_feature(UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP));
     ck_assert(!urc_device_info_unimplemented_feature(UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT));
     ck_assert(!urc_device_info_unimplemented_feature(UR_DEVICE_INFO_NAME));
+    // Reusable and IPC events: every adapter answers (OpenCL has no IPC events).
+    ck_assert(!urc_device_info_unimplemented_feature(UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP));
+    ck_assert(!urc_device_info_unimplemented_feature(UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP));
 }
 END_TEST
 

@@ -246,6 +246,17 @@ static ur_result_t UR_APICALL checked_event_set_callback(ur_event_handle_t hEven
     return cuda_event_set_callback(hEvent, execStatus, pfnNotify, pUserData);
 }
 
+static ur_result_t UR_APICALL checked_event_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_exp_event_desc_t *pEventDesc, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_event_create_exp(hContext, hDevice, pEventDesc, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urEventCreateExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urEventCreateExp", "hDevice");
+    return cuda_event_create_exp(hContext, hDevice, pEventDesc, phEvent);
+}
+
 static ur_result_t UR_APICALL checked_program_create_with_il(ur_context_handle_t hContext, const void *pIL, size_t length, const ur_program_properties_t *pProperties, ur_program_handle_t *phProgram) {
     ur_result_t result = urc_check_program_create_with_il(hContext, pIL, length, pProperties, phProgram);
     if (result != UR_RESULT_SUCCESS)
@@ -1836,6 +1847,33 @@ static ur_result_t UR_APICALL checked_ipc_close_mem_handle_exp(ur_context_handle
     return cuda_ipc_close_mem_handle_exp(hContext, pMem);
 }
 
+static ur_result_t UR_APICALL checked_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPCEventHandleData, size_t *pIPCEventHandleDataSizeRet) {
+    ur_result_t result = urc_check_ipc_get_event_handle_exp(hEvent, ppIPCEventHandleData, pIPCEventHandleDataSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hEvent, URC_KIND_EVENT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT, "urIPCGetEventHandleExp", "hEvent");
+    return cuda_ipc_get_event_handle_exp(hEvent, ppIPCEventHandleData, pIPCEventHandleDataSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_ipc_put_event_handle_exp(ur_context_handle_t hContext, void *pIPCEventHandleData) {
+    ur_result_t result = urc_check_ipc_put_event_handle_exp(hContext, pIPCEventHandleData);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCPutEventHandleExp", "hContext");
+    return cuda_ipc_put_event_handle_exp(hContext, pIPCEventHandleData);
+}
+
+static ur_result_t UR_APICALL checked_ipc_open_event_handle_exp(ur_context_handle_t hContext, const void *pIPCEventHandleData, size_t ipcEventHandleDataSize, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_ipc_open_event_handle_exp(hContext, pIPCEventHandleData, ipcEventHandleDataSize, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCOpenEventHandleExp", "hContext");
+    return cuda_ipc_open_event_handle_exp(hContext, pIPCEventHandleData, ipcEventHandleDataSize, phEvent);
+}
+
 static ur_result_t UR_APICALL checked_usm_p_2p_enable_peer_access_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice) {
     ur_result_t result = urc_check_usm_p_2p_enable_peer_access_exp(commandDevice, peerDevice);
     if (result != UR_RESULT_SUCCESS)
@@ -2052,7 +2090,9 @@ const ur_dditable_t cuda_ddi = {
         .pfnCreateWithNativeHandle = checked_event_create_with_native_handle,
         .pfnSetCallback = checked_event_set_callback,
     },
-    .EventExp = URC_UNSUPPORTED_EVENT_EXP,
+    .EventExp = {
+        .pfnCreateExp = checked_event_create_exp,
+    },
     .Program = {
         .pfnCreateWithIL = checked_program_create_with_il,
         .pfnCreateWithBinary = checked_program_create_with_binary,
@@ -2246,9 +2286,9 @@ const ur_dditable_t cuda_ddi = {
         .pfnPutPhysMemHandleExp = urc_unsupported_ipc_put_phys_mem_handle_exp,
         .pfnOpenPhysMemHandleExp = urc_unsupported_ipc_open_phys_mem_handle_exp,
         .pfnClosePhysMemHandleExp = urc_unsupported_ipc_close_phys_mem_handle_exp,
-        .pfnGetEventHandleExp = urc_unsupported_ipc_get_event_handle_exp,
-        .pfnPutEventHandleExp = urc_unsupported_ipc_put_event_handle_exp,
-        .pfnOpenEventHandleExp = urc_unsupported_ipc_open_event_handle_exp,
+        .pfnGetEventHandleExp = checked_ipc_get_event_handle_exp,
+        .pfnPutEventHandleExp = checked_ipc_put_event_handle_exp,
+        .pfnOpenEventHandleExp = checked_ipc_open_event_handle_exp,
     },
     .MemoryExportExp = URC_UNSUPPORTED_MEMORY_EXPORT_EXP,
     .UsmP2PExp = {

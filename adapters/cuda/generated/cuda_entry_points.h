@@ -35,6 +35,7 @@ ur_result_t cuda_event_release(ur_event_handle_t hEvent);
 ur_result_t cuda_event_get_native_handle(ur_event_handle_t hEvent, ur_native_handle_t *phNativeEvent);
 ur_result_t cuda_event_create_with_native_handle(ur_native_handle_t hNativeEvent, ur_context_handle_t hContext, const ur_event_native_properties_t *pProperties, ur_event_handle_t *phEvent);
 ur_result_t cuda_event_set_callback(ur_event_handle_t hEvent, ur_execution_info_t execStatus, ur_event_callback_t pfnNotify, void *pUserData);
+ur_result_t cuda_event_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_exp_event_desc_t *pEventDesc, ur_event_handle_t *phEvent);
 ur_result_t cuda_program_create_with_il(ur_context_handle_t hContext, const void *pIL, size_t length, const ur_program_properties_t *pProperties, ur_program_handle_t *phProgram);
 ur_result_t cuda_program_create_with_binary(ur_context_handle_t hContext, uint32_t numDevices, ur_device_handle_t *phDevices, size_t *pLengths, const uint8_t **ppBinaries, const ur_program_properties_t *pProperties, ur_program_handle_t *phProgram);
 ur_result_t cuda_program_build(ur_context_handle_t hContext, ur_program_handle_t hProgram, const char *pOptions);
@@ -186,6 +187,9 @@ ur_result_t cuda_ipc_get_mem_handle_exp(ur_context_handle_t hContext, void *pMem
 ur_result_t cuda_ipc_put_mem_handle_exp(ur_context_handle_t hContext, void *pIPCMemHandleData);
 ur_result_t cuda_ipc_open_mem_handle_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, void *pIPCMemHandleData, size_t ipcMemHandleDataSize, void **ppMem);
 ur_result_t cuda_ipc_close_mem_handle_exp(ur_context_handle_t hContext, void *pMem);
+ur_result_t cuda_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPCEventHandleData, size_t *pIPCEventHandleDataSizeRet);
+ur_result_t cuda_ipc_put_event_handle_exp(ur_context_handle_t hContext, void *pIPCEventHandleData);
+ur_result_t cuda_ipc_open_event_handle_exp(ur_context_handle_t hContext, const void *pIPCEventHandleData, size_t ipcEventHandleDataSize, ur_event_handle_t *phEvent);
 ur_result_t cuda_usm_p_2p_enable_peer_access_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice);
 ur_result_t cuda_usm_p_2p_disable_peer_access_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice);
 ur_result_t cuda_usm_p_2p_peer_access_get_info_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice, ur_exp_peer_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);

@@ -264,6 +264,17 @@ static ur_result_t UR_APICALL checked_event_set_callback(ur_event_handle_t hEven
     return l0_event_set_callback(hEvent, execStatus, pfnNotify, pUserData);
 }
 
+static ur_result_t UR_APICALL checked_event_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_exp_event_desc_t *pEventDesc, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_event_create_exp(hContext, hDevice, pEventDesc, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urEventCreateExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urEventCreateExp", "hDevice");
+    return l0_event_create_exp(hContext, hDevice, pEventDesc, phEvent);
+}
+
 static ur_result_t UR_APICALL checked_program_create_with_il(ur_context_handle_t hContext, const void *pIL, size_t length, const ur_program_properties_t *pProperties, ur_program_handle_t *phProgram) {
     ur_result_t result = urc_check_program_create_with_il(hContext, pIL, length, pProperties, phProgram);
     if (result != UR_RESULT_SUCCESS)
@@ -1772,7 +1783,9 @@ const ur_dditable_t l0_ddi = {
         .pfnCreateWithNativeHandle = checked_event_create_with_native_handle,
         .pfnSetCallback = checked_event_set_callback,
     },
-    .EventExp = URC_UNSUPPORTED_EVENT_EXP,
+    .EventExp = {
+        .pfnCreateExp = checked_event_create_exp,
+    },
     .Program = {
         .pfnCreateWithIL = checked_program_create_with_il,
         .pfnCreateWithBinary = checked_program_create_with_binary,

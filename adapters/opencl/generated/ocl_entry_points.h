@@ -37,6 +37,7 @@ ur_result_t ocl_event_release(ur_event_handle_t hEvent);
 ur_result_t ocl_event_get_native_handle(ur_event_handle_t hEvent, ur_native_handle_t *phNativeEvent);
 ur_result_t ocl_event_create_with_native_handle(ur_native_handle_t hNativeEvent, ur_context_handle_t hContext, const ur_event_native_properties_t *pProperties, ur_event_handle_t *phEvent);
 ur_result_t ocl_event_set_callback(ur_event_handle_t hEvent, ur_execution_info_t execStatus, ur_event_callback_t pfnNotify, void *pUserData);
+ur_result_t ocl_event_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_exp_event_desc_t *pEventDesc, ur_event_handle_t *phEvent);
 ur_result_t ocl_program_create_with_il(ur_context_handle_t hContext, const void *pIL, size_t length, const ur_program_properties_t *pProperties, ur_program_handle_t *phProgram);
 ur_result_t ocl_program_create_with_binary(ur_context_handle_t hContext, uint32_t numDevices, ur_device_handle_t *phDevices, size_t *pLengths, const uint8_t **ppBinaries, const ur_program_properties_t *pProperties, ur_program_handle_t *phProgram);
 ur_result_t ocl_program_build(ur_context_handle_t hContext, ur_program_handle_t hProgram, const char *pOptions);

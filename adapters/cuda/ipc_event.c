@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+// IPC event handles on CUDA: cuIpcGetEventHandle of a reusable event made with
+// UR_EXP_EVENT_FLAG_IPC_EXP (its CUevent has CU_EVENT_INTERPROCESS), wrapped in urc's
+// self-describing handle data (common/ipc_event.h); another process opens it with
+// cuIpcOpenEventHandle and gets a reusable event sharing the CUevent's state: a signal through
+// either is seen by waits on both.
+#include <string.h>
+
+#include "cuda_internal.h"
+#include "ipc_event.h"
+
+bool cuda_ipc_events_available(void) {
+    return cu.IpcGetEventHandle != NULL && cu.IpcOpenEventHandle != NULL;
+}
+
+ur_result_t cuda_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPCEventHandleData,
+                                          size_t *pIPCEventHandleDataSizeRet) {
+    if (!cuda_is(hEvent, URC_KIND_EVENT))
+        return UR_RESULT_ERROR_INVALID_EVENT;
+    cuda_event_t *e = CUDA_EVENT(hEvent);
+    if (e->reusable == NULL || !(e->reusable->flags & UR_EXP_EVENT_FLAG_IPC_EXP))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT, 0,
+                             "urIPCGetEventHandleExp: the event was not made by urEventCreateExp "
+                             "with UR_EXP_EVENT_FLAG_IPC_EXP");
+    if (e->reusable->imported)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT, 0,
+                             "urIPCGetEventHandleExp: an event opened from IPC handle data "
+                             "cannot be exported again");
+    if (!cuda_ipc_events_available())
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "the CUDA driver has no IPC event calls");
+    ur_result_t res = cuda_activate(e->dev);
+    CUipcEventHandle handle;
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_ok(cu.IpcGetEventHandle(&handle, e->end), "cuIpcGetEventHandle");
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    return urc_ipc_event_pack(URC_IPC_BACKEND_CUDA, &handle, sizeof handle, ppIPCEventHandleData,
+                              pIPCEventHandleDataSizeRet);
+}
+
+ur_result_t cuda_ipc_put_event_handle_exp(ur_context_handle_t hContext, void *pIPCEventHandleData) {
+    if (!cuda_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    return urc_ipc_event_put(pIPCEventHandleData);
+}
+
+ur_result_t cuda_ipc_open_event_handle_exp(ur_context_handle_t hContext,
+                                           const void *pIPCEventHandleData,
+                                           size_t ipcEventHandleDataSize,
+                                           ur_event_handle_t *phEvent) {
+    if (!cuda_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    const void *payload = NULL;
+    ur_result_t res =
+        urc_ipc_event_unpack(URC_IPC_BACKEND_CUDA, pIPCEventHandleData, ipcEventHandleDataSize,
+                             sizeof(CUipcEventHandle), &payload, NULL);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    if (!cuda_ipc_events_available())
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "the CUDA driver has no IPC event calls");
+    cuda_context_t *ctx = CUDA_CONTEXT(hContext);
+    if ((res = cuda_activate(ctx->devices[0])) != UR_RESULT_SUCCESS)
+        return res;
+    CUipcEventHandle handle;
+    memcpy(&handle, payload, sizeof handle);
+    CUevent ev = NULL;
+    CUresult r = cu.IpcOpenEventHandle(&ev, handle);
+    // A handle whose process or event is gone, or that never was one, is the caller's bad value.
+    if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_INVALID_HANDLE ||
+        r == CUDA_ERROR_MAP_FAILED)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, (int32_t)r,
+                             "cuIpcOpenEventHandle refused the handle (its process or event may "
+                             "be gone)");
+    if ((res = cuda_ok(r, "cuIpcOpenEventHandle")) != UR_RESULT_SUCCESS)
+        return res;
+    cuda_event_t *e = NULL;
+    res = cuda_reusable_make(ctx, ctx->devices[0], UR_EXP_EVENT_FLAG_IPC_EXP, ev, NULL, true, &e);
+    if (res != UR_RESULT_SUCCESS) {
+        cu.EventDestroy(ev);
+        return res;
+    }
+    *phEvent = (ur_event_handle_t)e;
+    return UR_RESULT_SUCCESS;
+}

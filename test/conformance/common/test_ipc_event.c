@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+// IPC event handles (urIPCGetEventHandleExp / PutEventHandleExp / OpenEventHandleExp) through
+// the loader, the same suite for every adapter. Where the device reports no IPC events
+// (OpenCL, Level Zero for now) the calls answer UNSUPPORTED_FEATURE after their argument
+// checks. Where it does (CUDA): which events may be exported, handle data that is the wrong
+// size, garbage or already put back, and opens in this process (the simulated driver) and in
+// another one (fork and a pipe for the handle data; a real GPU only, since the simulated
+// driver's events live in one process).
+#include <stdint.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "urc_fixture.h"
+
+static struct {
+    ur_adapter_handle_t adapter;
+    ur_platform_handle_t platform;
+    ur_device_handle_t device;
+    ur_context_handle_t context;
+    ur_queue_handle_t queue;
+    bool ipc;
+} T;
+
+static void setup(void) {
+    memset(&T, 0, sizeof T);
+    urc_test_open(&T.adapter, &T.platform, &T.device, &T.context, &T.queue);
+    ur_bool_t b = false;
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP, sizeof b, &b, NULL));
+    T.ipc = b;
+}
+
+static void teardown(void) {
+    if (T.queue != NULL)
+        urQueueRelease(T.queue);
+    if (T.context != NULL)
+        urContextRelease(T.context);
+    if (T.adapter != NULL)
+        urAdapterRelease(T.adapter);
+    urLoaderTearDown();
+}
+
+static const ur_exp_enqueue_ext_properties_t props = {UR_STRUCTURE_TYPE_EXP_ENQUEUE_EXT_PROPERTIES,
+                                                      NULL, 0};
+
+static bool simulated(ur_device_handle_t device) {
+    char name[256] = "";
+    ck_assert_ur_ok(urDeviceGetInfo(device, UR_DEVICE_INFO_NAME, sizeof name, name, NULL));
+    return strstr(name, "imulated") != NULL;
+}
+
+static ur_event_handle_t make_event(ur_context_handle_t ctx, ur_device_handle_t dev,
+                                    ur_exp_event_flags_t flags) {
+    ur_exp_event_desc_t desc = {UR_STRUCTURE_TYPE_EXP_EVENT_DESC, NULL, flags};
+    ur_event_handle_t e = NULL;
+    ck_assert_ur_ok(urEventCreateExp(ctx, dev, &desc, &e));
+    return e;
+}
+
+START_TEST(unsupported_answers_after_checks) {
+    if (T.ipc)
+        return;
+    ur_event_handle_t e = make_event(T.context, T.device, UR_EXP_EVENT_FLAG_IPC_EXP);
+    void *data = NULL;
+    size_t size = 0;
+    ck_assert_ur(urIPCGetEventHandleExp(e, NULL, &size), UR_RESULT_ERROR_INVALID_NULL_POINTER);
+    ck_assert_ur(urIPCGetEventHandleExp(e, &data, &size), UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    unsigned char bytes[64] = {0};
+    ur_event_handle_t opened = NULL;
+    ck_assert_ur(urIPCOpenEventHandleExp(T.context, NULL, sizeof bytes, &opened),
+                 UR_RESULT_ERROR_INVALID_NULL_POINTER);
+    ck_assert_ur(urIPCOpenEventHandleExp(T.context, bytes, sizeof bytes, &opened),
+                 UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    ck_assert_ur(urIPCPutEventHandleExp(T.context, NULL), UR_RESULT_ERROR_INVALID_NULL_POINTER);
+    ck_assert_ur_ok(urEventRelease(e));
+}
+END_TEST
+
+START_TEST(only_ipc_events_export) {
+    if (!T.ipc)
+        return;
+    void *data = NULL;
+    size_t size = 0;
+    ur_event_handle_t plain = make_event(T.context, T.device, 0);
+    ck_assert_ur(urIPCGetEventHandleExp(plain, &data, &size), UR_RESULT_ERROR_INVALID_EVENT);
+    ur_event_handle_t ordinary = NULL;
+    ck_assert_ur_ok(urEnqueueEventsWaitWithBarrier(T.queue, 0, NULL, &ordinary));
+    ck_assert_ur(urIPCGetEventHandleExp(ordinary, &data, &size), UR_RESULT_ERROR_INVALID_EVENT);
+    ck_assert_ur(urIPCGetEventHandleExp(NULL, &data, &size), UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    ck_assert_ur_ok(urEventWait(1, &ordinary));
+    ck_assert_ur_ok(urEventRelease(ordinary));
+    ck_assert_ur_ok(urEventRelease(plain));
+}
+END_TEST
+
+START_TEST(bad_handle_data_is_refused) {
+    if (!T.ipc)
+        return;
+    ur_event_handle_t e = make_event(T.context, T.device, UR_EXP_EVENT_FLAG_IPC_EXP), h = e;
+    ck_assert_ur_ok(urEnqueueEventsWaitWithBarrierExt(T.queue, &props, 0, NULL, &h));
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    void *data = NULL;
+    size_t size = 0;
+    ck_assert_ur_ok(urIPCGetEventHandleExp(e, &data, &size));
+    ck_assert_ptr_nonnull(data);
+    ck_assert_uint_gt(size, 0);
+    ur_event_handle_t opened = NULL;
+    ck_assert_ur(urIPCOpenEventHandleExp(T.context, data, size - 1, &opened),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urIPCOpenEventHandleExp(T.context, data, size + 1, &opened),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urIPCOpenEventHandleExp(T.context, data, 0, &opened),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    // Garbage of the right size: every byte pattern, none opens.
+    unsigned char garbage[512];
+    ck_assert_uint_le(size, sizeof garbage);
+    for (int fill = 0; fill < 256; fill += 51) {
+        memset(garbage, fill, size);
+        ck_assert_ur(urIPCOpenEventHandleExp(T.context, garbage, size, &opened),
+                     UR_RESULT_ERROR_INVALID_VALUE);
+    }
+    // The right header around a payload that names no event (bytes 8..15 of CUDA's 64).
+    memcpy(garbage, data, size);
+    ck_assert_uint_ge(size, 56);
+    memset(garbage + size - 56, 0x77, 8);
+    ur_result_t r = urIPCOpenEventHandleExp(T.context, garbage, size, &opened);
+    if (r == UR_RESULT_SUCCESS)
+        ck_assert_ur_ok(urEventRelease(opened)); // the driver's handle had spare bytes there
+    else
+        ck_assert_ur(r, UR_RESULT_ERROR_INVALID_VALUE);
+    // Put takes back only what Get handed out, once.
+    ck_assert_ur(urIPCPutEventHandleExp(T.context, garbage), UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur_ok(urIPCPutEventHandleExp(T.context, data));
+    ck_assert_ur(urIPCPutEventHandleExp(T.context, data), UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur_ok(urEventWait(1, &e)); // the event itself is untouched
+    ck_assert_ur_ok(urEventRelease(e));
+}
+END_TEST
+
+// In one process: the simulated driver opens its own handles; the real one may refuse them.
+START_TEST(open_in_this_process_shares_the_event) {
+    if (!T.ipc || !simulated(T.device))
+        return;
+    ur_event_handle_t e = make_event(T.context, T.device, UR_EXP_EVENT_FLAG_IPC_EXP), h = e;
+    ck_assert_ur_ok(urEnqueueEventsWaitWithBarrierExt(T.queue, &props, 0, NULL, &h));
+    void *data = NULL;
+    size_t size = 0;
+    ck_assert_ur_ok(urIPCGetEventHandleExp(e, &data, &size));
+    ur_event_handle_t a = NULL, b = NULL;
+    ck_assert_ur_ok(urIPCOpenEventHandleExp(T.context, data, size, &a));
+    ck_assert_ur_ok(urIPCOpenEventHandleExp(T.context, data, size, &b));
+    ck_assert_ptr_ne(a, b);
+    ck_assert_ur_ok(urEventWait(1, &a));
+    ck_assert_ur_ok(urEventWait(1, &b));
+    // An opened event is not exported again, and is an ordinary event otherwise.
+    void *again = NULL;
+    size_t again_size = 0;
+    ck_assert_ur(urIPCGetEventHandleExp(a, &again, &again_size), UR_RESULT_ERROR_INVALID_EVENT);
+    ck_assert_ur_ok(urEventRetain(a));
+    ck_assert_ur_ok(urEventRelease(a));
+    // Either side can signal; waits on the other see it.
+    ur_event_handle_t ha = a;
+    for (int i = 0; i < 10; ++i) {
+        ck_assert_ur_ok(urEnqueueEventsWaitWithBarrierExt(T.queue, &props, 0, NULL, &ha));
+        ck_assert_ptr_eq(ha, a);
+        ck_assert_ur_ok(urEventWait(1, &e));
+        ck_assert_ur_ok(urEnqueueEventsWaitWithBarrierExt(T.queue, &props, 1, &a, &h));
+        ck_assert_ur_ok(urEventWait(1, &b));
+    }
+    ck_assert_ur_ok(urEventRelease(a));
+    ck_assert_ur_ok(urEventRelease(b));
+    ck_assert_ur_ok(urIPCPutEventHandleExp(T.context, data));
+    // The producer lives on after its handle data is put back.
+    ck_assert_ur_ok(urEnqueueEventsWaitWithBarrierExt(T.queue, &props, 0, NULL, &h));
+    ck_assert_ur_ok(urEventWait(1, &e));
+    ck_assert_ur_ok(urEventRelease(e));
+}
+END_TEST
+
+// The child: reads handle data from `in`, opens it, waits for the event, signals it through a
+// barrier of its own queue, and answers 1 (all worked), 0 (a step failed) or 2 (no IPC here).
+static int child(int in, int out) {
+    unsigned char data[512];
+    ssize_t n = read(in, data, sizeof data);
+    unsigned char answer = 2;
+    if (n > 0) {
+        ur_adapter_handle_t adapter;
+        ur_platform_handle_t platform;
+        ur_device_handle_t device;
+        ur_context_handle_t context;
+        ur_queue_handle_t queue;
+        urc_test_open(&adapter, &platform, &device, &context, &queue);
+        ur_event_handle_t e = NULL;
+        answer = 0;
+        if (urIPCOpenEventHandleExp(context, data, (size_t)n, &e) == UR_RESULT_SUCCESS) {
+            ur_event_handle_t h = e;
+            if (urEventWait(1, &e) == UR_RESULT_SUCCESS &&
+                urEnqueueEventsWaitWithBarrierExt(queue, &props, 0, NULL, &h) ==
+                    UR_RESULT_SUCCESS &&
+                h == e && urQueueFinish(queue) == UR_RESULT_SUCCESS)
+                answer = 1;
+            urEventRelease(e);
+        }
+        urQueueRelease(queue);
+        urContextRelease(context);
+        urAdapterRelease(adapter);
+        urLoaderTearDown();
+    }
+    return write(out, &answer, 1) == 1 ? 0 : 1;
+}
+
+START_TEST(two_processes_share_an_event) {
+    // Fork before either process starts a driver: a forked child cannot use its parent's.
+    int to_child[2], to_parent[2];
+    ck_assert_int_eq(pipe(to_child), 0);
+    ck_assert_int_eq(pipe(to_parent), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(to_child[1]);
+        close(to_parent[0]);
+        _exit(child(to_child[0], to_parent[1]));
+    }
+    close(to_child[0]);
+    close(to_parent[1]);
+    setup();
+    unsigned char answer = 9;
+    if (!T.ipc || simulated(T.device)) {
+        close(to_child[1]); // the child reads nothing and answers 2
+        ck_assert_int_eq(read(to_parent[0], &answer, 1), 1);
+        ck_assert_int_eq(answer, 2);
+        waitpid(pid, NULL, 0);
+        teardown();
+        return;
+    }
+    ur_event_handle_t e = make_event(T.context, T.device, UR_EXP_EVENT_FLAG_IPC_EXP), h = e;
+    ck_assert_ur_ok(urEnqueueEventsWaitWithBarrierExt(T.queue, &props, 0, NULL, &h));
+    void *data = NULL;
+    size_t size = 0;
+    ck_assert_ur_ok(urIPCGetEventHandleExp(e, &data, &size));
+    ck_assert_int_eq(write(to_child[1], data, size), (ssize_t)size);
+    close(to_child[1]);
+    ck_assert_int_eq(read(to_parent[0], &answer, 1), 1);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ck_assert_int_eq(answer, 1);
+    // The child's signal has completed; waiting here sees it.
+    ck_assert_ur_ok(urEventWait(1, &e));
+    ck_assert_ur_ok(urIPCPutEventHandleExp(T.context, data));
+    ck_assert_ur_ok(urEventRelease(e));
+    teardown();
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("ipc_event");
+    TCase *tc = urc_test_tcase("urIPCEventHandleExp", setup, teardown);
+    tcase_add_test(tc, unsupported_answers_after_checks);
+    tcase_add_test(tc, only_ipc_events_export);
+    tcase_add_test(tc, bad_handle_data_is_refused);
+    tcase_add_test(tc, open_in_this_process_shares_the_event);
+    suite_add_tcase(s, tc);
+    // No fixture: the test forks before it opens anything.
+    tc = tcase_create("urIPCEventHandleExp_two_processes");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, two_processes_share_an_event);
+    suite_add_tcase(s, tc);
+    return urc_test_main_with_platform(s, "no platform for this adapter");
+}
