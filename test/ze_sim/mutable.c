@@ -23,9 +23,9 @@
 typedef struct sim_mutable_cmd {
     uint64_t id;
     ze_mutable_command_exp_flags_t flags;
-    sim_cmd_t *cmd;           // NULL until the append after the id was handed out
-    uint32_t num_waits;       // the wait list's length at append (updates keep it)
-    uint32_t num_kernels;     // kernels a KERNEL_INSTRUCTION update may switch to
+    sim_cmd_t *cmd;       // NULL until the append after the id was handed out
+    uint32_t num_waits;   // the wait list's length at append (updates keep it)
+    uint32_t num_kernels; // kernels a KERNEL_INSTRUCTION update may switch to
     ze_kernel_handle_t *kernels;
 } sim_mutable_cmd_t;
 
@@ -86,11 +86,9 @@ static sim_cmdlist_t *mutable_list(ze_command_list_handle_t h, ze_result_t *res)
     return l;
 }
 
-static ze_result_t ZE_APICALL next_command_id_with_kernels(ze_command_list_handle_t hCommandList,
-                                                           const ze_mutable_command_id_exp_desc_t *desc,
-                                                           uint32_t numKernels,
-                                                           ze_kernel_handle_t *phKernels,
-                                                           uint64_t *pCommandId) {
+static ze_result_t ZE_APICALL next_command_id_with_kernels(
+    ze_command_list_handle_t hCommandList, const ze_mutable_command_id_exp_desc_t *desc,
+    uint32_t numKernels, ze_kernel_handle_t *phKernels, uint64_t *pCommandId) {
     ze_result_t r;
     sim_cmdlist_t *l = mutable_list(hCommandList, &r);
     if (!l)
@@ -306,8 +304,7 @@ static ze_result_t ZE_APICALL update_wait_events(ze_command_list_handle_t hComma
     if (r == ZE_RESULT_SUCCESS && numWaitEvents != m->num_waits)
         r = ZE_RESULT_ERROR_INVALID_SIZE;
     sim_event_t **waits = NULL;
-    if (r == ZE_RESULT_SUCCESS && numWaitEvents &&
-        !(waits = calloc(numWaitEvents, sizeof(*waits))))
+    if (r == ZE_RESULT_SUCCESS && numWaitEvents && !(waits = calloc(numWaitEvents, sizeof(*waits))))
         r = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     if (r == ZE_RESULT_SUCCESS) {
         uint32_t n = 0;
