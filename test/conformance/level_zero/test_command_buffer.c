@@ -636,6 +636,44 @@ START_TEST(update_bad_input) {
 }
 END_TEST
 
+// An out-of-order buffer whose result needs every sync-point edge: two fills, two copies into
+// the halves of c (each after its fill), and a copy of c to the host after both.
+START_TEST(sync_points_order_an_out_of_order_buffer) {
+    ur_exp_command_buffer_desc_t d = {UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC, NULL, false, false,
+                                      false};
+    ur_exp_command_buffer_handle_t cb = NULL;
+    ck_assert_ur_ok(urCommandBufferCreateExp(T.context, T.device, &d, &cb));
+    int *a = device_ints(), *b = device_ints(), *c = device_ints();
+    int host[N], one = 1, two = 2;
+    ur_exp_command_buffer_sync_point_t sp[5];
+    ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(cb, a, &one, sizeof one, N * sizeof(int), 0,
+                                                    NULL, 0, NULL, &sp[0], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(cb, b, &two, sizeof two, N * sizeof(int), 0,
+                                                    NULL, 0, NULL, &sp[1], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, c, a, N / 2 * sizeof(int), 1, &sp[0], 0,
+                                                      NULL, &sp[2], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, c + N / 2, b, N / 2 * sizeof(int), 1,
+                                                      &sp[1], 0, NULL, &sp[3], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, host, c, sizeof host, 2, &sp[2], 0, NULL,
+                                                      &sp[4], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    for (int run = 0; run < 100; ++run) {
+        int spoil = -run;
+        ck_assert_ur_ok(
+            urEnqueueUSMFill(T.queue, c, sizeof spoil, &spoil, N * sizeof(int), 0, NULL, NULL));
+        memset(host, 0xff, sizeof host);
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+        ck_assert_ur_ok(urQueueFinish(T.queue));
+        for (int i = 0; i < N; ++i)
+            ck_assert_int_eq(host[i], i < N / 2 ? 1 : 2);
+    }
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+    ck_assert_ur_ok(urUSMFree(T.context, b));
+    ck_assert_ur_ok(urUSMFree(T.context, c));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("l0_command_buffer");
     TCase *tc = l0t_tcase("urCommandBuffer");
@@ -649,6 +687,7 @@ int main(void) {
     tcase_add_test(tc, rectangles_replayed);
     tcase_add_test(tc, native_command_replayed);
     tcase_add_test(tc, update_bad_input);
+    tcase_add_test(tc, sync_points_order_an_out_of_order_buffer);
     suite_add_tcase(s, tc);
     return l0t_main(s);
 }
