@@ -745,6 +745,44 @@ ur_result_t cuda_command_buffer_append_usm_advise_exp(
                        numEventsInWaitList, pSyncPoint, phEvent, phCommand);
 }
 
+/// The callback records into the graph of `hChildCommandBuffer` (urCommandBufferGetNativeHandleExp
+/// gives its CUgraph; cuStreamBeginCaptureToGraph captures stream work into it), which becomes
+/// one child-graph node after the wait list, as in UR's adapter. CUDA copies the child graph,
+/// so the child buffer may be released or reused afterwards.
+ur_result_t cuda_command_buffer_append_native_command_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer,
+    ur_exp_command_buffer_native_command_function_t pfnNativeCommand, void *pData,
+    ur_exp_command_buffer_handle_t hChildCommandBuffer, uint32_t numSyncPointsInWaitList,
+    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
+    ur_exp_command_buffer_sync_point_t *pSyncPoint) {
+    CB_CHECK(hCommandBuffer);
+    cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
+    if (hChildCommandBuffer == NULL)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "CUDA native commands record into the graph of a child command "
+                             "buffer; none was given");
+    CB_CHECK(hChildCommandBuffer);
+    cuda_cb_t *child = (cuda_cb_t *)hChildCommandBuffer;
+    if (child == cb || child->dev != cb->dev)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "the child command buffer must be another buffer of the same device");
+    if (cu.GraphAddChildGraphNode == NULL)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "the driver has no cuGraphAddChildGraphNode");
+    append_t a;
+    ur_result_t res = append_begin(&a, hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList,
+                                   false, 0, NULL);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    pfnNativeCommand(pData);
+    // The callback may have made another context current (it runs the user's CUDA code).
+    res = cuda_activate(cb->dev);
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_ok(cu.GraphAddChildGraphNode(&a.node, cb->graph, a.deps, a.ndeps, child->graph),
+                      "cuGraphAddChildGraphNode");
+    return append_end(&a, res, NULL, pSyncPoint);
+}
+
 // ---- runs ------------------------------------------------------------------------------------
 
 ur_result_t cuda_enqueue_command_buffer_exp(ur_queue_handle_t hQueue,

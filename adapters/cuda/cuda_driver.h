@@ -125,6 +125,8 @@
     X(StreamIsCapturing, PFN_cuStreamIsCapturing_v10000, "cuStreamIsCapturing", NULL)              \
     X(GraphGetNodes, PFN_cuGraphGetNodes_v10000, "cuGraphGetNodes", NULL)                          \
     X(GraphDebugDotPrint, PFN_cuGraphDebugDotPrint_v11030, "cuGraphDebugDotPrint", NULL)           \
+    X(GraphAddChildGraphNode, PFN_cuGraphAddChildGraphNode_v10000, "cuGraphAddChildGraphNode",     \
+      NULL)                                                                                        \
     X(MemAllocPitch, PFN_cuMemAllocPitch_v3020, "cuMemAllocPitch_v2", NULL)                        \
     X(DeviceCanAccessPeer, PFN_cuDeviceCanAccessPeer_v4000, "cuDeviceCanAccessPeer", NULL)         \
     X(CtxEnablePeerAccess, PFN_cuCtxEnablePeerAccess_v4000, "cuCtxEnablePeerAccess", NULL)         \

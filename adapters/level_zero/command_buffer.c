@@ -5,8 +5,10 @@
 // finalisation and executed on the buffer's own command queue. A run puts two barriers on the
 // caller's queue: one signalling `start` after the run's wait list and the queue's order, one
 // waiting for `done` that carries the run's event. The state machine, sync points and UR's
-// rules are common/command_buffer.c. Updates are not offered (no mutable command lists here):
-// an updatable buffer is refused at creation, and the Update entry points stay unsupported.
+// rules are common/command_buffer.c. Updatable buffers record into a mutable command list
+// (ZE_experimental_mutable_command_list): each kernel command gets a command id, and updates
+// become zeCommandListUpdateMutableCommandsExp (arguments, group size and count, offset) and
+// zeCommandListUpdateMutableCommandKernelsExp (kernel alternatives).
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,9 +20,71 @@
             return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP;                                     \
     } while (0)
 
-void l0_cb_caps(urc_cb_caps_t *caps) {
+/// A kernel command of an updatable buffer: its mutable command id and the launch updates start
+/// from (every argument kept: a kernel switch must set them all again).
+typedef struct l0_cb_cmd_t {
+    urc_object_t obj;
+    urc_cb_command_t core;
+    l0_cb_t *buffer; // not retained: commands live as long as it
+    uint64_t id;
+} l0_cb_cmd_t;
+
+void l0_mutable_init(l0_platform_t *p, uint32_t version) {
+    l0_mutable_fns_t *f = &p->mutable_fns;
+    // Function and object pointers share a representation on every platform Level Zero runs on.
+#define L0_LOOKUP(field, name)                                                                     \
+    do {                                                                                           \
+        void *fn_ = NULL;                                                                          \
+        if (zeDriverGetExtensionFunctionAddress(p->ze, name, &fn_) == ZE_RESULT_SUCCESS)           \
+            memcpy(&f->field, &fn_, sizeof fn_);                                                   \
+    } while (0)
+    L0_LOOKUP(GetNextCommandId, "zeCommandListGetNextCommandIdExp");
+    L0_LOOKUP(UpdateMutableCommands, "zeCommandListUpdateMutableCommandsExp");
+    L0_LOOKUP(UpdateSignalEvent, "zeCommandListUpdateMutableCommandSignalEventExp");
+    L0_LOOKUP(UpdateWaitEvents, "zeCommandListUpdateMutableCommandWaitEventsExp");
+    if (version >= ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_1_1) {
+        L0_LOOKUP(GetNextCommandIdWithKernels, "zeCommandListGetNextCommandIdWithKernelsExp");
+        L0_LOOKUP(UpdateKernels, "zeCommandListUpdateMutableCommandKernelsExp");
+    }
+#undef L0_LOOKUP
+    // Without these two nothing can be updated at all.
+    if (f->GetNextCommandId == NULL || f->UpdateMutableCommands == NULL)
+        memset(f, 0, sizeof *f);
+}
+
+ze_mutable_command_exp_flags_t l0_mutable_device_flags(const l0_device_t *dev) {
+    if (dev->platform->mutable_fns.GetNextCommandId == NULL)
+        return 0;
+    ze_mutable_command_list_exp_properties_t mp = {
+        ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_LIST_EXP_PROPERTIES, NULL, 0, 0};
+    ze_device_properties_t props = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES, .pNext = &mp};
+    if (zeDeviceGetProperties(dev->ze, &props) != ZE_RESULT_SUCCESS)
+        return 0;
+    return mp.mutableCommandFlags;
+}
+
+void l0_cb_caps(const l0_device_t *dev, urc_cb_caps_t *caps) {
     memset(caps, 0, sizeof *caps);
     caps->supported = true;
+    const l0_mutable_fns_t *f = &dev->platform->mutable_fns;
+    ze_mutable_command_exp_flags_t m = dev->mutable_flags;
+    if (f->GetNextCommandId == NULL)
+        return;
+    // A new global or local size changes both the group count and (chosen or given) group size.
+    const ze_mutable_command_exp_flags_t sizes =
+        ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_COUNT | ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_SIZE;
+    if (m & ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_ARGUMENTS)
+        caps->update_caps |= UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_ARGUMENTS;
+    if ((m & sizes) == sizes)
+        caps->update_caps |= UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_LOCAL_WORK_SIZE |
+                             UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_SIZE;
+    if ((m & ZE_MUTABLE_COMMAND_EXP_FLAG_GLOBAL_OFFSET) && dev->platform->ext_global_offset)
+        caps->update_caps |= UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_OFFSET;
+    // A new kernel needs every argument and both sizes set again.
+    const ze_mutable_command_exp_flags_t all = ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_INSTRUCTION |
+                                               ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_ARGUMENTS | sizes;
+    if ((m & all) == all && f->GetNextCommandIdWithKernels != NULL && f->UpdateKernels != NULL)
+        caps->update_caps |= UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_HANDLE;
 }
 
 static void cb_destroy(l0_cb_t *cb) {
@@ -33,6 +97,13 @@ static void cb_destroy(l0_cb_t *cb) {
         (void)zeCommandListDestroy(cb->list);
     if (cb->zq != NULL)
         (void)zeCommandQueueDestroy(cb->zq);
+    for (uint32_t i = 0; i < cb->core.num_commands; ++i) {
+        l0_cb_cmd_t *c = cb->core.commands[i];
+        for (uint32_t k = 0; k < c->core.k.num_alternatives; ++k)
+            l0_kernel_release((ur_kernel_handle_t)c->core.k.alternatives[k]);
+        urc_cb_command_fini(&c->core);
+        free(c);
+    }
     for (uint32_t i = 0; i < cb->core.num_held; ++i)
         l0_kernel_release(cb->core.held[i]);
     if (cb->start != NULL)
@@ -57,7 +128,7 @@ ur_result_t l0_command_buffer_create_exp(ur_context_handle_t hContext, ur_device
     if (!l0_context_has_device(ctx, dev))
         return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0, "the device is not in the context");
     urc_cb_caps_t caps;
-    l0_cb_caps(&caps);
+    l0_cb_caps(dev, &caps);
     ur_result_t res = urc_cb_check_create(pCommandBufferDesc, &caps);
     if (res != UR_RESULT_SUCCESS)
         return res;
@@ -74,8 +145,11 @@ ur_result_t l0_command_buffer_create_exp(ur_context_handle_t hContext, ur_device
     cb->dev = dev;
     pthread_mutex_init(&cb->run_lock, NULL);
     l0_context_retain_internal(ctx);
-    ze_command_list_desc_t ld = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, NULL, dev->compute_ordinal,
-                                 0};
+    // An updatable buffer's list is mutable: its kernel commands get command ids.
+    ze_mutable_command_list_exp_desc_t md = {ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_LIST_EXP_DESC, NULL,
+                                             0};
+    ze_command_list_desc_t ld = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC,
+                                 cb->core.updatable ? &md : NULL, dev->compute_ordinal, 0};
     ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
                                   NULL,
                                   dev->compute_ordinal,
@@ -166,19 +240,49 @@ static ur_result_t append_begin(l0_cb_t *cb, uint32_t n,
         *phEvent = NULL;
     ur_result_t res =
         urc_cb_append_begin(&cb->core, n, sync, want_command, num_events > 0 || phEvent != NULL);
-    // No command handles: nothing can be updated on this adapter.
+    // Only kernel commands get handles; others cannot be updated.
     if (res == UR_RESULT_SUCCESS && phCommand != NULL)
         *phCommand = NULL;
     return res;
 }
 
-/// Ends an append: a barrier after the command keeps the list in order.
-static ur_result_t append_end(l0_cb_t *cb, ur_result_t res,
-                              ur_exp_command_buffer_sync_point_t *pSyncPoint) {
+/// Ends an append: a barrier after the command keeps the list in order. `command` is the
+/// command's handle (NULL for none), remembered for destruction with the buffer.
+static ur_result_t append_end_command(l0_cb_t *cb, ur_result_t res, void *command,
+                                      ur_exp_command_buffer_sync_point_t *pSyncPoint) {
     if (res == UR_RESULT_SUCCESS)
         res = l0_ok(zeCommandListAppendBarrier(cb->list, NULL, 0, NULL),
                     "zeCommandListAppendBarrier");
-    return urc_cb_append_end(&cb->core, res, cb->core.num_sync_points, NULL, pSyncPoint);
+    return urc_cb_append_end(&cb->core, res, cb->core.num_sync_points, command, pSyncPoint);
+}
+
+static ur_result_t append_end(l0_cb_t *cb, ur_result_t res,
+                              ur_exp_command_buffer_sync_point_t *pSyncPoint) {
+    return append_end_command(cb, res, NULL, pSyncPoint);
+}
+
+// The mutable command id of the launch about to be appended; with alternatives, the Level
+// Zero kernels an update may switch to (the launched one first).
+static ur_result_t next_command_id(l0_cb_t *cb, ur_kernel_handle_t hKernel, uint32_t numAlt,
+                                   ur_kernel_handle_t *phAlt, uint64_t *id) {
+    const l0_mutable_fns_t *f = &cb->dev->platform->mutable_fns;
+    ze_mutable_command_id_exp_desc_t d = {
+        ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_ID_EXP_DESC, NULL,
+        ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_ARGUMENTS | ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_COUNT |
+            ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_SIZE | ZE_MUTABLE_COMMAND_EXP_FLAG_GLOBAL_OFFSET};
+    d.flags &= cb->dev->mutable_flags;
+    if (numAlt == 0)
+        return l0_ok(f->GetNextCommandId(cb->list, &d, id), "zeCommandListGetNextCommandIdExp");
+    d.flags |= ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_INSTRUCTION;
+    ze_kernel_handle_t *zk = urc_calloc(numAlt + 1u, sizeof *zk);
+    if (zk == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    for (uint32_t i = 0; i <= numAlt; ++i)
+        zk[i] = l0_kernel_native(i == 0 ? hKernel : phAlt[i - 1], cb->dev);
+    ur_result_t res = l0_ok(f->GetNextCommandIdWithKernels(cb->list, &d, numAlt + 1, zk, id),
+                            "zeCommandListGetNextCommandIdWithKernelsExp");
+    free(zk);
+    return res;
 }
 
 static ur_result_t append_kernel(ur_exp_command_buffer_handle_t h, ur_kernel_handle_t hKernel,
@@ -194,34 +298,66 @@ static ur_result_t append_kernel(ur_exp_command_buffer_handle_t h, ur_kernel_han
     if (!l0_is(hKernel, URC_KIND_KERNEL))
         return UR_RESULT_ERROR_INVALID_KERNEL;
     l0_cb_t *cb = (l0_cb_t *)h;
-    const void *contexts[9];
-    if (numAlt > 8)
-        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
-                             "kernel alternatives are for updates, which Level Zero lacks here");
+    const void **contexts = urc_calloc(numAlt + 1u, sizeof *contexts);
+    if (contexts == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    // A kernel counts as of the buffer's context only where it is built for the buffer's device.
     for (uint32_t i = 0; i <= numAlt; ++i) {
         ur_kernel_handle_t k = i == 0 ? hKernel : phAlt[i - 1];
-        if (k != NULL && !l0_is(k, URC_KIND_KERNEL))
+        if (k != NULL && !l0_is(k, URC_KIND_KERNEL)) {
+            free(contexts);
             return UR_RESULT_ERROR_INVALID_KERNEL;
-        contexts[i] = k != NULL ? (const void *)L0_KERNEL(k)->program->ctx : NULL;
+        }
+        if (k != NULL && l0_kernel_native(k, cb->dev) != NULL)
+            contexts[i] = L0_KERNEL(k)->program->ctx;
     }
     urc_cb_command_t snap;
     ur_result_t res = urc_cb_kernel_record(&snap, &cb->core, hKernel, workDim, offset, global,
                                            local, numAlt, (const void *const *)phAlt, contexts);
+    free(contexts);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    urc_cb_command_fini(&snap);
+    l0_cb_cmd_t *cmd = NULL;
+    if (phCommand != NULL && cb->core.updatable) {
+        cmd = URC_NEW(l0_cb_cmd_t);
+        res = cmd == NULL ? UR_RESULT_ERROR_OUT_OF_HOST_MEMORY
+                          : urc_cb_args_copy(&snap.args, numArgs, pArgs);
+        if (res != UR_RESULT_SUCCESS) {
+            free(cmd);
+            urc_cb_command_fini(&snap);
+            return res;
+        }
+    }
     res = append_begin(cb, numSync, pSync, phCommand != NULL, numEvents, phEvent, phCommand);
-    if (res != UR_RESULT_SUCCESS)
+    if (res != UR_RESULT_SUCCESS) {
+        free(cmd);
+        urc_cb_command_fini(&snap);
         return res;
+    }
     // The list runs the kernel's module code: the kernel (and so its program) stays alive as
     // long as the buffer.
     res = urc_cb_hold(&cb->core, hKernel);
-    if (res == UR_RESULT_SUCCESS) {
+    if (res == UR_RESULT_SUCCESS)
         l0_kernel_retain(hKernel);
+    uint64_t id = 0;
+    if (res == UR_RESULT_SUCCESS && cmd != NULL)
+        res = next_command_id(cb, hKernel, numAlt, phAlt, &id);
+    if (res == UR_RESULT_SUCCESS)
         res = l0_kernel_append_launch(hKernel, cb->ctx, cb->dev, workDim, offset, global, local,
                                       numArgs, pArgs, cb->list);
+    if (res != UR_RESULT_SUCCESS || cmd == NULL) {
+        free(cmd);
+        urc_cb_command_fini(&snap);
+        return append_end(cb, res, pSyncPoint);
     }
-    return append_end(cb, res, pSyncPoint);
+    urc_object_init(&cmd->obj, &l0_ddi, URC_KIND_COMMAND_BUFFER_COMMAND);
+    cmd->core = snap;
+    cmd->buffer = cb;
+    cmd->id = id;
+    for (uint32_t i = 0; i < snap.k.num_alternatives; ++i)
+        l0_kernel_retain((ur_kernel_handle_t)snap.k.alternatives[i]);
+    *phCommand = (ur_exp_command_buffer_command_handle_t)cmd;
+    return append_end_command(cb, UR_RESULT_SUCCESS, cmd, pSyncPoint);
 }
 
 ur_result_t l0_command_buffer_append_kernel_launch_exp(
@@ -436,6 +572,143 @@ ur_result_t l0_command_buffer_append_usm_advise_exp(
                        numEventsInWaitList, pSyncPoint, phEvent, phCommand);
 }
 
+/// A rectangular copy between two checked sides (origins folded into the pointers).
+static ur_result_t
+append_rect(ur_exp_command_buffer_handle_t h, char *dst, const urc_rect_side_t *d, const char *src,
+            const urc_rect_side_t *sd, const ur_rect_region_t *r, uint32_t numSyncPointsInWaitList,
+            const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
+            uint32_t numEventsInWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+            ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    l0_cb_t *cb = (l0_cb_t *)h;
+    APPEND_BEGIN(cb);
+    ze_copy_region_t region = {
+        0, 0, 0, (uint32_t)r->width, (uint32_t)r->height, (uint32_t)r->depth};
+    ur_result_t res =
+        l0_ok(zeCommandListAppendMemoryCopyRegion(
+                  cb->list, dst + d->offset, &region, (uint32_t)d->row, (uint32_t)d->slice,
+                  src + sd->offset, &region, (uint32_t)sd->row, (uint32_t)sd->slice, NULL, 0, NULL),
+              "zeCommandListAppendMemoryCopyRegion");
+    return append_end(cb, res, pSyncPoint);
+}
+
+static ur_result_t check_rect_mem(l0_cb_t *cb, ur_mem_handle_t m) {
+    if (!l0_is(m, URC_KIND_MEM))
+        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
+    if (L0_MEM(m)->ctx != cb->ctx)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
+                             "the buffer belongs to another context than the command buffer");
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t l0_command_buffer_append_mem_buffer_copy_rect_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hSrcMem, ur_mem_handle_t hDstMem,
+    ur_rect_offset_t srcOrigin, ur_rect_offset_t dstOrigin, ur_rect_region_t region,
+    size_t srcRowPitch, size_t srcSlicePitch, size_t dstRowPitch, size_t dstSlicePitch,
+    uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
+    uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
+    ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
+    ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)phEventWaitList;
+    CB_CHECK(hCommandBuffer);
+    l0_cb_t *cb = (l0_cb_t *)hCommandBuffer;
+    urc_rect_side_t sd, d;
+    ur_result_t res = check_rect_mem(cb, hSrcMem);
+    if (res == UR_RESULT_SUCCESS)
+        res = check_rect_mem(cb, hDstMem);
+    if (res == UR_RESULT_SUCCESS)
+        res = l0_rect_side(&sd, L0_MEM(hSrcMem)->size, srcOrigin, &region, srcRowPitch,
+                           srcSlicePitch);
+    if (res == UR_RESULT_SUCCESS)
+        res =
+            l0_rect_side(&d, L0_MEM(hDstMem)->size, dstOrigin, &region, dstRowPitch, dstSlicePitch);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    return append_rect(hCommandBuffer, L0_MEM(hDstMem)->ptr, &d, L0_MEM(hSrcMem)->ptr, &sd, &region,
+                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
+                       phEvent, phCommand);
+}
+
+// Reads and writes of a rectangle differ only in the direction. Host memory has no known end.
+static ur_result_t
+host_rect(ur_exp_command_buffer_handle_t h, bool write, ur_mem_handle_t hBuffer,
+          ur_rect_offset_t bufferOrigin, ur_rect_offset_t hostOrigin, ur_rect_region_t region,
+          size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch,
+          size_t hostSlicePitch, void *host, uint32_t numSyncPointsInWaitList,
+          const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
+          uint32_t numEventsInWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+          ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    CB_CHECK(h);
+    l0_cb_t *cb = (l0_cb_t *)h;
+    urc_rect_side_t b, hs;
+    ur_result_t res = check_rect_mem(cb, hBuffer);
+    if (res == UR_RESULT_SUCCESS)
+        res = l0_rect_side(&b, L0_MEM(hBuffer)->size, bufferOrigin, &region, bufferRowPitch,
+                           bufferSlicePitch);
+    if (res == UR_RESULT_SUCCESS)
+        res = l0_rect_side(&hs, SIZE_MAX, hostOrigin, &region, hostRowPitch, hostSlicePitch);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    char *buf = L0_MEM(hBuffer)->ptr;
+    if (write)
+        return append_rect(h, buf, &b, host, &hs, &region, numSyncPointsInWaitList,
+                           pSyncPointWaitList, numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+    return append_rect(h, host, &hs, buf, &b, &region, numSyncPointsInWaitList, pSyncPointWaitList,
+                       numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+ur_result_t l0_command_buffer_append_mem_buffer_write_rect_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer,
+    ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region,
+    size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch,
+    void *pSrc, uint32_t numSyncPointsInWaitList,
+    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)phEventWaitList;
+    return host_rect(hCommandBuffer, true, hBuffer, bufferOffset, hostOffset, region,
+                     bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc,
+                     numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
+                     phEvent, phCommand);
+}
+
+ur_result_t l0_command_buffer_append_mem_buffer_read_rect_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer,
+    ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region,
+    size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch,
+    void *pDst, uint32_t numSyncPointsInWaitList,
+    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
+    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    (void)phEventWaitList;
+    return host_rect(hCommandBuffer, false, hBuffer, bufferOffset, hostOffset, region,
+                     bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst,
+                     numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
+                     phEvent, phCommand);
+}
+
+/// The callback records into the buffer's command list (what urCommandBufferGetNativeHandleExp
+/// gives, as in UR's adapter) between two barriers; the list runs in order anyway, so the
+/// barriers only keep the user's commands from being reordered by a driver. A child buffer is
+/// not used (UR's Level Zero adapter ignores it too).
+ur_result_t l0_command_buffer_append_native_command_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer,
+    ur_exp_command_buffer_native_command_function_t pfnNativeCommand, void *pData,
+    ur_exp_command_buffer_handle_t hChildCommandBuffer, uint32_t numSyncPointsInWaitList,
+    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
+    ur_exp_command_buffer_sync_point_t *pSyncPoint) {
+    (void)hChildCommandBuffer;
+    CB_CHECK(hCommandBuffer);
+    l0_cb_t *cb = (l0_cb_t *)hCommandBuffer;
+    ur_result_t res =
+        append_begin(cb, numSyncPointsInWaitList, pSyncPointWaitList, false, 0, NULL, NULL);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    res = l0_ok(zeCommandListAppendBarrier(cb->list, NULL, 0, NULL), "zeCommandListAppendBarrier");
+    if (res == UR_RESULT_SUCCESS)
+        pfnNativeCommand(pData);
+    return append_end(cb, res, pSyncPoint);
+}
+
 // ---- runs ------------------------------------------------------------------------------------
 
 ur_result_t l0_enqueue_command_buffer_exp(ur_queue_handle_t hQueue,
@@ -499,4 +772,171 @@ ur_result_t l0_enqueue_command_buffer_exp(ur_queue_handle_t hQueue,
     else if (ev != NULL)
         l0_event_release(ev);
     return res;
+}
+
+// ---- updates ---------------------------------------------------------------------------------
+
+/// One kernel command's update, laid out before anything changes: the whole argument list
+/// (each argument's bytes), group size and count, offset, and the new kernel if any.
+typedef struct prepared_t {
+    l0_cb_cmd_t *cmd;
+    urc_cb_args_t args;
+    ze_mutable_kernel_argument_exp_desc_t *arg_descs;
+    void **slots; // pointer values the argument descriptors point at
+    uint32_t wg[3];
+    ze_group_count_t groups;
+    uint32_t offset[3];
+    ze_kernel_handle_t new_kernel; // NULL: the kernel stays
+} prepared_t;
+
+static void prepared_fini(prepared_t *p) {
+    urc_cb_args_fini(&p->args);
+    free(p->arg_descs);
+    free(p->slots);
+}
+
+static ur_result_t prepare(l0_cb_t *cb, const ur_exp_command_buffer_update_kernel_launch_desc_t *u,
+                           prepared_t *p) {
+    l0_cb_cmd_t *c = (l0_cb_cmd_t *)u->hCommand;
+    p->cmd = c;
+    ur_result_t res = urc_cb_args_merge(&c->core.args, u, &p->args);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    uint32_t dim;
+    size_t offset[3], global[3], local[3];
+    bool has_local;
+    urc_cb_update_launch(&c->core, u, &dim, offset, global, local, &has_local);
+    ur_kernel_handle_t k =
+        u->hNewKernel != NULL ? u->hNewKernel : (ur_kernel_handle_t)c->core.k.kernel;
+    if (u->hNewKernel != NULL)
+        p->new_kernel = l0_kernel_native(u->hNewKernel, cb->dev);
+    for (uint32_t i = 0; i < 3; ++i) {
+        if (offset[i] > UINT32_MAX)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                                 "global offsets are 32-bit in Level Zero");
+        p->offset[i] = (uint32_t)offset[i];
+    }
+    res = l0_kernel_geometry(k, cb->dev, dim, global, has_local ? local : NULL, p->wg, &p->groups);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    uint32_t n = p->args.count;
+    p->arg_descs = urc_calloc(n + 1u, sizeof *p->arg_descs);
+    p->slots = urc_calloc(n + 1u, sizeof *p->slots);
+    if (p->arg_descs == NULL || p->slots == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    for (uint32_t i = 0; i < n && res == UR_RESULT_SUCCESS; ++i) {
+        ze_mutable_kernel_argument_exp_desc_t *d = &p->arg_descs[i];
+        d->stype = ZE_STRUCTURE_TYPE_MUTABLE_KERNEL_ARGUMENT_EXP_DESC;
+        d->commandId = c->id;
+        d->argIndex = p->args.args[i].index;
+        res = l0_kernel_arg_native(cb->ctx, cb->dev, &p->args.args[i], &d->argSize, &d->pArgValue,
+                                   &p->slots[i]);
+    }
+    return res;
+}
+
+// Applies one prepared update through the mutable command list.
+static ur_result_t apply(l0_cb_t *cb, prepared_t *p) {
+    const l0_mutable_fns_t *f = &cb->dev->platform->mutable_fns;
+    uint64_t id = p->cmd->id;
+    ur_result_t res = UR_RESULT_SUCCESS;
+    if (p->new_kernel != NULL)
+        res = l0_ok(f->UpdateKernels(cb->list, 1, &id, &p->new_kernel),
+                    "zeCommandListUpdateMutableCommandKernelsExp");
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    // Every argument, both sizes and the offset go again: after a kernel switch Level Zero
+    // requires it, and otherwise it costs one descriptor per argument.
+    ze_mutable_group_count_exp_desc_t gc = {ZE_STRUCTURE_TYPE_MUTABLE_GROUP_COUNT_EXP_DESC, NULL,
+                                            id, &p->groups};
+    ze_mutable_group_size_exp_desc_t gs = {
+        ZE_STRUCTURE_TYPE_MUTABLE_GROUP_SIZE_EXP_DESC, &gc, id, p->wg[0], p->wg[1], p->wg[2]};
+    ze_mutable_global_offset_exp_desc_t go = {ZE_STRUCTURE_TYPE_MUTABLE_GLOBAL_OFFSET_EXP_DESC,
+                                              &gs,
+                                              id,
+                                              p->offset[0],
+                                              p->offset[1],
+                                              p->offset[2]};
+    const void *head = cb->dev->platform->ext_global_offset &&
+                               (cb->dev->mutable_flags & ZE_MUTABLE_COMMAND_EXP_FLAG_GLOBAL_OFFSET)
+                           ? (const void *)&go
+                           : (const void *)&gs;
+    for (uint32_t i = p->args.count; i-- > 0;) {
+        p->arg_descs[i].pNext = head;
+        head = &p->arg_descs[i];
+    }
+    ze_mutable_commands_exp_desc_t all = {ZE_STRUCTURE_TYPE_MUTABLE_COMMANDS_EXP_DESC, head, 0};
+    return l0_ok(f->UpdateMutableCommands(cb->list, &all), "zeCommandListUpdateMutableCommandsExp");
+}
+
+ur_result_t l0_command_buffer_update_kernel_launch_exp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numKernelUpdates,
+    const ur_exp_command_buffer_update_kernel_launch_desc_t *pUpdateKernelLaunch) {
+    CB_CHECK(hCommandBuffer);
+    l0_cb_t *cb = (l0_cb_t *)hCommandBuffer;
+    ur_result_t res = urc_cb_check_update_buffer(&cb->core);
+    for (uint32_t i = 0; i < numKernelUpdates && res == UR_RESULT_SUCCESS; ++i) {
+        const ur_exp_command_buffer_update_kernel_launch_desc_t *u = &pUpdateKernelLaunch[i];
+        l0_cb_cmd_t *c =
+            l0_is(u->hCommand, URC_KIND_COMMAND_BUFFER_COMMAND) ? (l0_cb_cmd_t *)u->hCommand : NULL;
+        res = urc_cb_check_update(&cb->core, c != NULL ? &c->core : NULL, u);
+    }
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    prepared_t *prep = urc_calloc(numKernelUpdates + 1u, sizeof *prep);
+    if (prep == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    pthread_mutex_lock(&cb->core.lock);
+    // Everything that can fail on bad input fails here, before the list changes.
+    for (uint32_t i = 0; i < numKernelUpdates && res == UR_RESULT_SUCCESS; ++i)
+        res = prepare(cb, &pUpdateKernelLaunch[i], &prep[i]);
+    if (res == UR_RESULT_SUCCESS) {
+        // Level Zero forbids updating a list while it executes: the last run ends first.
+        pthread_mutex_lock(&cb->run_lock);
+        if (cb->ran)
+            res = l0_ok(zeFenceHostSynchronize(cb->fence, UINT64_MAX), "zeFenceHostSynchronize");
+        for (uint32_t i = 0; i < numKernelUpdates && res == UR_RESULT_SUCCESS; ++i) {
+            res = apply(cb, &prep[i]);
+            if (res == UR_RESULT_SUCCESS) {
+                urc_cb_args_fini(&prep[i].cmd->core.args);
+                prep[i].cmd->core.args = prep[i].args;
+                prep[i].args = (urc_cb_args_t){0};
+                urc_cb_apply_update(&prep[i].cmd->core, &pUpdateKernelLaunch[i]);
+            }
+        }
+        // Updates end with the list closed again, as the extension requires.
+        ur_result_t closed = l0_ok(zeCommandListClose(cb->list), "zeCommandListClose");
+        if (res == UR_RESULT_SUCCESS)
+            res = closed;
+        pthread_mutex_unlock(&cb->run_lock);
+    }
+    pthread_mutex_unlock(&cb->core.lock);
+    for (uint32_t i = 0; i < numKernelUpdates; ++i)
+        prepared_fini(&prep[i]);
+    free(prep);
+    return res;
+}
+
+// Commands in Level Zero command buffers take no events (COMMAND_BUFFER_EVENT_SUPPORT_EXP is
+// false), so nothing has an event to update: the checks answer UNSUPPORTED_FEATURE first.
+ur_result_t
+l0_command_buffer_update_signal_event_exp(ur_exp_command_buffer_command_handle_t hCommand,
+                                          ur_event_handle_t *phSignalEvent) {
+    if (!l0_is(hCommand, URC_KIND_COMMAND_BUFFER_COMMAND))
+        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP;
+    *phSignalEvent = NULL;
+    ur_result_t res = urc_cb_check_event_update(&((l0_cb_cmd_t *)hCommand)->core, true, UINT32_MAX);
+    return res != UR_RESULT_SUCCESS ? res : UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
+}
+
+ur_result_t
+l0_command_buffer_update_wait_events_exp(ur_exp_command_buffer_command_handle_t hCommand,
+                                         uint32_t numEventsInWaitList,
+                                         const ur_event_handle_t *phEventWaitList) {
+    (void)phEventWaitList;
+    if (!l0_is(hCommand, URC_KIND_COMMAND_BUFFER_COMMAND))
+        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP;
+    ur_result_t res =
+        urc_cb_check_event_update(&((l0_cb_cmd_t *)hCommand)->core, false, numEventsInWaitList);
+    return res != UR_RESULT_SUCCESS ? res : UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }

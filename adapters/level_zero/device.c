@@ -145,6 +145,8 @@ ur_result_t l0_device_init(l0_device_t *dev, l0_platform_t *platform, l0_device_
         res = l0_ok(zeDeviceGetMemoryAccessProperties(ze, &dev->access),
                     "zeDeviceGetMemoryAccessProperties");
     if (res == UR_RESULT_SUCCESS)
+        dev->mutable_flags = l0_mutable_device_flags(dev);
+    if (res == UR_RESULT_SUCCESS)
         res = read_memory(dev);
     if (res == UR_RESULT_SUCCESS)
         res = read_queue_groups(dev);
@@ -450,7 +452,6 @@ static bool fixed_u32(ur_device_info_t name, uint32_t *v) {
     case UR_DEVICE_INFO_QUEUE_ON_HOST_PROPERTIES:
     case UR_DEVICE_INFO_MAX_READ_WRITE_IMAGE_ARGS:
     case UR_DEVICE_INFO_2D_BLOCK_ARRAY_CAPABILITIES_EXP:
-    case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP:
         *v = 0;
         return true;
     case UR_DEVICE_INFO_PARTITION_AFFINITY_DOMAIN:
@@ -530,6 +531,11 @@ ur_result_t l0_device_get_info(ur_device_handle_t hDevice, ur_device_info_t prop
         return urc_info_u32(&out, u32);
 
     switch (propName) {
+    case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP: {
+        urc_cb_caps_t cb; // mutable command lists (command_buffer.c)
+        l0_cb_caps(dev, &cb);
+        return urc_info_u32(&out, cb.update_caps);
+    }
     case UR_DEVICE_INFO_TYPE:
         return device_type(&out, dev);
     case UR_DEVICE_INFO_VENDOR_ID:

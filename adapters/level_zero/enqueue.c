@@ -239,8 +239,8 @@ ur_result_t l0_enqueue_mem_buffer_fill(ur_queue_handle_t hQueue, ur_mem_handle_t
 
 // One side of a rectangular copy, checked as UR specifies (common/ranges.h). Level Zero takes
 // 32-bit pitches and extents; anything larger is refused rather than truncated.
-static ur_result_t rect_side(urc_rect_side_t *s, size_t limit, ur_rect_offset_t o,
-                             const ur_rect_region_t *r, size_t row, size_t slice) {
+ur_result_t l0_rect_side(urc_rect_side_t *s, size_t limit, ur_rect_offset_t o,
+                         const ur_rect_region_t *r, size_t row, size_t slice) {
     ur_result_t res = urc_rect_check(s, o, r, row, slice, limit);
     if (res == UR_RESULT_SUCCESS &&
         (s->row > UINT32_MAX || s->slice > UINT32_MAX || r->width > UINT32_MAX ||
@@ -287,10 +287,10 @@ static ur_result_t transfer_rect(bool write, ur_queue_handle_t hQueue, ur_mem_ha
     if (res == UR_RESULT_SUCCESS)
         res = buffer_of(q, hBuffer, &m);
     if (res == UR_RESULT_SUCCESS)
-        res = rect_side(&b, m->size, bufferOrigin, &region, bufferRowPitch, bufferSlicePitch);
+        res = l0_rect_side(&b, m->size, bufferOrigin, &region, bufferRowPitch, bufferSlicePitch);
     if (res == UR_RESULT_SUCCESS)
-        res = rect_side(&h, urc_usm_host_limit(usm_lookup, q->ctx, host), hostOrigin, &region,
-                        hostRowPitch, hostSlicePitch);
+        res = l0_rect_side(&h, urc_usm_host_limit(usm_lookup, q->ctx, host), hostOrigin, &region,
+                           hostRowPitch, hostSlicePitch);
     if (res != UR_RESULT_SUCCESS)
         return res;
     if (write)
@@ -343,9 +343,9 @@ ur_result_t l0_enqueue_mem_buffer_copy_rect(ur_queue_handle_t hQueue, ur_mem_han
     if (res == UR_RESULT_SUCCESS)
         res = buffer_of(q, hBufferDst, &dst);
     if (res == UR_RESULT_SUCCESS)
-        res = rect_side(&s, src->size, srcOrigin, &region, srcRowPitch, srcSlicePitch);
+        res = l0_rect_side(&s, src->size, srcOrigin, &region, srcRowPitch, srcSlicePitch);
     if (res == UR_RESULT_SUCCESS)
-        res = rect_side(&d, dst->size, dstOrigin, &region, dstRowPitch, dstSlicePitch);
+        res = l0_rect_side(&d, dst->size, dstOrigin, &region, dstRowPitch, dstSlicePitch);
     if (res != UR_RESULT_SUCCESS)
         return res;
     return rect(q, UR_COMMAND_MEM_BUFFER_COPY_RECT, dst->ptr, &d, src->ptr, &s, &region, false,
@@ -579,9 +579,9 @@ ur_result_t l0_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_t 
     size_t bytes;
     if (__builtin_mul_overflow(width, height, &bytes))
         return UR_RESULT_ERROR_INVALID_SIZE;
-    res = rect_side(&d, SIZE_MAX, origin, &region, pitch, 0);
+    res = l0_rect_side(&d, SIZE_MAX, origin, &region, pitch, 0);
     if (res == UR_RESULT_SUCCESS)
-        res = rect_side(&s, bytes, origin, &region, width, 0);
+        res = l0_rect_side(&s, bytes, origin, &region, width, 0);
     if (res != UR_RESULT_SUCCESS)
         return res;
     uint8_t *rows = malloc(bytes);
@@ -618,9 +618,9 @@ ur_result_t l0_enqueue_usm_memcpy_2d(ur_queue_handle_t hQueue, bool blocking, vo
     ur_rect_region_t region = {width, height, 1};
     ur_rect_offset_t origin = {0, 0, 0};
     urc_rect_side_t d, s;
-    res = rect_side(&d, SIZE_MAX, origin, &region, dstPitch, 0);
+    res = l0_rect_side(&d, SIZE_MAX, origin, &region, dstPitch, 0);
     if (res == UR_RESULT_SUCCESS)
-        res = rect_side(&s, SIZE_MAX, origin, &region, srcPitch, 0);
+        res = l0_rect_side(&s, SIZE_MAX, origin, &region, srcPitch, 0);
     if (res != UR_RESULT_SUCCESS)
         return res;
     if (width == 0) // nothing to copy: the command still orders and signals

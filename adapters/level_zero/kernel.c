@@ -565,20 +565,19 @@ static ur_result_t check_args(const l0_kernel_t *k, uint32_t n,
     return res;
 }
 
-static ur_result_t set_arg(ze_kernel_handle_t zk, const l0_context_t *ctx, const l0_device_t *dev,
-                           const ur_exp_kernel_arg_properties_t *a) {
-    const void *value = NULL;
-    size_t size = a->size;
-    void *ptr = NULL;
+ur_result_t l0_kernel_arg_native(const l0_context_t *ctx, const l0_device_t *dev,
+                                 const ur_exp_kernel_arg_properties_t *a, size_t *size,
+                                 const void **value, void **slot) {
+    *value = NULL;
+    *size = a->size;
     switch (a->type) {
     case UR_EXP_KERNEL_ARG_TYPE_VALUE:
         if (a->value.value == NULL)
             return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-        value = a->value.value;
-        break;
+        *value = a->value.value;
+        return UR_RESULT_SUCCESS;
     case UR_EXP_KERNEL_ARG_TYPE_POINTER:
-        value = &a->value.pointer;
-        size = sizeof(void *);
+        *slot = (void *)(uintptr_t)a->value.pointer;
         break;
     case UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ: {
         // A NULL buffer (a zero-sized SYCL buffer) passes a null pointer.
@@ -586,33 +585,59 @@ static ur_result_t set_arg(ze_kernel_handle_t zk, const l0_context_t *ctx, const
         if (h != NULL && (!l0_is(h, URC_KIND_MEM) || L0_MEM(h)->ctx != ctx))
             return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
         // An image passes its Level Zero image handle, a buffer its pointer.
-        ptr = h == NULL ? NULL : L0_MEM(h)->is_image ? (void *)L0_MEM(h)->image : L0_MEM(h)->ptr;
-        value = &ptr;
-        size = sizeof ptr;
+        *slot = h == NULL ? NULL : L0_MEM(h)->is_image ? (void *)L0_MEM(h)->image : L0_MEM(h)->ptr;
         break;
     }
     case UR_EXP_KERNEL_ARG_TYPE_LOCAL:
-        break; // a size and no value: Level Zero's local memory argument
+        return UR_RESULT_SUCCESS; // a size and no value: Level Zero's local memory argument
     case UR_EXP_KERNEL_ARG_TYPE_SAMPLER: {
         ur_sampler_handle_t h = a->value.sampler;
         if (!l0_is(h, URC_KIND_SAMPLER) || L0_SAMPLER(h)->ctx != ctx)
             return urc_error_set(UR_RESULT_ERROR_INVALID_SAMPLER, 0,
                                  "kernel argument %u is not a sampler of the queue's context",
                                  a->index);
-        ptr = (void *)l0_sampler_for(L0_SAMPLER(h), dev);
-        value = &ptr;
-        size = sizeof ptr;
+        *slot = (void *)l0_sampler_for(L0_SAMPLER(h), dev);
         break;
     }
     default:
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     }
+    *value = slot;
+    *size = sizeof(void *);
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t set_arg(ze_kernel_handle_t zk, const l0_context_t *ctx, const l0_device_t *dev,
+                           const ur_exp_kernel_arg_properties_t *a) {
+    const void *value;
+    size_t size;
+    void *slot;
+    ur_result_t res = l0_kernel_arg_native(ctx, dev, a, &size, &value, &slot);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     ze_result_t r = zeKernelSetArgumentValue(zk, a->index, size, value);
     // UR's mapping: the driver says INVALID_ARGUMENT for a size that does not match.
     if (r == ZE_RESULT_ERROR_INVALID_ARGUMENT)
         return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE, (int32_t)r,
                              "kernel argument %u: %zu bytes rejected", a->index, size);
     return l0_ok(r, "zeKernelSetArgumentValue");
+}
+
+ur_result_t l0_kernel_geometry(ur_kernel_handle_t hKernel, const l0_device_t *dev, uint32_t dims,
+                               const size_t *global, const size_t *local, uint32_t wg[3],
+                               ze_group_count_t *groups) {
+    l0_kernel_t *k = L0_KERNEL(hKernel);
+    ze_kernel_handle_t zk = kernel_for(k, dev);
+    if (zk == NULL)
+        return UR_RESULT_ERROR_INVALID_KERNEL;
+    pthread_mutex_lock(&k->lock);
+    ur_result_t res = geometry(zk, k, dev, dims, global, local, wg, groups);
+    pthread_mutex_unlock(&k->lock);
+    return res;
+}
+
+ze_kernel_handle_t l0_kernel_native(ur_kernel_handle_t hKernel, const l0_device_t *dev) {
+    return kernel_for(L0_KERNEL(hKernel), dev);
 }
 
 ur_result_t l0_enqueue_kernel_launch_with_args_exp(

@@ -35,6 +35,7 @@
 #include "ranges.h"
 #include "requirements.h"
 #include "reusable_event.h"
+#include "ze_mutable_exp.h"
 
 /// Events per Level Zero event pool; a context makes pools of this size as it needs them.
 #define L0_EVENTS_PER_POOL 256
@@ -49,6 +50,17 @@
     "cl_intel_required_subgroup_size "
 
 typedef struct l0_platform_t l0_platform_t;
+
+/// ZE_experimental_mutable_command_list's entry points, looked up by name (no DDI slot in API
+/// 1.4); NULL where the driver lacks the extension (1.1 for the kernel ones).
+typedef struct l0_mutable_fns_t {
+    urc_zeCommandListGetNextCommandIdExp_fn GetNextCommandId;
+    urc_zeCommandListGetNextCommandIdWithKernelsExp_fn GetNextCommandIdWithKernels;
+    urc_zeCommandListUpdateMutableCommandsExp_fn UpdateMutableCommands;
+    urc_zeCommandListUpdateMutableCommandSignalEventExp_fn UpdateSignalEvent;
+    urc_zeCommandListUpdateMutableCommandWaitEventsExp_fn UpdateWaitEvents;
+    urc_zeCommandListUpdateMutableCommandKernelsExp_fn UpdateKernels;
+} l0_mutable_fns_t;
 
 typedef struct l0_device_t {
     urc_object_t obj;
@@ -70,8 +82,9 @@ typedef struct l0_device_t {
     uint32_t compute_queues;
     size_t max_fill_pattern; // of the compute group
     uint32_t nsub;
-    struct l0_device_t *subs; // sub-devices, made with the root device
-    urc_device_caps_t caps;   // what requirement checks see (URC_MASK_ASPECTS applied)
+    struct l0_device_t *subs;                     // sub-devices, made with the root device
+    ze_mutable_command_exp_flags_t mutable_flags; // what mutable command lists may update
+    urc_device_caps_t caps; // what requirement checks see (URC_MASK_ASPECTS applied)
 } l0_device_t;
 
 struct l0_platform_t {
@@ -83,7 +96,8 @@ struct l0_platform_t {
     bool ext_module_program; // ZE_experimental_module_program 1.0: static linking
     bool ext_global_offset;  // ZE_experimental_global_offset 1.0
     bool ext_linkage_inspection;
-    bool ext_free_policies; // ZE_extension_memory_free_policies: zeMemFreeExt, blocking free
+    bool ext_free_policies;       // ZE_extension_memory_free_policies: zeMemFreeExt, blocking free
+    l0_mutable_fns_t mutable_fns; // command-buffer updates (command_buffer.c)
     uint32_t ndevices;
     l0_device_t *devices;
 };
@@ -333,8 +347,13 @@ ur_result_t l0_context_take_event(l0_context_t *ctx, int cache, ze_event_handle_
 void l0_context_give_event(l0_context_t *ctx, int cache, ze_event_handle_t ze);
 
 // ---- command_buffer.c ----
-/// What a device can do with command buffers: run them; no events, no updates.
-void l0_cb_caps(urc_cb_caps_t *caps);
+/// What a device can do with command buffers: run them; update kernel commands where the
+/// driver has mutable command lists; no events.
+void l0_cb_caps(const l0_device_t *dev, urc_cb_caps_t *caps);
+/// Looks up the mutable command list entry points of a driver with the extension.
+void l0_mutable_init(l0_platform_t *p, uint32_t version);
+/// The update flags mutable command lists of the device offer (0 without the extension).
+ze_mutable_command_exp_flags_t l0_mutable_device_flags(const l0_device_t *dev);
 
 // ---- kernel.c ----
 /// Appends a launch with UR's argument and geometry checks to a command list, with no events
@@ -345,6 +364,17 @@ ur_result_t l0_kernel_append_launch(ur_kernel_handle_t hKernel, l0_context_t *ct
                                     const size_t *pLocalWorkSize, uint32_t numArgs,
                                     const ur_exp_kernel_arg_properties_t *pArgs,
                                     ze_command_list_handle_t list);
+/// A launch argument as Level Zero takes it: `*size` bytes at `*value`, which may point at
+/// `*slot` (pointers, buffers, samplers). Checks what set_arg checks.
+ur_result_t l0_kernel_arg_native(const l0_context_t *ctx, const l0_device_t *dev,
+                                 const ur_exp_kernel_arg_properties_t *a, size_t *size,
+                                 const void **value, void **slot);
+/// Group size and counts of a launch, with the eager launch's checks.
+ur_result_t l0_kernel_geometry(ur_kernel_handle_t hKernel, const l0_device_t *dev, uint32_t dims,
+                               const size_t *global, const size_t *local, uint32_t wg[3],
+                               ze_group_count_t *groups);
+/// The kernel's Level Zero kernel on dev, NULL where its program is not built.
+ze_kernel_handle_t l0_kernel_native(ur_kernel_handle_t hKernel, const l0_device_t *dev);
 
 // ---- queue.c ----
 /// One command being enqueued: the queue (locked between begin and end), the command list it
@@ -432,6 +462,12 @@ typedef ze_result_t (*l0_append_fn)(ze_command_list_handle_t list, ze_event_hand
                                     void *arg);
 ur_result_t l0_run_now(l0_context_t *ctx, l0_device_t *dev, l0_append_fn append, void *arg,
                        const char *what);
+
+// ---- enqueue.c ----
+/// One side of a rectangular copy: UR's checks (urc_rect_check) and Level Zero's 32-bit pitches
+/// and extents.
+ur_result_t l0_rect_side(urc_rect_side_t *s, size_t limit, ur_rect_offset_t o,
+                         const ur_rect_region_t *r, size_t row, size_t slice);
 
 // ---- sampler.c ----
 /// The Level Zero sampler of `s` for `dev`, NULL when dev is not in the sampler's context.

@@ -29,6 +29,8 @@ static void read_extensions(l0_platform_t *p) {
                 p->ext_linkage_inspection = true;
             else if (strcmp(ext[i].name, ZE_MEMORY_FREE_POLICIES_EXT_NAME) == 0)
                 p->ext_free_policies = true;
+            else if (strcmp(ext[i].name, ZE_MUTABLE_COMMAND_LIST_EXP_NAME) == 0)
+                l0_mutable_init(p, ext[i].version);
         }
     }
     free(ext);

@@ -204,6 +204,27 @@ SIM_EXPORT CUresult cuGraphAddEmptyNode(CUgraphNode *out, CUgraph g, const CUgra
     return add_node(out, g, deps, ndeps, &op);
 }
 
+/// A child graph is inlined: copies of its nodes join `g`, the first depending on `deps` (nodes
+/// run in creation order), and an empty node after them is the node that stands for the child.
+SIM_EXPORT CUresult cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
+                                             size_t ndeps, CUgraph child) {
+    SIM_STICKY();
+    if (out == NULL || g == NULL || child == NULL || child == g)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = CUDA_SUCCESS;
+    for (size_t i = 0; r == CUDA_SUCCESS && i < child->count; ++i) {
+        node_op_t op;
+        CUgraphNode node = NULL;
+        r = op_copy(&op, &child->ops[i]);
+        if (r == CUDA_SUCCESS)
+            r = add_node(&node, g, i == 0 ? deps : NULL, i == 0 ? ndeps : 0, &op);
+    }
+    node_op_t empty = {.kind = NODE_EMPTY};
+    return r != CUDA_SUCCESS
+               ? r
+               : add_node(out, g, child->count ? NULL : deps, child->count ? 0 : ndeps, &empty);
+}
+
 SIM_EXPORT CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph g,
                                                 unsigned long long flags) {
     SIM_STICKY();

@@ -3,3 +3,5 @@
 // an empty one for launch-overhead benchmarks.
 kernel void add_value(global int *data, int value) { data[get_global_id(0)] += value; }
 kernel void empty_kernel(void) {}
+// The kernel alternative of add_value in update tests.
+kernel void sub_value(global int *data, int value) { data[get_global_id(0)] -= value; }

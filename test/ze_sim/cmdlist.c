@@ -40,6 +40,10 @@ ze_result_t sim_command_list_create(ze_context_handle_t hContext, ze_device_hand
     sim_cmdlist_t *l = list_new(ctx, 0, ZE_COMMAND_QUEUE_MODE_DEFAULT);
     if (!l)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    if ((r = sim_mutable_list_init(l, desc->pNext)) != ZE_RESULT_SUCCESS) {
+        sim_command_list_destroy((ze_command_list_handle_t)l);
+        return r;
+    }
     *phCommandList = (ze_command_list_handle_t)l;
     return ZE_RESULT_SUCCESS;
 }
@@ -104,6 +108,7 @@ ze_result_t sim_command_list_destroy(ze_command_list_handle_t hCommandList) {
     } else {
         free_commands(take_commands(l));
     }
+    sim_mutable_forget(l, 1);
     sim_obj_fini(&l->hdr);
     pthread_mutex_destroy(&l->lock);
     free(l);
@@ -130,6 +135,9 @@ ze_result_t sim_command_list_reset(ze_command_list_handle_t hCommandList) {
     // Commands of an immediate list already belong to the device; a reset leaves them be.
     if (!l->immediate)
         free_commands(take_commands(l));
+    pthread_mutex_lock(&l->lock);
+    sim_mutable_forget(l, 0);
+    pthread_mutex_unlock(&l->lock);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -183,6 +191,7 @@ static ze_result_t list_append(sim_cmdlist_t *l, sim_cmd_t *c) {
     else
         l->head = c;
     l->tail = c;
+    sim_mutable_on_append(l, c);
     pthread_mutex_unlock(&l->lock);
     return ZE_RESULT_SUCCESS;
 }

@@ -87,6 +87,7 @@ ze_result_t sim_device_get_properties(ze_device_handle_t hDevice, ze_device_prop
     ze_eu_count_ext_t *eu = sim_find_ext(props->pNext, ZE_STRUCTURE_TYPE_EU_COUNT_EXT);
     if (eu)
         eu->numTotalEUs = SIM_EUS_PER_SUB * SIM_SUBS_PER_SLICE * SIM_SLICES;
+    sim_mutable_device_properties(props->pNext);
     return ZE_RESULT_SUCCESS;
 }
 

@@ -2,6 +2,7 @@
 // The driver object, zeInit, driver queries, and the small helpers every file uses.
 #include "ze_sim_internal.h"
 #include "ze_sim_entry.h"
+#include "../../adapters/level_zero/ze_mutable_exp.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -225,6 +226,7 @@ static const ze_driver_extension_properties_t g_extensions[] = {
     {ZE_MEMORY_FREE_POLICIES_EXT_NAME, ZE_MEMORY_FREE_POLICIES_EXT_VERSION_CURRENT},
     {ZE_EU_COUNT_EXT_NAME, ZE_EU_COUNT_EXT_VERSION_CURRENT},
     {ZE_KERNEL_SCHEDULING_HINTS_EXP_NAME, ZE_SCHEDULING_HINTS_EXP_VERSION_CURRENT},
+    {ZE_MUTABLE_COMMAND_LIST_EXP_NAME, ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_CURRENT}, // mutable.c
 };
 
 ze_result_t sim_driver_get_extension_properties(ze_driver_handle_t hDriver, uint32_t *pCount,
@@ -246,7 +248,8 @@ ze_result_t sim_driver_get_extension_function_address(ze_driver_handle_t hDriver
         return r;
     if (!name || !ppFunctionAddress)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    // Every extension here is reached through the DDI tables; none needs a lookup by name.
-    *ppFunctionAddress = NULL;
-    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    // Only the mutable command list functions lack a DDI slot (API 1.4 tables).
+    sim_fn_t fn = sim_mutable_function(name);
+    memcpy(ppFunctionAddress, &fn, sizeof fn);
+    return fn ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT;
 }

@@ -272,6 +272,8 @@ typedef struct sim_queue {
     sim_stream_t stream;
 } sim_queue_t;
 
+typedef struct sim_mutable sim_mutable_t;
+
 typedef struct sim_cmdlist {
     sim_header_t hdr;
     sim_context_t *context;
@@ -281,6 +283,7 @@ typedef struct sim_cmdlist {
     int closed;
     sim_cmd_t *head, *tail;
     sim_stream_t stream;
+    sim_mutable_t *mut; // command ids of a mutable list (mutable.c); NULL otherwise
 } sim_cmdlist_t;
 
 /// Appends a command built with sim_cmd_new (runs it at once on an immediate list); the
@@ -288,6 +291,20 @@ typedef struct sim_cmdlist {
 ze_result_t sim_cmdlist_append(sim_cmdlist_t *l, sim_cmd_t *c);
 /// Copies a closed regular list's commands (for zeCommandQueueExecuteCommandLists).
 ze_result_t sim_cmdlist_clone_commands(sim_cmdlist_t *list, sim_cmd_t **first, sim_cmd_t **last);
+
+// ---------------------------------------------------------------------------------------------
+// Mutable command lists (mutable.c).
+typedef void (*sim_fn_t)(void);
+/// Makes a regular list mutable when `pnext` (its descriptor's chain) asks for it.
+ze_result_t sim_mutable_list_init(sim_cmdlist_t *l, const void *pnext);
+/// Gives the pending command id to a command just appended; list lock held.
+void sim_mutable_on_append(sim_cmdlist_t *l, sim_cmd_t *c);
+/// Forgets the ids (list reset), and with `destroy` the list's mutable state.
+void sim_mutable_forget(sim_cmdlist_t *l, int destroy);
+/// Fills ze_mutable_command_list_exp_properties_t in a device-properties chain.
+void sim_mutable_device_properties(void *pnext);
+/// The extension's entry point of this name, or NULL.
+sim_fn_t sim_mutable_function(const char *name);
 
 // ---------------------------------------------------------------------------------------------
 // SPIR-V reader (spirv.c).

@@ -1699,6 +1699,13 @@ static ur_result_t UR_APICALL checked_command_buffer_append_usm_advise_exp(ur_ex
     return cuda_command_buffer_append_usm_advise_exp(hCommandBuffer, pMemory, size, advice, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
+static ur_result_t UR_APICALL checked_command_buffer_append_native_command_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_exp_command_buffer_native_command_function_t pfnNativeCommand, void *pData, ur_exp_command_buffer_handle_t hChildCommandBuffer, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint) {
+    ur_result_t result = urc_check_command_buffer_append_native_command_exp(hCommandBuffer, pfnNativeCommand, pData, hChildCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return cuda_command_buffer_append_native_command_exp(hCommandBuffer, pfnNativeCommand, pData, hChildCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint);
+}
+
 static ur_result_t UR_APICALL checked_command_buffer_update_kernel_launch_exp(ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numKernelUpdates, const ur_exp_command_buffer_update_kernel_launch_desc_t *pUpdateKernelLaunch) {
     ur_result_t result = urc_check_command_buffer_update_kernel_launch_exp(hCommandBuffer, numKernelUpdates, pUpdateKernelLaunch);
     if (result != UR_RESULT_SUCCESS)
@@ -2258,7 +2265,7 @@ const ur_dditable_t cuda_ddi = {
         .pfnAppendMemBufferFillExp = checked_command_buffer_append_mem_buffer_fill_exp,
         .pfnAppendUSMPrefetchExp = checked_command_buffer_append_usm_prefetch_exp,
         .pfnAppendUSMAdviseExp = checked_command_buffer_append_usm_advise_exp,
-        .pfnAppendNativeCommandExp = urc_unsupported_command_buffer_append_native_command_exp,
+        .pfnAppendNativeCommandExp = checked_command_buffer_append_native_command_exp,
         .pfnUpdateKernelLaunchExp = checked_command_buffer_update_kernel_launch_exp,
         .pfnUpdateSignalEventExp = checked_command_buffer_update_signal_event_exp,
         .pfnUpdateWaitEventsExp = checked_command_buffer_update_wait_events_exp,

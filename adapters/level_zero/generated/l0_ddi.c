@@ -1554,6 +1554,44 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_read_exp(
     return l0_command_buffer_append_mem_buffer_read_exp(hCommandBuffer, hBuffer, offset, size, pDst, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_copy_rect_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hSrcMem, ur_mem_handle_t hDstMem, ur_rect_offset_t srcOrigin, ur_rect_offset_t dstOrigin, ur_rect_region_t region, size_t srcRowPitch, size_t srcSlicePitch, size_t dstRowPitch, size_t dstSlicePitch, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_copy_rect_exp(hCommandBuffer, hSrcMem, hDstMem, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hSrcMem, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyRectExp", "hSrcMem");
+    if (!urc_is_own(hDstMem, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyRectExp", "hDstMem");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendMemBufferCopyRectExp", "phEventWaitList");
+    return l0_command_buffer_append_mem_buffer_copy_rect_exp(hCommandBuffer, hSrcMem, hDstMem, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_write_rect_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region, size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch, void *pSrc, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_write_rect_exp(hCommandBuffer, hBuffer, bufferOffset, hostOffset, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferWriteRectExp", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendMemBufferWriteRectExp", "phEventWaitList");
+    return l0_command_buffer_append_mem_buffer_write_rect_exp(hCommandBuffer, hBuffer, bufferOffset, hostOffset, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_read_rect_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region, size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch, void *pDst, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+    ur_result_t result = urc_check_command_buffer_append_mem_buffer_read_rect_exp(hCommandBuffer, hBuffer, bufferOffset, hostOffset, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hBuffer, URC_KIND_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferReadRectExp", "hBuffer");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendMemBufferReadRectExp", "phEventWaitList");
+    return l0_command_buffer_append_mem_buffer_read_rect_exp(hCommandBuffer, hBuffer, bufferOffset, hostOffset, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
 static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_fill_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, const void *pPattern, size_t patternSize, size_t offset, size_t size, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_fill_exp(hCommandBuffer, hBuffer, pPattern, patternSize, offset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
@@ -1584,6 +1622,37 @@ static ur_result_t UR_APICALL checked_command_buffer_append_usm_advise_exp(ur_ex
         if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMAdviseExp", "phEventWaitList");
     return l0_command_buffer_append_usm_advise_exp(hCommandBuffer, pMemory, size, advice, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_append_native_command_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_exp_command_buffer_native_command_function_t pfnNativeCommand, void *pData, ur_exp_command_buffer_handle_t hChildCommandBuffer, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint) {
+    ur_result_t result = urc_check_command_buffer_append_native_command_exp(hCommandBuffer, pfnNativeCommand, pData, hChildCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_command_buffer_append_native_command_exp(hCommandBuffer, pfnNativeCommand, pData, hChildCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_update_kernel_launch_exp(ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numKernelUpdates, const ur_exp_command_buffer_update_kernel_launch_desc_t *pUpdateKernelLaunch) {
+    ur_result_t result = urc_check_command_buffer_update_kernel_launch_exp(hCommandBuffer, numKernelUpdates, pUpdateKernelLaunch);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_command_buffer_update_kernel_launch_exp(hCommandBuffer, numKernelUpdates, pUpdateKernelLaunch);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_update_signal_event_exp(ur_exp_command_buffer_command_handle_t hCommand, ur_event_handle_t *phSignalEvent) {
+    ur_result_t result = urc_check_command_buffer_update_signal_event_exp(hCommand, phSignalEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    return l0_command_buffer_update_signal_event_exp(hCommand, phSignalEvent);
+}
+
+static ur_result_t UR_APICALL checked_command_buffer_update_wait_events_exp(ur_exp_command_buffer_command_handle_t hCommand, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList) {
+    ur_result_t result = urc_check_command_buffer_update_wait_events_exp(hCommand, numEventsInWaitList, phEventWaitList);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferUpdateWaitEventsExp", "phEventWaitList");
+    return l0_command_buffer_update_wait_events_exp(hCommand, numEventsInWaitList, phEventWaitList);
 }
 
 static ur_result_t UR_APICALL checked_command_buffer_get_info_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_exp_command_buffer_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
@@ -1939,16 +2008,16 @@ const ur_dditable_t l0_ddi = {
         .pfnAppendMemBufferCopyExp = checked_command_buffer_append_mem_buffer_copy_exp,
         .pfnAppendMemBufferWriteExp = checked_command_buffer_append_mem_buffer_write_exp,
         .pfnAppendMemBufferReadExp = checked_command_buffer_append_mem_buffer_read_exp,
-        .pfnAppendMemBufferCopyRectExp = urc_unsupported_command_buffer_append_mem_buffer_copy_rect_exp,
-        .pfnAppendMemBufferWriteRectExp = urc_unsupported_command_buffer_append_mem_buffer_write_rect_exp,
-        .pfnAppendMemBufferReadRectExp = urc_unsupported_command_buffer_append_mem_buffer_read_rect_exp,
+        .pfnAppendMemBufferCopyRectExp = checked_command_buffer_append_mem_buffer_copy_rect_exp,
+        .pfnAppendMemBufferWriteRectExp = checked_command_buffer_append_mem_buffer_write_rect_exp,
+        .pfnAppendMemBufferReadRectExp = checked_command_buffer_append_mem_buffer_read_rect_exp,
         .pfnAppendMemBufferFillExp = checked_command_buffer_append_mem_buffer_fill_exp,
         .pfnAppendUSMPrefetchExp = checked_command_buffer_append_usm_prefetch_exp,
         .pfnAppendUSMAdviseExp = checked_command_buffer_append_usm_advise_exp,
-        .pfnAppendNativeCommandExp = urc_unsupported_command_buffer_append_native_command_exp,
-        .pfnUpdateKernelLaunchExp = urc_unsupported_command_buffer_update_kernel_launch_exp,
-        .pfnUpdateSignalEventExp = urc_unsupported_command_buffer_update_signal_event_exp,
-        .pfnUpdateWaitEventsExp = urc_unsupported_command_buffer_update_wait_events_exp,
+        .pfnAppendNativeCommandExp = checked_command_buffer_append_native_command_exp,
+        .pfnUpdateKernelLaunchExp = checked_command_buffer_update_kernel_launch_exp,
+        .pfnUpdateSignalEventExp = checked_command_buffer_update_signal_event_exp,
+        .pfnUpdateWaitEventsExp = checked_command_buffer_update_wait_events_exp,
         .pfnGetInfoExp = checked_command_buffer_get_info_exp,
         .pfnGetNativeHandleExp = checked_command_buffer_get_native_handle_exp,
     },

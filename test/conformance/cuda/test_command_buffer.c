@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 // urCommandBuffer* and urEnqueueCommandBufferExp of the CUDA adapter (explicit CUDA graphs):
 // chains of fills, kernels and copies replayed 1000 times, updates of arguments, sizes,
-// offsets and kernels between replays, sync points, overlapping runs, and UR's results for
-// bad input. Runs on a GPU and on the simulated driver.
+// offsets and kernels between replays, sync points, overlapping runs, native commands (stream
+// work captured into a child buffer's graph), and UR's results for bad input. Runs on a GPU and
+// on the simulated driver.
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cuda.h>
 
 #include "cudat.h"
 
@@ -466,6 +470,109 @@ START_TEST(info_and_native_handle) {
 }
 END_TEST
 
+/// The CUDA calls a native command makes, from the driver the adapter uses.
+typedef struct native_cuda_t {
+    CUresult (*StreamCreate)(CUstream *, unsigned);
+    CUresult (*StreamDestroy)(CUstream);
+    CUresult (*BeginCaptureToGraph)(CUstream, CUgraph, const CUgraphNode *, const CUgraphEdgeData *,
+                                    size_t, CUstreamCaptureMode);
+    CUresult (*EndCapture)(CUstream, CUgraph *);
+    CUresult (*MemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
+} native_cuda_t;
+
+typedef struct native_fill_t {
+    const native_cuda_t *cu;
+    ur_exp_command_buffer_handle_t child;
+    int *dst;
+    unsigned value;
+    CUresult r;
+} native_fill_t;
+
+// What SYCL's interop_handle::getNativeGraph() users do: capture stream work into the graph
+// of the child command buffer.
+static void capture_fill(void *p) {
+    native_fill_t *n = p;
+    ur_native_handle_t h = 0;
+    ck_assert_ur_ok(urCommandBufferGetNativeHandleExp(n->child, &h));
+    CUstream s = NULL;
+    CUgraph out = NULL;
+    n->r = n->cu->StreamCreate(&s, CU_STREAM_NON_BLOCKING);
+    if (n->r == CUDA_SUCCESS)
+        n->r = n->cu->BeginCaptureToGraph(s, (CUgraph)h, NULL, NULL, 0,
+                                          CU_STREAM_CAPTURE_MODE_RELAXED);
+    if (n->r == CUDA_SUCCESS)
+        n->r = n->cu->MemsetD32Async((CUdeviceptr)(uintptr_t)n->dst, n->value, N, s);
+    CUresult end = n->cu->EndCapture(s, &out);
+    if (n->r == CUDA_SUCCESS)
+        n->r = end;
+    if (s != NULL)
+        n->cu->StreamDestroy(s);
+}
+
+// fill a = 0; native: a = 7 (captured into a child graph); add_value(a, 1); copy a -> b, in an
+// out-of-order buffer whose sync points alone order the four. Replayed 100 times with a and b
+// spoiled between runs; the child is released before the parent runs (CUDA copies it).
+START_TEST(native_command_in_child_graph) {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    ck_assert_ptr_nonnull(lib);
+    native_cuda_t cu;
+    void *sym[5] = {dlsym(lib, "cuStreamCreate"), dlsym(lib, "cuStreamDestroy_v2"),
+                    dlsym(lib, "cuStreamBeginCaptureToGraph"), dlsym(lib, "cuStreamEndCapture"),
+                    dlsym(lib, "cuMemsetD32Async")};
+    for (int i = 0; i < 5; ++i)
+        ck_assert_ptr_nonnull(sym[i]);
+    memcpy(&cu.StreamCreate, &sym[0], sizeof sym[0]);
+    memcpy(&cu.StreamDestroy, &sym[1], sizeof sym[1]);
+    memcpy(&cu.BeginCaptureToGraph, &sym[2], sizeof sym[2]);
+    memcpy(&cu.EndCapture, &sym[3], sizeof sym[3]);
+    memcpy(&cu.MemsetD32Async, &sym[4], sizeof sym[4]);
+    ur_kernel_handle_t k = kernel("add_value");
+    int *a = device_ints(N), *b = device_ints(N);
+    int zero = 0, one = 1, out[N];
+    ur_exp_command_buffer_handle_t cb = make_cb(false, false), child = make_cb(false, true);
+    ur_exp_command_buffer_sync_point_t sp[4];
+    ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(cb, a, &zero, sizeof zero, N * sizeof(int), 0,
+                                                    NULL, 0, NULL, &sp[0], NULL, NULL));
+    native_fill_t n = {&cu, child, a, 7, CUDA_ERROR_UNKNOWN};
+    ck_assert_ur_ok(
+        urCommandBufferAppendNativeCommandExp(cb, capture_fill, &n, child, 1, &sp[0], &sp[1]));
+    ck_assert_int_eq(n.r, CUDA_SUCCESS);
+    ck_assert_ur_ok(urCommandBufferReleaseExp(child));
+    ck_assert_ur_ok(append_add(cb, k, a, &one, 1, &sp[1], &sp[2], NULL));
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, b, a, N * sizeof(int), 1, &sp[2], 0, NULL,
+                                                      &sp[3], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    for (int run = 0; run < 100; ++run) {
+        int spoil = -run;
+        ck_assert_ur_ok(
+            urEnqueueUSMFill(T.queue, a, sizeof spoil, &spoil, N * sizeof(int), 0, NULL, NULL));
+        ck_assert_ur_ok(
+            urEnqueueUSMFill(T.queue, b, sizeof spoil, &spoil, N * sizeof(int), 0, NULL, NULL));
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+        read_ints(out, b, N);
+        expect_all(out, N, 8, run);
+    }
+    // Bad input: no child (the callback would have nowhere to record), the buffer as its own
+    // child, a handle that is no command buffer, and an append after finalisation.
+    ur_exp_command_buffer_handle_t cb2 = make_cb(false, true);
+    ck_assert_ur(urCommandBufferAppendNativeCommandExp(cb2, capture_fill, &n, NULL, 0, NULL, NULL),
+                 UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    ck_assert_ur(urCommandBufferAppendNativeCommandExp(cb2, capture_fill, &n, cb2, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urCommandBufferAppendNativeCommandExp(
+                     cb2, capture_fill, &n, (ur_exp_command_buffer_handle_t)T.queue, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
+    ck_assert_ur(urCommandBufferAppendNativeCommandExp(cb, capture_fill, &n, cb2, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_OPERATION);
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb2));
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+    ck_assert_ur_ok(urUSMFree(T.context, b));
+    ck_assert_ur_ok(urKernelRelease(k));
+    dlclose(lib);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("cuda_command_buffer");
     TCase *tc = cudat_program_tcase("urCommandBuffer");
@@ -480,6 +587,7 @@ int main(void) {
     tcase_add_test(tc, update_global_offset);
     tcase_add_test(tc, bad_input);
     tcase_add_test(tc, info_and_native_handle);
+    tcase_add_test(tc, native_command_in_child_graph);
     suite_add_tcase(s, tc);
     return cudat_main(s, true);
 }

@@ -2,7 +2,9 @@
 // urCommandBuffer* and urEnqueueCommandBufferExp of the Level Zero adapter over the simulated
 // driver (regular command lists; kernels are recorded, copies and fills run): chains replayed
 // 1000 times with the data checked, kernel launches counted per run, runs back to back and
-// chained by events, and UR's results for bad input. Runs with immediate and regular queues.
+// chained by events, updates through mutable command lists between replays (each launch's
+// recorded arguments, sizes and offset checked), rectangles, native commands, and UR's results
+// for bad input. Runs with immediate and regular queues.
 #include <string.h>
 
 #include "l0t.h"
@@ -28,15 +30,24 @@ START_TEST(device_info) {
     ck_assert_ur_ok(
         urDeviceGetInfo(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP, sizeof b, &b, NULL));
     ck_assert_int_eq(b, 1);
-    uint32_t caps = 1;
+    // The simulated driver's mutable command lists change everything but events.
+    uint32_t caps = 0;
     ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP,
                                     sizeof caps, &caps, NULL));
-    ck_assert_uint_eq(caps, 0);
+    ck_assert_uint_eq(caps, UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_ARGUMENTS |
+                                UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_LOCAL_WORK_SIZE |
+                                UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_SIZE |
+                                UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_OFFSET |
+                                UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_HANDLE);
+    b = 1;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP,
+                                    sizeof b, &b, NULL));
+    ck_assert_int_eq(b, 0);
     ur_exp_command_buffer_desc_t d = {UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC, NULL, true, true,
                                       false};
     ur_exp_command_buffer_handle_t cb = NULL;
-    ck_assert_ur(urCommandBufferCreateExp(T.context, T.device, &d, &cb),
-                 UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    ck_assert_ur_ok(urCommandBufferCreateExp(T.context, T.device, &d, &cb));
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
 }
 END_TEST
 
@@ -213,6 +224,456 @@ START_TEST(bad_input) {
 }
 END_TEST
 
+static ur_exp_command_buffer_handle_t make_updatable_cb(void) {
+    ur_exp_command_buffer_desc_t d = {UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC, NULL, true, true,
+                                      false};
+    ur_exp_command_buffer_handle_t cb = NULL;
+    ck_assert_ur_ok(urCommandBufferCreateExp(T.context, T.device, &d, &cb));
+    return cb;
+}
+
+static ur_exp_command_buffer_update_kernel_launch_desc_t
+update_of(ur_exp_command_buffer_command_handle_t cmd) {
+    ur_exp_command_buffer_update_kernel_launch_desc_t u = {
+        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_KERNEL_LAUNCH_DESC,
+        NULL,
+        cmd,
+        NULL,
+        0,
+        0,
+        0,
+        1,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL};
+    return u;
+}
+
+// What the newest recorded launch must show.
+typedef struct expected_t {
+    const char *kernel;
+    void *ptr;
+    int value;
+    uint32_t group_size, group_count, offset;
+} expected_t;
+
+static void check_launch(const expected_t *e) {
+    ze_sim_launch_t l;
+    ck_assert_int_eq(T.sim.GetLaunch(0, &l), ZE_RESULT_SUCCESS);
+    ck_assert_str_eq(l.kernel_name, e->kernel);
+    ck_assert_uint_eq(l.num_args_set, 2);
+    ck_assert_uint_eq(l.group_size[0], e->group_size);
+    ck_assert_uint_eq(l.group_count[0], e->group_count);
+    ck_assert_uint_eq(l.global_offset[0], e->offset);
+    void *ptr = NULL;
+    int value = 0;
+    size_t size = sizeof ptr;
+    ck_assert_int_eq(T.sim.GetLaunchArg(0, 0, &size, &ptr, NULL), ZE_RESULT_SUCCESS);
+    ck_assert_ptr_eq(ptr, e->ptr);
+    size = sizeof value;
+    ck_assert_int_eq(T.sim.GetLaunchArg(0, 1, &size, &value, NULL), ZE_RESULT_SUCCESS);
+    ck_assert_int_eq(value, e->value);
+}
+
+// fill a; add_value(a, v) with sub_value as alternative; copy a -> host. Replayed 200 times
+// with one kind of update before each run (value, pointer, sizes, offset, kernel), the copied
+// data and the recorded launch checked after every run.
+START_TEST(updates_between_replays) {
+    ur_program_handle_t p = l0t_built("cb_kernels.spv");
+    ur_kernel_handle_t k = NULL, alt = NULL;
+    ck_assert_ur_ok(urKernelCreate(p, "add_value", &k));
+    ck_assert_ur_ok(urKernelCreate(p, "sub_value", &alt));
+    int *a = device_ints(), *b = device_ints();
+    int host[N], pattern = 7, v = 1;
+    ur_exp_command_buffer_handle_t cb = make_updatable_cb();
+    ur_exp_command_buffer_sync_point_t sp[3];
+    ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(
+        cb, a, &pattern, sizeof pattern, N * sizeof(int), 0, NULL, 0, NULL, &sp[0], NULL, NULL));
+    ur_exp_kernel_arg_properties_t args[2] = {{UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+                                               NULL,
+                                               UR_EXP_KERNEL_ARG_TYPE_POINTER,
+                                               0,
+                                               sizeof(void *),
+                                               {.pointer = a}},
+                                              {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+                                               NULL,
+                                               UR_EXP_KERNEL_ARG_TYPE_VALUE,
+                                               1,
+                                               sizeof v,
+                                               {.value = &v}}};
+    size_t global = N, local = 16;
+    ur_exp_command_buffer_command_handle_t cmd = NULL;
+    ck_assert_ur_ok(urCommandBufferAppendKernelLaunchWithArgsExp(
+        cb, k, 1, NULL, &global, &local, 2, args, 1, &alt, 1, &sp[0], 0, NULL, &sp[1], NULL, &cmd));
+    ck_assert_ptr_nonnull(cmd);
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, host, a, sizeof host, 1, &sp[1], 0, NULL,
+                                                      &sp[2], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    expected_t e = {"add_value", a, 1, 16, N / 16, 0};
+    for (int run = 0; run < 200; ++run) {
+        ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
+        int nv = run;
+        void *np = run % 2 ? b : a;
+        size_t ng = run % 3 ? N / 2 : N, nl = run % 3 ? 8 : 32, noff = (size_t)run;
+        ur_exp_command_buffer_update_value_arg_desc_t val = {
+            UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC,
+            NULL,
+            1,
+            sizeof nv,
+            NULL,
+            &nv};
+        ur_exp_command_buffer_update_pointer_arg_desc_t ptr = {
+            UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_POINTER_ARG_DESC, NULL, 0, NULL, &np};
+        switch (run % 5) {
+        case 0:
+            u.numNewValueArgs = 1;
+            u.pNewValueArgList = &val;
+            e.value = nv;
+            break;
+        case 1:
+            u.numNewPointerArgs = 1;
+            u.pNewPointerArgList = &ptr;
+            e.ptr = np;
+            break;
+        case 2:
+            u.pNewGlobalWorkSize = &ng;
+            u.pNewLocalWorkSize = &nl;
+            e.group_size = (uint32_t)nl;
+            e.group_count = (uint32_t)(ng / nl);
+            break;
+        case 3:
+            u.pNewGlobalWorkOffset = &noff;
+            e.offset = (uint32_t)noff;
+            break;
+        default:
+            // Switch kernels (and back): the arguments, sizes and offset go with the command.
+            u.hNewKernel = run % 2 ? alt : k;
+            e.kernel = run % 2 ? "sub_value" : "add_value";
+            break;
+        }
+        ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u));
+        memset(host, 0xff, sizeof host);
+        uint64_t before = T.sim.GetLaunchCount();
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+        ck_assert_ur_ok(urQueueFinish(T.queue));
+        ck_assert_uint_eq(T.sim.GetLaunchCount() - before, 1);
+        check_launch(&e);
+        for (int i = 0; i < N; ++i)
+            ck_assert_int_eq(host[i], 7);
+    }
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+    ck_assert_ur_ok(urUSMFree(T.context, b));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urKernelRelease(alt));
+    ck_assert_ur_ok(urProgramRelease(p));
+}
+END_TEST
+
+// Updates of several commands in one call apply whole or not at all, and reach only later runs.
+START_TEST(update_is_whole_or_nothing) {
+    ur_program_handle_t p = l0t_built("cb_kernels.spv");
+    ur_kernel_handle_t k = NULL;
+    ck_assert_ur_ok(urKernelCreate(p, "add_value", &k));
+    int *a = device_ints();
+    int v = 3;
+    ur_exp_kernel_arg_properties_t args[2] = {{UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+                                               NULL,
+                                               UR_EXP_KERNEL_ARG_TYPE_POINTER,
+                                               0,
+                                               sizeof(void *),
+                                               {.pointer = a}},
+                                              {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+                                               NULL,
+                                               UR_EXP_KERNEL_ARG_TYPE_VALUE,
+                                               1,
+                                               sizeof v,
+                                               {.value = &v}}};
+    size_t global = N, local = 16;
+    ur_exp_command_buffer_handle_t cb = make_updatable_cb();
+    ur_exp_command_buffer_command_handle_t c1 = NULL, c2 = NULL;
+    ck_assert_ur_ok(urCommandBufferAppendKernelLaunchWithArgsExp(
+        cb, k, 1, NULL, &global, &local, 2, args, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, &c1));
+    ck_assert_ur_ok(urCommandBufferAppendKernelLaunchWithArgsExp(
+        cb, k, 1, NULL, &global, &local, 2, args, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, &c2));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    // The second description asks for a local size that does not divide the global size.
+    int nv = 40;
+    size_t bad_local = 7;
+    ur_exp_command_buffer_update_value_arg_desc_t val = {
+        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC, NULL, 1, sizeof nv, NULL, &nv};
+    ur_exp_command_buffer_update_kernel_launch_desc_t u[2] = {update_of(c1), update_of(c2)};
+    u[0].numNewValueArgs = 1;
+    u[0].pNewValueArgList = &val;
+    u[1].pNewGlobalWorkSize = &global;
+    u[1].pNewLocalWorkSize = &bad_local;
+    ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 2, u),
+                 UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE);
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    expected_t e = {"add_value", a, 3, 16, N / 16, 0};
+    check_launch(&e);
+    // A run enqueued before an update keeps the old launch; later runs get the new one.
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    u[1].pNewLocalWorkSize = &local;
+    ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 2, u));
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    ze_sim_launch_t l;
+    int value = 0;
+    size_t size = sizeof value;
+    ck_assert_int_eq(T.sim.GetLaunchArg(1, 1, &size, &value, NULL), ZE_RESULT_SUCCESS);
+    ck_assert_int_eq(value, 40); // c1, updated
+    check_launch(&e);            // c2: only its sizes were given again
+    ck_assert_int_eq(T.sim.GetLaunch(2, &l), ZE_RESULT_SUCCESS);
+    size = sizeof value;
+    ck_assert_int_eq(T.sim.GetLaunchArg(2, 1, &size, &value, NULL), ZE_RESULT_SUCCESS);
+    ck_assert_int_eq(value, 3); // c2 of the run before the update
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urProgramRelease(p));
+}
+END_TEST
+
+// Buffer rectangles: a 4x4 block written from the host into an 8x8 int buffer, copied to a
+// second buffer at another origin, read back into a host rectangle; replayed with new data.
+START_TEST(rectangles_replayed) {
+    enum { W = 8 };
+    ur_mem_handle_t m1 = NULL, m2 = NULL;
+    ck_assert_ur_ok(
+        urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, W * W * sizeof(int), NULL, &m1));
+    ck_assert_ur_ok(
+        urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, W * W * sizeof(int), NULL, &m2));
+    int src[4 * 4], dst[W * W], zero = 0;
+    ur_exp_command_buffer_handle_t cb = make_cb();
+    ur_exp_command_buffer_sync_point_t sp[5];
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferFillExp(
+        cb, m1, &zero, sizeof zero, 0, W * W * sizeof(int), 0, NULL, 0, NULL, &sp[0], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferFillExp(
+        cb, m2, &zero, sizeof zero, 0, W * W * sizeof(int), 0, NULL, 0, NULL, &sp[1], NULL, NULL));
+    ur_rect_region_t region = {4 * sizeof(int), 4, 1};
+    ur_rect_offset_t at_1_2 = {1 * sizeof(int), 2, 0}, origin = {0, 0, 0},
+                     at_3_4 = {3 * sizeof(int), 4, 0};
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferWriteRectExp(
+        cb, m1, at_1_2, origin, region, W * sizeof(int), 0, 4 * sizeof(int), 0, src, 1, &sp[0], 0,
+        NULL, &sp[2], NULL, NULL));
+    ur_exp_command_buffer_sync_point_t deps[2] = {sp[1], sp[2]};
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferCopyRectExp(
+        cb, m1, m2, at_1_2, at_3_4, region, W * sizeof(int), 0, W * sizeof(int), 0, 2, deps, 0,
+        NULL, &sp[3], NULL, NULL));
+    ur_rect_region_t whole = {W * sizeof(int), W, 1};
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferReadRectExp(
+        cb, m2, origin, origin, whole, W * sizeof(int), 0, W * sizeof(int), 0, dst, 1, &sp[3], 0,
+        NULL, &sp[4], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    for (int run = 0; run < 50; ++run) {
+        for (int i = 0; i < 16; ++i)
+            src[i] = run * 100 + i + 1;
+        memset(dst, 0xff, sizeof dst);
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+        ck_assert_ur_ok(urQueueFinish(T.queue));
+        for (int y = 0; y < W; ++y)
+            for (int x = 0; x < W; ++x) {
+                bool inside = x >= 3 && x < 7 && y >= 4 && y < 8;
+                int want = inside ? run * 100 + (y - 4) * 4 + (x - 3) + 1 : 0;
+                ck_assert_int_eq(dst[y * W + x], want);
+            }
+    }
+    // A rectangle outside the buffer is refused at append.
+    ur_exp_command_buffer_handle_t cb2 = make_cb();
+    ur_rect_offset_t far = {0, 6, 0};
+    ck_assert_ur(urCommandBufferAppendMemBufferCopyRectExp(cb2, m1, m2, far, origin, region,
+                                                           W * sizeof(int), 0, W * sizeof(int), 0,
+                                                           0, NULL, 0, NULL, NULL, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb2));
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urMemRelease(m1));
+    ck_assert_ur_ok(urMemRelease(m2));
+}
+END_TEST
+
+typedef struct native_data_t {
+    ur_exp_command_buffer_handle_t cb;
+    int *dst;
+    const int *src;
+    ze_result_t result;
+} native_data_t;
+
+// Records a copy straight into the buffer's command list.
+static void record_native_copy(void *data) {
+    native_data_t *d = data;
+    ur_native_handle_t h = 0;
+    ck_assert_ur_ok(urCommandBufferGetNativeHandleExp(d->cb, &h));
+    d->result = zeCommandListAppendMemoryCopy((ze_command_list_handle_t)h, d->dst, d->src,
+                                              N * sizeof(int), NULL, 0, NULL);
+}
+
+// A native command between a fill and a copy: its copy runs in sync-point order on every run.
+START_TEST(native_command_replayed) {
+    int *a = device_ints(), *b = device_ints();
+    int host[N];
+    ur_exp_command_buffer_handle_t cb = make_cb();
+    ur_exp_command_buffer_sync_point_t sp[3];
+    int pattern = 0;
+    ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(
+        cb, a, &pattern, sizeof pattern, N * sizeof(int), 0, NULL, 0, NULL, &sp[0], NULL, NULL));
+    native_data_t d = {cb, b, a, ZE_RESULT_ERROR_UNKNOWN};
+    ck_assert_ur_ok(
+        urCommandBufferAppendNativeCommandExp(cb, record_native_copy, &d, NULL, 1, &sp[0], &sp[1]));
+    ck_assert_int_eq(d.result, ZE_RESULT_SUCCESS);
+    ck_assert_uint_eq(sp[1], 1);
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, host, b, sizeof host, 1, &sp[1], 0, NULL,
+                                                      &sp[2], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    // The pattern was captured at append; the memory is set to something else between runs.
+    for (int run = 0; run < 100; ++run) {
+        ck_assert_ur_ok(
+            urEnqueueUSMFill(T.queue, b, sizeof run, &run, N * sizeof(int), 0, NULL, NULL));
+        memset(host, 0xff, sizeof host);
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+        ck_assert_ur_ok(urQueueFinish(T.queue));
+        for (int i = 0; i < N; ++i)
+            ck_assert_int_eq(host[i], 0);
+    }
+    // After finalisation a native command is refused like any append.
+    ck_assert_ur(
+        urCommandBufferAppendNativeCommandExp(cb, record_native_copy, &d, NULL, 0, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_OPERATION);
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+    ck_assert_ur_ok(urUSMFree(T.context, b));
+}
+END_TEST
+
+// UR's results for updates that cannot be made.
+START_TEST(update_bad_input) {
+    ur_program_handle_t p = l0t_built("cb_kernels.spv");
+    ur_kernel_handle_t k = NULL;
+    ck_assert_ur_ok(urKernelCreate(p, "add_value", &k));
+    int *a = device_ints();
+    int v = 3;
+    ur_exp_kernel_arg_properties_t args[2] = {{UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+                                               NULL,
+                                               UR_EXP_KERNEL_ARG_TYPE_POINTER,
+                                               0,
+                                               sizeof(void *),
+                                               {.pointer = a}},
+                                              {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+                                               NULL,
+                                               UR_EXP_KERNEL_ARG_TYPE_VALUE,
+                                               1,
+                                               sizeof v,
+                                               {.value = &v}}};
+    size_t global = N;
+    ur_exp_command_buffer_handle_t cb = make_updatable_cb(), other = make_updatable_cb(),
+                                   fixed = make_cb();
+    ur_exp_command_buffer_command_handle_t cmd = NULL, theirs = NULL;
+    ck_assert_ur_ok(urCommandBufferAppendKernelLaunchWithArgsExp(
+        cb, k, 1, NULL, &global, NULL, 2, args, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, &cmd));
+    ck_assert_ur_ok(urCommandBufferAppendKernelLaunchWithArgsExp(
+        other, k, 1, NULL, &global, NULL, 2, args, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, &theirs));
+    ck_assert_ur_ok(urCommandBufferAppendKernelLaunchWithArgsExp(
+        fixed, k, 1, NULL, &global, NULL, 2, args, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, NULL));
+    ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
+    // Not finalized yet.
+    ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u),
+                 UR_RESULT_ERROR_INVALID_OPERATION);
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(other));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(fixed));
+    // A buffer that is not updatable.
+    ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(fixed, 1, &u),
+                 UR_RESULT_ERROR_INVALID_OPERATION);
+    // A command of another buffer.
+    ur_exp_command_buffer_update_kernel_launch_desc_t w = update_of(theirs);
+    ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &w),
+                 UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP);
+    // A kernel not given as an alternative at append.
+    ur_kernel_handle_t k2 = NULL;
+    ck_assert_ur_ok(urKernelCreate(p, "sub_value", &k2));
+    u.hNewKernel = k2;
+    ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u), UR_RESULT_ERROR_INVALID_VALUE);
+    u.hNewKernel = NULL;
+    // An argument index the kernel does not have.
+    ur_exp_command_buffer_update_value_arg_desc_t val = {
+        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC, NULL, 5, sizeof v, NULL, &v};
+    u.numNewValueArgs = 1;
+    u.pNewValueArgList = &val;
+    ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u),
+                 UR_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX);
+    // Events: commands here have none, so their updates are unsupported.
+    ur_event_handle_t ev = (ur_event_handle_t)1;
+    ck_assert_ur(urCommandBufferUpdateSignalEventExp(cmd, &ev),
+                 UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    ck_assert_ptr_null(ev);
+    ck_assert_ur(urCommandBufferUpdateWaitEventsExp(cmd, 0, NULL),
+                 UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    // Appends after finalisation.
+    ck_assert_ur(urCommandBufferAppendKernelLaunchWithArgsExp(cb, k, 1, NULL, &global, NULL, 2,
+                                                              args, 0, NULL, 0, NULL, 0, NULL, NULL,
+                                                              NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_OPERATION);
+    // Nothing was changed by the refused updates.
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    int value = 0;
+    size_t size = sizeof value;
+    ck_assert_int_eq(T.sim.GetLaunchArg(0, 1, &size, &value, NULL), ZE_RESULT_SUCCESS);
+    ck_assert_int_eq(value, 3);
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urCommandBufferReleaseExp(other));
+    ck_assert_ur_ok(urCommandBufferReleaseExp(fixed));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urKernelRelease(k2));
+    ck_assert_ur_ok(urProgramRelease(p));
+}
+END_TEST
+
+// An out-of-order buffer whose result needs every sync-point edge: two fills, two copies into
+// the halves of c (each after its fill), and a copy of c to the host after both.
+START_TEST(sync_points_order_an_out_of_order_buffer) {
+    ur_exp_command_buffer_desc_t d = {UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC, NULL, false, false,
+                                      false};
+    ur_exp_command_buffer_handle_t cb = NULL;
+    ck_assert_ur_ok(urCommandBufferCreateExp(T.context, T.device, &d, &cb));
+    int *a = device_ints(), *b = device_ints(), *c = device_ints();
+    int host[N], one = 1, two = 2;
+    ur_exp_command_buffer_sync_point_t sp[5];
+    ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(cb, a, &one, sizeof one, N * sizeof(int), 0,
+                                                    NULL, 0, NULL, &sp[0], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(cb, b, &two, sizeof two, N * sizeof(int), 0,
+                                                    NULL, 0, NULL, &sp[1], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, c, a, N / 2 * sizeof(int), 1, &sp[0], 0,
+                                                      NULL, &sp[2], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, c + N / 2, b, N / 2 * sizeof(int), 1,
+                                                      &sp[1], 0, NULL, &sp[3], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, host, c, sizeof host, 2, &sp[2], 0, NULL,
+                                                      &sp[4], NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    for (int run = 0; run < 100; ++run) {
+        int spoil = -run;
+        ck_assert_ur_ok(
+            urEnqueueUSMFill(T.queue, c, sizeof spoil, &spoil, N * sizeof(int), 0, NULL, NULL));
+        memset(host, 0xff, sizeof host);
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+        ck_assert_ur_ok(urQueueFinish(T.queue));
+        for (int i = 0; i < N; ++i)
+            ck_assert_int_eq(host[i], i < N / 2 ? 1 : 2);
+    }
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+    ck_assert_ur_ok(urUSMFree(T.context, b));
+    ck_assert_ur_ok(urUSMFree(T.context, c));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("l0_command_buffer");
     TCase *tc = l0t_tcase("urCommandBuffer");
@@ -221,6 +682,12 @@ int main(void) {
     tcase_add_test(tc, buffer_runs_back_to_back_and_chained);
     tcase_add_test(tc, buffer_keeps_its_kernels);
     tcase_add_test(tc, bad_input);
+    tcase_add_test(tc, updates_between_replays);
+    tcase_add_test(tc, update_is_whole_or_nothing);
+    tcase_add_test(tc, rectangles_replayed);
+    tcase_add_test(tc, native_command_replayed);
+    tcase_add_test(tc, update_bad_input);
+    tcase_add_test(tc, sync_points_order_an_out_of_order_buffer);
     suite_add_tcase(s, tc);
     return l0t_main(s);
 }
