@@ -128,6 +128,7 @@ ur_result_t l0_device_init(l0_device_t *dev, l0_platform_t *platform, l0_device_
     dev->platform = platform;
     dev->parent = parent;
     dev->ze = ze;
+    urc_queue_registry_init(&dev->queues);
     // The 1.2 structure gives the timer in cycles per second rather than whole nanoseconds.
     dev->props.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2;
     dev->compute.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES;
@@ -376,15 +377,15 @@ static int fixed_bool(ur_device_info_t name) {
     if (urc_device_info_unimplemented_feature(name))
         return 0;
     switch (name) {
-    case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:  // regular command lists (command_buffer.c)
-    case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP: // reusable_event.c
-        return 1;
     case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP: // IPC event pools: not built on this adapter yet
         return 0;
-    case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP: // not implemented on this adapter yet
+    case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:  // regular command lists (command_buffer.c)
+    case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP: // reusable_event.c
+    case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP: // host_task.c
     case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
     case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:
     case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
+        return 1;
     case UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP:
     case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP:
     case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:

@@ -32,6 +32,7 @@
 #include "mapping.h"
 #include "object.h"
 #include "props.h"
+#include "queue_registry.h"
 #include "ranges.h"
 #include "requirements.h"
 #include "reusable_event.h"
@@ -84,7 +85,8 @@ typedef struct l0_device_t {
     uint32_t nsub;
     struct l0_device_t *subs;                     // sub-devices, made with the root device
     ze_mutable_command_exp_flags_t mutable_flags; // what mutable command lists may update
-    urc_device_caps_t caps; // what requirement checks see (URC_MASK_ASPECTS applied)
+    urc_device_caps_t caps;      // what requirement checks see (URC_MASK_ASPECTS applied)
+    urc_queue_registry_t queues; // live queues of this device, for urDeviceWaitExp
 } l0_device_t;
 
 struct l0_platform_t {
@@ -163,6 +165,10 @@ typedef struct l0_queue_t {
     l0_event_t *barrier;       // out-of-order: the newest barrier not known complete (retained)
     l0_event_t **pending;      // commands not known complete (retained)
     uint32_t npending, pending_cap;
+    // Set while a native command's callback runs on `native_thread` (host_task.c): the command
+    // list urQueueGetNativeHandle hands to that callback.
+    _Atomic(ze_command_list_handle_t) native_list;
+    _Atomic(pthread_t) native_thread;
 } l0_queue_t;
 
 struct l0_event_t {
@@ -386,6 +392,7 @@ typedef struct l0_op_t {
     ze_event_handle_t *waits;
     uint32_t nwaits;
     ze_event_handle_t stack[16];
+    bool submit; // regular mode: execute the batch at l0_op_end even when not blocking
 } l0_op_t;
 
 /// Starts a command: validates the wait list, submits other queues' batches that hold its
@@ -426,6 +433,9 @@ void l0_event_release_created(l0_event_t *e);
 /// Stops the thread behind urEventSetCallback, if it runs: with `drain`, after every pending
 /// callback has run (each waits for its event to complete).
 void l0_callbacks_stop(bool drain);
+/// Runs fn(e, COMPLETE, data) on the callback thread once e has completed (or cannot be
+/// polled any more); e is held until then (host_task.c).
+ur_result_t l0_event_on_complete(l0_event_t *e, ur_event_callback_t fn, void *data);
 
 /// A wait list in which reusable events stand for their latest signals (held until fini);
 /// entries never signalled are left out. `events` is the caller's list when it has none.

@@ -281,7 +281,7 @@ ur_result_t l0_op_end(l0_op_t *op, ur_result_t result, bool blocking, ur_event_h
         set_slot(&q->last, e);
     else if (e->command == UR_COMMAND_EVENTS_WAIT_WITH_BARRIER)
         set_slot(&q->barrier, e);
-    if (!q->immediate && (++q->open_count >= L0_BATCH_LIMIT || blocking))
+    if (!q->immediate && (++q->open_count >= L0_BATCH_LIMIT || blocking || op->submit))
         result = l0_queue_submit_locked(q);
     if (q->npending >= L0_REAP_THRESHOLD) {
         l0_queue_retain_internal(q);
@@ -329,6 +329,7 @@ static void queue_destroy(l0_queue_t *q) {
         if (q->zq != NULL)
             (void)l0_ok(zeCommandQueueDestroy(q->zq), "zeCommandQueueDestroy");
     }
+    urc_queue_registry_remove(&q->dev->queues, &q->obj);
     free(q->flight);
     free(q->spare);
     free(q->pending);
@@ -424,6 +425,11 @@ ur_result_t l0_queue_create(ur_context_handle_t hContext, ur_device_handle_t hDe
         return res;
     }
     q->owns_native = true;
+    res = urc_queue_registry_add(&dev->queues, &q->obj);
+    if (res != UR_RESULT_SUCCESS) {
+        queue_destroy(q);
+        return res;
+    }
     *phQueue = (ur_queue_handle_t)q;
     return UR_RESULT_SUCCESS;
 }
@@ -478,12 +484,20 @@ ur_result_t l0_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propName
 }
 
 // pDesc->pNativeData, when given, is an int32_t set to 1 for an immediate command list handle
-// and 0 for a command queue handle (UR's convention).
+// and 0 for a command queue handle (UR's convention). Inside a native command's callback the
+// handle is the command list the command goes to, also on a batched queue (host_task.c).
 ur_result_t l0_queue_get_native_handle(ur_queue_handle_t hQueue, ur_queue_native_desc_t *pDesc,
                                        ur_native_handle_t *phNativeQueue) {
     if (!l0_is(hQueue, URC_KIND_QUEUE))
         return UR_RESULT_ERROR_INVALID_QUEUE;
     l0_queue_t *q = L0_QUEUE(hQueue);
+    ze_command_list_handle_t native = atomic_load_explicit(&q->native_list, memory_order_acquire);
+    if (native != NULL && pthread_equal(atomic_load(&q->native_thread), pthread_self())) {
+        if (pDesc != NULL && pDesc->pNativeData != NULL)
+            *(int32_t *)pDesc->pNativeData = 1;
+        *phNativeQueue = (ur_native_handle_t)native;
+        return UR_RESULT_SUCCESS;
+    }
     if (pDesc != NULL && pDesc->pNativeData != NULL)
         *(int32_t *)pDesc->pNativeData = q->immediate ? 1 : 0;
     *phNativeQueue = q->immediate ? (ur_native_handle_t)q->imm : (ur_native_handle_t)q->zq;
@@ -521,6 +535,12 @@ ur_result_t l0_queue_create_with_native_handle(ur_native_handle_t hNativeQueue,
     else
         q->zq = (ze_command_queue_handle_t)hNativeQueue;
     q->owns_native = pProperties != NULL && pProperties->isNativeHandleOwned;
+    res = urc_queue_registry_add(&q->dev->queues, &q->obj);
+    if (res != UR_RESULT_SUCCESS) {
+        q->owns_native = false; // the caller keeps its handle when creation fails
+        queue_destroy(q);
+        return res;
+    }
     *phQueue = (ur_queue_handle_t)q;
     return UR_RESULT_SUCCESS;
 }

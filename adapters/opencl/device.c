@@ -160,6 +160,7 @@ ur_result_t ocl_device_create(ur_platform_handle_t platform, cl_device_id cl,
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     atomic_init(&d->caps, NULL);
+    urc_queue_registry_init(&d->queues);
     if (parent != NULL) {
         ocl_device_retain_internal(parent);
         sub_register(d);
@@ -174,6 +175,7 @@ void ocl_device_destroy(ur_device_handle_t d) {
         clReleaseDevice(d->cl);
         ocl_device_release_internal(d->parent);
     }
+    urc_queue_registry_fini(&d->queues);
     free(atomic_load(&d->caps));
     free(d->extensions);
     free(d);
@@ -890,12 +892,11 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
         return urc_info_u32(&out, d->cb_caps.update_caps);
     case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP: // host_task.c
     case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
-    case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP: // event.c: a replaceable cl_event
+    case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP:     // event.c: a replaceable cl_event
+    case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP: // a marker with profiling
+    case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
         return urc_info_bool(&out, true);
     case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP: // OpenCL cannot share events between processes
-        return urc_info_bool(&out, false);
-    case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP: // not implemented on OpenCL
-    case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
     case UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP: // OpenCL has no stream capture
         return urc_info_bool(&out, false);
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Host tasks and native commands. OpenCL has no host-function command, so a host task is a
-// marker (its wait list, or the queue's order) whose completion callback runs the function and
-// then completes a user event, behind which a second marker holds the rest of the queue. A
-// native command is the caller's own OpenCL work, enqueued between a barrier and a marker.
+// Host tasks, native commands, timestamps and device-wide waits. OpenCL has no host-function
+// command, so a host task is a marker (its wait list, or the queue's order) whose completion
+// callback runs the function and then completes a user event, behind which a second marker
+// holds the rest of the queue. A native command is the caller's own OpenCL work, enqueued
+// between a barrier and a marker. A timestamp is a marker whose profiling times are read.
 #include <stdlib.h>
 
 #include "alloc.h"
@@ -112,4 +113,107 @@ ur_result_t ocl_enqueue_native_command_exp(
     err = clEnqueueMarkerWithWaitList(hQueue->cl, 0, NULL, phEvent != NULL ? &ev : NULL);
     return ocl_enqueue_done(err, "clEnqueueMarkerWithWaitList", &wl, hQueue,
                             UR_COMMAND_ENQUEUE_NATIVE_EXP, ev, phEvent);
+}
+
+// ---- timestamps ----
+
+// The queue's profiling twin: same context and device, in order, with profiling. Made once;
+// threads racing here each make one and the loser's is dropped.
+static cl_int timestamp_queue(ur_queue_handle_t q, cl_command_queue *out) {
+    cl_command_queue tq = atomic_load(&q->timestamps);
+    if (tq != NULL) {
+        *out = tq;
+        return CL_SUCCESS;
+    }
+    cl_int err = CL_SUCCESS;
+    if (q->context->platform->version >= 20) {
+        cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+        tq = clCreateCommandQueueWithProperties(q->context->cl, q->device->cl, list, &err);
+    } else {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+        tq = clCreateCommandQueue(q->context->cl, q->device->cl, CL_QUEUE_PROFILING_ENABLE, &err);
+#pragma GCC diagnostic pop
+    }
+    if (err != CL_SUCCESS)
+        return err;
+    cl_command_queue expected = NULL;
+    if (!atomic_compare_exchange_strong(&q->timestamps, &expected, tq)) {
+        clReleaseCommandQueue(tq);
+        tq = expected;
+    }
+    *out = tq;
+    return CL_SUCCESS;
+}
+
+// On a queue without profiling the stamp is a marker on the profiling twin, fenced into the
+// caller's queue: a marker there (the wait list, or everything before it) that the stamp waits
+// for, and a marker after it that waits for the stamp, so later commands of an in-order queue
+// follow it. The event is the stamp's, so its START and END are the device's time when it ran.
+static cl_int stamp_on_twin(ur_queue_handle_t q, const ocl_wait_list_t *wl, cl_event *stamp) {
+    cl_command_queue tq = NULL;
+    cl_event before = NULL;
+    cl_int err = timestamp_queue(q, &tq);
+    if (err == CL_SUCCESS)
+        err = clEnqueueMarkerWithWaitList(q->cl, wl->count, wl->events, &before);
+    if (err == CL_SUCCESS)
+        err = clEnqueueMarkerWithWaitList(tq, 1, &before, stamp);
+    if (err == CL_SUCCESS)
+        err = clEnqueueMarkerWithWaitList(q->cl, 1, stamp, NULL);
+    // Each queue waits for the other's event: both are sent to the device now.
+    if (err == CL_SUCCESS)
+        err = clFlush(q->cl);
+    if (err == CL_SUCCESS)
+        err = clFlush(tq);
+    if (before != NULL)
+        clReleaseEvent(before);
+    if (err != CL_SUCCESS && *stamp != NULL) {
+        clReleaseEvent(*stamp);
+        *stamp = NULL;
+    }
+    return err;
+}
+
+ur_result_t ocl_enqueue_timestamp_recording_exp(ur_queue_handle_t hQueue, bool blocking,
+                                                uint32_t numEventsInWaitList,
+                                                const ur_event_handle_t *phEventWaitList,
+                                                ur_event_handle_t *phEvent) {
+    ocl_wait_list_t wl;
+    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
+    cl_event stamp = NULL;
+    cl_int err;
+    if (hQueue->properties & CL_QUEUE_PROFILING_ENABLE)
+        err = clEnqueueMarkerWithWaitList(hQueue->cl, wl.count, wl.events, &stamp);
+    else
+        err = stamp_on_twin(hQueue, &wl, &stamp);
+    if (err == CL_SUCCESS && blocking) {
+        err = clWaitForEvents(1, &stamp);
+        if (err != CL_SUCCESS) {
+            clReleaseEvent(stamp);
+            stamp = NULL;
+        }
+    }
+    return ocl_enqueue_done(err, "clEnqueueMarkerWithWaitList", &wl, hQueue,
+                            UR_COMMAND_TIMESTAMP_RECORDING_EXP, stamp, phEvent);
+}
+
+// ---- urDeviceWaitExp ----
+
+static ur_result_t finish_queue(urc_object_t *queue) {
+    ur_queue_handle_t q = (ur_queue_handle_t)queue;
+    OCL_TRY("clFinish", clFinish(q->cl));
+    return ocl_assert_observe(q, true);
+}
+
+static void release_queue(urc_object_t *queue) {
+    ocl_queue_release_internal((ur_queue_handle_t)queue);
+}
+
+static const urc_queue_wait_ops_t wait_ops = {finish_queue, release_queue};
+
+// OpenCL cannot wait for a device: every queue urc made or wrapped on it is finished
+// (common/queue_registry). Queues the application made with OpenCL alone are not known.
+ur_result_t ocl_device_wait_exp(ur_device_handle_t hDevice) {
+    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
+    return urc_queue_registry_wait(&hDevice->queues, &wait_ops);
 }

@@ -18,6 +18,7 @@
 #include "log.h"
 #include "object.h"
 #include "props.h"
+#include "queue_registry.h"
 #include "requirements.h"
 #include "reusable_event.h"
 #include "ocl_cmdbuf_ext.h"
@@ -110,6 +111,7 @@ struct ur_device_handle_t_ {
     // SYCL aspects and limits for requirement checks, computed on first use (ocl_device_caps).
     _Atomic(urc_device_caps_t *) caps;
     struct ur_device_handle_t_ *next_sub; // the list of live sub-devices (device.c)
+    urc_queue_registry_t queues;          // live queues of this device, for urDeviceWaitExp
 };
 
 /// A callback from urContextSetExtendedDeleter, run when the context is destroyed.
@@ -151,6 +153,9 @@ struct ur_queue_handle_t_ {
     ocl_assert_check_t *assert_checks;
     uint32_t assert_capacity;
     cl_command_queue assert_reader; // private in-order queue for record reads, made on demand
+    // Profiling in-order queue for timestamps when `cl` has no profiling (host_task.c), made
+    // on demand.
+    _Atomic(cl_command_queue) timestamps;
 };
 
 struct ur_event_handle_t_ {

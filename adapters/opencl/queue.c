@@ -20,6 +20,12 @@ static ur_result_t queue_make(cl_command_queue cl, ur_context_handle_t context,
     atomic_init(&q->assert_pending, 0);
     pthread_mutex_init(&q->assert_lock, NULL);
     clGetCommandQueueInfo(cl, CL_QUEUE_PROPERTIES, sizeof q->properties, &q->properties, NULL);
+    atomic_init(&q->timestamps, NULL);
+    if (urc_queue_registry_add(&device->queues, &q->obj) != UR_RESULT_SUCCESS) {
+        pthread_mutex_destroy(&q->assert_lock);
+        free(q);
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
     ocl_context_retain_internal(context);
     ocl_device_retain_internal(device);
     *out = q;
@@ -35,7 +41,11 @@ void ocl_queue_release_internal(ur_queue_handle_t q) {
 }
 
 static void queue_destroy(ur_queue_handle_t q) {
+    urc_queue_registry_remove(&q->device->queues, &q->obj);
     ocl_assert_queue_fini(q);
+    cl_command_queue timestamps = atomic_load(&q->timestamps);
+    if (timestamps != NULL)
+        clReleaseCommandQueue(timestamps);
     if (q->owns_native)
         clReleaseCommandQueue(q->cl);
     ocl_device_release_internal(q->device);

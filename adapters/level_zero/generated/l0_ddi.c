@@ -1219,6 +1219,18 @@ static ur_result_t UR_APICALL checked_enqueue_usm_free_exp(ur_queue_handle_t hQu
     return l0_enqueue_usm_free_exp(hQueue, pPool, pMem, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
+static ur_result_t UR_APICALL checked_enqueue_timestamp_recording_exp(ur_queue_handle_t hQueue, bool blocking, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_timestamp_recording_exp(hQueue, blocking, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueTimestampRecordingExp", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueTimestampRecordingExp", "phEventWaitList");
+    return l0_enqueue_timestamp_recording_exp(hQueue, blocking, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
 static ur_result_t UR_APICALL checked_enqueue_command_buffer_exp(ur_queue_handle_t hQueue, ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
     ur_result_t result = urc_check_enqueue_command_buffer_exp(hQueue, hCommandBuffer, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
@@ -1229,6 +1241,33 @@ static ur_result_t UR_APICALL checked_enqueue_command_buffer_exp(ur_queue_handle
         if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueCommandBufferExp", "phEventWaitList");
     return l0_enqueue_command_buffer_exp(hQueue, hCommandBuffer, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_host_task_exp(ur_queue_handle_t hQueue, ur_exp_host_task_function_t pfnHostTask, void *data, const ur_exp_host_task_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_host_task_exp(hQueue, pfnHostTask, data, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueHostTaskExp", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueHostTaskExp", "phEventWaitList");
+    return l0_enqueue_host_task_exp(hQueue, pfnHostTask, data, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_enqueue_native_command_exp(ur_queue_handle_t hQueue, ur_exp_enqueue_native_command_function_t pfnNativeEnqueue, void *data, uint32_t numMemsInMemList, const ur_mem_handle_t *phMemList, const ur_exp_enqueue_native_command_properties_t *pProperties, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_native_command_exp(hQueue, pfnNativeEnqueue, data, numMemsInMemList, phMemList, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueNativeCommandExp", "hQueue");
+    for (size_t i = 0; phMemList != NULL && i < (size_t)(numMemsInMemList); ++i)
+        if (!urc_is_own(phMemList[i], URC_KIND_MEM, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urEnqueueNativeCommandExp", "phMemList");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueNativeCommandExp", "phEventWaitList");
+    return l0_enqueue_native_command_exp(hQueue, pfnNativeEnqueue, data, numMemsInMemList, phMemList, pProperties, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
 static ur_result_t UR_APICALL checked_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size, void **ppMem) {
@@ -1815,6 +1854,15 @@ static ur_result_t UR_APICALL checked_device_get_global_timestamps(ur_device_han
     return l0_device_get_global_timestamps(hDevice, pDeviceTimestamp, pHostTimestamp);
 }
 
+static ur_result_t UR_APICALL checked_device_wait_exp(ur_device_handle_t hDevice) {
+    ur_result_t result = urc_check_device_wait_exp(hDevice);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urDeviceWaitExp", "hDevice");
+    return l0_device_wait_exp(hDevice);
+}
+
 const ur_dditable_t l0_ddi = {
     .Adapter = {
         .pfnGet = checked_adapter_get,
@@ -1962,10 +2010,10 @@ const ur_dditable_t l0_ddi = {
         .pfnUSMSharedAllocExp = checked_enqueue_usm_shared_alloc_exp,
         .pfnUSMHostAllocExp = checked_enqueue_usm_host_alloc_exp,
         .pfnUSMFreeExp = checked_enqueue_usm_free_exp,
-        .pfnTimestampRecordingExp = urc_unsupported_enqueue_timestamp_recording_exp,
+        .pfnTimestampRecordingExp = checked_enqueue_timestamp_recording_exp,
         .pfnCommandBufferExp = checked_enqueue_command_buffer_exp,
-        .pfnHostTaskExp = urc_unsupported_enqueue_host_task_exp,
-        .pfnNativeCommandExp = urc_unsupported_enqueue_native_command_exp,
+        .pfnHostTaskExp = checked_enqueue_host_task_exp,
+        .pfnNativeCommandExp = checked_enqueue_native_command_exp,
         .pfnGraphExp = urc_unsupported_enqueue_graph_exp,
     },
     .USM = {
@@ -2045,7 +2093,9 @@ const ur_dditable_t l0_ddi = {
         .pfnCreateWithNativeHandle = checked_device_create_with_native_handle,
         .pfnGetGlobalTimestamps = checked_device_get_global_timestamps,
     },
-    .DeviceExp = URC_UNSUPPORTED_DEVICE_EXP,
+    .DeviceExp = {
+        .pfnWaitExp = checked_device_wait_exp,
+    },
 };
 
 // The 26 getters UR's loader (and urc's) look up in every adapter (common/ddi_getter.h).

@@ -1184,6 +1184,18 @@ static ur_result_t UR_APICALL checked_enqueue_usm_free_exp(ur_queue_handle_t hQu
     return ocl_enqueue_usm_free_exp(hQueue, pPool, pMem, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
+static ur_result_t UR_APICALL checked_enqueue_timestamp_recording_exp(ur_queue_handle_t hQueue, bool blocking, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_enqueue_timestamp_recording_exp(hQueue, blocking, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueTimestampRecordingExp", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueTimestampRecordingExp", "phEventWaitList");
+    return ocl_enqueue_timestamp_recording_exp(hQueue, blocking, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
 static ur_result_t UR_APICALL checked_enqueue_command_buffer_exp(ur_queue_handle_t hQueue, ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
     ur_result_t result = urc_check_enqueue_command_buffer_exp(hQueue, hCommandBuffer, numEventsInWaitList, phEventWaitList, phEvent);
     if (result != UR_RESULT_SUCCESS)
@@ -1694,6 +1706,15 @@ static ur_result_t UR_APICALL checked_device_get_global_timestamps(ur_device_han
     return ocl_device_get_global_timestamps(hDevice, pDeviceTimestamp, pHostTimestamp);
 }
 
+static ur_result_t UR_APICALL checked_device_wait_exp(ur_device_handle_t hDevice) {
+    ur_result_t result = urc_check_device_wait_exp(hDevice);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urDeviceWaitExp", "hDevice");
+    return ocl_device_wait_exp(hDevice);
+}
+
 const ur_dditable_t ocl_ddi = {
     .Adapter = {
         .pfnGet = checked_adapter_get,
@@ -1836,7 +1857,7 @@ const ur_dditable_t ocl_ddi = {
         .pfnUSMSharedAllocExp = checked_enqueue_usm_shared_alloc_exp,
         .pfnUSMHostAllocExp = checked_enqueue_usm_host_alloc_exp,
         .pfnUSMFreeExp = checked_enqueue_usm_free_exp,
-        .pfnTimestampRecordingExp = urc_unsupported_enqueue_timestamp_recording_exp,
+        .pfnTimestampRecordingExp = checked_enqueue_timestamp_recording_exp,
         .pfnCommandBufferExp = checked_enqueue_command_buffer_exp,
         .pfnHostTaskExp = checked_enqueue_host_task_exp,
         .pfnNativeCommandExp = checked_enqueue_native_command_exp,
@@ -1911,7 +1932,9 @@ const ur_dditable_t ocl_ddi = {
         .pfnCreateWithNativeHandle = checked_device_create_with_native_handle,
         .pfnGetGlobalTimestamps = checked_device_get_global_timestamps,
     },
-    .DeviceExp = URC_UNSUPPORTED_DEVICE_EXP,
+    .DeviceExp = {
+        .pfnWaitExp = checked_device_wait_exp,
+    },
 };
 
 // The 26 getters UR's loader (and urc's) look up in every adapter (common/ddi_getter.h).
