@@ -32,7 +32,6 @@ bool urc_device_info_unimplemented_feature(ur_device_info_t propName) {
     case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP:
     case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP:
     case UR_DEVICE_INFO_PER_EVENT_PROFILING_SUPPORT_EXP:
-    case UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP:
         return true;
     default:
         return false;
