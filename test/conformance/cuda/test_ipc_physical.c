@@ -16,9 +16,8 @@
 
 static size_t granularity(ur_context_handle_t context, ur_device_handle_t device) {
     size_t g = 0;
-    ck_assert_ur_ok(urVirtualMemGranularityGetInfo(context, device, 0,
-                                                   UR_VIRTUAL_MEM_GRANULARITY_INFO_MINIMUM,
-                                                   sizeof g, &g, NULL));
+    ck_assert_ur_ok(urVirtualMemGranularityGetInfo(
+        context, device, 0, UR_VIRTUAL_MEM_GRANULARITY_INFO_MINIMUM, sizeof g, &g, NULL));
     return g;
 }
 
@@ -34,8 +33,7 @@ static ur_physical_mem_handle_t make_physical(size_t size, bool ipc) {
 static void *map(ur_context_handle_t context, ur_physical_mem_handle_t m, size_t size) {
     void *p = NULL;
     ck_assert_ur_ok(urVirtualMemReserve(context, NULL, size, &p));
-    ck_assert_ur_ok(
-        urVirtualMemMap(context, p, size, m, 0, UR_VIRTUAL_MEM_ACCESS_FLAG_READ_WRITE));
+    ck_assert_ur_ok(urVirtualMemMap(context, p, size, m, 0, UR_VIRTUAL_MEM_ACCESS_FLAG_READ_WRITE));
     return p;
 }
 

@@ -41,8 +41,8 @@ static void load_driver(void) {
 
 START_TEST(support_reported) {
     ur_bool_t b = false;
-    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP,
-                                    sizeof b, &b, NULL));
+    ck_assert_ur_ok(urDeviceGetInfo(
+        T.device, UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP, sizeof b, &b, NULL));
     ck_assert(b);
 }
 END_TEST
@@ -50,8 +50,8 @@ END_TEST
 START_TEST(export_import_same_bytes) {
     load_driver();
     void *p = NULL;
-    ck_assert_ur_ok(urMemoryExportAllocExportableMemoryExp(
-        T.context, T.device, 0, WORDS * 4, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &p));
+    ck_assert_ur_ok(urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, WORDS * 4,
+                                                           UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &p));
     ck_assert_ptr_nonnull(p);
     uint32_t pattern[WORDS], got[WORDS];
     for (uint32_t i = 0; i < WORDS; ++i)
@@ -76,8 +76,8 @@ START_TEST(export_import_same_bytes) {
     ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, got, imported, sizeof got, 0, NULL, NULL));
     ck_assert_mem_eq(got, pattern, sizeof got);
     // And the other way: written through the import, read through the export.
-    ck_assert_ur_ok(urEnqueueUSMFill(T.queue, imported, 4, &(uint32_t){0x5A5A5A5Au}, 64, 0, NULL,
-                                     NULL));
+    ck_assert_ur_ok(
+        urEnqueueUSMFill(T.queue, imported, 4, &(uint32_t){0x5A5A5A5Au}, 64, 0, NULL, NULL));
     ck_assert_ur_ok(urQueueFinish(T.queue));
     ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, got, p, 64, 0, NULL, NULL));
     for (int i = 0; i < 16; ++i)
@@ -109,9 +109,9 @@ START_TEST(bad_arguments) {
                  UR_RESULT_ERROR_INVALID_USM_SIZE);
     ck_assert_ur(urMemoryExportAllocExportableMemoryExp(T.context, T.device, 3, 64, fd_type, &p),
                  UR_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
-    ck_assert_ur(urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, SIZE_MAX / 2,
-                                                        fd_type, &p),
-                 UR_RESULT_ERROR_UNSUPPORTED_SIZE);
+    ck_assert_ur(
+        urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, SIZE_MAX / 2, fd_type, &p),
+        UR_RESULT_ERROR_UNSUPPORTED_SIZE);
     ck_assert_ur(urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, 64,
                                                         (ur_exp_external_mem_type_t)99, &p),
                  UR_RESULT_ERROR_INVALID_ENUMERATION);
@@ -157,8 +157,8 @@ START_TEST(other_context) {
     ur_context_handle_t other = NULL;
     ck_assert_ur_ok(urContextCreate(1, &T.device, NULL, &other));
     void *p = NULL;
-    ck_assert_ur_ok(urMemoryExportAllocExportableMemoryExp(
-        T.context, T.device, 0, 64, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &p));
+    ck_assert_ur_ok(urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, 64,
+                                                           UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &p));
     int fd = -1;
     ck_assert_ur(urMemoryExportExportMemoryHandleExp(other, T.device,
                                                      UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, p, &fd),
