@@ -14,8 +14,8 @@ static const ur_exp_external_mem_type_t fd_type = UR_EXP_EXTERNAL_MEM_TYPE_OPAQU
 
 START_TEST(support_reported) {
     ur_bool_t b = false;
-    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP,
-                                    sizeof b, &b, NULL));
+    ck_assert_ur_ok(urDeviceGetInfo(
+        T.device, UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP, sizeof b, &b, NULL));
     ck_assert(b);
 }
 END_TEST
@@ -23,7 +23,8 @@ END_TEST
 static void export_and_read_back(ur_exp_external_mem_type_t type) {
     enum { N = 1024 };
     void *p = NULL;
-    ck_assert_ur_ok(urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, N * 4, type, &p));
+    ck_assert_ur_ok(
+        urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, N * 4, type, &p));
     uint32_t pattern[N];
     for (uint32_t i = 0; i < N; ++i)
         pattern[i] = 0xD0000000u + i;
@@ -66,9 +67,9 @@ START_TEST(bad_arguments) {
                  UR_RESULT_ERROR_INVALID_USM_SIZE);
     ck_assert_ur(urMemoryExportAllocExportableMemoryExp(T.context, T.device, 6, 64, fd_type, &p),
                  UR_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
-    ck_assert_ur(urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, SIZE_MAX / 2,
-                                                        fd_type, &p),
-                 UR_RESULT_ERROR_UNSUPPORTED_SIZE);
+    ck_assert_ur(
+        urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, SIZE_MAX / 2, fd_type, &p),
+        UR_RESULT_ERROR_UNSUPPORTED_SIZE);
     ck_assert_ur(urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, 64,
                                                         UR_EXP_EXTERNAL_MEM_TYPE_WIN32_NT, &p),
                  UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
@@ -82,7 +83,8 @@ START_TEST(bad_arguments) {
     ck_assert_ur(urMemoryExportFreeExportableMemoryExp(T.context, T.device, plain),
                  UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur_ok(urUSMFree(T.context, plain));
-    ck_assert_ur_ok(urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, 64, fd_type, &p));
+    ck_assert_ur_ok(
+        urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, 64, fd_type, &p));
     // Exported as the type it was made for, and only from its start.
     ck_assert_ur(urMemoryExportExportMemoryHandleExp(T.context, T.device,
                                                      UR_EXP_EXTERNAL_MEM_TYPE_DMA_BUF, p, &fd),
@@ -102,7 +104,8 @@ START_TEST(other_context) {
     ur_context_handle_t other = NULL;
     ck_assert_ur_ok(urContextCreate(1, &T.device, NULL, &other));
     void *p = NULL;
-    ck_assert_ur_ok(urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, 64, fd_type, &p));
+    ck_assert_ur_ok(
+        urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, 64, fd_type, &p));
     int fd = -1;
     ck_assert_ur(urMemoryExportExportMemoryHandleExp(other, T.device, fd_type, p, &fd),
                  UR_RESULT_ERROR_INVALID_CONTEXT);

@@ -5,8 +5,8 @@
 
 START_TEST(reported_absent) {
     ur_bool_t b = true;
-    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP,
-                                    sizeof b, &b, NULL));
+    ck_assert_ur_ok(urDeviceGetInfo(
+        T.device, UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP, sizeof b, &b, NULL));
     ck_assert(!b);
 }
 END_TEST
