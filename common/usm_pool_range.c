@@ -47,7 +47,7 @@ ur_result_t urc_pool_range_create(void *base, size_t size, ur_result_t out_of_me
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     *all = (extent_t){b, size, false, NULL, NULL};
-    *r = (urc_pool_range_t){b, size, out_of_memory, zero, zero_arg, PTHREAD_MUTEX_INITIALIZER,
+    *r = (urc_pool_range_t){b,   size, out_of_memory, zero, zero_arg, PTHREAD_MUTEX_INITIALIZER,
                             all, NULL};
     pthread_mutex_lock(&live_lock);
     for (urc_pool_range_t *o = live; o != NULL; o = o->next_live)
@@ -56,8 +56,8 @@ ur_result_t urc_pool_range_create(void *base, size_t size, ur_result_t out_of_me
             free(all);
             free(r);
             return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                                 "the pool buffer [%p, +%zu) overlaps another pool's buffer",
-                                 base, size);
+                                 "the pool buffer [%p, +%zu) overlaps another pool's buffer", base,
+                                 size);
         }
     r->next_live = live;
     live = r;

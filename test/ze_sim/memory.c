@@ -215,13 +215,15 @@ ze_result_t sim_mem_get_alloc_properties(ze_context_handle_t hContext, const voi
                                          ze_memory_allocation_properties_t *props,
                                          ze_device_handle_t *phDevice) {
     ze_result_t r;
-    if (!sim_obj(hContext, SIM_KIND_CONTEXT, &r))
+    sim_context_t *ctx = sim_obj(hContext, SIM_KIND_CONTEXT, &r);
+    if (!ctx)
         return r;
     if (!ptr || !props)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    // Unknown memory is not an error: the specification answers ZE_MEMORY_TYPE_UNKNOWN.
+    // Unknown memory is not an error: the specification answers ZE_MEMORY_TYPE_UNKNOWN, also
+    // for memory of another context, as drivers do.
     sim_alloc_info_t a;
-    if (!sim_mem_lookup(ptr, &a)) {
+    if (!sim_mem_lookup(ptr, &a) || a.context != ctx) {
         props->type = ZE_MEMORY_TYPE_UNKNOWN;
         props->id = 0;
         props->pageSize = 0;
