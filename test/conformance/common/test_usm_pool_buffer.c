@@ -74,8 +74,9 @@ static ur_result_t pool_alloc(ur_usm_pool_handle_t pool, ur_usm_type_t type, siz
 
 static ur_result_t buffer_pool(void *mem, size_t size, ur_usm_type_t type,
                                ur_usm_pool_flags_t flags, ur_usm_pool_handle_t *pool) {
-    ur_usm_pool_buffer_desc_t buf = {UR_STRUCTURE_TYPE_USM_POOL_BUFFER_DESC, NULL, mem, size, type,
-                                     type == UR_USM_TYPE_HOST ? NULL : T.device};
+    ur_usm_pool_buffer_desc_t buf = {
+        UR_STRUCTURE_TYPE_USM_POOL_BUFFER_DESC,    NULL, mem, size, type,
+        type == UR_USM_TYPE_HOST ? NULL : T.device};
     ur_usm_pool_desc_t desc = {UR_STRUCTURE_TYPE_USM_POOL_DESC, &buf, flags};
     return urUSMPoolCreate(T.context, &desc, pool);
 }
@@ -101,16 +102,16 @@ static void serves_from_buffer(ur_usm_type_t type) {
         ck_assert_ur_ok(urEnqueueUSMFill(T.queue, p[i], 1, &(uint8_t){(uint8_t)(0x10 + i)},
                                          sizes[i], 0, NULL, NULL));
         ur_usm_pool_handle_t owner = NULL;
-        ck_assert_ur_ok(urUSMGetMemAllocInfo(T.context, p[i], UR_USM_ALLOC_INFO_POOL,
-                                             sizeof owner, &owner, NULL));
+        ck_assert_ur_ok(urUSMGetMemAllocInfo(T.context, p[i], UR_USM_ALLOC_INFO_POOL, sizeof owner,
+                                             &owner, NULL));
         ck_assert_ptr_eq(owner, pool);
     }
     ck_assert_ur_ok(urQueueFinish(T.queue));
     for (int i = 0; i < 4; ++i) {
         uint8_t first = 0, last = 0;
         ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, &first, p[i], 1, 0, NULL, NULL));
-        ck_assert_ur_ok(
-            urEnqueueUSMMemcpy(T.queue, true, &last, (char *)p[i] + sizes[i] - 1, 1, 0, NULL, NULL));
+        ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, &last, (char *)p[i] + sizes[i] - 1, 1, 0,
+                                           NULL, NULL));
         ck_assert_uint_eq(first, 0x10 + i);
         ck_assert_uint_eq(last, 0x10 + i);
     }
@@ -164,8 +165,8 @@ START_TEST(zero_initialized_blocks) {
     ck_assert_ur_ok(urEnqueueUSMFill(T.queue, mem, 1, &(uint8_t){0xFF}, BUF, 0, NULL, NULL));
     ck_assert_ur_ok(urQueueFinish(T.queue));
     ur_usm_pool_handle_t pool = NULL;
-    ck_assert_ur_ok(buffer_pool(mem, BUF, UR_USM_TYPE_DEVICE,
-                                UR_USM_POOL_FLAG_ZERO_INITIALIZE_BLOCK, &pool));
+    ck_assert_ur_ok(
+        buffer_pool(mem, BUF, UR_USM_TYPE_DEVICE, UR_USM_POOL_FLAG_ZERO_INITIALIZE_BLOCK, &pool));
     void *p = NULL;
     ck_assert_ur_ok(pool_alloc(pool, UR_USM_TYPE_DEVICE, 256, &p));
     uint8_t got[256];
@@ -181,8 +182,12 @@ END_TEST
 START_TEST(exp_pool_of_the_device) {
     NEED_POOLS();
     void *mem = plain_alloc(UR_USM_TYPE_DEVICE, BUF);
-    ur_usm_pool_buffer_desc_t buf = {UR_STRUCTURE_TYPE_USM_POOL_BUFFER_DESC, NULL, mem, BUF,
-                                     UR_USM_TYPE_DEVICE, NULL}; // the device: the memory's
+    ur_usm_pool_buffer_desc_t buf = {UR_STRUCTURE_TYPE_USM_POOL_BUFFER_DESC,
+                                     NULL,
+                                     mem,
+                                     BUF,
+                                     UR_USM_TYPE_DEVICE,
+                                     NULL}; // the device: the memory's
     ur_usm_pool_desc_t desc = {UR_STRUCTURE_TYPE_USM_POOL_DESC, &buf, 0};
     ur_usm_pool_handle_t pool = NULL;
     ck_assert_ur_ok(urUSMPoolCreateExp(T.context, T.device, &desc, &pool));
@@ -224,8 +229,12 @@ START_TEST(bad_buffers) {
     // One buffer per pool.
     ur_usm_pool_buffer_desc_t second = {
         UR_STRUCTURE_TYPE_USM_POOL_BUFFER_DESC, NULL, mem, 4096, UR_USM_TYPE_DEVICE, T.device};
-    ur_usm_pool_buffer_desc_t one = {UR_STRUCTURE_TYPE_USM_POOL_BUFFER_DESC, &second,
-                                     (char *)mem + 8192, 4096, UR_USM_TYPE_DEVICE, T.device};
+    ur_usm_pool_buffer_desc_t one = {UR_STRUCTURE_TYPE_USM_POOL_BUFFER_DESC,
+                                     &second,
+                                     (char *)mem + 8192,
+                                     4096,
+                                     UR_USM_TYPE_DEVICE,
+                                     T.device};
     ur_usm_pool_desc_t desc = {UR_STRUCTURE_TYPE_USM_POOL_DESC, &one, 0};
     ck_assert_ur(urUSMPoolCreate(T.context, &desc, &pool), bad);
     ck_assert_ur_ok(urUSMFree(T.context, mem));
