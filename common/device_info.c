@@ -30,7 +30,6 @@ bool urc_device_info_unimplemented_feature(ur_device_info_t propName) {
     case UR_DEVICE_INFO_LOW_POWER_EVENTS_SUPPORT_EXP:
     case UR_DEVICE_INFO_IPC_PHYSICAL_MEMORY_SUPPORT_EXP:
     case UR_DEVICE_INFO_PER_EVENT_PROFILING_SUPPORT_EXP:
-    case UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP:
         return true;
     default:
         return false;

@@ -209,8 +209,10 @@ static size_t round_pow2(size_t n) {
     return p;
 }
 
-ur_result_t urc_pool_config_from_desc(const ur_usm_pool_desc_t *desc, urc_pool_config_t *out) {
+ur_result_t urc_pool_config_from_desc(const ur_usm_pool_desc_t *desc, urc_pool_config_t *out,
+                                      const ur_usm_pool_buffer_desc_t **buffer) {
     *out = (urc_pool_config_t){0};
+    *buffer = NULL;
     if (desc == NULL)
         return UR_RESULT_SUCCESS;
     out->zero_init = (desc->flags & UR_USM_POOL_FLAG_ZERO_INITIALIZE_BLOCK) != 0;
@@ -223,8 +225,9 @@ ur_result_t urc_pool_config_from_desc(const ur_usm_pool_desc_t *desc, urc_pool_c
             out->max_poolable = l->maxPoolableSize;
             out->min_driver_alloc = l->minDriverAllocSize;
         } else if (p->stype == UR_STRUCTURE_TYPE_USM_POOL_BUFFER_DESC) {
-            // A pool inside the caller's own allocation is not built.
-            return UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
+            if (*buffer != NULL)
+                return UR_RESULT_ERROR_INVALID_VALUE; // one buffer per pool
+            *buffer = (const ur_usm_pool_buffer_desc_t *)p;
         } else {
             return UR_RESULT_ERROR_INVALID_VALUE;
         }

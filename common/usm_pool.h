@@ -34,6 +34,7 @@ typedef struct urc_pool_config_t {
 #define URC_POOL_DEFAULT_MIN_DRIVER_ALLOC ((size_t)64 << 10)
 #define URC_POOL_DEFAULT_MAX_ALIGN        ((size_t)256)
 #define URC_POOL_MIN_CLASS                ((size_t)64)
+#define URC_POOL_BUFFER_MIN_SLAB          ((size_t)4 << 10) // in the caller's memory
 
 /// What a pool holds: `used` is handed out (whole size classes), `reserved` taken from the
 /// driver; each with its high-water mark.
@@ -82,9 +83,11 @@ const urc_pool_config_t *urc_pool_config(const urc_pool_t *pool);
 /// Restarts a high-water mark at the current value (UR lets a pool's HIGH counters be set to 0).
 void urc_pool_reset_high(urc_pool_t *pool, bool used, bool reserved);
 
-/// Reads a `ur_usm_pool_desc_t` chain into a config (limits descriptor, zero-init flag);
-/// INVALID_VALUE for an unknown structure in the chain or a chain longer than 64,
-/// UNSUPPORTED_FEATURE for `ur_usm_pool_buffer_desc_t` (a pool in the caller's memory).
-ur_result_t urc_pool_config_from_desc(const ur_usm_pool_desc_t *desc, urc_pool_config_t *out);
+/// Reads a `ur_usm_pool_desc_t` chain into a config (limits descriptor, zero-init flag) and
+/// finds its `ur_usm_pool_buffer_desc_t` (a pool in the caller's memory; NULL when none);
+/// INVALID_VALUE for an unknown structure in the chain, a second buffer descriptor or a chain
+/// longer than 64.
+ur_result_t urc_pool_config_from_desc(const ur_usm_pool_desc_t *desc, urc_pool_config_t *out,
+                                      const ur_usm_pool_buffer_desc_t **buffer);
 
 #endif // URC_COMMON_USM_POOL_H

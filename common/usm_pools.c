@@ -8,22 +8,47 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "usm_pool_range.h"
 
 static size_t target_count(uint32_t ndevices) {
     return 1 + 2 * (size_t)ndevices;
 }
 
+// Zeroes a block carved out of a pool's buffer: host-visible memory directly, device memory by
+// copies from a zero page through the adapter's own urUSMContextMemcpyExp.
+static ur_result_t buffer_zero(void *arg, void *ptr, size_t size) {
+    static const unsigned char zeros[1 << 16];
+    const urc_usm_pool_t *pool = arg;
+    if (pool->range_type != UR_USM_TYPE_DEVICE) {
+        memset(ptr, 0, size);
+        return UR_RESULT_SUCCESS;
+    }
+    ur_result_t res = UR_RESULT_SUCCESS;
+    for (size_t at = 0; at < size && res == UR_RESULT_SUCCESS; at += sizeof zeros) {
+        size_t n = size - at < sizeof zeros ? size - at : sizeof zeros;
+        res = pool->obj.ddi->USMExp.pfnContextMemcpyExp(pool->context, (char *)ptr + at, zeros, n);
+    }
+    return res;
+}
+
+static size_t target_index(ur_usm_type_t type, uint32_t device_index) {
+    return type == UR_USM_TYPE_HOST ? 0
+                                    : 1 + 2 * (size_t)device_index + (type == UR_USM_TYPE_SHARED);
+}
+
 ur_result_t urc_usm_pool_init(urc_usm_pool_t *pool, ur_context_handle_t context,
                               void *adapter_context, uint32_t ndevices, void *const *devices,
                               const ur_usm_pool_desc_t *desc, const urc_pool_ops_t *ops,
-                              const urc_usm_pool_caps_t *caps) {
+                              const urc_usm_pool_caps_t *caps,
+                              const urc_usm_pool_buffer_t *buffer) {
     urc_pool_config_t config;
-    ur_result_t res = urc_pool_config_from_desc(desc, &config);
+    const ur_usm_pool_buffer_desc_t *in_desc = NULL;
+    ur_result_t res = urc_pool_config_from_desc(desc, &config, &in_desc);
     if (res != UR_RESULT_SUCCESS)
-        return urc_error_set(res, 0, "urUSMPoolCreate: %s",
-                             res == UR_RESULT_ERROR_UNSUPPORTED_FEATURE
-                                 ? "pools inside the caller's memory are not built"
-                                 : "an unknown or endless descriptor chain");
+        return urc_error_set(res, 0,
+                             "urUSMPoolCreate: an unknown or endless descriptor chain, "
+                             "or two buffers");
+    (void)in_desc; // checked by the caller, which gives `buffer`
     pool->context = context;
     pool->ndevices = ndevices;
     pool->flags = desc != NULL ? desc->flags : 0;
@@ -34,19 +59,42 @@ ur_result_t urc_usm_pool_init(urc_usm_pool_t *pool, ur_context_handle_t context,
         urc_usm_pool_fini(pool);
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
+    size_t only = buffer != NULL ? target_index(buffer->type, buffer->device_index) : SIZE_MAX;
+    if (buffer != NULL) {
+        pool->range_type = buffer->type;
+        res = urc_pool_range_create(buffer->base, buffer->size,
+                                    buffer->type == UR_USM_TYPE_HOST
+                                        ? UR_RESULT_ERROR_OUT_OF_HOST_MEMORY
+                                        : UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY,
+                                    buffer_zero, pool, &pool->range);
+        if (res != UR_RESULT_SUCCESS) {
+            urc_usm_pool_fini(pool);
+            return res;
+        }
+    }
     for (size_t i = 0; i < n; ++i) {
         urc_usm_target_t *t = &pool->targets[i];
         t->context = adapter_context;
         t->device = i == 0 ? NULL : devices[(i - 1) / 2];
         t->type = i == 0 ? UR_USM_TYPE_HOST : (i % 2 ? UR_USM_TYPE_DEVICE : UR_USM_TYPE_SHARED);
         if ((t->type == UR_USM_TYPE_HOST && !caps->host) ||
-            (t->type == UR_USM_TYPE_SHARED && !caps->shared))
+            (t->type == UR_USM_TYPE_SHARED && !caps->shared) || (buffer != NULL && i != only))
             continue;
         urc_pool_config_t c = config;
         c.max_align = t->type == UR_USM_TYPE_HOST ? caps->host_align : caps->device_align;
         c.out_of_memory = t->type == UR_USM_TYPE_HOST ? UR_RESULT_ERROR_OUT_OF_HOST_MEMORY
                                                       : UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
-        res = urc_pool_create(ops, t, pool, &c, &pool->pools[i]);
+        const urc_pool_ops_t *o = ops;
+        void *native = t;
+        if (buffer != NULL) {
+            // The buffer is all the pool may hold; small slabs, so one class does not take it.
+            c.max_size = buffer->size;
+            if (c.min_driver_alloc == 0)
+                c.min_driver_alloc = URC_POOL_BUFFER_MIN_SLAB;
+            o = &urc_pool_range_ops;
+            native = pool->range;
+        }
+        res = urc_pool_create(o, native, pool, &c, &pool->pools[i]);
         if (res != UR_RESULT_SUCCESS) {
             urc_usm_pool_fini(pool);
             return res == UR_RESULT_ERROR_INVALID_VALUE
@@ -64,6 +112,8 @@ void urc_usm_pool_fini(urc_usm_pool_t *pool) {
     if (pool->pools != NULL)
         for (size_t i = 0; i < target_count(pool->ndevices); ++i)
             urc_pool_destroy(pool->pools[i]);
+    urc_pool_range_destroy(pool->range); // the caller's memory stays the caller's
+    pool->range = NULL;
     URC_FREE(pool->pools);
     URC_FREE(pool->targets);
 }
@@ -79,6 +129,12 @@ ur_result_t urc_usm_pool_alloc(urc_usm_pool_t *pool, ur_usm_type_t type, uint32_
             return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0,
                                  "the USM pool was created for another device");
     }
+    if (pool->pools[i] == NULL && pool->range != NULL)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "the USM pool serves only the %s memory of its buffer",
+                             pool->range_type == UR_USM_TYPE_HOST     ? "host"
+                             : pool->range_type == UR_USM_TYPE_DEVICE ? "device"
+                                                                      : "shared");
     if (pool->pools[i] == NULL)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "the device has no %s USM memory to pool",
@@ -247,6 +303,63 @@ static void pool_destroy(const urc_usm_pool_adapter_t *a, urc_usm_pool_t *pool) 
     free(pool);
 }
 
+static ur_result_t bad_buffer(const char *why) {
+    return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "urUSMPoolCreate: the pool buffer %s",
+                         why);
+}
+
+// A ur_usm_pool_buffer_desc_t against what the adapter's own urUSMGetMemAllocInfo says of its
+// memory: USM of the context, of the type named, large enough, on the device named (the pool's
+// device for urUSMPoolCreateExp).
+static ur_result_t check_buffer(const urc_usm_pool_adapter_t *a, ur_context_handle_t context,
+                                uint32_t n, void *const *devices, ur_device_handle_t only_device,
+                                const ur_usm_pool_buffer_desc_t *b, urc_usm_pool_buffer_t *out) {
+    if (b->pMem == NULL || b->size == 0)
+        return bad_buffer("is NULL or of 0 bytes");
+    if (b->memType != UR_USM_TYPE_HOST && b->memType != UR_USM_TYPE_DEVICE &&
+        b->memType != UR_USM_TYPE_SHARED)
+        return bad_buffer("has no host, device or shared memory type");
+    ur_result_t (*info)(ur_context_handle_t, const void *, ur_usm_alloc_info_t, size_t, void *,
+                        size_t *) = a->ddi->USM.pfnGetMemAllocInfo;
+    ur_usm_type_t type = UR_USM_TYPE_UNKNOWN;
+    void *base = NULL;
+    size_t size = 0;
+    if (info(context, b->pMem, UR_USM_ALLOC_INFO_TYPE, sizeof type, &type, NULL) !=
+            UR_RESULT_SUCCESS ||
+        type == UR_USM_TYPE_UNKNOWN)
+        return bad_buffer("is not USM memory of the context");
+    if (type != b->memType)
+        return bad_buffer("is USM memory of another type than memType");
+    if (info(context, b->pMem, UR_USM_ALLOC_INFO_BASE_PTR, sizeof base, &base, NULL) !=
+            UR_RESULT_SUCCESS ||
+        info(context, b->pMem, UR_USM_ALLOC_INFO_SIZE, sizeof size, &size, NULL) !=
+            UR_RESULT_SUCCESS)
+        return bad_buffer("has an extent the driver does not tell");
+    uintptr_t offset = (uintptr_t)b->pMem - (uintptr_t)base;
+    if ((uintptr_t)b->pMem < (uintptr_t)base || offset > size || b->size > size - offset)
+        return bad_buffer("reaches past the end of its allocation");
+    uint32_t index = 0;
+    if (b->device != NULL && device_index(devices, n, b->device, &index) != UR_RESULT_SUCCESS)
+        return bad_buffer("names a device outside the context");
+    if (b->memType != UR_USM_TYPE_HOST) {
+        ur_device_handle_t dev = NULL;
+        if (info(context, b->pMem, UR_USM_ALLOC_INFO_DEVICE, sizeof dev, &dev, NULL) !=
+            UR_RESULT_SUCCESS)
+            dev = NULL;
+        if (b->device != NULL && dev != NULL && dev != b->device)
+            return bad_buffer("is memory of another device than the one named");
+        ur_device_handle_t chosen = b->device != NULL ? b->device : dev;
+        if (chosen != NULL && device_index(devices, n, chosen, &index) != UR_RESULT_SUCCESS)
+            return bad_buffer("is memory of a device outside the context");
+        if (only_device != NULL && chosen != NULL && chosen != only_device)
+            return bad_buffer("is memory of another device than the pool's");
+        if (only_device != NULL && chosen == NULL)
+            (void)device_index(devices, n, only_device, &index);
+    }
+    *out = (urc_usm_pool_buffer_t){b->pMem, b->size, b->memType, index};
+    return UR_RESULT_SUCCESS;
+}
+
 static ur_result_t make_pool(const urc_usm_pool_adapter_t *a, ur_context_handle_t context,
                              ur_device_handle_t only_device, const ur_usm_pool_desc_t *desc,
                              bool context_owned, urc_usm_pool_t **out) {
@@ -257,13 +370,23 @@ static ur_result_t make_pool(const urc_usm_pool_adapter_t *a, ur_context_handle_
         res = device_index(devices, n, only_device, &index);
     if (res != UR_RESULT_SUCCESS)
         return res;
+    // A pool in the caller's memory is checked before anything is made.
+    urc_pool_config_t unused;
+    const ur_usm_pool_buffer_desc_t *in_desc = NULL;
+    urc_usm_pool_buffer_t buffer;
+    if (urc_pool_config_from_desc(desc, &unused, &in_desc) == UR_RESULT_SUCCESS &&
+        in_desc != NULL &&
+        (res = check_buffer(a, context, n, devices, only_device, in_desc, &buffer)) !=
+            UR_RESULT_SUCCESS)
+        return res;
     urc_usm_pool_t *pool = URC_NEW(urc_usm_pool_t);
     if (pool == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     urc_object_init(&pool->obj, a->ddi, URC_KIND_USM_POOL);
     pool->only_device = only_device;
     pool->context_owned = context_owned;
-    res = urc_usm_pool_init(pool, context, context, n, devices, desc, &a->ops, &a->caps);
+    res = urc_usm_pool_init(pool, context, context, n, devices, desc, &a->ops, &a->caps,
+                            in_desc != NULL ? &buffer : NULL);
     if (res != UR_RESULT_SUCCESS) {
         free(pool);
         return res;

@@ -31,24 +31,38 @@ typedef struct urc_usm_pool_t {
     void *only_device;  // urUSMPoolCreateExp: the one device this pool serves, else NULL
     bool context_owned; // a context's default pool: holds no reference to its context
     ur_usm_pool_flags_t flags;
-    urc_usm_target_t *targets; // [0] host, then device and shared per device
-    urc_pool_t **pools;        // the same order; NULL where the memory type does not exist
+    urc_usm_target_t *targets;      // [0] host, then device and shared per device
+    urc_pool_t **pools;             // the same order; NULL where the memory type does not exist
+    struct urc_pool_range_t *range; // a pool in the caller's memory: its one range, else NULL
+    ur_usm_type_t range_type;       // and the memory type of that range
 } urc_usm_pool_t;
 
+/// A pool in the caller's memory (ur_usm_pool_buffer_desc_t), checked: its range and the one
+/// sub-pool it feeds (memory type and the device's index in the context).
+typedef struct urc_usm_pool_buffer_t {
+    void *base;
+    size_t size;
+    ur_usm_type_t type;
+    uint32_t device_index;
+} urc_usm_pool_buffer_t;
+
 /// Fills `pool` (zeroed by the caller, its urc_object_t already set up): `devices` are the
-/// context's adapter devices in context order. INVALID_VALUE for an unusable descriptor chain
-/// or limit; OUT_OF_HOST_MEMORY.
+/// context's adapter devices in context order. With `buffer`, the pool has one sub-pool, which
+/// carves its blocks out of the buffer instead of calling `ops` (the descriptor's own buffer
+/// entry is then not looked at again). INVALID_VALUE for an unusable descriptor chain, limit or
+/// overlapping buffer; OUT_OF_HOST_MEMORY.
 ur_result_t urc_usm_pool_init(urc_usm_pool_t *pool, ur_context_handle_t context,
                               void *adapter_context, uint32_t ndevices, void *const *devices,
                               const ur_usm_pool_desc_t *desc, const urc_pool_ops_t *ops,
-                              const urc_usm_pool_caps_t *caps);
+                              const urc_usm_pool_caps_t *caps, const urc_usm_pool_buffer_t *buffer);
 
 /// Frees every block of the pool (allocations still in use included) and its arrays.
 void urc_usm_pool_fini(urc_usm_pool_t *pool);
 
 /// Allocates from the sub-pool of `type` on the context's device `device_index` (ignored for
 /// host memory). UNSUPPORTED_FEATURE where the type does not exist; INVALID_DEVICE for a
-/// device an urUSMPoolCreateExp pool does not serve.
+/// device an urUSMPoolCreateExp pool does not serve; INVALID_VALUE for another type or device
+/// than the one of a pool in the caller's memory.
 ur_result_t urc_usm_pool_alloc(urc_usm_pool_t *pool, ur_usm_type_t type, uint32_t device_index,
                                size_t size, size_t align, void **out);
 

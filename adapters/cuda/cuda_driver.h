@@ -140,6 +140,10 @@
     X(MemUnmap, PFN_cuMemUnmap_v10020, "cuMemUnmap", NULL)                                         \
     X(MemSetAccess, PFN_cuMemSetAccess_v10020, "cuMemSetAccess", NULL)                             \
     X(MemGetAccess, PFN_cuMemGetAccess_v10020, "cuMemGetAccess", NULL)                             \
+    X(MemExportToShareableHandle, PFN_cuMemExportToShareableHandle_v10020,                         \
+      "cuMemExportToShareableHandle", NULL)                                                        \
+    X(MemImportFromShareableHandle, PFN_cuMemImportFromShareableHandle_v10020,                     \
+      "cuMemImportFromShareableHandle", NULL)                                                      \
     X(MemGetAllocationGranularity, PFN_cuMemGetAllocationGranularity_v10020,                       \
       "cuMemGetAllocationGranularity", NULL)                                                       \
     X(DeviceGetDefaultMemPool, PFN_cuDeviceGetDefaultMemPool_v11020, "cuDeviceGetDefaultMemPool",  \

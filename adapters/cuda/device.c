@@ -8,6 +8,7 @@
 #include "assert_record.h"
 #include "cuda_internal.h"
 #include "nvml.h"
+#include "physical_mem.h"
 
 // What cuda_activate_cached (cuda_internal.h) trusts instead of asking the driver.
 _Thread_local CUcontext cuda_thread_ctx;
@@ -496,6 +497,11 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
     const urc_device_caps_t *caps = &dev->caps;
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     uint32_t u32;
+    // Shareable physical memory and exportable memory (ipc_physical.c, memory_export.c) need
+    // memory the device can export as a POSIX file descriptor.
+    if (propName == UR_DEVICE_INFO_IPC_PHYSICAL_MEMORY_SUPPORT_EXP ||
+        propName == UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP)
+        return urc_info_bool(&out, cuda_device_exports_fd(dev));
     int b = fixed_bool(propName);
     if (b >= 0)
         return urc_info_bool(&out, b != 0);

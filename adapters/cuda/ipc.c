@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Inter-process USM: urIPCGetMemHandleExp wraps cuIpcGetMemHandle's handle and the pointer's
 // offset in its allocation; another process opens it with cuIpcOpenMemHandle and gets the same
-// byte. Pooled pointers share their whole slab, so they are refused. Physical-memory and event
-// handles are not built (UNSUPPORTED_FEATURE).
+// byte. Pooled pointers share their whole slab, so they are refused. Physical-memory handles are
+// ipc_physical.c; event handles are not built (UNSUPPORTED_FEATURE).
 #include <stdlib.h>
 
 #include "cuda_internal.h"

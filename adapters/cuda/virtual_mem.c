@@ -3,19 +3,8 @@
 // cuMemAddressReserve ranges, physical memory is cuMemCreate's pinned device memory, a map is
 // cuMemMap followed by cuMemSetAccess for every device of the context. Sizes and offsets must
 // be multiples of the granularity (INVALID_SIZE / INVALID_VALUE before the driver sees them).
-#include "cuda_internal.h"
+#include "physical_mem.h"
 #include "virtual_mem.h"
-
-typedef struct cuda_physical_mem_t {
-    urc_object_t obj;
-    cuda_context_t *ctx; // retained
-    cuda_device_t *dev;
-    size_t size;
-    ur_physical_mem_properties_t props;
-    CUmemGenericAllocationHandle handle;
-} cuda_physical_mem_t;
-
-#define CUDA_PHYSICAL(h) ((cuda_physical_mem_t *)(h))
 
 static bool have_vmm(void) {
     return cu.MemAddressReserve != NULL && cu.MemCreate != NULL && cu.MemMap != NULL &&
@@ -32,7 +21,7 @@ static ur_result_t check_context(ur_context_handle_t h) {
     return cuda_activate(CUDA_CONTEXT(h)->devices[0]);
 }
 
-static CUmemAllocationProp prop_for(const cuda_device_t *dev, bool ipc) {
+CUmemAllocationProp cuda_physical_prop(const cuda_device_t *dev, bool ipc) {
     CUmemAllocationProp p = {0};
     p.type = CU_MEM_ALLOCATION_TYPE_PINNED;
     p.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
@@ -43,7 +32,7 @@ static CUmemAllocationProp prop_for(const cuda_device_t *dev, bool ipc) {
 }
 
 static ur_result_t granularity(const cuda_device_t *dev, bool recommended, size_t *out) {
-    CUmemAllocationProp p = prop_for(dev, false);
+    CUmemAllocationProp p = cuda_physical_prop(dev, false);
     return cuda_ok(cu.MemGetAllocationGranularity(out, &p,
                                                   recommended ? CU_MEM_ALLOC_GRANULARITY_RECOMMENDED
                                                               : CU_MEM_ALLOC_GRANULARITY_MINIMUM),
@@ -218,25 +207,36 @@ ur_result_t cuda_physical_mem_create(ur_context_handle_t hContext, ur_device_han
     if ((res = urc_vm_check_range(NULL, size, g, UR_RESULT_ERROR_INVALID_SIZE)) !=
         UR_RESULT_SUCCESS)
         return res;
-    cuda_physical_mem_t *m = URC_NEW(cuda_physical_mem_t);
-    if (m == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    CUmemAllocationProp prop = prop_for(dev, flags & UR_PHYSICAL_MEM_FLAG_ENABLE_IPC);
+    CUmemAllocationProp prop = cuda_physical_prop(dev, flags & UR_PHYSICAL_MEM_FLAG_ENABLE_IPC);
+    CUmemGenericAllocationHandle handle = 0;
     res = cuda_activate(dev);
     if (res == UR_RESULT_SUCCESS)
-        res = cuda_ok(cu.MemCreate(&m->handle, size, &prop, 0), "cuMemCreate");
-    if (res != UR_RESULT_SUCCESS) {
-        free(m);
-        return res;
+        res = cuda_ok(cu.MemCreate(&handle, size, &prop, 0), "cuMemCreate");
+    cuda_physical_mem_t *m = NULL;
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_physical_mem_wrap(ctx, dev, size, flags, handle, &m);
+    if (res == UR_RESULT_SUCCESS)
+        *phPhysicalMem = (ur_physical_mem_handle_t)m;
+    return res;
+}
+
+ur_result_t cuda_physical_mem_wrap(cuda_context_t *ctx, cuda_device_t *dev, size_t size,
+                                   ur_physical_mem_flags_t flags,
+                                   CUmemGenericAllocationHandle handle, cuda_physical_mem_t **out) {
+    cuda_physical_mem_t *m = URC_NEW(cuda_physical_mem_t);
+    if (m == NULL) {
+        (void)cu.MemRelease(handle);
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     urc_object_init(&m->obj, &cuda_ddi, URC_KIND_PHYSICAL_MEM);
     m->ctx = ctx;
     m->dev = dev;
     m->size = size;
+    m->handle = handle;
     m->props =
         (ur_physical_mem_properties_t){UR_STRUCTURE_TYPE_PHYSICAL_MEM_PROPERTIES, NULL, flags};
     cuda_context_retain_internal(ctx);
-    *phPhysicalMem = (ur_physical_mem_handle_t)m;
+    *out = m;
     return UR_RESULT_SUCCESS;
 }
 

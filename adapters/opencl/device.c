@@ -772,6 +772,7 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
         return put_usm_caps(&out, d, CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL);
     case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT: // OpenCL has no virtual memory API
     case UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP:
+    case UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP: // no exportable allocation call
     case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:
     case UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP:
         return urc_info_bool(&out, false);

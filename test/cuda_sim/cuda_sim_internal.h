@@ -68,6 +68,15 @@ void sim_untrack_global(void *p);
 #define SIM_TOTAL_MEMORY    ((size_t)80 << 30)
 #define SIM_RESERVED_MEMORY ((size_t)512 << 20)
 
+// ---- vmm.c ----
+#define SIM_GRANULARITY ((size_t)2 << 20)
+/// Physical memory (cuMemCreate, cuMemImportFromShareableHandle): a memfd of `size` bytes.
+typedef struct sim_physical_t {
+    int fd;
+    size_t size;
+    unsigned handle_types; // CUmemAllocationHandleType bits it may be exported as
+} sim_physical_t;
+
 // ---- array.c ----
 #define SIM_ARRAY_MAGIC 0x41525259u /* "ARRY" */
 typedef struct sim_array_t {

@@ -241,6 +241,9 @@ SIM_EXPORT CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUd
     case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS:
         *pi = 2048;
         break;
+    case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED: // vmm_share.c
+        *pi = 1;
+        break;
     case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID:
         *pi = 0x2330;
         break;

@@ -10,18 +10,11 @@
 
 #include "cuda_sim_internal.h"
 
-#define SIM_GRANULARITY ((size_t)2 << 20)
-
 typedef struct sim_reservation_t {
     uintptr_t base;
     size_t size;
     struct sim_reservation_t *next;
 } sim_reservation_t;
-
-typedef struct sim_physical_t {
-    int fd;
-    size_t size;
-} sim_physical_t;
 
 static pthread_mutex_t vmm_lock = PTHREAD_MUTEX_INITIALIZER;
 static sim_reservation_t *reservations;
@@ -121,6 +114,7 @@ SIM_EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t siz
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
     m->size = size;
+    m->handle_types = (unsigned)prop->requestedHandleTypes;
     *handle = (CUmemGenericAllocationHandle)(uintptr_t)m;
     return CUDA_SUCCESS;
 }

@@ -367,20 +367,28 @@ START_TEST(config_from_desc_reads_limits_and_flags) {
     ur_usm_pool_desc_t desc = {UR_STRUCTURE_TYPE_USM_POOL_DESC, &limits,
                                UR_USM_POOL_FLAG_ZERO_INITIALIZE_BLOCK};
     urc_pool_config_t c;
-    ck_assert_ur_ok(urc_pool_config_from_desc(&desc, &c));
+    const ur_usm_pool_buffer_desc_t *buffer = &(ur_usm_pool_buffer_desc_t){0};
+    ck_assert_ur_ok(urc_pool_config_from_desc(&desc, &c, &buffer));
+    ck_assert_ptr_null(buffer);
     ck_assert_uint_eq(c.max_poolable, 1 << 16);
     ck_assert_uint_eq(c.min_driver_alloc, 1 << 20);
     ck_assert(c.zero_init);
     ur_base_desc_t bogus = {UR_STRUCTURE_TYPE_USM_DESC, NULL};
     limits.pNext = &bogus;
-    ck_assert_ur(urc_pool_config_from_desc(&desc, &c), UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urc_pool_config_from_desc(&desc, &c, &buffer), UR_RESULT_ERROR_INVALID_VALUE);
+    // A pool in the caller's memory is found (and checked by the pool handle's code).
     ur_usm_pool_buffer_desc_t in_place = {
         UR_STRUCTURE_TYPE_USM_POOL_BUFFER_DESC, NULL, NULL, 0, UR_USM_TYPE_DEVICE, NULL};
     limits.pNext = &in_place;
-    ck_assert_ur(urc_pool_config_from_desc(&desc, &c), UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    ck_assert_ur_ok(urc_pool_config_from_desc(&desc, &c, &buffer));
+    ck_assert_ptr_eq(buffer, &in_place);
+    // Only one.
+    ur_usm_pool_buffer_desc_t second = in_place;
+    in_place.pNext = &second;
+    ck_assert_ur(urc_pool_config_from_desc(&desc, &c, &buffer), UR_RESULT_ERROR_INVALID_VALUE);
     // A cycle ends at the walk's bound.
     limits.pNext = &limits;
-    ck_assert_ur(urc_pool_config_from_desc(&desc, &c), UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urc_pool_config_from_desc(&desc, &c, &buffer), UR_RESULT_ERROR_INVALID_VALUE);
 }
 END_TEST
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // USM allocations: aligned host memory, tracked in a sorted table for pointer queries.
+#include "mem_export.h"
 #include "ze_sim_internal.h"
 #include "ze_sim_entry.h"
 
@@ -76,7 +77,7 @@ static int relaxed_limits(const void *pnext) {
 
 static ze_result_t mem_alloc(ze_context_handle_t hContext, ze_memory_type_t type, size_t size,
                              size_t alignment, ze_device_handle_t hDevice, int relaxed,
-                             void **pptr) {
+                             ze_external_memory_type_flags_t export_types, void **pptr) {
     ze_result_t r;
     sim_context_t *ctx = sim_obj(hContext, SIM_KIND_CONTEXT, &r);
     if (!ctx)
@@ -100,8 +101,13 @@ static ze_result_t mem_alloc(ze_context_handle_t hContext, ze_memory_type_t type
         on_device ? ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY : ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 
     void *p = NULL;
-    if (posix_memalign(&p, alignment > SIM_DEFAULT_ALIGN ? alignment : SIM_DEFAULT_ALIGN, size))
+    if (export_types != 0) {
+        if ((p = sim_export_map(size, alignment, export_types)) == NULL) // mem_export.c
+            return oom;
+    } else if (posix_memalign(&p, alignment > SIM_DEFAULT_ALIGN ? alignment : SIM_DEFAULT_ALIGN,
+                              size)) {
         return oom;
+    }
     // Zeroed so that tests are deterministic; real device memory holds garbage.
     memset(p, 0, size);
 
@@ -129,7 +135,8 @@ static ze_result_t mem_alloc(ze_context_handle_t hContext, ze_memory_type_t type
 
 fail_locked:
     pthread_mutex_unlock(&g_mem.lock);
-    free(p);
+    if (!sim_export_unmap(p))
+        free(p);
     return oom;
 }
 
@@ -140,7 +147,7 @@ ze_result_t sim_mem_alloc_shared(ze_context_handle_t hContext,
     if (!device_desc || !host_desc)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     return mem_alloc(hContext, ZE_MEMORY_TYPE_SHARED, size, alignment, hDevice,
-                     relaxed_limits(device_desc->pNext), pptr);
+                     relaxed_limits(device_desc->pNext), 0, pptr);
 }
 
 ze_result_t sim_mem_alloc_device(ze_context_handle_t hContext,
@@ -150,8 +157,12 @@ ze_result_t sim_mem_alloc_device(ze_context_handle_t hContext,
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!device_desc)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    ze_external_memory_type_flags_t export_types = 0;
+    ze_result_t r = sim_export_types(device_desc->pNext, &export_types);
+    if (r != ZE_RESULT_SUCCESS)
+        return r;
     return mem_alloc(hContext, ZE_MEMORY_TYPE_DEVICE, size, alignment, hDevice,
-                     relaxed_limits(device_desc->pNext), pptr);
+                     relaxed_limits(device_desc->pNext), export_types, pptr);
 }
 
 ze_result_t sim_mem_alloc_host(ze_context_handle_t hContext,
@@ -160,7 +171,7 @@ ze_result_t sim_mem_alloc_host(ze_context_handle_t hContext,
     if (!host_desc)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     return mem_alloc(hContext, ZE_MEMORY_TYPE_HOST, size, alignment, NULL,
-                     relaxed_limits(host_desc->pNext), pptr);
+                     relaxed_limits(host_desc->pNext), 0, pptr);
 }
 
 ze_result_t sim_mem_free(ze_context_handle_t hContext, void *ptr) {
@@ -183,7 +194,8 @@ ze_result_t sim_mem_free(ze_context_handle_t hContext, void *ptr) {
     memmove(&g_mem.v[i], &g_mem.v[i + 1], (g_mem.n - i - 1) * sizeof(g_mem.v[0]));
     g_mem.n--;
     pthread_mutex_unlock(&g_mem.lock);
-    free(ptr);
+    if (!sim_export_unmap(ptr))
+        free(ptr);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -203,13 +215,15 @@ ze_result_t sim_mem_get_alloc_properties(ze_context_handle_t hContext, const voi
                                          ze_memory_allocation_properties_t *props,
                                          ze_device_handle_t *phDevice) {
     ze_result_t r;
-    if (!sim_obj(hContext, SIM_KIND_CONTEXT, &r))
+    sim_context_t *ctx = sim_obj(hContext, SIM_KIND_CONTEXT, &r);
+    if (!ctx)
         return r;
     if (!ptr || !props)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    // Unknown memory is not an error: the specification answers ZE_MEMORY_TYPE_UNKNOWN.
+    // Unknown memory is not an error: the specification answers ZE_MEMORY_TYPE_UNKNOWN, also
+    // for memory of another context, as drivers do.
     sim_alloc_info_t a;
-    if (!sim_mem_lookup(ptr, &a)) {
+    if (!sim_mem_lookup(ptr, &a) || a.context != ctx) {
         props->type = ZE_MEMORY_TYPE_UNKNOWN;
         props->id = 0;
         props->pageSize = 0;
@@ -222,7 +236,7 @@ ze_result_t sim_mem_get_alloc_properties(ze_context_handle_t hContext, const voi
     props->pageSize = SIM_PAGE_SIZE;
     if (phDevice)
         *phDevice = (ze_device_handle_t)a.device;
-    return ZE_RESULT_SUCCESS;
+    return sim_export_fill((const void *)a.base, props->pNext); // an export descriptor asked for
 }
 
 ze_result_t sim_mem_get_address_range(ze_context_handle_t hContext, const void *ptr, void **pBase,

@@ -1854,6 +1854,44 @@ static ur_result_t UR_APICALL checked_ipc_close_mem_handle_exp(ur_context_handle
     return cuda_ipc_close_mem_handle_exp(hContext, pMem);
 }
 
+static ur_result_t UR_APICALL checked_ipc_get_phys_mem_handle_exp(ur_context_handle_t hContext, ur_physical_mem_handle_t hPhysMem, void **ppIPCPhysMemHandleData, size_t *pIPCPhysMemHandleDataSizeRet) {
+    ur_result_t result = urc_check_ipc_get_phys_mem_handle_exp(hContext, hPhysMem, ppIPCPhysMemHandleData, pIPCPhysMemHandleDataSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCGetPhysMemHandleExp", "hContext");
+    return cuda_ipc_get_phys_mem_handle_exp(hContext, hPhysMem, ppIPCPhysMemHandleData, pIPCPhysMemHandleDataSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_ipc_put_phys_mem_handle_exp(ur_context_handle_t hContext, const void *pIPCPhysMemHandleData) {
+    ur_result_t result = urc_check_ipc_put_phys_mem_handle_exp(hContext, pIPCPhysMemHandleData);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCPutPhysMemHandleExp", "hContext");
+    return cuda_ipc_put_phys_mem_handle_exp(hContext, pIPCPhysMemHandleData);
+}
+
+static ur_result_t UR_APICALL checked_ipc_open_phys_mem_handle_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const void *pIPCPhysMemHandleData, size_t ipcPhysMemHandleDataSize, ur_physical_mem_handle_t *phPhysMem) {
+    ur_result_t result = urc_check_ipc_open_phys_mem_handle_exp(hContext, hDevice, pIPCPhysMemHandleData, ipcPhysMemHandleDataSize, phPhysMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCOpenPhysMemHandleExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urIPCOpenPhysMemHandleExp", "hDevice");
+    return cuda_ipc_open_phys_mem_handle_exp(hContext, hDevice, pIPCPhysMemHandleData, ipcPhysMemHandleDataSize, phPhysMem);
+}
+
+static ur_result_t UR_APICALL checked_ipc_close_phys_mem_handle_exp(ur_context_handle_t hContext, ur_physical_mem_handle_t hPhysMem) {
+    ur_result_t result = urc_check_ipc_close_phys_mem_handle_exp(hContext, hPhysMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCClosePhysMemHandleExp", "hContext");
+    return cuda_ipc_close_phys_mem_handle_exp(hContext, hPhysMem);
+}
+
 static ur_result_t UR_APICALL checked_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPCEventHandleData, size_t *pIPCEventHandleDataSizeRet) {
     ur_result_t result = urc_check_ipc_get_event_handle_exp(hEvent, ppIPCEventHandleData, pIPCEventHandleDataSizeRet);
     if (result != UR_RESULT_SUCCESS)
@@ -1879,6 +1917,39 @@ static ur_result_t UR_APICALL checked_ipc_open_event_handle_exp(ur_context_handl
     if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCOpenEventHandleExp", "hContext");
     return cuda_ipc_open_event_handle_exp(hContext, pIPCEventHandleData, ipcEventHandleDataSize, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_memory_export_alloc_exportable_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t alignment, size_t size, ur_exp_external_mem_type_t handleTypeToExport, void **ppMem) {
+    ur_result_t result = urc_check_memory_export_alloc_exportable_memory_exp(hContext, hDevice, alignment, size, handleTypeToExport, ppMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urMemoryExportAllocExportableMemoryExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urMemoryExportAllocExportableMemoryExp", "hDevice");
+    return cuda_memory_export_alloc_exportable_memory_exp(hContext, hDevice, alignment, size, handleTypeToExport, ppMem);
+}
+
+static ur_result_t UR_APICALL checked_memory_export_free_exportable_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, void *pMem) {
+    ur_result_t result = urc_check_memory_export_free_exportable_memory_exp(hContext, hDevice, pMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urMemoryExportFreeExportableMemoryExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urMemoryExportFreeExportableMemoryExp", "hDevice");
+    return cuda_memory_export_free_exportable_memory_exp(hContext, hDevice, pMem);
+}
+
+static ur_result_t UR_APICALL checked_memory_export_export_memory_handle_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_exp_external_mem_type_t handleTypeToExport, void *pMem, void *pMemHandleRet) {
+    ur_result_t result = urc_check_memory_export_export_memory_handle_exp(hContext, hDevice, handleTypeToExport, pMem, pMemHandleRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urMemoryExportExportMemoryHandleExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urMemoryExportExportMemoryHandleExp", "hDevice");
+    return cuda_memory_export_export_memory_handle_exp(hContext, hDevice, handleTypeToExport, pMem, pMemHandleRet);
 }
 
 static ur_result_t UR_APICALL checked_usm_p_2p_enable_peer_access_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice) {
@@ -2289,15 +2360,19 @@ const ur_dditable_t cuda_ddi = {
         .pfnPutMemHandleExp = checked_ipc_put_mem_handle_exp,
         .pfnOpenMemHandleExp = checked_ipc_open_mem_handle_exp,
         .pfnCloseMemHandleExp = checked_ipc_close_mem_handle_exp,
-        .pfnGetPhysMemHandleExp = urc_unsupported_ipc_get_phys_mem_handle_exp,
-        .pfnPutPhysMemHandleExp = urc_unsupported_ipc_put_phys_mem_handle_exp,
-        .pfnOpenPhysMemHandleExp = urc_unsupported_ipc_open_phys_mem_handle_exp,
-        .pfnClosePhysMemHandleExp = urc_unsupported_ipc_close_phys_mem_handle_exp,
+        .pfnGetPhysMemHandleExp = checked_ipc_get_phys_mem_handle_exp,
+        .pfnPutPhysMemHandleExp = checked_ipc_put_phys_mem_handle_exp,
+        .pfnOpenPhysMemHandleExp = checked_ipc_open_phys_mem_handle_exp,
+        .pfnClosePhysMemHandleExp = checked_ipc_close_phys_mem_handle_exp,
         .pfnGetEventHandleExp = checked_ipc_get_event_handle_exp,
         .pfnPutEventHandleExp = checked_ipc_put_event_handle_exp,
         .pfnOpenEventHandleExp = checked_ipc_open_event_handle_exp,
     },
-    .MemoryExportExp = URC_UNSUPPORTED_MEMORY_EXPORT_EXP,
+    .MemoryExportExp = {
+        .pfnAllocExportableMemoryExp = checked_memory_export_alloc_exportable_memory_exp,
+        .pfnFreeExportableMemoryExp = checked_memory_export_free_exportable_memory_exp,
+        .pfnExportMemoryHandleExp = checked_memory_export_export_memory_handle_exp,
+    },
     .UsmP2PExp = {
         .pfnEnablePeerAccessExp = checked_usm_p_2p_enable_peer_access_exp,
         .pfnDisablePeerAccessExp = checked_usm_p_2p_disable_peer_access_exp,

@@ -1708,6 +1708,39 @@ static ur_result_t UR_APICALL checked_command_buffer_get_native_handle_exp(ur_ex
     return l0_command_buffer_get_native_handle_exp(hCommandBuffer, phNativeCommandBuffer);
 }
 
+static ur_result_t UR_APICALL checked_memory_export_alloc_exportable_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t alignment, size_t size, ur_exp_external_mem_type_t handleTypeToExport, void **ppMem) {
+    ur_result_t result = urc_check_memory_export_alloc_exportable_memory_exp(hContext, hDevice, alignment, size, handleTypeToExport, ppMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urMemoryExportAllocExportableMemoryExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urMemoryExportAllocExportableMemoryExp", "hDevice");
+    return l0_memory_export_alloc_exportable_memory_exp(hContext, hDevice, alignment, size, handleTypeToExport, ppMem);
+}
+
+static ur_result_t UR_APICALL checked_memory_export_free_exportable_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, void *pMem) {
+    ur_result_t result = urc_check_memory_export_free_exportable_memory_exp(hContext, hDevice, pMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urMemoryExportFreeExportableMemoryExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urMemoryExportFreeExportableMemoryExp", "hDevice");
+    return l0_memory_export_free_exportable_memory_exp(hContext, hDevice, pMem);
+}
+
+static ur_result_t UR_APICALL checked_memory_export_export_memory_handle_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_exp_external_mem_type_t handleTypeToExport, void *pMem, void *pMemHandleRet) {
+    ur_result_t result = urc_check_memory_export_export_memory_handle_exp(hContext, hDevice, handleTypeToExport, pMem, pMemHandleRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urMemoryExportExportMemoryHandleExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urMemoryExportExportMemoryHandleExp", "hDevice");
+    return l0_memory_export_export_memory_handle_exp(hContext, hDevice, handleTypeToExport, pMem, pMemHandleRet);
+}
+
 static ur_result_t UR_APICALL checked_virtual_mem_granularity_get_info(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t allocationSize, ur_virtual_mem_granularity_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     ur_result_t result = urc_check_virtual_mem_granularity_get_info(hContext, hDevice, allocationSize, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
@@ -2071,7 +2104,11 @@ const ur_dditable_t l0_ddi = {
     },
     .GraphExp = URC_UNSUPPORTED_GRAPH_EXP,
     .IPCExp = URC_UNSUPPORTED_IPC_EXP,
-    .MemoryExportExp = URC_UNSUPPORTED_MEMORY_EXPORT_EXP,
+    .MemoryExportExp = {
+        .pfnAllocExportableMemoryExp = checked_memory_export_alloc_exportable_memory_exp,
+        .pfnFreeExportableMemoryExp = checked_memory_export_free_exportable_memory_exp,
+        .pfnExportMemoryHandleExp = checked_memory_export_export_memory_handle_exp,
+    },
     .UsmP2PExp = URC_UNSUPPORTED_USM_P2P_EXP,
     .VirtualMem = {
         .pfnGranularityGetInfo = checked_virtual_mem_granularity_get_info,

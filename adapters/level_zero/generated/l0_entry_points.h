@@ -170,6 +170,9 @@ ur_result_t l0_command_buffer_update_signal_event_exp(ur_exp_command_buffer_comm
 ur_result_t l0_command_buffer_update_wait_events_exp(ur_exp_command_buffer_command_handle_t hCommand, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList);
 ur_result_t l0_command_buffer_get_info_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_exp_command_buffer_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
 ur_result_t l0_command_buffer_get_native_handle_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_native_handle_t *phNativeCommandBuffer);
+ur_result_t l0_memory_export_alloc_exportable_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t alignment, size_t size, ur_exp_external_mem_type_t handleTypeToExport, void **ppMem);
+ur_result_t l0_memory_export_free_exportable_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, void *pMem);
+ur_result_t l0_memory_export_export_memory_handle_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_exp_external_mem_type_t handleTypeToExport, void *pMem, void *pMemHandleRet);
 ur_result_t l0_virtual_mem_granularity_get_info(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t allocationSize, ur_virtual_mem_granularity_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
 ur_result_t l0_virtual_mem_reserve(ur_context_handle_t hContext, const void *pStart, size_t size, void **ppStart);
 ur_result_t l0_virtual_mem_free(ur_context_handle_t hContext, const void *pStart, size_t size);
