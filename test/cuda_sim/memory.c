@@ -438,6 +438,7 @@ SIM_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream s) {
     q.srcMemoryType = p->srcMemoryType;
     q.srcHost = p->srcHost;
     q.srcDevice = p->srcDevice;
+    q.srcArray = p->srcArray;
     q.srcPitch = p->srcPitch;
     q.srcHeight = p->srcY + p->Height;
     q.dstXInBytes = p->dstXInBytes;
@@ -445,6 +446,7 @@ SIM_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream s) {
     q.dstMemoryType = p->dstMemoryType;
     q.dstHost = p->dstHost;
     q.dstDevice = p->dstDevice;
+    q.dstArray = p->dstArray;
     q.dstPitch = p->dstPitch;
     q.dstHeight = p->dstY + p->Height;
     q.WidthInBytes = p->WidthInBytes;
