@@ -233,7 +233,8 @@ ur_result_t urc_bindless_check_copy(const urc_bindless_t *src, const urc_bindles
     return r;
 }
 
-ur_result_t urc_bindless_info(const urc_info_t *out, ur_image_info_t prop, const urc_bindless_t *b) {
+ur_result_t urc_bindless_info(const urc_info_t *out, ur_image_info_t prop,
+                              const urc_bindless_t *b) {
     switch (prop) {
     case UR_IMAGE_INFO_FORMAT:
         return urc_info_bytes(out, &b->format, sizeof b->format);
@@ -242,8 +243,8 @@ ur_result_t urc_bindless_info(const urc_info_t *out, ur_image_info_t prop, const
     case UR_IMAGE_INFO_ROW_PITCH:
         return urc_info_size(out, b->extent[0] * b->element_size);
     case UR_IMAGE_INFO_SLICE_PITCH:
-        return urc_info_size(out, b->extent[2] > 1 ? b->extent[0] * b->element_size * b->extent[1]
-                                                   : 0);
+        return urc_info_size(out,
+                             b->extent[2] > 1 ? b->extent[0] * b->element_size * b->extent[1] : 0);
     case UR_IMAGE_INFO_WIDTH:
         return urc_info_size(out, b->width);
     case UR_IMAGE_INFO_HEIGHT:

@@ -151,8 +151,8 @@ static ur_result_t enter(ur_context_handle_t hContext, ur_device_handle_t hDevic
 
 static ur_result_t not_ours(const char *what, uintptr_t handle) {
     return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                         "bindless images: %#llx is not %s of this context", (unsigned long long)handle,
-                         what);
+                         "bindless images: %#llx is not %s of this context",
+                         (unsigned long long)handle, what);
 }
 
 // A format and descriptor as image memory of the device: the common checks, CUDA's formats,
@@ -273,11 +273,11 @@ ur_result_t cuda_bindless_images_mipmap_free_exp(ur_context_handle_t hContext,
     return free_mem(hContext, hDevice, hMem, true);
 }
 
-ur_result_t cuda_bindless_images_mipmap_get_level_exp(ur_context_handle_t hContext,
-                                                      ur_device_handle_t hDevice,
-                                                      ur_exp_image_mem_native_handle_t hImageMem,
-                                                      uint32_t mipmapLevel,
-                                                      ur_exp_image_mem_native_handle_t *phImageMem) {
+ur_result_t
+cuda_bindless_images_mipmap_get_level_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                                          ur_exp_image_mem_native_handle_t hImageMem,
+                                          uint32_t mipmapLevel,
+                                          ur_exp_image_mem_native_handle_t *phImageMem) {
     cuda_context_t *ctx;
     cuda_device_t *dev;
     ur_result_t r = enter(hContext, hDevice, &ctx, &dev);
@@ -385,17 +385,15 @@ static bool normalized_type(ur_image_channel_type_t t) {
 static void texture_desc(const urc_sampler_t *s, const urc_bindless_t *b, CUDA_TEXTURE_DESC *td) {
     memset(td, 0, sizeof *td);
     size_t dims = b->type == UR_MEM_TYPE_IMAGE3D || b->type == UR_MEM_TYPE_IMAGE_CUBEMAP_EXP ? 3
-                  : b->height != 0                                                          ? 2
-                                                                                            : 1;
+                  : b->height != 0                                                           ? 2
+                                                                                             : 1;
     // Dimensions the image lacks keep clamping: a mode there would only disturb the others.
     for (size_t i = 0; i < 3; ++i)
-        td->addressMode[i] =
-            i < dims ? address_mode(s->addressing[i]) : CU_TR_ADDRESS_MODE_CLAMP;
-    td->filterMode =
-        s->filter == UR_SAMPLER_FILTER_MODE_LINEAR ? CU_TR_FILTER_MODE_LINEAR : CU_TR_FILTER_MODE_POINT;
-    td->mipmapFilterMode = s->mip_filter == UR_SAMPLER_FILTER_MODE_LINEAR
-                               ? CU_TR_FILTER_MODE_LINEAR
-                               : CU_TR_FILTER_MODE_POINT;
+        td->addressMode[i] = i < dims ? address_mode(s->addressing[i]) : CU_TR_ADDRESS_MODE_CLAMP;
+    td->filterMode = s->filter == UR_SAMPLER_FILTER_MODE_LINEAR ? CU_TR_FILTER_MODE_LINEAR
+                                                                : CU_TR_FILTER_MODE_POINT;
+    td->mipmapFilterMode = s->mip_filter == UR_SAMPLER_FILTER_MODE_LINEAR ? CU_TR_FILTER_MODE_LINEAR
+                                                                          : CU_TR_FILTER_MODE_POINT;
     td->minMipmapLevelClamp = s->min_lod;
     td->maxMipmapLevelClamp = s->max_lod;
     td->maxAnisotropy = (unsigned)s->max_anisotropy;
@@ -539,10 +537,12 @@ static bool holds(const cuda_device_t *dev, const ur_image_desc_t *desc,
         return false;
     if (b->type == UR_MEM_TYPE_IMAGE2D) {
         int w = 0, h = 0, p = 0;
-        (void)cu.DeviceGetAttribute(&w, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH, dev->cu);
+        (void)cu.DeviceGetAttribute(&w, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH,
+                                    dev->cu);
         (void)cu.DeviceGetAttribute(&h, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT,
                                     dev->cu);
-        (void)cu.DeviceGetAttribute(&p, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH, dev->cu);
+        (void)cu.DeviceGetAttribute(&p, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH,
+                                    dev->cu);
         size_t pitch = desc->rowPitch ? desc->rowPitch : b->row_pitch;
         if ((w > 0 && b->width > (size_t)w) || (h > 0 && b->height > (size_t)h) ||
             (p > 0 && pitch > (size_t)p))

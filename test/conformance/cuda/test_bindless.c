@@ -25,8 +25,8 @@ static const ur_image_format_t r8n = {UR_IMAGE_CHANNEL_ORDER_R, UR_IMAGE_CHANNEL
 
 static ur_image_desc_t desc(ur_mem_type_t type, size_t w, size_t h, size_t d, size_t layers,
                             uint32_t levels) {
-    ur_image_desc_t x = {UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, type, w, h, d, layers, 0, 0, levels,
-                         0};
+    ur_image_desc_t x = {
+        UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, type, w, h, d, layers, 0, 0, levels, 0};
     return x;
 }
 
@@ -40,11 +40,8 @@ static ur_exp_image_mem_native_handle_t alloc_image(const ur_image_format_t *f,
 
 static ur_exp_image_copy_region_t region(size_t sx, size_t sy, size_t sz, size_t dx, size_t dy,
                                          size_t dz, size_t w, size_t h, size_t d) {
-    ur_exp_image_copy_region_t r = {UR_STRUCTURE_TYPE_EXP_IMAGE_COPY_REGION,
-                                    NULL,
-                                    {sx, sy, sz},
-                                    {dx, dy, dz},
-                                    {w, h, d}};
+    ur_exp_image_copy_region_t r = {
+        UR_STRUCTURE_TYPE_EXP_IMAGE_COPY_REGION, NULL, {sx, sy, sz}, {dx, dy, dz}, {w, h, d}};
     return r;
 }
 
@@ -70,9 +67,9 @@ typedef struct shape_t {
 } shape_t;
 
 static const shape_t shapes[] = {
-    {UR_MEM_TYPE_IMAGE1D, 9, 0, 0, 0},        {UR_MEM_TYPE_IMAGE1D_ARRAY, 7, 0, 0, 3},
-    {UR_MEM_TYPE_IMAGE2D, 6, 5, 0, 0},        {UR_MEM_TYPE_IMAGE2D_ARRAY, 5, 4, 0, 3},
-    {UR_MEM_TYPE_IMAGE3D, 5, 4, 3, 0},        {UR_MEM_TYPE_IMAGE_CUBEMAP_EXP, 4, 4, 0, 6},
+    {UR_MEM_TYPE_IMAGE1D, 9, 0, 0, 0}, {UR_MEM_TYPE_IMAGE1D_ARRAY, 7, 0, 0, 3},
+    {UR_MEM_TYPE_IMAGE2D, 6, 5, 0, 0}, {UR_MEM_TYPE_IMAGE2D_ARRAY, 5, 4, 0, 3},
+    {UR_MEM_TYPE_IMAGE3D, 5, 4, 3, 0}, {UR_MEM_TYPE_IMAGE_CUBEMAP_EXP, 4, 4, 0, 6},
 };
 
 static uint8_t pattern(size_t i) {
@@ -96,8 +93,8 @@ START_TEST(every_shape_allocates_answers_info_and_round_trips_a_box) {
         ck_assert_uint_eq(info_size(m, UR_IMAGE_INFO_DEPTH), s->d);
         ck_assert_uint_eq(info_size(m, UR_IMAGE_INFO_ARRAY_SIZE), s->layers);
         ur_image_format_t f;
-        ck_assert_ur_ok(urBindlessImagesImageGetInfoExp(T.context, m, UR_IMAGE_INFO_FORMAT, &f,
-                                                        NULL));
+        ck_assert_ur_ok(
+            urBindlessImagesImageGetInfoExp(T.context, m, UR_IMAGE_INFO_FORMAT, &f, NULL));
         ck_assert_mem_eq(&f, &r8, sizeof f);
         size_t e[3];
         extent_of(s, e);
@@ -105,17 +102,16 @@ START_TEST(every_shape_allocates_answers_info_and_round_trips_a_box) {
         size_t total = e[0] * e[1] * e[2];
         for (size_t i = 0; i < total; ++i)
             src[i] = pattern(i);
-        ck_assert_ur_ok(copy(src, (void *)m, &d, &d, &r8, region(0, 0, 0, 0, 0, 0, e[0], e[1], e[2]),
-                             UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
-                             UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE));
+        ck_assert_ur_ok(copy(
+            src, (void *)m, &d, &d, &r8, region(0, 0, 0, 0, 0, 0, e[0], e[1], e[2]),
+            UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE));
         // The far corner box back into a host layout of the same shape, at the same place.
         size_t bw = e[0] > 2 ? e[0] - 2 : 1, bh = e[1] > 1 ? e[1] - 1 : 1, bd = e[2];
         size_t ox = e[0] - bw, oy = e[1] - bh;
         memset(back, 0xEE, sizeof back);
-        ck_assert_ur_ok(copy((void *)m, back, &d, &d, &r8,
-                             region(ox, oy, 0, ox, oy, 0, bw, s->h ? bh : 0, bd),
-                             UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
-                             UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM));
+        ck_assert_ur_ok(copy(
+            (void *)m, back, &d, &d, &r8, region(ox, oy, 0, ox, oy, 0, bw, s->h ? bh : 0, bd),
+            UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST, UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM));
         ck_assert_ur_ok(urQueueFinish(T.queue));
         for (size_t z = 0; z < e[2]; ++z)
             for (size_t y = 0; y < e[1]; ++y)
@@ -146,15 +142,14 @@ START_TEST(copies_between_images_pitched_usm_and_host) {
                          UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
                          UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE));
     // Image to image, shifted: b's (1..7, 1..4) = a's (0..6, 0..3).
-    ck_assert_ur_ok(copy((void *)a, (void *)b, &d, &d, &rgba32f,
-                         region(0, 0, 0, es, 1, 0, (W - 1) * es, H - 1, 1),
-                         UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_DEVICE,
-                         UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_IMAGE));
+    ck_assert_ur_ok(copy(
+        (void *)a, (void *)b, &d, &d, &rgba32f, region(0, 0, 0, es, 1, 0, (W - 1) * es, H - 1, 1),
+        UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_IMAGE));
     // Image to pitched USM, USM to host.
     void *usm = NULL;
     size_t pitch = 0;
-    ck_assert_ur_ok(urUSMPitchedAllocExp(T.context, T.device, NULL, NULL, W * es, H, es, &usm,
-                                         &pitch));
+    ck_assert_ur_ok(
+        urUSMPitchedAllocExp(T.context, T.device, NULL, NULL, W * es, H, es, &usm, &pitch));
     ck_assert_uint_ge(pitch, W * es);
     ur_image_desc_t pd = d;
     pd.rowPitch = pitch;
@@ -164,9 +159,10 @@ START_TEST(copies_between_images_pitched_usm_and_host) {
     memset(back, 0, sizeof back);
     ur_event_handle_t ev = NULL;
     ur_exp_image_copy_region_t all = region(0, 0, 0, 0, 0, 0, W * es, H, 1);
-    ck_assert_ur_ok(urBindlessImagesImageCopyExp(
-        T.queue, usm, back, &pd, &d, &rgba32f, &rgba32f, &all, UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
-        UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, 0, NULL, &ev));
+    ck_assert_ur_ok(urBindlessImagesImageCopyExp(T.queue, usm, back, &pd, &d, &rgba32f, &rgba32f,
+                                                 &all, UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
+                                                 UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, 0, NULL,
+                                                 &ev));
     ck_assert_ur_ok(urEventWait(1, &ev));
     ck_assert_int_eq(cudat_event_command(ev), UR_COMMAND_MEM_IMAGE_COPY);
     ck_assert_ur_ok(urEventRelease(ev));
@@ -220,8 +216,8 @@ START_TEST(mipmaps_have_levels_to_copy_sample_and_free) {
         ck_assert_mem_eq(back, src, widths[l] * heights[l]);
         // A level takes unsampled handles; it is freed with its mipmap only.
         ur_exp_image_native_handle_t surf = 0;
-        ck_assert_ur_ok(urBindlessImagesUnsampledImageCreateExp(T.context, T.device, lv, &r8n, &ld,
-                                                                &surf));
+        ck_assert_ur_ok(
+            urBindlessImagesUnsampledImageCreateExp(T.context, T.device, lv, &r8n, &ld, &surf));
         ck_assert_ur_ok(urBindlessImagesUnsampledImageHandleDestroyExp(T.context, T.device, surf));
         ck_assert_ur(urBindlessImagesImageFreeExp(T.context, T.device, lv),
                      UR_RESULT_ERROR_INVALID_VALUE);
@@ -230,17 +226,20 @@ START_TEST(mipmaps_have_levels_to_copy_sample_and_free) {
     ck_assert_ur(urBindlessImagesMipmapGetLevelExp(T.context, T.device, mip, 3, &none),
                  UR_RESULT_ERROR_INVALID_VALUE);
     // The whole mipmap samples (one texture over every level); no surface covers it.
-    ur_exp_sampler_mip_properties_t mp = {UR_STRUCTURE_TYPE_EXP_SAMPLER_MIP_PROPERTIES, NULL, 0.0f,
-                                          2.0f, 4.0f, UR_SAMPLER_FILTER_MODE_LINEAR};
+    ur_exp_sampler_mip_properties_t mp = {UR_STRUCTURE_TYPE_EXP_SAMPLER_MIP_PROPERTIES,
+                                          NULL,
+                                          0.0f,
+                                          2.0f,
+                                          4.0f,
+                                          UR_SAMPLER_FILTER_MODE_LINEAR};
     ur_sampler_desc_t sd = {UR_STRUCTURE_TYPE_SAMPLER_DESC, &mp, true,
                             UR_SAMPLER_ADDRESSING_MODE_REPEAT, UR_SAMPLER_FILTER_MODE_LINEAR};
     ur_exp_image_native_handle_t tex = 0, surf = 0;
     ck_assert_ur_ok(
         urBindlessImagesSampledImageCreateExp(T.context, T.device, mip, &r8n, &d, &sd, &tex));
     ck_assert_ur_ok(urBindlessImagesSampledImageHandleDestroyExp(T.context, T.device, tex));
-    ck_assert_ur(
-        urBindlessImagesUnsampledImageCreateExp(T.context, T.device, mip, &r8n, &d, &surf),
-        UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urBindlessImagesUnsampledImageCreateExp(T.context, T.device, mip, &r8n, &d, &surf),
+                 UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur(urBindlessImagesImageFreeExp(T.context, T.device, mip),
                  UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur_ok(urBindlessImagesMipmapFreeExp(T.context, T.device, mip));
@@ -257,8 +256,7 @@ static bool texture_desc_of(ur_exp_image_native_handle_t h, CUDA_TEXTURE_DESC *t
     PFN_cuTexObjectGetTextureDesc_v5000 get_td =
         lib ? (PFN_cuTexObjectGetTextureDesc_v5000)dlsym(lib, "cuTexObjectGetTextureDesc") : NULL;
     PFN_cuTexObjectGetResourceDesc_v5000 get_rd =
-        lib ? (PFN_cuTexObjectGetResourceDesc_v5000)dlsym(lib, "cuTexObjectGetResourceDesc")
-            : NULL;
+        lib ? (PFN_cuTexObjectGetResourceDesc_v5000)dlsym(lib, "cuTexObjectGetResourceDesc") : NULL;
     if (get_td == NULL || get_rd == NULL)
         return false;
     ck_assert_int_eq(get_td(td, (CUtexObject)h), CUDA_SUCCESS);
@@ -310,11 +308,11 @@ static int sample_every_mode(ur_exp_image_mem_native_handle_t mem, const ur_imag
                             c[j] * (n ? 1.0f : (float)d->height / (float)d->width);
                     }
                 // Addressing per dimension through the extension struct, as SYCL passes it.
-                ur_exp_sampler_addr_modes_t am = {
-                    UR_STRUCTURE_TYPE_EXP_SAMPLER_ADDR_MODES,
-                    NULL,
-                    {(ur_sampler_addressing_mode_t)a, (ur_sampler_addressing_mode_t)a,
-                     (ur_sampler_addressing_mode_t)a}};
+                ur_exp_sampler_addr_modes_t am = {UR_STRUCTURE_TYPE_EXP_SAMPLER_ADDR_MODES,
+                                                  NULL,
+                                                  {(ur_sampler_addressing_mode_t)a,
+                                                   (ur_sampler_addressing_mode_t)a,
+                                                   (ur_sampler_addressing_mode_t)a}};
                 ur_sampler_desc_t sd = {UR_STRUCTURE_TYPE_SAMPLER_DESC, &am, n != 0,
                                         UR_SAMPLER_ADDRESSING_MODE_NONE,
                                         (ur_sampler_filter_mode_t)f};
@@ -367,10 +365,9 @@ START_TEST(kernels_sample_images_through_sampled_handles) {
         texels[i] = (float)((i * 37) % 97) / 96.0f;
     ur_image_desc_t d = desc(UR_MEM_TYPE_IMAGE2D, W, H, 0, 0, 1);
     ur_exp_image_mem_native_handle_t m = alloc_image(&rgba32f, &d);
-    ck_assert_ur_ok(copy(texels, (void *)m, &d, &d, &rgba32f,
-                         region(0, 0, 0, 0, 0, 0, W * 16, H, 1),
-                         UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
-                         UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE));
+    ck_assert_ur_ok(
+        copy(texels, (void *)m, &d, &d, &rgba32f, region(0, 0, 0, 0, 0, 0, W * 16, H, 1),
+             UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE));
     ck_assert_ur_ok(urQueueFinish(T.queue));
     // 16 mode combinations x 64 samples, less those the rules leave undefined (as test_image).
     ck_assert_int_ge(sample_every_mode(m, &d, texels, false), 768);
@@ -385,8 +382,8 @@ START_TEST(kernels_sample_pitched_usm_through_sampled_handles) {
         texels[i] = (float)((i * 53) % 89) / 88.0f;
     void *usm = NULL;
     size_t pitch = 0;
-    ck_assert_ur_ok(urUSMPitchedAllocExp(T.context, T.device, NULL, NULL, W * 16, H, 16, &usm,
-                                         &pitch));
+    ck_assert_ur_ok(
+        urUSMPitchedAllocExp(T.context, T.device, NULL, NULL, W * 16, H, 16, &usm, &pitch));
     ur_image_desc_t host = desc(UR_MEM_TYPE_IMAGE2D, W, H, 0, 0, 1), d = host;
     d.rowPitch = pitch;
     ck_assert_ur_ok(copy(texels, usm, &host, &d, &rgba32f, region(0, 0, 0, 0, 0, 0, W * 16, H, 1),
@@ -467,9 +464,9 @@ START_TEST(refusals_get_clear_results) {
                  UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur(urBindlessImagesMipmapGetLevelExp(T.context, T.device, m, 0, &out),
                  UR_RESULT_ERROR_INVALID_VALUE); // not a mipmap
-    ck_assert_ur(urBindlessImagesUnsampledImageCreateExp(T.context, T.device, junk, &rgba32f, &d,
-                                                         &h),
-                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(
+        urBindlessImagesUnsampledImageCreateExp(T.context, T.device, junk, &rgba32f, &d, &h),
+        UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur(urBindlessImagesSampledImageHandleDestroyExp(T.context, T.device, junk),
                  UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur(urBindlessImagesUnsampledImageHandleDestroyExp(T.context, T.device, 0),
@@ -497,8 +494,7 @@ START_TEST(refusals_get_clear_results) {
                       UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE),
                  UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur(copy(host, (void *)m, &d, &d, &rgba32f, r,
-                      UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE |
-                          UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
+                      UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE | UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
                       UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE),
                  UR_RESULT_ERROR_INVALID_VALUE);
     ur_exp_image_copy_region_t past = region(0, 0, 0, 16, 0, 0, 64, 4, 1);
