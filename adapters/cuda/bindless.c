@@ -133,8 +133,8 @@ static ur_result_t unavailable(void) {
 }
 
 // The context and a device of it, the context current for the device.
-static ur_result_t enter(ur_context_handle_t hContext, ur_device_handle_t hDevice,
-                         cuda_context_t **ctx, cuda_device_t **dev) {
+ur_result_t cuda_bl_enter(ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                          cuda_context_t **ctx, cuda_device_t **dev) {
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
     if (!cuda_is(hDevice, URC_KIND_DEVICE))
@@ -157,9 +157,9 @@ static ur_result_t not_ours(const char *what, uintptr_t handle) {
 
 // A format and descriptor as image memory of the device: the common checks, CUDA's formats,
 // the device's limits.
-static ur_result_t describe_array(const cuda_device_t *dev, const ur_image_format_t *format,
-                                  const ur_image_desc_t *desc, urc_bindless_t *b,
-                                  CUDA_ARRAY3D_DESCRIPTOR *d) {
+ur_result_t cuda_bl_describe_array(const cuda_device_t *dev, const ur_image_format_t *format,
+                                   const ur_image_desc_t *desc, urc_bindless_t *b,
+                                   CUDA_ARRAY3D_DESCRIPTOR *d) {
     ur_result_t r = urc_bindless_describe(b, format, desc, false);
     if (r != UR_RESULT_SUCCESS)
         return r;
@@ -193,12 +193,13 @@ ur_result_t cuda_bindless_images_image_allocate_exp(ur_context_handle_t hContext
                                                     ur_exp_image_mem_native_handle_t *phImageMem) {
     cuda_context_t *ctx;
     cuda_device_t *dev;
-    ur_result_t r = enter(hContext, hDevice, &ctx, &dev);
+    ur_result_t r = cuda_bl_enter(hContext, hDevice, &ctx, &dev);
     if (r != UR_RESULT_SUCCESS)
         return r;
     cuda_bl_mem_t m = {.kind = CUDA_BL_ARRAY, .ctx = ctx, .dev = dev};
     CUDA_ARRAY3D_DESCRIPTOR d;
-    if ((r = describe_array(dev, pImageFormat, pImageDesc, &m.desc, &d)) != UR_RESULT_SUCCESS)
+    if ((r = cuda_bl_describe_array(dev, pImageFormat, pImageDesc, &m.desc, &d)) !=
+        UR_RESULT_SUCCESS)
         return r;
     if (m.desc.levels > 1) {
         CUmipmappedArray mip = NULL;
@@ -231,7 +232,7 @@ static ur_result_t free_mem(ur_context_handle_t hContext, ur_device_handle_t hDe
                             uintptr_t handle, bool mipmap) {
     cuda_context_t *ctx;
     cuda_device_t *dev;
-    ur_result_t r = enter(hContext, hDevice, &ctx, &dev);
+    ur_result_t r = cuda_bl_enter(hContext, hDevice, &ctx, &dev);
     if (r != UR_RESULT_SUCCESS)
         return r;
     cuda_bl_mem_t m;
@@ -280,7 +281,7 @@ cuda_bindless_images_mipmap_get_level_exp(ur_context_handle_t hContext, ur_devic
                                           ur_exp_image_mem_native_handle_t *phImageMem) {
     cuda_context_t *ctx;
     cuda_device_t *dev;
-    ur_result_t r = enter(hContext, hDevice, &ctx, &dev);
+    ur_result_t r = cuda_bl_enter(hContext, hDevice, &ctx, &dev);
     if (r != UR_RESULT_SUCCESS)
         return r;
     cuda_bl_mem_t mip, level;
@@ -329,7 +330,7 @@ ur_result_t cuda_bindless_images_unsampled_image_create_exp(
     const ur_image_desc_t *pImageDesc, ur_exp_image_native_handle_t *phImage) {
     cuda_context_t *ctx;
     cuda_device_t *dev;
-    ur_result_t r = enter(hContext, hDevice, &ctx, &dev);
+    ur_result_t r = cuda_bl_enter(hContext, hDevice, &ctx, &dev);
     if (r != UR_RESULT_SUCCESS)
         return r;
     urc_bindless_t b;
@@ -452,7 +453,7 @@ ur_result_t cuda_bindless_images_sampled_image_create_exp(
     ur_exp_image_native_handle_t *phImage) {
     cuda_context_t *ctx;
     cuda_device_t *dev;
-    ur_result_t r = enter(hContext, hDevice, &ctx, &dev);
+    ur_result_t r = cuda_bl_enter(hContext, hDevice, &ctx, &dev);
     if (r != UR_RESULT_SUCCESS)
         return r;
     urc_sampler_t s;
@@ -502,7 +503,7 @@ static ur_result_t destroy_view(ur_context_handle_t hContext, ur_device_handle_t
                                 ur_exp_image_native_handle_t hImage, bool sampled) {
     cuda_context_t *ctx;
     cuda_device_t *dev;
-    ur_result_t r = enter(hContext, hDevice, &ctx, &dev);
+    ur_result_t r = cuda_bl_enter(hContext, hDevice, &ctx, &dev);
     if (r != UR_RESULT_SUCCESS)
         return r;
     if (!view_take(hImage, sampled, ctx))
@@ -528,7 +529,7 @@ static bool holds(const cuda_device_t *dev, const ur_image_desc_t *desc,
                   const ur_image_format_t *format, ur_exp_image_mem_type_t kind,
                   urc_bindless_t *b) {
     CUDA_ARRAY3D_DESCRIPTOR d;
-    if (describe_array(dev, format, desc, b, &d) != UR_RESULT_SUCCESS)
+    if (cuda_bl_describe_array(dev, format, desc, b, &d) != UR_RESULT_SUCCESS)
         return false;
     if (kind == UR_EXP_IMAGE_MEM_TYPE_OPAQUE_HANDLE)
         return true;
@@ -629,8 +630,10 @@ bool cuda_bindless_device_info(const cuda_device_t *dev, ur_device_info_t name,
         value = false;
         break;
     case UR_DEVICE_INFO_EXTERNAL_MEMORY_IMPORT_SUPPORT_EXP:
+        value = on && cuda_external_memory_available();
+        break;
     case UR_DEVICE_INFO_EXTERNAL_SEMAPHORE_IMPORT_SUPPORT_EXP:
-        value = false; // bindless_external.c answers once it exists
+        value = on && cuda_external_semaphores_available();
         break;
     default:
         return false;

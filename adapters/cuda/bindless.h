@@ -30,6 +30,21 @@ typedef struct cuda_bl_mem_t {
 /// True when the driver has what image memory and handles need.
 bool cuda_bindless_available(void);
 
+/// The context and a device of it (INVALID_CONTEXT when the device is not in it), the driver's
+/// bindless functions there, and the context made current for the device.
+ur_result_t cuda_bl_enter(ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                          cuda_context_t **ctx, cuda_device_t **dev);
+
+/// A format and descriptor as image memory of the device: the common checks, CUDA's formats,
+/// the device's limits, and the CUDA array descriptor (levels are the caller's).
+ur_result_t cuda_bl_describe_array(const cuda_device_t *dev, const ur_image_format_t *format,
+                                   const ur_image_desc_t *desc, urc_bindless_t *b,
+                                   CUDA_ARRAY3D_DESCRIPTOR *d);
+
+/// bindless_external.c: whether the driver imports external memory / semaphores.
+bool cuda_external_memory_available(void);
+bool cuda_external_semaphores_available(void);
+
 /// Copies the record of image memory `handle` of `ctx` to `out`; false when this adapter did
 /// not hand it out in that context (or it was freed).
 bool cuda_bl_mem_find(const cuda_context_t *ctx, uintptr_t handle, cuda_bl_mem_t *out);

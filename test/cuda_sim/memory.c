@@ -128,7 +128,9 @@ CUresult sim_mem_free_now(CUdeviceptr dptr) {
 SIM_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr) {
     sim_count_call();
     SIM_STICKY();
-    sim_streams_drain_all(); // like the real driver's free: pending work is done first
+    sim_streams_drain_all();      // like the real driver's free: pending work is done first
+    if (sim_external_unmap(dptr)) // a buffer mapped out of external memory (external.c)
+        return CUDA_SUCCESS;
     return sim_mem_free_now(dptr);
 }
 
