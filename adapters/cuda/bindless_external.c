@@ -134,8 +134,9 @@ ur_result_t cuda_bindless_images_import_external_memory_exp(
         return no_windows();
     }
     if (pExternalMemDesc->stype != UR_STRUCTURE_TYPE_EXP_EXTERNAL_MEM_DESC)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "external import: the descriptor's stype is not EXP_EXTERNAL_MEM_DESC");
+        return urc_error_set(
+            UR_RESULT_ERROR_INVALID_VALUE, 0,
+            "external import: the descriptor's stype is not EXP_EXTERNAL_MEM_DESC");
     if (size == 0)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "external import: size 0");
     if ((r = chained_fd(pExternalMemDesc->pNext, &d.handle.fd)) != UR_RESULT_SUCCESS)
@@ -257,9 +258,10 @@ ur_result_t cuda_bindless_images_map_external_array_exp(
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t cuda_bindless_images_release_external_memory_exp(
-    ur_context_handle_t hContext, ur_device_handle_t hDevice,
-    ur_exp_external_mem_handle_t hExternalMem) {
+ur_result_t
+cuda_bindless_images_release_external_memory_exp(ur_context_handle_t hContext,
+                                                 ur_device_handle_t hDevice,
+                                                 ur_exp_external_mem_handle_t hExternalMem) {
     cuda_context_t *ctx;
     cuda_device_t *dev;
     cuda_external_mem_t *m = NULL;
@@ -275,9 +277,10 @@ ur_result_t cuda_bindless_images_release_external_memory_exp(
     return r;
 }
 
-ur_result_t cuda_bindless_images_supports_importing_handle_type_exp(
-    ur_device_handle_t hDevice, ur_exp_external_mem_type_t memHandleType,
-    ur_bool_t *pSupportedRet) {
+ur_result_t
+cuda_bindless_images_supports_importing_handle_type_exp(ur_device_handle_t hDevice,
+                                                        ur_exp_external_mem_type_t memHandleType,
+                                                        ur_bool_t *pSupportedRet) {
     if (!cuda_is(hDevice, URC_KIND_DEVICE))
         return UR_RESULT_ERROR_INVALID_DEVICE;
     if ((uint32_t)memHandleType > UR_EXP_EXTERNAL_MEM_TYPE_WIN32_NT_DX11_RESOURCE)
@@ -339,8 +342,7 @@ ur_result_t cuda_bindless_images_import_external_semaphore_exp(
 
 static ur_result_t semaphore_of(ur_exp_external_semaphore_handle_t h, const cuda_context_t *ctx,
                                 cuda_external_semaphore_t **s) {
-    if (!cuda_is(h, CUDA_KIND_EXTERNAL_SEMAPHORE) ||
-        ((cuda_external_semaphore_t *)h)->ctx != ctx)
+    if (!cuda_is(h, CUDA_KIND_EXTERNAL_SEMAPHORE) || ((cuda_external_semaphore_t *)h)->ctx != ctx)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "not an external semaphore imported in this context");
     *s = (cuda_external_semaphore_t *)h;
@@ -397,10 +399,10 @@ static ur_result_t semaphore_op(ur_queue_handle_t hQueue, ur_exp_external_semaph
         p.params.fence.value = has_value ? value : 0;
         c = cu.WaitExternalSemaphoresAsync(&s->ext, &p, 1, op.stream);
     }
-    return cuda_op_end(&op,
-                       cuda_ok(c, signal ? "cuSignalExternalSemaphoresAsync"
-                                         : "cuWaitExternalSemaphoresAsync"),
-                       false, phEvent);
+    return cuda_op_end(
+        &op,
+        cuda_ok(c, signal ? "cuSignalExternalSemaphoresAsync" : "cuWaitExternalSemaphoresAsync"),
+        false, phEvent);
 }
 
 ur_result_t cuda_bindless_images_wait_external_semaphore_exp(
@@ -415,6 +417,6 @@ ur_result_t cuda_bindless_images_signal_external_semaphore_exp(
     ur_queue_handle_t hQueue, ur_exp_external_semaphore_handle_t hSemaphore, bool hasSignalValue,
     uint64_t signalValue, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
     ur_event_handle_t *phEvent) {
-    return semaphore_op(hQueue, hSemaphore, true, hasSignalValue, signalValue,
-                        numEventsInWaitList, phEventWaitList, phEvent);
+    return semaphore_op(hQueue, hSemaphore, true, hasSignalValue, signalValue, numEventsInWaitList,
+                        phEventWaitList, phEvent);
 }
