@@ -12,8 +12,8 @@ static const ur_image_format_t r8 = {UR_IMAGE_CHANNEL_ORDER_R, UR_IMAGE_CHANNEL_
 
 static ur_image_desc_t desc(ur_mem_type_t type, size_t w, size_t h, size_t d, size_t layers,
                             uint32_t levels) {
-    ur_image_desc_t x = {UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, type, w, h, d, layers, 0, 0, levels,
-                         0};
+    ur_image_desc_t x = {
+        UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, type, w, h, d, layers, 0, 0, levels, 0};
     return x;
 }
 
@@ -115,8 +115,8 @@ START_TEST(copy_sides_follow_direction_and_types) {
                                             &sh, &dh));
     ck_assert(si && !di && !sh && !dh);
     ck_assert_ur_ok(urc_bindless_copy_sides(UR_EXP_IMAGE_COPY_FLAG_HOST_TO_HOST,
-                                            UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, &si, &di,
-                                            &sh, &dh));
+                                            UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, &si, &di, &sh,
+                                            &dh));
     ck_assert(sh && dh);
     // A host side cannot be an image; one direction exactly.
     ck_assert_ur(urc_bindless_copy_sides(UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
@@ -127,9 +127,9 @@ START_TEST(copy_sides_follow_direction_and_types) {
                                          UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_IMAGE, &si, &di,
                                          &sh, &dh),
                  UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(urc_bindless_copy_sides(0, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, &si, &di, &sh,
-                                         &dh),
-                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(
+        urc_bindless_copy_sides(0, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, &si, &di, &sh, &dh),
+        UR_RESULT_ERROR_INVALID_VALUE);
 }
 END_TEST
 
