@@ -11,6 +11,8 @@
 /// the feature is one no urc adapter implements (command buffers, bindless images, virtual
 /// memory, IPC, ...: their entry points answer UNSUPPORTED_FEATURE). Adapters answer these
 /// `false`, so a SYCL runtime probing at start-up gets a definite "no" rather than an error.
+/// An adapter that implements one of them answers it before asking (the CUDA adapter's
+/// bindless image queries, adapters/cuda/bindless.c).
 bool urc_device_info_unimplemented_feature(ur_device_info_t propName);
 
 /// True when `name` is one of the space-separated words of `list` (an extension string): a

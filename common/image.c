@@ -367,6 +367,14 @@ ur_result_t urc_sampler_describe(urc_sampler_t *s, const ur_sampler_desc_t *desc
                                          (unsigned)a->addrModes[i]);
                 s->addressing[i] = a->addrModes[i];
             }
+        } else if (p->stype == UR_STRUCTURE_TYPE_EXP_SAMPLER_CUBEMAP_PROPERTIES) {
+            const ur_exp_sampler_cubemap_properties_t *c = (const void *)p;
+            if ((uint32_t)c->cubemapFilterMode > UR_EXP_SAMPLER_CUBEMAP_FILTER_MODE_SEAMLESS)
+                return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0,
+                                     "sampler: unknown cubemap filter mode %u",
+                                     (unsigned)c->cubemapFilterMode);
+            s->seamless_cubemap =
+                c->cubemapFilterMode == UR_EXP_SAMPLER_CUBEMAP_FILTER_MODE_SEAMLESS;
         }
     }
     return UR_RESULT_SUCCESS;

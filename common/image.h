@@ -103,10 +103,12 @@ typedef struct urc_sampler_t {
     ur_sampler_filter_mode_t filter;
     ur_sampler_filter_mode_t mip_filter; // NEAREST without mip properties
     float min_lod, max_lod, max_anisotropy;
+    bool seamless_cubemap; // EXP_SAMPLER_CUBEMAP_PROPERTIES asked for SEAMLESS
 } urc_sampler_t;
 
 /// Reads `desc` and its pNext chain (UR_STRUCTURE_TYPE_EXP_SAMPLER_MIP_PROPERTIES,
-/// UR_STRUCTURE_TYPE_EXP_SAMPLER_ADDR_MODES; other structs are skipped, at most 64 are walked).
+/// UR_STRUCTURE_TYPE_EXP_SAMPLER_ADDR_MODES, UR_STRUCTURE_TYPE_EXP_SAMPLER_CUBEMAP_PROPERTIES;
+/// other structs are skipped, at most 64 are walked).
 /// UR_RESULT_ERROR_INVALID_VALUE for a wrong stype, a chain longer than 64 or a negative
 /// anisotropy; UR_RESULT_ERROR_INVALID_ENUMERATION for unknown modes in the extension structs.
 ur_result_t urc_sampler_describe(urc_sampler_t *s, const ur_sampler_desc_t *desc);

@@ -44,6 +44,7 @@ static void load(void) {
 #define CUDA_DRIVER_RESOLVE_OPTIONAL(field, type, symbol, older)                                   \
     cu.field = (type)resolve_optional(lib, symbol, older);
     CUDA_DRIVER_OPTIONAL(CUDA_DRIVER_RESOLVE_OPTIONAL)
+    CUDA_DRIVER_BINDLESS(CUDA_DRIVER_RESOLVE_OPTIONAL)
 #undef CUDA_DRIVER_RESOLVE_OPTIONAL
     if (cu.EventElapsedTime == NULL) {
         snprintf(failure, sizeof failure, "libcuda.so.1 lacks cuEventElapsedTime");

@@ -10,6 +10,8 @@
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
+#include "cuda_driver_bindless.h"
+
 // Each entry: table field, function type (cudaTypedefs.h names the API version), the exported
 // symbol. cuda.h maps most names to versioned symbols (cuMemAlloc -> cuMemAlloc_v2); the symbol
 // column spells those out, because dlsym sees no macros.
@@ -160,6 +162,7 @@ typedef struct cuda_driver_t {
 #define CUDA_DRIVER_FIELD(field, type, ...) type field;
     CUDA_DRIVER_REQUIRED(CUDA_DRIVER_FIELD)
     CUDA_DRIVER_OPTIONAL(CUDA_DRIVER_FIELD)
+    CUDA_DRIVER_BINDLESS(CUDA_DRIVER_FIELD)
 #undef CUDA_DRIVER_FIELD
 } cuda_driver_t;
 

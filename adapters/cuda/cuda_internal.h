@@ -476,6 +476,9 @@ bool cuda_images_available(void);
 void cuda_device_image_limits(const cuda_device_t *dev, urc_image_limits_t *limits);
 /// Frees an image's surface object and array (at its last release; context current).
 void cuda_image_free(cuda_mem_t *m);
+/// The CUDA array format and channel count of a UR format (R, RG, RGBA of unpacked types; the
+/// normalised types share the integer storage); false for what CUDA arrays cannot hold.
+bool cuda_array_format(const ur_image_format_t *f, CUarray_format *format, unsigned *channels);
 
 // ---- usm.c ----
 /// What the driver knows of a pointer (all zero for memory it did not allocate or register).

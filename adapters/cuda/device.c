@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "assert_record.h"
+#include "bindless.h"
 #include "cuda_internal.h"
 #include "nvml.h"
 #include "physical_mem.h"
@@ -502,6 +503,9 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
     if (propName == UR_DEVICE_INFO_IPC_PHYSICAL_MEMORY_SUPPORT_EXP ||
         propName == UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP)
         return urc_info_bool(&out, cuda_device_exports_fd(dev));
+    ur_result_t bindless;
+    if (cuda_bindless_device_info(dev, propName, &out, &bindless)) // bindless.c
+        return bindless;
     int b = fixed_bool(propName);
     if (b >= 0)
         return urc_info_bool(&out, b != 0);

@@ -13,7 +13,7 @@ bool cuda_images_available(void) {
            cu.SurfObjectDestroy != NULL;
 }
 
-static bool array_format(const ur_image_format_t *f, CUarray_format *format, unsigned *channels) {
+bool cuda_array_format(const ur_image_format_t *f, CUarray_format *format, unsigned *channels) {
     switch (f->channelOrder) {
     case UR_IMAGE_CHANNEL_ORDER_R:
         *channels = 1;
@@ -176,7 +176,7 @@ ur_result_t cuda_mem_image_create(ur_context_handle_t hContext, ur_mem_flags_t f
         return res;
     CUDA_ARRAY3D_DESCRIPTOR d;
     memset(&d, 0, sizeof d);
-    if (!array_format(pImageFormat, &d.Format, &d.NumChannels))
+    if (!cuda_array_format(pImageFormat, &d.Format, &d.NumChannels))
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT, 0,
                              "CUDA arrays hold R, RG and RGBA of unpacked channel types only");
     d.Width = img.width;

@@ -50,6 +50,10 @@ CUDA_FORGETTING(MemAllocFromPoolAsync, (CUdeviceptr * p, size_t n, CUmemoryPool 
 CUDA_FORGETTING(MemFreeAsync, (CUdeviceptr p, CUstream s), (p, s))
 CUDA_FORGETTING(IpcOpenMemHandle, (CUdeviceptr * p, CUipcMemHandle h, unsigned int f), (p, h, f))
 CUDA_FORGETTING(IpcCloseMemHandle, (CUdeviceptr p), (p))
+CUDA_FORGETTING(ExternalMemoryGetMappedBuffer,
+                (CUdeviceptr * p, CUexternalMemory m, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *d),
+                (p, m, d))
+CUDA_FORGETTING(DestroyExternalMemory, (CUexternalMemory m), (m))
 
 #define CUDA_WRAP(field)                                                                           \
     if (cu.field != NULL) {                                                                        \
@@ -74,4 +78,6 @@ void cuda_usm_lookup_wrap_driver(void) {
     CUDA_WRAP(MemFreeAsync)
     CUDA_WRAP(IpcOpenMemHandle)
     CUDA_WRAP(IpcCloseMemHandle)
+    CUDA_WRAP(ExternalMemoryGetMappedBuffer)
+    CUDA_WRAP(DestroyExternalMemory)
 }

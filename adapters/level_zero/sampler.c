@@ -135,7 +135,8 @@ ur_result_t l0_sampler_create_with_native_handle(ur_native_handle_t hNativeSampl
                           UR_SAMPLER_FILTER_MODE_NEAREST,
                           0.0f,
                           0.0f,
-                          0.0f};
+                          0.0f,
+                          false};
     l0_sampler_t *s = sampler_new(L0_CONTEXT(hContext), &desc);
     if (s == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;

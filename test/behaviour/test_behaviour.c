@@ -2,7 +2,8 @@
 // Behaviours UR's users rely on, checked the same way on every adapter (issue 13): the suite
 // runs on each CPU OpenCL runtime, the simulated CUDA and Level Zero drivers, and a real GPU.
 // Native handle 0 events, waits across contexts, handle identity, argument checks before
-// feature checks, and USM 2D fills against a host reference.
+// feature checks, bindless images as the device query says, and USM 2D fills against a host
+// reference.
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -303,6 +304,39 @@ START_TEST(usm_fill_2d_matches_the_host_reference) {
 }
 END_TEST
 
+// ---- bindless images: the device query and the entry points agree ----
+
+START_TEST(bindless_images_follow_the_device_query) {
+    static const ur_device_info_t queries[] = {
+        UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP, UR_DEVICE_INFO_MIPMAP_SUPPORT_EXP,
+        UR_DEVICE_INFO_EXTERNAL_MEMORY_IMPORT_SUPPORT_EXP, UR_DEVICE_INFO_IMAGE_ARRAY_SUPPORT_EXP,
+        UR_DEVICE_INFO_BINDLESS_SAMPLE_2D_USM_SUPPORT_EXP};
+    ur_bool_t on = false;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, queries[0], sizeof on, &on, NULL));
+    ur_image_format_t f = {UR_IMAGE_CHANNEL_ORDER_RGBA, UR_IMAGE_CHANNEL_TYPE_FLOAT};
+    ur_image_desc_t d = {
+        UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, 4, 4, 0, 0, 0, 0, 0, 0};
+    ur_exp_image_mem_native_handle_t m = 0;
+    // Arguments are checked first, whatever the answer.
+    ck_assert_ur(urBindlessImagesImageAllocateExp(T.context, T.device, NULL, &d, &m),
+                 UR_RESULT_ERROR_INVALID_NULL_POINTER);
+    ur_result_t r = urBindlessImagesImageAllocateExp(T.context, T.device, &f, &d, &m);
+    if (!on) {
+        // No bindless images: every related query says no, and the entry points say so.
+        for (size_t i = 1; i < sizeof queries / sizeof queries[0]; ++i) {
+            ur_bool_t b = true;
+            ck_assert_ur_ok(urDeviceGetInfo(T.device, queries[i], sizeof b, &b, NULL));
+            ck_assert_msg(!b, "device info %#x is true without bindless images",
+                          (unsigned)queries[i]);
+        }
+        ck_assert_ur(r, UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+        return;
+    }
+    ck_assert_ur_ok(r);
+    ck_assert_ur_ok(urBindlessImagesImageFreeExp(T.context, T.device, m));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("behaviour");
     TCase *tc = urc_test_tcase("urEventCreateWithNativeHandle", setup, teardown);
@@ -321,6 +355,9 @@ int main(void) {
     tcase_add_test(tc, sampler_bad_addressing_mode_is_invalid_enumeration);
     tcase_add_test(tc, context_flags_outside_the_mask_are_invalid_enumeration);
     tcase_add_test(tc, queue_high_and_low_priority_are_invalid_properties);
+    suite_add_tcase(s, tc);
+    tc = urc_test_tcase("urBindlessImagesImageAllocateExp", setup, teardown);
+    tcase_add_test(tc, bindless_images_follow_the_device_query);
     suite_add_tcase(s, tc);
     tc = urc_test_tcase("urEnqueueUSMFill2D", setup, teardown);
     tcase_add_loop_test(tc, usm_fill_2d_matches_the_host_reference, 0, FILL_SHAPES);

@@ -174,6 +174,14 @@ struct sim_module_t {
 /// The global named `name` of the module, or NULL.
 sim_global_t *sim_module_global(sim_module_t *m, const char *name);
 
+// ---- texture.c ----
+/// images.cu's texture_sample: 2D RGBA float textures through the host reference sampler.
+void sim_texture_sample(const sim_launch_t *launch);
+
+// ---- external.c ----
+/// Forgets a buffer cuExternalMemoryGetMappedBuffer handed out (cuMemFree); false for others.
+bool sim_external_unmap(CUdeviceptr p);
+
 // ---- kernels.c ----
 /// The host implementation of a test kernel, or NULL.
 sim_kernel_fn_t sim_kernel_impl(const char *name);

@@ -170,6 +170,7 @@ static const struct {
     {"image_args", image_args},
     {"surface_fill", surface_fill},
     {"surface_read", surface_read},
+    {"texture_sample", sim_texture_sample}, // texture.c
     {"inc_dev_var", inc_dev_var},
     {"add_one", add_one},
     {"fill_value", fill_value},

@@ -128,7 +128,9 @@ CUresult sim_mem_free_now(CUdeviceptr dptr) {
 SIM_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr) {
     sim_count_call();
     SIM_STICKY();
-    sim_streams_drain_all(); // like the real driver's free: pending work is done first
+    sim_streams_drain_all();      // like the real driver's free: pending work is done first
+    if (sim_external_unmap(dptr)) // a buffer mapped out of external memory (external.c)
+        return CUDA_SUCCESS;
     return sim_mem_free_now(dptr);
 }
 
@@ -438,6 +440,7 @@ SIM_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream s) {
     q.srcMemoryType = p->srcMemoryType;
     q.srcHost = p->srcHost;
     q.srcDevice = p->srcDevice;
+    q.srcArray = p->srcArray;
     q.srcPitch = p->srcPitch;
     q.srcHeight = p->srcY + p->Height;
     q.dstXInBytes = p->dstXInBytes;
@@ -445,6 +448,7 @@ SIM_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream s) {
     q.dstMemoryType = p->dstMemoryType;
     q.dstHost = p->dstHost;
     q.dstDevice = p->dstDevice;
+    q.dstArray = p->dstArray;
     q.dstPitch = p->dstPitch;
     q.dstHeight = p->dstY + p->Height;
     q.WidthInBytes = p->WidthInBytes;

@@ -104,8 +104,8 @@ START_TEST(device_get_info_features_present_and_absent) {
     ck_assert(info_bool(UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT));
     ck_assert(info_bool(UR_DEVICE_INFO_IMAGE_SUPPORT)); // CUDA arrays and surface objects
     ck_assert(info_bool(UR_DEVICE_INFO_USM_POOL_SUPPORT));
-    ck_assert(info_bool(UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP)); // explicit CUDA graphs
-    ck_assert(!info_bool(UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP));
+    ck_assert(info_bool(UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP));  // explicit CUDA graphs
+    ck_assert(info_bool(UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP)); // bindless.c
     uint32_t usm = 0;
     ck_assert_ur_ok(
         urDeviceGetInfo(T.device, UR_DEVICE_INFO_USM_DEVICE_SUPPORT, sizeof usm, &usm, NULL));

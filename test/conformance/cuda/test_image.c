@@ -5,7 +5,8 @@
 // SYCL's CUDA device code decodes, write an image through its surface and read it back; on a
 // GPU, textures over an image's CUDA array read every addressing x filter x coordinate mode as
 // the host reference sampler says. Runs on a GPU and on the simulated driver (test/cuda_sim),
-// which has no textures.
+// whose textures sample through that same reference (so there the texture case checks the
+// plumbing only).
 #include <dlfcn.h>
 #include <math.h>
 #include <stdint.h>
