@@ -68,8 +68,9 @@ ur_result_t cuda_ipc_open_event_handle_exp(ur_context_handle_t hContext,
     CUevent ev = NULL;
     CUresult r = cu.IpcOpenEventHandle(&ev, handle);
     // A handle whose process or event is gone, or that never was one, is the caller's bad value.
+    // The driver names a corrupted handle's missing owner as a context (seen on an H200).
     if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_INVALID_HANDLE ||
-        r == CUDA_ERROR_MAP_FAILED)
+        r == CUDA_ERROR_MAP_FAILED || r == CUDA_ERROR_INVALID_CONTEXT)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, (int32_t)r,
                              "cuIpcOpenEventHandle refused the handle (its process or event may "
                              "be gone)");
