@@ -16,8 +16,8 @@ enum { N = 64 };
 typedef struct log_t {
     atomic_int next;
     int order[64];
-    int *data;            // USM the commands write, or NULL
-    int seen[64];         // data[0] when each task ran
+    int *data;             // USM the commands write, or NULL
+    int seen[64];          // data[0] when each task ran
     uint64_t launches[64]; // kernel launches the simulator had recorded when each task ran
 } log_t;
 
@@ -105,15 +105,15 @@ START_TEST(host_tasks_interleave_with_kernels_and_copies) {
     uint64_t before = T.sim.GetLaunchCount();
     for (int i = 0; i < 5; ++i) {
         int value = i + 1;
-        ck_assert_ur_ok(urEnqueueUSMFill(T.queue, data, sizeof value, &value, N * sizeof(int), 0,
-                                         NULL, NULL));
+        ck_assert_ur_ok(
+            urEnqueueUSMFill(T.queue, data, sizeof value, &value, N * sizeof(int), 0, NULL, NULL));
         ck_assert_ur_ok(urEnqueueKernelLaunchWithArgsExp(T.queue, k, 1, NULL, &global, NULL, 1,
                                                          &arg, NULL, 0, NULL, NULL));
         tasks[i] = (task_t){&log, i};
         ck_assert_ur_ok(urEnqueueHostTaskExp(T.queue, record, &tasks[i], NULL, 0, NULL, NULL));
         ck_assert_ur_ok(urEnqueueHostTaskExp(T.queue, times_ten, data, NULL, 0, NULL, NULL));
-        ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, false, out + i * N, data, N * sizeof(int), 0,
-                                           NULL, NULL));
+        ck_assert_ur_ok(
+            urEnqueueUSMMemcpy(T.queue, false, out + i * N, data, N * sizeof(int), 0, NULL, NULL));
     }
     ck_assert_ur_ok(urQueueFinish(T.queue));
     ck_assert_int_eq(atomic_load(&log.next), 5);
@@ -275,9 +275,9 @@ START_TEST(native_command_bad_input) {
     ck_assert_ur(
         urEnqueueNativeCommandExp(T.queue, fill_natively, &n, 1, &not_mem, NULL, 0, NULL, NULL),
         UR_RESULT_ERROR_INVALID_MEM_OBJECT);
-    ck_assert_ur(urEnqueueNativeCommandExp(T.queue, fill_natively, &n, 0, NULL, NULL, 1, NULL,
-                                           NULL),
-                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    ck_assert_ur(
+        urEnqueueNativeCommandExp(T.queue, fill_natively, &n, 0, NULL, NULL, 1, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
     ur_exp_enqueue_native_command_properties_t props = {
         UR_STRUCTURE_TYPE_EXP_ENQUEUE_NATIVE_COMMAND_PROPERTIES, NULL,
         UR_EXP_ENQUEUE_NATIVE_COMMAND_FLAG_TBD};
