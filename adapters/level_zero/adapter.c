@@ -33,15 +33,18 @@ ur_result_t l0_adapter_retain(ur_adapter_handle_t hAdapter) {
 
 // Platforms and devices live as long as the process (SYCL keeps their handles in static
 // caches, and the Level Zero loader cannot be initialised twice), so the last release only
-// waits for the pending event callbacks, as the CUDA adapter's does, and stops their thread.
+// waits for the pending host tasks and event callbacks, as the CUDA adapter's does, and stops
+// their threads (host tasks first: an event callback may wait for one).
 ur_result_t l0_adapter_release(ur_adapter_handle_t hAdapter) {
     if (!l0_is(hAdapter, URC_KIND_ADAPTER))
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     urc_release_t released = urc_user_release(&adapter);
     if (released == URC_RELEASE_REFUSED)
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (released == URC_RELEASE_DESTROY)
+    if (released == URC_RELEASE_DESTROY) {
+        l0_host_tasks_stop(true);
         l0_callbacks_stop(true);
+    }
     return UR_RESULT_SUCCESS;
 }
 

@@ -385,11 +385,6 @@ ur_result_t l0_event_set_callback(ur_event_handle_t hEvent, ur_execution_info_t 
     return urc_callback_engine_add(&callbacks, hEvent, execStatus, pfnNotify, pUserData);
 }
 
-ur_result_t l0_event_on_complete(l0_event_t *e, ur_event_callback_t fn, void *data) {
-    return urc_callback_engine_add(&callbacks, (ur_event_handle_t)e, UR_EXECUTION_INFO_COMPLETE, fn,
-                                   data);
-}
-
 void l0_callbacks_stop(bool drain) {
     urc_callback_engine_stop(&callbacks, drain);
 }

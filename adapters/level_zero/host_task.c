@@ -1,34 +1,80 @@
 // SPDX-License-Identifier: MIT
 // Host tasks, native commands, timestamps and device-wide waits.
 //
-// Level Zero has no host-function command. A host task is two events: a barrier over the
-// task's wait list (and the queue's order) signals a `gate`; the adapter's callback thread
-// (common/event_callbacks, the engine behind urEventSetCallback) sees the gate complete, runs
-// the function and then signals the task's own event from the host. That event is the command's
-// event like any other, so later commands of the queue, and anyone waiting, wait for the task.
+// Level Zero has no host-function command. A host task is two Level Zero events: a barrier over
+// the task's wait list (and the queue's order) signals a `gate`; a thread of the adapter sees the
+// gate signalled, runs the function and then signals the command's own event from the host. That
+// event is the command's event like any other, so later commands of the queue, and anyone
+// waiting, wait for the task. The thread is common/event_callbacks' engine (the one behind
+// urEventSetCallback), here with tasks in place of events: it polls the gates.
 #include <stdlib.h>
 
+#include "event_callbacks.h"
 #include "l0_internal.h"
 
 typedef struct l0_host_task_t {
     ur_exp_host_task_function_t fn;
     void *data;
-    l0_event_t *task;      // held: signalled from the host once fn has run
-    atomic_bool cancelled; // the enqueue failed after the callback was registered
+    l0_context_t *ctx;
+    ze_event_handle_t gate; // from the context's plain cache
+    l0_event_t *task;       // held; signalled from the host once fn has run
+    atomic_bool cancelled;  // the enqueue failed after the task was registered
 } l0_host_task_t;
 
-// Runs on the callback thread. A gate that could not be polled (a lost device) completes the
-// task without running it, so that nothing behind it waits forever.
-static void run_host_task(ur_event_handle_t gate, ur_execution_info_t status, void *p) {
-    (void)status;
-    l0_host_task_t *t = p;
-    if (!atomic_load(&t->cancelled)) {
-        if (l0_event_done(L0_EVENT(gate)))
-            t->fn(t->data);
-        (void)l0_ok(zeEventHostSignal(t->task->ze), "zeEventHostSignal");
-    }
+#define TASK(h) ((l0_host_task_t *)(void *)(h))
+
+// The task is ready when its gate is signalled. Its event may also have been signalled without
+// it, by a batch that failed to execute (queue.c), and then the gate never will be.
+static urc_event_poll_t task_poll(ur_event_handle_t h) {
+    l0_host_task_t *t = TASK(h);
+    if (atomic_load(&t->cancelled) || l0_event_done(t->task))
+        return URC_EVENT_COMPLETE;
+    ze_result_t r = zeEventQueryStatus(t->gate);
+    if (r == ZE_RESULT_NOT_READY)
+        return URC_EVENT_PENDING;
+    return r == ZE_RESULT_SUCCESS ? URC_EVENT_COMPLETE : URC_EVENT_FAILED;
+}
+
+static void task_retain(ur_event_handle_t h) {
+    (void)h; // registered once: the engine's reference is the task itself
+}
+
+// The engine's last touch. The task's event is signalled last: whoever waits for it may then
+// release everything (the test fixtures count the driver's live objects right after), so
+// nothing of the adapter may be held past the signal. Until the signal the queue keeps the
+// event pending, so dropping the task's reference first cannot destroy it.
+static void task_release(ur_event_handle_t h) {
+    l0_host_task_t *t = TASK(h);
+    bool signal = !atomic_load(&t->cancelled) && !l0_event_done(t->task);
+    ze_event_handle_t ze = t->task->ze;
+    l0_context_give_event(t->ctx, 0, t->gate);
     l0_event_release_internal(t->task);
     free(t);
+    if (signal)
+        (void)l0_ok(zeEventHostSignal(ze), "zeEventHostSignal");
+}
+
+// Runs the function unless the enqueue failed, the event completed without the task, or the
+// gate could not be polled (a lost device): then the task completes without running.
+static void run_host_task(ur_event_handle_t h, ur_execution_info_t status, void *data) {
+    (void)status;
+    (void)data;
+    l0_host_task_t *t = TASK(h);
+    if (!atomic_load(&t->cancelled) && zeEventQueryStatus(t->gate) == ZE_RESULT_SUCCESS &&
+        !l0_event_done(t->task))
+        t->fn(t->data);
+}
+
+static const urc_callback_ops_t task_ops = {task_poll, task_retain, task_release, NULL};
+static urc_callback_engine_t tasks = URC_CALLBACK_ENGINE_INIT(&task_ops);
+
+void l0_host_tasks_stop(bool drain) {
+    urc_callback_engine_stop(&tasks, drain);
+}
+
+// Unloading the adapter without its last urAdapterRelease: the thread must not outlive its code.
+__attribute__((destructor)) static void host_tasks_fini(void) {
+    urc_callback_engine_stop(&tasks, false);
 }
 
 // Both property structs are {stype, pNext, flags}; no flag is defined yet.
@@ -39,33 +85,31 @@ static ur_result_t check_flags(const ur_exp_host_task_properties_t *p) {
     return UR_RESULT_SUCCESS;
 }
 
-// The gate's barrier and the registration of the task's callback, inside the task's command.
-// Takes `t`: the callback frees it, or this function when no callback was registered.
+// The gate's barrier inside the task's command, and the task's registration. Takes `t`: the
+// engine frees it, or this function when it was not registered.
 static ur_result_t append_host_task(l0_op_t *op, l0_host_task_t *t) {
-    l0_event_t *gate = NULL;
-    ur_result_t res = l0_event_create(op->queue, UR_COMMAND_HOST_TASK_EXP, &gate);
+    t->ctx = op->queue->ctx;
+    ur_result_t res = l0_context_take_event(t->ctx, 0, &t->gate);
     if (res != UR_RESULT_SUCCESS) {
         free(t);
         return res;
     }
     t->task = op->event;
     l0_event_retain_internal(t->task);
-    // Registered before the barrier exists, so a failed registration leaves nothing to undo
-    // on the device.
-    res = l0_event_on_complete(gate, run_host_task, t);
+    // Registered before the barrier exists, so a failed registration leaves nothing to undo on
+    // the device.
+    res = urc_callback_engine_add(&tasks, (ur_event_handle_t)(void *)t, UR_EXECUTION_INFO_COMPLETE,
+                                  run_host_task, NULL);
     if (res != UR_RESULT_SUCCESS) {
+        l0_context_give_event(t->ctx, 0, t->gate);
         l0_event_release_internal(t->task);
         free(t);
-    } else {
-        res = l0_ok(zeCommandListAppendBarrier(op->list, gate->ze, op->nwaits, op->waits),
-                    "zeCommandListAppendBarrier");
-        if (res != UR_RESULT_SUCCESS) {
-            // The callback still runs once: it must find the gate signalled and do nothing.
-            atomic_store(&t->cancelled, true);
-            (void)zeEventHostSignal(gate->ze);
-        }
+        return res;
     }
-    l0_event_release_created(gate); // the callback holds the gate until it has run
+    res = l0_ok(zeCommandListAppendBarrier(op->list, t->gate, op->nwaits, op->waits),
+                "zeCommandListAppendBarrier");
+    if (res != UR_RESULT_SUCCESS)
+        atomic_store(&t->cancelled, true); // the engine drops it at its next pass
     return res;
 }
 

@@ -433,9 +433,10 @@ void l0_event_release_created(l0_event_t *e);
 /// Stops the thread behind urEventSetCallback, if it runs: with `drain`, after every pending
 /// callback has run (each waits for its event to complete).
 void l0_callbacks_stop(bool drain);
-/// Runs fn(e, COMPLETE, data) on the callback thread once e has completed (or cannot be
-/// polled any more); e is held until then (host_task.c).
-ur_result_t l0_event_on_complete(l0_event_t *e, ur_event_callback_t fn, void *data);
+
+// ---- host_task.c ----
+/// Stops the thread that runs host tasks, if it runs: with `drain`, after every pending task.
+void l0_host_tasks_stop(bool drain);
 
 /// A wait list in which reusable events stand for their latest signals (held until fini);
 /// entries never signalled are left out. `events` is the caller's list when it has none.

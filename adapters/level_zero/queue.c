@@ -354,6 +354,7 @@ static l0_queue_t *queue_new(l0_context_t *ctx, l0_device_t *dev, ur_queue_flags
     q->profiling = (flags & UR_QUEUE_FLAG_PROFILING_ENABLE) != 0;
     q->batch = 1;
     atomic_init(&q->sent, 0);
+    atomic_init(&q->native_list, NULL);
     pthread_mutex_init(&q->lock, NULL);
     urc_object_init(&q->obj, &l0_ddi, URC_KIND_QUEUE);
     l0_context_retain_internal(ctx);
