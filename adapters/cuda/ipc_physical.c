@@ -6,7 +6,8 @@
 // with pidfd_open + pidfd_getfd before cuMemImportFromShareableHandle. The data also carries
 // what lets the opener refuse a wrong or stale handle before the driver sees it: a magic word
 // and its own size, the descriptor's file identity (a closed and reused descriptor number is
-// another file), the size and the device's UUID.
+// usually another file; where it is not, the driver's import refuses it), the size and the
+// device's UUID.
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -250,10 +251,12 @@ ur_result_t cuda_ipc_open_phys_mem_handle_exp(ur_context_handle_t hContext,
     if (res == UR_RESULT_SUCCESS) {
         r = cu.MemImportFromShareableHandle(&handle, (void *)(intptr_t)fd,
                                             CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
-        res = r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_INVALID_HANDLE
-                  ? urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, (int32_t)r,
-                                  "cuMemImportFromShareableHandle refused the descriptor")
-                  : cuda_ok(r, "cuMemImportFromShareableHandle");
+        // Short of memory, a refused import means the descriptor is no shareable memory (the
+        // file identity cannot tell two descriptors of one driver device file apart).
+        res = r == CUDA_SUCCESS || r == CUDA_ERROR_OUT_OF_MEMORY
+                  ? cuda_ok(r, "cuMemImportFromShareableHandle")
+                  : urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, (int32_t)r,
+                                  "cuMemImportFromShareableHandle refused the descriptor");
     }
     close(fd); // the import holds its own reference to the memory
     cuda_physical_mem_t *m = NULL;
