@@ -4,10 +4,12 @@
 // USM with sub-regions; kernels sample an image through a sampled handle (compared with the
 // host reference sampler in every addressing x filter x coordinate mode, and the texture's own
 // descriptor compared with the sampler asked for), write one through an unsampled handle, and
-// the result is copied back; refusals, support queries, device queries. Runs on a GPU and on
+// the result is copied back; refusals, support queries, device queries, four threads making and
+// freeing images at once; external memory and semaphores. Runs on a GPU and on
 // the simulated driver (test/cuda_sim), whose textures sample through the same reference.
 #include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <stdint.h>
@@ -579,6 +581,49 @@ START_TEST(support_queries_and_device_infos_agree) {
 }
 END_TEST
 
+// Image memory and handles made and destroyed from several threads at once: each thread sees
+// its own values and every free finds its memory.
+static void *churn(void *arg) {
+    (void)arg;
+    ur_image_desc_t d = desc(UR_MEM_TYPE_IMAGE2D, 16, 8, 0, 0, 1);
+    ur_sampler_desc_t sd = {UR_STRUCTURE_TYPE_SAMPLER_DESC, NULL, true,
+                            UR_SAMPLER_ADDRESSING_MODE_CLAMP_TO_EDGE,
+                            UR_SAMPLER_FILTER_MODE_LINEAR};
+    for (int i = 0; i < 50; ++i) {
+        ur_exp_image_mem_native_handle_t m = 0;
+        ur_exp_image_native_handle_t tex = 0, surf = 0;
+        size_t w = 0;
+        if (urBindlessImagesImageAllocateExp(T.context, T.device, &rgba32f, &d, &m) !=
+                UR_RESULT_SUCCESS ||
+            urBindlessImagesImageGetInfoExp(T.context, m, UR_IMAGE_INFO_WIDTH, &w, NULL) !=
+                UR_RESULT_SUCCESS ||
+            w != 16 ||
+            urBindlessImagesSampledImageCreateExp(T.context, T.device, m, &rgba32f, &d, &sd,
+                                                  &tex) != UR_RESULT_SUCCESS ||
+            urBindlessImagesUnsampledImageCreateExp(T.context, T.device, m, &rgba32f, &d, &surf) !=
+                UR_RESULT_SUCCESS ||
+            urBindlessImagesSampledImageHandleDestroyExp(T.context, T.device, tex) !=
+                UR_RESULT_SUCCESS ||
+            urBindlessImagesUnsampledImageHandleDestroyExp(T.context, T.device, surf) !=
+                UR_RESULT_SUCCESS ||
+            urBindlessImagesImageFreeExp(T.context, T.device, m) != UR_RESULT_SUCCESS)
+            return (void *)1;
+    }
+    return NULL;
+}
+
+START_TEST(threads_make_and_free_images_at_once) {
+    pthread_t t[4];
+    for (int i = 0; i < 4; ++i)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, churn, NULL), 0);
+    for (int i = 0; i < 4; ++i) {
+        void *failed = NULL;
+        pthread_join(t[i], &failed);
+        ck_assert_ptr_null(failed);
+    }
+}
+END_TEST
+
 // The adapter's libcuda.so.1 is the simulated driver (it exports a call counter).
 static void *driver(void) {
     return dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
@@ -781,6 +826,7 @@ int main(void) {
     tcase_add_test(tc, mipmaps_have_levels_to_copy_sample_and_free);
     tcase_add_test(tc, refusals_get_clear_results);
     tcase_add_test(tc, support_queries_and_device_infos_agree);
+    tcase_add_test(tc, threads_make_and_free_images_at_once);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urBindlessImagesImageCopyExp");
     tcase_add_test(tc, copies_between_images_pitched_usm_and_host);
