@@ -17,7 +17,8 @@ bool cuda_bindless_available(void) {
 
 // ---- the registry -------------------------------------------------------------------------------
 // Image memory and image handles by their driver value. Creation and destruction are rare next
-// to kernel launches, and lookups are short, so one lock guards both tables.
+// to copies and launches, so one reader-writer lock guards both tables: lookups (every copy)
+// only read.
 
 #define BL_BUCKETS 256
 
@@ -34,7 +35,7 @@ typedef struct view_node_t {
     cuda_device_t *dev;
 } view_node_t;
 
-static pthread_mutex_t bl_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_rwlock_t bl_lock = PTHREAD_RWLOCK_INITIALIZER;
 static mem_node_t *mems[BL_BUCKETS];
 static view_node_t *views[BL_BUCKETS];
 
@@ -44,14 +45,14 @@ static size_t bucket(uint64_t v) {
 
 bool cuda_bl_mem_find(const cuda_context_t *ctx, uintptr_t handle, cuda_bl_mem_t *out) {
     bool found = false;
-    pthread_mutex_lock(&bl_lock);
+    pthread_rwlock_rdlock(&bl_lock);
     for (mem_node_t *n = mems[bucket(handle)]; n != NULL; n = n->next)
         if (n->m.handle == handle && n->m.ctx == ctx) {
             *out = n->m;
             found = true;
             break;
         }
-    pthread_mutex_unlock(&bl_lock);
+    pthread_rwlock_unlock(&bl_lock);
     return found;
 }
 
@@ -60,18 +61,18 @@ bool cuda_bl_mem_add(const cuda_bl_mem_t *m) {
     if (n == NULL)
         return false;
     n->m = *m;
-    pthread_mutex_lock(&bl_lock);
+    pthread_rwlock_wrlock(&bl_lock);
     size_t b = bucket(m->handle);
     n->next = mems[b];
     mems[b] = n;
-    pthread_mutex_unlock(&bl_lock);
+    pthread_rwlock_unlock(&bl_lock);
     return true;
 }
 
 // Forgets `handle` and, for a mipmap, its levels. True when it was there.
 static bool mem_remove(uintptr_t handle, const cuda_context_t *ctx) {
     bool found = false;
-    pthread_mutex_lock(&bl_lock);
+    pthread_rwlock_wrlock(&bl_lock);
     for (mem_node_t **p = &mems[bucket(handle)]; *p != NULL; p = &(*p)->next)
         if ((*p)->m.handle == handle && (*p)->m.ctx == ctx) {
             mem_node_t *dead = *p;
@@ -91,7 +92,7 @@ static bool mem_remove(uintptr_t handle, const cuda_context_t *ctx) {
                 p = &(*p)->next;
             }
         }
-    pthread_mutex_unlock(&bl_lock);
+    pthread_rwlock_unlock(&bl_lock);
     return found;
 }
 
@@ -100,18 +101,18 @@ static bool view_add(uint64_t handle, bool sampled, cuda_context_t *ctx, cuda_de
     if (n == NULL)
         return false;
     *n = (view_node_t){NULL, handle, sampled, ctx, dev};
-    pthread_mutex_lock(&bl_lock);
+    pthread_rwlock_wrlock(&bl_lock);
     size_t b = bucket(handle);
     n->next = views[b];
     views[b] = n;
-    pthread_mutex_unlock(&bl_lock);
+    pthread_rwlock_unlock(&bl_lock);
     return true;
 }
 
 // Takes a handle of the kind asked for out of the registry; false when there is none.
 static bool view_take(uint64_t handle, bool sampled, const cuda_context_t *ctx) {
     bool found = false;
-    pthread_mutex_lock(&bl_lock);
+    pthread_rwlock_wrlock(&bl_lock);
     for (view_node_t **p = &views[bucket(handle)]; *p != NULL; p = &(*p)->next)
         if ((*p)->handle == handle && (*p)->sampled == sampled && (*p)->ctx == ctx) {
             view_node_t *dead = *p;
@@ -120,7 +121,7 @@ static bool view_take(uint64_t handle, bool sampled, const cuda_context_t *ctx) 
             found = true;
             break;
         }
-    pthread_mutex_unlock(&bl_lock);
+    pthread_rwlock_unlock(&bl_lock);
     return found;
 }
 

@@ -177,6 +177,9 @@ sim_global_t *sim_module_global(sim_module_t *m, const char *name);
 // ---- texture.c ----
 /// images.cu's texture_sample: 2D RGBA float textures through the host reference sampler.
 void sim_texture_sample(const sim_launch_t *launch);
+/// bindless.cu's mip_sample and fetch3d_uint: R8 mipmaps at a level of detail, 3D byte arrays.
+void sim_mip_sample(const sim_launch_t *launch);
+void sim_fetch3d_uint(const sim_launch_t *launch);
 
 // ---- external.c ----
 /// Forgets a buffer cuExternalMemoryGetMappedBuffer handed out (cuMemFree); false for others.

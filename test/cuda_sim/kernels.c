@@ -171,6 +171,8 @@ static const struct {
     {"surface_fill", surface_fill},
     {"surface_read", surface_read},
     {"texture_sample", sim_texture_sample}, // texture.c
+    {"mip_sample", sim_mip_sample},
+    {"fetch3d_uint", sim_fetch3d_uint},
     {"inc_dev_var", inc_dev_var},
     {"add_one", add_one},
     {"fill_value", fill_value},

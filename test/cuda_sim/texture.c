@@ -242,3 +242,78 @@ void sim_texture_sample(const sim_launch_t *l) {
     }
     free(texels);
 }
+
+// ---- bindless.cu
+// ---------------------------------------------------------------------------------
+
+// The byte of an 8-bit single-channel array at element (x, y, z), clamped to the edges.
+static uint8_t texel8(const sim_array_t *a, long x, long y, long z) {
+    long w = (long)a->desc.Width, h = (long)a->rows, d = a->desc.Depth ? (long)a->desc.Depth : 1;
+    x = x < 0 ? 0 : x >= w ? w - 1 : x;
+    y = y < 0 ? 0 : y >= h ? h - 1 : y;
+    z = z < 0 ? 0 : z >= d ? d - 1 : z;
+    return a->bytes[(size_t)z * a->pitch * a->rows + (size_t)y * a->pitch + (size_t)x];
+}
+
+// mip_sample: an R8 mipmap read with point filtering at the level nearest the clamped LOD.
+void sim_mip_sample(const sim_launch_t *l) {
+    unsigned long long handle = 0;
+    float u = 0, v = 0;
+    const float *lods = NULL;
+    float *out = NULL;
+    int n = 0;
+    memcpy(&handle, l->args + l->arg_offset[0], sizeof handle);
+    memcpy(&u, l->args + l->arg_offset[1], sizeof u);
+    memcpy(&v, l->args + l->arg_offset[2], sizeof v);
+    memcpy(&lods, l->args + l->arg_offset[3], sizeof lods);
+    memcpy(&out, l->args + l->arg_offset[4], sizeof out);
+    memcpy(&n, l->args + l->arg_offset[5], sizeof n);
+    const sim_texture_t *t = texture_of(handle);
+    const sim_mipmap_t *m = t != NULL && t->res.resType == CU_RESOURCE_TYPE_MIPMAPPED_ARRAY
+                                ? mipmap_of(t->res.res.mipmap.hMipmappedArray)
+                                : NULL;
+    for (int i = 0; i < n && (size_t)i < (size_t)l->grid[0] * l->block[0]; ++i) {
+        out[i] = 0;
+        if (m == NULL)
+            continue;
+        float lod = lods[i];
+        lod = lod < t->tex.minMipmapLevelClamp ? t->tex.minMipmapLevelClamp : lod;
+        lod = lod > t->tex.maxMipmapLevelClamp ? t->tex.maxMipmapLevelClamp : lod;
+        long level = (long)(lod + 0.5f);
+        level = level < 0 ? 0 : level >= (long)m->levels ? (long)m->levels - 1 : level;
+        const sim_array_t *a = sim_array(m->level[level]);
+        uint8_t b = texel8(a, (long)(u * (float)a->desc.Width), (long)(v * (float)a->rows), 0);
+        out[i] = (t->tex.flags & CU_TRSF_READ_AS_INTEGER) ? (float)b : (float)b / 255.0f;
+    }
+}
+
+// fetch3d_uint: a 3D array of unsigned bytes read at element centres. Without READ_AS_INTEGER
+// the texture returns normalised floats, whose bits then land in the integers, as on a GPU.
+void sim_fetch3d_uint(const sim_launch_t *l) {
+    unsigned long long handle = 0;
+    int w = 0, h = 0, d = 0;
+    unsigned *out = NULL;
+    memcpy(&handle, l->args + l->arg_offset[0], sizeof handle);
+    memcpy(&w, l->args + l->arg_offset[1], sizeof w);
+    memcpy(&h, l->args + l->arg_offset[2], sizeof h);
+    memcpy(&d, l->args + l->arg_offset[3], sizeof d);
+    memcpy(&out, l->args + l->arg_offset[4], sizeof out);
+    const sim_texture_t *t = texture_of(handle);
+    const sim_array_t *a = t != NULL && t->res.resType == CU_RESOURCE_TYPE_ARRAY
+                               ? sim_array(t->res.res.array.hArray)
+                               : NULL;
+    for (int z = 0; z < d; ++z)
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w && (size_t)x < (size_t)l->grid[0] * l->block[0]; ++x) {
+                unsigned v = 0;
+                if (a != NULL) {
+                    uint8_t b = texel8(a, x, y, z);
+                    float f = (float)b / 255.0f;
+                    if (t->tex.flags & CU_TRSF_READ_AS_INTEGER)
+                        v = b;
+                    else
+                        memcpy(&v, &f, sizeof v);
+                }
+                out[((size_t)z * h + y) * w + x] = v;
+            }
+}
