@@ -209,7 +209,7 @@ ze_result_t sim_driver_get_ipc_properties(ze_driver_handle_t hDriver,
         return r;
     if (!props)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    props->flags = 0; // no IPC: the simulated device lives inside one process
+    props->flags = ZE_IPC_PROPERTY_FLAG_MEMORY; // ipc.c
     return ZE_RESULT_SUCCESS;
 }
 
@@ -246,7 +246,7 @@ ze_result_t sim_driver_get_extension_function_address(ze_driver_handle_t hDriver
         return r;
     if (!name || !ppFunctionAddress)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    // Every extension here is reached through the DDI tables; none needs a lookup by name.
-    *ppFunctionAddress = NULL;
-    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    // Only Intel's host-pointer import functions (host_import.c) are reached by name.
+    *ppFunctionAddress = sim_host_import_function(name);
+    return *ppFunctionAddress != NULL ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT;
 }
