@@ -9,9 +9,9 @@
 #include "error.h"
 #include "hashmap.h"
 
-#define URC_IPC_MAGIC   0x43504955u // "UIPC" read as little-endian bytes
-#define URC_IPC_VERSION 1u
-#define URC_IPC_PAYLOAD_MAX 4096u   // far above any driver's handle; bounds what is trusted
+#define URC_IPC_MAGIC       0x43504955u // "UIPC" read as little-endian bytes
+#define URC_IPC_VERSION     1u
+#define URC_IPC_PAYLOAD_MAX 4096u // far above any driver's handle; bounds what is trusted
 
 /// What crosses the process boundary, followed by the payload.
 typedef struct urc_ipc_header_t {
@@ -48,9 +48,12 @@ ur_result_t urc_ipc_pack(ur_backend_t backend, urc_ipc_kind_t kind, const void *
     urc_ipc_block_t *b = calloc(1, sizeof *b + payload_size);
     if (b == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    b->header = (urc_ipc_header_t){URC_IPC_MAGIC,         URC_IPC_VERSION,
-                                   (uint16_t)kind,        (uint32_t)backend,
-                                   (uint32_t)payload_size, offset,
+    b->header = (urc_ipc_header_t){URC_IPC_MAGIC,
+                                   URC_IPC_VERSION,
+                                   (uint16_t)kind,
+                                   (uint32_t)backend,
+                                   (uint32_t)payload_size,
+                                   offset,
                                    0};
     memcpy(&b->header + 1, payload, payload_size);
     b->header.check = checksum(&b->header, &b->header + 1);
@@ -65,8 +68,8 @@ ur_result_t urc_ipc_pack(ur_backend_t backend, urc_ipc_kind_t kind, const void *
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t urc_ipc_unpack(ur_backend_t backend, urc_ipc_kind_t kind, const void *data,
-                           size_t size, void *payload, size_t payload_size, uint64_t *offset) {
+ur_result_t urc_ipc_unpack(ur_backend_t backend, urc_ipc_kind_t kind, const void *data, size_t size,
+                           void *payload, size_t payload_size, uint64_t *offset) {
     urc_ipc_header_t h;
     if (size != sizeof h + payload_size)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
@@ -89,8 +92,8 @@ ur_result_t urc_ipc_unpack(ur_backend_t backend, urc_ipc_kind_t kind, const void
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t urc_ipc_put(ur_backend_t backend, urc_ipc_kind_t kind, void *data,
-                        void *payload, size_t payload_size) {
+ur_result_t urc_ipc_put(ur_backend_t backend, urc_ipc_kind_t kind, void *data, void *payload,
+                        size_t payload_size) {
     urc_ipc_block_t *b = NULL;
     pthread_mutex_lock(&g_lock);
     for (urc_ipc_block_t *at = g_live; at != NULL; at = at->next)

@@ -29,13 +29,13 @@ ur_result_t urc_ipc_pack(ur_backend_t backend, urc_ipc_kind_t kind, const void *
 /// Checks `size` bytes of handle data (from any process) and copies the payload, which must
 /// be exactly `payload_size` bytes, and the offset out. INVALID_VALUE with a message saying
 /// what is wrong otherwise.
-ur_result_t urc_ipc_unpack(ur_backend_t backend, urc_ipc_kind_t kind, const void *data,
-                           size_t size, void *payload, size_t payload_size, uint64_t *offset);
+ur_result_t urc_ipc_unpack(ur_backend_t backend, urc_ipc_kind_t kind, const void *data, size_t size,
+                           void *payload, size_t payload_size, uint64_t *offset);
 
 /// Gives back data that urc_ipc_pack handed out in this process, copying its payload to
 /// `payload` first when that is not NULL (for a driver call that puts the native handle).
 /// INVALID_VALUE for data never handed out, put already, or of another backend or kind.
-ur_result_t urc_ipc_put(ur_backend_t backend, urc_ipc_kind_t kind, void *data,
-                        void *payload, size_t payload_size);
+ur_result_t urc_ipc_put(ur_backend_t backend, urc_ipc_kind_t kind, void *data, void *payload,
+                        size_t payload_size);
 
 #endif // URC_COMMON_IPC_HANDLE_H

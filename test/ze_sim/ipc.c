@@ -131,8 +131,8 @@ ze_result_t sim_mem_open_ipc_handle(ze_context_handle_t hContext, ze_device_hand
         return r;
     if (pptr == NULL)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (flags & ~(ze_ipc_memory_flags_t)(ZE_IPC_MEMORY_FLAG_BIAS_CACHED |
-                                         ZE_IPC_MEMORY_FLAG_BIAS_UNCACHED))
+    if (flags &
+        ~(ze_ipc_memory_flags_t)(ZE_IPC_MEMORY_FLAG_BIAS_CACHED | ZE_IPC_MEMORY_FLAG_BIAS_UNCACHED))
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
     sim_ipc_wire_t wire;
     memcpy(&wire, handle.data, sizeof wire);

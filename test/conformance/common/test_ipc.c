@@ -130,6 +130,38 @@ START_TEST(handles_and_errors) {
 }
 END_TEST
 
+// Physical memory: where the device says its handles cannot be shared, the entry points
+// answer UNSUPPORTED_FEATURE, and Level Zero refuses to make IPC-enabled physical memory.
+START_TEST(physical_memory_handles) {
+    ur_bool_t vm = false, ipc = true;
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT, sizeof vm, &vm, NULL));
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_IPC_PHYSICAL_MEMORY_SUPPORT_EXP,
+                                    sizeof ipc, &ipc, NULL));
+    if (!vm || ipc)
+        return; // nothing to create, or another suite's business
+    size_t g = 0;
+    ck_assert_ur_ok(urVirtualMemGranularityGetInfo(
+        T.context, T.device, 1, UR_VIRTUAL_MEM_GRANULARITY_INFO_MINIMUM, sizeof g, &g, NULL));
+    ur_physical_mem_handle_t m = NULL;
+    ck_assert_ur_ok(urPhysicalMemCreate(T.context, T.device, g, NULL, &m));
+    void *data = NULL;
+    size_t size = 0;
+    ck_assert_ur(urIPCGetPhysMemHandleExp(T.context, m, &data, &size),
+                 UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    ck_assert_ur_ok(urPhysicalMemRelease(m));
+    ur_backend_t backend = UR_BACKEND_UNKNOWN;
+    ck_assert_ur_ok(
+        urPlatformGetInfo(T.platform, UR_PLATFORM_INFO_BACKEND, sizeof backend, &backend, NULL));
+    if (backend == UR_BACKEND_LEVEL_ZERO) {
+        ur_physical_mem_properties_t props = {UR_STRUCTURE_TYPE_PHYSICAL_MEM_PROPERTIES, NULL,
+                                              UR_PHYSICAL_MEM_FLAG_ENABLE_IPC};
+        ck_assert_ur(urPhysicalMemCreate(T.context, T.device, g, &props, &m),
+                     UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    }
+}
+END_TEST
+
 // The child: reads the handle from `in`, opens it, copies the bytes out and answers whether
 // they are the pattern (1), not (0), or that it could not run (2); then writes a new pattern
 // (each word + 1) through the opened pointer for the parent to read (answer 1 only).
@@ -254,6 +286,7 @@ int main(void) {
     Suite *s = suite_create("ipc");
     TCase *tc = urc_test_tcase("urIPCMemHandleExp", setup, teardown);
     tcase_add_test(tc, handles_and_errors);
+    tcase_add_test(tc, physical_memory_handles);
     suite_add_tcase(s, tc);
     // No fixture: the tests fork before they open anything.
     tc = tcase_create("urIPC_processes");

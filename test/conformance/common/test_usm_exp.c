@@ -153,8 +153,8 @@ START_TEST(peer_access_of_a_device_with_itself) {
 }
 END_TEST
 
-// Two devices: enable access both ways and copy 1 MiB from one device's memory to the other's
-// in one context and across two.
+// Two devices: enable access and copy 1 MiB from one device's memory to the other's, in one
+// context and across two.
 START_TEST(peer_copy_between_two_devices) {
     ur_device_handle_t devs[4] = {NULL, NULL, NULL, NULL};
     uint32_t n = 0;
@@ -191,6 +191,18 @@ START_TEST(peer_copy_between_two_devices) {
     ck_assert_ur_ok(urEnqueueUSMMemcpy(q, true, host, b, size, 0, NULL, NULL));
     ck_assert_int_eq(host[0], 0x77);
     ck_assert_int_eq(host[size - 1], 0x77);
+    // Across contexts: memory of a context of the peer alone, copied on the first's queue.
+    ur_context_handle_t peer_ctx = NULL;
+    ck_assert_ur_ok(urContextCreate(1, &devs[1], NULL, &peer_ctx));
+    void *c = NULL;
+    ck_assert_ur_ok(urUSMDeviceAlloc(peer_ctx, devs[1], NULL, NULL, size, &c));
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(q, true, c, a, size, 0, NULL, NULL));
+    memset(host, 0, size);
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(q, true, host, c, size, 0, NULL, NULL));
+    ck_assert_int_eq(host[0], 0x77);
+    ck_assert_int_eq(host[size - 1], 0x77);
+    ck_assert_ur_ok(urUSMFree(peer_ctx, c));
+    ck_assert_ur_ok(urContextRelease(peer_ctx));
     free(host);
     ck_assert_ur_ok(urUSMFree(ctx, a));
     ck_assert_ur_ok(urUSMFree(ctx, b));
