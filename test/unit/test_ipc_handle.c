@@ -25,13 +25,13 @@ START_TEST(data_round_trip) {
     payload_t in = sample(), out;
     void *data = NULL;
     size_t size = 0;
-    ck_assert_ur(urc_ipc_pack(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, &in, sizeof in, 4160, &data,
-                              &size),
-                 UR_RESULT_SUCCESS);
+    ck_assert_ur(
+        urc_ipc_pack(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, &in, sizeof in, 4160, &data, &size),
+        UR_RESULT_SUCCESS);
     ck_assert_uint_gt(size, sizeof in);
     uint64_t offset = 0;
-    ck_assert_ur(urc_ipc_unpack(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, data, size, &out,
-                                sizeof out, &offset),
+    ck_assert_ur(urc_ipc_unpack(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, data, size, &out, sizeof out,
+                                &offset),
                  UR_RESULT_SUCCESS);
     ck_assert_mem_eq(&out, &in, sizeof in);
     ck_assert_uint_eq(offset, 4160);
@@ -47,26 +47,24 @@ START_TEST(bad_data_is_refused) {
     payload_t in = sample(), out;
     void *data = NULL;
     size_t size = 0;
+    ck_assert_ur(urc_ipc_pack(UR_BACKEND_CUDA, URC_IPC_MEMORY, &in, sizeof in, 0, &data, &size),
+                 UR_RESULT_SUCCESS);
     ck_assert_ur(
-        urc_ipc_pack(UR_BACKEND_CUDA, URC_IPC_MEMORY, &in, sizeof in, 0, &data, &size),
-        UR_RESULT_SUCCESS);
-    ck_assert_ur(urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_MEMORY, data, size - 1, &out,
-                                sizeof out, NULL),
-                 UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(urc_ipc_unpack(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, data, size, &out,
-                                sizeof out, NULL),
-                 UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(
-        urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_EVENT, data, size, &out, sizeof out, NULL),
+        urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_MEMORY, data, size - 1, &out, sizeof out, NULL),
         UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(
+        urc_ipc_unpack(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, data, size, &out, sizeof out, NULL),
+        UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_EVENT, data, size, &out, sizeof out, NULL),
+                 UR_RESULT_ERROR_INVALID_VALUE);
     // Every single damaged byte is noticed.
     unsigned char *copy = malloc(size);
     for (size_t i = 0; i < size; ++i) {
         memcpy(copy, data, size);
         copy[i] ^= 0x01;
-        ck_assert_ur(urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_MEMORY, copy, size, &out,
-                                    sizeof out, NULL),
-                     UR_RESULT_ERROR_INVALID_VALUE);
+        ck_assert_ur(
+            urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_MEMORY, copy, size, &out, sizeof out, NULL),
+            UR_RESULT_ERROR_INVALID_VALUE);
     }
     memset(copy, 0, size);
     ck_assert_ur(
@@ -119,8 +117,7 @@ START_TEST(host_registration_checks) {
                  UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur(urc_usm_import_check(buf, sizeof buf), UR_RESULT_SUCCESS);
     ck_assert_ur(urc_usm_import_check(buf, 0), UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urc_usm_import_check((void *)(UINTPTR_MAX - 8), 16),
-                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(urc_usm_import_check((void *)(UINTPTR_MAX - 8), 16), UR_RESULT_ERROR_INVALID_SIZE);
     ck_assert_ur(urc_usm_host_registered_already(buf, 0), UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur(urc_usm_host_not_registered(buf, 0), UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur(urc_peer_unreachable(0, 2, 0), UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
