@@ -136,7 +136,8 @@ ze_result_t sim_mem_open_ipc_handle(ze_context_handle_t hContext, ze_device_hand
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
     sim_ipc_wire_t wire;
     memcpy(&wire, handle.data, sizeof wire);
-    if (wire.magic != SIM_IPC_MAGIC || wire.pid <= 0 || wire.fd < 0 || wire.size == 0)
+    if (wire.magic != SIM_IPC_MAGIC || wire.pid <= 0 || wire.fd < 0 || wire.size == 0 ||
+        wire.size > SIM_TOTAL_MEMORY)
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)wire.pid, (int)wire.fd);
