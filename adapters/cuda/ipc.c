@@ -83,7 +83,7 @@ ur_result_t cuda_ipc_close_mem_handle_exp(ur_context_handle_t hContext, void *pM
         res = cuda_pointer_query(pMem, &info);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (info.memory_type == 0)
+    if (info.memory_type != CU_MEMORYTYPE_DEVICE || info.managed)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "%p is not an opened IPC handle",
                              pMem);
     CUresult r = cu.IpcCloseMemHandle((CUdeviceptr)info.base);
