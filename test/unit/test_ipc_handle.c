@@ -2,6 +2,7 @@
 // common/ipc_handle and common/usm_exp: IPC handle data round trips, what is refused before a
 // driver sees it (sizes, other adapters and kinds, damage, garbage, a second put), and the
 // shared checks of host registration and import.
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,34 @@ START_TEST(many_handles_put_in_any_order) {
 }
 END_TEST
 
+// Threads packing and putting at once: every put of their own data succeeds, exactly once.
+static void *pack_and_put(void *arg) {
+    payload_t in = sample();
+    intptr_t failures = 0;
+    for (int round = 0; round < 2000; ++round) {
+        void *data = NULL;
+        size_t size = 0;
+        if (urc_ipc_pack(UR_BACKEND_CUDA, URC_IPC_MEMORY, &in, sizeof in, (uint64_t)round, &data,
+                         &size) != UR_RESULT_SUCCESS ||
+            urc_ipc_put(UR_BACKEND_CUDA, URC_IPC_MEMORY, data, NULL, 0) != UR_RESULT_SUCCESS)
+            ++failures;
+    }
+    (void)arg;
+    return (void *)failures;
+}
+
+START_TEST(threads_pack_and_put) {
+    pthread_t t[4];
+    for (int i = 0; i < 4; ++i)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, pack_and_put, NULL), 0);
+    for (int i = 0; i < 4; ++i) {
+        void *failures = NULL;
+        ck_assert_int_eq(pthread_join(t[i], &failures), 0);
+        ck_assert_ptr_null(failures);
+    }
+}
+END_TEST
+
 START_TEST(host_registration_checks) {
     char buf[64] = {0};
     bool ro = true;
@@ -131,6 +160,7 @@ int main(void) {
     tcase_add_test(tc, data_round_trip);
     tcase_add_test(tc, bad_data_is_refused);
     tcase_add_test(tc, many_handles_put_in_any_order);
+    tcase_add_test(tc, threads_pack_and_put);
     suite_add_tcase(s, tc);
     tc = tcase_create("urc_usm_exp");
     tcase_add_test(tc, host_registration_checks);
