@@ -1,18 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Inter-process USM: urIPCGetMemHandleExp wraps cuIpcGetMemHandle's handle and the pointer's
-// offset in its allocation; another process opens it with cuIpcOpenMemHandle and gets the same
-// byte. Pooled pointers share their whole slab, so they are refused. Physical-memory handles are
-// ipc_physical.c; event handles are not built (UNSUPPORTED_FEATURE).
-#include <stdlib.h>
+// offset in its allocation in urc's checked handle data (common/ipc_handle); another process
+// opens it with cuIpcOpenMemHandle and gets the same byte. Pooled pointers share their whole slab,
+// so they are refused. Physical-memory handles are ipc_physical.c, event handles ipc_event.c.
 
 #include "cuda_internal.h"
+#include "ipc_handle.h"
 #include "usm_pools.h"
-
-/// What crosses the process boundary.
-typedef struct cuda_ipc_data_t {
-    CUipcMemHandle handle;
-    uint64_t offset;
-} cuda_ipc_data_t;
 
 static ur_result_t ipc_ready(ur_context_handle_t hContext) {
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
@@ -38,25 +32,20 @@ ur_result_t cuda_ipc_get_mem_handle_exp(ur_context_handle_t hContext, void *pMem
     if (info.memory_type != CU_MEMORYTYPE_DEVICE || info.managed)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "%p is not device USM memory of the CUDA adapter", pMem);
-    cuda_ipc_data_t *data = URC_NEW(cuda_ipc_data_t);
-    if (data == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    res = cuda_ok(cu.IpcGetMemHandle(&data->handle, (CUdeviceptr)info.base), "cuIpcGetMemHandle");
-    if (res != UR_RESULT_SUCCESS) {
-        free(data);
+    CUipcMemHandle handle;
+    res = cuda_ok(cu.IpcGetMemHandle(&handle, (CUdeviceptr)info.base), "cuIpcGetMemHandle");
+    if (res != UR_RESULT_SUCCESS)
         return res;
-    }
-    data->offset = (uint64_t)((uintptr_t)pMem - (uintptr_t)info.base);
-    *ppIPCMemHandleData = data;
-    *pIPCMemHandleDataSizeRet = sizeof *data;
-    return UR_RESULT_SUCCESS;
+    return urc_ipc_pack(UR_BACKEND_CUDA, URC_IPC_MEMORY, &handle, sizeof handle,
+                        (uint64_t)((uintptr_t)pMem - (uintptr_t)info.base), ppIPCMemHandleData,
+                        pIPCMemHandleDataSizeRet);
 }
 
 ur_result_t cuda_ipc_put_mem_handle_exp(ur_context_handle_t hContext, void *pIPCMemHandleData) {
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
-    free(pIPCMemHandleData); // nothing of the driver's to give back
-    return UR_RESULT_SUCCESS;
+    // Nothing of the driver's to give back.
+    return urc_ipc_put(UR_BACKEND_CUDA, URC_IPC_MEMORY, pIPCMemHandleData, NULL, 0);
 }
 
 ur_result_t cuda_ipc_open_mem_handle_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice,
@@ -68,22 +57,22 @@ ur_result_t cuda_ipc_open_mem_handle_exp(ur_context_handle_t hContext, ur_device
     if (!cuda_is(hDevice, URC_KIND_DEVICE) ||
         !cuda_context_has_device(CUDA_CONTEXT(hContext), CUDA_DEVICE(hDevice)))
         return UR_RESULT_ERROR_INVALID_DEVICE;
-    if (ipcMemHandleDataSize != sizeof(cuda_ipc_data_t))
-        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "IPC handle data of %zu bytes; the CUDA adapter's are %zu",
-                             ipcMemHandleDataSize, sizeof(cuda_ipc_data_t));
-    if ((res = cuda_activate(CUDA_DEVICE(hDevice))) != UR_RESULT_SUCCESS)
+    CUipcMemHandle handle;
+    uint64_t offset = 0;
+    res = urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_MEMORY, pIPCMemHandleData, ipcMemHandleDataSize,
+                         &handle, sizeof handle, &offset);
+    if (res != UR_RESULT_SUCCESS ||
+        (res = cuda_activate(CUDA_DEVICE(hDevice))) != UR_RESULT_SUCCESS)
         return res;
-    const cuda_ipc_data_t *data = pIPCMemHandleData;
     CUdeviceptr base = 0;
-    CUresult r = cu.IpcOpenMemHandle(&base, data->handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+    CUresult r = cu.IpcOpenMemHandle(&base, handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
     // A handle whose process is gone, or that never was one, is the caller's bad value.
     if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_INVALID_HANDLE ||
         r == CUDA_ERROR_MAP_FAILED)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, (int32_t)r,
                              "cuIpcOpenMemHandle refused the handle (its process may be gone)");
     if ((res = cuda_ok(r, "cuIpcOpenMemHandle")) == UR_RESULT_SUCCESS)
-        *ppMem = (void *)(uintptr_t)(base + data->offset);
+        *ppMem = (void *)(uintptr_t)(base + offset);
     return res;
 }
 
@@ -94,7 +83,7 @@ ur_result_t cuda_ipc_close_mem_handle_exp(ur_context_handle_t hContext, void *pM
         res = cuda_pointer_query(pMem, &info);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (info.memory_type == 0)
+    if (info.memory_type != CU_MEMORYTYPE_DEVICE || info.managed)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "%p is not an opened IPC handle",
                              pMem);
     CUresult r = cu.IpcCloseMemHandle((CUdeviceptr)info.base);

@@ -4,6 +4,7 @@
 // devices (cuCtxEnablePeerAccess; copies between peers go through urEnqueueUSMMemcpy, whose
 // cuMemcpyAsync reaches peer memory under unified addressing).
 #include "cuda_internal.h"
+#include "usm_exp.h"
 #include "usm_pools.h"
 
 // Rows of pooled pitched memory, and of any where the driver lacks cuMemAllocPitch.
@@ -45,18 +46,13 @@ ur_result_t cuda_usm_pitched_alloc_exp(ur_context_handle_t hContext, ur_device_h
 
 static ur_result_t host_register(ur_context_handle_t hContext, void *p, size_t size,
                                  unsigned flags) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
-    if (size == 0)
-        return UR_RESULT_ERROR_INVALID_VALUE;
     ur_result_t res = cuda_activate(CUDA_CONTEXT(hContext)->devices[0]);
     if (res != UR_RESULT_SUCCESS)
         return res;
     // Portable: every device of the context, each in its own primary context, may use it.
     CUresult r = cu.MemHostRegister(p, size, flags | CU_MEMHOSTREGISTER_PORTABLE);
     if (r == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, (int32_t)r, "%p is registered already",
-                             p);
+        return urc_usm_host_registered_already(p, (int32_t)r);
     return cuda_ok(r, "cuMemHostRegister");
 }
 
@@ -68,18 +64,21 @@ static ur_result_t host_unregister(ur_context_handle_t hContext, void *p) {
         return res;
     CUresult r = cu.MemHostUnregister(p);
     if (r == CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, (int32_t)r, "%p is not registered", p);
+        return urc_usm_host_not_registered(p, (int32_t)r);
     return cuda_ok(r, "cuMemHostUnregister");
 }
 
 ur_result_t
 cuda_usm_host_alloc_register_exp(ur_context_handle_t hContext, void *pHostMem, size_t size,
                                  const ur_exp_usm_host_alloc_register_properties_t *pProperties) {
-    ur_exp_usm_host_alloc_register_flags_t flags = pProperties != NULL ? pProperties->flags : 0;
-    if (flags & UR_EXP_USM_HOST_ALLOC_REGISTER_FLAGS_MASK)
-        return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if (!cuda_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    bool read_only = false;
+    ur_result_t res = urc_usm_host_register_check(pHostMem, size, pProperties, &read_only);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     unsigned cu_flags = CU_MEMHOSTREGISTER_DEVICEMAP;
-    if (flags & UR_EXP_USM_HOST_ALLOC_REGISTER_FLAG_READ_ONLY)
+    if (read_only)
         cu_flags |= CU_MEMHOSTREGISTER_READ_ONLY;
     return host_register(hContext, pHostMem, size, cu_flags);
 }
@@ -90,7 +89,10 @@ ur_result_t cuda_usm_host_alloc_unregister_exp(ur_context_handle_t hContext, voi
 
 // Importing pins host memory for faster copies, which is what registration does.
 ur_result_t cuda_usm_import_exp(ur_context_handle_t hContext, void *pMem, size_t size) {
-    return host_register(hContext, pMem, size, 0);
+    if (!cuda_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    ur_result_t res = urc_usm_import_check(pMem, size);
+    return res != UR_RESULT_SUCCESS ? res : host_register(hContext, pMem, size, 0);
 }
 
 ur_result_t cuda_usm_release_exp(ur_context_handle_t hContext, void *pMem) {
@@ -139,13 +141,11 @@ ur_result_t cuda_usm_p_2p_enable_peer_access_exp(ur_device_handle_t commandDevic
     if (res != UR_RESULT_SUCCESS)
         return res;
     if (!can)
-        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
-                             "device %u cannot access device %u's memory",
-                             CUDA_DEVICE(commandDevice)->index, CUDA_DEVICE(peerDevice)->index);
+        return urc_peer_unreachable(CUDA_DEVICE(commandDevice)->index,
+                                    CUDA_DEVICE(peerDevice)->index, 0);
     CUresult r = cu.CtxEnablePeerAccess(CUDA_DEVICE(peerDevice)->ctx, 0);
     if (r == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_OPERATION, (int32_t)r,
-                             "peer access is enabled already");
+        return urc_peer_state_wrong(true, (int32_t)r);
     return cuda_ok(r, "cuCtxEnablePeerAccess");
 }
 
@@ -156,8 +156,7 @@ ur_result_t cuda_usm_p_2p_disable_peer_access_exp(ur_device_handle_t commandDevi
         return res;
     CUresult r = cu.CtxDisablePeerAccess(CUDA_DEVICE(peerDevice)->ctx);
     if (r == CUDA_ERROR_PEER_ACCESS_NOT_ENABLED)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_OPERATION, (int32_t)r,
-                             "peer access is not enabled");
+        return urc_peer_state_wrong(false, (int32_t)r);
     return cuda_ok(r, "cuCtxDisablePeerAccess");
 }
 

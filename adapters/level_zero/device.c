@@ -402,12 +402,10 @@ static int fixed_bool(ur_device_info_t name) {
     case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP: // common/usm_async
     case UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP:    // usm_exp.c
     case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:            // virtual_mem.c
+    case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:               // usm_exp.c
         return 1;
     case UR_DEVICE_INFO_BUILD_ON_SUBDEVICE:
     case UR_DEVICE_INFO_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-    case UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP:
-    case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP:
     case UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS:
     case UR_DEVICE_INFO_MEM_CHANNEL_SUPPORT:
     case UR_DEVICE_INFO_IMAGE_SRGB:
@@ -540,6 +538,10 @@ ur_result_t l0_device_get_info(ur_device_handle_t hDevice, ur_device_info_t prop
     }
     case UR_DEVICE_INFO_TYPE:
         return device_type(&out, dev);
+    case UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP:
+        return urc_info_bool(&out, l0_ipc_memory_supported(dev));
+    case UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP:
+        return urc_info_bool(&out, l0_host_import_supported(dev));
     case UR_DEVICE_INFO_VENDOR_ID:
         return urc_info_u32(&out, p->vendorId);
     case UR_DEVICE_INFO_DEVICE_ID:

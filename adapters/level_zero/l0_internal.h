@@ -343,6 +343,12 @@ ur_result_t l0_device_init(l0_device_t *dev, l0_platform_t *platform, l0_device_
 /// The device timer now, in ticks (zeDeviceGetGlobalTimestamps).
 ur_result_t l0_device_ticks(const l0_device_t *dev, uint64_t *ticks);
 
+// ---- ipc.c, usm_exp.c ----
+/// Whether the driver shares memory between processes (zeDriverGetIpcProperties).
+bool l0_ipc_memory_supported(const l0_device_t *dev);
+/// Whether the driver has Intel's host-pointer import functions.
+bool l0_host_import_supported(const l0_device_t *dev);
+
 // ---- context.c ----
 bool l0_context_has_device(const l0_context_t *ctx, const l0_device_t *dev);
 void l0_context_retain_internal(l0_context_t *ctx);

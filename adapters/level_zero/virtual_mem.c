@@ -145,6 +145,10 @@ ur_result_t l0_physical_mem_create(ur_context_handle_t hContext, ur_device_handl
     ur_physical_mem_flags_t flags = pProperties != NULL ? pProperties->flags : 0;
     if (flags & UR_PHYSICAL_MEM_FLAGS_MASK)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    // Level Zero 1.4 has no way to hand physical memory to another process.
+    if (flags & UR_PHYSICAL_MEM_FLAG_ENABLE_IPC)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "Level Zero cannot share physical memory between processes");
     l0_device_t *dev = L0_DEVICE(hDevice);
     size_t g = 0;
     ur_result_t res = page_size(ctx, dev, size, &g);

@@ -78,18 +78,6 @@ static ze_result_t stub_event_query_timestamps_exp(ze_event_handle_t e, ze_devic
                                                    uint32_t *n, ze_kernel_timestamp_result_t *t) {
     UNSUPPORTED;
 }
-static ze_result_t stub_mem_get_ipc_handle(ze_context_handle_t c, const void *p,
-                                           ze_ipc_mem_handle_t *h) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_mem_open_ipc_handle(ze_context_handle_t c, ze_device_handle_t d,
-                                            ze_ipc_mem_handle_t h, ze_ipc_memory_flags_t f,
-                                            void **p) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_mem_close_ipc_handle(ze_context_handle_t c, const void *p) {
-    UNSUPPORTED;
-}
 static ze_result_t stub_fabric_vertex_get_exp(ze_driver_handle_t d, uint32_t *n,
                                               ze_fabric_vertex_handle_t *v) {
     UNSUPPORTED;
@@ -408,9 +396,9 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetMemProcAddrTable(ze_api_version_t versi
     t->pfnFree = sim_mem_free;
     t->pfnGetAllocProperties = sim_mem_get_alloc_properties;
     t->pfnGetAddressRange = sim_mem_get_address_range;
-    t->pfnGetIpcHandle = stub_mem_get_ipc_handle;
-    t->pfnOpenIpcHandle = stub_mem_open_ipc_handle;
-    t->pfnCloseIpcHandle = stub_mem_close_ipc_handle;
+    t->pfnGetIpcHandle = sim_mem_get_ipc_handle;
+    t->pfnOpenIpcHandle = sim_mem_open_ipc_handle;
+    t->pfnCloseIpcHandle = sim_mem_close_ipc_handle;
     t->pfnFreeExt = sim_mem_free_ext;
     return ZE_RESULT_SUCCESS;
 }

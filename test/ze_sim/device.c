@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The one simulated GPU and its property queries.
+// The simulated GPUs and their property queries. One by default; ZE_SIM_DEVICES (1 to 4) asks
+// for more, for peer-access tests: devices 0 and 1 reach each other's memory, later ones none.
 #include "ze_sim_internal.h"
 #include "ze_sim_entry.h"
 
@@ -16,10 +17,26 @@
 #define SIM_SUBS_PER_SLICE 8u
 #define SIM_SLICES         1u
 
-static sim_device_t g_device = {{SIM_MAGIC, SIM_KIND_DEVICE}};
+#define SIM_MAX_DEVICES 4u
+
+static sim_device_t g_devices[SIM_MAX_DEVICES] = {
+    {{SIM_MAGIC, SIM_KIND_DEVICE}},
+    {{SIM_MAGIC, SIM_KIND_DEVICE}},
+    {{SIM_MAGIC, SIM_KIND_DEVICE}},
+    {{SIM_MAGIC, SIM_KIND_DEVICE}},
+};
 
 sim_device_t *sim_the_device(void) {
-    return &g_device;
+    return &g_devices[0];
+}
+
+static uint32_t device_count(void) {
+    uint64_t n = sim_env_u64("ZE_SIM_DEVICES", 1);
+    return n < 1 ? 1 : n > SIM_MAX_DEVICES ? SIM_MAX_DEVICES : (uint32_t)n;
+}
+
+static uint32_t device_index(ze_device_handle_t hDevice) {
+    return (uint32_t)((sim_device_t *)hDevice - g_devices);
 }
 
 // Every query starts the same way: a valid device and a non-NULL output.
@@ -37,8 +54,10 @@ ze_result_t sim_device_get(ze_driver_handle_t hDriver, uint32_t *pCount,
         return r;
     if (!pCount)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    ze_device_handle_t one = (ze_device_handle_t)&g_device;
-    sim_copy_out_count(pCount, phDevices, &one, 1, sizeof(one));
+    ze_device_handle_t all[SIM_MAX_DEVICES];
+    for (uint32_t i = 0; i < SIM_MAX_DEVICES; ++i)
+        all[i] = (ze_device_handle_t)&g_devices[i];
+    sim_copy_out_count(pCount, phDevices, all, device_count(), sizeof(all[0]));
     return ZE_RESULT_SUCCESS;
 }
 
@@ -84,6 +103,7 @@ ze_result_t sim_device_get_properties(ze_device_handle_t hDevice, ze_device_prop
     if (r != ZE_RESULT_SUCCESS)
         return r;
     sim_fill_device_properties(props);
+    props->uuid.id[ZE_MAX_DEVICE_UUID_SIZE - 1] = (uint8_t)device_index(hDevice); // distinct
     ze_eu_count_ext_t *eu = sim_find_ext(props->pNext, ZE_STRUCTURE_TYPE_EU_COUNT_EXT);
     if (eu)
         eu->numTotalEUs = SIM_EUS_PER_SUB * SIM_SUBS_PER_SLICE * SIM_SLICES;
@@ -255,6 +275,11 @@ sim_device_get_external_memory_properties(ze_device_handle_t hDevice,
     return ZE_RESULT_SUCCESS;
 }
 
+int sim_device_peers(ze_device_handle_t hDevice, ze_device_handle_t hPeer) {
+    uint32_t a = device_index(hDevice), b = device_index(hPeer);
+    return a == b || (a < 2 && b < 2);
+}
+
 ze_result_t sim_device_get_p2p_properties(ze_device_handle_t hDevice, ze_device_handle_t hPeer,
                                           ze_device_p2p_properties_t *props) {
     ze_result_t r = check_device(hDevice, props);
@@ -262,7 +287,9 @@ ze_result_t sim_device_get_p2p_properties(ze_device_handle_t hDevice, ze_device_
         return r;
     if (!sim_obj(hPeer, SIM_KIND_DEVICE, &r))
         return r;
-    props->flags = ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS | ZE_DEVICE_P2P_PROPERTY_FLAG_ATOMICS;
+    props->flags = sim_device_peers(hDevice, hPeer)
+                       ? ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS | ZE_DEVICE_P2P_PROPERTY_FLAG_ATOMICS
+                       : 0;
     return ZE_RESULT_SUCCESS;
 }
 
@@ -273,7 +300,7 @@ ze_result_t sim_device_can_access_peer(ze_device_handle_t hDevice, ze_device_han
         return r;
     if (!sim_obj(hPeer, SIM_KIND_DEVICE, &r))
         return r;
-    *value = 1; // the only possible peer is the device itself
+    *value = sim_device_peers(hDevice, hPeer);
     return ZE_RESULT_SUCCESS;
 }
 

@@ -210,7 +210,7 @@ ze_result_t sim_driver_get_ipc_properties(ze_driver_handle_t hDriver,
         return r;
     if (!props)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    props->flags = 0; // no IPC: the simulated device lives inside one process
+    props->flags = ZE_IPC_PROPERTY_FLAG_MEMORY; // ipc.c
     return ZE_RESULT_SUCCESS;
 }
 
@@ -248,8 +248,11 @@ ze_result_t sim_driver_get_extension_function_address(ze_driver_handle_t hDriver
         return r;
     if (!name || !ppFunctionAddress)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    // Only the mutable command list functions lack a DDI slot (API 1.4 tables).
+    // Only the mutable command list functions (mutable.c) and Intel's host-pointer import
+    // functions (host_import.c) lack a DDI slot in API 1.4's tables; they are reached by name.
     sim_fn_t fn = sim_mutable_function(name);
     memcpy(ppFunctionAddress, &fn, sizeof fn);
-    return fn ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    if (*ppFunctionAddress == NULL)
+        *ppFunctionAddress = sim_host_import_function(name);
+    return *ppFunctionAddress != NULL ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT;
 }

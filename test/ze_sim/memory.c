@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 // Sorted by base so an interior pointer is found by binary search.
 static struct {
@@ -75,6 +76,72 @@ static int relaxed_limits(const void *pnext) {
     return d && (d->flags & ZE_RELAXED_ALLOCATION_LIMITS_EXP_FLAG_MAX_SIZE);
 }
 
+static void release_memory(void *p, size_t size, unsigned flags) {
+    if (flags & (SIM_ALLOC_MAPPED | SIM_ALLOC_IPC_VIEW))
+        munmap(p, size);
+    else
+        free(p);
+}
+
+// Enters an allocation in the sorted table; device and shared memory count against the 8 GiB
+// of simulated device memory (opened IPC views do not: their exporter counted them).
+static ze_result_t insert(void *p, size_t size, ze_memory_type_t type, sim_device_t *dev,
+                          sim_context_t *ctx, unsigned flags) {
+    const int counted = type != ZE_MEMORY_TYPE_HOST && !(flags & SIM_ALLOC_IPC_VIEW);
+    ze_result_t r = ZE_RESULT_SUCCESS;
+    pthread_mutex_lock(&g_mem.lock);
+    if (counted && g_mem.device_bytes + size > SIM_TOTAL_MEMORY)
+        r = ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+    // The table doubles; allocations are rare enough that memmove on insert is fine.
+    if (r == ZE_RESULT_SUCCESS && g_mem.n == g_mem.cap) {
+        size_t cap = g_mem.cap ? g_mem.cap * 2 : 64;
+        sim_alloc_info_t *v = realloc(g_mem.v, cap * sizeof(*v));
+        if (v != NULL) {
+            g_mem.v = v;
+            g_mem.cap = cap;
+        } else {
+            r = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        }
+    }
+    if (r == ZE_RESULT_SUCCESS) {
+        size_t at = find_floor((uintptr_t)p) + 1; // SIZE_MAX + 1 wraps to 0: insert first
+        memmove(&g_mem.v[at + 1], &g_mem.v[at], (g_mem.n - at) * sizeof(g_mem.v[0]));
+        g_mem.v[at] =
+            (sim_alloc_info_t){(uintptr_t)p, size, type, g_mem.next_id++, dev, ctx, flags};
+        g_mem.n++;
+        if (counted)
+            g_mem.device_bytes += size;
+    }
+    pthread_mutex_unlock(&g_mem.lock);
+    return r;
+}
+
+// Removes entry i; lock held.
+static void remove_at(size_t i) {
+    if (g_mem.v[i].type != ZE_MEMORY_TYPE_HOST && !(g_mem.v[i].flags & SIM_ALLOC_IPC_VIEW))
+        g_mem.device_bytes -= g_mem.v[i].size;
+    memmove(&g_mem.v[i], &g_mem.v[i + 1], (g_mem.n - i - 1) * sizeof(g_mem.v[0]));
+    g_mem.n--;
+}
+
+ze_result_t sim_mem_track(void *p, size_t size, ze_memory_type_t type, sim_device_t *dev,
+                          sim_context_t *ctx, unsigned flags) {
+    return insert(p, size, type, dev, ctx, flags);
+}
+
+int sim_mem_untrack(const void *p, unsigned flags, sim_alloc_info_t *out) {
+    pthread_mutex_lock(&g_mem.lock);
+    size_t i = find_floor((uintptr_t)p);
+    int found =
+        i != SIZE_MAX && g_mem.v[i].base == (uintptr_t)p && (g_mem.v[i].flags & flags) == flags;
+    if (found) {
+        *out = g_mem.v[i];
+        remove_at(i);
+    }
+    pthread_mutex_unlock(&g_mem.lock);
+    return found;
+}
+
 static ze_result_t mem_alloc(ze_context_handle_t hContext, ze_memory_type_t type, size_t size,
                              size_t alignment, ze_device_handle_t hDevice, int relaxed,
                              ze_external_memory_type_flags_t export_types, void **pptr) {
@@ -95,49 +162,38 @@ static ze_result_t mem_alloc(ze_context_handle_t hContext, ze_memory_type_t type
     r = sim_inject_take(ZE_SIM_FAIL_MEM_ALLOC);
     if (r != ZE_RESULT_SUCCESS)
         return r;
-    // Device and shared allocations count against the 8 GiB of simulated device memory.
     const int on_device = type != ZE_MEMORY_TYPE_HOST;
     const ze_result_t oom =
         on_device ? ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY : ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 
     void *p = NULL;
+    unsigned flags = 0;
     if (export_types != 0) {
-        if ((p = sim_export_map(size, alignment, export_types)) == NULL) // mem_export.c
+        // A memfd mapping of its own (mem_export.c), zero like a fresh file; freed by
+        // sim_export_unmap.
+        if ((p = sim_export_map(size, alignment, export_types)) == NULL)
             return oom;
-    } else if (posix_memalign(&p, alignment > SIM_DEFAULT_ALIGN ? alignment : SIM_DEFAULT_ALIGN,
-                              size)) {
+    } else if (type == ZE_MEMORY_TYPE_DEVICE && alignment <= SIM_PAGE_SIZE) {
+        // Whole pages of their own, so that an IPC export can swap a memfd in beneath them.
+        p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
+        if (p == MAP_FAILED)
+            return oom;
+        flags = SIM_ALLOC_MAPPED;
+    } else {
+        if (posix_memalign(&p, alignment > SIM_DEFAULT_ALIGN ? alignment : SIM_DEFAULT_ALIGN, size))
+            return oom;
+        // Zeroed so that tests are deterministic; real device memory holds garbage.
+        memset(p, 0, size);
+    }
+    r = insert(p, size, type, dev, ctx, flags);
+    if (r != ZE_RESULT_SUCCESS) {
+        if (!sim_export_unmap(p))
+            release_memory(p, size, flags);
         return oom;
     }
-    // Zeroed so that tests are deterministic; real device memory holds garbage.
-    memset(p, 0, size);
-
-    pthread_mutex_lock(&g_mem.lock);
-    if (on_device && g_mem.device_bytes + size > SIM_TOTAL_MEMORY)
-        goto fail_locked;
-    // The table doubles; allocations are rare enough that memmove on insert is fine.
-    if (g_mem.n == g_mem.cap) {
-        size_t cap = g_mem.cap ? g_mem.cap * 2 : 64;
-        sim_alloc_info_t *v = realloc(g_mem.v, cap * sizeof(*v));
-        if (!v)
-            goto fail_locked;
-        g_mem.v = v;
-        g_mem.cap = cap;
-    }
-    size_t at = find_floor((uintptr_t)p) + 1; // SIZE_MAX + 1 wraps to 0: insert first
-    memmove(&g_mem.v[at + 1], &g_mem.v[at], (g_mem.n - at) * sizeof(g_mem.v[0]));
-    g_mem.v[at] = (sim_alloc_info_t){(uintptr_t)p, size, type, g_mem.next_id++, dev, ctx};
-    g_mem.n++;
-    if (on_device)
-        g_mem.device_bytes += size;
-    pthread_mutex_unlock(&g_mem.lock);
     *pptr = p;
     return ZE_RESULT_SUCCESS;
-
-fail_locked:
-    pthread_mutex_unlock(&g_mem.lock);
-    if (!sim_export_unmap(p))
-        free(p);
-    return oom;
 }
 
 ze_result_t sim_mem_alloc_shared(ze_context_handle_t hContext,
@@ -183,19 +239,21 @@ ze_result_t sim_mem_free(ze_context_handle_t hContext, void *ptr) {
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     pthread_mutex_lock(&g_mem.lock);
     size_t i = find_floor((uintptr_t)ptr);
-    // Only the base pointer frees, and only through the context that allocated it.
-    if (i == SIZE_MAX || g_mem.v[i].base != (uintptr_t)ptr || g_mem.v[i].context != ctx) {
+    // Only the base pointer frees, and only through the context that allocated it; an opened
+    // IPC view is closed, not freed.
+    if (i == SIZE_MAX || g_mem.v[i].base != (uintptr_t)ptr || g_mem.v[i].context != ctx ||
+        (g_mem.v[i].flags & SIM_ALLOC_IPC_VIEW)) {
         pthread_mutex_unlock(&g_mem.lock);
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    // Freed under the lock, so a concurrent lookup never sees a dangling entry.
-    if (g_mem.v[i].type != ZE_MEMORY_TYPE_HOST)
-        g_mem.device_bytes -= g_mem.v[i].size;
-    memmove(&g_mem.v[i], &g_mem.v[i + 1], (g_mem.n - i - 1) * sizeof(g_mem.v[0]));
-    g_mem.n--;
+    // Taken out under the lock, so a concurrent lookup never sees a dangling entry.
+    sim_alloc_info_t a = g_mem.v[i];
+    remove_at(i);
     pthread_mutex_unlock(&g_mem.lock);
+    if (a.flags & SIM_ALLOC_MAPPED)
+        sim_ipc_forget(ptr);
     if (!sim_export_unmap(ptr))
-        free(ptr);
+        release_memory(ptr, a.size, a.flags);
     return ZE_RESULT_SUCCESS;
 }
 

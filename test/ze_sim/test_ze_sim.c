@@ -152,7 +152,7 @@ START_TEST(driver_properties) {
     ck_assert_int_eq(memcmp(p.uuid.id, "urc-ze-sim-drv1", 15), 0);
     ze_driver_ipc_properties_t ipc = {ZE_STRUCTURE_TYPE_DRIVER_IPC_PROPERTIES, NULL, 7};
     ck_assert_ze_ok(zeDriverGetIpcProperties(g_driver, &ipc));
-    ck_assert_uint_eq(ipc.flags, 0);
+    ck_assert_uint_eq(ipc.flags & ZE_IPC_PROPERTY_FLAG_MEMORY, ZE_IPC_PROPERTY_FLAG_MEMORY);
 }
 END_TEST
 
@@ -1374,6 +1374,129 @@ static Suite *module_suite(void) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Memory beyond USM: IPC handles (ipc.c), host-pointer import (host_import.c), more devices.
+
+START_TEST(ipc_handle_opens_a_second_view) {
+    void *p = NULL;
+    ck_assert_ze_ok(zeMemAllocDevice(g_context, &g_dev_desc, 10000, 0, g_device, &p));
+    memset(p, 0x3c, 10000);
+    ze_ipc_mem_handle_t h;
+    ck_assert_ze_ok(zeMemGetIpcHandle(g_context, p, &h));
+    ck_assert_int_eq(((unsigned char *)p)[9999], 0x3c); // the export kept the bytes
+    void *view = NULL;
+    ck_assert_ze(zeMemOpenIpcHandle(g_context, g_device, h, 0x10, &view),
+                 ZE_RESULT_ERROR_INVALID_ENUMERATION);
+    ck_assert_ze_ok(zeMemOpenIpcHandle(g_context, g_device, h, 0, &view));
+    ck_assert_ptr_ne(view, p);
+    ck_assert_int_eq(((unsigned char *)view)[9999], 0x3c);
+    ((unsigned char *)view)[5] = 0x11; // one memory, two addresses
+    ck_assert_int_eq(((unsigned char *)p)[5], 0x11);
+    size_t size = 0;
+    ck_assert_ze_ok(zeMemGetAddressRange(g_context, view, NULL, &size));
+    ck_assert_uint_eq(size, 10000);
+    ck_assert_ze(zeMemFree(g_context, view), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    ck_assert_ze_ok(zeMemCloseIpcHandle(g_context, view));
+    ck_assert_ze(zeMemCloseIpcHandle(g_context, view), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    ck_assert_ze(zeMemCloseIpcHandle(g_context, p), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    ck_assert_ze_ok(zeMemFree(g_context, p));
+    // The allocation gone, its handle opens nothing.
+    ck_assert_ze(zeMemOpenIpcHandle(g_context, g_device, h, 0, &view),
+                 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+}
+END_TEST
+
+START_TEST(ipc_handle_refusals) {
+    void *host = NULL;
+    ck_assert_ze_ok(zeMemAllocHost(g_context, &g_host_desc, 64, 0, &host));
+    ze_ipc_mem_handle_t h;
+    ck_assert_ze(zeMemGetIpcHandle(g_context, host, &h), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    ck_assert_ze(zeMemGetIpcHandle(g_context, &h, &h), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    ck_assert_ze_ok(zeMemFree(g_context, host));
+    memset(&h, 0xa5, sizeof h);
+    void *view = NULL;
+    ck_assert_ze(zeMemOpenIpcHandle(g_context, g_device, h, 0, &view),
+                 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+}
+END_TEST
+
+typedef ze_result_t (*import_fn)(ze_driver_handle_t, void *, size_t);
+typedef ze_result_t (*release_fn)(ze_driver_handle_t, void *);
+typedef ze_result_t (*base_fn)(ze_driver_handle_t, void *, void **);
+
+START_TEST(host_pointer_import) {
+    if (g_intercept)
+        return; // the functions would get the loader's wrapped driver handle
+    import_fn import = NULL;
+    release_fn release = NULL;
+    base_fn base = NULL;
+    ck_assert_ze_ok(zeDriverGetExtensionFunctionAddress(g_driver, "zexDriverImportExternalPointer",
+                                                        (void **)&import));
+    ck_assert_ze_ok(zeDriverGetExtensionFunctionAddress(g_driver, "zexDriverReleaseImportedPointer",
+                                                        (void **)&release));
+    ck_assert_ze_ok(zeDriverGetExtensionFunctionAddress(
+        g_driver, "zexDriverGetHostPointerBaseAddress", (void **)&base));
+    static char buf[8192];
+    ck_assert_ze_ok(import(g_driver, buf, 4096));
+    ck_assert_ze(import(g_driver, buf + 100, 10), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    ck_assert_ze(import(g_driver, buf + 4096, 0), ZE_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ze_ok(import(g_driver, buf + 4096, 4096)); // adjacent, not overlapping
+    void *b = NULL;
+    ck_assert_ze_ok(base(g_driver, buf + 100, &b));
+    ck_assert_ptr_eq(b, buf);
+    ck_assert_ze(release(g_driver, buf + 100), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    ck_assert_ze_ok(release(g_driver, buf));
+    ck_assert_ze(release(g_driver, buf), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    ck_assert_ze_ok(release(g_driver, buf + 4096));
+    ck_assert_ze(base(g_driver, buf, &b), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+}
+END_TEST
+
+START_TEST(more_devices_and_their_peers) {
+    setenv("ZE_SIM_DEVICES", "3", 1);
+    ze_device_handle_t d[4] = {NULL, NULL, NULL, NULL};
+    uint32_t n = 0;
+    ck_assert_ze_ok(zeDeviceGet(g_driver, &n, NULL));
+    ck_assert_uint_eq(n, 3);
+    ck_assert_ze_ok(zeDeviceGet(g_driver, &n, d));
+    ze_device_properties_t p0, p1;
+    memset(&p0, 0, sizeof p0);
+    memset(&p1, 0, sizeof p1);
+    p0.stype = p1.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+    ck_assert_ze_ok(zeDeviceGetProperties(d[0], &p0));
+    ck_assert_ze_ok(zeDeviceGetProperties(d[1], &p1));
+    ck_assert_int_ne(memcmp(p0.uuid.id, p1.uuid.id, sizeof p0.uuid.id), 0);
+    ze_bool_t can = 0;
+    ck_assert_ze_ok(zeDeviceCanAccessPeer(d[0], d[1], &can));
+    ck_assert(can);
+    ck_assert_ze_ok(zeDeviceCanAccessPeer(d[2], d[2], &can));
+    ck_assert(can);
+    ck_assert_ze_ok(zeDeviceCanAccessPeer(d[0], d[2], &can));
+    ck_assert(!can);
+    ze_device_p2p_properties_t p2p = {ZE_STRUCTURE_TYPE_DEVICE_P2P_PROPERTIES, NULL, 0};
+    ck_assert_ze_ok(zeDeviceGetP2PProperties(d[2], d[1], &p2p));
+    ck_assert_uint_eq(p2p.flags, 0);
+    unsetenv("ZE_SIM_DEVICES");
+    ck_assert_ze_ok(zeDeviceGet(g_driver, &n, NULL));
+    ck_assert_uint_eq(n, 1);
+}
+END_TEST
+
+static Suite *memory_ext_suite(void) {
+    Suite *s = suite_create("memory_ext");
+    TCase *tc = tcase("zeMemIpc");
+    tcase_add_test(tc, ipc_handle_opens_a_second_view);
+    tcase_add_test(tc, ipc_handle_refusals);
+    suite_add_tcase(s, tc);
+    tc = tcase("zexHostImport");
+    tcase_add_test(tc, host_pointer_import);
+    suite_add_tcase(s, tc);
+    tc = tcase("zeDevicePeers");
+    tcase_add_test(tc, more_devices_and_their_peers);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 int main(void) {
     // The loader reads this in zeInit (in each forked test), so it must be set first.
@@ -1383,6 +1506,7 @@ int main(void) {
     SRunner *sr = srunner_create(driver_suite());
     srunner_add_suite(sr, device_suite());
     srunner_add_suite(sr, memory_suite());
+    srunner_add_suite(sr, memory_ext_suite());
     srunner_add_suite(sr, event_suite());
     srunner_add_suite(sr, cmdlist_suite());
     srunner_add_suite(sr, module_suite());

@@ -84,6 +84,12 @@ ze_result_t sim_mem_free_ext(ze_context_handle_t hContext, const ze_memory_free_
 ze_result_t sim_mem_get_alloc_properties(ze_context_handle_t hContext, const void *ptr,
                                          ze_memory_allocation_properties_t *props,
                                          ze_device_handle_t *phDevice);
+ze_result_t sim_mem_get_ipc_handle(ze_context_handle_t hContext, const void *ptr,
+                                   ze_ipc_mem_handle_t *pIpcHandle);
+ze_result_t sim_mem_open_ipc_handle(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                                    ze_ipc_mem_handle_t handle, ze_ipc_memory_flags_t flags,
+                                    void **pptr);
+ze_result_t sim_mem_close_ipc_handle(ze_context_handle_t hContext, const void *ptr);
 ze_result_t sim_mem_get_address_range(ze_context_handle_t hContext, const void *ptr, void **pBase,
                                       size_t *pSize);
 

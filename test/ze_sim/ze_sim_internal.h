@@ -81,6 +81,8 @@ typedef struct sim_context {
 
 sim_driver_t *sim_the_driver(void);
 sim_device_t *sim_the_device(void);
+/// Whether one device reaches the other's memory (itself always; devices 0 and 1 each other).
+int sim_device_peers(ze_device_handle_t hDevice, ze_device_handle_t hPeer);
 int sim_initialized(void);
 uint64_t sim_now_ns(void);
 /// Device-side clock: the host clock masked to the advertised valid bits.
@@ -103,7 +105,24 @@ typedef struct sim_alloc_info {
     uint64_t id;
     sim_device_t *device;
     sim_context_t *context;
+    unsigned flags; // SIM_ALLOC_*
 } sim_alloc_info_t;
+
+/// Device memory is mmap'd whole pages, so ipc.c can put a memfd under it in place.
+#define SIM_ALLOC_MAPPED 1u
+/// A view opened from an IPC handle (ipc.c): zeMemCloseIpcHandle ends it, zeMemFree refuses.
+#define SIM_ALLOC_IPC_VIEW 2u
+
+/// ipc.c: closes the memfd of an exported allocation being freed.
+void sim_ipc_forget(const void *base);
+/// host_import.c: zexDriverImportExternalPointer and its siblings by name, or NULL.
+void *sim_host_import_function(const char *name);
+
+/// Enters [p, p + size) in the table (ipc.c's opened views).
+ze_result_t sim_mem_track(void *p, size_t size, ze_memory_type_t type, sim_device_t *dev,
+                          sim_context_t *ctx, unsigned flags);
+/// Takes the entry based at p with all of `flags` out of the table; 0 when there is none.
+int sim_mem_untrack(const void *p, unsigned flags, sim_alloc_info_t *out);
 
 /// Finds the allocation containing ptr (interior pointers included); 0 when none.
 int sim_mem_lookup(const void *ptr, sim_alloc_info_t *out);

@@ -1473,6 +1473,42 @@ static ur_result_t UR_APICALL checked_usm_context_memcpy_exp(ur_context_handle_t
     return l0_usm_context_memcpy_exp(hContext, pDst, pSrc, size);
 }
 
+static ur_result_t UR_APICALL checked_usm_host_alloc_unregister_exp(ur_context_handle_t hContext, void *pHostMem) {
+    ur_result_t result = urc_check_usm_host_alloc_unregister_exp(hContext, pHostMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMHostAllocUnregisterExp", "hContext");
+    return l0_usm_host_alloc_unregister_exp(hContext, pHostMem);
+}
+
+static ur_result_t UR_APICALL checked_usm_host_alloc_register_exp(ur_context_handle_t hContext, void *pHostMem, size_t size, const ur_exp_usm_host_alloc_register_properties_t *pProperties) {
+    ur_result_t result = urc_check_usm_host_alloc_register_exp(hContext, pHostMem, size, pProperties);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMHostAllocRegisterExp", "hContext");
+    return l0_usm_host_alloc_register_exp(hContext, pHostMem, size, pProperties);
+}
+
+static ur_result_t UR_APICALL checked_usm_import_exp(ur_context_handle_t hContext, void *pMem, size_t size) {
+    ur_result_t result = urc_check_usm_import_exp(hContext, pMem, size);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMImportExp", "hContext");
+    return l0_usm_import_exp(hContext, pMem, size);
+}
+
+static ur_result_t UR_APICALL checked_usm_release_exp(ur_context_handle_t hContext, void *pMem) {
+    ur_result_t result = urc_check_usm_release_exp(hContext, pMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urUSMReleaseExp", "hContext");
+    return l0_usm_release_exp(hContext, pMem);
+}
+
 static ur_result_t UR_APICALL checked_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_exp_command_buffer_desc_t *pCommandBufferDesc, ur_exp_command_buffer_handle_t *phCommandBuffer) {
     ur_result_t result = urc_check_command_buffer_create_exp(hContext, hDevice, pCommandBufferDesc, phCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
@@ -1708,6 +1744,44 @@ static ur_result_t UR_APICALL checked_command_buffer_get_native_handle_exp(ur_ex
     return l0_command_buffer_get_native_handle_exp(hCommandBuffer, phNativeCommandBuffer);
 }
 
+static ur_result_t UR_APICALL checked_ipc_get_mem_handle_exp(ur_context_handle_t hContext, void *pMem, void **ppIPCMemHandleData, size_t *pIPCMemHandleDataSizeRet) {
+    ur_result_t result = urc_check_ipc_get_mem_handle_exp(hContext, pMem, ppIPCMemHandleData, pIPCMemHandleDataSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCGetMemHandleExp", "hContext");
+    return l0_ipc_get_mem_handle_exp(hContext, pMem, ppIPCMemHandleData, pIPCMemHandleDataSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_ipc_put_mem_handle_exp(ur_context_handle_t hContext, void *pIPCMemHandleData) {
+    ur_result_t result = urc_check_ipc_put_mem_handle_exp(hContext, pIPCMemHandleData);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCPutMemHandleExp", "hContext");
+    return l0_ipc_put_mem_handle_exp(hContext, pIPCMemHandleData);
+}
+
+static ur_result_t UR_APICALL checked_ipc_open_mem_handle_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, void *pIPCMemHandleData, size_t ipcMemHandleDataSize, void **ppMem) {
+    ur_result_t result = urc_check_ipc_open_mem_handle_exp(hContext, hDevice, pIPCMemHandleData, ipcMemHandleDataSize, ppMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCOpenMemHandleExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urIPCOpenMemHandleExp", "hDevice");
+    return l0_ipc_open_mem_handle_exp(hContext, hDevice, pIPCMemHandleData, ipcMemHandleDataSize, ppMem);
+}
+
+static ur_result_t UR_APICALL checked_ipc_close_mem_handle_exp(ur_context_handle_t hContext, void *pMem) {
+    ur_result_t result = urc_check_ipc_close_mem_handle_exp(hContext, pMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCCloseMemHandleExp", "hContext");
+    return l0_ipc_close_mem_handle_exp(hContext, pMem);
+}
+
 static ur_result_t UR_APICALL checked_memory_export_alloc_exportable_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t alignment, size_t size, ur_exp_external_mem_type_t handleTypeToExport, void **ppMem) {
     ur_result_t result = urc_check_memory_export_alloc_exportable_memory_exp(hContext, hDevice, alignment, size, handleTypeToExport, ppMem);
     if (result != UR_RESULT_SUCCESS)
@@ -1739,6 +1813,39 @@ static ur_result_t UR_APICALL checked_memory_export_export_memory_handle_exp(ur_
     if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urMemoryExportExportMemoryHandleExp", "hDevice");
     return l0_memory_export_export_memory_handle_exp(hContext, hDevice, handleTypeToExport, pMem, pMemHandleRet);
+}
+
+static ur_result_t UR_APICALL checked_usm_p_2p_enable_peer_access_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice) {
+    ur_result_t result = urc_check_usm_p_2p_enable_peer_access_exp(commandDevice, peerDevice);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(commandDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUsmP2PEnablePeerAccessExp", "commandDevice");
+    if (!urc_is_own(peerDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUsmP2PEnablePeerAccessExp", "peerDevice");
+    return l0_usm_p_2p_enable_peer_access_exp(commandDevice, peerDevice);
+}
+
+static ur_result_t UR_APICALL checked_usm_p_2p_disable_peer_access_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice) {
+    ur_result_t result = urc_check_usm_p_2p_disable_peer_access_exp(commandDevice, peerDevice);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(commandDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUsmP2PDisablePeerAccessExp", "commandDevice");
+    if (!urc_is_own(peerDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUsmP2PDisablePeerAccessExp", "peerDevice");
+    return l0_usm_p_2p_disable_peer_access_exp(commandDevice, peerDevice);
+}
+
+static ur_result_t UR_APICALL checked_usm_p_2p_peer_access_get_info_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice, ur_exp_peer_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_usm_p_2p_peer_access_get_info_exp(commandDevice, peerDevice, propName, propSize, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(commandDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUsmP2PPeerAccessGetInfoExp", "commandDevice");
+    if (!urc_is_own(peerDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urUsmP2PPeerAccessGetInfoExp", "peerDevice");
+    return l0_usm_p_2p_peer_access_get_info_exp(commandDevice, peerDevice, propName, propSize, pPropValue, pPropSizeRet);
 }
 
 static ur_result_t UR_APICALL checked_virtual_mem_granularity_get_info(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t allocationSize, ur_virtual_mem_granularity_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
@@ -2071,10 +2178,10 @@ const ur_dditable_t l0_ddi = {
         .pfnPoolTrimToExp = checked_usm_pool_trim_to_exp,
         .pfnPitchedAllocExp = checked_usm_pitched_alloc_exp,
         .pfnContextMemcpyExp = checked_usm_context_memcpy_exp,
-        .pfnHostAllocUnregisterExp = urc_unsupported_usm_host_alloc_unregister_exp,
-        .pfnHostAllocRegisterExp = urc_unsupported_usm_host_alloc_register_exp,
-        .pfnImportExp = urc_unsupported_usm_import_exp,
-        .pfnReleaseExp = urc_unsupported_usm_release_exp,
+        .pfnHostAllocUnregisterExp = checked_usm_host_alloc_unregister_exp,
+        .pfnHostAllocRegisterExp = checked_usm_host_alloc_register_exp,
+        .pfnImportExp = checked_usm_import_exp,
+        .pfnReleaseExp = checked_usm_release_exp,
     },
     .BindlessImagesExp = URC_UNSUPPORTED_BINDLESS_IMAGES_EXP,
     .CommandBufferExp = {
@@ -2103,13 +2210,29 @@ const ur_dditable_t l0_ddi = {
         .pfnGetNativeHandleExp = checked_command_buffer_get_native_handle_exp,
     },
     .GraphExp = URC_UNSUPPORTED_GRAPH_EXP,
-    .IPCExp = URC_UNSUPPORTED_IPC_EXP,
+    .IPCExp = {
+        .pfnGetMemHandleExp = checked_ipc_get_mem_handle_exp,
+        .pfnPutMemHandleExp = checked_ipc_put_mem_handle_exp,
+        .pfnOpenMemHandleExp = checked_ipc_open_mem_handle_exp,
+        .pfnCloseMemHandleExp = checked_ipc_close_mem_handle_exp,
+        .pfnGetPhysMemHandleExp = urc_unsupported_ipc_get_phys_mem_handle_exp,
+        .pfnPutPhysMemHandleExp = urc_unsupported_ipc_put_phys_mem_handle_exp,
+        .pfnOpenPhysMemHandleExp = urc_unsupported_ipc_open_phys_mem_handle_exp,
+        .pfnClosePhysMemHandleExp = urc_unsupported_ipc_close_phys_mem_handle_exp,
+        .pfnGetEventHandleExp = urc_unsupported_ipc_get_event_handle_exp,
+        .pfnPutEventHandleExp = urc_unsupported_ipc_put_event_handle_exp,
+        .pfnOpenEventHandleExp = urc_unsupported_ipc_open_event_handle_exp,
+    },
     .MemoryExportExp = {
         .pfnAllocExportableMemoryExp = checked_memory_export_alloc_exportable_memory_exp,
         .pfnFreeExportableMemoryExp = checked_memory_export_free_exportable_memory_exp,
         .pfnExportMemoryHandleExp = checked_memory_export_export_memory_handle_exp,
     },
-    .UsmP2PExp = URC_UNSUPPORTED_USM_P2P_EXP,
+    .UsmP2PExp = {
+        .pfnEnablePeerAccessExp = checked_usm_p_2p_enable_peer_access_exp,
+        .pfnDisablePeerAccessExp = checked_usm_p_2p_disable_peer_access_exp,
+        .pfnPeerAccessGetInfoExp = checked_usm_p_2p_peer_access_get_info_exp,
+    },
     .VirtualMem = {
         .pfnGranularityGetInfo = checked_virtual_mem_granularity_get_info,
         .pfnReserve = checked_virtual_mem_reserve,

@@ -147,6 +147,10 @@ ur_result_t l0_usm_pool_get_device_pool_exp(ur_context_handle_t hContext, ur_dev
 ur_result_t l0_usm_pool_trim_to_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_usm_pool_handle_t hPool, size_t minBytesToKeep);
 ur_result_t l0_usm_pitched_alloc_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t widthInBytes, size_t height, size_t elementSizeBytes, void **ppMem, size_t *pResultPitch);
 ur_result_t l0_usm_context_memcpy_exp(ur_context_handle_t hContext, void *pDst, const void *pSrc, size_t size);
+ur_result_t l0_usm_host_alloc_unregister_exp(ur_context_handle_t hContext, void *pHostMem);
+ur_result_t l0_usm_host_alloc_register_exp(ur_context_handle_t hContext, void *pHostMem, size_t size, const ur_exp_usm_host_alloc_register_properties_t *pProperties);
+ur_result_t l0_usm_import_exp(ur_context_handle_t hContext, void *pMem, size_t size);
+ur_result_t l0_usm_release_exp(ur_context_handle_t hContext, void *pMem);
 ur_result_t l0_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_exp_command_buffer_desc_t *pCommandBufferDesc, ur_exp_command_buffer_handle_t *phCommandBuffer);
 ur_result_t l0_command_buffer_retain_exp(ur_exp_command_buffer_handle_t hCommandBuffer);
 ur_result_t l0_command_buffer_release_exp(ur_exp_command_buffer_handle_t hCommandBuffer);
@@ -170,9 +174,16 @@ ur_result_t l0_command_buffer_update_signal_event_exp(ur_exp_command_buffer_comm
 ur_result_t l0_command_buffer_update_wait_events_exp(ur_exp_command_buffer_command_handle_t hCommand, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList);
 ur_result_t l0_command_buffer_get_info_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_exp_command_buffer_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
 ur_result_t l0_command_buffer_get_native_handle_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_native_handle_t *phNativeCommandBuffer);
+ur_result_t l0_ipc_get_mem_handle_exp(ur_context_handle_t hContext, void *pMem, void **ppIPCMemHandleData, size_t *pIPCMemHandleDataSizeRet);
+ur_result_t l0_ipc_put_mem_handle_exp(ur_context_handle_t hContext, void *pIPCMemHandleData);
+ur_result_t l0_ipc_open_mem_handle_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, void *pIPCMemHandleData, size_t ipcMemHandleDataSize, void **ppMem);
+ur_result_t l0_ipc_close_mem_handle_exp(ur_context_handle_t hContext, void *pMem);
 ur_result_t l0_memory_export_alloc_exportable_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t alignment, size_t size, ur_exp_external_mem_type_t handleTypeToExport, void **ppMem);
 ur_result_t l0_memory_export_free_exportable_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, void *pMem);
 ur_result_t l0_memory_export_export_memory_handle_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_exp_external_mem_type_t handleTypeToExport, void *pMem, void *pMemHandleRet);
+ur_result_t l0_usm_p_2p_enable_peer_access_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice);
+ur_result_t l0_usm_p_2p_disable_peer_access_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice);
+ur_result_t l0_usm_p_2p_peer_access_get_info_exp(ur_device_handle_t commandDevice, ur_device_handle_t peerDevice, ur_exp_peer_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
 ur_result_t l0_virtual_mem_granularity_get_info(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t allocationSize, ur_virtual_mem_granularity_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
 ur_result_t l0_virtual_mem_reserve(ur_context_handle_t hContext, const void *pStart, size_t size, void **ppStart);
 ur_result_t l0_virtual_mem_free(ur_context_handle_t hContext, const void *pStart, size_t size);

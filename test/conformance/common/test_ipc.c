@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: MIT
+// IPC memory handles, one suite for every adapter: handle data and their bad input (a wrong
+// size, garbage bytes, one damaged byte, a second put, closing what was never opened, host and
+// pooled memory), a handle opened in its own process (simulated drivers), two processes (fork
+// and a pipe for the handle) where one writes device memory and the other reads the same
+// bytes, and a handle whose process is gone. The simulated CUDA driver's memory is private to
+// a process, so its two-process tests run on a real GPU only; the simulated Level Zero driver
+// shares memory between processes (memfd). Adapters whose device says
+// IPC_MEMORY_SUPPORT_EXP false must answer UNSUPPORTED_FEATURE.
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "urc_fixture.h"
+
+static struct {
+    ur_adapter_handle_t adapter;
+    ur_platform_handle_t platform;
+    ur_device_handle_t device;
+    ur_context_handle_t context;
+    ur_queue_handle_t queue;
+} T;
+
+static void setup(void) {
+    memset(&T, 0, sizeof T);
+    urc_test_open(&T.adapter, &T.platform, &T.device, &T.context, &T.queue);
+}
+
+static void teardown(void) {
+    if (T.queue != NULL)
+        ck_assert_ur_ok(urQueueRelease(T.queue));
+    if (T.context != NULL)
+        ck_assert_ur_ok(urContextRelease(T.context));
+    if (T.adapter != NULL)
+        urAdapterRelease(T.adapter);
+    urLoaderTearDown();
+}
+
+static bool simulated(ur_device_handle_t device) {
+    char name[256] = "";
+    ck_assert_ur_ok(urDeviceGetInfo(device, UR_DEVICE_INFO_NAME, sizeof name, name, NULL));
+    return strstr(name, "simulated") != NULL;
+}
+
+// Whether two processes can share memory here: not on the simulated CUDA driver.
+static bool processes_share(void) {
+    ur_backend_t backend = UR_BACKEND_UNKNOWN;
+    ck_assert_ur_ok(
+        urPlatformGetInfo(T.platform, UR_PLATFORM_INFO_BACKEND, sizeof backend, &backend, NULL));
+    return !(backend == UR_BACKEND_CUDA && simulated(T.device));
+}
+
+static bool ipc_supported(void) {
+    ur_bool_t b = false;
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP, sizeof b, &b, NULL));
+    return b;
+}
+
+#define WORDS 1024u
+
+static void pattern(uint32_t *w) {
+    for (uint32_t i = 0; i < WORDS; ++i)
+        w[i] = 0xAB000000u + i;
+}
+
+START_TEST(handles_and_errors) {
+    void *data = NULL;
+    size_t size = 0;
+    if (!ipc_supported()) {
+        ck_assert_ur(urIPCGetMemHandleExp(T.context, &size, &data, &size),
+                     UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+        return;
+    }
+    void *p = NULL;
+    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 8192, &p));
+    uint32_t words[WORDS];
+    pattern(words);
+    ck_assert_ur_ok(
+        urEnqueueUSMMemcpy(T.queue, true, (char *)p + 64, words, sizeof words, 0, NULL, NULL));
+    ck_assert_ur_ok(urIPCGetMemHandleExp(T.context, (char *)p + 64, &data, &size));
+    ck_assert_ptr_nonnull(data);
+    ck_assert_uint_gt(size, 0);
+    void *opened = NULL;
+    ck_assert_ur(urIPCOpenMemHandleExp(T.context, T.device, data, size - 1, &opened),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    // Garbage of the right size, and the handle with one byte changed, are refused.
+    unsigned char *bad = malloc(size);
+    for (size_t i = 0; i < size; ++i)
+        bad[i] = (unsigned char)(i * 37u + 11u);
+    ck_assert_ur(urIPCOpenMemHandleExp(T.context, T.device, bad, size, &opened),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    memcpy(bad, data, size);
+    bad[size - 1] ^= 0x40;
+    ck_assert_ur(urIPCOpenMemHandleExp(T.context, T.device, bad, size, &opened),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    // Bytes that are not data this process got back are not put.
+    ck_assert_ur(urIPCPutMemHandleExp(T.context, bad), UR_RESULT_ERROR_INVALID_VALUE);
+    free(bad);
+    if (simulated(T.device)) {
+        // The simulators open a handle in its own process too: the same bytes are there.
+        ck_assert_ur_ok(urIPCOpenMemHandleExp(T.context, T.device, data, size, &opened));
+        uint32_t got[WORDS];
+        ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, got, opened, sizeof got, 0, NULL, NULL));
+        ck_assert_mem_eq(got, words, sizeof got);
+        ck_assert_ur_ok(urIPCCloseMemHandleExp(T.context, opened));
+    }
+    ck_assert_ur_ok(urIPCPutMemHandleExp(T.context, data));
+    ck_assert_ur(urIPCPutMemHandleExp(T.context, data), UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urIPCCloseMemHandleExp(T.context, p), UR_RESULT_ERROR_INVALID_VALUE);
+    // Host memory and pooled chunks cannot be shared this way.
+    void *host = NULL;
+    ck_assert_ur_ok(urUSMHostAlloc(T.context, NULL, NULL, 64, &host));
+    ck_assert_ur(urIPCGetMemHandleExp(T.context, host, &data, &size),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urIPCCloseMemHandleExp(T.context, host), UR_RESULT_ERROR_INVALID_VALUE);
+    ur_usm_pool_desc_t desc = {UR_STRUCTURE_TYPE_USM_POOL_DESC, NULL, 0};
+    ur_usm_pool_handle_t pool = NULL;
+    ck_assert_ur_ok(urUSMPoolCreate(T.context, &desc, &pool));
+    void *chunk = NULL;
+    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, pool, 64, &chunk));
+    ck_assert_ur(urIPCGetMemHandleExp(T.context, chunk, &data, &size),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur_ok(urUSMPoolRelease(pool));
+    ck_assert_ur_ok(urUSMFree(T.context, host));
+    ck_assert_ur_ok(urUSMFree(T.context, p));
+}
+END_TEST
+
+// Physical memory: where the device says its handles cannot be shared, the entry points
+// answer UNSUPPORTED_FEATURE, and Level Zero refuses to make IPC-enabled physical memory.
+START_TEST(physical_memory_handles) {
+    ur_bool_t vm = false, ipc = true;
+    ck_assert_ur_ok(
+        urDeviceGetInfo(T.device, UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT, sizeof vm, &vm, NULL));
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_IPC_PHYSICAL_MEMORY_SUPPORT_EXP,
+                                    sizeof ipc, &ipc, NULL));
+    if (!vm || ipc)
+        return; // nothing to create, or another suite's business
+    size_t g = 0;
+    ck_assert_ur_ok(urVirtualMemGranularityGetInfo(
+        T.context, T.device, 1, UR_VIRTUAL_MEM_GRANULARITY_INFO_MINIMUM, sizeof g, &g, NULL));
+    ur_physical_mem_handle_t m = NULL;
+    ck_assert_ur_ok(urPhysicalMemCreate(T.context, T.device, g, NULL, &m));
+    void *data = NULL;
+    size_t size = 0;
+    ck_assert_ur(urIPCGetPhysMemHandleExp(T.context, m, &data, &size),
+                 UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    ck_assert_ur_ok(urPhysicalMemRelease(m));
+    ur_backend_t backend = UR_BACKEND_UNKNOWN;
+    ck_assert_ur_ok(
+        urPlatformGetInfo(T.platform, UR_PLATFORM_INFO_BACKEND, sizeof backend, &backend, NULL));
+    if (backend == UR_BACKEND_LEVEL_ZERO) {
+        ur_physical_mem_properties_t props = {UR_STRUCTURE_TYPE_PHYSICAL_MEM_PROPERTIES, NULL,
+                                              UR_PHYSICAL_MEM_FLAG_ENABLE_IPC};
+        ck_assert_ur(urPhysicalMemCreate(T.context, T.device, g, &props, &m),
+                     UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    }
+}
+END_TEST
+
+// The child: reads the handle from `in`, opens it, copies the bytes out and answers whether
+// they are the pattern (1), not (0), or that it could not run (2); then writes a new pattern
+// (each word + 1) through the opened pointer for the parent to read (answer 1 only).
+static int child_reads(int in, int out) {
+    unsigned char handle[512];
+    ssize_t n = read(in, handle, sizeof handle);
+    unsigned char answer = 2;
+    if (n > 0) {
+        setup();
+        void *p = NULL;
+        if (urIPCOpenMemHandleExp(T.context, T.device, handle, (size_t)n, &p) ==
+            UR_RESULT_SUCCESS) {
+            uint32_t got[WORDS], want[WORDS];
+            pattern(want);
+            answer = urEnqueueUSMMemcpy(T.queue, true, got, p, sizeof got, 0, NULL, NULL) ==
+                             UR_RESULT_SUCCESS
+                         ? 1
+                         : 2;
+            if (answer == 1 && memcmp(got, want, sizeof got) != 0)
+                answer = 0;
+            for (uint32_t i = 0; i < WORDS; ++i)
+                got[i] = want[i] + 1;
+            if (answer == 1 && urEnqueueUSMMemcpy(T.queue, true, p, got, sizeof got, 0, NULL,
+                                                  NULL) != UR_RESULT_SUCCESS)
+                answer = 2;
+            if (urIPCCloseMemHandleExp(T.context, p) != UR_RESULT_SUCCESS)
+                answer = 2;
+        }
+        teardown();
+    }
+    return write(out, &answer, 1) == 1 ? 0 : 1;
+}
+
+START_TEST(two_processes_share_device_memory) {
+    // Fork before either process starts a driver: a forked child cannot use its parent's.
+    int to_child[2], to_parent[2];
+    ck_assert_int_eq(pipe(to_child), 0);
+    ck_assert_int_eq(pipe(to_parent), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(to_child[1]);
+        close(to_parent[0]);
+        _exit(child_reads(to_child[0], to_parent[1]));
+    }
+    close(to_child[0]);
+    close(to_parent[1]);
+    setup();
+    if (!ipc_supported() || !processes_share()) {
+        close(to_child[1]); // the child reads nothing and answers 2
+        unsigned char answer = 0;
+        ck_assert_int_eq(read(to_parent[0], &answer, 1), 1);
+        waitpid(pid, NULL, 0);
+        teardown();
+        return;
+    }
+    uint32_t words[WORDS];
+    pattern(words);
+    void *p = NULL;
+    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, sizeof words, &p));
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, p, words, sizeof words, 0, NULL, NULL));
+    void *data = NULL;
+    size_t size = 0;
+    ck_assert_ur_ok(urIPCGetMemHandleExp(T.context, p, &data, &size));
+    ck_assert_int_eq(write(to_child[1], data, size), (ssize_t)size);
+    close(to_child[1]);
+    unsigned char answer = 9;
+    ck_assert_int_eq(read(to_parent[0], &answer, 1), 1);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ck_assert_int_eq(answer, 1);
+    // What the child wrote is here.
+    uint32_t got[WORDS];
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, got, p, sizeof got, 0, NULL, NULL));
+    ck_assert_uint_eq(got[0], words[0] + 1);
+    ck_assert_uint_eq(got[WORDS - 1], words[WORDS - 1] + 1);
+    ck_assert_ur_ok(urIPCPutMemHandleExp(T.context, data));
+    ck_assert_ur_ok(urUSMFree(T.context, p));
+    teardown();
+}
+END_TEST
+
+// The child allocates, sends its handle and exits; the handle then opens nowhere.
+START_TEST(handle_of_a_dead_process) {
+    int to_parent[2];
+    ck_assert_int_eq(pipe(to_parent), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(to_parent[0]);
+        setup();
+        void *p = NULL, *data = NULL;
+        size_t size = 0;
+        if (ipc_supported() && processes_share() &&
+            urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 4096, &p) == UR_RESULT_SUCCESS &&
+            urIPCGetMemHandleExp(T.context, p, &data, &size) == UR_RESULT_SUCCESS) {
+            if (write(to_parent[1], data, size) != (ssize_t)size)
+                _exit(1);
+            urIPCPutMemHandleExp(T.context, data);
+            urUSMFree(T.context, p);
+        }
+        teardown();
+        _exit(0);
+    }
+    close(to_parent[1]);
+    unsigned char handle[512];
+    ssize_t n = read(to_parent[0], handle, sizeof handle);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (n <= 0)
+        return; // no IPC here, or processes cannot share memory
+    setup();
+    void *opened = NULL;
+    ck_assert_ur(urIPCOpenMemHandleExp(T.context, T.device, handle, (size_t)n, &opened),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    teardown();
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("ipc");
+    TCase *tc = urc_test_tcase("urIPCMemHandleExp", setup, teardown);
+    tcase_add_test(tc, handles_and_errors);
+    tcase_add_test(tc, physical_memory_handles);
+    suite_add_tcase(s, tc);
+    // No fixture: the tests fork before they open anything.
+    tc = tcase_create("urIPC_processes");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, two_processes_share_device_memory);
+    tcase_add_test(tc, handle_of_a_dead_process);
+    suite_add_tcase(s, tc);
+    return urc_test_main_with_platform(s, "no platform for this adapter");
+}
