@@ -50,8 +50,10 @@ START_TEST(claims_find_only_live_events) {
     ck_assert(!urc_unhold(&obj));
     // Signals: the event's own context and device only.
     ck_assert_ur_ok(urc_reusable_check_signal(&r, (void *)1, (void *)2));
-    ck_assert_ur(urc_reusable_check_signal(&r, (void *)3, (void *)2), UR_RESULT_ERROR_INVALID_EVENT);
-    ck_assert_ur(urc_reusable_check_signal(&r, (void *)1, (void *)3), UR_RESULT_ERROR_INVALID_EVENT);
+    ck_assert_ur(urc_reusable_check_signal(&r, (void *)3, (void *)2),
+                 UR_RESULT_ERROR_INVALID_EVENT);
+    ck_assert_ur(urc_reusable_check_signal(&r, (void *)1, (void *)3),
+                 UR_RESULT_ERROR_INVALID_EVENT);
     // A held event outlives its user's last release, but is not claimed any more.
     urc_user_retain(&obj);
     ck_assert_int_eq(urc_reusable_user_release(&r), URC_RELEASE_KEPT);
@@ -104,19 +106,22 @@ START_TEST(ipc_handle_data) {
     const unsigned char payload[64] = {1, 2, 3};
     void *data = NULL;
     size_t size = 0;
-    ck_assert_ur_ok(urc_ipc_event_pack(URC_IPC_BACKEND_CUDA, payload, sizeof payload, &data, &size));
+    ck_assert_ur_ok(
+        urc_ipc_event_pack(URC_IPC_BACKEND_CUDA, payload, sizeof payload, &data, &size));
     ck_assert_uint_eq(size, sizeof(urc_ipc_event_header_t) + sizeof payload);
     const void *got = NULL;
     uint32_t pid = 0;
-    ck_assert_ur_ok(urc_ipc_event_unpack(URC_IPC_BACKEND_CUDA, data, size, sizeof payload, &got, &pid));
+    ck_assert_ur_ok(
+        urc_ipc_event_unpack(URC_IPC_BACKEND_CUDA, data, size, sizeof payload, &got, &pid));
     ck_assert_int_eq(memcmp(got, payload, sizeof payload), 0);
     ck_assert_uint_eq(pid, (uint32_t)getpid());
     // Sizes first; then magic, backend, version.
-    ck_assert_ur(urc_ipc_event_unpack(URC_IPC_BACKEND_CUDA, data, size - 1, sizeof payload, &got, NULL),
-                 UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(urc_ipc_event_unpack(URC_IPC_BACKEND_LEVEL_ZERO, data, size, sizeof payload, &got,
-                                      NULL),
-                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(
+        urc_ipc_event_unpack(URC_IPC_BACKEND_CUDA, data, size - 1, sizeof payload, &got, NULL),
+        UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(
+        urc_ipc_event_unpack(URC_IPC_BACKEND_LEVEL_ZERO, data, size, sizeof payload, &got, NULL),
+        UR_RESULT_ERROR_INVALID_VALUE);
     unsigned char copy[128];
     memcpy(copy, data, size);
     copy[0] ^= 1;
