@@ -377,8 +377,6 @@ static int fixed_bool(ur_device_info_t name) {
     case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:  // regular command lists (command_buffer.c)
     case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP: // reusable_event.c
         return 1;
-    case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP: // IPC event pools: not built on this adapter yet
-        return 0;
     case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP: // not implemented on this adapter yet
     case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
     case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:
@@ -530,6 +528,8 @@ ur_result_t l0_device_get_info(ur_device_handle_t hDevice, ur_device_info_t prop
         return urc_info_u32(&out, u32);
 
     switch (propName) {
+    case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP: // reusable_event.c: IPC event pools
+        return urc_info_bool(&out, l0_ipc_events_available(dev));
     case UR_DEVICE_INFO_TYPE:
         return device_type(&out, dev);
     case UR_DEVICE_INFO_VENDOR_ID:

@@ -94,12 +94,8 @@ void l0_event_keep_program(l0_event_t *e, l0_program_t *p) {
 }
 
 static void event_destroy(l0_event_t *e) {
-    if (e->reusable != NULL) {
-        if (e->inner != NULL)
-            l0_event_release_created(e->inner);
-        urc_reusable_fini(e->reusable);
-        free(e->reusable);
-    }
+    if (e->reusable != NULL)
+        l0_reusable_fini(e);
     l0_event_drop_deps(e);
     free(e->free_when_done);
     if (e->kernel != NULL)

@@ -209,7 +209,8 @@ ze_result_t sim_driver_get_ipc_properties(ze_driver_handle_t hDriver,
         return r;
     if (!props)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    props->flags = 0; // no IPC: the simulated device lives inside one process
+    // Event pools only, opened in the process that made them (ipc_event.c).
+    props->flags = ZE_IPC_PROPERTY_FLAG_EVENT_POOL;
     return ZE_RESULT_SUCCESS;
 }
 

@@ -1600,6 +1600,33 @@ static ur_result_t UR_APICALL checked_command_buffer_get_native_handle_exp(ur_ex
     return l0_command_buffer_get_native_handle_exp(hCommandBuffer, phNativeCommandBuffer);
 }
 
+static ur_result_t UR_APICALL checked_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPCEventHandleData, size_t *pIPCEventHandleDataSizeRet) {
+    ur_result_t result = urc_check_ipc_get_event_handle_exp(hEvent, ppIPCEventHandleData, pIPCEventHandleDataSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hEvent, URC_KIND_EVENT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT, "urIPCGetEventHandleExp", "hEvent");
+    return l0_ipc_get_event_handle_exp(hEvent, ppIPCEventHandleData, pIPCEventHandleDataSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_ipc_put_event_handle_exp(ur_context_handle_t hContext, void *pIPCEventHandleData) {
+    ur_result_t result = urc_check_ipc_put_event_handle_exp(hContext, pIPCEventHandleData);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCPutEventHandleExp", "hContext");
+    return l0_ipc_put_event_handle_exp(hContext, pIPCEventHandleData);
+}
+
+static ur_result_t UR_APICALL checked_ipc_open_event_handle_exp(ur_context_handle_t hContext, const void *pIPCEventHandleData, size_t ipcEventHandleDataSize, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_ipc_open_event_handle_exp(hContext, pIPCEventHandleData, ipcEventHandleDataSize, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCOpenEventHandleExp", "hContext");
+    return l0_ipc_open_event_handle_exp(hContext, pIPCEventHandleData, ipcEventHandleDataSize, phEvent);
+}
+
 static ur_result_t UR_APICALL checked_virtual_mem_granularity_get_info(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t allocationSize, ur_virtual_mem_granularity_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     ur_result_t result = urc_check_virtual_mem_granularity_get_info(hContext, hDevice, allocationSize, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
@@ -1953,7 +1980,19 @@ const ur_dditable_t l0_ddi = {
         .pfnGetNativeHandleExp = checked_command_buffer_get_native_handle_exp,
     },
     .GraphExp = URC_UNSUPPORTED_GRAPH_EXP,
-    .IPCExp = URC_UNSUPPORTED_IPC_EXP,
+    .IPCExp = {
+        .pfnGetMemHandleExp = urc_unsupported_ipc_get_mem_handle_exp,
+        .pfnPutMemHandleExp = urc_unsupported_ipc_put_mem_handle_exp,
+        .pfnOpenMemHandleExp = urc_unsupported_ipc_open_mem_handle_exp,
+        .pfnCloseMemHandleExp = urc_unsupported_ipc_close_mem_handle_exp,
+        .pfnGetPhysMemHandleExp = urc_unsupported_ipc_get_phys_mem_handle_exp,
+        .pfnPutPhysMemHandleExp = urc_unsupported_ipc_put_phys_mem_handle_exp,
+        .pfnOpenPhysMemHandleExp = urc_unsupported_ipc_open_phys_mem_handle_exp,
+        .pfnClosePhysMemHandleExp = urc_unsupported_ipc_close_phys_mem_handle_exp,
+        .pfnGetEventHandleExp = checked_ipc_get_event_handle_exp,
+        .pfnPutEventHandleExp = checked_ipc_put_event_handle_exp,
+        .pfnOpenEventHandleExp = checked_ipc_open_event_handle_exp,
+    },
     .MemoryExportExp = URC_UNSUPPORTED_MEMORY_EXPORT_EXP,
     .UsmP2PExp = URC_UNSUPPORTED_USM_P2P_EXP,
     .VirtualMem = {

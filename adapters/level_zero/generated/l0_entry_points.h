@@ -160,6 +160,9 @@ ur_result_t l0_command_buffer_append_usm_prefetch_exp(ur_exp_command_buffer_hand
 ur_result_t l0_command_buffer_append_usm_advise_exp(ur_exp_command_buffer_handle_t hCommandBuffer, const void *pMemory, size_t size, ur_usm_advice_flags_t advice, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand);
 ur_result_t l0_command_buffer_get_info_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_exp_command_buffer_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
 ur_result_t l0_command_buffer_get_native_handle_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_native_handle_t *phNativeCommandBuffer);
+ur_result_t l0_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPCEventHandleData, size_t *pIPCEventHandleDataSizeRet);
+ur_result_t l0_ipc_put_event_handle_exp(ur_context_handle_t hContext, void *pIPCEventHandleData);
+ur_result_t l0_ipc_open_event_handle_exp(ur_context_handle_t hContext, const void *pIPCEventHandleData, size_t ipcEventHandleDataSize, ur_event_handle_t *phEvent);
 ur_result_t l0_virtual_mem_granularity_get_info(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t allocationSize, ur_virtual_mem_granularity_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
 ur_result_t l0_virtual_mem_reserve(ur_context_handle_t hContext, const void *pStart, size_t size, void **ppStart);
 ur_result_t l0_virtual_mem_free(ur_context_handle_t hContext, const void *pStart, size_t size);
