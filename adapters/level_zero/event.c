@@ -125,7 +125,10 @@ void l0_event_release_internal(l0_event_t *e) {
 }
 
 void l0_event_release_created(l0_event_t *e) {
-    if (urc_user_release(&e->obj) == URC_RELEASE_DESTROY)
+    // A reusable event leaves the registry with its last user reference (reusable_event.h).
+    urc_release_t r =
+        e->reusable != NULL ? urc_reusable_user_release(e->reusable) : urc_user_release(&e->obj);
+    if (r == URC_RELEASE_DESTROY)
         event_destroy(e);
 }
 
