@@ -62,11 +62,14 @@ ur_result_t l0_ipc_open_event_handle_exp(ur_context_handle_t hContext,
     memcpy(&handle, payload, sizeof handle);
     ze_event_pool_handle_t pool = NULL;
     ze_result_t r = zeEventPoolOpenIpcHandle(ctx->ze, handle, &pool);
-    // A handle whose process or pool is gone, or that never was one, is the caller's bad value.
-    if (r == ZE_RESULT_ERROR_INVALID_ARGUMENT || r == ZE_RESULT_ERROR_INVALID_NULL_HANDLE)
+    // The handle is the only input: unless the driver ran out of memory, a refusal means its
+    // process or pool is gone, or it never was one, which is the caller's bad value.
+    if (r != ZE_RESULT_SUCCESS && r != ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY &&
+        r != ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY && r != ZE_RESULT_ERROR_DEVICE_LOST)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, (int32_t)r,
-                             "zeEventPoolOpenIpcHandle refused the handle (its process or pool "
-                             "may be gone)");
+                             "zeEventPoolOpenIpcHandle refused the handle (ze_result_t 0x%x; its "
+                             "process or pool may be gone)",
+                             (unsigned)r);
     if ((res = l0_ok(r, "zeEventPoolOpenIpcHandle")) != UR_RESULT_SUCCESS)
         return res;
     l0_event_t *e = NULL;
