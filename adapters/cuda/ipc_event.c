@@ -67,13 +67,14 @@ ur_result_t cuda_ipc_open_event_handle_exp(ur_context_handle_t hContext,
     memcpy(&handle, payload, sizeof handle);
     CUevent ev = NULL;
     CUresult r = cu.IpcOpenEventHandle(&ev, handle);
-    // A handle whose process or event is gone, or that never was one, is the caller's bad value.
-    // The driver names a corrupted handle's missing owner as a context (seen on an H200).
-    if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_INVALID_HANDLE ||
-        r == CUDA_ERROR_MAP_FAILED || r == CUDA_ERROR_INVALID_CONTEXT)
+    // The handle is the only input: unless the driver ran out of something, a refusal means
+    // its process or event is gone, or it never was one, which is the caller's bad value.
+    if (r != CUDA_SUCCESS && r != CUDA_ERROR_OUT_OF_MEMORY && r != CUDA_ERROR_DEINITIALIZED &&
+        r != CUDA_ERROR_ASSERT)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, (int32_t)r,
-                             "cuIpcOpenEventHandle refused the handle (its process or event may "
-                             "be gone)");
+                             "cuIpcOpenEventHandle refused the handle (CUresult %d; its process "
+                             "or event may be gone)",
+                             (int)r);
     if ((res = cuda_ok(r, "cuIpcOpenEventHandle")) != UR_RESULT_SUCCESS)
         return res;
     cuda_event_t *e = NULL;

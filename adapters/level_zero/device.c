@@ -377,8 +377,6 @@ static int fixed_bool(ur_device_info_t name) {
     if (urc_device_info_unimplemented_feature(name))
         return 0;
     switch (name) {
-    case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP: // IPC event pools: not built on this adapter yet
-        return 0;
     case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:  // regular command lists (command_buffer.c)
     case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP: // reusable_event.c
     case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP: // host_task.c
@@ -536,6 +534,8 @@ ur_result_t l0_device_get_info(ur_device_handle_t hDevice, ur_device_info_t prop
         l0_cb_caps(dev, &cb);
         return urc_info_u32(&out, cb.update_caps);
     }
+    case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP: // reusable_event.c: IPC event pools
+        return urc_info_bool(&out, l0_ipc_events_available(dev));
     case UR_DEVICE_INFO_TYPE:
         return device_type(&out, dev);
     case UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP:

@@ -94,12 +94,8 @@ void l0_event_keep_program(l0_event_t *e, l0_program_t *p) {
 }
 
 static void event_destroy(l0_event_t *e) {
-    if (e->reusable != NULL) {
-        if (e->inner != NULL)
-            l0_event_release_created(e->inner);
-        urc_reusable_fini(e->reusable);
-        free(e->reusable);
-    }
+    if (e->reusable != NULL)
+        l0_reusable_fini(e);
     l0_event_drop_deps(e);
     free(e->free_when_done);
     if (e->kernel != NULL)
@@ -129,7 +125,10 @@ void l0_event_release_internal(l0_event_t *e) {
 }
 
 void l0_event_release_created(l0_event_t *e) {
-    if (urc_user_release(&e->obj) == URC_RELEASE_DESTROY)
+    // A reusable event leaves the registry with its last user reference (reusable_event.h).
+    urc_release_t r =
+        e->reusable != NULL ? urc_reusable_user_release(e->reusable) : urc_user_release(&e->obj);
+    if (r == URC_RELEASE_DESTROY)
         event_destroy(e);
 }
 

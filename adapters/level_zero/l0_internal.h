@@ -196,6 +196,11 @@ struct l0_event_t {
     // the event goes to it. NULL for every other event.
     urc_reusable_t *reusable;
     l0_event_t *inner;
+    // IPC reusable events: a Level Zero event of an IPC pool of its own (exported) or opened
+    // from a handle (imported), reset and signalled after each signal's barrier; waits use it
+    // while this process has not signalled the event itself.
+    ze_event_pool_handle_t ipc_pool;
+    ze_event_handle_t ipc_ze;
 };
 
 typedef enum l0_mem_kind_t {
@@ -458,6 +463,14 @@ ur_result_t l0_wait_view_init(l0_wait_view_t *v, uint32_t n, const ur_event_hand
 void l0_wait_view_fini(l0_wait_view_t *v);
 /// A reusable event's latest signal, held (l0_event_release_internal), or NULL before the first.
 l0_event_t *l0_reusable_current(l0_event_t *e);
+/// A reusable event of `ctx` for `dev` (no signal yet, no IPC event), known to
+/// urc_reusable_claim; `imported` for one opened from IPC handle data (ipc_event.c).
+ur_result_t l0_reusable_make(l0_context_t *ctx, l0_device_t *dev, ur_exp_event_flags_t flags,
+                             bool imported, l0_event_t **out);
+/// What a reusable event owns, at its destruction.
+void l0_reusable_fini(l0_event_t *e);
+/// True when the device's driver passes event pools between processes.
+bool l0_ipc_events_available(const l0_device_t *dev);
 /// urEnqueueEventsWaitWithBarrierExt signalling the reusable event `e` (claimed by the caller).
 ur_result_t l0_event_signal(l0_event_t *e, l0_queue_t *q, uint32_t n,
                             const ur_event_handle_t *waits);

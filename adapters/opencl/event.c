@@ -194,6 +194,19 @@ ur_result_t ocl_event_release(ur_event_handle_t hEvent) {
 /// The command behind `e` is known to have completed: its fallback assert record, and those of
 /// other completed assert-marked launches on its queue, are read (assert.c).
 static ur_result_t event_completed(ur_event_handle_t e) {
+    if (e->reusable != NULL) {
+        // Its queue changes at each signal: held while it is looked at.
+        pthread_mutex_lock(&e->reusable->lock);
+        ur_queue_handle_t q = atomic_load(&e->queue);
+        if (q != NULL)
+            urc_hold(&q->obj);
+        pthread_mutex_unlock(&e->reusable->lock);
+        if (q == NULL)
+            return UR_RESULT_SUCCESS;
+        ur_result_t swept = ocl_assert_observe(q, false);
+        ocl_queue_release_internal(q);
+        return swept;
+    }
     ur_queue_handle_t q = atomic_load(&e->queue);
     if (q == NULL)
         return UR_RESULT_SUCCESS;

@@ -3453,13 +3453,14 @@ static __attribute__((noinline, cold)) ur_result_t intercept_enqueue_events_wait
     ur_event_handle_t *event_out = phEvent;
     if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))
         event_out = &timeline_event;
+    const void *leak_in_phEvent = phEvent != NULL ? (const void *)*phEvent : NULL;
     urc_call_t call;
     urc_intercept_begin(&call, UR_FUNCTION_ENQUEUE_EVENTS_WAIT_WITH_BARRIER_EXT, "urEnqueueEventsWaitWithBarrierExt", &params);
     ur_result_t result = call_enqueue_events_wait_with_barrier_ext(hQueue, pProperties, numEventsInWaitList, phEventWaitList, event_out);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_TIMELINE) && *event_out != NULL)
         urc_timeline_command("urEnqueueEventsWaitWithBarrierExt", hQueue, *event_out, phEvent == NULL, call.start_ns);
     if (result == UR_RESULT_SUCCESS && urc_layer_on(URC_LAYER_LEAKS)) {
-        if (phEvent != NULL)
+        if (phEvent != NULL && (const void *)*phEvent != leak_in_phEvent)
             urc_leak_created("event", *phEvent, "urEnqueueEventsWaitWithBarrierExt");
     }
     urc_intercept_end(&call, result);

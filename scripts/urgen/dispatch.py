@@ -119,6 +119,12 @@ def _intercept_body(spec, fn):
         c.append("    if (phEvent == NULL && urc_layer_on(URC_LAYER_TIMELINE))")
         c.append("        event_out = &timeline_event;")
         call_args = ", ".join("event_out" if p.name == "phEvent" else p.name for p in fn.params)
+    # An in/out handle (urEnqueueEventsWaitWithBarrierExt's phEvent) may come back as it went
+    # in: a reusable event signalled, not a new one. Only the word is read, never through it.
+    inout_allocs = [p for p in fn.params if p.has("alloc") and p.has("inout")
+                    and not p.range and _handle_kind(spec, p.ctype)]
+    for p in inout_allocs:
+        c.append("    const void *leak_in_%s = %s != NULL ? (const void *)*%s : NULL;" % (p.name, p.name, p.name))
     c.append("    urc_call_t call;")
     c.append('    urc_intercept_begin(&call, %s, "%s", %s);' % (printers.function_enumerator(fn), fn.name, pref))
     c.append("    ur_result_t result = call_%s(%s);" % (snake(fn.name), call_args))
@@ -153,7 +159,10 @@ def _intercept_body(spec, fn):
                 c.append("            for (size_t i = 0; i < %s; ++i)" % limit)
                 c.append('                urc_leak_created("%s", %s[i], "%s");' % (kind, p.name, fn.name))
             elif what == "alloc":
-                c.append("        if (%s != NULL)" % p.name)
+                if p in inout_allocs:
+                    c.append("        if (%s != NULL && (const void *)*%s != leak_in_%s)" % (p.name, p.name, p.name))
+                else:
+                    c.append("        if (%s != NULL)" % p.name)
                 c.append('            urc_leak_created("%s", *%s, "%s");' % (kind, p.name, fn.name))
             elif what == "retain":
                 c.append('        urc_leak_retained(%s, "%s");' % (p.name, fn.name))

@@ -94,6 +94,12 @@ static void leak_and_misuse(void) {
     ck_assert_int_eq(urContextRetain(ctx), UR_RESULT_SUCCESS);
     ck_assert_int_eq(urContextRelease(ctx), UR_RESULT_SUCCESS);
     leaked = ctx;
+    // A barrier that gives back the event it was given signalled a reusable event: it made
+    // nothing to track (the fake leaves the output as it is).
+    ur_event_handle_t reused = (ur_event_handle_t)a.generic_handle();
+    ck_assert_int_eq(urEnqueueEventsWaitWithBarrierExt((ur_queue_handle_t)a.generic_handle(), NULL,
+                                                       0, NULL, &reused),
+                     UR_RESULT_SUCCESS);
     ck_assert_int_eq(urDeviceRelease(dev), UR_RESULT_SUCCESS);
     // One release too many, and a use after the last: the fake answers as it likes.
     (void)urDeviceRelease(dev);

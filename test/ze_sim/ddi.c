@@ -62,18 +62,6 @@ static ze_result_t stub_image_view_create_exp(ze_context_handle_t c, ze_device_h
                                               ze_image_handle_t *view) {
     UNSUPPORTED;
 }
-static ze_result_t stub_event_pool_get_ipc_handle(ze_event_pool_handle_t p,
-                                                  ze_ipc_event_pool_handle_t *h) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_event_pool_open_ipc_handle(ze_context_handle_t c,
-                                                   ze_ipc_event_pool_handle_t h,
-                                                   ze_event_pool_handle_t *p) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_event_pool_close_ipc_handle(ze_event_pool_handle_t p) {
-    UNSUPPORTED;
-}
 static ze_result_t stub_event_query_timestamps_exp(ze_event_handle_t e, ze_device_handle_t d,
                                                    uint32_t *n, ze_kernel_timestamp_result_t *t) {
     UNSUPPORTED;
@@ -279,9 +267,9 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetEventPoolProcAddrTable(ze_api_version_t
         return r;
     t->pfnCreate = sim_event_pool_create;
     t->pfnDestroy = sim_event_pool_destroy;
-    t->pfnGetIpcHandle = stub_event_pool_get_ipc_handle;
-    t->pfnOpenIpcHandle = stub_event_pool_open_ipc_handle;
-    t->pfnCloseIpcHandle = stub_event_pool_close_ipc_handle;
+    t->pfnGetIpcHandle = sim_event_pool_get_ipc_handle;
+    t->pfnOpenIpcHandle = sim_event_pool_open_ipc_handle;
+    t->pfnCloseIpcHandle = sim_event_pool_close_ipc_handle;
     return ZE_RESULT_SUCCESS;
 }
 

@@ -210,7 +210,9 @@ ze_result_t sim_driver_get_ipc_properties(ze_driver_handle_t hDriver,
         return r;
     if (!props)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    props->flags = ZE_IPC_PROPERTY_FLAG_MEMORY; // ipc.c
+    // Memory across processes (ipc.c); event pools within the process that made them
+    // (ipc_event.c).
+    props->flags = ZE_IPC_PROPERTY_FLAG_MEMORY | ZE_IPC_PROPERTY_FLAG_EVENT_POOL;
     return ZE_RESULT_SUCCESS;
 }
 

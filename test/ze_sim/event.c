@@ -72,6 +72,9 @@ ze_result_t sim_event_pool_destroy(ze_event_pool_handle_t hEventPool) {
     if (!pool)
         return r;
     // Events copy what they need from the pool, so they outlive it harmlessly.
+    sim_engine_lock();
+    sim_ipc_pool_forget(pool);
+    sim_engine_unlock();
     sim_obj_fini(&pool->hdr);
     free(pool);
     return ZE_RESULT_SUCCESS;
@@ -91,6 +94,17 @@ ze_result_t sim_event_create(ze_event_pool_handle_t hEventPool, const ze_event_d
     // Indices are not tracked: two live events on one index go unnoticed.
     if (desc->index >= pool->count)
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    int ipc = pool->origin != NULL || (pool->flags & ZE_EVENT_POOL_FLAG_IPC);
+    if (ipc) {
+        // Pools shared between processes: one event per index (ipc_event.c).
+        sim_engine_lock();
+        sim_event_t *shared = sim_ipc_event_share(pool, desc->index);
+        sim_engine_unlock();
+        if (shared != NULL) {
+            *phEvent = (ze_event_handle_t)shared;
+            return ZE_RESULT_SUCCESS;
+        }
+    }
     sim_event_t *ev = calloc(1, sizeof(*ev));
     if (!ev)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
@@ -98,6 +112,11 @@ ze_result_t sim_event_create(ze_event_pool_handle_t hEventPool, const ze_event_d
     ev->pool_flags = pool->flags;
     ev->index = desc->index;
     ev->refs = 1; // the application's
+    if (ipc) {
+        sim_engine_lock();
+        sim_ipc_event_shared(pool, ev);
+        sim_engine_unlock();
+    }
     *phEvent = (ze_event_handle_t)ev;
     return ZE_RESULT_SUCCESS;
 }
@@ -108,6 +127,10 @@ ze_result_t sim_event_destroy(ze_event_handle_t hEvent) {
     if (!ev)
         return r;
     sim_engine_lock();
+    if (sim_ipc_event_unshare(ev)) {
+        sim_engine_unlock(); // another handle of an IPC pool still names it
+        return ZE_RESULT_SUCCESS;
+    }
     // Commands that still wait on or signal it keep the memory alive until they are freed.
     sim_obj_fini(&ev->hdr);
     ev->destroyed = 1;

@@ -153,6 +153,8 @@ START_TEST(driver_properties) {
     ze_driver_ipc_properties_t ipc = {ZE_STRUCTURE_TYPE_DRIVER_IPC_PROPERTIES, NULL, 7};
     ck_assert_ze_ok(zeDriverGetIpcProperties(g_driver, &ipc));
     ck_assert_uint_eq(ipc.flags & ZE_IPC_PROPERTY_FLAG_MEMORY, ZE_IPC_PROPERTY_FLAG_MEMORY);
+    // Event pools are shared within the process (ipc_event.c).
+    ck_assert_uint_ne(ipc.flags & ZE_IPC_PROPERTY_FLAG_EVENT_POOL, 0);
 }
 END_TEST
 

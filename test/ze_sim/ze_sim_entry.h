@@ -101,6 +101,13 @@ ze_result_t sim_event_pool_destroy(ze_event_pool_handle_t hEventPool);
 ze_result_t sim_event_create(ze_event_pool_handle_t hEventPool, const ze_event_desc_t *desc,
                              ze_event_handle_t *phEvent);
 ze_result_t sim_event_destroy(ze_event_handle_t hEvent);
+// ipc_event.c
+ze_result_t sim_event_pool_get_ipc_handle(ze_event_pool_handle_t hEventPool,
+                                          ze_ipc_event_pool_handle_t *phIpc);
+ze_result_t sim_event_pool_open_ipc_handle(ze_context_handle_t hContext,
+                                           ze_ipc_event_pool_handle_t hIpc,
+                                           ze_event_pool_handle_t *phEventPool);
+ze_result_t sim_event_pool_close_ipc_handle(ze_event_pool_handle_t hEventPool);
 ze_result_t sim_event_host_signal(ze_event_handle_t hEvent);
 ze_result_t sim_event_host_synchronize(ze_event_handle_t hEvent, uint64_t timeout);
 ze_result_t sim_event_query_status(ze_event_handle_t hEvent);

@@ -142,13 +142,24 @@ typedef struct sim_event {
     uint32_t refs;
     uint64_t ts_start;
     uint64_t ts_end;
+    uint32_t ipc_handles; // IPC pools (ipc_event.c): handles sharing this event, else 0
 } sim_event_t;
 
 typedef struct sim_event_pool {
     sim_header_t hdr;
     ze_event_pool_flags_t flags;
     uint32_t count;
+    struct sim_event_pool *origin; // a pool opened from an IPC handle: the exported one
 } sim_event_pool_t;
+
+/// IPC event pools (ipc_event.c). Events of an exported pool and of the pools opened from it
+/// are one event per index: sim_ipc_event_share gives the existing one (another handle to it)
+/// or NULL, sim_ipc_event_shared records a new one, sim_ipc_event_unshare drops a handle and
+/// is non-zero while others remain; sim_ipc_pool_forget at a pool's destruction. Engine lock held.
+sim_event_t *sim_ipc_event_share(sim_event_pool_t *pool, uint32_t index);
+void sim_ipc_event_shared(sim_event_pool_t *pool, sim_event_t *ev);
+int sim_ipc_event_unshare(sim_event_t *ev);
+void sim_ipc_pool_forget(sim_event_pool_t *pool);
 
 struct sim_queue;
 

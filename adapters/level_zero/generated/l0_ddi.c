@@ -1782,6 +1782,33 @@ static ur_result_t UR_APICALL checked_ipc_close_mem_handle_exp(ur_context_handle
     return l0_ipc_close_mem_handle_exp(hContext, pMem);
 }
 
+static ur_result_t UR_APICALL checked_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPCEventHandleData, size_t *pIPCEventHandleDataSizeRet) {
+    ur_result_t result = urc_check_ipc_get_event_handle_exp(hEvent, ppIPCEventHandleData, pIPCEventHandleDataSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hEvent, URC_KIND_EVENT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT, "urIPCGetEventHandleExp", "hEvent");
+    return l0_ipc_get_event_handle_exp(hEvent, ppIPCEventHandleData, pIPCEventHandleDataSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_ipc_put_event_handle_exp(ur_context_handle_t hContext, void *pIPCEventHandleData) {
+    ur_result_t result = urc_check_ipc_put_event_handle_exp(hContext, pIPCEventHandleData);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCPutEventHandleExp", "hContext");
+    return l0_ipc_put_event_handle_exp(hContext, pIPCEventHandleData);
+}
+
+static ur_result_t UR_APICALL checked_ipc_open_event_handle_exp(ur_context_handle_t hContext, const void *pIPCEventHandleData, size_t ipcEventHandleDataSize, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_ipc_open_event_handle_exp(hContext, pIPCEventHandleData, ipcEventHandleDataSize, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCOpenEventHandleExp", "hContext");
+    return l0_ipc_open_event_handle_exp(hContext, pIPCEventHandleData, ipcEventHandleDataSize, phEvent);
+}
+
 static ur_result_t UR_APICALL checked_memory_export_alloc_exportable_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t alignment, size_t size, ur_exp_external_mem_type_t handleTypeToExport, void **ppMem) {
     ur_result_t result = urc_check_memory_export_alloc_exportable_memory_exp(hContext, hDevice, alignment, size, handleTypeToExport, ppMem);
     if (result != UR_RESULT_SUCCESS)
@@ -2219,9 +2246,9 @@ const ur_dditable_t l0_ddi = {
         .pfnPutPhysMemHandleExp = urc_unsupported_ipc_put_phys_mem_handle_exp,
         .pfnOpenPhysMemHandleExp = urc_unsupported_ipc_open_phys_mem_handle_exp,
         .pfnClosePhysMemHandleExp = urc_unsupported_ipc_close_phys_mem_handle_exp,
-        .pfnGetEventHandleExp = urc_unsupported_ipc_get_event_handle_exp,
-        .pfnPutEventHandleExp = urc_unsupported_ipc_put_event_handle_exp,
-        .pfnOpenEventHandleExp = urc_unsupported_ipc_open_event_handle_exp,
+        .pfnGetEventHandleExp = checked_ipc_get_event_handle_exp,
+        .pfnPutEventHandleExp = checked_ipc_put_event_handle_exp,
+        .pfnOpenEventHandleExp = checked_ipc_open_event_handle_exp,
     },
     .MemoryExportExp = {
         .pfnAllocExportableMemoryExp = checked_memory_export_alloc_exportable_memory_exp,

@@ -178,6 +178,9 @@ ur_result_t l0_ipc_get_mem_handle_exp(ur_context_handle_t hContext, void *pMem, 
 ur_result_t l0_ipc_put_mem_handle_exp(ur_context_handle_t hContext, void *pIPCMemHandleData);
 ur_result_t l0_ipc_open_mem_handle_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, void *pIPCMemHandleData, size_t ipcMemHandleDataSize, void **ppMem);
 ur_result_t l0_ipc_close_mem_handle_exp(ur_context_handle_t hContext, void *pMem);
+ur_result_t l0_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPCEventHandleData, size_t *pIPCEventHandleDataSizeRet);
+ur_result_t l0_ipc_put_event_handle_exp(ur_context_handle_t hContext, void *pIPCEventHandleData);
+ur_result_t l0_ipc_open_event_handle_exp(ur_context_handle_t hContext, const void *pIPCEventHandleData, size_t ipcEventHandleDataSize, ur_event_handle_t *phEvent);
 ur_result_t l0_memory_export_alloc_exportable_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t alignment, size_t size, ur_exp_external_mem_type_t handleTypeToExport, void **ppMem);
 ur_result_t l0_memory_export_free_exportable_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, void *pMem);
 ur_result_t l0_memory_export_export_memory_handle_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_exp_external_mem_type_t handleTypeToExport, void *pMem, void *pMemHandleRet);

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // IPC event handles (urIPCGetEventHandleExp / PutEventHandleExp / OpenEventHandleExp) through
 // the loader, the same suite for every adapter. Where the device reports no IPC events
-// (OpenCL, Level Zero for now) the calls answer UNSUPPORTED_FEATURE after their argument
-// checks. Where it does (CUDA): which events may be exported, handle data that is the wrong
-// size, garbage or already put back, and opens in this process (the simulated driver) and in
+// (OpenCL) the calls answer UNSUPPORTED_FEATURE after their argument checks. Where it does
+// (CUDA, Level Zero): which events may be exported, handle data that is the wrong size,
+// garbage or already put back, and opens in this process (the simulated drivers) and in
 // another one (fork and a pipe for the handle data; a real GPU only, since the simulated
-// driver's events live in one process).
+// drivers' events live in one process).
 #include <stdint.h>
 #include <string.h>
 #include <sys/wait.h>
