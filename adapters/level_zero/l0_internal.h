@@ -285,6 +285,18 @@ typedef struct l0_cb_t {
     ze_event_handle_t start, done; // from the context's plain cache
     pthread_mutex_t run_lock;      // one run set up at a time; guards `ran`
     bool ran;                      // executed at least once (the fence and events are in use)
+    // Events of commands (held): those the list signals, reset before each run, and those it
+    // waits for, whose batches are submitted before each run. Guarded by core.lock.
+    struct l0_event_t **signals, **waits;
+    uint32_t nsignals, signals_cap, nwaits, waits_cap;
+    // The append in progress (core.lock held): its event and where it goes, its wait list, and
+    // whether the command itself (a launch) signals and waits rather than barriers around it.
+    struct l0_event_t *pending_signal;
+    ur_event_handle_t *pending_out;
+    const ur_event_handle_t *pending_waits;
+    ze_event_handle_t *pending_ze_waits;
+    uint32_t pending_nwaits;
+    bool events_on_command;
 } l0_cb_t;
 
 // ---- handles ----
@@ -350,14 +362,15 @@ void l0_mutable_init(l0_platform_t *p, uint32_t version);
 ze_mutable_command_exp_flags_t l0_mutable_device_flags(const l0_device_t *dev);
 
 // ---- kernel.c ----
-/// Appends a launch with UR's argument and geometry checks to a command list, with no events
-/// (command buffers order their commands with barriers).
+/// Appends a launch with UR's argument and geometry checks to a command list, signalling
+/// `signal` and waiting for `waits` (command buffers order their commands with barriers).
 ur_result_t l0_kernel_append_launch(ur_kernel_handle_t hKernel, l0_context_t *ctx,
                                     const l0_device_t *dev, uint32_t workDim,
                                     const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize,
                                     const size_t *pLocalWorkSize, uint32_t numArgs,
                                     const ur_exp_kernel_arg_properties_t *pArgs,
-                                    ze_command_list_handle_t list);
+                                    ze_command_list_handle_t list, ze_event_handle_t signal,
+                                    uint32_t nwaits, ze_event_handle_t *waits);
 /// A launch argument as Level Zero takes it: `*size` bytes at `*value`, which may point at
 /// `*slot` (pointers, buffers, samplers). Checks what set_arg checks.
 ur_result_t l0_kernel_arg_native(const l0_context_t *ctx, const l0_device_t *dev,
