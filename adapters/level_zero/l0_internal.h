@@ -96,7 +96,7 @@ struct l0_platform_t {
     bool ext_global_offset;  // ZE_experimental_global_offset 1.0
     bool ext_linkage_inspection;
     bool ext_free_policies;       // ZE_extension_memory_free_policies: zeMemFreeExt, blocking free
-    l0_mutable_fns_t mutable_fns; // command-buffer updates (command_buffer.c)
+    l0_mutable_fns_t mutable_fns; // command-buffer updates (command_buffer_update.c)
     uint32_t ndevices;
     l0_device_t *devices;
 };
@@ -352,7 +352,29 @@ ur_result_t l0_context_take_event(l0_context_t *ctx, int cache, ze_event_handle_
 /// Resets an event and returns it to its cache (destroys it if the reset fails).
 void l0_context_give_event(l0_context_t *ctx, int cache, ze_event_handle_t ze);
 
-// ---- command_buffer.c ----
+// ---- command_buffer.c, command_buffer_update.c ----
+/// A kernel command of an updatable buffer: its mutable command id, the launch updates start
+/// from (every argument kept: a kernel switch must set them all again) and its events.
+typedef struct l0_cb_cmd_t {
+    urc_object_t obj;
+    urc_cb_command_t core;
+    l0_cb_t *buffer; // not retained: commands live as long as it
+    uint64_t id;
+    struct l0_event_t *signal; // the event the command signals now (held by the buffer), or NULL
+    struct l0_event_t **waits; // the events it waits for now (held by the buffer)
+} l0_cb_cmd_t;
+
+/// A command's event: signalled by the command in every run, reset before the next (a Level
+/// Zero event of the context's plain cache; no queue).
+ur_result_t l0_cb_event_new(l0_cb_t *cb, struct l0_event_t **out);
+/// Checks a wait list of UR events for a command of `cb` (events of its context) and gives
+/// their Level Zero events (NULL for an empty list; the caller frees).
+ur_result_t l0_cb_wait_list(l0_cb_t *cb, uint32_t n, const ur_event_handle_t *events,
+                            ze_event_handle_t **out);
+/// The mutable command id of the launch about to be appended to cb's list; with alternatives,
+/// the Level Zero kernels an update may switch to (the launched one first).
+ur_result_t l0_cb_next_command_id(l0_cb_t *cb, ur_kernel_handle_t hKernel, uint32_t numAlt,
+                                  ur_kernel_handle_t *phAlt, uint64_t *id);
 /// What a device can do with command buffers: run them; update kernel commands where the
 /// driver has mutable command lists; no events.
 void l0_cb_caps(const l0_device_t *dev, urc_cb_caps_t *caps);
