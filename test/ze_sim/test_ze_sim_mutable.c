@@ -76,8 +76,8 @@ static void setup(void) {
     uint8_t *il = malloc(size);
     ck_assert_uint_eq(fread(il, 1, size, f), size);
     fclose(f);
-    ze_module_desc_t md = {ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_IL_SPIRV, size, il,
-                           "", NULL};
+    ze_module_desc_t md = {
+        ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_IL_SPIRV, size, il, "", NULL};
     ck_assert_ze_ok(zeModuleCreate(g_context, g_device, &md, &g_module, NULL));
     free(il);
     g_fill = kernel("sim_fill");
@@ -158,10 +158,10 @@ START_TEST(updates_reach_later_executions) {
     // Value, group count and size, offset: one chain.
     uint32_t n2 = 9;
     ze_group_count_t g2 = {5, 1, 1};
-    ze_mutable_global_offset_exp_desc_t off = {ZE_STRUCTURE_TYPE_MUTABLE_GLOBAL_OFFSET_EXP_DESC,
-                                               NULL, id, 3, 0, 0};
-    ze_mutable_group_size_exp_desc_t gs = {ZE_STRUCTURE_TYPE_MUTABLE_GROUP_SIZE_EXP_DESC, &off, id,
-                                           8, 1, 1};
+    ze_mutable_global_offset_exp_desc_t off = {
+        ZE_STRUCTURE_TYPE_MUTABLE_GLOBAL_OFFSET_EXP_DESC, NULL, id, 3, 0, 0};
+    ze_mutable_group_size_exp_desc_t gs = {
+        ZE_STRUCTURE_TYPE_MUTABLE_GROUP_SIZE_EXP_DESC, &off, id, 8, 1, 1};
     ze_mutable_group_count_exp_desc_t gc = {ZE_STRUCTURE_TYPE_MUTABLE_GROUP_COUNT_EXP_DESC, &gs, id,
                                             &g2};
     ze_mutable_kernel_argument_exp_desc_t arg = {
