@@ -5,10 +5,9 @@
 // finalisation and executed on the buffer's own command queue. A run puts two barriers on the
 // caller's queue: one signalling `start` after the run's wait list and the queue's order, one
 // waiting for `done` that carries the run's event. The state machine, sync points and UR's
-// rules are common/command_buffer.c. Updatable buffers record into a mutable command list
-// (ZE_experimental_mutable_command_list): each kernel command gets a command id, and updates
-// become zeCommandListUpdateMutableCommandsExp (arguments, group size and count, offset) and
-// zeCommandListUpdateMutableCommandKernelsExp (kernel alternatives).
+// rules are common/command_buffer.c. Updatable buffers record into a mutable command list, whose
+// kernel commands take command ids for the updates of command_buffer_update.c. Commands signal
+// and wait for UR events in the list.
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,73 +18,6 @@
         if (!l0_is((h), URC_KIND_COMMAND_BUFFER))                                                  \
             return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP;                                     \
     } while (0)
-
-/// A kernel command of an updatable buffer: its mutable command id and the launch updates start
-/// from (every argument kept: a kernel switch must set them all again).
-typedef struct l0_cb_cmd_t {
-    urc_object_t obj;
-    urc_cb_command_t core;
-    l0_cb_t *buffer; // not retained: commands live as long as it
-    uint64_t id;
-} l0_cb_cmd_t;
-
-void l0_mutable_init(l0_platform_t *p, uint32_t version) {
-    l0_mutable_fns_t *f = &p->mutable_fns;
-    // Function and object pointers share a representation on every platform Level Zero runs on.
-#define L0_LOOKUP(field, name)                                                                     \
-    do {                                                                                           \
-        void *fn_ = NULL;                                                                          \
-        if (zeDriverGetExtensionFunctionAddress(p->ze, name, &fn_) == ZE_RESULT_SUCCESS)           \
-            memcpy(&f->field, &fn_, sizeof fn_);                                                   \
-    } while (0)
-    L0_LOOKUP(GetNextCommandId, "zeCommandListGetNextCommandIdExp");
-    L0_LOOKUP(UpdateMutableCommands, "zeCommandListUpdateMutableCommandsExp");
-    L0_LOOKUP(UpdateSignalEvent, "zeCommandListUpdateMutableCommandSignalEventExp");
-    L0_LOOKUP(UpdateWaitEvents, "zeCommandListUpdateMutableCommandWaitEventsExp");
-    if (version >= ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_1_1) {
-        L0_LOOKUP(GetNextCommandIdWithKernels, "zeCommandListGetNextCommandIdWithKernelsExp");
-        L0_LOOKUP(UpdateKernels, "zeCommandListUpdateMutableCommandKernelsExp");
-    }
-#undef L0_LOOKUP
-    // Without these two nothing can be updated at all.
-    if (f->GetNextCommandId == NULL || f->UpdateMutableCommands == NULL)
-        memset(f, 0, sizeof *f);
-}
-
-ze_mutable_command_exp_flags_t l0_mutable_device_flags(const l0_device_t *dev) {
-    if (dev->platform->mutable_fns.GetNextCommandId == NULL)
-        return 0;
-    ze_mutable_command_list_exp_properties_t mp = {
-        ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_LIST_EXP_PROPERTIES, NULL, 0, 0};
-    ze_device_properties_t props = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES, .pNext = &mp};
-    if (zeDeviceGetProperties(dev->ze, &props) != ZE_RESULT_SUCCESS)
-        return 0;
-    return mp.mutableCommandFlags;
-}
-
-void l0_cb_caps(const l0_device_t *dev, urc_cb_caps_t *caps) {
-    memset(caps, 0, sizeof *caps);
-    caps->supported = true;
-    const l0_mutable_fns_t *f = &dev->platform->mutable_fns;
-    ze_mutable_command_exp_flags_t m = dev->mutable_flags;
-    if (f->GetNextCommandId == NULL)
-        return;
-    // A new global or local size changes both the group count and (chosen or given) group size.
-    const ze_mutable_command_exp_flags_t sizes =
-        ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_COUNT | ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_SIZE;
-    if (m & ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_ARGUMENTS)
-        caps->update_caps |= UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_ARGUMENTS;
-    if ((m & sizes) == sizes)
-        caps->update_caps |= UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_LOCAL_WORK_SIZE |
-                             UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_SIZE;
-    if ((m & ZE_MUTABLE_COMMAND_EXP_FLAG_GLOBAL_OFFSET) && dev->platform->ext_global_offset)
-        caps->update_caps |= UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_OFFSET;
-    // A new kernel needs every argument and both sizes set again.
-    const ze_mutable_command_exp_flags_t all = ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_INSTRUCTION |
-                                               ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_ARGUMENTS | sizes;
-    if ((m & all) == all && f->GetNextCommandIdWithKernels != NULL && f->UpdateKernels != NULL)
-        caps->update_caps |= UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_HANDLE;
-}
 
 static void cb_destroy(l0_cb_t *cb) {
     // The last run must be over before its list, queue and events go.
@@ -102,10 +34,17 @@ static void cb_destroy(l0_cb_t *cb) {
         for (uint32_t k = 0; k < c->core.k.num_alternatives; ++k)
             l0_kernel_release((ur_kernel_handle_t)c->core.k.alternatives[k]);
         urc_cb_command_fini(&c->core);
+        free(c->waits);
         free(c);
     }
     for (uint32_t i = 0; i < cb->core.num_held; ++i)
         l0_kernel_release(cb->core.held[i]);
+    for (uint32_t i = 0; i < cb->nsignals; ++i)
+        l0_event_release_internal(cb->signals[i]);
+    for (uint32_t i = 0; i < cb->nwaits; ++i)
+        l0_event_release_internal(cb->waits[i]);
+    free(cb->signals);
+    free(cb->waits);
     if (cb->start != NULL)
         l0_context_give_event(cb->ctx, 0, cb->start);
     if (cb->done != NULL)
@@ -230,29 +169,149 @@ ur_result_t l0_command_buffer_get_native_handle_exp(ur_exp_command_buffer_handle
 
 // ---- appends ---------------------------------------------------------------------------------
 
-/// Starts an append (the buffer's lock held until append_end). Sync points need no native
-/// form: the list runs in append order.
-static ur_result_t append_begin(l0_cb_t *cb, uint32_t n,
-                                const ur_exp_command_buffer_sync_point_t *sync, bool want_command,
-                                uint32_t num_events, ur_event_handle_t *phEvent,
-                                ur_exp_command_buffer_command_handle_t *phCommand) {
-    if (phEvent != NULL)
-        *phEvent = NULL;
-    ur_result_t res =
-        urc_cb_append_begin(&cb->core, n, sync, want_command, num_events > 0 || phEvent != NULL);
-    // Only kernel commands get handles; others cannot be updated.
-    if (res == UR_RESULT_SUCCESS && phCommand != NULL)
-        *phCommand = NULL;
-    return res;
+// Grows a held-event array to room for `more`.
+static bool events_room(l0_event_t ***arr, uint32_t n, uint32_t *cap, uint32_t more) {
+    if (n + more <= *cap)
+        return true;
+    uint32_t c = (n + more) * 2;
+    l0_event_t **grown = realloc(*arr, c * sizeof *grown);
+    if (grown == NULL)
+        return false;
+    *arr = grown;
+    *cap = c;
+    return true;
 }
 
-/// Ends an append: a barrier after the command keeps the list in order. `command` is the
-/// command's handle (NULL for none), remembered for destruction with the buffer.
+ur_result_t l0_cb_event_new(l0_cb_t *cb, l0_event_t **out) {
+    l0_event_t *e = URC_NEW(l0_event_t);
+    if (e == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    ur_result_t res = l0_context_take_event(cb->ctx, 0, &e->ze);
+    if (res != UR_RESULT_SUCCESS) {
+        free(e);
+        return res;
+    }
+    e->ctx = cb->ctx;
+    e->command = UR_COMMAND_ENQUEUE_COMMAND_BUFFER_EXP;
+    atomic_init(&e->done, false);
+    pthread_mutex_init(&e->lock, NULL);
+    l0_context_retain_internal(cb->ctx);
+    urc_object_init(&e->obj, &l0_ddi, URC_KIND_EVENT);
+    *out = e;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t l0_cb_wait_list(l0_cb_t *cb, uint32_t n, const ur_event_handle_t *events,
+                            ze_event_handle_t **out) {
+    *out = NULL;
+    if (n == 0)
+        return UR_RESULT_SUCCESS;
+    if (events == NULL)
+        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!l0_is(events[i], URC_KIND_EVENT))
+            return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
+        if (L0_EVENT(events[i])->ctx != cb->ctx)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0,
+                                 "event %u of the wait list is of another context", i);
+    }
+    ze_event_handle_t *ze = urc_calloc(n, sizeof *ze);
+    if (ze == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    for (uint32_t i = 0; i < n; ++i)
+        ze[i] = L0_EVENT(events[i])->ze;
+    *out = ze;
+    return UR_RESULT_SUCCESS;
+}
+
+/// Starts an append (the buffer's lock held until append_end). Sync points need no native
+/// form: the list runs in append order. Events: the command's own (phEvent) is made now; the
+/// wait list becomes a barrier before the command unless `on_command` (a launch, which takes
+/// its events itself, so that mutable command lists can update them).
+static ur_result_t append_begin_events(l0_cb_t *cb, uint32_t n,
+                                       const ur_exp_command_buffer_sync_point_t *sync,
+                                       bool want_command, uint32_t num_events,
+                                       const ur_event_handle_t *waits, ur_event_handle_t *phEvent,
+                                       ur_exp_command_buffer_command_handle_t *phCommand,
+                                       bool on_command) {
+    if (phEvent != NULL)
+        *phEvent = NULL;
+    ze_event_handle_t *ze_waits = NULL;
+    ur_result_t res = l0_cb_wait_list(cb, num_events, waits, &ze_waits);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    res = urc_cb_append_begin(&cb->core, n, sync, want_command, num_events > 0 || phEvent != NULL);
+    if (res != UR_RESULT_SUCCESS) {
+        free(ze_waits);
+        return res;
+    }
+    // Only kernel commands get handles; others cannot be updated.
+    if (phCommand != NULL)
+        *phCommand = NULL;
+    cb->pending_signal = NULL;
+    cb->pending_out = phEvent;
+    cb->pending_waits = waits;
+    cb->pending_ze_waits = ze_waits;
+    cb->pending_nwaits = num_events;
+    cb->events_on_command = on_command;
+    // Room first, so that nothing can fail once the command is in the list.
+    if (!events_room(&cb->signals, cb->nsignals, &cb->signals_cap, 1) ||
+        !events_room(&cb->waits, cb->nwaits, &cb->waits_cap, num_events))
+        res = UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    if (res == UR_RESULT_SUCCESS && phEvent != NULL)
+        res = l0_cb_event_new(cb, &cb->pending_signal);
+    if (res == UR_RESULT_SUCCESS && num_events > 0 && !on_command)
+        res = l0_ok(zeCommandListAppendBarrier(cb->list, NULL, num_events, ze_waits),
+                    "zeCommandListAppendBarrier");
+    if (res != UR_RESULT_SUCCESS) {
+        if (cb->pending_signal != NULL)
+            l0_event_release_created(cb->pending_signal);
+        cb->pending_signal = NULL;
+        free(ze_waits);
+        cb->pending_ze_waits = NULL;
+        return urc_cb_append_end(&cb->core, res, 0, NULL, NULL);
+    }
+    return UR_RESULT_SUCCESS;
+}
+
+static ur_result_t append_begin(l0_cb_t *cb, uint32_t n,
+                                const ur_exp_command_buffer_sync_point_t *sync, bool want_command,
+                                uint32_t num_events, const ur_event_handle_t *waits,
+                                ur_event_handle_t *phEvent,
+                                ur_exp_command_buffer_command_handle_t *phCommand) {
+    return append_begin_events(cb, n, sync, want_command, num_events, waits, phEvent, phCommand,
+                               false);
+}
+
+/// Ends an append: a barrier after the command keeps the list in order (and signals the
+/// command's event unless the command does). `command` is the command's handle (NULL for
+/// none), remembered for destruction with the buffer.
 static ur_result_t append_end_command(l0_cb_t *cb, ur_result_t res, void *command,
                                       ur_exp_command_buffer_sync_point_t *pSyncPoint) {
+    l0_event_t *signal = cb->pending_signal;
     if (res == UR_RESULT_SUCCESS)
-        res = l0_ok(zeCommandListAppendBarrier(cb->list, NULL, 0, NULL),
-                    "zeCommandListAppendBarrier");
+        res = l0_ok(
+            zeCommandListAppendBarrier(
+                cb->list, signal != NULL && !cb->events_on_command ? signal->ze : NULL, 0, NULL),
+            "zeCommandListAppendBarrier");
+    if (res == UR_RESULT_SUCCESS) {
+        // The buffer holds what its list signals and waits for as long as it lives.
+        if (signal != NULL) {
+            l0_event_retain_internal(signal);
+            cb->signals[cb->nsignals++] = signal;
+            *cb->pending_out = (ur_event_handle_t)signal;
+        }
+        for (uint32_t i = 0; i < cb->pending_nwaits; ++i) {
+            l0_event_t *w = L0_EVENT(cb->pending_waits[i]);
+            l0_event_retain_internal(w);
+            cb->waits[cb->nwaits++] = w;
+        }
+    } else if (signal != NULL) {
+        l0_event_release_created(signal);
+    }
+    cb->pending_signal = NULL;
+    free(cb->pending_ze_waits);
+    cb->pending_ze_waits = NULL;
     return urc_cb_append_end(&cb->core, res, cb->core.num_sync_points, command, pSyncPoint);
 }
 
@@ -261,39 +320,14 @@ static ur_result_t append_end(l0_cb_t *cb, ur_result_t res,
     return append_end_command(cb, res, NULL, pSyncPoint);
 }
 
-// The mutable command id of the launch about to be appended; with alternatives, the Level
-// Zero kernels an update may switch to (the launched one first).
-static ur_result_t next_command_id(l0_cb_t *cb, ur_kernel_handle_t hKernel, uint32_t numAlt,
-                                   ur_kernel_handle_t *phAlt, uint64_t *id) {
-    const l0_mutable_fns_t *f = &cb->dev->platform->mutable_fns;
-    ze_mutable_command_id_exp_desc_t d = {
-        ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_ID_EXP_DESC, NULL,
-        ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_ARGUMENTS | ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_COUNT |
-            ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_SIZE | ZE_MUTABLE_COMMAND_EXP_FLAG_GLOBAL_OFFSET};
-    d.flags &= cb->dev->mutable_flags;
-    if (numAlt == 0)
-        return l0_ok(f->GetNextCommandId(cb->list, &d, id), "zeCommandListGetNextCommandIdExp");
-    d.flags |= ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_INSTRUCTION;
-    ze_kernel_handle_t *zk = urc_calloc(numAlt + 1u, sizeof *zk);
-    if (zk == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    for (uint32_t i = 0; i <= numAlt; ++i)
-        zk[i] = l0_kernel_native(i == 0 ? hKernel : phAlt[i - 1], cb->dev);
-    ur_result_t res = l0_ok(f->GetNextCommandIdWithKernels(cb->list, &d, numAlt + 1, zk, id),
-                            "zeCommandListGetNextCommandIdWithKernelsExp");
-    free(zk);
-    return res;
-}
-
-static ur_result_t append_kernel(ur_exp_command_buffer_handle_t h, ur_kernel_handle_t hKernel,
-                                 uint32_t workDim, const size_t *offset, const size_t *global,
-                                 const size_t *local, uint32_t numArgs,
-                                 const ur_exp_kernel_arg_properties_t *pArgs, uint32_t numAlt,
-                                 ur_kernel_handle_t *phAlt, uint32_t numSync,
-                                 const ur_exp_command_buffer_sync_point_t *pSync,
-                                 uint32_t numEvents, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-                                 ur_event_handle_t *phEvent,
-                                 ur_exp_command_buffer_command_handle_t *phCommand) {
+static ur_result_t
+append_kernel(ur_exp_command_buffer_handle_t h, ur_kernel_handle_t hKernel, uint32_t workDim,
+              const size_t *offset, const size_t *global, const size_t *local, uint32_t numArgs,
+              const ur_exp_kernel_arg_properties_t *pArgs, uint32_t numAlt,
+              ur_kernel_handle_t *phAlt, uint32_t numSync,
+              const ur_exp_command_buffer_sync_point_t *pSync, uint32_t numEvents,
+              const ur_event_handle_t *phWaits, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+              ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
     CB_CHECK(h);
     if (!l0_is(hKernel, URC_KIND_KERNEL))
         return UR_RESULT_ERROR_INVALID_KERNEL;
@@ -322,14 +356,24 @@ static ur_result_t append_kernel(ur_exp_command_buffer_handle_t h, ur_kernel_han
         cmd = URC_NEW(l0_cb_cmd_t);
         res = cmd == NULL ? UR_RESULT_ERROR_OUT_OF_HOST_MEMORY
                           : urc_cb_args_copy(&snap.args, numArgs, pArgs);
+        if (res == UR_RESULT_SUCCESS &&
+            (cmd->waits = urc_calloc(numEvents + 1u, sizeof *cmd->waits)) == NULL)
+            res = UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        for (uint32_t i = 0; res == UR_RESULT_SUCCESS && phWaits != NULL && i < numEvents; ++i)
+            cmd->waits[i] = l0_is(phWaits[i], URC_KIND_EVENT) ? L0_EVENT(phWaits[i]) : NULL;
         if (res != UR_RESULT_SUCCESS) {
+            if (cmd != NULL)
+                free(cmd->waits);
             free(cmd);
             urc_cb_command_fini(&snap);
             return res;
         }
     }
-    res = append_begin(cb, numSync, pSync, phCommand != NULL, numEvents, phEvent, phCommand);
+    res = append_begin_events(cb, numSync, pSync, phCommand != NULL, numEvents, phWaits, phEvent,
+                              phCommand, true);
     if (res != UR_RESULT_SUCCESS) {
+        if (cmd != NULL)
+            free(cmd->waits);
         free(cmd);
         urc_cb_command_fini(&snap);
         return res;
@@ -341,11 +385,15 @@ static ur_result_t append_kernel(ur_exp_command_buffer_handle_t h, ur_kernel_han
         l0_kernel_retain(hKernel);
     uint64_t id = 0;
     if (res == UR_RESULT_SUCCESS && cmd != NULL)
-        res = next_command_id(cb, hKernel, numAlt, phAlt, &id);
+        res = l0_cb_next_command_id(cb, hKernel, numAlt, phAlt, &id);
     if (res == UR_RESULT_SUCCESS)
         res = l0_kernel_append_launch(hKernel, cb->ctx, cb->dev, workDim, offset, global, local,
-                                      numArgs, pArgs, cb->list);
+                                      numArgs, pArgs, cb->list,
+                                      cb->pending_signal != NULL ? cb->pending_signal->ze : NULL,
+                                      numEvents, cb->pending_ze_waits);
     if (res != UR_RESULT_SUCCESS || cmd == NULL) {
+        if (cmd != NULL)
+            free(cmd->waits);
         free(cmd);
         urc_cb_command_fini(&snap);
         return append_end(cb, res, pSyncPoint);
@@ -354,6 +402,9 @@ static ur_result_t append_kernel(ur_exp_command_buffer_handle_t h, ur_kernel_han
     cmd->core = snap;
     cmd->buffer = cb;
     cmd->id = id;
+    cmd->core.has_event = phEvent != NULL;
+    cmd->core.num_wait_events = numEvents;
+    cmd->signal = cb->pending_signal;
     for (uint32_t i = 0; i < snap.k.num_alternatives; ++i)
         l0_kernel_retain((ur_kernel_handle_t)snap.k.alternatives[i]);
     *phCommand = (ur_exp_command_buffer_command_handle_t)cmd;
@@ -368,11 +419,10 @@ ur_result_t l0_command_buffer_append_kernel_launch_exp(
     uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
     ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
     ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     return append_kernel(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize,
                          pLocalWorkSize, 0, NULL, numKernelAlternatives, phKernelAlternatives,
                          numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
-                         pSyncPoint, phEvent, phCommand);
+                         phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 ur_result_t l0_command_buffer_append_kernel_launch_with_args_exp(
@@ -383,18 +433,17 @@ ur_result_t l0_command_buffer_append_kernel_launch_with_args_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     return append_kernel(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize,
                          pLocalWorkSize, numArgs, pArgs, numKernelAlternatives,
                          phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList,
-                         numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+                         numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 #define APPEND_BEGIN(cb)                                                                           \
     do {                                                                                           \
         ur_result_t begin_res_ =                                                                   \
             append_begin((cb), numSyncPointsInWaitList, pSyncPointWaitList, phCommand != NULL,     \
-                         numEventsInWaitList, phEvent, phCommand);                                 \
+                         numEventsInWaitList, phEventWaitList, phEvent, phCommand);                \
         if (begin_res_ != UR_RESULT_SUCCESS)                                                       \
             return begin_res_;                                                                     \
     } while (0)
@@ -403,6 +452,7 @@ static ur_result_t append_copy(ur_exp_command_buffer_handle_t h, void *dst, cons
                                size_t size, uint32_t numSyncPointsInWaitList,
                                const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
                                uint32_t numEventsInWaitList,
+                               const ur_event_handle_t *phEventWaitList,
                                ur_exp_command_buffer_sync_point_t *pSyncPoint,
                                ur_event_handle_t *phEvent,
                                ur_exp_command_buffer_command_handle_t *phCommand) {
@@ -419,16 +469,17 @@ ur_result_t l0_command_buffer_append_usm_memcpy_exp(
     uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
     ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
     ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     CB_CHECK(hCommandBuffer);
     return append_copy(hCommandBuffer, pDst, pSrc, size, numSyncPointsInWaitList,
-                       pSyncPointWaitList, numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+                       pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint,
+                       phEvent, phCommand);
 }
 
 static ur_result_t append_fill(ur_exp_command_buffer_handle_t h, void *ptr, const void *pattern,
                                size_t psize, size_t size, uint32_t numSyncPointsInWaitList,
                                const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
                                uint32_t numEventsInWaitList,
+                               const ur_event_handle_t *phEventWaitList,
                                ur_exp_command_buffer_sync_point_t *pSyncPoint,
                                ur_event_handle_t *phEvent,
                                ur_exp_command_buffer_command_handle_t *phCommand) {
@@ -450,11 +501,10 @@ ur_result_t l0_command_buffer_append_usm_fill_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     CB_CHECK(hCommandBuffer);
     return append_fill(hCommandBuffer, pMemory, pPattern, patternSize, size,
-                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
-                       phEvent, phCommand);
+                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
+                       phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 static ur_result_t check_mem(l0_cb_t *cb, ur_mem_handle_t m, size_t offset, size_t size) {
@@ -478,7 +528,6 @@ ur_result_t l0_command_buffer_append_mem_buffer_copy_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     CB_CHECK(hCommandBuffer);
     l0_cb_t *cb = (l0_cb_t *)hCommandBuffer;
     ur_result_t res = check_mem(cb, hSrcMem, srcOffset, size);
@@ -487,8 +536,8 @@ ur_result_t l0_command_buffer_append_mem_buffer_copy_exp(
     if (res != UR_RESULT_SUCCESS)
         return res;
     return append_copy(hCommandBuffer, mem_at(hDstMem, dstOffset), mem_at(hSrcMem, srcOffset), size,
-                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
-                       phEvent, phCommand);
+                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
+                       phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 ur_result_t l0_command_buffer_append_mem_buffer_write_exp(
@@ -497,13 +546,13 @@ ur_result_t l0_command_buffer_append_mem_buffer_write_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     CB_CHECK(hCommandBuffer);
     ur_result_t res = check_mem((l0_cb_t *)hCommandBuffer, hBuffer, offset, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
     return append_copy(hCommandBuffer, mem_at(hBuffer, offset), pSrc, size, numSyncPointsInWaitList,
-                       pSyncPointWaitList, numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+                       pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint,
+                       phEvent, phCommand);
 }
 
 ur_result_t l0_command_buffer_append_mem_buffer_read_exp(
@@ -512,13 +561,13 @@ ur_result_t l0_command_buffer_append_mem_buffer_read_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     CB_CHECK(hCommandBuffer);
     ur_result_t res = check_mem((l0_cb_t *)hCommandBuffer, hBuffer, offset, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
     return append_copy(hCommandBuffer, pDst, mem_at(hBuffer, offset), size, numSyncPointsInWaitList,
-                       pSyncPointWaitList, numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+                       pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint,
+                       phEvent, phCommand);
 }
 
 ur_result_t l0_command_buffer_append_mem_buffer_fill_exp(
@@ -527,20 +576,20 @@ ur_result_t l0_command_buffer_append_mem_buffer_fill_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     CB_CHECK(hCommandBuffer);
     ur_result_t res = check_mem((l0_cb_t *)hCommandBuffer, hBuffer, offset, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
     return append_fill(hCommandBuffer, mem_at(hBuffer, offset), pPattern, patternSize, size,
-                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
-                       phEvent, phCommand);
+                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
+                       phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 /// Prefetch and advice: hints that only need their place in the order.
 static ur_result_t append_hint(ur_exp_command_buffer_handle_t h, uint32_t numSyncPointsInWaitList,
                                const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
                                uint32_t numEventsInWaitList,
+                               const ur_event_handle_t *phEventWaitList,
                                ur_exp_command_buffer_sync_point_t *pSyncPoint,
                                ur_event_handle_t *phEvent,
                                ur_exp_command_buffer_command_handle_t *phCommand) {
@@ -556,9 +605,9 @@ ur_result_t l0_command_buffer_append_usm_prefetch_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)pMemory, (void)size, (void)flags, (void)phEventWaitList;
+    (void)pMemory, (void)size, (void)flags;
     return append_hint(hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList,
-                       numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+                       numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 ur_result_t l0_command_buffer_append_usm_advise_exp(
@@ -567,9 +616,9 @@ ur_result_t l0_command_buffer_append_usm_advise_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)pMemory, (void)size, (void)advice, (void)phEventWaitList;
+    (void)pMemory, (void)size, (void)advice;
     return append_hint(hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList,
-                       numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+                       numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 /// A rectangular copy between two checked sides (origins folded into the pointers).
@@ -577,8 +626,9 @@ static ur_result_t
 append_rect(ur_exp_command_buffer_handle_t h, char *dst, const urc_rect_side_t *d, const char *src,
             const urc_rect_side_t *sd, const ur_rect_region_t *r, uint32_t numSyncPointsInWaitList,
             const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-            uint32_t numEventsInWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-            ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+            uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
+            ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
+            ur_exp_command_buffer_command_handle_t *phCommand) {
     l0_cb_t *cb = (l0_cb_t *)h;
     APPEND_BEGIN(cb);
     ze_copy_region_t region = {
@@ -608,7 +658,6 @@ ur_result_t l0_command_buffer_append_mem_buffer_copy_rect_exp(
     uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
     ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
     ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     CB_CHECK(hCommandBuffer);
     l0_cb_t *cb = (l0_cb_t *)hCommandBuffer;
     urc_rect_side_t sd, d;
@@ -624,19 +673,21 @@ ur_result_t l0_command_buffer_append_mem_buffer_copy_rect_exp(
     if (res != UR_RESULT_SUCCESS)
         return res;
     return append_rect(hCommandBuffer, L0_MEM(hDstMem)->ptr, &d, L0_MEM(hSrcMem)->ptr, &sd, &region,
-                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
-                       phEvent, phCommand);
+                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
+                       phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 // Reads and writes of a rectangle differ only in the direction. Host memory has no known end.
-static ur_result_t
-host_rect(ur_exp_command_buffer_handle_t h, bool write, ur_mem_handle_t hBuffer,
-          ur_rect_offset_t bufferOrigin, ur_rect_offset_t hostOrigin, ur_rect_region_t region,
-          size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch,
-          size_t hostSlicePitch, void *host, uint32_t numSyncPointsInWaitList,
-          const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-          uint32_t numEventsInWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-          ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+static ur_result_t host_rect(ur_exp_command_buffer_handle_t h, bool write, ur_mem_handle_t hBuffer,
+                             ur_rect_offset_t bufferOrigin, ur_rect_offset_t hostOrigin,
+                             ur_rect_region_t region, size_t bufferRowPitch,
+                             size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch,
+                             void *host, uint32_t numSyncPointsInWaitList,
+                             const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
+                             uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
+                             ur_exp_command_buffer_sync_point_t *pSyncPoint,
+                             ur_event_handle_t *phEvent,
+                             ur_exp_command_buffer_command_handle_t *phCommand) {
     CB_CHECK(h);
     l0_cb_t *cb = (l0_cb_t *)h;
     urc_rect_side_t b, hs;
@@ -651,9 +702,10 @@ host_rect(ur_exp_command_buffer_handle_t h, bool write, ur_mem_handle_t hBuffer,
     char *buf = L0_MEM(hBuffer)->ptr;
     if (write)
         return append_rect(h, buf, &b, host, &hs, &region, numSyncPointsInWaitList,
-                           pSyncPointWaitList, numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+                           pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint,
+                           phEvent, phCommand);
     return append_rect(h, host, &hs, buf, &b, &region, numSyncPointsInWaitList, pSyncPointWaitList,
-                       numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+                       numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 ur_result_t l0_command_buffer_append_mem_buffer_write_rect_exp(
@@ -664,11 +716,10 @@ ur_result_t l0_command_buffer_append_mem_buffer_write_rect_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     return host_rect(hCommandBuffer, true, hBuffer, bufferOffset, hostOffset, region,
                      bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc,
-                     numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
-                     phEvent, phCommand);
+                     numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
+                     phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 ur_result_t l0_command_buffer_append_mem_buffer_read_rect_exp(
@@ -679,11 +730,10 @@ ur_result_t l0_command_buffer_append_mem_buffer_read_rect_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     return host_rect(hCommandBuffer, false, hBuffer, bufferOffset, hostOffset, region,
                      bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst,
-                     numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
-                     phEvent, phCommand);
+                     numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
+                     phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 /// The callback records into the buffer's command list (what urCommandBufferGetNativeHandleExp
@@ -700,7 +750,7 @@ ur_result_t l0_command_buffer_append_native_command_exp(
     CB_CHECK(hCommandBuffer);
     l0_cb_t *cb = (l0_cb_t *)hCommandBuffer;
     ur_result_t res =
-        append_begin(cb, numSyncPointsInWaitList, pSyncPointWaitList, false, 0, NULL, NULL);
+        append_begin(cb, numSyncPointsInWaitList, pSyncPointWaitList, false, 0, NULL, NULL, NULL);
     if (res != UR_RESULT_SUCCESS)
         return res;
     res = l0_ok(zeCommandListAppendBarrier(cb->list, NULL, 0, NULL), "zeCommandListAppendBarrier");
@@ -739,6 +789,14 @@ ur_result_t l0_enqueue_command_buffer_exp(ur_queue_handle_t hQueue,
         if (res == UR_RESULT_SUCCESS)
             res = l0_ok(zeEventHostReset(cb->done), "zeEventHostReset");
     }
+    // The commands' events are signalled anew by this run.
+    for (uint32_t i = 0; cb->ran && res == UR_RESULT_SUCCESS && i < cb->nsignals; ++i) {
+        res = l0_ok(zeEventHostReset(cb->signals[i]->ze), "zeEventHostReset");
+        atomic_store_explicit(&cb->signals[i]->done, false, memory_order_release);
+    }
+    // Events the list waits for must be on their way to the device (regular queues batch).
+    for (uint32_t i = 0; res == UR_RESULT_SUCCESS && i < cb->nwaits; ++i)
+        res = l0_event_submit(cb->waits[i]);
     l0_op_t op;
     if (res == UR_RESULT_SUCCESS)
         res = l0_op_begin(q, UR_COMMAND_ENQUEUE_COMMAND_BUFFER_EXP, numEventsInWaitList,
@@ -772,171 +830,4 @@ ur_result_t l0_enqueue_command_buffer_exp(ur_queue_handle_t hQueue,
     else if (ev != NULL)
         l0_event_release(ev);
     return res;
-}
-
-// ---- updates ---------------------------------------------------------------------------------
-
-/// One kernel command's update, laid out before anything changes: the whole argument list
-/// (each argument's bytes), group size and count, offset, and the new kernel if any.
-typedef struct prepared_t {
-    l0_cb_cmd_t *cmd;
-    urc_cb_args_t args;
-    ze_mutable_kernel_argument_exp_desc_t *arg_descs;
-    void **slots; // pointer values the argument descriptors point at
-    uint32_t wg[3];
-    ze_group_count_t groups;
-    uint32_t offset[3];
-    ze_kernel_handle_t new_kernel; // NULL: the kernel stays
-} prepared_t;
-
-static void prepared_fini(prepared_t *p) {
-    urc_cb_args_fini(&p->args);
-    free(p->arg_descs);
-    free(p->slots);
-}
-
-static ur_result_t prepare(l0_cb_t *cb, const ur_exp_command_buffer_update_kernel_launch_desc_t *u,
-                           prepared_t *p) {
-    l0_cb_cmd_t *c = (l0_cb_cmd_t *)u->hCommand;
-    p->cmd = c;
-    ur_result_t res = urc_cb_args_merge(&c->core.args, u, &p->args);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    uint32_t dim;
-    size_t offset[3], global[3], local[3];
-    bool has_local;
-    urc_cb_update_launch(&c->core, u, &dim, offset, global, local, &has_local);
-    ur_kernel_handle_t k =
-        u->hNewKernel != NULL ? u->hNewKernel : (ur_kernel_handle_t)c->core.k.kernel;
-    if (u->hNewKernel != NULL)
-        p->new_kernel = l0_kernel_native(u->hNewKernel, cb->dev);
-    for (uint32_t i = 0; i < 3; ++i) {
-        if (offset[i] > UINT32_MAX)
-            return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                                 "global offsets are 32-bit in Level Zero");
-        p->offset[i] = (uint32_t)offset[i];
-    }
-    res = l0_kernel_geometry(k, cb->dev, dim, global, has_local ? local : NULL, p->wg, &p->groups);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    uint32_t n = p->args.count;
-    p->arg_descs = urc_calloc(n + 1u, sizeof *p->arg_descs);
-    p->slots = urc_calloc(n + 1u, sizeof *p->slots);
-    if (p->arg_descs == NULL || p->slots == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    for (uint32_t i = 0; i < n && res == UR_RESULT_SUCCESS; ++i) {
-        ze_mutable_kernel_argument_exp_desc_t *d = &p->arg_descs[i];
-        d->stype = ZE_STRUCTURE_TYPE_MUTABLE_KERNEL_ARGUMENT_EXP_DESC;
-        d->commandId = c->id;
-        d->argIndex = p->args.args[i].index;
-        res = l0_kernel_arg_native(cb->ctx, cb->dev, &p->args.args[i], &d->argSize, &d->pArgValue,
-                                   &p->slots[i]);
-    }
-    return res;
-}
-
-// Applies one prepared update through the mutable command list.
-static ur_result_t apply(l0_cb_t *cb, prepared_t *p) {
-    const l0_mutable_fns_t *f = &cb->dev->platform->mutable_fns;
-    uint64_t id = p->cmd->id;
-    ur_result_t res = UR_RESULT_SUCCESS;
-    if (p->new_kernel != NULL)
-        res = l0_ok(f->UpdateKernels(cb->list, 1, &id, &p->new_kernel),
-                    "zeCommandListUpdateMutableCommandKernelsExp");
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    // Every argument, both sizes and the offset go again: after a kernel switch Level Zero
-    // requires it, and otherwise it costs one descriptor per argument.
-    ze_mutable_group_count_exp_desc_t gc = {ZE_STRUCTURE_TYPE_MUTABLE_GROUP_COUNT_EXP_DESC, NULL,
-                                            id, &p->groups};
-    ze_mutable_group_size_exp_desc_t gs = {
-        ZE_STRUCTURE_TYPE_MUTABLE_GROUP_SIZE_EXP_DESC, &gc, id, p->wg[0], p->wg[1], p->wg[2]};
-    ze_mutable_global_offset_exp_desc_t go = {ZE_STRUCTURE_TYPE_MUTABLE_GLOBAL_OFFSET_EXP_DESC,
-                                              &gs,
-                                              id,
-                                              p->offset[0],
-                                              p->offset[1],
-                                              p->offset[2]};
-    const void *head = cb->dev->platform->ext_global_offset &&
-                               (cb->dev->mutable_flags & ZE_MUTABLE_COMMAND_EXP_FLAG_GLOBAL_OFFSET)
-                           ? (const void *)&go
-                           : (const void *)&gs;
-    for (uint32_t i = p->args.count; i-- > 0;) {
-        p->arg_descs[i].pNext = head;
-        head = &p->arg_descs[i];
-    }
-    ze_mutable_commands_exp_desc_t all = {ZE_STRUCTURE_TYPE_MUTABLE_COMMANDS_EXP_DESC, head, 0};
-    return l0_ok(f->UpdateMutableCommands(cb->list, &all), "zeCommandListUpdateMutableCommandsExp");
-}
-
-ur_result_t l0_command_buffer_update_kernel_launch_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numKernelUpdates,
-    const ur_exp_command_buffer_update_kernel_launch_desc_t *pUpdateKernelLaunch) {
-    CB_CHECK(hCommandBuffer);
-    l0_cb_t *cb = (l0_cb_t *)hCommandBuffer;
-    ur_result_t res = urc_cb_check_update_buffer(&cb->core);
-    for (uint32_t i = 0; i < numKernelUpdates && res == UR_RESULT_SUCCESS; ++i) {
-        const ur_exp_command_buffer_update_kernel_launch_desc_t *u = &pUpdateKernelLaunch[i];
-        l0_cb_cmd_t *c =
-            l0_is(u->hCommand, URC_KIND_COMMAND_BUFFER_COMMAND) ? (l0_cb_cmd_t *)u->hCommand : NULL;
-        res = urc_cb_check_update(&cb->core, c != NULL ? &c->core : NULL, u);
-    }
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    prepared_t *prep = urc_calloc(numKernelUpdates + 1u, sizeof *prep);
-    if (prep == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    pthread_mutex_lock(&cb->core.lock);
-    // Everything that can fail on bad input fails here, before the list changes.
-    for (uint32_t i = 0; i < numKernelUpdates && res == UR_RESULT_SUCCESS; ++i)
-        res = prepare(cb, &pUpdateKernelLaunch[i], &prep[i]);
-    if (res == UR_RESULT_SUCCESS) {
-        // Level Zero forbids updating a list while it executes: the last run ends first.
-        pthread_mutex_lock(&cb->run_lock);
-        if (cb->ran)
-            res = l0_ok(zeFenceHostSynchronize(cb->fence, UINT64_MAX), "zeFenceHostSynchronize");
-        for (uint32_t i = 0; i < numKernelUpdates && res == UR_RESULT_SUCCESS; ++i) {
-            res = apply(cb, &prep[i]);
-            if (res == UR_RESULT_SUCCESS) {
-                urc_cb_args_fini(&prep[i].cmd->core.args);
-                prep[i].cmd->core.args = prep[i].args;
-                prep[i].args = (urc_cb_args_t){0};
-                urc_cb_apply_update(&prep[i].cmd->core, &pUpdateKernelLaunch[i]);
-            }
-        }
-        // Updates end with the list closed again, as the extension requires.
-        ur_result_t closed = l0_ok(zeCommandListClose(cb->list), "zeCommandListClose");
-        if (res == UR_RESULT_SUCCESS)
-            res = closed;
-        pthread_mutex_unlock(&cb->run_lock);
-    }
-    pthread_mutex_unlock(&cb->core.lock);
-    for (uint32_t i = 0; i < numKernelUpdates; ++i)
-        prepared_fini(&prep[i]);
-    free(prep);
-    return res;
-}
-
-// Commands in Level Zero command buffers take no events (COMMAND_BUFFER_EVENT_SUPPORT_EXP is
-// false), so nothing has an event to update: the checks answer UNSUPPORTED_FEATURE first.
-ur_result_t
-l0_command_buffer_update_signal_event_exp(ur_exp_command_buffer_command_handle_t hCommand,
-                                          ur_event_handle_t *phSignalEvent) {
-    if (!l0_is(hCommand, URC_KIND_COMMAND_BUFFER_COMMAND))
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP;
-    *phSignalEvent = NULL;
-    ur_result_t res = urc_cb_check_event_update(&((l0_cb_cmd_t *)hCommand)->core, true, UINT32_MAX);
-    return res != UR_RESULT_SUCCESS ? res : UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-ur_result_t
-l0_command_buffer_update_wait_events_exp(ur_exp_command_buffer_command_handle_t hCommand,
-                                         uint32_t numEventsInWaitList,
-                                         const ur_event_handle_t *phEventWaitList) {
-    (void)phEventWaitList;
-    if (!l0_is(hCommand, URC_KIND_COMMAND_BUFFER_COMMAND))
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP;
-    ur_result_t res =
-        urc_cb_check_event_update(&((l0_cb_cmd_t *)hCommand)->core, false, numEventsInWaitList);
-    return res != UR_RESULT_SUCCESS ? res : UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }

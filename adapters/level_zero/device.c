@@ -377,15 +377,15 @@ static int fixed_bool(ur_device_info_t name) {
     if (urc_device_info_unimplemented_feature(name))
         return 0;
     switch (name) {
-    case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:  // regular command lists (command_buffer.c)
-    case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP: // reusable_event.c
+    case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP: // regular command lists (command_buffer.c)
+    case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP:   // events on commands of the list
+    case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP:        // reusable_event.c
     case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP: // host_task.c
     case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
     case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:
     case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
         return 1;
     case UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP:
     case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:
         return 0;
     case UR_DEVICE_INFO_ENDIAN_LITTLE:

@@ -714,7 +714,8 @@ ur_result_t l0_kernel_append_launch(ur_kernel_handle_t hKernel, l0_context_t *ct
                                     const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize,
                                     const size_t *pLocalWorkSize, uint32_t numArgs,
                                     const ur_exp_kernel_arg_properties_t *pArgs,
-                                    ze_command_list_handle_t list) {
+                                    ze_command_list_handle_t list, ze_event_handle_t signal,
+                                    uint32_t nwaits, ze_event_handle_t *waits) {
     if (!l0_is(hKernel, URC_KIND_KERNEL))
         return UR_RESULT_ERROR_INVALID_KERNEL;
     l0_kernel_t *k = L0_KERNEL(hKernel);
@@ -738,8 +739,9 @@ ur_result_t l0_kernel_append_launch(ur_kernel_handle_t hKernel, l0_context_t *ct
     ur_result_t res = check_args(k, numArgs, pArgs);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (empty) // an empty range runs nothing
-        return UR_RESULT_SUCCESS;
+    if (empty) // an empty range runs nothing, but still orders and signals
+        return l0_ok(zeCommandListAppendBarrier(list, signal, nwaits, waits),
+                     "zeCommandListAppendBarrier");
     uint32_t wg[3] = {1, 1, 1};
     ze_group_count_t groups = {0, 0, 0};
     // As an eager launch: the append captures arguments, group size and offset, so setting
@@ -757,7 +759,7 @@ ur_result_t l0_kernel_append_launch(ur_kernel_handle_t hKernel, l0_context_t *ct
         res = l0_ok(zeKernelSetGlobalOffsetExp(zk, o[0], o[1], o[2]), "zeKernelSetGlobalOffsetExp");
     }
     if (res == UR_RESULT_SUCCESS)
-        res = l0_ok(zeCommandListAppendLaunchKernel(list, zk, &groups, NULL, 0, NULL),
+        res = l0_ok(zeCommandListAppendLaunchKernel(list, zk, &groups, signal, nwaits, waits),
                     "zeCommandListAppendLaunchKernel");
     pthread_mutex_unlock(&k->lock);
     return res;

@@ -99,7 +99,7 @@ struct l0_platform_t {
     bool ext_global_offset;  // ZE_experimental_global_offset 1.0
     bool ext_linkage_inspection;
     bool ext_free_policies;       // ZE_extension_memory_free_policies: zeMemFreeExt, blocking free
-    l0_mutable_fns_t mutable_fns; // command-buffer updates (command_buffer.c)
+    l0_mutable_fns_t mutable_fns; // command-buffer updates (command_buffer_update.c)
     uint32_t ndevices;
     l0_device_t *devices;
 };
@@ -302,6 +302,18 @@ typedef struct l0_cb_t {
     ze_event_handle_t start, done; // from the context's plain cache
     pthread_mutex_t run_lock;      // one run set up at a time; guards `ran`
     bool ran;                      // executed at least once (the fence and events are in use)
+    // Events of commands (held): those the list signals, reset before each run, and those it
+    // waits for, whose batches are submitted before each run. Guarded by core.lock.
+    struct l0_event_t **signals, **waits;
+    uint32_t nsignals, signals_cap, nwaits, waits_cap;
+    // The append in progress (core.lock held): its event and where it goes, its wait list, and
+    // whether the command itself (a launch) signals and waits rather than barriers around it.
+    struct l0_event_t *pending_signal;
+    ur_event_handle_t *pending_out;
+    const ur_event_handle_t *pending_waits;
+    ze_event_handle_t *pending_ze_waits;
+    uint32_t pending_nwaits;
+    bool events_on_command;
 } l0_cb_t;
 
 // ---- handles ----
@@ -363,7 +375,29 @@ ur_result_t l0_context_take_event(l0_context_t *ctx, int cache, ze_event_handle_
 /// Resets an event and returns it to its cache (destroys it if the reset fails).
 void l0_context_give_event(l0_context_t *ctx, int cache, ze_event_handle_t ze);
 
-// ---- command_buffer.c ----
+// ---- command_buffer.c, command_buffer_update.c ----
+/// A kernel command of an updatable buffer: its mutable command id, the launch updates start
+/// from (every argument kept: a kernel switch must set them all again) and its events.
+typedef struct l0_cb_cmd_t {
+    urc_object_t obj;
+    urc_cb_command_t core;
+    l0_cb_t *buffer; // not retained: commands live as long as it
+    uint64_t id;
+    struct l0_event_t *signal; // the event the command signals now (held by the buffer), or NULL
+    struct l0_event_t **waits; // the events it waits for now (held by the buffer)
+} l0_cb_cmd_t;
+
+/// A command's event: signalled by the command in every run, reset before the next (a Level
+/// Zero event of the context's plain cache; no queue).
+ur_result_t l0_cb_event_new(l0_cb_t *cb, struct l0_event_t **out);
+/// Checks a wait list of UR events for a command of `cb` (events of its context) and gives
+/// their Level Zero events (NULL for an empty list; the caller frees).
+ur_result_t l0_cb_wait_list(l0_cb_t *cb, uint32_t n, const ur_event_handle_t *events,
+                            ze_event_handle_t **out);
+/// The mutable command id of the launch about to be appended to cb's list; with alternatives,
+/// the Level Zero kernels an update may switch to (the launched one first).
+ur_result_t l0_cb_next_command_id(l0_cb_t *cb, ur_kernel_handle_t hKernel, uint32_t numAlt,
+                                  ur_kernel_handle_t *phAlt, uint64_t *id);
 /// What a device can do with command buffers: run them; update kernel commands where the
 /// driver has mutable command lists; no events.
 void l0_cb_caps(const l0_device_t *dev, urc_cb_caps_t *caps);
@@ -373,14 +407,15 @@ void l0_mutable_init(l0_platform_t *p, uint32_t version);
 ze_mutable_command_exp_flags_t l0_mutable_device_flags(const l0_device_t *dev);
 
 // ---- kernel.c ----
-/// Appends a launch with UR's argument and geometry checks to a command list, with no events
-/// (command buffers order their commands with barriers).
+/// Appends a launch with UR's argument and geometry checks to a command list, signalling
+/// `signal` and waiting for `waits` (command buffers order their commands with barriers).
 ur_result_t l0_kernel_append_launch(ur_kernel_handle_t hKernel, l0_context_t *ctx,
                                     const l0_device_t *dev, uint32_t workDim,
                                     const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize,
                                     const size_t *pLocalWorkSize, uint32_t numArgs,
                                     const ur_exp_kernel_arg_properties_t *pArgs,
-                                    ze_command_list_handle_t list);
+                                    ze_command_list_handle_t list, ze_event_handle_t signal,
+                                    uint32_t nwaits, ze_event_handle_t *waits);
 /// A launch argument as Level Zero takes it: `*size` bytes at `*value`, which may point at
 /// `*slot` (pointers, buffers, samplers). Checks what set_arg checks.
 ur_result_t l0_kernel_arg_native(const l0_context_t *ctx, const l0_device_t *dev,

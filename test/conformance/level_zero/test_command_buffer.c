@@ -30,7 +30,7 @@ START_TEST(device_info) {
     ck_assert_ur_ok(
         urDeviceGetInfo(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP, sizeof b, &b, NULL));
     ck_assert_int_eq(b, 1);
-    // The simulated driver's mutable command lists change everything but events.
+    // The simulated driver's mutable command lists change everything.
     uint32_t caps = 0;
     ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP,
                                     sizeof caps, &caps, NULL));
@@ -38,11 +38,12 @@ START_TEST(device_info) {
                                 UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_LOCAL_WORK_SIZE |
                                 UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_SIZE |
                                 UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_OFFSET |
-                                UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_HANDLE);
-    b = 1;
+                                UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_HANDLE |
+                                UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_EVENTS);
+    b = 0;
     ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP,
                                     sizeof b, &b, NULL));
-    ck_assert_int_eq(b, 0);
+    ck_assert_int_eq(b, 1);
     ur_exp_command_buffer_desc_t d = {UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC, NULL, true, true,
                                       false};
     ur_exp_command_buffer_handle_t cb = NULL;
@@ -201,10 +202,12 @@ START_TEST(bad_input) {
     ck_assert_ur(urCommandBufferAppendUSMFillExp(cb, a, &v, sizeof v, sizeof v, 0, NULL, 0, NULL,
                                                  NULL, NULL, &cmd),
                  UR_RESULT_ERROR_INVALID_OPERATION);
+    // A wait list naming something that is no event.
     ur_event_handle_t ev = NULL;
-    ck_assert_ur(urCommandBufferAppendUSMFillExp(cb, a, &v, sizeof v, sizeof v, 0, NULL, 0, NULL,
-                                                 NULL, &ev, NULL),
-                 UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    ck_assert_ur(urCommandBufferAppendUSMFillExp(cb, a, &v, sizeof v, sizeof v, 0, NULL, 1,
+                                                 (ur_event_handle_t *)&cb, NULL, &ev, NULL),
+                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    ck_assert_ptr_null(ev);
     ck_assert_ur(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL),
                  UR_RESULT_ERROR_INVALID_OPERATION);
     ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
@@ -607,13 +610,16 @@ START_TEST(update_bad_input) {
     u.pNewValueArgList = &val;
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u),
                  UR_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX);
-    // Events: commands here have none, so their updates are unsupported.
+    // Events: the command was appended without one and with an empty wait list.
     ur_event_handle_t ev = (ur_event_handle_t)1;
-    ck_assert_ur(urCommandBufferUpdateSignalEventExp(cmd, &ev),
-                 UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    ck_assert_ur(urCommandBufferUpdateSignalEventExp(cmd, &ev), UR_RESULT_ERROR_INVALID_OPERATION);
     ck_assert_ptr_null(ev);
-    ck_assert_ur(urCommandBufferUpdateWaitEventsExp(cmd, 0, NULL),
-                 UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    ze_event_handle_t ze = NULL;
+    ur_event_handle_t user = l0t_user_event(&ze);
+    ck_assert_ur(urCommandBufferUpdateWaitEventsExp(cmd, 1, &user),
+                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    ck_assert_ur_ok(urCommandBufferUpdateWaitEventsExp(cmd, 0, NULL));
+    ck_assert_ur_ok(urEventRelease(user));
     // Appends after finalisation.
     ck_assert_ur(urCommandBufferAppendKernelLaunchWithArgsExp(cb, k, 1, NULL, &global, NULL, 2,
                                                               args, 0, NULL, 0, NULL, 0, NULL, NULL,
@@ -674,6 +680,104 @@ START_TEST(sync_points_order_an_out_of_order_buffer) {
 }
 END_TEST
 
+// Events between command buffers: A copies host memory into x and signals evx; B, run on
+// another queue with no other order, waits for evx and copies x back. Then a kernel command's
+// signal event and wait list are updated between runs.
+START_TEST(events_between_buffers_and_their_updates) {
+    int *x = device_ints();
+    int src[N], dst[N];
+    ur_exp_command_buffer_handle_t a = make_cb(), b = make_cb();
+    ur_event_handle_t evx = NULL;
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(a, x, src, sizeof src, 0, NULL, 0, NULL, NULL,
+                                                      &evx, NULL));
+    ck_assert_ptr_nonnull(evx);
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(b, dst, x, sizeof dst, 0, NULL, 1, &evx, NULL,
+                                                      NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(a));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(b));
+    ur_queue_handle_t q2 = l0t_queue(UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    for (int run = 0; run < 100; ++run) {
+        for (int i = 0; i < N; ++i)
+            src[i] = run * 1000 + i;
+        memset(dst, 0xff, sizeof dst);
+        ur_event_handle_t done = NULL;
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, a, 0, NULL, NULL));
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(q2, b, 0, NULL, &done));
+        ck_assert_ur_ok(urEventWait(1, &done));
+        ck_assert_ur_ok(urEventWait(1, &evx));
+        ck_assert_int_eq(l0t_status(evx), UR_EVENT_STATUS_COMPLETE);
+        for (int i = 0; i < N; ++i)
+            ck_assert_int_eq(dst[i], run * 1000 + i);
+        ck_assert_ur_ok(urEventRelease(done));
+    }
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+
+    // An updatable buffer: a kernel that signals ek and waits for evx.
+    ur_program_handle_t p = l0t_built("cb_kernels.spv");
+    ur_kernel_handle_t k = NULL;
+    ck_assert_ur_ok(urKernelCreate(p, "add_value", &k));
+    int v = 5;
+    ur_exp_kernel_arg_properties_t args[2] = {{UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+                                               NULL,
+                                               UR_EXP_KERNEL_ARG_TYPE_POINTER,
+                                               0,
+                                               sizeof(void *),
+                                               {.pointer = x}},
+                                              {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+                                               NULL,
+                                               UR_EXP_KERNEL_ARG_TYPE_VALUE,
+                                               1,
+                                               sizeof v,
+                                               {.value = &v}}};
+    size_t global = N;
+    ur_exp_command_buffer_handle_t c = make_updatable_cb();
+    ur_exp_command_buffer_command_handle_t cmd = NULL;
+    ur_event_handle_t ek = NULL;
+    ck_assert_ur_ok(urCommandBufferAppendKernelLaunchWithArgsExp(
+        c, k, 1, NULL, &global, NULL, 2, args, 0, NULL, 0, NULL, 1, &evx, NULL, &ek, &cmd));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(c));
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, c, 0, NULL, NULL));
+    ck_assert_ur_ok(urEventWait(1, &ek));
+    // A new signal event: the next run signals it (the old one is the caller's to release).
+    ur_event_handle_t ek2 = NULL;
+    ck_assert_ur_ok(urCommandBufferUpdateSignalEventExp(cmd, &ek2));
+    ck_assert_ptr_nonnull(ek2);
+    ck_assert_ptr_ne(ek2, ek);
+    ck_assert_ur_ok(urEventRelease(ek));
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, c, 0, NULL, NULL));
+    ck_assert_ur_ok(urEventWait(1, &ek2));
+    // A new wait list: an event nobody has signalled holds the kernel back until it is.
+    ze_event_handle_t ze = NULL;
+    ur_event_handle_t user = l0t_user_event(&ze);
+    ck_assert_ur_ok(urCommandBufferUpdateWaitEventsExp(cmd, 1, &user));
+    uint64_t before = T.sim.GetLaunchCount();
+    ur_event_handle_t run = NULL;
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, c, 0, NULL, &run));
+    ck_assert_int_ne(l0t_status(ek2), UR_EVENT_STATUS_COMPLETE);
+    ck_assert_int_ne(l0t_status(run), UR_EVENT_STATUS_COMPLETE);
+    ck_assert_uint_eq(T.sim.GetLaunchCount(), before);
+    ck_assert_int_eq(zeEventHostSignal(ze), ZE_RESULT_SUCCESS);
+    ck_assert_ur_ok(urEventWait(1, &run));
+    ck_assert_ur_ok(urEventWait(1, &ek2));
+    ck_assert_uint_eq(T.sim.GetLaunchCount(), before + 1);
+    // Wait lists of another length are refused.
+    ur_event_handle_t two[2] = {user, evx};
+    ck_assert_ur(urCommandBufferUpdateWaitEventsExp(cmd, 2, two),
+                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    ck_assert_ur_ok(urEventRelease(run));
+    ck_assert_ur_ok(urEventRelease(user));
+    ck_assert_ur_ok(urEventRelease(ek2));
+    ck_assert_ur_ok(urEventRelease(evx));
+    ck_assert_ur_ok(urCommandBufferReleaseExp(c));
+    ck_assert_ur_ok(urCommandBufferReleaseExp(a));
+    ck_assert_ur_ok(urCommandBufferReleaseExp(b));
+    ck_assert_ur_ok(urQueueRelease(q2));
+    ck_assert_ur_ok(urUSMFree(T.context, x));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urProgramRelease(p));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("l0_command_buffer");
     TCase *tc = l0t_tcase("urCommandBuffer");
@@ -688,6 +792,7 @@ int main(void) {
     tcase_add_test(tc, native_command_replayed);
     tcase_add_test(tc, update_bad_input);
     tcase_add_test(tc, sync_points_order_an_out_of_order_buffer);
+    tcase_add_test(tc, events_between_buffers_and_their_updates);
     suite_add_tcase(s, tc);
     return l0t_main(s);
 }
