@@ -42,6 +42,7 @@ void urc_cb_fini(urc_cb_t *cb) {
     URC_FREE(cb->native_sync);
     URC_FREE(cb->commands);
     URC_FREE(cb->held);
+    URC_FREE(cb->events);
 }
 
 /// Makes room for one more entry in an array that doubles (overflow-safe).
@@ -110,6 +111,45 @@ ur_result_t urc_cb_hold(urc_cb_t *cb, void *object) {
     if (!grow((void **)&cb->held, &cb->held_capacity, cb->num_held, sizeof *cb->held))
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     cb->held[cb->num_held++] = object;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t urc_cb_reserve_events(urc_cb_t *cb, uint32_t more) {
+    // One doubling step per missing slot at worst; `more` is a wait list's length.
+    while (more > cb->events_capacity - cb->num_events)
+        if (!grow((void **)&cb->events, &cb->events_capacity, cb->events_capacity,
+                  sizeof *cb->events))
+            return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    return UR_RESULT_SUCCESS;
+}
+
+void urc_cb_hold_event(urc_cb_t *cb, void *event) {
+    cb->events[cb->num_events++] = event;
+}
+
+bool urc_cb_replace_event(urc_cb_t *cb, const void *old, void *replacement) {
+    for (uint32_t i = 0; i < cb->num_events; ++i)
+        if (cb->events[i] == old) {
+            cb->events[i] = replacement;
+            return true;
+        }
+    return false;
+}
+
+ur_result_t urc_cb_check_wait_list(const urc_cb_t *cb, uint32_t n, const ur_event_handle_t *events,
+                                   urc_cb_event_context_fn context_of) {
+    if (n > 0 && events == NULL)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0,
+                             "a wait list of %u events is NULL", n);
+    for (uint32_t i = 0; i < n; ++i) {
+        const void *ctx = context_of(events[i]);
+        if (ctx == NULL)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0,
+                                 "entry %u of the wait list is not an event", i);
+        if (ctx != cb->context)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0,
+                                 "event %u of the wait list is of another context", i);
+    }
     return UR_RESULT_SUCCESS;
 }
 

@@ -48,6 +48,11 @@ typedef struct urc_cb_t {
     uint32_t num_held;
     uint32_t held_capacity;
     void **held;
+    // Events the recorded commands signal or wait for (the native graph names their native
+    // events), held by the adapter as long as the buffer lives; an event update moves the hold.
+    uint32_t num_events;
+    uint32_t events_capacity;
+    void **events;
 } urc_cb_t;
 
 /// What an update may change in a kernel command, and its current values.
@@ -117,6 +122,27 @@ ur_result_t urc_cb_append_end(urc_cb_t *cb, ur_result_t result, uint64_t native_
 /// Remembers an object the buffer's recorded commands use, for the adapter to release with the
 /// buffer (the caller has taken the reference). Call between append_begin and append_end.
 ur_result_t urc_cb_hold(urc_cb_t *cb, void *object);
+
+/// Makes room for `more` held events, so that urc_cb_hold_event cannot fail after the native
+/// append. Call between append_begin and append_end.
+ur_result_t urc_cb_reserve_events(urc_cb_t *cb, uint32_t more);
+
+/// Remembers an event a recorded command signals or waits for (the caller has taken the
+/// reference and made room with urc_cb_reserve_events).
+void urc_cb_hold_event(urc_cb_t *cb, void *event);
+
+/// Moves one hold of `old` to `replacement` after an event update (the caller takes the
+/// reference on `replacement` and drops the one on `old`); false when `old` is not held.
+bool urc_cb_replace_event(urc_cb_t *cb, const void *old, void *replacement);
+
+/// Where an adapter finds an event's context: NULL when `event` is not one of its events.
+typedef const void *(*urc_cb_event_context_fn)(const void *event);
+
+/// The wait list of an append or of urCommandBufferUpdateWaitEventsExp: every entry an event of
+/// the adapter (INVALID_EVENT_WAIT_LIST) and of the buffer's context (INVALID_EVENT_WAIT_LIST:
+/// the native graph or list can only wait for events its own context records).
+ur_result_t urc_cb_check_wait_list(const urc_cb_t *cb, uint32_t n, const ur_event_handle_t *events,
+                                   urc_cb_event_context_fn context_of);
 
 /// Finalisation in two steps around the native one: begin takes the lock and refuses a buffer
 /// already finalized (INVALID_OPERATION); end records the new state when `result` is success

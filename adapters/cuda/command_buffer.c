@@ -23,18 +23,31 @@ static bool graphs_available(void) {
            cu.GraphExecKernelNodeSetParams != NULL;
 }
 
+/// Event-record and event-wait nodes, and node removal to undo a failed append.
+static bool event_nodes_available(void) {
+    return cu.GraphAddEventRecordNode != NULL && cu.GraphAddEventWaitNode != NULL &&
+           cu.GraphDestroyNode != NULL;
+}
+
+/// Swapping the event of a node in an executable graph.
+static bool event_updates_available(void) {
+    return cu.GraphExecEventRecordNodeSetEvent != NULL && cu.GraphExecEventWaitNodeSetEvent != NULL;
+}
+
 void cuda_cb_caps(const cuda_device_t *dev, urc_cb_caps_t *caps) {
     (void)dev;
     memset(caps, 0, sizeof *caps);
     if (!graphs_available())
         return;
     caps->supported = true;
-    caps->events = false; // no event nodes yet: sync points only
+    caps->events = event_nodes_available();
     caps->update_caps = UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_ARGUMENTS |
                         UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_LOCAL_WORK_SIZE |
                         UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_SIZE |
                         UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_OFFSET |
                         UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_HANDLE;
+    if (caps->events && event_updates_available())
+        caps->update_caps |= UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_EVENTS;
 }
 
 static void cb_destroy(cuda_cb_t *cb) {
@@ -43,6 +56,8 @@ static void cb_destroy(cuda_cb_t *cb) {
         for (uint32_t k = 0; k < c->core.k.num_alternatives; ++k)
             cuda_kernel_release((ur_kernel_handle_t)c->core.k.alternatives[k]);
         urc_cb_command_fini(&c->core);
+        free(c->wait_nodes);
+        free(c->waits);
         free(c);
     }
     if (cb->exec != NULL || cb->graph != NULL)
@@ -52,8 +67,12 @@ static void cb_destroy(cuda_cb_t *cb) {
         cu.GraphExecDestroy(cb->exec);
     if (cb->graph != NULL)
         cu.GraphDestroy(cb->graph);
+    if (cb->ready != NULL)
+        cu.EventDestroy(cb->ready);
     for (uint32_t i = 0; i < cb->core.num_held; ++i)
         cuda_kernel_release(cb->core.held[i]);
+    for (uint32_t i = 0; i < cb->core.num_events; ++i)
+        cuda_event_release_internal(cb->core.events[i]);
     urc_cb_fini(&cb->core);
     cuda_context_release_internal(cb->ctx);
     free(cb);
@@ -150,36 +169,91 @@ ur_result_t cuda_command_buffer_get_native_handle_exp(ur_exp_command_buffer_hand
 
 // ---- appends ---------------------------------------------------------------------------------
 
-/// One append in flight: the buffer's lock held, the node's dependencies gathered.
+/// One append in flight: the buffer's lock held, the node's dependencies gathered (after the
+/// event-wait nodes of its wait list, when it has one), its signal event made.
 typedef struct append_t {
     cuda_cb_t *cb;
     size_t ndeps;
     CUgraphNode *deps;
     CUgraphNode inline_deps[16];
-    CUgraphNode node; // the new node
+    CUgraphNode node; // the new node (the command's last, for a command of several)
+    uint32_t nwaits;
+    const ur_event_handle_t *waits;
+    CUgraphNode *wait_nodes;    // one per event of the wait list; NULL once a command owns them
+    cuda_event_t *signal;       // phEvent's event, or NULL
+    CUgraphNode signal_node;    // its event-record node, once added
+    ur_event_handle_t *phEvent; // where the event goes on success
 } append_t;
+
+/// An event's context for urc_cb_check_wait_list.
+static const void *event_context(const void *h) {
+    return cuda_is(h, URC_KIND_EVENT) ? (const void *)CUDA_EVENT(h)->ctx : NULL;
+}
+
+/// The CUevent a wait node waits for: an event without one is complete, like the buffer's
+/// never-recorded `ready` event (made on first need; the buffer's lock is held).
+static ur_result_t wait_target(cuda_cb_t *cb, const cuda_event_t *e, CUevent *out) {
+    if (e->end != NULL) {
+        *out = e->end;
+        return UR_RESULT_SUCCESS;
+    }
+    if (cb->ready == NULL) {
+        ur_result_t res =
+            cuda_ok(cu.EventCreate(&cb->ready, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+        if (res != UR_RESULT_SUCCESS)
+            return res;
+    }
+    *out = cb->ready;
+    return UR_RESULT_SUCCESS;
+}
+
+/// Removes the event-wait nodes of a failed append, and its command's node when one was added
+/// (the event-record node failed), so that the graph names no event the buffer does not hold.
+static void undo_nodes(append_t *a) {
+    for (uint32_t i = 0; a->wait_nodes != NULL && i < a->nwaits; ++i)
+        if (a->wait_nodes[i] != NULL)
+            cu.GraphDestroyNode(a->wait_nodes[i]);
+    if (a->node != NULL && (a->nwaits > 0 || a->signal != NULL))
+        cu.GraphDestroyNode(a->node);
+}
 
 static ur_result_t append_begin(append_t *a, ur_exp_command_buffer_handle_t h, uint32_t n,
                                 const ur_exp_command_buffer_sync_point_t *sync, bool want_command,
-                                uint32_t num_events, ur_event_handle_t *phEvent) {
+                                uint32_t num_events, const ur_event_handle_t *waits,
+                                ur_event_handle_t *phEvent) {
     CB_CHECK(h);
     cuda_cb_t *cb = (cuda_cb_t *)h;
     a->cb = cb;
     a->ndeps = 0;
     a->node = NULL;
+    a->nwaits = num_events;
+    a->waits = waits;
+    a->wait_nodes = NULL;
+    a->signal = NULL;
+    a->signal_node = NULL;
+    a->phEvent = phEvent;
     if (phEvent != NULL)
         *phEvent = NULL;
-    // One more than the wait list: an in-order buffer also waits for the last node.
-    a->deps = n < 16 ? a->inline_deps : urc_calloc((size_t)n + 1, sizeof *a->deps);
-    if (a->deps == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    ur_result_t res = cuda_activate(cb->dev);
+    ur_result_t res = urc_cb_check_wait_list(&cb->core, num_events, waits, event_context);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    // One more than the sync wait list (an in-order buffer also waits for the last node); the
+    // wait nodes replace them as the command's dependencies.
+    size_t room = (size_t)n + 1 > num_events ? (size_t)n + 1 : num_events;
+    a->deps = room <= 16 ? a->inline_deps : urc_calloc(room, sizeof *a->deps);
+    if (num_events > 0)
+        a->wait_nodes = urc_calloc(num_events, sizeof *a->wait_nodes);
+    if (a->deps == NULL || (num_events > 0 && a->wait_nodes == NULL))
+        res = UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_activate(cb->dev);
     if (res == UR_RESULT_SUCCESS)
         res = urc_cb_append_begin(&cb->core, n, sync, want_command,
                                   num_events > 0 || phEvent != NULL);
     if (res != UR_RESULT_SUCCESS) {
         if (a->deps != a->inline_deps)
             free(a->deps);
+        free(a->wait_nodes);
         return res;
     }
     // CUDA refuses a dependency named twice (CUDA_ERROR_INVALID_VALUE): a sync point repeated
@@ -196,16 +270,71 @@ static ur_result_t append_begin(append_t *a, ur_exp_command_buffer_handle_t h, u
     }
     if (cb->core.in_order && cb->last != NULL && !has_last)
         a->deps[a->ndeps++] = cb->last;
+    // Room to hold the events, the signal event, then a wait node per event after the
+    // dependencies; the command follows the wait nodes.
+    res = urc_cb_reserve_events(&cb->core, num_events + (phEvent != NULL));
+    if (res == UR_RESULT_SUCCESS && phEvent != NULL)
+        res = cuda_event_create_unqueued(cb->ctx, cb->dev, UR_COMMAND_ENQUEUE_COMMAND_BUFFER_EXP,
+                                         &a->signal);
+    for (uint32_t i = 0; i < num_events && res == UR_RESULT_SUCCESS; ++i) {
+        CUevent ev = NULL;
+        res = wait_target(cb, CUDA_EVENT(waits[i]), &ev);
+        if (res == UR_RESULT_SUCCESS)
+            res = cuda_ok(
+                cu.GraphAddEventWaitNode(&a->wait_nodes[i], cb->graph, a->deps, a->ndeps, ev),
+                "cuGraphAddEventWaitNode");
+    }
+    if (res == UR_RESULT_SUCCESS && num_events > 0) {
+        memcpy(a->deps, a->wait_nodes, num_events * sizeof *a->deps);
+        a->ndeps = num_events;
+    }
+    if (res != UR_RESULT_SUCCESS) {
+        undo_nodes(a);
+        if (a->signal != NULL)
+            cuda_event_free(a->signal);
+        if (a->deps != a->inline_deps)
+            free(a->deps);
+        free(a->wait_nodes);
+        return urc_cb_append_end(&cb->core, res, 0, NULL, NULL);
+    }
     return UR_RESULT_SUCCESS;
+}
+
+/// Adds the event-record node of the command's signal event after its node (once).
+static ur_result_t add_signal(append_t *a) {
+    if (a->signal == NULL || a->signal_node != NULL)
+        return UR_RESULT_SUCCESS;
+    return cuda_ok(
+        cu.GraphAddEventRecordNode(&a->signal_node, a->cb->graph, &a->node, 1, a->signal->end),
+        "cuGraphAddEventRecordNode");
 }
 
 static ur_result_t append_end(append_t *a, ur_result_t res, void *command,
                               ur_exp_command_buffer_sync_point_t *pSyncPoint) {
+    cuda_cb_t *cb = a->cb;
+    if (res == UR_RESULT_SUCCESS)
+        res = add_signal(a);
+    if (res == UR_RESULT_SUCCESS) {
+        // The graph names these events' CUevents: the buffer holds them as long as it lives.
+        for (uint32_t i = 0; i < a->nwaits; ++i) {
+            cuda_event_retain_internal(CUDA_EVENT(a->waits[i]));
+            urc_cb_hold_event(&cb->core, CUDA_EVENT(a->waits[i]));
+        }
+        if (a->signal != NULL) {
+            cuda_event_retain_internal(a->signal);
+            urc_cb_hold_event(&cb->core, a->signal);
+            *a->phEvent = (ur_event_handle_t)a->signal;
+        }
+        cb->last = a->node;
+    } else {
+        undo_nodes(a);
+        if (a->signal != NULL)
+            cuda_event_free(a->signal);
+    }
     if (a->deps != a->inline_deps)
         free(a->deps);
-    if (res == UR_RESULT_SUCCESS)
-        a->cb->last = a->node;
-    return urc_cb_append_end(&a->cb->core, res, (uint64_t)(uintptr_t)a->node, command, pSyncPoint);
+    free(a->wait_nodes);
+    return urc_cb_append_end(&cb->core, res, (uint64_t)(uintptr_t)a->node, command, pSyncPoint);
 }
 
 typedef struct kernel_node_ctx_t {
@@ -217,15 +346,14 @@ static CUresult add_kernel_node(const CUDA_KERNEL_NODE_PARAMS *p, void *ctx) {
     return cu.GraphAddKernelNode(&a->node, a->cb->graph, a->deps, a->ndeps, p);
 }
 
-static ur_result_t append_kernel(ur_exp_command_buffer_handle_t h, ur_kernel_handle_t hKernel,
-                                 uint32_t workDim, const size_t *offset, const size_t *global,
-                                 const size_t *local, uint32_t numArgs,
-                                 const ur_exp_kernel_arg_properties_t *pArgs, uint32_t numAlt,
-                                 ur_kernel_handle_t *phAlt, uint32_t numSync,
-                                 const ur_exp_command_buffer_sync_point_t *pSync,
-                                 uint32_t numEvents, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-                                 ur_event_handle_t *phEvent,
-                                 ur_exp_command_buffer_command_handle_t *phCommand) {
+static ur_result_t
+append_kernel(ur_exp_command_buffer_handle_t h, ur_kernel_handle_t hKernel, uint32_t workDim,
+              const size_t *offset, const size_t *global, const size_t *local, uint32_t numArgs,
+              const ur_exp_kernel_arg_properties_t *pArgs, uint32_t numAlt,
+              ur_kernel_handle_t *phAlt, uint32_t numSync,
+              const ur_exp_command_buffer_sync_point_t *pSync, uint32_t numEvents,
+              const ur_event_handle_t *phWaits, ur_exp_command_buffer_sync_point_t *pSyncPoint,
+              ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
     CB_CHECK(h);
     if (!cuda_is(hKernel, URC_KIND_KERNEL))
         return UR_RESULT_ERROR_INVALID_KERNEL;
@@ -259,15 +387,23 @@ static ur_result_t append_kernel(ur_exp_command_buffer_handle_t h, ur_kernel_han
         cmd = URC_NEW(cuda_cb_cmd_t);
         res = cmd == NULL ? UR_RESULT_ERROR_OUT_OF_HOST_MEMORY
                           : urc_cb_args_copy(&snap.args, numArgs, pArgs);
+        // The events an update may replace.
+        if (res == UR_RESULT_SUCCESS &&
+            (cmd->waits = urc_calloc(numEvents + 1u, sizeof *cmd->waits)) == NULL)
+            res = UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
         if (res != UR_RESULT_SUCCESS) {
+            if (cmd != NULL)
+                free(cmd->waits);
             free(cmd);
             urc_cb_command_fini(&snap);
             return res;
         }
     }
     append_t a;
-    res = append_begin(&a, h, numSync, pSync, phCommand != NULL, numEvents, phEvent);
+    res = append_begin(&a, h, numSync, pSync, phCommand != NULL, numEvents, phWaits, phEvent);
     if (res != UR_RESULT_SUCCESS) {
+        if (cmd != NULL)
+            free(cmd->waits);
         free(cmd);
         urc_cb_command_fini(&snap);
         return res;
@@ -281,7 +417,11 @@ static ur_result_t append_kernel(ur_exp_command_buffer_handle_t h, ur_kernel_han
         res = cuda_launch_node_params(CUDA_KERNEL(hKernel), cb->dev, workDim, offset, global, local,
                                       numArgs, pArgs, add_kernel_node, &kctx);
     }
+    if (res == UR_RESULT_SUCCESS)
+        res = add_signal(&a); // now, so that nothing fails once the handle is made
     if (res != UR_RESULT_SUCCESS) {
+        if (cmd != NULL)
+            free(cmd->waits);
         free(cmd);
         urc_cb_command_fini(&snap);
         return append_end(&a, res, NULL, NULL);
@@ -291,6 +431,14 @@ static ur_result_t append_kernel(ur_exp_command_buffer_handle_t h, ur_kernel_han
         cmd->core = snap;
         cmd->buffer = cb;
         cmd->node = a.node;
+        cmd->core.has_event = phEvent != NULL;
+        cmd->core.num_wait_events = numEvents;
+        cmd->signal = a.signal;
+        cmd->signal_node = a.signal_node;
+        cmd->wait_nodes = a.wait_nodes; // taken over from the append
+        a.wait_nodes = NULL;
+        for (uint32_t i = 0; i < numEvents; ++i)
+            cmd->waits[i] = CUDA_EVENT(phWaits[i]);
         for (uint32_t i = 0; i < snap.k.num_alternatives; ++i)
             cuda_kernel_retain((ur_kernel_handle_t)snap.k.alternatives[i]);
         *phCommand = (ur_exp_command_buffer_command_handle_t)cmd;
@@ -308,11 +456,10 @@ ur_result_t cuda_command_buffer_append_kernel_launch_exp(
     uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
     ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
     ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     return append_kernel(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize,
                          pLocalWorkSize, 0, NULL, numKernelAlternatives, phKernelAlternatives,
                          numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
-                         pSyncPoint, phEvent, phCommand);
+                         phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 ur_result_t cuda_command_buffer_append_kernel_launch_with_args_exp(
@@ -323,18 +470,17 @@ ur_result_t cuda_command_buffer_append_kernel_launch_with_args_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     return append_kernel(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize,
                          pLocalWorkSize, numArgs, pArgs, numKernelAlternatives,
                          phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList,
-                         numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+                         numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 #define APPEND_BEGIN(a, h)                                                                         \
     do {                                                                                           \
         ur_result_t begin_res_ =                                                                   \
             append_begin(&(a), (h), numSyncPointsInWaitList, pSyncPointWaitList,                   \
-                         phCommand != NULL, numEventsInWaitList, phEvent);                         \
+                         phCommand != NULL, numEventsInWaitList, phEventWaitList, phEvent);        \
         if (begin_res_ != UR_RESULT_SUCCESS)                                                       \
             return begin_res_;                                                                     \
         if (phCommand != NULL)                                                                     \
@@ -376,7 +522,6 @@ ur_result_t cuda_command_buffer_append_usm_memcpy_exp(
     uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
     ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
     ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     append_t a;
     APPEND_BEGIN(a, hCommandBuffer);
     return append_end(&a, add_copy(&a, pDst, pSrc, size), NULL, pSyncPoint);
@@ -441,7 +586,6 @@ ur_result_t cuda_command_buffer_append_usm_fill_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     append_t a;
     APPEND_BEGIN(a, hCommandBuffer);
     ur_result_t res = add_fill(&a, (CUdeviceptr)(uintptr_t)pMemory, pPattern, patternSize, size);
@@ -469,7 +613,6 @@ ur_result_t cuda_command_buffer_append_mem_buffer_copy_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     CB_CHECK(hCommandBuffer);
     cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
     ur_result_t res = check_mem(cb, hSrcMem, srcOffset, size);
@@ -489,7 +632,6 @@ ur_result_t cuda_command_buffer_append_mem_buffer_write_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     CB_CHECK(hCommandBuffer);
     ur_result_t res = check_mem((cuda_cb_t *)hCommandBuffer, hBuffer, offset, size);
     if (res != UR_RESULT_SUCCESS)
@@ -506,7 +648,6 @@ ur_result_t cuda_command_buffer_append_mem_buffer_read_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     CB_CHECK(hCommandBuffer);
     ur_result_t res = check_mem((cuda_cb_t *)hCommandBuffer, hBuffer, offset, size);
     if (res != UR_RESULT_SUCCESS)
@@ -523,7 +664,6 @@ ur_result_t cuda_command_buffer_append_mem_buffer_fill_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     CB_CHECK(hCommandBuffer);
     ur_result_t res = check_mem((cuda_cb_t *)hCommandBuffer, hBuffer, offset, size);
     if (res == UR_RESULT_SUCCESS &&
@@ -621,8 +761,9 @@ static ur_result_t
 append_rect(ur_exp_command_buffer_handle_t hCommandBuffer, const rect_t *src, const rect_t *dst,
             ur_rect_region_t region, uint32_t numSyncPointsInWaitList,
             const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-            uint32_t numEventsInWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-            ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+            uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
+            ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
+            ur_exp_command_buffer_command_handle_t *phCommand) {
     append_t a;
     APPEND_BEGIN(a, hCommandBuffer);
     return append_end(&a, add_rect(&a, src, dst, &region), NULL, pSyncPoint);
@@ -636,7 +777,6 @@ ur_result_t cuda_command_buffer_append_mem_buffer_copy_rect_exp(
     uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
     ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
     ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     CB_CHECK(hCommandBuffer);
     cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
     rect_t src, dst;
@@ -652,7 +792,8 @@ ur_result_t cuda_command_buffer_append_mem_buffer_copy_rect_exp(
     if (res != UR_RESULT_SUCCESS)
         return res;
     return append_rect(hCommandBuffer, &src, &dst, region, numSyncPointsInWaitList,
-                       pSyncPointWaitList, numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+                       pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint,
+                       phEvent, phCommand);
 }
 
 /// A rectangle between a buffer and host memory, either way.
@@ -662,8 +803,9 @@ host_rect(ur_exp_command_buffer_handle_t hCommandBuffer, bool write, ur_mem_hand
           size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch,
           size_t hostSlicePitch, const void *host, uint32_t numSyncPointsInWaitList,
           const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-          uint32_t numEventsInWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-          ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+          uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
+          ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
+          ur_exp_command_buffer_command_handle_t *phCommand) {
     CB_CHECK(hCommandBuffer);
     rect_t buf, mem;
     ur_result_t res = check_rect_mem((cuda_cb_t *)hCommandBuffer, hBuffer);
@@ -676,8 +818,8 @@ host_rect(ur_exp_command_buffer_handle_t hCommandBuffer, bool write, ur_mem_hand
     if (res != UR_RESULT_SUCCESS)
         return res;
     return append_rect(hCommandBuffer, write ? &mem : &buf, write ? &buf : &mem, region,
-                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
-                       phEvent, phCommand);
+                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
+                       phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 ur_result_t cuda_command_buffer_append_mem_buffer_write_rect_exp(
@@ -688,11 +830,10 @@ ur_result_t cuda_command_buffer_append_mem_buffer_write_rect_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     return host_rect(hCommandBuffer, true, hBuffer, bufferOffset, hostOffset, region,
                      bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc,
-                     numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
-                     phEvent, phCommand);
+                     numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
+                     phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 ur_result_t cuda_command_buffer_append_mem_buffer_read_rect_exp(
@@ -703,19 +844,19 @@ ur_result_t cuda_command_buffer_append_mem_buffer_read_rect_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
     return host_rect(hCommandBuffer, false, hBuffer, bufferOffset, hostOffset, region,
                      bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst,
-                     numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, pSyncPoint,
-                     phEvent, phCommand);
+                     numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
+                     phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 /// Prefetch and advice are hints with no graph node: an empty node keeps the ordering.
 static ur_result_t
 append_hint(ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numSyncPointsInWaitList,
             const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-            uint32_t numEventsInWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-            ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+            uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
+            ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
+            ur_exp_command_buffer_command_handle_t *phCommand) {
     append_t a;
     APPEND_BEGIN(a, hCommandBuffer);
     ur_result_t res =
@@ -729,9 +870,9 @@ ur_result_t cuda_command_buffer_append_usm_prefetch_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)pMemory, (void)size, (void)flags, (void)phEventWaitList;
+    (void)pMemory, (void)size, (void)flags;
     return append_hint(hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList,
-                       numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+                       numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 ur_result_t cuda_command_buffer_append_usm_advise_exp(
@@ -740,9 +881,9 @@ ur_result_t cuda_command_buffer_append_usm_advise_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)pMemory, (void)size, (void)advice, (void)phEventWaitList;
+    (void)pMemory, (void)size, (void)advice;
     return append_hint(hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList,
-                       numEventsInWaitList, pSyncPoint, phEvent, phCommand);
+                       numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
 /// The callback records into the graph of `hChildCommandBuffer` (urCommandBufferGetNativeHandleExp
@@ -771,7 +912,7 @@ ur_result_t cuda_command_buffer_append_native_command_exp(
                              "the driver has no cuGraphAddChildGraphNode");
     append_t a;
     ur_result_t res = append_begin(&a, hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList,
-                                   false, 0, NULL);
+                                   false, 0, NULL, NULL);
     if (res != UR_RESULT_SUCCESS)
         return res;
     pfnNativeCommand(pData);
@@ -876,25 +1017,97 @@ ur_result_t cuda_command_buffer_update_kernel_launch_exp(
     return res;
 }
 
+/// A new event for the command: its event-record node records it from the next run on (in the
+/// executable graph, and in the template graph for consistency). The old event is no longer
+/// signalled and stays the caller's; the buffer's hold moves to the new one.
 ur_result_t
 cuda_command_buffer_update_signal_event_exp(ur_exp_command_buffer_command_handle_t hCommand,
                                             ur_event_handle_t *phSignalEvent) {
     if (!cuda_is(hCommand, URC_KIND_COMMAND_BUFFER_COMMAND))
         return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP;
     *phSignalEvent = NULL;
-    ur_result_t res =
-        urc_cb_check_event_update(&((cuda_cb_cmd_t *)hCommand)->core, true, UINT32_MAX);
-    return res != UR_RESULT_SUCCESS ? res : UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
+    cuda_cb_cmd_t *c = (cuda_cb_cmd_t *)hCommand;
+    cuda_cb_t *cb = c->buffer;
+    ur_result_t res = urc_cb_check_event_update(&c->core, true, UINT32_MAX);
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_activate(cb->dev);
+    cuda_event_t *e = NULL;
+    if (res == UR_RESULT_SUCCESS)
+        res =
+            cuda_event_create_unqueued(cb->ctx, cb->dev, UR_COMMAND_ENQUEUE_COMMAND_BUFFER_EXP, &e);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    pthread_mutex_lock(&cb->core.lock);
+    res = cuda_ok(cu.GraphExecEventRecordNodeSetEvent(cb->exec, c->signal_node, e->end),
+                  "cuGraphExecEventRecordNodeSetEvent");
+    if (res == UR_RESULT_SUCCESS && cu.GraphEventRecordNodeSetEvent != NULL)
+        res = cuda_ok(cu.GraphEventRecordNodeSetEvent(c->signal_node, e->end),
+                      "cuGraphEventRecordNodeSetEvent");
+    if (res == UR_RESULT_SUCCESS) {
+        cuda_event_retain_internal(e);
+        urc_cb_replace_event(&cb->core, c->signal, e);
+        cuda_event_release_internal(c->signal);
+        c->signal = e;
+    } else {
+        // Back to the old event where the executable graph already took the new one.
+        cu.GraphExecEventRecordNodeSetEvent(cb->exec, c->signal_node, c->signal->end);
+    }
+    pthread_mutex_unlock(&cb->core.lock);
+    if (res == UR_RESULT_SUCCESS)
+        *phSignalEvent = (ur_event_handle_t)e;
+    else
+        cuda_event_free(e);
+    return res;
 }
 
+/// Sets the events of a command's wait nodes (the executable graph's, then the template's).
+static ur_result_t set_wait_events(cuda_cb_t *cb, cuda_cb_cmd_t *c, cuda_event_t *const *events,
+                                   uint32_t n) {
+    ur_result_t res = UR_RESULT_SUCCESS;
+    for (uint32_t i = 0; i < n && res == UR_RESULT_SUCCESS; ++i) {
+        CUevent ev = NULL;
+        res = wait_target(cb, events[i], &ev);
+        if (res == UR_RESULT_SUCCESS)
+            res = cuda_ok(cu.GraphExecEventWaitNodeSetEvent(cb->exec, c->wait_nodes[i], ev),
+                          "cuGraphExecEventWaitNodeSetEvent");
+        if (res == UR_RESULT_SUCCESS && cu.GraphEventWaitNodeSetEvent != NULL)
+            res = cuda_ok(cu.GraphEventWaitNodeSetEvent(c->wait_nodes[i], ev),
+                          "cuGraphEventWaitNodeSetEvent");
+    }
+    return res;
+}
+
+/// A new wait list as long as the append's: each event-wait node waits for its new event from
+/// the next run on; the buffer's holds move to the new events.
 ur_result_t
 cuda_command_buffer_update_wait_events_exp(ur_exp_command_buffer_command_handle_t hCommand,
                                            uint32_t numEventsInWaitList,
                                            const ur_event_handle_t *phEventWaitList) {
-    (void)phEventWaitList;
     if (!cuda_is(hCommand, URC_KIND_COMMAND_BUFFER_COMMAND))
         return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP;
-    ur_result_t res =
-        urc_cb_check_event_update(&((cuda_cb_cmd_t *)hCommand)->core, false, numEventsInWaitList);
-    return res != UR_RESULT_SUCCESS ? res : UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
+    cuda_cb_cmd_t *c = (cuda_cb_cmd_t *)hCommand;
+    cuda_cb_t *cb = c->buffer;
+    ur_result_t res = urc_cb_check_event_update(&c->core, false, numEventsInWaitList);
+    if (res == UR_RESULT_SUCCESS)
+        res =
+            urc_cb_check_wait_list(&cb->core, numEventsInWaitList, phEventWaitList, event_context);
+    if (res == UR_RESULT_SUCCESS)
+        res = cuda_activate(cb->dev);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    pthread_mutex_lock(&cb->core.lock);
+    res = set_wait_events(cb, c, (cuda_event_t *const *)phEventWaitList, numEventsInWaitList);
+    if (res == UR_RESULT_SUCCESS) {
+        for (uint32_t i = 0; i < numEventsInWaitList; ++i) {
+            cuda_event_t *w = CUDA_EVENT(phEventWaitList[i]);
+            cuda_event_retain_internal(w);
+            urc_cb_replace_event(&cb->core, c->waits[i], w);
+            cuda_event_release_internal(c->waits[i]);
+            c->waits[i] = w;
+        }
+    } else {
+        set_wait_events(cb, c, c->waits, numEventsInWaitList); // back to the old list
+    }
+    pthread_mutex_unlock(&cb->core.lock);
+    return res;
 }

@@ -129,6 +129,18 @@
     X(GraphDebugDotPrint, PFN_cuGraphDebugDotPrint_v11030, "cuGraphDebugDotPrint", NULL)           \
     X(GraphAddChildGraphNode, PFN_cuGraphAddChildGraphNode_v10000, "cuGraphAddChildGraphNode",     \
       NULL)                                                                                        \
+    X(GraphAddEventRecordNode, PFN_cuGraphAddEventRecordNode_v11010, "cuGraphAddEventRecordNode",  \
+      NULL)                                                                                        \
+    X(GraphAddEventWaitNode, PFN_cuGraphAddEventWaitNode_v11010, "cuGraphAddEventWaitNode", NULL)  \
+    X(GraphEventRecordNodeSetEvent, PFN_cuGraphEventRecordNodeSetEvent_v11010,                     \
+      "cuGraphEventRecordNodeSetEvent", NULL)                                                      \
+    X(GraphEventWaitNodeSetEvent, PFN_cuGraphEventWaitNodeSetEvent_v11010,                         \
+      "cuGraphEventWaitNodeSetEvent", NULL)                                                        \
+    X(GraphExecEventRecordNodeSetEvent, PFN_cuGraphExecEventRecordNodeSetEvent_v11010,             \
+      "cuGraphExecEventRecordNodeSetEvent", NULL)                                                  \
+    X(GraphExecEventWaitNodeSetEvent, PFN_cuGraphExecEventWaitNodeSetEvent_v11010,                 \
+      "cuGraphExecEventWaitNodeSetEvent", NULL)                                                    \
+    X(GraphDestroyNode, PFN_cuGraphDestroyNode_v10000, "cuGraphDestroyNode", NULL)                 \
     X(MemAllocPitch, PFN_cuMemAllocPitch_v3020, "cuMemAllocPitch_v2", NULL)                        \
     X(DeviceCanAccessPeer, PFN_cuDeviceCanAccessPeer_v4000, "cuDeviceCanAccessPeer", NULL)         \
     X(CtxEnablePeerAccess, PFN_cuCtxEnablePeerAccess_v4000, "cuCtxEnablePeerAccess", NULL)         \

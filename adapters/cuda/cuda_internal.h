@@ -287,6 +287,9 @@ typedef struct cuda_cb_t {
     CUgraph graph;
     CUgraphExec exec; // after finalisation
     CUgraphNode last; // the node appended last (in-order buffers depend on it)
+    // A CUevent never recorded, waited for in place of events that have no CUevent (made from
+    // native handle 0, complete from the start): waiting for it passes at once.
+    CUevent ready;
 } cuda_cb_t;
 
 /// A command handle: its node and the launch an update starts from.
@@ -295,6 +298,12 @@ typedef struct cuda_cb_cmd_t {
     urc_cb_command_t core;
     cuda_cb_t *buffer; // not retained: commands live as long as it
     CUgraphNode node;
+    // Events (held by the buffer, see urc_cb_t.events): the event-record node after the
+    // command and its event, and one event-wait node before it per event of its wait list.
+    CUgraphNode signal_node;
+    cuda_event_t *signal;
+    CUgraphNode *wait_nodes;
+    cuda_event_t **waits;
 } cuda_cb_cmd_t;
 
 // ---- handles (every public handle is one of the structs above) ----
@@ -450,6 +459,12 @@ void cuda_event_pool_drain(cuda_device_t *dev);
 void cuda_callbacks_stop(bool drain);
 /// Drops an adapter reference to an event (destroyed after the last).
 void cuda_event_release_internal(cuda_event_t *e);
+/// Takes an adapter reference to an event.
+void cuda_event_retain_internal(cuda_event_t *e);
+/// An event of no queue around a CUevent of its own, without timing (the signal event of a
+/// command-buffer command, recorded by the graph). The caller has the user's reference.
+ur_result_t cuda_event_create_unqueued(cuda_context_t *ctx, cuda_device_t *dev,
+                                       ur_command_t command, cuda_event_t **out);
 
 // ---- reusable_event.c / ipc_event.c ----
 /// A reusable event of `ctx` for `dev` around CUevents the event then owns (`start` only with

@@ -367,7 +367,6 @@ static int fixed_bool(ur_device_info_t name) {
         return 1;
     case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP: // ipc_event.c, when the driver has the calls
         return cuda_ipc_events_available();
-    case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP: // sync points only (command_buffer.c)
     case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:
         return 0;
     case UR_DEVICE_INFO_ENDIAN_LITTLE:
@@ -516,12 +515,14 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
     case UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP: // graph.c
         return urc_info_bool(&out, cuda_graph_capture_available());
     case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:
+    case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP: // event nodes (command_buffer.c)
     case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP: {
         urc_cb_caps_t cb;
         cuda_cb_caps(dev, &cb);
-        return propName == UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP
-                   ? urc_info_bool(&out, cb.supported)
-                   : urc_info_u32(&out, cb.update_caps);
+        if (propName == UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP)
+            return urc_info_u32(&out, cb.update_caps);
+        return urc_info_bool(
+            &out, propName == UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP ? cb.supported : cb.events);
     }
     case UR_DEVICE_INFO_TYPE:
         return urc_info_bytes(&out, &(ur_device_type_t){UR_DEVICE_TYPE_GPU},

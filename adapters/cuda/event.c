@@ -93,6 +93,31 @@ fail:
     return res;
 }
 
+ur_result_t cuda_event_create_unqueued(cuda_context_t *ctx, cuda_device_t *dev,
+                                       ur_command_t command, cuda_event_t **out) {
+    cuda_event_t *e = URC_NEW(cuda_event_t);
+    if (e == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    // Not from the pool: a graph may still record into it after the last release.
+    ur_result_t res = cuda_ok(cu.EventCreate(&e->end, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    if (res != UR_RESULT_SUCCESS) {
+        free(e);
+        return res;
+    }
+    e->ctx = ctx;
+    e->dev = dev;
+    e->command = command;
+    e->owns_native = true;
+    cuda_context_retain_internal(ctx);
+    urc_object_init(&e->obj, &cuda_ddi, URC_KIND_EVENT);
+    *out = e;
+    return UR_RESULT_SUCCESS;
+}
+
+void cuda_event_retain_internal(cuda_event_t *e) {
+    urc_hold(&e->obj);
+}
+
 static void event_destroy(cuda_event_t *e) {
     if (e->pooled) {
         event_give(e->dev, e->profiling, e->end);

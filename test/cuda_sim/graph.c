@@ -3,7 +3,9 @@
 // order: a node's dependencies exist before it); an executable graph is a copy of them, and a
 // launch queues each node's command on the stream in that order, as the eager call would, so
 // a graph runs after earlier work on the stream and before later work, and launches of one
-// executable graph follow each other. Host functions run on the stream's worker.
+// executable graph follow each other. Host functions run on the stream's worker. Event-record
+// and event-wait nodes are cuEventRecord and cuStreamWaitEvent on the launch's stream, so they
+// really record and wait, in launch order, as on a GPU.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +17,9 @@ typedef enum node_kind_t {
     NODE_MEMCPY,
     NODE_MEMSET,
     NODE_EMPTY,
-    NODE_HOST
+    NODE_HOST,
+    NODE_EVENT_RECORD,
+    NODE_EVENT_WAIT
 } node_kind_t;
 
 /// What a node does; kernel parameters are copied, as the driver does at node creation.
@@ -29,6 +33,7 @@ typedef struct node_op_t {
     CUDA_MEMSET_NODE_PARAMS set;
     CUhostFn host_fn;
     void *host_data;
+    CUevent event; // event-record and event-wait nodes
 } node_op_t;
 
 struct CUgraphNode_st {
@@ -204,6 +209,61 @@ SIM_EXPORT CUresult cuGraphAddEmptyNode(CUgraphNode *out, CUgraph g, const CUgra
     return add_node(out, g, deps, ndeps, &op);
 }
 
+static CUresult add_event_node(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                               node_kind_t kind, CUevent event) {
+    SIM_STICKY();
+    if (event == NULL)
+        return CUDA_ERROR_INVALID_HANDLE;
+    node_op_t op = {.kind = kind, .event = event};
+    return add_node(out, g, deps, ndeps, &op);
+}
+
+SIM_EXPORT CUresult cuGraphAddEventRecordNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
+                                              size_t ndeps, CUevent event) {
+    return add_event_node(out, g, deps, ndeps, NODE_EVENT_RECORD, event);
+}
+
+SIM_EXPORT CUresult cuGraphAddEventWaitNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
+                                            size_t ndeps, CUevent event) {
+    return add_event_node(out, g, deps, ndeps, NODE_EVENT_WAIT, event);
+}
+
+/// The event of an event node of `kind` in `ops` (a graph's or an executable graph's).
+static CUresult set_event(node_op_t *ops, size_t count, CUgraphNode node, node_kind_t kind,
+                          CUevent event) {
+    SIM_STICKY();
+    if (node == NULL || event == NULL || node->index >= count || ops[node->index].kind != kind)
+        return CUDA_ERROR_INVALID_VALUE;
+    ops[node->index].event = event;
+    return CUDA_SUCCESS;
+}
+
+SIM_EXPORT CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode node, CUevent event) {
+    return node == NULL
+               ? CUDA_ERROR_INVALID_VALUE
+               : set_event(node->graph->ops, node->graph->count, node, NODE_EVENT_RECORD, event);
+}
+
+SIM_EXPORT CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode node, CUevent event) {
+    return node == NULL
+               ? CUDA_ERROR_INVALID_VALUE
+               : set_event(node->graph->ops, node->graph->count, node, NODE_EVENT_WAIT, event);
+}
+
+/// Removes a node from the work of its graph: it stays as an empty node (indices identify
+/// nodes here), which depends on nothing a later node needs, as only a node nothing depends on
+/// may be destroyed.
+SIM_EXPORT CUresult cuGraphDestroyNode(CUgraphNode node) {
+    SIM_STICKY();
+    if (node == NULL)
+        return CUDA_ERROR_INVALID_VALUE;
+    node_op_t *op = &node->graph->ops[node->index];
+    op_free(op);
+    memset(op, 0, sizeof *op);
+    op->kind = NODE_EMPTY;
+    return CUDA_SUCCESS;
+}
+
 /// A child graph is inlined: copies of its nodes join `g`, the first depending on `deps` (nodes
 /// run in creation order), and an empty node after them is the node that stands for the child.
 SIM_EXPORT CUresult cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
@@ -276,6 +336,20 @@ SIM_EXPORT CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec e, CUgraphNode
     return CUDA_SUCCESS;
 }
 
+SIM_EXPORT CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec e, CUgraphNode node,
+                                                       CUevent event) {
+    if (e == NULL || node == NULL || node->graph != e->source)
+        return CUDA_ERROR_INVALID_VALUE;
+    return set_event(e->ops, e->count, node, NODE_EVENT_RECORD, event);
+}
+
+SIM_EXPORT CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec e, CUgraphNode node,
+                                                     CUevent event) {
+    if (e == NULL || node == NULL || node->graph != e->source)
+        return CUDA_ERROR_INVALID_VALUE;
+    return set_event(e->ops, e->count, node, NODE_EVENT_WAIT, event);
+}
+
 static CUresult run_memset(CUstream s, const CUDA_MEMSET_NODE_PARAMS *p) {
     switch (p->elementSize) {
     case 4:
@@ -308,6 +382,12 @@ SIM_EXPORT CUresult cuGraphLaunch(CUgraphExec e, CUstream s) {
             break;
         case NODE_HOST:
             r = cuLaunchHostFunc(s, op->host_fn, op->host_data);
+            break;
+        case NODE_EVENT_RECORD:
+            r = cuEventRecord(op->event, s);
+            break;
+        case NODE_EVENT_WAIT:
+            r = cuStreamWaitEvent(s, op->event, 0);
             break;
         case NODE_EMPTY:
             break;
@@ -463,7 +543,8 @@ SIM_EXPORT CUresult cuGraphDebugDotPrint(CUgraph g, const char *path, unsigned i
     FILE *f = fopen(path, "w");
     if (f == NULL)
         return CUDA_ERROR_OPERATING_SYSTEM;
-    static const char *kinds[] = {"kernel", "memcpy", "memset", "empty", "host"};
+    static const char *kinds[] = {"kernel", "memcpy", "memset",    "empty",
+                                  "host",   "record", "wait event"};
     fprintf(f, "digraph sim {\n");
     for (size_t i = 0; i < g->count; ++i) {
         fprintf(f, "  n%zu [label=\"%s\"];\n", i, kinds[g->ops[i].kind]);
