@@ -2,9 +2,12 @@
 // urCommandBuffer* and urEnqueueCommandBufferExp of the CUDA adapter (explicit CUDA graphs):
 // chains of fills, kernels and copies replayed 1000 times, updates of arguments, sizes,
 // offsets and kernels between replays, sync points, overlapping runs, native commands (stream
-// work captured into a child buffer's graph), and UR's results for bad input. Runs on a GPU and
-// on the simulated driver.
+// work captured into a child buffer's graph), command events (signalled by each run, waited for
+// by queues and other buffers, updated between runs), and UR's results for bad input. Runs on a
+// GPU and on the simulated driver.
 #include <dlfcn.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +59,19 @@ static ur_result_t append_add(ur_exp_command_buffer_handle_t cb, ur_kernel_handl
     return urCommandBufferAppendKernelLaunchWithArgsExp(cb, k, 1, NULL, &global, &local, 2, args, 0,
                                                         NULL, nsync, nsync ? sync : NULL, 0, NULL,
                                                         sp, NULL, cmd);
+}
+
+/// append_add with a wait list of events and the command's own event.
+static ur_result_t append_add_events(ur_exp_command_buffer_handle_t cb, ur_kernel_handle_t k,
+                                     int *data, const int *v, uint32_t nwaits,
+                                     const ur_event_handle_t *waits, ur_event_handle_t *event,
+                                     ur_exp_command_buffer_command_handle_t *cmd) {
+    ur_exp_kernel_arg_properties_t args[2] = {cudat_arg_pointer(0, data),
+                                              cudat_arg_value(1, v, sizeof *v)};
+    size_t global = N, local = 64;
+    return urCommandBufferAppendKernelLaunchWithArgsExp(cb, k, 1, NULL, &global, &local, 2, args, 0,
+                                                        NULL, 0, NULL, nwaits, waits, NULL, event,
+                                                        cmd);
 }
 
 static ur_exp_command_buffer_update_kernel_launch_desc_t
@@ -574,6 +590,225 @@ START_TEST(native_command_in_child_graph) {
 }
 END_TEST
 
+// A kernel command's event, signalled by every run: a copy on a second queue and a copy of
+// another buffer (run on a third queue) wait for it, 100 runs, the copied data checked each time.
+START_TEST(command_event_signalled_by_each_run) {
+    ur_kernel_handle_t k = kernel("add_value");
+    int *a = device_ints(N), *b = device_ints(N), *c = device_ints(N);
+    int zero = 0, one = 1, out[N];
+    ck_assert_ur_ok(
+        urEnqueueUSMFill(T.queue, a, sizeof zero, &zero, N * sizeof(int), 0, NULL, NULL));
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    ur_queue_handle_t q2 = NULL, q3 = NULL;
+    ck_assert_ur_ok(urQueueCreate(T.context, T.device, NULL, &q2));
+    ck_assert_ur_ok(urQueueCreate(T.context, T.device, NULL, &q3));
+    ur_exp_command_buffer_handle_t cb = make_cb(false, true), other = make_cb(false, true);
+    ur_event_handle_t ev = NULL;
+    ck_assert_ur_ok(append_add_events(cb, k, a, &one, 0, NULL, &ev, NULL));
+    ck_assert_ptr_nonnull(ev);
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(other, c, a, N * sizeof(int), 0, NULL, 1, &ev,
+                                                      NULL, NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(other));
+    for (int run = 1; run <= 100; ++run) {
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+        ck_assert_ur_ok(urEnqueueUSMMemcpy(q2, false, b, a, N * sizeof(int), 1, &ev, NULL));
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(q3, other, 0, NULL, NULL));
+        ck_assert_ur_ok(urQueueFinish(q2));
+        ck_assert_ur_ok(urQueueFinish(q3));
+        read_ints(out, b, N);
+        expect_all(out, N, run, run);
+        read_ints(out, c, N);
+        expect_all(out, N, run, run);
+    }
+    ck_assert_ur_ok(urEventWait(1, &ev));
+    ur_event_status_t st = UR_EVENT_STATUS_QUEUED;
+    ck_assert_ur_ok(
+        urEventGetInfo(ev, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
+    ck_assert_int_eq(st, UR_EVENT_STATUS_COMPLETE);
+    ur_queue_handle_t q = T.queue;
+    ck_assert_ur_ok(urEventGetInfo(ev, UR_EVENT_INFO_COMMAND_QUEUE, sizeof q, &q, NULL));
+    ck_assert_ptr_null(q); // the buffer's event belongs to no queue
+    // The event outlives the caller's reference while its buffer runs.
+    ck_assert_ur_ok(urEventRelease(ev));
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    read_ints(out, a, N);
+    expect_all(out, N, 101, 101);
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urCommandBufferReleaseExp(other));
+    ck_assert_ur_ok(urQueueRelease(q2));
+    ck_assert_ur_ok(urQueueRelease(q3));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+    ck_assert_ur_ok(urUSMFree(T.context, b));
+    ck_assert_ur_ok(urUSMFree(T.context, c));
+}
+END_TEST
+
+/// A host task that holds its queue until `open`, then sets the N ints of `data` to `value`.
+typedef struct gate_t {
+    atomic_int open;
+    int *data;
+    int value;
+} gate_t;
+
+static void gate_task(void *p) {
+    gate_t *g = p;
+    while (!atomic_load(&g->open))
+        sched_yield();
+    for (int i = 0; i < N; ++i)
+        g->data[i] = g->value;
+}
+
+// A kernel command waits for a gate (a host task on another queue that writes the data when
+// opened) and an event complete from the start, and signals an event a copy on a third queue
+// waits for. Before each of 10 runs after the first, the wait list gets a new gate and the
+// command a new signal event. The kernel adds 1 to what the gate wrote only if it waited.
+START_TEST(event_updates_between_replays) {
+    enum { RUNS = 10 };
+    ur_kernel_handle_t k = kernel("add_value");
+    int *a = NULL, *b = device_ints(N), out[N], one = 1;
+    ck_assert_ur_ok(
+        urUSMSharedAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&a));
+    memset(a, 0, N * sizeof(int));
+    ur_queue_handle_t gates_q = NULL, reader = NULL;
+    ck_assert_ur_ok(urQueueCreate(T.context, T.device, NULL, &gates_q));
+    ck_assert_ur_ok(urQueueCreate(T.context, T.device, NULL, &reader));
+    ur_event_handle_t ready = NULL;
+    ck_assert_ur_ok(urEventCreateWithNativeHandle(0, T.context, NULL, &ready));
+    static gate_t gates[RUNS];
+    ur_event_handle_t gate_ev[RUNS] = {NULL}, signal[RUNS] = {NULL};
+    ur_exp_command_buffer_handle_t cb = make_cb(true, true);
+    ur_exp_command_buffer_command_handle_t cmd = NULL;
+    for (int run = 0; run < RUNS; ++run) {
+        gates[run].data = a;
+        gates[run].value = 100 * (run + 1);
+        atomic_init(&gates[run].open, 0);
+        ck_assert_ur_ok(
+            urEnqueueHostTaskExp(gates_q, gate_task, &gates[run], NULL, 0, NULL, &gate_ev[run]));
+        ur_event_handle_t waits[2] = {gate_ev[run], ready};
+        if (run == 0) {
+            ck_assert_ur_ok(append_add_events(cb, k, a, &one, 2, waits, &signal[0], &cmd));
+            ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+        } else {
+            ck_assert_ur_ok(urCommandBufferUpdateWaitEventsExp(cmd, 2, waits));
+            ck_assert_ur_ok(urCommandBufferUpdateSignalEventExp(cmd, &signal[run]));
+            ck_assert_ptr_ne(signal[run], signal[run - 1]);
+        }
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+        ck_assert_ur_ok(
+            urEnqueueUSMMemcpy(reader, false, b, a, N * sizeof(int), 1, &signal[run], NULL));
+        atomic_store(&gates[run].open, 1);
+        ck_assert_ur_ok(urQueueFinish(reader));
+        read_ints(out, b, N);
+        expect_all(out, N, 100 * (run + 1) + 1, run);
+    }
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    ck_assert_ur_ok(urQueueFinish(gates_q));
+    // The replaced events stay valid, the caller's to release; the buffer holds the new ones.
+    for (int run = 0; run < RUNS; ++run) {
+        ck_assert_ur_ok(urEventRelease(signal[run]));
+        ck_assert_ur_ok(urEventRelease(gate_ev[run]));
+    }
+    ck_assert_ur_ok(urEventRelease(ready));
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    ck_assert_int_eq(a[0], 100 * RUNS + 2);
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urQueueRelease(gates_q));
+    ck_assert_ur_ok(urQueueRelease(reader));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+    ck_assert_ur_ok(urUSMFree(T.context, b));
+}
+END_TEST
+
+START_TEST(event_bad_input) {
+    ur_kernel_handle_t k = kernel("add_value");
+    int *a = device_ints(N), one = 1, out[N], zero = 0;
+    ck_assert_ur_ok(
+        urEnqueueUSMFill(T.queue, a, sizeof zero, &zero, N * sizeof(int), 0, NULL, NULL));
+    ur_context_handle_t ctx2 = NULL;
+    ck_assert_ur_ok(urContextCreate(1, &T.device, NULL, &ctx2));
+    ur_event_handle_t foreign = NULL, ready = NULL, ev = NULL, sig = NULL;
+    ck_assert_ur_ok(urEventCreateWithNativeHandle(0, ctx2, NULL, &foreign));
+    ck_assert_ur_ok(urEventCreateWithNativeHandle(0, T.context, NULL, &ready));
+    ur_exp_command_buffer_handle_t cb = make_cb(true, true), fixed = make_cb(false, true);
+    ur_exp_command_buffer_command_handle_t cmd = NULL, plain = NULL;
+    // Wait lists: an event of another context, something not an event, NULL with a count.
+    ck_assert_ur(append_add_events(cb, k, a, &one, 1, &foreign, &ev, NULL),
+                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    ck_assert_ptr_null(ev);
+    ur_event_handle_t not_event = (ur_event_handle_t)T.queue;
+    ck_assert_ur(append_add_events(cb, k, a, &one, 1, &not_event, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    ck_assert_ur(append_add_events(cb, k, a, &one, 1, NULL, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    ck_assert_ur(
+        urCommandBufferAppendUSMMemcpyExp(cb, a, a, 4, 0, NULL, 1, &foreign, NULL, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    // A buffer that is not updatable gives events but no command handle to update them by.
+    ck_assert_ur(append_add_events(fixed, k, a, &one, 1, &ready, &ev, &cmd),
+                 UR_RESULT_ERROR_INVALID_OPERATION);
+    ck_assert_ptr_null(ev);
+    ck_assert_ptr_null(cmd);
+    // Failed appends issued no sync point.
+    ur_exp_command_buffer_sync_point_t sp = 99;
+    ur_exp_kernel_arg_properties_t args[2] = {cudat_arg_pointer(0, a),
+                                              cudat_arg_value(1, &one, sizeof one)};
+    size_t global = N;
+    ck_assert_ur_ok(urCommandBufferAppendKernelLaunchWithArgsExp(
+        cb, k, 1, NULL, &global, NULL, 2, args, 0, NULL, 0, NULL, 1, &ready, &sp, &sig, &cmd));
+    ck_assert_uint_eq(sp, 0);
+    ck_assert_ur_ok(append_add_events(cb, k, a, &one, 0, NULL, NULL, &plain));
+    // Event updates before finalisation.
+    ck_assert_ur(urCommandBufferUpdateSignalEventExp(cmd, &ev), UR_RESULT_ERROR_INVALID_OPERATION);
+    ck_assert_ur(urCommandBufferUpdateWaitEventsExp(cmd, 1, &ready),
+                 UR_RESULT_ERROR_INVALID_OPERATION);
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    // Wait lists of another length, or with an event of another context or no event.
+    ur_event_handle_t two[2] = {ready, ready};
+    ck_assert_ur(urCommandBufferUpdateWaitEventsExp(cmd, 2, two),
+                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    ck_assert_ur(urCommandBufferUpdateWaitEventsExp(cmd, 0, NULL),
+                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    ck_assert_ur(urCommandBufferUpdateWaitEventsExp(plain, 1, &ready),
+                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    ck_assert_ur(urCommandBufferUpdateWaitEventsExp(cmd, 1, &foreign),
+                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    ck_assert_ur(urCommandBufferUpdateWaitEventsExp(cmd, 1, &not_event),
+                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    ck_assert_ur(urCommandBufferUpdateWaitEventsExp(cmd, 1, NULL),
+                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    // Signal updates: a command without an event, not a command, no output.
+    ck_assert_ur(urCommandBufferUpdateSignalEventExp(plain, &ev),
+                 UR_RESULT_ERROR_INVALID_OPERATION);
+    ck_assert_ptr_null(ev);
+    ck_assert_ur(
+        urCommandBufferUpdateSignalEventExp((ur_exp_command_buffer_command_handle_t)T.queue, &ev),
+        UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP);
+    ck_assert_ur(urCommandBufferUpdateSignalEventExp(cmd, NULL),
+                 UR_RESULT_ERROR_INVALID_NULL_POINTER);
+    ck_assert_ur(urCommandBufferUpdateSignalEventExp(NULL, &ev),
+                 UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    ck_assert_ur(urCommandBufferUpdateWaitEventsExp(NULL, 0, NULL),
+                 UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    // After all that the buffer runs as recorded: two adds, its event signalled.
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    ck_assert_ur_ok(urEventWait(1, &sig));
+    read_ints(out, a, N);
+    expect_all(out, N, 2, 0);
+    ck_assert_ur_ok(urEventRelease(sig));
+    ck_assert_ur_ok(urEventRelease(ready));
+    ck_assert_ur_ok(urEventRelease(foreign));
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urCommandBufferReleaseExp(fixed));
+    ck_assert_ur_ok(urContextRelease(ctx2));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("cuda_command_buffer");
     TCase *tc = cudat_program_tcase("urCommandBuffer");
@@ -589,6 +824,9 @@ int main(void) {
     tcase_add_test(tc, bad_input);
     tcase_add_test(tc, info_and_native_handle);
     tcase_add_test(tc, native_command_in_child_graph);
+    tcase_add_test(tc, command_event_signalled_by_each_run);
+    tcase_add_test(tc, event_updates_between_replays);
+    tcase_add_test(tc, event_bad_input);
     suite_add_tcase(s, tc);
     return cudat_main(s, true);
 }
