@@ -201,20 +201,19 @@ ur_result_t l0_cb_event_new(l0_cb_t *cb, l0_event_t **out) {
     return UR_RESULT_SUCCESS;
 }
 
+/// An event's context for urc_cb_check_wait_list.
+static const void *event_context(const void *h) {
+    return l0_is(h, URC_KIND_EVENT) ? (const void *)L0_EVENT(h)->ctx : NULL;
+}
+
 ur_result_t l0_cb_wait_list(l0_cb_t *cb, uint32_t n, const ur_event_handle_t *events,
                             ze_event_handle_t **out) {
     *out = NULL;
     if (n == 0)
         return UR_RESULT_SUCCESS;
-    if (events == NULL)
-        return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
-    for (uint32_t i = 0; i < n; ++i) {
-        if (!l0_is(events[i], URC_KIND_EVENT))
-            return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
-        if (L0_EVENT(events[i])->ctx != cb->ctx)
-            return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0,
-                                 "event %u of the wait list is of another context", i);
-    }
+    ur_result_t res = urc_cb_check_wait_list(&cb->core, n, events, event_context);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     ze_event_handle_t *ze = urc_calloc(n, sizeof *ze);
     if (ze == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
