@@ -307,6 +307,43 @@ START_TEST(held_objects_are_kept) {
 }
 END_TEST
 
+// Fake events: the first two of context A, the third of context B; anything else is no event.
+static int events[3];
+static const void *fake_event_context(const void *e) {
+    if (e == &events[0] || e == &events[1])
+        return CTX_A;
+    return e == &events[2] ? CTX_B : NULL;
+}
+
+START_TEST(held_events_and_wait_lists) {
+    urc_cb_t cb;
+    init(&cb, true, &all_caps);
+    // Room made in one step for a long wait list, then held without failing.
+    ck_assert_int_eq(urc_cb_reserve_events(&cb, 40), UR_RESULT_SUCCESS);
+    ck_assert_uint_ge(cb.events_capacity, 40);
+    for (int i = 0; i < 40; ++i)
+        urc_cb_hold_event(&cb, &events[i % 2]);
+    ck_assert_uint_eq(cb.num_events, 40);
+    // A replacement moves one hold.
+    ck_assert(urc_cb_replace_event(&cb, &events[1], &events[0]));
+    ck_assert_ptr_eq(cb.events[1], &events[0]);
+    ck_assert_ptr_eq(cb.events[3], &events[1]);
+    ck_assert(!urc_cb_replace_event(&cb, &events[2], &events[0]));
+    ur_event_handle_t ok[2] = {(ur_event_handle_t)&events[0], (ur_event_handle_t)&events[1]};
+    ur_event_handle_t foreign = (ur_event_handle_t)&events[2];
+    ur_event_handle_t bogus = (ur_event_handle_t)&kernel_1;
+    ck_assert_int_eq(urc_cb_check_wait_list(&cb, 2, ok, fake_event_context), UR_RESULT_SUCCESS);
+    ck_assert_int_eq(urc_cb_check_wait_list(&cb, 0, NULL, fake_event_context), UR_RESULT_SUCCESS);
+    ck_assert_int_eq(urc_cb_check_wait_list(&cb, 1, &foreign, fake_event_context),
+                     UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    ck_assert_int_eq(urc_cb_check_wait_list(&cb, 1, &bogus, fake_event_context),
+                     UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    ck_assert_int_eq(urc_cb_check_wait_list(&cb, 1, NULL, fake_event_context),
+                     UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    urc_cb_fini(&cb);
+}
+END_TEST
+
 static void *appender(void *arg) {
     urc_cb_t *cb = arg;
     for (int i = 0; i < 1000; ++i) {
@@ -361,6 +398,7 @@ int main(void) {
     tcase_add_test(tc, concurrent_appends_get_distinct_sync_points);
     tcase_add_test(tc, argument_lists_merge);
     tcase_add_test(tc, held_objects_are_kept);
+    tcase_add_test(tc, held_events_and_wait_lists);
     tcase_add_test(tc, info_answers);
     suite_add_tcase(s, tc);
     return urc_test_run(s);
