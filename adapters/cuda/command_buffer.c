@@ -2,8 +2,9 @@
 // Command buffers as explicit CUDA graphs: every append adds a node (kernel, memcpy, memset or
 // empty) depending on its sync points' nodes (and, in an in-order buffer, on the node before
 // it); finalisation instantiates the graph; each enqueue is one cuGraphLaunch; kernel updates
-// go through cuGraphExecKernelNodeSetParams. The state machine, sync points and UR's rules are
-// common/command_buffer.c.
+// go through cuGraphExecKernelNodeSetParams. A command's event is an event-record node after
+// it, its wait list event-wait nodes before it; event updates swap their CUevents. The state
+// machine, sync points and UR's rules are common/command_buffer.c.
 #include <stdlib.h>
 #include <string.h>
 
