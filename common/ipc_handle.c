@@ -1,37 +1,45 @@
 // SPDX-License-Identifier: MIT
-// IPC handle data: header, checksum and the list of data handed out (see ipc_handle.h).
+// IPC handle data: header, checksum and the set of data handed out (see ipc_handle.h).
 #include "ipc_handle.h"
 
-#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "hashmap.h"
+#include "ptrset.h"
 
-#define URC_IPC_MAGIC       0x43504955u // "UIPC" read as little-endian bytes
-#define URC_IPC_VERSION     1u
-#define URC_IPC_PAYLOAD_MAX 4096u // far above any driver's handle; bounds what is trusted
+_Static_assert(sizeof(urc_ipc_header_t) == 32, "the header crosses processes: no padding");
 
-/// What crosses the process boundary, followed by the payload.
-typedef struct urc_ipc_header_t {
-    uint32_t magic;
-    uint16_t version;
-    uint16_t kind;
-    uint32_t backend;
-    uint32_t payload_size;
-    uint64_t offset;
-    uint64_t check; // FNV-1a of the header (this field zero) and the payload
-} urc_ipc_header_t;
+static urc_ptrset_t outstanding;
 
-/// Data handed out: list links in front of the bytes the caller sees.
-typedef struct urc_ipc_block_t {
-    struct urc_ipc_block_t *prev, *next;
-    urc_ipc_header_t header; // the caller's pointer; the payload follows
-} urc_ipc_block_t;
+static const char *kind_name(uint32_t kind) {
+    switch (kind) {
+    case URC_IPC_MEMORY:
+        return "memory";
+    case URC_IPC_PHYSICAL_MEMORY:
+        return "physical memory";
+    case URC_IPC_EVENT:
+        return "event";
+    default:
+        return "unknown";
+    }
+}
 
-static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static urc_ipc_block_t *g_live;
+static const char *backend_name(uint32_t backend) {
+    switch (backend) {
+    case UR_BACKEND_CUDA:
+        return "CUDA";
+    case UR_BACKEND_LEVEL_ZERO:
+        return "Level Zero";
+    case UR_BACKEND_OPENCL:
+        return "OpenCL";
+    default:
+        return "another";
+    }
+}
 
 static uint64_t checksum(const urc_ipc_header_t *h, const void *payload) {
     urc_ipc_header_t copy = *h;
@@ -41,85 +49,94 @@ static uint64_t checksum(const urc_ipc_header_t *h, const void *payload) {
 }
 
 ur_result_t urc_ipc_pack(ur_backend_t backend, urc_ipc_kind_t kind, const void *payload,
-                         size_t payload_size, uint64_t offset, void **data, size_t *size) {
+                         size_t payload_size, void **data, size_t *size) {
     if (payload_size > URC_IPC_PAYLOAD_MAX)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "IPC payload of %zu bytes",
                              payload_size);
-    urc_ipc_block_t *b = calloc(1, sizeof *b + payload_size);
-    if (b == NULL)
+    urc_ipc_header_t *h = malloc(sizeof *h + payload_size);
+    if (h == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    b->header = (urc_ipc_header_t){URC_IPC_MAGIC,
-                                   URC_IPC_VERSION,
-                                   (uint16_t)kind,
-                                   (uint32_t)backend,
-                                   (uint32_t)payload_size,
-                                   offset,
-                                   0};
-    memcpy(&b->header + 1, payload, payload_size);
-    b->header.check = checksum(&b->header, &b->header + 1);
-    pthread_mutex_lock(&g_lock);
-    b->next = g_live;
-    if (g_live != NULL)
-        g_live->prev = b;
-    g_live = b;
-    pthread_mutex_unlock(&g_lock);
-    *data = &b->header;
-    *size = sizeof b->header + payload_size;
+    *h = (urc_ipc_header_t){.magic = URC_IPC_MAGIC,
+                            .version = URC_IPC_VERSION,
+                            .kind = (uint16_t)kind,
+                            .backend = (uint32_t)backend,
+                            .pid = (uint32_t)getpid(),
+                            .payload_size = (uint32_t)payload_size};
+    memcpy(h + 1, payload, payload_size);
+    h->check = checksum(h, h + 1);
+    if (!urc_ptrset_add(&outstanding, h)) {
+        free(h);
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    *data = h;
+    *size = sizeof *h + payload_size;
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t urc_ipc_unpack(ur_backend_t backend, urc_ipc_kind_t kind, const void *data, size_t size,
-                           void *payload, size_t payload_size, uint64_t *offset) {
+                           void *payload, size_t payload_size, uint32_t *pid) {
     urc_ipc_header_t h;
+    if (data == NULL)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "no IPC handle data");
     if (size != sizeof h + payload_size)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "IPC handle data of %zu bytes; this adapter's are %zu", size,
-                             sizeof h + payload_size);
-    memcpy(&h, data, sizeof h);
+                             "IPC %s handle data of %zu bytes; the %s adapter's are %zu",
+                             kind_name(kind), size, backend_name(backend), sizeof h + payload_size);
+    memcpy(&h, data, sizeof h); // the caller's bytes may be unaligned
+    const unsigned char *bytes = (const unsigned char *)data + sizeof h;
     if (h.magic != URC_IPC_MAGIC || h.version != URC_IPC_VERSION)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "the IPC handle data are not urc's (or of another urc version)");
-    if (h.backend != (uint32_t)backend || h.kind != (uint16_t)kind ||
-        h.payload_size != payload_size)
+                             "not IPC handle data of this urc (magic 0x%08x, version %u)",
+                             (unsigned)h.magic, (unsigned)h.version);
+    if (h.kind != (uint16_t)kind || h.backend != (uint32_t)backend)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "the IPC handle data are of another adapter or handle kind");
-    if (checksum(&h, (const urc_ipc_header_t *)data + 1) != h.check)
+                             "IPC %s handle data of the %s adapter where %s handle data of the "
+                             "%s adapter belong",
+                             kind_name(h.kind), backend_name(h.backend), kind_name(kind),
+                             backend_name(backend));
+    if (h.payload_size != payload_size || h.reserved != 0 || checksum(&h, bytes) != h.check)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "the IPC handle data are damaged (checksum)");
-    memcpy(payload, (const urc_ipc_header_t *)data + 1, payload_size);
-    if (offset != NULL)
-        *offset = h.offset;
+                             "the IPC %s handle data are damaged (checksum)", kind_name(kind));
+    memcpy(payload, bytes, payload_size);
+    if (pid != NULL)
+        *pid = h.pid;
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t urc_ipc_put(ur_backend_t backend, urc_ipc_kind_t kind, void *data, void *payload,
+/// What a put asks about the member it found (read under the set's lock: the data are ours).
+typedef struct put_query_t {
+    uint32_t backend, kind;
+    urc_ipc_header_t found;
+} put_query_t;
+
+static bool same_kind(const void *p, void *arg) {
+    put_query_t *q = arg;
+    memcpy(&q->found, p, sizeof q->found);
+    return q->found.backend == q->backend && q->found.kind == q->kind;
+}
+
+ur_result_t urc_ipc_put(ur_backend_t backend, urc_ipc_kind_t kind, const void *data, void *payload,
                         size_t payload_size) {
-    urc_ipc_block_t *b = NULL;
-    pthread_mutex_lock(&g_lock);
-    for (urc_ipc_block_t *at = g_live; at != NULL; at = at->next)
-        if (&at->header == data) {
-            b = at;
-            break;
-        }
-    // Only this kind's data are taken out: a put of an event's handle as memory changes nothing.
-    if (b != NULL && (b->header.backend != (uint32_t)backend || b->header.kind != (uint16_t)kind))
-        b = NULL;
-    if (b != NULL) {
-        if (b->prev != NULL)
-            b->prev->next = b->next;
-        else
-            g_live = b->next;
-        if (b->next != NULL)
-            b->next->prev = b->prev;
-    }
-    pthread_mutex_unlock(&g_lock);
-    if (b == NULL)
+    put_query_t q = {.backend = (uint32_t)backend, .kind = (uint32_t)kind};
+    if (!urc_ptrset_remove_if(&outstanding, data, same_kind, &q)) {
+        if (q.found.magic == URC_IPC_MAGIC) // a member of another kind: it stays
+            return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                                 "%p is IPC %s handle data of the %s adapter, not %s handle data "
+                                 "of the %s adapter",
+                                 data, kind_name(q.found.kind), backend_name(q.found.backend),
+                                 kind_name(kind), backend_name(backend));
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "%p is not IPC handle data of this kind that this process holds "
-                             "(put already?)",
-                             data);
-    if (payload != NULL && payload_size <= b->header.payload_size)
-        memcpy(payload, &b->header + 1, payload_size);
-    free(b);
+                             "%p is not IPC %s handle data this process holds (never handed "
+                             "out, or put already)",
+                             data, kind_name(kind));
+    }
+    const urc_ipc_header_t *h = data;
+    if (payload != NULL && payload_size <= h->payload_size)
+        memcpy(payload, h + 1, payload_size);
+    free((void *)h);
     return UR_RESULT_SUCCESS;
+}
+
+size_t urc_ipc_outstanding(void) {
+    return urc_ptrset_size(&outstanding);
 }

@@ -52,9 +52,16 @@ bool urc_ptrset_add(urc_ptrset_t *set, const void *p) {
 }
 
 bool urc_ptrset_remove(urc_ptrset_t *set, const void *p) {
+    return urc_ptrset_remove_if(set, p, NULL, NULL);
+}
+
+bool urc_ptrset_remove_if(urc_ptrset_t *set, const void *p,
+                          bool (*accept)(const void *p, void *arg), void *arg) {
     urc_ptrset_shard_t *s = shard_of(set, p);
     lock(s);
     size_t i = find(s, p);
+    if (i != SIZE_MAX && accept != NULL && !accept(p, arg))
+        i = SIZE_MAX;
     if (i != SIZE_MAX) {
         s->items[i] = s->items[--s->count];
         atomic_fetch_sub_explicit(&set->size, 1, memory_order_relaxed);

@@ -8,6 +8,12 @@
 #include "ipc_handle.h"
 #include "usm_pools.h"
 
+/// The payload of CUDA's IPC memory handle data.
+typedef struct cuda_ipc_mem_payload_t {
+    CUipcMemHandle handle;
+    uint64_t offset; // of the pointer in its allocation
+} cuda_ipc_mem_payload_t;
+
 static ur_result_t ipc_ready(ur_context_handle_t hContext) {
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
@@ -32,13 +38,12 @@ ur_result_t cuda_ipc_get_mem_handle_exp(ur_context_handle_t hContext, void *pMem
     if (info.memory_type != CU_MEMORYTYPE_DEVICE || info.managed)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "%p is not device USM memory of the CUDA adapter", pMem);
-    CUipcMemHandle handle;
-    res = cuda_ok(cu.IpcGetMemHandle(&handle, (CUdeviceptr)info.base), "cuIpcGetMemHandle");
+    cuda_ipc_mem_payload_t payload = {.offset = (uint64_t)((uintptr_t)pMem - (uintptr_t)info.base)};
+    res = cuda_ok(cu.IpcGetMemHandle(&payload.handle, (CUdeviceptr)info.base), "cuIpcGetMemHandle");
     if (res != UR_RESULT_SUCCESS)
         return res;
-    return urc_ipc_pack(UR_BACKEND_CUDA, URC_IPC_MEMORY, &handle, sizeof handle,
-                        (uint64_t)((uintptr_t)pMem - (uintptr_t)info.base), ppIPCMemHandleData,
-                        pIPCMemHandleDataSizeRet);
+    return urc_ipc_pack(UR_BACKEND_CUDA, URC_IPC_MEMORY, &payload, sizeof payload,
+                        ppIPCMemHandleData, pIPCMemHandleDataSizeRet);
 }
 
 ur_result_t cuda_ipc_put_mem_handle_exp(ur_context_handle_t hContext, void *pIPCMemHandleData) {
@@ -57,22 +62,21 @@ ur_result_t cuda_ipc_open_mem_handle_exp(ur_context_handle_t hContext, ur_device
     if (!cuda_is(hDevice, URC_KIND_DEVICE) ||
         !cuda_context_has_device(CUDA_CONTEXT(hContext), CUDA_DEVICE(hDevice)))
         return UR_RESULT_ERROR_INVALID_DEVICE;
-    CUipcMemHandle handle;
-    uint64_t offset = 0;
+    cuda_ipc_mem_payload_t payload;
     res = urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_MEMORY, pIPCMemHandleData, ipcMemHandleDataSize,
-                         &handle, sizeof handle, &offset);
+                         &payload, sizeof payload, NULL);
     if (res != UR_RESULT_SUCCESS ||
         (res = cuda_activate(CUDA_DEVICE(hDevice))) != UR_RESULT_SUCCESS)
         return res;
     CUdeviceptr base = 0;
-    CUresult r = cu.IpcOpenMemHandle(&base, handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+    CUresult r = cu.IpcOpenMemHandle(&base, payload.handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
     // A handle whose process is gone, or that never was one, is the caller's bad value.
     if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_INVALID_HANDLE ||
         r == CUDA_ERROR_MAP_FAILED)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, (int32_t)r,
                              "cuIpcOpenMemHandle refused the handle (its process may be gone)");
     if ((res = cuda_ok(r, "cuIpcOpenMemHandle")) == UR_RESULT_SUCCESS)
-        *ppMem = (void *)(uintptr_t)(base + offset);
+        *ppMem = (void *)(uintptr_t)(base + payload.offset);
     return res;
 }
 

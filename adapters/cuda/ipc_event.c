@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: MIT
 // IPC event handles on CUDA: cuIpcGetEventHandle of a reusable event made with
 // UR_EXP_EVENT_FLAG_IPC_EXP (its CUevent has CU_EVENT_INTERPROCESS), wrapped in urc's
-// self-describing handle data (common/ipc_event.h); another process opens it with
+// self-describing handle data (common/ipc_handle.h); another process opens it with
 // cuIpcOpenEventHandle and gets a reusable event sharing the CUevent's state: a signal through
 // either is seen by waits on both.
-#include <string.h>
-
 #include "cuda_internal.h"
-#include "ipc_event.h"
+#include "ipc_handle.h"
 
 bool cuda_ipc_events_available(void) {
     return cu.IpcGetEventHandle != NULL && cu.IpcOpenEventHandle != NULL;
@@ -35,14 +33,14 @@ ur_result_t cuda_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPC
         res = cuda_ok(cu.IpcGetEventHandle(&handle, e->end), "cuIpcGetEventHandle");
     if (res != UR_RESULT_SUCCESS)
         return res;
-    return urc_ipc_event_pack(URC_IPC_BACKEND_CUDA, &handle, sizeof handle, ppIPCEventHandleData,
-                              pIPCEventHandleDataSizeRet);
+    return urc_ipc_pack(UR_BACKEND_CUDA, URC_IPC_EVENT, &handle, sizeof handle,
+                        ppIPCEventHandleData, pIPCEventHandleDataSizeRet);
 }
 
 ur_result_t cuda_ipc_put_event_handle_exp(ur_context_handle_t hContext, void *pIPCEventHandleData) {
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
-    return urc_ipc_event_put(pIPCEventHandleData);
+    return urc_ipc_put(UR_BACKEND_CUDA, URC_IPC_EVENT, pIPCEventHandleData, NULL, 0);
 }
 
 ur_result_t cuda_ipc_open_event_handle_exp(ur_context_handle_t hContext,
@@ -51,10 +49,9 @@ ur_result_t cuda_ipc_open_event_handle_exp(ur_context_handle_t hContext,
                                            ur_event_handle_t *phEvent) {
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
-    const void *payload = NULL;
-    ur_result_t res =
-        urc_ipc_event_unpack(URC_IPC_BACKEND_CUDA, pIPCEventHandleData, ipcEventHandleDataSize,
-                             sizeof(CUipcEventHandle), &payload, NULL);
+    CUipcEventHandle handle;
+    ur_result_t res = urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_EVENT, pIPCEventHandleData,
+                                     ipcEventHandleDataSize, &handle, sizeof handle, NULL);
     if (res != UR_RESULT_SUCCESS)
         return res;
     if (!cuda_ipc_events_available())
@@ -63,8 +60,6 @@ ur_result_t cuda_ipc_open_event_handle_exp(ur_context_handle_t hContext,
     cuda_context_t *ctx = CUDA_CONTEXT(hContext);
     if ((res = cuda_activate(ctx->devices[0])) != UR_RESULT_SUCCESS)
         return res;
-    CUipcEventHandle handle;
-    memcpy(&handle, payload, sizeof handle);
     CUevent ev = NULL;
     CUresult r = cu.IpcOpenEventHandle(&ev, handle);
     // The handle is the only input: unless the driver ran out of something, a refusal means

@@ -2,21 +2,20 @@
 // Inter-process physical memory: physical memory made with UR_PHYSICAL_MEM_FLAG_ENABLE_IPC asks
 // cuMemCreate for a POSIX file descriptor handle type; urIPCGetPhysMemHandleExp exports it
 // (cuMemExportToShareableHandle). A descriptor means nothing in another process, so the handle
-// data names the exporting process and its descriptor, and the opening process takes a copy
-// with pidfd_open + pidfd_getfd before cuMemImportFromShareableHandle. The data also carries
-// what lets the opener refuse a wrong or stale handle before the driver sees it: a magic word
-// and its own size, the descriptor's file identity (a closed and reused descriptor number is
-// usually another file; where it is not, the driver's import refuses it), the size and the
-// device's UUID.
+// data (urc's checked framing, common/ipc_handle.h, which names the exporting process) carry the
+// exporter's descriptor, and the opening process takes a copy with pidfd_open + pidfd_getfd
+// before cuMemImportFromShareableHandle. The payload also carries what lets the opener refuse a
+// stale handle or one for another device before the driver sees it: the descriptor's file
+// identity (a closed and reused descriptor number is usually another file; where it is not, the
+// driver's import refuses it), the size and the device's UUID.
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "ipc_handle.h"
 #include "physical_mem.h"
 
 #ifndef SYS_pidfd_open
@@ -26,28 +25,14 @@
 #define SYS_pidfd_getfd 438
 #endif
 
-#define PHYS_IPC_MAGIC 0x50435255u /* "URCP" */
-
-/// What crosses the process boundary (fixed-width fields: both sides are this adapter).
-typedef struct cuda_phys_ipc_data_t {
-    uint32_t magic;
-    uint32_t bytes; // sizeof(cuda_phys_ipc_data_t)
-    int32_t pid;    // the exporting process
-    int32_t fd;     // its descriptor, open until urIPCPutPhysMemHandleExp
+/// The payload of CUDA's IPC physical memory handle data (the exporter's pid is the header's).
+typedef struct cuda_phys_ipc_payload_t {
+    int32_t fd; // the exporter's descriptor, open until urIPCPutPhysMemHandleExp
+    uint32_t reserved;
     uint64_t st_dev, st_ino;
     uint64_t size;
     uint8_t uuid[16]; // the device the memory lives on
-} cuda_phys_ipc_data_t;
-
-// Handle data this process handed out and has not put back: a put of anything else is refused
-// instead of freeing memory that is not the adapter's.
-typedef struct live_data_t {
-    cuda_phys_ipc_data_t *data;
-    struct live_data_t *next;
-} live_data_t;
-
-static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
-static live_data_t *live;
+} cuda_phys_ipc_payload_t;
 
 static bool have_calls(void) {
     return cu.MemExportToShareableHandle != NULL && cu.MemImportFromShareableHandle != NULL &&
@@ -101,72 +86,40 @@ ur_result_t cuda_ipc_get_phys_mem_handle_exp(ur_context_handle_t hContext,
         return urc_error_set(UR_RESULT_ERROR_INVALID_ARGUMENT, 0,
                              "the physical memory was not created with "
                              "UR_PHYSICAL_MEM_FLAG_ENABLE_IPC");
-    cuda_phys_ipc_data_t *data = URC_NEW(cuda_phys_ipc_data_t);
-    live_data_t *entry = URC_NEW(live_data_t);
-    if (data == NULL || entry == NULL) {
-        free(data);
-        free(entry);
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    int fd = -1;
+    cuda_phys_ipc_payload_t payload = {.fd = -1, .size = m->size};
     struct stat st;
-    res = device_uuid(m->dev, data->uuid);
+    res = device_uuid(m->dev, payload.uuid);
     if (res == UR_RESULT_SUCCESS)
         res = cuda_activate(m->dev);
     if (res == UR_RESULT_SUCCESS)
-        res = cuda_ok(cu.MemExportToShareableHandle(&fd, m->handle,
+        res = cuda_ok(cu.MemExportToShareableHandle(&payload.fd, m->handle,
                                                     CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
                       "cuMemExportToShareableHandle");
-    if (res == UR_RESULT_SUCCESS && fstat(fd, &st) != 0)
+    if (res == UR_RESULT_SUCCESS && fstat(payload.fd, &st) != 0)
         res = urc_error_set(UR_RESULT_ERROR_OUT_OF_RESOURCES, errno,
                             "the exported descriptor cannot be examined");
-    if (res != UR_RESULT_SUCCESS) {
-        if (fd >= 0)
-            close(fd);
-        free(data);
-        free(entry);
-        return res;
+    if (res == UR_RESULT_SUCCESS) {
+        payload.st_dev = (uint64_t)st.st_dev;
+        payload.st_ino = (uint64_t)st.st_ino;
+        res = urc_ipc_pack(UR_BACKEND_CUDA, URC_IPC_PHYSICAL_MEMORY, &payload, sizeof payload,
+                           ppIPCPhysMemHandleData, pIPCPhysMemHandleDataSizeRet);
     }
-    data->magic = PHYS_IPC_MAGIC;
-    data->bytes = sizeof *data;
-    data->pid = (int32_t)getpid();
-    data->fd = fd;
-    data->st_dev = (uint64_t)st.st_dev;
-    data->st_ino = (uint64_t)st.st_ino;
-    data->size = m->size;
-    entry->data = data;
-    pthread_mutex_lock(&live_lock);
-    entry->next = live;
-    live = entry;
-    pthread_mutex_unlock(&live_lock);
-    *ppIPCPhysMemHandleData = data;
-    *pIPCPhysMemHandleDataSizeRet = sizeof *data;
-    return UR_RESULT_SUCCESS;
+    if (res != UR_RESULT_SUCCESS && payload.fd >= 0)
+        close(payload.fd);
+    return res;
 }
 
 ur_result_t cuda_ipc_put_phys_mem_handle_exp(ur_context_handle_t hContext,
                                              const void *pIPCPhysMemHandleData) {
     if (!cuda_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
-    live_data_t *found = NULL;
-    pthread_mutex_lock(&live_lock);
-    for (live_data_t **at = &live; *at != NULL; at = &(*at)->next)
-        if ((const void *)(*at)->data == pIPCPhysMemHandleData) {
-            found = *at;
-            *at = found->next;
-            break;
-        }
-    pthread_mutex_unlock(&live_lock);
-    if (found == NULL)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "%p is no IPC physical memory handle data of this process (or was "
-                             "put already)",
-                             pIPCPhysMemHandleData);
+    cuda_phys_ipc_payload_t payload;
+    ur_result_t res = urc_ipc_put(UR_BACKEND_CUDA, URC_IPC_PHYSICAL_MEMORY, pIPCPhysMemHandleData,
+                                  &payload, sizeof payload);
     // Closing the descriptor ends the handle: later opens of a copy of the data fail.
-    close(found->data->fd);
-    free(found->data);
-    free(found);
-    return UR_RESULT_SUCCESS;
+    if (res == UR_RESULT_SUCCESS)
+        close(payload.fd);
+    return res;
 }
 
 static ur_result_t bad_data(const char *why) {
@@ -176,14 +129,14 @@ static ur_result_t bad_data(const char *why) {
 
 /// A descriptor of this process for the exporter's `fd`: a duplicate when the exporter is
 /// this process, else a copy taken with pidfd_getfd.
-static ur_result_t take_fd(const cuda_phys_ipc_data_t *d, int *out) {
+static ur_result_t take_fd(pid_t pid, const cuda_phys_ipc_payload_t *d, int *out) {
     int fd = -1;
-    if (d->pid == (int32_t)getpid()) {
+    if (pid == getpid()) {
         fd = fcntl(d->fd, F_DUPFD_CLOEXEC, 0);
         if (fd < 0)
             return bad_data("its descriptor is closed (the handle was put)");
     } else {
-        int pidfd = (int)syscall(SYS_pidfd_open, (pid_t)d->pid, 0);
+        int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
         if (pidfd < 0 && (errno == ESRCH || errno == EINVAL))
             return bad_data("the exporting process is gone");
         if (pidfd < 0)
@@ -198,7 +151,7 @@ static ur_result_t take_fd(const cuda_phys_ipc_data_t *d, int *out) {
             return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, err,
                                  "this process may not take descriptors of process %d "
                                  "(pidfd_getfd needs ptrace rights over it)",
-                                 (int)d->pid);
+                                 (int)pid);
         if (fd < 0)
             return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, err,
                                  "pidfd_getfd is not available here (Linux 5.6 or later)");
@@ -226,16 +179,13 @@ ur_result_t cuda_ipc_open_phys_mem_handle_exp(ur_context_handle_t hContext,
     if (!cuda_is(hDevice, URC_KIND_DEVICE) || !cuda_context_has_device(ctx, CUDA_DEVICE(hDevice)))
         return UR_RESULT_ERROR_INVALID_DEVICE;
     cuda_device_t *dev = CUDA_DEVICE(hDevice);
-    if (ipcPhysMemHandleDataSize != sizeof(cuda_phys_ipc_data_t))
-        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "IPC physical memory handle data of %zu bytes; the CUDA adapter's "
-                             "are %zu",
-                             ipcPhysMemHandleDataSize, sizeof(cuda_phys_ipc_data_t));
-    cuda_phys_ipc_data_t d;
-    memcpy(&d, pIPCPhysMemHandleData, sizeof d); // the caller's bytes may be unaligned
-    if (d.magic != PHYS_IPC_MAGIC || d.bytes != sizeof d)
-        return bad_data("not made by urIPCGetPhysMemHandleExp of the CUDA adapter");
-    if (d.pid <= 0 || d.fd < 0 || d.size == 0)
+    cuda_phys_ipc_payload_t d;
+    uint32_t pid = 0;
+    res = urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_PHYSICAL_MEMORY, pIPCPhysMemHandleData,
+                         ipcPhysMemHandleDataSize, &d, sizeof d, &pid);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    if (pid == 0 || pid > INT32_MAX || d.fd < 0 || d.size == 0)
         return bad_data("a field is out of range");
     uint8_t uuid[16];
     if ((res = device_uuid(dev, uuid)) != UR_RESULT_SUCCESS)
@@ -243,7 +193,7 @@ ur_result_t cuda_ipc_open_phys_mem_handle_exp(ur_context_handle_t hContext,
     if (memcmp(uuid, d.uuid, sizeof uuid) != 0)
         return bad_data("the memory lives on another device");
     int fd = -1;
-    if ((res = take_fd(&d, &fd)) != UR_RESULT_SUCCESS)
+    if ((res = take_fd((pid_t)pid, &d, &fd)) != UR_RESULT_SUCCESS)
         return res;
     CUmemGenericAllocationHandle handle = 0;
     res = cuda_activate(dev);

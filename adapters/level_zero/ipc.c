@@ -10,6 +10,12 @@
 #include "l0_internal.h"
 #include "usm_pools.h"
 
+/// The payload of Level Zero's IPC memory handle data.
+typedef struct l0_ipc_mem_payload_t {
+    ze_ipc_mem_handle_t handle;
+    uint64_t offset; // of the pointer in its allocation
+} l0_ipc_mem_payload_t;
+
 static ur_result_t ipc_context(ur_context_handle_t hContext) {
     return l0_is(hContext, URC_KIND_CONTEXT) ? UR_RESULT_SUCCESS : UR_RESULT_ERROR_INVALID_CONTEXT;
 }
@@ -38,16 +44,15 @@ ur_result_t l0_ipc_get_mem_handle_exp(ur_context_handle_t hContext, void *pMem,
         zeMemGetAddressRange(ctx->ze, pMem, &base, NULL) != ZE_RESULT_SUCCESS)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "%p is not device USM memory of this context", pMem);
-    ze_ipc_mem_handle_t handle;
-    ze_result_t r = zeMemGetIpcHandle(ctx->ze, base, &handle);
+    l0_ipc_mem_payload_t payload = {.offset = (uint64_t)((uintptr_t)pMem - (uintptr_t)base)};
+    ze_result_t r = zeMemGetIpcHandle(ctx->ze, base, &payload.handle);
     if (r == ZE_RESULT_ERROR_INVALID_ARGUMENT)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, (int32_t)r,
                              "the driver cannot share %p", pMem);
     if ((res = l0_ok(r, "zeMemGetIpcHandle")) != UR_RESULT_SUCCESS)
         return res;
-    return urc_ipc_pack(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, &handle, sizeof handle,
-                        (uint64_t)((uintptr_t)pMem - (uintptr_t)base), ppIPCMemHandleData,
-                        pIPCMemHandleDataSizeRet);
+    return urc_ipc_pack(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, &payload, sizeof payload,
+                        ppIPCMemHandleData, pIPCMemHandleDataSizeRet);
 }
 
 ur_result_t l0_ipc_put_mem_handle_exp(ur_context_handle_t hContext, void *pIPCMemHandleData) {
@@ -66,14 +71,13 @@ ur_result_t l0_ipc_open_mem_handle_exp(ur_context_handle_t hContext, ur_device_h
     l0_context_t *ctx = L0_CONTEXT(hContext);
     if (!l0_is(hDevice, URC_KIND_DEVICE) || !l0_context_has_device(ctx, L0_DEVICE(hDevice)))
         return UR_RESULT_ERROR_INVALID_DEVICE;
-    ze_ipc_mem_handle_t handle;
-    uint64_t offset = 0;
+    l0_ipc_mem_payload_t payload;
     res = urc_ipc_unpack(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, pIPCMemHandleData,
-                         ipcMemHandleDataSize, &handle, sizeof handle, &offset);
+                         ipcMemHandleDataSize, &payload, sizeof payload, NULL);
     if (res != UR_RESULT_SUCCESS)
         return res;
     void *base = NULL;
-    ze_result_t r = zeMemOpenIpcHandle(ctx->ze, L0_DEVICE(hDevice)->ze, handle, 0, &base);
+    ze_result_t r = zeMemOpenIpcHandle(ctx->ze, L0_DEVICE(hDevice)->ze, payload.handle, 0, &base);
     // A handle whose process or allocation is gone, or that never was one, is a bad value.
     if (r == ZE_RESULT_ERROR_INVALID_ARGUMENT)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, (int32_t)r,
@@ -81,13 +85,14 @@ ur_result_t l0_ipc_open_mem_handle_exp(ur_context_handle_t hContext, ur_device_h
     if ((res = l0_ok(r, "zeMemOpenIpcHandle")) != UR_RESULT_SUCCESS)
         return res;
     size_t size = 0;
-    if (zeMemGetAddressRange(ctx->ze, base, NULL, &size) != ZE_RESULT_SUCCESS || offset >= size) {
+    if (zeMemGetAddressRange(ctx->ze, base, NULL, &size) != ZE_RESULT_SUCCESS ||
+        payload.offset >= size) {
         zeMemCloseIpcHandle(ctx->ze, base);
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "the IPC handle's offset %llu lies outside its allocation",
-                             (unsigned long long)offset);
+                             (unsigned long long)payload.offset);
     }
-    *ppMem = (char *)base + offset;
+    *ppMem = (char *)base + payload.offset;
     return UR_RESULT_SUCCESS;
 }
 

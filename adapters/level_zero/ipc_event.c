@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
 // IPC event handles on Level Zero: zeEventPoolGetIpcHandle of the IPC pool an IPC_EXP reusable
-// event owns (reusable_event.c), wrapped in urc's checked handle data (common/ipc_event.h);
+// event owns (reusable_event.c), wrapped in urc's checked handle data (common/ipc_handle.h);
 // urIPCOpenEventHandleExp opens the pool (zeEventPoolOpenIpcHandle) and its event 0, and gives
 // a reusable event that waits for it until this process signals the event itself. The
 // simulated driver opens pools in the process that made them only.
-#include <string.h>
-
-#include "ipc_event.h"
+#include "ipc_handle.h"
 #include "l0_internal.h"
 
 ur_result_t l0_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPCEventHandleData,
@@ -30,15 +28,15 @@ ur_result_t l0_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPCEv
         l0_ok(zeEventPoolGetIpcHandle(e->ipc_pool, &handle), "zeEventPoolGetIpcHandle");
     if (res != UR_RESULT_SUCCESS)
         return res;
-    return urc_ipc_event_pack(URC_IPC_BACKEND_LEVEL_ZERO, &handle, sizeof handle,
-                              ppIPCEventHandleData, pIPCEventHandleDataSizeRet);
+    return urc_ipc_pack(UR_BACKEND_LEVEL_ZERO, URC_IPC_EVENT, &handle, sizeof handle,
+                        ppIPCEventHandleData, pIPCEventHandleDataSizeRet);
 }
 
 // The driver of this header has no zeEventPoolPutIpcHandle: the handle holds nothing to give back.
 ur_result_t l0_ipc_put_event_handle_exp(ur_context_handle_t hContext, void *pIPCEventHandleData) {
     if (!l0_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
-    return urc_ipc_event_put(pIPCEventHandleData);
+    return urc_ipc_put(UR_BACKEND_LEVEL_ZERO, URC_IPC_EVENT, pIPCEventHandleData, NULL, 0);
 }
 
 ur_result_t l0_ipc_open_event_handle_exp(ur_context_handle_t hContext,
@@ -48,18 +46,15 @@ ur_result_t l0_ipc_open_event_handle_exp(ur_context_handle_t hContext,
     if (!l0_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
-    const void *payload = NULL;
-    ur_result_t res = urc_ipc_event_unpack(URC_IPC_BACKEND_LEVEL_ZERO, pIPCEventHandleData,
-                                           ipcEventHandleDataSize,
-                                           sizeof(ze_ipc_event_pool_handle_t), &payload, NULL);
+    ze_ipc_event_pool_handle_t handle;
+    ur_result_t res = urc_ipc_unpack(UR_BACKEND_LEVEL_ZERO, URC_IPC_EVENT, pIPCEventHandleData,
+                                     ipcEventHandleDataSize, &handle, sizeof handle, NULL);
     if (res != UR_RESULT_SUCCESS)
         return res;
     for (uint32_t i = 0; i < ctx->ndevices; ++i)
         if (!l0_ipc_events_available(ctx->devices[i]))
             return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                                  "the Level Zero driver passes no event pools between processes");
-    ze_ipc_event_pool_handle_t handle;
-    memcpy(&handle, payload, sizeof handle);
     ze_event_pool_handle_t pool = NULL;
     ze_result_t r = zeEventPoolOpenIpcHandle(ctx->ze, handle, &pool);
     // The handle is the only input: unless the driver ran out of memory, a refusal means its

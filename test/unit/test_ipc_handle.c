@@ -1,125 +1,240 @@
 // SPDX-License-Identifier: MIT
-// common/ipc_handle and common/usm_exp: IPC handle data round trips, what is refused before a
-// driver sees it (sizes, other adapters and kinds, damage, garbage, a second put), and the
-// shared checks of host registration and import.
+// common/ipc_handle: the one framing of IPC memory, physical-memory and event handle data.
+// Round trips of every kind, the header's layout, and what is refused before a driver sees
+// it: wrong sizes (nothing read), other adapters and kinds (for opens and for puts, which then
+// keep the data), damage, garbage, an older layout, puts of data never handed out or put
+// twice, and puts racing each other.
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ipc_handle.h"
 #include "urc_test.h"
-#include "usm_exp.h"
 
-typedef struct payload_t {
-    unsigned char bytes[64];
-} payload_t;
+// The payload sizes the adapters use: a driver's handle and an offset (memory), a descriptor
+// with its identity, size and device (CUDA physical memory), a driver's handle (events).
+static const struct {
+    urc_ipc_kind_t kind;
+    size_t payload_size;
+} kinds[] = {{URC_IPC_MEMORY, 72}, {URC_IPC_PHYSICAL_MEMORY, 48}, {URC_IPC_EVENT, 64}};
+static const ur_backend_t backends[] = {UR_BACKEND_CUDA, UR_BACKEND_LEVEL_ZERO};
 
-static payload_t sample(void) {
-    payload_t p;
-    for (unsigned i = 0; i < sizeof p.bytes; ++i)
-        p.bytes[i] = (unsigned char)(i * 7u + 3u);
-    return p;
+#define NKINDS    (sizeof kinds / sizeof kinds[0])
+#define NBACKENDS (sizeof backends / sizeof backends[0])
+#define PAYLOAD   72 // the largest above
+
+static void sample(unsigned char *p, size_t n, unsigned seed) {
+    for (size_t i = 0; i < n; ++i)
+        p[i] = (unsigned char)(i * 7u + 3u + seed);
 }
 
-START_TEST(data_round_trip) {
-    payload_t in = sample(), out;
+static void *pack(ur_backend_t backend, urc_ipc_kind_t kind, size_t payload_size, size_t *size) {
+    unsigned char in[PAYLOAD];
+    sample(in, payload_size, (unsigned)kind);
     void *data = NULL;
-    size_t size = 0;
-    ck_assert_ur(
-        urc_ipc_pack(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, &in, sizeof in, 4160, &data, &size),
-        UR_RESULT_SUCCESS);
-    ck_assert_uint_gt(size, sizeof in);
-    uint64_t offset = 0;
-    ck_assert_ur(urc_ipc_unpack(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, data, size, &out, sizeof out,
-                                &offset),
-                 UR_RESULT_SUCCESS);
-    ck_assert_mem_eq(&out, &in, sizeof in);
-    ck_assert_uint_eq(offset, 4160);
-    // The put hands the payload back (for a driver's own put) and frees the data.
-    memset(&out, 0, sizeof out);
-    ck_assert_ur(urc_ipc_put(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, data, &out, sizeof out),
-                 UR_RESULT_SUCCESS);
-    ck_assert_mem_eq(&out, &in, sizeof in);
+    ck_assert_ur_ok(urc_ipc_pack(backend, kind, in, payload_size, &data, size));
+    ck_assert_ptr_nonnull(data);
+    return data;
+}
+
+START_TEST(every_kind_round_trips) {
+    size_t before = urc_ipc_outstanding();
+    for (size_t b = 0; b < NBACKENDS; ++b)
+        for (size_t k = 0; k < NKINDS; ++k) {
+            const size_t n = kinds[k].payload_size;
+            unsigned char in[PAYLOAD], out[PAYLOAD];
+            sample(in, n, (unsigned)kinds[k].kind);
+            size_t size = 0;
+            void *data = pack(backends[b], kinds[k].kind, n, &size);
+            ck_assert_uint_eq(size, sizeof(urc_ipc_header_t) + n);
+            ck_assert_uint_eq(urc_ipc_outstanding(), before + 1);
+            uint32_t pid = 0;
+            ck_assert_ur_ok(urc_ipc_unpack(backends[b], kinds[k].kind, data, size, out, n, &pid));
+            ck_assert_mem_eq(out, in, n);
+            ck_assert_uint_eq(pid, (uint32_t)getpid());
+            // The put hands the payload back (what the adapter releases with it) and frees.
+            memset(out, 0, sizeof out);
+            ck_assert_ur_ok(urc_ipc_put(backends[b], kinds[k].kind, data, out, n));
+            ck_assert_mem_eq(out, in, n);
+            ck_assert_uint_eq(urc_ipc_outstanding(), before);
+        }
 }
 END_TEST
 
-START_TEST(bad_data_is_refused) {
-    payload_t in = sample(), out;
-    void *data = NULL;
+START_TEST(header_layout) {
+    ck_assert_uint_eq(sizeof(urc_ipc_header_t), 32);
     size_t size = 0;
-    ck_assert_ur(urc_ipc_pack(UR_BACKEND_CUDA, URC_IPC_MEMORY, &in, sizeof in, 0, &data, &size),
-                 UR_RESULT_SUCCESS);
-    ck_assert_ur(
-        urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_MEMORY, data, size - 1, &out, sizeof out, NULL),
-        UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(
-        urc_ipc_unpack(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, data, size, &out, sizeof out, NULL),
-        UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_EVENT, data, size, &out, sizeof out, NULL),
+    void *data = pack(UR_BACKEND_LEVEL_ZERO, URC_IPC_EVENT, 64, &size);
+    urc_ipc_header_t h;
+    memcpy(&h, data, sizeof h);
+    ck_assert_uint_eq(h.magic, URC_IPC_MAGIC);
+    ck_assert_mem_eq(data, "UIPC", 4); // on the little-endian machines urc runs on
+    ck_assert_uint_eq(h.version, URC_IPC_VERSION);
+    ck_assert_uint_eq(h.kind, URC_IPC_EVENT);
+    ck_assert_uint_eq(h.backend, UR_BACKEND_LEVEL_ZERO);
+    ck_assert_uint_eq(h.pid, (uint32_t)getpid());
+    ck_assert_uint_eq(h.payload_size, 64);
+    ck_assert_uint_eq(h.reserved, 0);
+    ck_assert_uint_ne(h.check, 0);
+    ck_assert_ur_ok(urc_ipc_put(UR_BACKEND_LEVEL_ZERO, URC_IPC_EVENT, data, NULL, 0));
+}
+END_TEST
+
+START_TEST(wrong_sizes_are_refused_unread) {
+    size_t size = 0;
+    void *data = pack(UR_BACKEND_CUDA, URC_IPC_MEMORY, 72, &size);
+    unsigned char out[PAYLOAD];
+    ck_assert_ur(urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_MEMORY, data, size - 1, out, 72, NULL),
                  UR_RESULT_ERROR_INVALID_VALUE);
-    // Every single damaged byte is noticed.
+    ck_assert_ur(urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_MEMORY, data, size + 1, out, 72, NULL),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_MEMORY, data, 0, out, 72, NULL),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_MEMORY, NULL, size, out, 72, NULL),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    // One byte that claims to be more: the size check comes first (AddressSanitizer would see
+    // a read past it).
+    unsigned char *tiny = malloc(1);
+    ck_assert_ur(urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_MEMORY, tiny, 1, out, 72, NULL),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    free(tiny);
+    // The right size for another payload: a physical-memory datum read as memory.
+    size_t other = 0;
+    void *phys = pack(UR_BACKEND_CUDA, URC_IPC_PHYSICAL_MEMORY, 48, &other);
+    ck_assert_ur(urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_MEMORY, phys, other, out, 72, NULL),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_MEMORY, phys, size, out, 72, NULL),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    // Payloads beyond any driver's handle are not made.
+    void *big = NULL;
+    size_t big_size = 0;
+    ck_assert_ur(urc_ipc_pack(UR_BACKEND_CUDA, URC_IPC_MEMORY, out, URC_IPC_PAYLOAD_MAX + 1, &big,
+                              &big_size),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur_ok(urc_ipc_put(UR_BACKEND_CUDA, URC_IPC_PHYSICAL_MEMORY, phys, NULL, 0));
+    ck_assert_ur_ok(urc_ipc_put(UR_BACKEND_CUDA, URC_IPC_MEMORY, data, NULL, 0));
+}
+END_TEST
+
+// Every kind of every adapter offered where another belongs, with a payload of the size the
+// other expects, so that only the header can tell: opens and puts refuse it, and a refused put
+// keeps the data for the right one.
+START_TEST(kinds_and_adapters_do_not_mix) {
+    for (size_t b = 0; b < NBACKENDS; ++b)
+        for (size_t k = 0; k < NKINDS; ++k) {
+            size_t size = 0;
+            void *data = pack(backends[b], kinds[k].kind, 64, &size);
+            unsigned char out[PAYLOAD];
+            for (size_t ob = 0; ob < NBACKENDS; ++ob)
+                for (size_t ok = 0; ok < NKINDS; ++ok) {
+                    if (ob == b && ok == k)
+                        continue;
+                    ck_assert_ur(
+                        urc_ipc_unpack(backends[ob], kinds[ok].kind, data, size, out, 64, NULL),
+                        UR_RESULT_ERROR_INVALID_VALUE);
+                    ck_assert_ur(urc_ipc_put(backends[ob], kinds[ok].kind, data, NULL, 0),
+                                 UR_RESULT_ERROR_INVALID_VALUE);
+                }
+            ck_assert_ur_ok(urc_ipc_unpack(backends[b], kinds[k].kind, data, size, out, 64, NULL));
+            ck_assert_ur_ok(urc_ipc_put(backends[b], kinds[k].kind, data, NULL, 0));
+        }
+}
+END_TEST
+
+START_TEST(damage_and_garbage_are_refused) {
+    size_t size = 0;
+    void *data = pack(UR_BACKEND_CUDA, URC_IPC_PHYSICAL_MEMORY, 48, &size);
+    unsigned char out[PAYLOAD];
     unsigned char *copy = malloc(size);
-    for (size_t i = 0; i < size; ++i) {
-        memcpy(copy, data, size);
-        copy[i] ^= 0x01;
+    // Every single changed bit of every byte is noticed.
+    for (size_t i = 0; i < size; ++i)
+        for (unsigned bit = 0; bit < 8; ++bit) {
+            memcpy(copy, data, size);
+            copy[i] ^= (unsigned char)(1u << bit);
+            ck_assert_ur(
+                urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_PHYSICAL_MEMORY, copy, size, out, 48, NULL),
+                UR_RESULT_ERROR_INVALID_VALUE);
+        }
+    for (int fill = 0; fill < 256; fill += 51) {
+        memset(copy, fill, size);
         ck_assert_ur(
-            urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_MEMORY, copy, size, &out, sizeof out, NULL),
+            urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_PHYSICAL_MEMORY, copy, size, out, 48, NULL),
             UR_RESULT_ERROR_INVALID_VALUE);
     }
-    memset(copy, 0, size);
+    // An older layout, its checksum made right: refused by its version.
+    memcpy(copy, data, size);
+    urc_ipc_header_t h;
+    memcpy(&h, copy, sizeof h);
+    h.version = 1;
+    memcpy(copy, &h, sizeof h);
     ck_assert_ur(
-        urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_MEMORY, copy, size, &out, sizeof out, NULL),
+        urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_PHYSICAL_MEMORY, copy, size, out, 48, NULL),
         UR_RESULT_ERROR_INVALID_VALUE);
-    // Only data this process holds are put, once, as their own kind.
-    ck_assert_ur(urc_ipc_put(UR_BACKEND_CUDA, URC_IPC_MEMORY, copy, NULL, 0),
+    // An exact copy opens (another process receives just that), but is not put.
+    memcpy(copy, data, size);
+    ck_assert_ur_ok(
+        urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_PHYSICAL_MEMORY, copy, size, out, 48, NULL));
+    ck_assert_ur(urc_ipc_put(UR_BACKEND_CUDA, URC_IPC_PHYSICAL_MEMORY, copy, NULL, 0),
                  UR_RESULT_ERROR_INVALID_VALUE);
     free(copy);
-    ck_assert_ur(urc_ipc_put(UR_BACKEND_CUDA, URC_IPC_EVENT, data, NULL, 0),
+    ck_assert_ur_ok(urc_ipc_put(UR_BACKEND_CUDA, URC_IPC_PHYSICAL_MEMORY, data, NULL, 0));
+}
+END_TEST
+
+START_TEST(only_data_handed_out_are_put_once) {
+    size_t before = urc_ipc_outstanding();
+    size_t size = 0;
+    void *data = pack(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, 72, &size);
+    // Values that were never handed out are answered without being read.
+    ck_assert_ur(urc_ipc_put(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, NULL, NULL, 0),
                  UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(urc_ipc_put(UR_BACKEND_CUDA, URC_IPC_MEMORY, data, NULL, 0), UR_RESULT_SUCCESS);
-    ck_assert_ur(urc_ipc_put(UR_BACKEND_CUDA, URC_IPC_MEMORY, data, NULL, 0),
+    ck_assert_ur(
+        urc_ipc_put(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, (void *)(uintptr_t)0x10, NULL, 0),
+        UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urc_ipc_put(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, (char *)data + 1, NULL, 0),
                  UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur_ok(urc_ipc_put(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, data, NULL, 0));
+    ck_assert_ur(urc_ipc_put(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, data, NULL, 0),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_uint_eq(urc_ipc_outstanding(), before);
 }
 END_TEST
 
 START_TEST(many_handles_put_in_any_order) {
-    payload_t in = sample();
     void *data[16];
     size_t size = 0;
     for (int i = 0; i < 16; ++i)
-        ck_assert_ur(urc_ipc_pack(UR_BACKEND_OPENCL, URC_IPC_MEMORY, &in, sizeof in, (uint64_t)i,
-                                  &data[i], &size),
-                     UR_RESULT_SUCCESS);
+        data[i] =
+            pack(UR_BACKEND_CUDA, kinds[i % NKINDS].kind, kinds[i % NKINDS].payload_size, &size);
     for (int i = 0; i < 16; i += 2)
-        ck_assert_ur(urc_ipc_put(UR_BACKEND_OPENCL, URC_IPC_MEMORY, data[i], NULL, 0),
-                     UR_RESULT_SUCCESS);
+        ck_assert_ur_ok(urc_ipc_put(UR_BACKEND_CUDA, kinds[i % NKINDS].kind, data[i], NULL, 0));
     for (int i = 15; i > 0; i -= 2)
-        ck_assert_ur(urc_ipc_put(UR_BACKEND_OPENCL, URC_IPC_MEMORY, data[i], NULL, 0),
-                     UR_RESULT_SUCCESS);
+        ck_assert_ur_ok(urc_ipc_put(UR_BACKEND_CUDA, kinds[i % NKINDS].kind, data[i], NULL, 0));
 }
 END_TEST
 
-// Threads packing and putting at once: every put of their own data succeeds, exactly once.
+// Threads packing and putting their own data at once: every put succeeds, exactly once.
 static void *pack_and_put(void *arg) {
-    payload_t in = sample();
+    const urc_ipc_kind_t kind = kinds[(uintptr_t)arg % NKINDS].kind;
+    unsigned char in[PAYLOAD] = {0};
     intptr_t failures = 0;
     for (int round = 0; round < 2000; ++round) {
         void *data = NULL;
         size_t size = 0;
-        if (urc_ipc_pack(UR_BACKEND_CUDA, URC_IPC_MEMORY, &in, sizeof in, (uint64_t)round, &data,
-                         &size) != UR_RESULT_SUCCESS ||
-            urc_ipc_put(UR_BACKEND_CUDA, URC_IPC_MEMORY, data, NULL, 0) != UR_RESULT_SUCCESS)
+        if (urc_ipc_pack(UR_BACKEND_CUDA, kind, in, sizeof in, &data, &size) != UR_RESULT_SUCCESS ||
+            urc_ipc_put(UR_BACKEND_CUDA, kind, data, NULL, 0) != UR_RESULT_SUCCESS)
             ++failures;
     }
-    (void)arg;
     return (void *)failures;
 }
 
 START_TEST(threads_pack_and_put) {
     pthread_t t[4];
-    for (int i = 0; i < 4; ++i)
-        ck_assert_int_eq(pthread_create(&t[i], NULL, pack_and_put, NULL), 0);
+    for (uintptr_t i = 0; i < 4; ++i)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, pack_and_put, (void *)i), 0);
     for (int i = 0; i < 4; ++i) {
         void *failures = NULL;
         ck_assert_int_eq(pthread_join(t[i], &failures), 0);
@@ -128,42 +243,47 @@ START_TEST(threads_pack_and_put) {
 }
 END_TEST
 
-START_TEST(host_registration_checks) {
-    char buf[64] = {0};
-    bool ro = true;
-    ck_assert_ur(urc_usm_host_register_check(buf, sizeof buf, NULL, &ro), UR_RESULT_SUCCESS);
-    ck_assert(!ro);
-    ur_exp_usm_host_alloc_register_properties_t props = {
-        UR_STRUCTURE_TYPE_EXP_USM_HOST_ALLOC_REGISTER_PROPERTIES, NULL,
-        UR_EXP_USM_HOST_ALLOC_REGISTER_FLAG_READ_ONLY};
-    ck_assert_ur(urc_usm_host_register_check(buf, sizeof buf, &props, &ro), UR_RESULT_SUCCESS);
-    ck_assert(ro);
-    props.flags = 0x10;
-    ck_assert_ur(urc_usm_host_register_check(buf, sizeof buf, &props, &ro),
-                 UR_RESULT_ERROR_INVALID_ENUMERATION);
-    ck_assert_ur(urc_usm_host_register_check(buf, 0, NULL, &ro), UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(urc_usm_host_register_check((void *)(UINTPTR_MAX - 8), 16, NULL, &ro),
-                 UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(urc_usm_import_check(buf, sizeof buf), UR_RESULT_SUCCESS);
-    ck_assert_ur(urc_usm_import_check(buf, 0), UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urc_usm_import_check((void *)(UINTPTR_MAX - 8), 16), UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urc_usm_host_registered_already(buf, 0), UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(urc_usm_host_not_registered(buf, 0), UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(urc_peer_unreachable(0, 2, 0), UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
-    ck_assert_ur(urc_peer_state_wrong(true, 0), UR_RESULT_ERROR_INVALID_OPERATION);
+// Threads putting the same data: each datum is freed by exactly one of them; a thread putting
+// them as another kind never takes one.
+#define RACED 256
+static void *raced[RACED];
+static atomic_int raced_puts;
+
+static void *put_all(void *arg) {
+    const urc_ipc_kind_t kind = (urc_ipc_kind_t)(uintptr_t)arg;
+    for (int i = 0; i < RACED; ++i)
+        if (urc_ipc_put(UR_BACKEND_LEVEL_ZERO, kind, raced[i], NULL, 0) == UR_RESULT_SUCCESS)
+            atomic_fetch_add(&raced_puts, kind == URC_IPC_EVENT ? 1 : 1000000);
+    return NULL;
+}
+
+START_TEST(puts_racing_free_each_datum_once) {
+    size_t size = 0;
+    for (int i = 0; i < RACED; ++i)
+        raced[i] = pack(UR_BACKEND_LEVEL_ZERO, URC_IPC_EVENT, 64, &size);
+    atomic_store(&raced_puts, 0);
+    pthread_t t[3];
+    const urc_ipc_kind_t as[3] = {URC_IPC_EVENT, URC_IPC_MEMORY, URC_IPC_EVENT};
+    for (int i = 0; i < 3; ++i)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, put_all, (void *)(uintptr_t)as[i]), 0);
+    for (int i = 0; i < 3; ++i)
+        ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+    ck_assert_int_eq(atomic_load(&raced_puts), RACED);
 }
 END_TEST
 
 int main(void) {
     Suite *s = suite_create("ipc_handle");
     TCase *tc = tcase_create("urc_ipc");
-    tcase_add_test(tc, data_round_trip);
-    tcase_add_test(tc, bad_data_is_refused);
+    tcase_add_test(tc, every_kind_round_trips);
+    tcase_add_test(tc, header_layout);
+    tcase_add_test(tc, wrong_sizes_are_refused_unread);
+    tcase_add_test(tc, kinds_and_adapters_do_not_mix);
+    tcase_add_test(tc, damage_and_garbage_are_refused);
+    tcase_add_test(tc, only_data_handed_out_are_put_once);
     tcase_add_test(tc, many_handles_put_in_any_order);
     tcase_add_test(tc, threads_pack_and_put);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("urc_usm_exp");
-    tcase_add_test(tc, host_registration_checks);
+    tcase_add_test(tc, puts_racing_free_each_datum_once);
     suite_add_tcase(s, tc);
     return urc_test_run(s);
 }

@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: MIT
-// common/reusable_event, ipc_event and ptrset: descriptor checks, the registry of live
-// reusable events (claims never read through a stranger's value, the user's last release
-// ends them), and IPC event handle data (header and size checks, puts of foreign data).
+// common/reusable_event and ptrset: descriptor checks, the registry of live reusable events
+// (claims never read through a stranger's value, the user's last release ends them), and the
+// pointer set under threads. IPC handle data (events' included) are test_ipc_handle.c.
 #include <pthread.h>
 #include <stdint.h>
-#include <string.h>
-#include <unistd.h>
 
-#include "ipc_event.h"
 #include "ptrset.h"
 #include "reusable_event.h"
 #include "urc_test.h"
@@ -102,47 +99,12 @@ START_TEST(pointer_set_under_threads) {
 }
 END_TEST
 
-START_TEST(ipc_handle_data) {
-    const unsigned char payload[64] = {1, 2, 3};
-    void *data = NULL;
-    size_t size = 0;
-    ck_assert_ur_ok(
-        urc_ipc_event_pack(URC_IPC_BACKEND_CUDA, payload, sizeof payload, &data, &size));
-    ck_assert_uint_eq(size, sizeof(urc_ipc_event_header_t) + sizeof payload);
-    const void *got = NULL;
-    uint32_t pid = 0;
-    ck_assert_ur_ok(
-        urc_ipc_event_unpack(URC_IPC_BACKEND_CUDA, data, size, sizeof payload, &got, &pid));
-    ck_assert_int_eq(memcmp(got, payload, sizeof payload), 0);
-    ck_assert_uint_eq(pid, (uint32_t)getpid());
-    // Sizes first; then magic, backend, version.
-    ck_assert_ur(
-        urc_ipc_event_unpack(URC_IPC_BACKEND_CUDA, data, size - 1, sizeof payload, &got, NULL),
-        UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(
-        urc_ipc_event_unpack(URC_IPC_BACKEND_LEVEL_ZERO, data, size, sizeof payload, &got, NULL),
-        UR_RESULT_ERROR_INVALID_VALUE);
-    unsigned char copy[128];
-    memcpy(copy, data, size);
-    copy[0] ^= 1;
-    ck_assert_ur(urc_ipc_event_unpack(URC_IPC_BACKEND_CUDA, copy, size, sizeof payload, &got, NULL),
-                 UR_RESULT_ERROR_INVALID_VALUE);
-    // Put: only what pack handed out, once.
-    ck_assert_ur(urc_ipc_event_put(copy), UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur_ok(urc_ipc_event_put(data));
-    ck_assert_ur(urc_ipc_event_put(data), UR_RESULT_ERROR_INVALID_VALUE);
-}
-END_TEST
-
 int main(void) {
     Suite *s = suite_create("reusable_event");
     TCase *tc = tcase_create("urc_reusable");
     tcase_add_test(tc, descriptor_checks);
     tcase_add_test(tc, claims_find_only_live_events);
     tcase_add_test(tc, pointer_set_under_threads);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("urc_ipc_event");
-    tcase_add_test(tc, ipc_handle_data);
     suite_add_tcase(s, tc);
     return urc_test_run(s);
 }

@@ -6,7 +6,8 @@
 // bytes, and a handle whose process is gone. The simulated CUDA driver's memory is private to
 // a process, so its two-process tests run on a real GPU only; the simulated Level Zero driver
 // shares memory between processes (memfd). Adapters whose device says
-// IPC_MEMORY_SUPPORT_EXP false must answer UNSUPPORTED_FEATURE.
+// IPC_MEMORY_SUPPORT_EXP false must answer UNSUPPORTED_FEATURE. Handle data of one kind
+// (memory, physical memory, event) are refused by every other kind's Open and Put.
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +162,102 @@ START_TEST(physical_memory_handles) {
 }
 END_TEST
 
+// Handle data of one kind where another kind belongs (memory, physical memory and event
+// handles, those this device makes): every Open and Put of the other kinds answers
+// INVALID_VALUE, whether the size is the data's own or the other kind's, and a refused put
+// leaves the data to their own put.
+enum { KIND_MEMORY, KIND_PHYSICAL, KIND_EVENT, KINDS };
+
+static ur_result_t open_as(int kind, const void *data, size_t size) {
+    void *p = NULL;
+    ur_physical_mem_handle_t m = NULL;
+    ur_event_handle_t e = NULL;
+    switch (kind) {
+    case KIND_MEMORY:
+        return urIPCOpenMemHandleExp(T.context, T.device, (void *)data, size, &p);
+    case KIND_PHYSICAL:
+        return urIPCOpenPhysMemHandleExp(T.context, T.device, data, size, &m);
+    default:
+        return urIPCOpenEventHandleExp(T.context, data, size, &e);
+    }
+}
+
+static ur_result_t put_as(int kind, void *data) {
+    switch (kind) {
+    case KIND_MEMORY:
+        return urIPCPutMemHandleExp(T.context, data);
+    case KIND_PHYSICAL:
+        return urIPCPutPhysMemHandleExp(T.context, data);
+    default:
+        return urIPCPutEventHandleExp(T.context, data);
+    }
+}
+
+START_TEST(handle_kinds_do_not_mix) {
+    void *data[KINDS] = {NULL};
+    size_t size[KINDS] = {0};
+    int kinds = 0;
+    void *p = NULL;
+    if (ipc_supported()) {
+        ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 4096, &p));
+        ck_assert_ur_ok(urIPCGetMemHandleExp(T.context, p, &data[KIND_MEMORY], &size[KIND_MEMORY]));
+        ++kinds;
+    }
+    ur_bool_t phys = false, events = false;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_IPC_PHYSICAL_MEMORY_SUPPORT_EXP,
+                                    sizeof phys, &phys, NULL));
+    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP, sizeof events,
+                                    &events, NULL));
+    ur_physical_mem_handle_t m = NULL;
+    if (phys) {
+        size_t g = 0;
+        ck_assert_ur_ok(urVirtualMemGranularityGetInfo(
+            T.context, T.device, 0, UR_VIRTUAL_MEM_GRANULARITY_INFO_MINIMUM, sizeof g, &g, NULL));
+        ur_physical_mem_properties_t props = {UR_STRUCTURE_TYPE_PHYSICAL_MEM_PROPERTIES, NULL,
+                                              UR_PHYSICAL_MEM_FLAG_ENABLE_IPC};
+        ck_assert_ur_ok(urPhysicalMemCreate(T.context, T.device, g, &props, &m));
+        ck_assert_ur_ok(
+            urIPCGetPhysMemHandleExp(T.context, m, &data[KIND_PHYSICAL], &size[KIND_PHYSICAL]));
+        ++kinds;
+    }
+    ur_event_handle_t e = NULL;
+    if (events) {
+        ur_exp_event_desc_t desc = {UR_STRUCTURE_TYPE_EXP_EVENT_DESC, NULL,
+                                    UR_EXP_EVENT_FLAG_IPC_EXP};
+        ck_assert_ur_ok(urEventCreateExp(T.context, T.device, &desc, &e));
+        const ur_exp_enqueue_ext_properties_t signal = {
+            UR_STRUCTURE_TYPE_EXP_ENQUEUE_EXT_PROPERTIES, NULL, 0};
+        ur_event_handle_t h = e;
+        ck_assert_ur_ok(urEnqueueEventsWaitWithBarrierExt(T.queue, &signal, 0, NULL, &h));
+        ck_assert_ur_ok(urQueueFinish(T.queue));
+        ck_assert_ur_ok(urIPCGetEventHandleExp(e, &data[KIND_EVENT], &size[KIND_EVENT]));
+        ++kinds;
+    }
+    unsigned char copy[512];
+    for (int k = 0; k < KINDS && kinds >= 2; ++k)
+        for (int other = 0; other < KINDS; ++other) {
+            if (data[k] == NULL || data[other] == NULL || other == k)
+                continue;
+            ck_assert_ur(open_as(other, data[k], size[k]), UR_RESULT_ERROR_INVALID_VALUE);
+            // The other kind's size, so that only what the bytes say can tell them apart.
+            ck_assert_uint_le(size[other], sizeof copy);
+            memset(copy, 0, sizeof copy);
+            memcpy(copy, data[k], size[k] < size[other] ? size[k] : size[other]);
+            ck_assert_ur(open_as(other, copy, size[other]), UR_RESULT_ERROR_INVALID_VALUE);
+            ck_assert_ur(put_as(other, data[k]), UR_RESULT_ERROR_INVALID_VALUE);
+        }
+    for (int k = 0; k < KINDS; ++k)
+        if (data[k] != NULL)
+            ck_assert_ur_ok(put_as(k, data[k]));
+    if (e != NULL)
+        ck_assert_ur_ok(urEventRelease(e));
+    if (m != NULL)
+        ck_assert_ur_ok(urPhysicalMemRelease(m));
+    if (p != NULL)
+        ck_assert_ur_ok(urUSMFree(T.context, p));
+}
+END_TEST
+
 // The child: reads the handle from `in`, opens it, copies the bytes out and answers whether
 // they are the pattern (1), not (0), or that it could not run (2); then writes a new pattern
 // (each word + 1) through the opened pointer for the parent to read (answer 1 only).
@@ -286,6 +383,7 @@ int main(void) {
     TCase *tc = urc_test_tcase("urIPCMemHandleExp", setup, teardown);
     tcase_add_test(tc, handles_and_errors);
     tcase_add_test(tc, physical_memory_handles);
+    tcase_add_test(tc, handle_kinds_do_not_mix);
     suite_add_tcase(s, tc);
     // No fixture: the tests fork before they open anything.
     tc = tcase_create("urIPC_processes");
