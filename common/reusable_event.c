@@ -3,6 +3,9 @@
 // (reusable_event.h).
 #include "reusable_event.h"
 
+#include <stdlib.h>
+
+#include "alloc.h"
 #include "error.h"
 #include "pnext.h"
 #include "ptrset.h"
@@ -44,6 +47,26 @@ ur_result_t urc_reusable_start(urc_reusable_t *r, urc_object_t *obj, ur_exp_even
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     return UR_RESULT_SUCCESS;
+}
+
+urc_reusable_t *urc_reusable_new(urc_object_t *obj, ur_exp_event_flags_t flags, const void *context,
+                                 const void *device, bool imported) {
+    urc_reusable_t *r = URC_NEW(urc_reusable_t);
+    if (r == NULL)
+        return NULL;
+    if (urc_reusable_start(r, obj, flags, context, device) != UR_RESULT_SUCCESS) {
+        free(r);
+        return NULL;
+    }
+    r->imported = imported;
+    return r;
+}
+
+void urc_reusable_delete(urc_reusable_t *r) {
+    if (r == NULL)
+        return;
+    urc_reusable_fini(r);
+    free(r);
 }
 
 urc_release_t urc_reusable_user_release(urc_reusable_t *r) {
