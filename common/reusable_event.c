@@ -103,6 +103,18 @@ ur_result_t urc_reusable_check_signal(const urc_reusable_t *r, const void *conte
     return UR_RESULT_SUCCESS;
 }
 
+ur_result_t urc_reusable_check_export(const urc_reusable_t *r) {
+    if (r == NULL || !(r->flags & UR_EXP_EVENT_FLAG_IPC_EXP))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT, 0,
+                             "urIPCGetEventHandleExp: the event was not made by urEventCreateExp "
+                             "with UR_EXP_EVENT_FLAG_IPC_EXP");
+    if (r->imported)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT, 0,
+                             "urIPCGetEventHandleExp: an event opened from IPC handle data "
+                             "cannot be exported again");
+    return UR_RESULT_SUCCESS;
+}
+
 size_t urc_reusable_live(void) {
     return urc_ptrset_size(&live);
 }

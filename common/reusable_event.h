@@ -61,6 +61,11 @@ urc_object_t *urc_reusable_claim(const void *candidate);
 ur_result_t urc_reusable_check_signal(const urc_reusable_t *r, const void *context,
                                       const void *device);
 
+/// urIPCGetEventHandleExp's rule of which events may be exported: `r` (NULL for an event that
+/// is not reusable) must be made with UR_EXP_EVENT_FLAG_IPC_EXP and not opened from IPC handle
+/// data (UR_RESULT_ERROR_INVALID_EVENT with a message otherwise).
+ur_result_t urc_reusable_check_export(const urc_reusable_t *r);
+
 /// The number of live reusable events of this library (tests).
 size_t urc_reusable_live(void);
 
