@@ -64,8 +64,8 @@ START_TEST(host_tasks_run_in_order) {
     ck_assert_ur_ok(urEventGetInfo(ev, UR_EVENT_INFO_COMMAND_TYPE, sizeof type, &type, NULL));
     ck_assert_int_eq(type, UR_COMMAND_HOST_TASK_EXP);
     ur_event_status_t status = UR_EVENT_STATUS_ERROR;
-    ck_assert_ur_ok(urEventGetInfo(ev, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof status,
-                                   &status, NULL));
+    ck_assert_ur_ok(
+        urEventGetInfo(ev, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL));
     ck_assert_int_eq(status, UR_EVENT_STATUS_COMPLETE);
     ck_assert_ur_ok(urEventRelease(ev));
     ck_assert_ur_ok(urQueueFinish(H.queue));

@@ -56,12 +56,7 @@ START_TEST(host_tasks_interleave_with_kernels_and_copies) {
     static task_t tasks[5];
     atomic_init(&log.next, 0);
     log.data = data;
-    ur_exp_kernel_arg_properties_t arg = {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                          NULL,
-                                          UR_EXP_KERNEL_ARG_TYPE_POINTER,
-                                          0,
-                                          sizeof(void *),
-                                          {.pointer = data}};
+    ur_exp_kernel_arg_properties_t arg = urc_test_arg_pointer(0, data);
     size_t global = N;
     uint64_t before = T.sim.GetLaunchCount();
     for (int i = 0; i < 5; ++i) {
