@@ -82,3 +82,15 @@ ur_result_t urc_mem_export_find(const void *context, const void *device, const v
         free(found);
     return res;
 }
+
+ur_result_t urc_mem_export_find_for_export(const void *context, const void *device, const void *ptr,
+                                           ur_exp_external_mem_type_t type, uint32_t supported,
+                                           const char *adapter, urc_mem_export_t *out) {
+    ur_result_t res = urc_mem_export_check_type(type, supported, adapter);
+    if (res == UR_RESULT_SUCCESS)
+        res = urc_mem_export_find(context, device, ptr, false, out);
+    if (res == UR_RESULT_SUCCESS && out->type != type)
+        res = urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                            "the memory was allocated to be exported as another handle type");
+    return res;
+}

@@ -37,4 +37,12 @@ ur_result_t urc_mem_export_add(const urc_mem_export_t *record);
 ur_result_t urc_mem_export_find(const void *context, const void *device, const void *ptr,
                                 bool remove, urc_mem_export_t *out);
 
+/// urMemoryExportExportMemoryHandleExp's checks after the adapter's handle checks: `type`
+/// supported (urc_mem_export_check_type), `ptr` an allocation of `context` and `device`
+/// (urc_mem_export_find) made to be exported as `type` (INVALID_VALUE otherwise). Its record
+/// is left in `*out`.
+ur_result_t urc_mem_export_find_for_export(const void *context, const void *device, const void *ptr,
+                                           ur_exp_external_mem_type_t type, uint32_t supported,
+                                           const char *adapter, urc_mem_export_t *out);
+
 #endif // URC_COMMON_MEM_EXPORT_H

@@ -3,6 +3,9 @@
 // (reusable_event.h).
 #include "reusable_event.h"
 
+#include <stdlib.h>
+
+#include "alloc.h"
 #include "error.h"
 #include "pnext.h"
 #include "ptrset.h"
@@ -46,6 +49,26 @@ ur_result_t urc_reusable_start(urc_reusable_t *r, urc_object_t *obj, ur_exp_even
     return UR_RESULT_SUCCESS;
 }
 
+urc_reusable_t *urc_reusable_new(urc_object_t *obj, ur_exp_event_flags_t flags, const void *context,
+                                 const void *device, bool imported) {
+    urc_reusable_t *r = URC_NEW(urc_reusable_t);
+    if (r == NULL)
+        return NULL;
+    if (urc_reusable_start(r, obj, flags, context, device) != UR_RESULT_SUCCESS) {
+        free(r);
+        return NULL;
+    }
+    r->imported = imported;
+    return r;
+}
+
+void urc_reusable_delete(urc_reusable_t *r) {
+    if (r == NULL)
+        return;
+    urc_reusable_fini(r);
+    free(r);
+}
+
 urc_release_t urc_reusable_user_release(urc_reusable_t *r) {
     urc_release_t dropped = urc_user_drop(r->obj);
     if (dropped != URC_RELEASE_LAST_USER)
@@ -77,6 +100,18 @@ ur_result_t urc_reusable_check_signal(const urc_reusable_t *r, const void *conte
     if (device != r->device)
         return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT, 0,
                              "the reusable event was made for another device than the queue's");
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t urc_reusable_check_export(const urc_reusable_t *r) {
+    if (r == NULL || !(r->flags & UR_EXP_EVENT_FLAG_IPC_EXP))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT, 0,
+                             "urIPCGetEventHandleExp: the event was not made by urEventCreateExp "
+                             "with UR_EXP_EVENT_FLAG_IPC_EXP");
+    if (r->imported)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT, 0,
+                             "urIPCGetEventHandleExp: an event opened from IPC handle data "
+                             "cannot be exported again");
     return UR_RESULT_SUCCESS;
 }
 

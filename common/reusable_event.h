@@ -37,6 +37,14 @@ ur_result_t urc_reusable_check_desc(const ur_exp_event_desc_t *desc, bool per_ev
 ur_result_t urc_reusable_start(urc_reusable_t *r, urc_object_t *obj, ur_exp_event_flags_t flags,
                                const void *context, const void *device);
 
+/// urc_reusable_start on a new state, marked `imported` as asked: what the adapters' event
+/// constructors attach to their event `obj`. NULL when memory runs out (nothing to undo then).
+urc_reusable_t *urc_reusable_new(urc_object_t *obj, ur_exp_event_flags_t flags, const void *context,
+                                 const void *device, bool imported);
+
+/// urc_reusable_fini and free of a state from urc_reusable_new (NULL is nothing to do).
+void urc_reusable_delete(urc_reusable_t *r);
+
 /// urEventRelease of a reusable event: urc_user_release, and at the user's last reference
 /// the event leaves the registry before the users' hold is dropped.
 urc_release_t urc_reusable_user_release(urc_reusable_t *r);
@@ -52,6 +60,11 @@ urc_object_t *urc_reusable_claim(const void *candidate);
 /// for both (UR_RESULT_ERROR_INVALID_EVENT with a message otherwise).
 ur_result_t urc_reusable_check_signal(const urc_reusable_t *r, const void *context,
                                       const void *device);
+
+/// urIPCGetEventHandleExp's rule of which events may be exported: `r` (NULL for an event that
+/// is not reusable) must be made with UR_EXP_EVENT_FLAG_IPC_EXP and not opened from IPC handle
+/// data (UR_RESULT_ERROR_INVALID_EVENT with a message otherwise).
+ur_result_t urc_reusable_check_export(const urc_reusable_t *r);
 
 /// The number of live reusable events of this library (tests).
 size_t urc_reusable_live(void);

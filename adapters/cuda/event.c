@@ -132,10 +132,7 @@ static void event_destroy(cuda_event_t *e) {
         cuda_queue_release_internal(e->queue);
     if (e->signalled_by != NULL)
         cuda_queue_release_internal(e->signalled_by);
-    if (e->reusable != NULL) {
-        urc_reusable_fini(e->reusable);
-        free(e->reusable);
-    }
+    urc_reusable_delete(e->reusable);
     cuda_context_release_internal(e->ctx);
     free(e);
 }

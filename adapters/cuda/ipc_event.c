@@ -16,18 +16,13 @@ ur_result_t cuda_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPC
     if (!cuda_is(hEvent, URC_KIND_EVENT))
         return UR_RESULT_ERROR_INVALID_EVENT;
     cuda_event_t *e = CUDA_EVENT(hEvent);
-    if (e->reusable == NULL || !(e->reusable->flags & UR_EXP_EVENT_FLAG_IPC_EXP))
-        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT, 0,
-                             "urIPCGetEventHandleExp: the event was not made by urEventCreateExp "
-                             "with UR_EXP_EVENT_FLAG_IPC_EXP");
-    if (e->reusable->imported)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT, 0,
-                             "urIPCGetEventHandleExp: an event opened from IPC handle data "
-                             "cannot be exported again");
+    ur_result_t res = urc_reusable_check_export(e->reusable);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     if (!cuda_ipc_events_available())
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "the CUDA driver has no IPC event calls");
-    ur_result_t res = cuda_activate(e->dev);
+    res = cuda_activate(e->dev);
     CUipcEventHandle handle;
     if (res == UR_RESULT_SUCCESS)
         res = cuda_ok(cu.IpcGetEventHandle(&handle, e->end), "cuIpcGetEventHandle");

@@ -99,16 +99,12 @@ ur_result_t cuda_memory_export_export_memory_handle_exp(
     ur_context_handle_t hContext, ur_device_handle_t hDevice,
     ur_exp_external_mem_type_t handleTypeToExport, void *pMem, void *pMemHandleRet) {
     ur_result_t res = check(hContext, hDevice);
-    if (res == UR_RESULT_SUCCESS)
-        res = urc_mem_export_check_type(handleTypeToExport, exportable, "CUDA");
     urc_mem_export_t r;
     if (res == UR_RESULT_SUCCESS)
-        res = urc_mem_export_find(hContext, hDevice, pMem, false, &r);
+        res = urc_mem_export_find_for_export(hContext, hDevice, pMem, handleTypeToExport,
+                                             exportable, "CUDA", &r);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (r.type != handleTypeToExport)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "the memory was allocated to be exported as another handle type");
     int fd = -1;
     res = cuda_ok(cu.MemExportToShareableHandle(&fd, (CUmemGenericAllocationHandle)r.native,
                                                 CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),

@@ -11,12 +11,8 @@
 ur_result_t cuda_reusable_make(cuda_context_t *ctx, cuda_device_t *dev, ur_exp_event_flags_t flags,
                                CUevent end, CUevent start, bool imported, cuda_event_t **out) {
     cuda_event_t *e = URC_NEW(cuda_event_t);
-    urc_reusable_t *r = URC_NEW(urc_reusable_t);
-    if (e == NULL || r == NULL) {
-        free(e);
-        free(r);
+    if (e == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
     e->ctx = ctx;
     e->dev = dev;
     e->command = UR_COMMAND_EVENTS_WAIT_WITH_BARRIER;
@@ -25,14 +21,11 @@ ur_result_t cuda_reusable_make(cuda_context_t *ctx, cuda_device_t *dev, ur_exp_e
     e->profiling = start != NULL;
     e->owns_native = true;
     urc_object_init(&e->obj, &cuda_ddi, URC_KIND_EVENT);
-    ur_result_t res = urc_reusable_start(r, &e->obj, flags, ctx, dev);
-    if (res != UR_RESULT_SUCCESS) {
+    e->reusable = urc_reusable_new(&e->obj, flags, ctx, dev, imported);
+    if (e->reusable == NULL) {
         free(e);
-        free(r);
-        return res;
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
-    r->imported = imported;
-    e->reusable = r;
     cuda_context_retain_internal(ctx);
     *out = e;
     return UR_RESULT_SUCCESS;

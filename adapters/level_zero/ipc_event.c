@@ -12,20 +12,14 @@ ur_result_t l0_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPCEv
     if (!l0_is(hEvent, URC_KIND_EVENT))
         return UR_RESULT_ERROR_INVALID_EVENT;
     l0_event_t *e = L0_EVENT(hEvent);
-    if (e->reusable == NULL || !(e->reusable->flags & UR_EXP_EVENT_FLAG_IPC_EXP))
-        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT, 0,
-                             "urIPCGetEventHandleExp: the event was not made by urEventCreateExp "
-                             "with UR_EXP_EVENT_FLAG_IPC_EXP");
-    if (e->reusable->imported)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT, 0,
-                             "urIPCGetEventHandleExp: an event opened from IPC handle data "
-                             "cannot be exported again");
+    ur_result_t res = urc_reusable_check_export(e->reusable);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     if (e->ipc_pool == NULL)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "the Level Zero driver passes no event pools between processes");
     ze_ipc_event_pool_handle_t handle;
-    ur_result_t res =
-        l0_ok(zeEventPoolGetIpcHandle(e->ipc_pool, &handle), "zeEventPoolGetIpcHandle");
+    res = l0_ok(zeEventPoolGetIpcHandle(e->ipc_pool, &handle), "zeEventPoolGetIpcHandle");
     if (res != UR_RESULT_SUCCESS)
         return res;
     return urc_ipc_pack(UR_BACKEND_LEVEL_ZERO, URC_IPC_EVENT, &handle, sizeof handle,

@@ -67,16 +67,12 @@ ur_result_t l0_memory_export_export_memory_handle_exp(ur_context_handle_t hConte
                                                       ur_exp_external_mem_type_t handleTypeToExport,
                                                       void *pMem, void *pMemHandleRet) {
     ur_result_t res = check(hContext, hDevice);
-    if (res == UR_RESULT_SUCCESS)
-        res = urc_mem_export_check_type(handleTypeToExport, exportable, "Level Zero");
     urc_mem_export_t r;
     if (res == UR_RESULT_SUCCESS)
-        res = urc_mem_export_find(hContext, hDevice, pMem, false, &r);
+        res = urc_mem_export_find_for_export(hContext, hDevice, pMem, handleTypeToExport,
+                                             exportable, "Level Zero", &r);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (r.type != handleTypeToExport)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "the memory was allocated to be exported as another handle type");
     ze_external_memory_export_fd_t fd = {ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_FD, NULL,
                                          ze_type(handleTypeToExport), -1};
     ze_memory_allocation_properties_t props = {0};

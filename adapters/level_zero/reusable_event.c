@@ -80,8 +80,7 @@ void l0_reusable_fini(l0_event_t *e) {
         (void)(e->reusable->imported
                    ? l0_ok(zeEventPoolCloseIpcHandle(e->ipc_pool), "zeEventPoolCloseIpcHandle")
                    : l0_ok(zeEventPoolDestroy(e->ipc_pool), "zeEventPoolDestroy"));
-    urc_reusable_fini(e->reusable);
-    free(e->reusable);
+    urc_reusable_delete(e->reusable);
 }
 
 ur_result_t l0_wait_view_init(l0_wait_view_t *v, uint32_t n, const ur_event_handle_t *events,
@@ -128,27 +127,19 @@ void l0_wait_view_fini(l0_wait_view_t *v) {
 ur_result_t l0_reusable_make(l0_context_t *ctx, l0_device_t *dev, ur_exp_event_flags_t flags,
                              bool imported, l0_event_t **out) {
     l0_event_t *e = URC_NEW(l0_event_t);
-    urc_reusable_t *r = URC_NEW(urc_reusable_t);
-    if (e == NULL || r == NULL) {
-        free(e);
-        free(r);
+    if (e == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
     e->ctx = ctx;
     e->command = UR_COMMAND_EVENTS_WAIT_WITH_BARRIER;
     e->cache = -1;
     atomic_init(&e->done, false);
-    pthread_mutex_init(&e->lock, NULL);
     urc_object_init(&e->obj, &l0_ddi, URC_KIND_EVENT);
-    ur_result_t res = urc_reusable_start(r, &e->obj, flags, ctx, dev);
-    if (res != UR_RESULT_SUCCESS) {
-        pthread_mutex_destroy(&e->lock);
+    e->reusable = urc_reusable_new(&e->obj, flags, ctx, dev, imported);
+    if (e->reusable == NULL) {
         free(e);
-        free(r);
-        return res;
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
-    r->imported = imported;
-    e->reusable = r;
+    pthread_mutex_init(&e->lock, NULL);
     l0_context_retain_internal(ctx);
     *out = e;
     return UR_RESULT_SUCCESS;

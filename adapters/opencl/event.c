@@ -151,10 +151,7 @@ ur_result_t ocl_enqueue_done(cl_int err, const char *what, ocl_wait_list_t *wl,
 static void event_destroy(ur_event_handle_t e) {
     if (e->owns_native)
         clReleaseEvent(e->cl);
-    if (e->reusable != NULL) {
-        urc_reusable_fini(e->reusable);
-        free(e->reusable);
-    }
+    urc_reusable_delete(e->reusable);
     if (e->assert_program != NULL)
         ocl_program_release_internal(e->assert_program);
     ur_queue_handle_t q = atomic_load(&e->queue);

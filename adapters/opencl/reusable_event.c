@@ -38,9 +38,6 @@ ur_result_t ocl_event_create_exp(ur_context_handle_t hContext, ur_device_handle_
         return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0,
                              "urEventCreateExp: the device is not in the context");
     OCL_TRY_UR(urc_reusable_check_desc(pEventDesc, false));
-    urc_reusable_t *r = URC_NEW(urc_reusable_t);
-    if (r == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     // Complete until its first signal.
     cl_int err = CL_SUCCESS;
     cl_event cl = clCreateUserEvent(hContext->cl, &err);
@@ -49,25 +46,20 @@ ur_result_t ocl_event_create_exp(ur_context_handle_t hContext, ur_device_handle_
         if (err != CL_SUCCESS)
             clReleaseEvent(cl);
     }
-    if (err != CL_SUCCESS) {
-        free(r);
+    if (err != CL_SUCCESS)
         return ocl_fail(err, "clCreateUserEvent");
-    }
     ur_event_handle_t e = NULL;
     ur_result_t res =
         ocl_event_make(hContext, NULL, cl, UR_COMMAND_EVENTS_WAIT_WITH_BARRIER, true, &e);
     if (res != UR_RESULT_SUCCESS) {
         clReleaseEvent(cl);
-        free(r);
         return res;
     }
-    res = urc_reusable_start(r, &e->obj, pEventDesc->flags, hContext, hDevice);
-    if (res != UR_RESULT_SUCCESS) {
-        free(r);
+    e->reusable = urc_reusable_new(&e->obj, pEventDesc->flags, hContext, hDevice, false);
+    if (e->reusable == NULL) {
         ocl_event_release_internal(e);
-        return res;
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
-    e->reusable = r;
     *phEvent = e;
     return UR_RESULT_SUCCESS;
 }

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,6 +49,33 @@ void urc_test_open(ur_adapter_handle_t *adapter, ur_platform_handle_t *platform,
     ck_assert_ur_ok(urDeviceGet(*platform, UR_DEVICE_TYPE_ALL, 1, device, NULL));
     ck_assert_ur_ok(urContextCreate(1, device, NULL, context));
     ck_assert_ur_ok(urQueueCreate(*context, *device, NULL, queue));
+}
+
+void urc_test_handles_open(urc_test_handles_t *h) {
+    memset(h, 0, sizeof *h);
+    urc_test_open(&h->adapter, &h->platform, &h->device, &h->context, &h->queue);
+}
+
+void urc_test_handles_close(urc_test_handles_t *h) {
+    if (h->queue != NULL)
+        ck_assert_ur_ok(urQueueRelease(h->queue));
+    if (h->context != NULL)
+        ck_assert_ur_ok(urContextRelease(h->context));
+    if (h->adapter != NULL)
+        urAdapterRelease(h->adapter);
+    urLoaderTearDown();
+}
+
+bool urc_test_device_says(ur_device_handle_t device, ur_device_info_t what) {
+    ur_bool_t b = false;
+    ck_assert_ur_ok(urDeviceGetInfo(device, what, sizeof b, &b, NULL));
+    return b;
+}
+
+bool urc_test_device_simulated(ur_device_handle_t device) {
+    char name[256] = "";
+    ck_assert_ur_ok(urDeviceGetInfo(device, UR_DEVICE_INFO_NAME, sizeof name, name, NULL));
+    return strstr(name, "simulated") != NULL;
 }
 
 int urc_test_assert_device_info_sizes(ur_device_handle_t device) {

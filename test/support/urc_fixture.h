@@ -5,6 +5,7 @@
 #ifndef URC_TEST_SUPPORT_URC_FIXTURE_H
 #define URC_TEST_SUPPORT_URC_FIXTURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "urc_test.h"
@@ -23,6 +24,28 @@ int urc_test_main_with_platform(Suite *suite, const char *why);
 void urc_test_open(ur_adapter_handle_t *adapter, ur_platform_handle_t *platform,
                    ur_device_handle_t *device, ur_context_handle_t *context,
                    ur_queue_handle_t *queue);
+
+/// The usual handles of a suite's fixture, as urc_test_open makes them.
+typedef struct urc_test_handles_t {
+    ur_adapter_handle_t adapter;
+    ur_platform_handle_t platform;
+    ur_device_handle_t device;
+    ur_context_handle_t context;
+    ur_queue_handle_t queue;
+} urc_test_handles_t;
+
+/// Zeroes `h`, then urc_test_open into it: a checked fixture's set-up.
+void urc_test_handles_open(urc_test_handles_t *h);
+
+/// Releases what urc_test_handles_open made (as far as it got; each release asserted), then
+/// urLoaderTearDown: a checked fixture's tear-down, also right in a forked child.
+void urc_test_handles_close(urc_test_handles_t *h);
+
+/// A boolean device query (UR_DEVICE_INFO_*_SUPPORT...), asserted to answer.
+bool urc_test_device_says(ur_device_handle_t device, ur_device_info_t what);
+
+/// Whether the device is one of the simulated drivers' (its name says "simulated").
+bool urc_test_device_simulated(ur_device_handle_t device);
 
 /// Asserts that urDeviceGetInfo answers every query value up to 0x9000, or refuses it as an
 /// invalid or unsupported enumeration, and that an answer's size is the same for the size query,

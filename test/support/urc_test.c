@@ -2,6 +2,7 @@
 #include "urc_test.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "enum_names.h"
 
@@ -57,4 +58,36 @@ void urc_test_add_cases(Suite *suite, TCase *(*make)(const char *name),
             tcase_add_test(tc, cases[i].tests[j]);
         suite_add_tcase(suite, tc);
     }
+}
+
+ur_exp_kernel_arg_properties_t urc_test_arg_pointer(uint32_t index, const void *ptr) {
+    ur_exp_kernel_arg_properties_t a;
+    memset(&a, 0, sizeof a);
+    a.stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    a.type = UR_EXP_KERNEL_ARG_TYPE_POINTER;
+    a.index = index;
+    a.size = sizeof(void *);
+    a.value.pointer = ptr;
+    return a;
+}
+
+ur_exp_kernel_arg_properties_t urc_test_arg_value(uint32_t index, const void *value, size_t size) {
+    ur_exp_kernel_arg_properties_t a;
+    memset(&a, 0, sizeof a);
+    a.stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    a.type = UR_EXP_KERNEL_ARG_TYPE_VALUE;
+    a.index = index;
+    a.size = size;
+    a.value.value = value;
+    return a;
+}
+
+ur_exp_kernel_arg_properties_t urc_test_arg_local(uint32_t index, size_t size) {
+    ur_exp_kernel_arg_properties_t a;
+    memset(&a, 0, sizeof a);
+    a.stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    a.type = UR_EXP_KERNEL_ARG_TYPE_LOCAL;
+    a.index = index;
+    a.size = size;
+    return a;
 }

@@ -49,4 +49,9 @@ typedef struct urc_test_case_t {
 void urc_test_add_cases(Suite *suite, TCase *(*make)(const char *name),
                         const urc_test_case_t *cases, size_t n);
 
+/// Kernel arguments for urEnqueueKernelLaunchWithArgsExp and the command-buffer appends.
+ur_exp_kernel_arg_properties_t urc_test_arg_pointer(uint32_t index, const void *ptr);
+ur_exp_kernel_arg_properties_t urc_test_arg_value(uint32_t index, const void *value, size_t size);
+ur_exp_kernel_arg_properties_t urc_test_arg_local(uint32_t index, size_t size);
+
 #endif // URC_TEST_SUPPORT_URC_TEST_H

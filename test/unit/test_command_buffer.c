@@ -230,24 +230,9 @@ START_TEST(argument_lists_merge) {
     long long v1 = 9;
     int mem_dummy = 0;
     ur_mem_handle_t mem = (ur_mem_handle_t)&mem_dummy;
-    ur_exp_kernel_arg_properties_t args[3] = {{UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                               NULL,
-                                               UR_EXP_KERNEL_ARG_TYPE_VALUE,
-                                               0,
-                                               sizeof v0,
-                                               {.value = &v0}},
-                                              {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                               NULL,
-                                               UR_EXP_KERNEL_ARG_TYPE_VALUE,
-                                               1,
-                                               sizeof v1,
-                                               {.value = &v1}},
-                                              {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                               NULL,
-                                               UR_EXP_KERNEL_ARG_TYPE_POINTER,
-                                               2,
-                                               sizeof(void *),
-                                               {.pointer = &v0}}};
+    ur_exp_kernel_arg_properties_t args[3] = {urc_test_arg_value(0, &v0, sizeof v0),
+                                              urc_test_arg_value(1, &v1, sizeof v1),
+                                              urc_test_arg_pointer(2, &v0)};
     urc_cb_args_t cur, next;
     ck_assert_int_eq(urc_cb_args_copy(&cur, 3, args), UR_RESULT_SUCCESS);
     v0 = 0; // the copy keeps the value given at append

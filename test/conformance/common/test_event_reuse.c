@@ -10,27 +10,14 @@
 
 #include "urc_fixture.h"
 
-static struct {
-    ur_adapter_handle_t adapter;
-    ur_platform_handle_t platform;
-    ur_device_handle_t device;
-    ur_context_handle_t context;
-    ur_queue_handle_t queue;
-} T;
+static urc_test_handles_t T;
 
 static void setup(void) {
-    memset(&T, 0, sizeof T);
-    urc_test_open(&T.adapter, &T.platform, &T.device, &T.context, &T.queue);
+    urc_test_handles_open(&T);
 }
 
 static void teardown(void) {
-    if (T.queue != NULL)
-        urQueueRelease(T.queue);
-    if (T.context != NULL)
-        urContextRelease(T.context);
-    if (T.adapter != NULL)
-        urAdapterRelease(T.adapter);
-    urLoaderTearDown();
+    urc_test_handles_close(&T);
 }
 
 static const ur_exp_enqueue_ext_properties_t props = {UR_STRUCTURE_TYPE_EXP_ENQUEUE_EXT_PROPERTIES,

@@ -14,35 +14,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "urc_child.h"
 #include "urc_fixture.h"
 
-static struct {
-    ur_adapter_handle_t adapter;
-    ur_platform_handle_t platform;
-    ur_device_handle_t device;
-    ur_context_handle_t context;
-    ur_queue_handle_t queue;
-} T;
+static urc_test_handles_t T;
 
 static void setup(void) {
-    memset(&T, 0, sizeof T);
-    urc_test_open(&T.adapter, &T.platform, &T.device, &T.context, &T.queue);
+    urc_test_handles_open(&T);
 }
 
 static void teardown(void) {
-    if (T.queue != NULL)
-        ck_assert_ur_ok(urQueueRelease(T.queue));
-    if (T.context != NULL)
-        ck_assert_ur_ok(urContextRelease(T.context));
-    if (T.adapter != NULL)
-        urAdapterRelease(T.adapter);
-    urLoaderTearDown();
-}
-
-static bool simulated(ur_device_handle_t device) {
-    char name[256] = "";
-    ck_assert_ur_ok(urDeviceGetInfo(device, UR_DEVICE_INFO_NAME, sizeof name, name, NULL));
-    return strstr(name, "simulated") != NULL;
+    urc_test_handles_close(&T);
 }
 
 // Whether two processes can share memory here: not on the simulated CUDA driver.
@@ -50,14 +32,11 @@ static bool processes_share(void) {
     ur_backend_t backend = UR_BACKEND_UNKNOWN;
     ck_assert_ur_ok(
         urPlatformGetInfo(T.platform, UR_PLATFORM_INFO_BACKEND, sizeof backend, &backend, NULL));
-    return !(backend == UR_BACKEND_CUDA && simulated(T.device));
+    return !(backend == UR_BACKEND_CUDA && urc_test_device_simulated(T.device));
 }
 
 static bool ipc_supported(void) {
-    ur_bool_t b = false;
-    ck_assert_ur_ok(
-        urDeviceGetInfo(T.device, UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP, sizeof b, &b, NULL));
-    return b;
+    return urc_test_device_says(T.device, UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP);
 }
 
 #define WORDS 1024u
@@ -100,7 +79,7 @@ START_TEST(handles_and_errors) {
     // Bytes that are not data this process got back are not put.
     ck_assert_ur(urIPCPutMemHandleExp(T.context, bad), UR_RESULT_ERROR_INVALID_VALUE);
     free(bad);
-    if (simulated(T.device)) {
+    if (urc_test_device_simulated(T.device)) {
         // The simulators open a handle in its own process too: the same bytes are there.
         ck_assert_ur_ok(urIPCOpenMemHandleExp(T.context, T.device, data, size, &opened));
         uint32_t got[WORDS];
@@ -292,25 +271,13 @@ static int child_reads(int in, int out) {
 }
 
 START_TEST(two_processes_share_device_memory) {
-    // Fork before either process starts a driver: a forked child cannot use its parent's.
-    int to_child[2], to_parent[2];
-    ck_assert_int_eq(pipe(to_child), 0);
-    ck_assert_int_eq(pipe(to_parent), 0);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        close(to_child[1]);
-        close(to_parent[0]);
-        _exit(child_reads(to_child[0], to_parent[1]));
-    }
-    close(to_child[0]);
-    close(to_parent[1]);
+    urc_test_child_t c = urc_test_child_start(child_reads); // before any driver starts here
     setup();
     if (!ipc_supported() || !processes_share()) {
-        close(to_child[1]); // the child reads nothing and answers 2
+        urc_test_child_close_input(&c); // the child reads nothing and answers 2
         unsigned char answer = 0;
-        ck_assert_int_eq(read(to_parent[0], &answer, 1), 1);
-        waitpid(pid, NULL, 0);
+        ck_assert_int_eq(read(c.from_child, &answer, 1), 1);
+        urc_test_child_wait(&c);
         teardown();
         return;
     }
@@ -322,12 +289,11 @@ START_TEST(two_processes_share_device_memory) {
     void *data = NULL;
     size_t size = 0;
     ck_assert_ur_ok(urIPCGetMemHandleExp(T.context, p, &data, &size));
-    ck_assert_int_eq(write(to_child[1], data, size), (ssize_t)size);
-    close(to_child[1]);
+    ck_assert_int_eq(write(c.to_child, data, size), (ssize_t)size);
+    urc_test_child_close_input(&c);
     unsigned char answer = 9;
-    ck_assert_int_eq(read(to_parent[0], &answer, 1), 1);
-    int status = 0;
-    waitpid(pid, &status, 0);
+    ck_assert_int_eq(read(c.from_child, &answer, 1), 1);
+    urc_test_child_wait(&c);
     ck_assert_int_eq(answer, 1);
     // What the child wrote is here.
     uint32_t got[WORDS];
@@ -340,33 +306,31 @@ START_TEST(two_processes_share_device_memory) {
 }
 END_TEST
 
-// The child allocates, sends its handle and exits; the handle then opens nowhere.
-START_TEST(handle_of_a_dead_process) {
-    int to_parent[2];
-    ck_assert_int_eq(pipe(to_parent), 0);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        close(to_parent[0]);
-        setup();
-        void *p = NULL, *data = NULL;
-        size_t size = 0;
-        if (ipc_supported() && processes_share() &&
-            urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 4096, &p) == UR_RESULT_SUCCESS &&
-            urIPCGetMemHandleExp(T.context, p, &data, &size) == UR_RESULT_SUCCESS) {
-            if (write(to_parent[1], data, size) != (ssize_t)size)
-                _exit(1);
-            urIPCPutMemHandleExp(T.context, data);
-            urUSMFree(T.context, p);
-        }
-        teardown();
-        _exit(0);
+// The child of handle_of_a_dead_process: allocates, sends its handle and exits (status 0,
+// having sent nothing where there is no IPC or processes cannot share memory).
+static int child_sends_and_exits(int in, int out) {
+    (void)in;
+    setup();
+    void *p = NULL, *data = NULL;
+    size_t size = 0;
+    if (ipc_supported() && processes_share() &&
+        urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 4096, &p) == UR_RESULT_SUCCESS &&
+        urIPCGetMemHandleExp(T.context, p, &data, &size) == UR_RESULT_SUCCESS) {
+        if (write(out, data, size) != (ssize_t)size)
+            return 1;
+        urIPCPutMemHandleExp(T.context, data);
+        urUSMFree(T.context, p);
     }
-    close(to_parent[1]);
+    teardown();
+    return 0;
+}
+
+// The handle of a process that is gone opens nowhere.
+START_TEST(handle_of_a_dead_process) {
+    urc_test_child_t c = urc_test_child_start(child_sends_and_exits);
     unsigned char handle[512];
-    ssize_t n = read(to_parent[0], handle, sizeof handle);
-    int status = 0;
-    waitpid(pid, &status, 0);
+    ssize_t n = read(c.from_child, handle, sizeof handle);
+    int status = urc_test_child_wait(&c);
     ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     if (n <= 0)
         return; // no IPC here, or processes cannot share memory

@@ -11,44 +11,25 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "urc_child.h"
 #include "urc_fixture.h"
 
+static urc_test_handles_t T;
 static struct {
-    ur_adapter_handle_t adapter;
-    ur_platform_handle_t platform;
-    ur_device_handle_t device;
-    ur_context_handle_t context;
-    ur_queue_handle_t queue;
-    bool ipc;
-} T;
+    bool ipc; // UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP
+} has;
 
 static void setup(void) {
-    memset(&T, 0, sizeof T);
-    urc_test_open(&T.adapter, &T.platform, &T.device, &T.context, &T.queue);
-    ur_bool_t b = false;
-    ck_assert_ur_ok(
-        urDeviceGetInfo(T.device, UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP, sizeof b, &b, NULL));
-    T.ipc = b;
+    urc_test_handles_open(&T);
+    has.ipc = urc_test_device_says(T.device, UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP);
 }
 
 static void teardown(void) {
-    if (T.queue != NULL)
-        urQueueRelease(T.queue);
-    if (T.context != NULL)
-        urContextRelease(T.context);
-    if (T.adapter != NULL)
-        urAdapterRelease(T.adapter);
-    urLoaderTearDown();
+    urc_test_handles_close(&T);
 }
 
 static const ur_exp_enqueue_ext_properties_t props = {UR_STRUCTURE_TYPE_EXP_ENQUEUE_EXT_PROPERTIES,
                                                       NULL, 0};
-
-static bool simulated(ur_device_handle_t device) {
-    char name[256] = "";
-    ck_assert_ur_ok(urDeviceGetInfo(device, UR_DEVICE_INFO_NAME, sizeof name, name, NULL));
-    return strstr(name, "imulated") != NULL;
-}
 
 static ur_event_handle_t make_event(ur_context_handle_t ctx, ur_device_handle_t dev,
                                     ur_exp_event_flags_t flags) {
@@ -59,7 +40,7 @@ static ur_event_handle_t make_event(ur_context_handle_t ctx, ur_device_handle_t 
 }
 
 START_TEST(unsupported_answers_after_checks) {
-    if (T.ipc)
+    if (has.ipc)
         return;
     ur_event_handle_t e = make_event(T.context, T.device, UR_EXP_EVENT_FLAG_IPC_EXP);
     void *data = NULL;
@@ -78,7 +59,7 @@ START_TEST(unsupported_answers_after_checks) {
 END_TEST
 
 START_TEST(only_ipc_events_export) {
-    if (!T.ipc)
+    if (!has.ipc)
         return;
     void *data = NULL;
     size_t size = 0;
@@ -95,7 +76,7 @@ START_TEST(only_ipc_events_export) {
 END_TEST
 
 START_TEST(bad_handle_data_is_refused) {
-    if (!T.ipc)
+    if (!has.ipc)
         return;
     ur_event_handle_t e = make_event(T.context, T.device, UR_EXP_EVENT_FLAG_IPC_EXP), h = e;
     ck_assert_ur_ok(urEnqueueEventsWaitWithBarrierExt(T.queue, &props, 0, NULL, &h));
@@ -140,7 +121,7 @@ END_TEST
 
 // In one process: the simulated driver opens its own handles; the real one may refuse them.
 START_TEST(open_in_this_process_shares_the_event) {
-    if (!T.ipc || !simulated(T.device))
+    if (!has.ipc || !urc_test_device_simulated(T.device))
         return;
     ur_event_handle_t e = make_event(T.context, T.device, UR_EXP_EVENT_FLAG_IPC_EXP), h = e;
     ck_assert_ur_ok(urEnqueueEventsWaitWithBarrierExt(T.queue, &props, 0, NULL, &h));
@@ -185,52 +166,33 @@ static int child(int in, int out) {
     ssize_t n = read(in, data, sizeof data);
     unsigned char answer = 2;
     if (n > 0) {
-        ur_adapter_handle_t adapter;
-        ur_platform_handle_t platform;
-        ur_device_handle_t device;
-        ur_context_handle_t context;
-        ur_queue_handle_t queue;
-        urc_test_open(&adapter, &platform, &device, &context, &queue);
+        urc_test_handles_t h;
+        urc_test_handles_open(&h);
         ur_event_handle_t e = NULL;
         answer = 0;
-        if (urIPCOpenEventHandleExp(context, data, (size_t)n, &e) == UR_RESULT_SUCCESS) {
-            ur_event_handle_t h = e;
+        if (urIPCOpenEventHandleExp(h.context, data, (size_t)n, &e) == UR_RESULT_SUCCESS) {
+            ur_event_handle_t signal = e;
             if (urEventWait(1, &e) == UR_RESULT_SUCCESS &&
-                urEnqueueEventsWaitWithBarrierExt(queue, &props, 0, NULL, &h) ==
+                urEnqueueEventsWaitWithBarrierExt(h.queue, &props, 0, NULL, &signal) ==
                     UR_RESULT_SUCCESS &&
-                h == e && urQueueFinish(queue) == UR_RESULT_SUCCESS)
+                signal == e && urQueueFinish(h.queue) == UR_RESULT_SUCCESS)
                 answer = 1;
             urEventRelease(e);
         }
-        urQueueRelease(queue);
-        urContextRelease(context);
-        urAdapterRelease(adapter);
-        urLoaderTearDown();
+        urc_test_handles_close(&h);
     }
     return write(out, &answer, 1) == 1 ? 0 : 1;
 }
 
 START_TEST(two_processes_share_an_event) {
-    // Fork before either process starts a driver: a forked child cannot use its parent's.
-    int to_child[2], to_parent[2];
-    ck_assert_int_eq(pipe(to_child), 0);
-    ck_assert_int_eq(pipe(to_parent), 0);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        close(to_child[1]);
-        close(to_parent[0]);
-        _exit(child(to_child[0], to_parent[1]));
-    }
-    close(to_child[0]);
-    close(to_parent[1]);
+    urc_test_child_t c = urc_test_child_start(child); // before any driver starts here
     setup();
     unsigned char answer = 9;
-    if (!T.ipc || simulated(T.device)) {
-        close(to_child[1]); // the child reads nothing and answers 2
-        ck_assert_int_eq(read(to_parent[0], &answer, 1), 1);
+    if (!has.ipc || urc_test_device_simulated(T.device)) {
+        urc_test_child_close_input(&c); // the child reads nothing and answers 2
+        ck_assert_int_eq(read(c.from_child, &answer, 1), 1);
         ck_assert_int_eq(answer, 2);
-        waitpid(pid, NULL, 0);
+        urc_test_child_wait(&c);
         teardown();
         return;
     }
@@ -239,11 +201,10 @@ START_TEST(two_processes_share_an_event) {
     void *data = NULL;
     size_t size = 0;
     ck_assert_ur_ok(urIPCGetEventHandleExp(e, &data, &size));
-    ck_assert_int_eq(write(to_child[1], data, size), (ssize_t)size);
-    close(to_child[1]);
-    ck_assert_int_eq(read(to_parent[0], &answer, 1), 1);
-    int status = 0;
-    waitpid(pid, &status, 0);
+    ck_assert_int_eq(write(c.to_child, data, size), (ssize_t)size);
+    urc_test_child_close_input(&c);
+    ck_assert_int_eq(read(c.from_child, &answer, 1), 1);
+    urc_test_child_wait(&c);
     ck_assert_int_eq(answer, 1);
     // The child's signal has completed; waiting here sees it.
     ck_assert_ur_ok(urEventWait(1, &e));

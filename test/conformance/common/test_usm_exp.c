@@ -11,33 +11,14 @@
 
 #include "urc_fixture.h"
 
-static struct {
-    ur_adapter_handle_t adapter;
-    ur_platform_handle_t platform;
-    ur_device_handle_t device;
-    ur_context_handle_t context;
-    ur_queue_handle_t queue;
-} T;
+static urc_test_handles_t T;
 
 static void setup(void) {
-    memset(&T, 0, sizeof T);
-    urc_test_open(&T.adapter, &T.platform, &T.device, &T.context, &T.queue);
+    urc_test_handles_open(&T);
 }
 
 static void teardown(void) {
-    if (T.queue != NULL)
-        ck_assert_ur_ok(urQueueRelease(T.queue));
-    if (T.context != NULL)
-        ck_assert_ur_ok(urContextRelease(T.context));
-    if (T.adapter != NULL)
-        urAdapterRelease(T.adapter);
-    urLoaderTearDown();
-}
-
-static bool device_says(ur_device_handle_t device, ur_device_info_t what) {
-    ur_bool_t b = false;
-    ck_assert_ur_ok(urDeviceGetInfo(device, what, sizeof b, &b, NULL));
-    return b;
+    urc_test_handles_close(&T);
 }
 
 // ---- registered host memory, pitched allocation, context copies ----
@@ -46,7 +27,7 @@ START_TEST(host_register_and_copy) {
     size_t size = 1 << 16;
     uint8_t *host = aligned_alloc(4096, size);
     ck_assert_ptr_nonnull(host);
-    if (!device_says(T.device, UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP)) {
+    if (!urc_test_device_says(T.device, UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP)) {
         ck_assert_ur(urUSMHostAllocRegisterExp(T.context, host, size, NULL),
                      UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
         ck_assert_ur(urUSMImportExp(T.context, host, size), UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
@@ -76,7 +57,7 @@ START_TEST(host_register_and_copy) {
 END_TEST
 
 START_TEST(host_register_bad_input) {
-    if (!device_says(T.device, UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP))
+    if (!urc_test_device_says(T.device, UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP))
         return; // host_register_and_copy checks the refusals
     uint8_t *never = aligned_alloc(4096, 4096);
     ck_assert_ptr_nonnull(never);
@@ -138,7 +119,7 @@ static int can_access(ur_device_handle_t command, ur_device_handle_t peer) {
 }
 
 START_TEST(peer_access_of_a_device_with_itself) {
-    if (!device_says(T.device, UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP)) {
+    if (!urc_test_device_says(T.device, UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP)) {
         ck_assert_ur(urUsmP2PEnablePeerAccessExp(T.device, T.device),
                      UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
         return;
@@ -164,7 +145,7 @@ START_TEST(peer_copy_between_two_devices) {
     ur_device_handle_t devs[4] = {NULL, NULL, NULL, NULL};
     uint32_t n = 0;
     ck_assert_ur_ok(urDeviceGet(T.platform, UR_DEVICE_TYPE_ALL, 4, devs, &n));
-    if (n < 2 || !device_says(devs[0], UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP))
+    if (n < 2 || !urc_test_device_says(devs[0], UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP))
         return; // one device: nothing to test here
     // A third device the first cannot reach (the simulator's third): refused clearly.
     if (n > 2 && !can_access(devs[0], devs[2])) {

@@ -10,31 +10,18 @@
 
 #include "urc_fixture.h"
 
+static urc_test_handles_t T;
 static struct {
-    ur_adapter_handle_t adapter;
-    ur_platform_handle_t platform;
-    ur_device_handle_t device;
-    ur_context_handle_t context;
-    ur_queue_handle_t queue;
-    bool pools;
-} T;
+    bool pools; // UR_DEVICE_INFO_USM_POOL_SUPPORT
+} has;
 
 static void setup(void) {
-    memset(&T, 0, sizeof T);
-    urc_test_open(&T.adapter, &T.platform, &T.device, &T.context, &T.queue);
-    ur_bool_t b = false;
-    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_USM_POOL_SUPPORT, sizeof b, &b, NULL));
-    T.pools = b;
+    urc_test_handles_open(&T);
+    has.pools = urc_test_device_says(T.device, UR_DEVICE_INFO_USM_POOL_SUPPORT);
 }
 
 static void teardown(void) {
-    if (T.queue != NULL)
-        urQueueRelease(T.queue);
-    if (T.context != NULL)
-        urContextRelease(T.context);
-    if (T.adapter != NULL)
-        urAdapterRelease(T.adapter);
-    urLoaderTearDown();
+    urc_test_handles_close(&T);
 }
 
 static ur_usm_pool_handle_t make_pool(ur_usm_pool_flags_t flags, size_t max_poolable) {
@@ -72,7 +59,7 @@ static size_t pool_size_info(ur_usm_pool_handle_t pool, ur_usm_pool_info_t what)
 
 #define NEED_POOLS()                                                                               \
     do {                                                                                           \
-        if (!T.pools) {                                                                            \
+        if (!has.pools) {                                                                          \
             ur_usm_pool_handle_t p_ = NULL;                                                        \
             ur_usm_pool_desc_t d_ = {UR_STRUCTURE_TYPE_USM_POOL_DESC, NULL, 0};                    \
             ck_assert_ur(urUSMPoolCreate(T.context, &d_, &p_),                                     \
@@ -428,7 +415,7 @@ START_TEST(enqueued_alloc_and_free) {
     ur_bool_t async = false;
     ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP,
                                     sizeof async, &async, NULL));
-    ck_assert_int_eq(async, T.pools);
+    ck_assert_int_eq(async, has.pools);
     NEED_POOLS();
     ur_usm_pool_handle_t def = NULL;
     ck_assert_ur_ok(urUSMPoolGetDefaultDevicePoolExp(T.context, T.device, &def));
@@ -540,7 +527,7 @@ START_TEST(context_memcpy_round_trip) {
     ur_bool_t b = false;
     ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP,
                                     sizeof b, &b, NULL));
-    ck_assert_int_eq(b, T.pools);
+    ck_assert_int_eq(b, has.pools);
     NEED_POOLS();
     void *d = NULL;
     ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 4096, &d));

@@ -10,14 +10,10 @@
 
 #include "urc_fixture.h"
 
+static urc_test_handles_t T;
 static struct {
-    ur_adapter_handle_t adapter;
-    ur_platform_handle_t platform;
-    ur_device_handle_t device;
-    ur_context_handle_t context;
-    ur_queue_handle_t queue;
-    bool pools, host, shared;
-} T;
+    bool pools, host, shared; // pools, host USM, shared USM
+} has;
 
 static bool supported(ur_device_info_t what) {
     ur_device_usm_access_capability_flags_t f = 0;
@@ -25,28 +21,19 @@ static bool supported(ur_device_info_t what) {
 }
 
 static void setup(void) {
-    memset(&T, 0, sizeof T);
-    urc_test_open(&T.adapter, &T.platform, &T.device, &T.context, &T.queue);
-    ur_bool_t b = false;
-    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_USM_POOL_SUPPORT, sizeof b, &b, NULL));
-    T.pools = b;
-    T.host = supported(UR_DEVICE_INFO_USM_HOST_SUPPORT);
-    T.shared = supported(UR_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT);
+    urc_test_handles_open(&T);
+    has.pools = urc_test_device_says(T.device, UR_DEVICE_INFO_USM_POOL_SUPPORT);
+    has.host = supported(UR_DEVICE_INFO_USM_HOST_SUPPORT);
+    has.shared = supported(UR_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT);
 }
 
 static void teardown(void) {
-    if (T.queue != NULL)
-        urQueueRelease(T.queue);
-    if (T.context != NULL)
-        urContextRelease(T.context);
-    if (T.adapter != NULL)
-        urAdapterRelease(T.adapter);
-    urLoaderTearDown();
+    urc_test_handles_close(&T);
 }
 
 #define NEED_POOLS()                                                                               \
     do {                                                                                           \
-        if (!T.pools)                                                                              \
+        if (!has.pools)                                                                            \
             return;                                                                                \
     } while (0)
 
@@ -125,7 +112,7 @@ static void serves_from_buffer(ur_usm_type_t type) {
                                                 : UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
     ck_assert_ur(pool_alloc(pool, type, BUF, &q), full);
     // Other memory types are not this pool's.
-    if (type != UR_USM_TYPE_HOST && T.host)
+    if (type != UR_USM_TYPE_HOST && has.host)
         ck_assert_ur(pool_alloc(pool, UR_USM_TYPE_HOST, 64, &q), UR_RESULT_ERROR_INVALID_VALUE);
     if (type != UR_USM_TYPE_DEVICE)
         ck_assert_ur(pool_alloc(pool, UR_USM_TYPE_DEVICE, 64, &q), UR_RESULT_ERROR_INVALID_VALUE);
@@ -147,14 +134,14 @@ END_TEST
 
 START_TEST(host_buffer) {
     NEED_POOLS();
-    if (T.host)
+    if (has.host)
         serves_from_buffer(UR_USM_TYPE_HOST);
 }
 END_TEST
 
 START_TEST(shared_buffer) {
     NEED_POOLS();
-    if (T.shared)
+    if (has.shared)
         serves_from_buffer(UR_USM_TYPE_SHARED);
 }
 END_TEST
@@ -238,7 +225,7 @@ START_TEST(bad_buffers) {
     ck_assert_ur(buffer_pool(mem, BUF, (ur_usm_type_t)77, 0, &pool), bad);
     // Memory of another type than memType, or reaching past its allocation (as large as the
     // driver says: it may round the request up).
-    if (T.host)
+    if (has.host)
         ck_assert_ur(buffer_pool(mem, BUF, UR_USM_TYPE_HOST, 0, &pool), bad);
     size_t size = 0;
     ck_assert_ur_ok(

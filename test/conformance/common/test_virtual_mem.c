@@ -8,37 +8,23 @@
 
 #include "urc_fixture.h"
 
+static urc_test_handles_t T;
 static struct {
-    ur_adapter_handle_t adapter;
-    ur_platform_handle_t platform;
-    ur_device_handle_t device;
-    ur_context_handle_t context;
-    ur_queue_handle_t queue;
-    bool vm;
-} T;
+    bool vm; // UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT
+} has;
 
 static void setup(void) {
-    memset(&T, 0, sizeof T);
-    urc_test_open(&T.adapter, &T.platform, &T.device, &T.context, &T.queue);
-    ur_bool_t b = false;
-    ck_assert_ur_ok(
-        urDeviceGetInfo(T.device, UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT, sizeof b, &b, NULL));
-    T.vm = b;
+    urc_test_handles_open(&T);
+    has.vm = urc_test_device_says(T.device, UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT);
 }
 
 static void teardown(void) {
-    if (T.queue != NULL)
-        urQueueRelease(T.queue);
-    if (T.context != NULL)
-        urContextRelease(T.context);
-    if (T.adapter != NULL)
-        urAdapterRelease(T.adapter);
-    urLoaderTearDown();
+    urc_test_handles_close(&T);
 }
 
 #define NEED_VM()                                                                                  \
     do {                                                                                           \
-        if (!T.vm) {                                                                               \
+        if (!has.vm) {                                                                             \
             void *va_ = NULL;                                                                      \
             ck_assert_ur(urVirtualMemReserve(T.context, NULL, 1 << 21, &va_),                      \
                          UR_RESULT_ERROR_UNSUPPORTED_FEATURE);                                     \

@@ -115,38 +115,6 @@ void cudat_map_global(md_list_t *md, const char *id, const char *symbol) {
     md_bytes(md, name, symbol, strlen(symbol));
 }
 
-ur_exp_kernel_arg_properties_t cudat_arg_pointer(uint32_t index, const void *ptr) {
-    ur_exp_kernel_arg_properties_t a;
-    memset(&a, 0, sizeof a);
-    a.stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
-    a.type = UR_EXP_KERNEL_ARG_TYPE_POINTER;
-    a.index = index;
-    a.size = sizeof(void *);
-    a.value.pointer = ptr;
-    return a;
-}
-
-ur_exp_kernel_arg_properties_t cudat_arg_value(uint32_t index, const void *value, size_t size) {
-    ur_exp_kernel_arg_properties_t a;
-    memset(&a, 0, sizeof a);
-    a.stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
-    a.type = UR_EXP_KERNEL_ARG_TYPE_VALUE;
-    a.index = index;
-    a.size = size;
-    a.value.value = value;
-    return a;
-}
-
-ur_exp_kernel_arg_properties_t cudat_arg_local(uint32_t index, size_t size) {
-    ur_exp_kernel_arg_properties_t a;
-    memset(&a, 0, sizeof a);
-    a.stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
-    a.type = UR_EXP_KERNEL_ARG_TYPE_LOCAL;
-    a.index = index;
-    a.size = size;
-    return a;
-}
-
 ur_result_t cudat_launch(ur_queue_handle_t queue, ur_kernel_handle_t kernel, size_t global,
                          const size_t *local, uint32_t num_args,
                          const ur_exp_kernel_arg_properties_t *args, uint32_t num_events,

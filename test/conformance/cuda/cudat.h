@@ -56,10 +56,10 @@ ur_program_handle_t cudat_built_program(const char *file, const md_list_t *metad
 /// Adds UR's "<id>@global_id_mapping" entry naming `symbol`, with a correct size header.
 void cudat_map_global(md_list_t *md, const char *id, const char *symbol);
 
-/// Kernel arguments for urEnqueueKernelLaunchWithArgsExp.
-ur_exp_kernel_arg_properties_t cudat_arg_pointer(uint32_t index, const void *ptr);
-ur_exp_kernel_arg_properties_t cudat_arg_value(uint32_t index, const void *value, size_t size);
-ur_exp_kernel_arg_properties_t cudat_arg_local(uint32_t index, size_t size);
+/// The CUDA suites' names of the kernel-argument helpers of test/support (urc_test.h).
+#define cudat_arg_pointer urc_test_arg_pointer
+#define cudat_arg_value   urc_test_arg_value
+#define cudat_arg_local   urc_test_arg_local
 
 /// A 1-D launch on `queue`.
 ur_result_t cudat_launch(ur_queue_handle_t queue, ur_kernel_handle_t kernel, size_t global,

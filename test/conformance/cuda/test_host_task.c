@@ -2,6 +2,7 @@
 // urEnqueueHostTaskExp (cuLaunchHostFunc) and urEnqueueNativeCommandExp of the CUDA adapter:
 // host functions in stream order between kernels, after their wait lists, with events; the
 // caller's own CUDA work in order. Runs on a GPU and on the simulated driver.
+// The cases every adapter shares are in ../common/host_task_cases.c.
 #include <dlfcn.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -9,52 +10,15 @@
 #include <cuda.h>
 
 #include "cudat.h"
+#include "../common/host_task_cases.h"
 
 enum { N = 256 };
-
-typedef struct log_t {
-    atomic_int next;
-    int order[64];
-    int *data;    // shared USM the kernels write, or NULL
-    int seen[64]; // data[0] when each task ran
-} log_t;
-
-typedef struct task_t {
-    log_t *log;
-    int id;
-} task_t;
-
-static void record(void *p) {
-    task_t *t = p;
-    int at = atomic_fetch_add(&t->log->next, 1);
-    t->log->order[at] = t->id;
-    t->log->seen[t->id] = t->log->data != NULL ? t->log->data[0] : 0;
-}
 
 static void times_ten(void *p) {
     int *data = p;
     for (int i = 0; i < N; ++i)
         data[i] *= 10;
 }
-
-START_TEST(host_tasks_run_in_order) {
-    static log_t log;
-    static task_t tasks[10];
-    atomic_init(&log.next, 0);
-    ur_event_handle_t ev = NULL;
-    for (int i = 0; i < 10; ++i) {
-        tasks[i] = (task_t){&log, i};
-        ck_assert_ur_ok(
-            urEnqueueHostTaskExp(T.queue, record, &tasks[i], NULL, 0, NULL, i == 9 ? &ev : NULL));
-    }
-    ck_assert_ur_ok(urEventWait(1, &ev));
-    ck_assert_int_eq(atomic_load(&log.next), 10);
-    for (int i = 0; i < 10; ++i)
-        ck_assert_int_eq(log.order[i], i);
-    ck_assert_int_eq(cudat_event_command(ev), UR_COMMAND_HOST_TASK_EXP);
-    ck_assert_ur_ok(urEventRelease(ev));
-}
-END_TEST
 
 // add_value(+1) then task(*10), five times, on shared memory: each task sees the kernel before
 // it and the next kernel sees what the task wrote.
@@ -65,8 +29,8 @@ START_TEST(host_tasks_interleave_with_kernels) {
     ck_assert_ur_ok(
         urUSMSharedAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&data));
     memset(data, 0, N * sizeof(int));
-    static log_t log;
-    static task_t tasks[5];
+    static host_task_log_t log;
+    static host_task_t tasks[5];
     atomic_init(&log.next, 0);
     log.data = data;
     int one = 1, expect = 0, expect_seen[5];
@@ -77,8 +41,9 @@ START_TEST(host_tasks_interleave_with_kernels) {
         ck_assert_ur_ok(cudat_launch(T.queue, k, N, &local, 2, args, 0, NULL, NULL));
         expect += 1;
         expect_seen[i] = expect;
-        tasks[i] = (task_t){&log, i};
-        ck_assert_ur_ok(urEnqueueHostTaskExp(T.queue, record, &tasks[i], NULL, 0, NULL, NULL));
+        tasks[i] = (host_task_t){&log, i};
+        ck_assert_ur_ok(
+            urEnqueueHostTaskExp(T.queue, host_task_record, &tasks[i], NULL, 0, NULL, NULL));
         ck_assert_ur_ok(urEnqueueHostTaskExp(T.queue, times_ten, data, NULL, 0, NULL, NULL));
         expect *= 10;
     }
@@ -89,45 +54,6 @@ START_TEST(host_tasks_interleave_with_kernels) {
         ck_assert_int_eq(data[i], expect);
     ck_assert_ur_ok(urUSMFree(T.context, data));
     ck_assert_ur_ok(urKernelRelease(k));
-}
-END_TEST
-
-START_TEST(host_task_waits_for_its_wait_list) {
-    ur_queue_properties_t props = {UR_STRUCTURE_TYPE_QUEUE_PROPERTIES, NULL,
-                                   UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE};
-    ur_queue_handle_t q = NULL;
-    ck_assert_ur_ok(urQueueCreate(T.context, T.device, &props, &q));
-    static log_t log;
-    static task_t a, b;
-    atomic_init(&log.next, 0);
-    a = (task_t){&log, 0};
-    b = (task_t){&log, 1};
-    ur_event_handle_t ea = NULL, eb = NULL;
-    ck_assert_ur_ok(urEnqueueHostTaskExp(q, record, &a, NULL, 0, NULL, &ea));
-    ck_assert_ur_ok(urEnqueueHostTaskExp(q, record, &b, NULL, 1, &ea, &eb));
-    ck_assert_ur_ok(urEventWait(1, &eb));
-    ck_assert_int_eq(log.order[0], 0);
-    ck_assert_int_eq(log.order[1], 1);
-    ck_assert_ur_ok(urEventRelease(ea));
-    ck_assert_ur_ok(urEventRelease(eb));
-    ck_assert_ur_ok(urQueueRelease(q));
-}
-END_TEST
-
-static void nothing(void *p) {
-    (void)p;
-}
-
-START_TEST(host_task_bad_input) {
-    ur_exp_host_task_properties_t props = {UR_STRUCTURE_TYPE_EXP_HOST_TASK_PROPERTIES, NULL,
-                                           UR_EXP_HOST_TASK_FLAG_TBD};
-    ck_assert_ur(urEnqueueHostTaskExp(T.queue, nothing, NULL, &props, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_ENUMERATION);
-    ck_assert_ur(urEnqueueHostTaskExp(T.queue, NULL, NULL, NULL, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_NULL_POINTER);
-    ck_assert_ur(
-        urEnqueueHostTaskExp((ur_queue_handle_t)T.context, nothing, NULL, NULL, 0, NULL, NULL),
-        UR_RESULT_ERROR_INVALID_QUEUE);
 }
 END_TEST
 
@@ -199,10 +125,6 @@ START_TEST(timestamps_record_device_time) {
 }
 END_TEST
 
-static void set_flag(void *p) {
-    atomic_store((atomic_int *)p, 1);
-}
-
 // urDeviceWaitExp returns after the work of every queue of the device.
 START_TEST(device_wait_waits_for_every_queue) {
     ur_queue_handle_t q2 = NULL;
@@ -210,8 +132,8 @@ START_TEST(device_wait_waits_for_every_queue) {
     static atomic_int a, b;
     atomic_init(&a, 0);
     atomic_init(&b, 0);
-    ck_assert_ur_ok(urEnqueueHostTaskExp(T.queue, set_flag, &a, NULL, 0, NULL, NULL));
-    ck_assert_ur_ok(urEnqueueHostTaskExp(q2, set_flag, &b, NULL, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueHostTaskExp(T.queue, host_task_set_flag, &a, NULL, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueHostTaskExp(q2, host_task_set_flag, &b, NULL, 0, NULL, NULL));
     ck_assert_ur_ok(urDeviceWaitExp(T.device));
     ck_assert_int_eq(atomic_load(&a), 1);
     ck_assert_int_eq(atomic_load(&b), 1);
@@ -220,13 +142,18 @@ START_TEST(device_wait_waits_for_every_queue) {
 }
 END_TEST
 
+// The shared cases run on this suite's handles.
+static void bind(void) {
+    host_task_cases_bind(T.context, T.device, T.queue);
+}
+
 int main(void) {
     Suite *s = suite_create("cuda_host_task");
     TCase *tc = cudat_program_tcase("urEnqueueHostTaskExp");
-    tcase_add_test(tc, host_tasks_run_in_order);
+    tcase_add_checked_fixture(tc, bind, NULL);
+    host_task_cases_add(tc);
     tcase_add_test(tc, host_tasks_interleave_with_kernels);
-    tcase_add_test(tc, host_task_waits_for_its_wait_list);
-    tcase_add_test(tc, host_task_bad_input);
+    host_task_cases_add_wait_list(tc);
     tcase_add_test(tc, native_command_runs_in_order);
     tcase_add_test(tc, timestamps_record_device_time);
     tcase_add_test(tc, device_wait_waits_for_every_queue);

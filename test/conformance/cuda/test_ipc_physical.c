@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cudat.h"
+#include "urc_child.h"
 
 #define WORDS 1024
 
@@ -135,26 +136,11 @@ END_TEST
 
 // ---- two processes ----
 
-typedef struct share_t {
-    ur_adapter_handle_t adapter;
-    ur_platform_handle_t platform;
-    ur_device_handle_t device;
-    ur_context_handle_t context;
-    ur_queue_handle_t queue;
-} share_t;
-
-static void share_close(share_t *s) {
-    urQueueRelease(s->queue);
-    urContextRelease(s->context);
-    urAdapterRelease(s->adapter);
-    urLoaderTearDown();
-}
-
 // The child: makes shareable physical memory holding the pattern, sends its handle data, and
 // keeps it until the parent answers. Exit status 0 when all of that worked.
 static int child_exports(int in, int out) {
-    share_t s;
-    urc_test_open(&s.adapter, &s.platform, &s.device, &s.context, &s.queue);
+    urc_test_handles_t s;
+    urc_test_handles_open(&s);
     size_t g = 0;
     urVirtualMemGranularityGetInfo(s.context, s.device, 0, UR_VIRTUAL_MEM_GRANULARITY_INFO_MINIMUM,
                                    sizeof g, &g, NULL);
@@ -184,7 +170,7 @@ static int child_exports(int in, int out) {
     failed |= read(in, &done, 1) != 1; // the parent has read the memory
     if (data != NULL)
         urIPCPutPhysMemHandleExp(s.context, data);
-    share_close(&s); // the memory goes with the process
+    urc_test_handles_close(&s); // the memory goes with the process
     return failed;
 }
 
@@ -192,24 +178,13 @@ START_TEST(two_processes_share_physical_memory) {
     // Fork before either process starts CUDA. The child exports and the parent opens: taking
     // a descriptor of a child needs no more rights than the parent has (pidfd_getfd checks
     // ptrace access, which Yama's default scope grants over descendants).
-    int to_child[2], to_parent[2];
-    ck_assert_int_eq(pipe(to_child), 0);
-    ck_assert_int_eq(pipe(to_parent), 0);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        close(to_child[1]);
-        close(to_parent[0]);
-        _exit(child_exports(to_child[0], to_parent[1]));
-    }
-    close(to_child[0]);
-    close(to_parent[1]);
+    urc_test_child_t c = urc_test_child_start(child_exports);
     cudat_setup();
     size_t size = 0;
     unsigned char data[256];
-    ck_assert_int_eq(read(to_parent[0], &size, sizeof size), (ssize_t)sizeof size);
+    ck_assert_int_eq(read(c.from_child, &size, sizeof size), (ssize_t)sizeof size);
     ck_assert_msg(size != 0 && size <= sizeof data, "the child could not export (size %zu)", size);
-    ck_assert_int_eq(read(to_parent[0], data, size), (ssize_t)size);
+    ck_assert_int_eq(read(c.from_child, data, size), (ssize_t)size);
     ur_physical_mem_handle_t opened = NULL;
     ur_result_t res = urIPCOpenPhysMemHandleExp(T.context, T.device, data, size, &opened);
     if (res == UR_RESULT_ERROR_UNSUPPORTED_FEATURE) {
@@ -230,9 +205,8 @@ START_TEST(two_processes_share_physical_memory) {
         ck_assert_ur_ok(urIPCClosePhysMemHandleExp(T.context, opened));
     }
     unsigned char done = 1;
-    ck_assert_int_eq(write(to_child[1], &done, 1), 1);
-    int status = -1;
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_int_eq(write(c.to_child, &done, 1), 1);
+    int status = urc_test_child_wait(&c);
     ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     // The exporting process is gone: its handle data opens nothing, and nothing crashes.
     ck_assert_ur(urIPCOpenPhysMemHandleExp(T.context, T.device, data, size, &opened),

@@ -64,18 +64,8 @@ START_TEST(chain_replayed_1000_times) {
     ur_exp_command_buffer_sync_point_t sp[5];
     ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(
         cb, a, &pattern, sizeof pattern, N * sizeof(int), 0, NULL, 0, NULL, &sp[0], NULL, NULL));
-    ur_exp_kernel_arg_properties_t args[2] = {{UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                               NULL,
-                                               UR_EXP_KERNEL_ARG_TYPE_POINTER,
-                                               0,
-                                               sizeof(void *),
-                                               {.pointer = a}},
-                                              {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                               NULL,
-                                               UR_EXP_KERNEL_ARG_TYPE_VALUE,
-                                               1,
-                                               sizeof v,
-                                               {.value = &v}}};
+    ur_exp_kernel_arg_properties_t args[2] = {urc_test_arg_pointer(0, a),
+                                              urc_test_arg_value(1, &v, sizeof v)};
     size_t global = N, local = 16;
     ck_assert_ur_ok(urCommandBufferAppendKernelLaunchWithArgsExp(
         cb, k, 1, NULL, &global, &local, 2, args, 0, NULL, 1, &sp[0], 0, NULL, &sp[1], NULL, NULL));
@@ -295,18 +285,8 @@ START_TEST(updates_between_replays) {
     ur_exp_command_buffer_sync_point_t sp[3];
     ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(
         cb, a, &pattern, sizeof pattern, N * sizeof(int), 0, NULL, 0, NULL, &sp[0], NULL, NULL));
-    ur_exp_kernel_arg_properties_t args[2] = {{UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                               NULL,
-                                               UR_EXP_KERNEL_ARG_TYPE_POINTER,
-                                               0,
-                                               sizeof(void *),
-                                               {.pointer = a}},
-                                              {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                               NULL,
-                                               UR_EXP_KERNEL_ARG_TYPE_VALUE,
-                                               1,
-                                               sizeof v,
-                                               {.value = &v}}};
+    ur_exp_kernel_arg_properties_t args[2] = {urc_test_arg_pointer(0, a),
+                                              urc_test_arg_value(1, &v, sizeof v)};
     size_t global = N, local = 16;
     ur_exp_command_buffer_command_handle_t cmd = NULL;
     ck_assert_ur_ok(urCommandBufferAppendKernelLaunchWithArgsExp(
@@ -383,18 +363,8 @@ START_TEST(update_is_whole_or_nothing) {
     ck_assert_ur_ok(urKernelCreate(p, "add_value", &k));
     int *a = device_ints();
     int v = 3;
-    ur_exp_kernel_arg_properties_t args[2] = {{UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                               NULL,
-                                               UR_EXP_KERNEL_ARG_TYPE_POINTER,
-                                               0,
-                                               sizeof(void *),
-                                               {.pointer = a}},
-                                              {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                               NULL,
-                                               UR_EXP_KERNEL_ARG_TYPE_VALUE,
-                                               1,
-                                               sizeof v,
-                                               {.value = &v}}};
+    ur_exp_kernel_arg_properties_t args[2] = {urc_test_arg_pointer(0, a),
+                                              urc_test_arg_value(1, &v, sizeof v)};
     size_t global = N, local = 16;
     ur_exp_command_buffer_handle_t cb = make_updatable_cb();
     ur_exp_command_buffer_command_handle_t c1 = NULL, c2 = NULL;
@@ -561,18 +531,8 @@ START_TEST(update_bad_input) {
     ck_assert_ur_ok(urKernelCreate(p, "add_value", &k));
     int *a = device_ints();
     int v = 3;
-    ur_exp_kernel_arg_properties_t args[2] = {{UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                               NULL,
-                                               UR_EXP_KERNEL_ARG_TYPE_POINTER,
-                                               0,
-                                               sizeof(void *),
-                                               {.pointer = a}},
-                                              {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                               NULL,
-                                               UR_EXP_KERNEL_ARG_TYPE_VALUE,
-                                               1,
-                                               sizeof v,
-                                               {.value = &v}}};
+    ur_exp_kernel_arg_properties_t args[2] = {urc_test_arg_pointer(0, a),
+                                              urc_test_arg_value(1, &v, sizeof v)};
     size_t global = N;
     ur_exp_command_buffer_handle_t cb = make_updatable_cb(), other = make_updatable_cb(),
                                    fixed = make_cb();
@@ -717,18 +677,8 @@ START_TEST(events_between_buffers_and_their_updates) {
     ur_kernel_handle_t k = NULL;
     ck_assert_ur_ok(urKernelCreate(p, "add_value", &k));
     int v = 5;
-    ur_exp_kernel_arg_properties_t args[2] = {{UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                               NULL,
-                                               UR_EXP_KERNEL_ARG_TYPE_POINTER,
-                                               0,
-                                               sizeof(void *),
-                                               {.pointer = x}},
-                                              {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                               NULL,
-                                               UR_EXP_KERNEL_ARG_TYPE_VALUE,
-                                               1,
-                                               sizeof v,
-                                               {.value = &v}}};
+    ur_exp_kernel_arg_properties_t args[2] = {urc_test_arg_pointer(0, x),
+                                              urc_test_arg_value(1, &v, sizeof v)};
     size_t global = N;
     ur_exp_command_buffer_handle_t c = make_updatable_cb();
     ur_exp_command_buffer_command_handle_t cmd = NULL;

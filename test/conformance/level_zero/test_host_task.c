@@ -3,12 +3,14 @@
 // urDeviceWaitExp of the Level Zero adapter on the simulated driver: host functions in queue
 // order between kernels and copies, after their wait lists, with events; the caller's own
 // Level Zero commands in order; timestamps on queues with and without profiling; waits for
-// every queue of the device. Runs with immediate and with regular command lists.
+// every queue of the device. Runs with immediate and with regular command lists. The cases
+// every adapter shares are in ../common/host_task_cases.c.
 #include <stdatomic.h>
 #include <string.h>
 
 #include <level_zero/ze_api.h>
 
+#include "../common/host_task_cases.h"
 #include "l0t.h"
 
 enum { N = 64 };
@@ -40,47 +42,6 @@ static void times_ten(void *p) {
         data[i] *= 10;
 }
 
-static void nothing(void *p) {
-    (void)p;
-}
-
-static ur_bool_t device_bool(ur_device_info_t name) {
-    ur_bool_t b = 0;
-    ck_assert_ur_ok(urDeviceGetInfo(T.device, name, sizeof b, &b, NULL));
-    return b;
-}
-
-START_TEST(device_info_reports_support) {
-    ck_assert_int_eq(device_bool(UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP), 1);
-    ck_assert_int_eq(device_bool(UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP), 1);
-    ck_assert_int_eq(device_bool(UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP), 1);
-    ck_assert_int_eq(device_bool(UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP), 1);
-}
-END_TEST
-
-// Ten tasks on the in-order queue run in order, each once; the last one's event completes
-// after it ran.
-START_TEST(host_tasks_run_in_order) {
-    static log_t log;
-    static task_t tasks[10];
-    atomic_init(&log.next, 0);
-    ur_event_handle_t ev = NULL;
-    for (int i = 0; i < 10; ++i) {
-        tasks[i] = (task_t){&log, i};
-        ck_assert_ur_ok(
-            urEnqueueHostTaskExp(T.queue, record, &tasks[i], NULL, 0, NULL, i == 9 ? &ev : NULL));
-    }
-    ck_assert_ur_ok(urEventWait(1, &ev));
-    ck_assert_int_eq(atomic_load(&log.next), 10);
-    for (int i = 0; i < 10; ++i)
-        ck_assert_int_eq(log.order[i], i);
-    ck_assert_int_eq(l0t_command(ev), UR_COMMAND_HOST_TASK_EXP);
-    ck_assert_int_eq(l0t_status(ev), UR_EVENT_STATUS_COMPLETE);
-    ck_assert_ur_ok(urEventRelease(ev));
-    ck_assert_ur_ok(urQueueFinish(T.queue));
-}
-END_TEST
-
 // fill(i + 1), kernel, task(record), task(x10), copy out, five times on host USM: each task
 // sees the fill and the launch before it and not the launch after it (the simulator records a
 // launch when it runs), and each copy sees what the task before it wrote.
@@ -95,12 +56,7 @@ START_TEST(host_tasks_interleave_with_kernels_and_copies) {
     static task_t tasks[5];
     atomic_init(&log.next, 0);
     log.data = data;
-    ur_exp_kernel_arg_properties_t arg = {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                          NULL,
-                                          UR_EXP_KERNEL_ARG_TYPE_POINTER,
-                                          0,
-                                          sizeof(void *),
-                                          {.pointer = data}};
+    ur_exp_kernel_arg_properties_t arg = urc_test_arg_pointer(0, data);
     size_t global = N;
     uint64_t before = T.sim.GetLaunchCount();
     for (int i = 0; i < 5; ++i) {
@@ -164,10 +120,6 @@ START_TEST(host_task_waits_for_its_wait_list) {
 }
 END_TEST
 
-static void set_flag(void *p) {
-    atomic_store((atomic_int *)p, 1);
-}
-
 // A task whose event the caller released at once still runs, and the queue's last release
 // waits for it.
 START_TEST(host_task_outlives_its_handles) {
@@ -177,31 +129,13 @@ START_TEST(host_task_outlives_its_handles) {
     ze_event_handle_t gate_ze = NULL;
     ur_event_handle_t gate = l0t_user_event(&gate_ze);
     ur_event_handle_t ev = NULL;
-    ck_assert_ur_ok(urEnqueueHostTaskExp(q, set_flag, &ran, NULL, 1, &gate, &ev));
+    ck_assert_ur_ok(urEnqueueHostTaskExp(q, host_task_set_flag, &ran, NULL, 1, &gate, &ev));
     ck_assert_ur_ok(urEventRelease(ev));
     ck_assert_int_eq(atomic_load(&ran), 0);
     ck_assert_int_eq(zeEventHostSignal(gate_ze), ZE_RESULT_SUCCESS);
     ck_assert_ur_ok(urQueueRelease(q));
     ck_assert_int_eq(atomic_load(&ran), 1);
     ck_assert_ur_ok(urEventRelease(gate));
-}
-END_TEST
-
-START_TEST(host_task_bad_input) {
-    ur_exp_host_task_properties_t props = {UR_STRUCTURE_TYPE_EXP_HOST_TASK_PROPERTIES, NULL,
-                                           UR_EXP_HOST_TASK_FLAG_TBD};
-    ck_assert_ur(urEnqueueHostTaskExp(T.queue, nothing, NULL, &props, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_ENUMERATION);
-    ck_assert_ur(urEnqueueHostTaskExp(T.queue, NULL, NULL, NULL, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_NULL_POINTER);
-    ck_assert_ur(urEnqueueHostTaskExp(T.queue, nothing, NULL, NULL, 1, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
-    ur_event_handle_t not_event = (ur_event_handle_t)T.queue;
-    ck_assert_ur(urEnqueueHostTaskExp(T.queue, nothing, NULL, NULL, 1, &not_event, NULL),
-                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
-    ck_assert_ur(
-        urEnqueueHostTaskExp((ur_queue_handle_t)T.context, nothing, NULL, NULL, 0, NULL, NULL),
-        UR_RESULT_ERROR_INVALID_QUEUE);
 }
 END_TEST
 
@@ -370,18 +304,6 @@ START_TEST(timestamp_waits_for_its_wait_list) {
 }
 END_TEST
 
-START_TEST(timestamp_bad_input) {
-    ck_assert_ur(urEnqueueTimestampRecordingExp(T.queue, false, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_NULL_POINTER);
-    ur_event_handle_t ev = NULL;
-    ck_assert_ur(urEnqueueTimestampRecordingExp(T.queue, false, 1, NULL, &ev),
-                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
-    ck_assert_ur(urEnqueueTimestampRecordingExp((ur_queue_handle_t)T.device, false, 0, NULL, &ev),
-                 UR_RESULT_ERROR_INVALID_QUEUE);
-    ck_assert_ptr_null(ev);
-}
-END_TEST
-
 // ---- urDeviceWaitExp ----
 
 // Work on two queues (one batched), each behind a task: the device wait returns after both.
@@ -395,10 +317,10 @@ START_TEST(device_wait_waits_for_every_queue) {
     int *buf = NULL;
     ck_assert_ur_ok(urUSMHostAlloc(T.context, NULL, NULL, N * sizeof(int), (void **)&buf));
     int five = 5;
-    ck_assert_ur_ok(urEnqueueHostTaskExp(T.queue, set_flag, &a, NULL, 0, NULL, NULL));
-    ck_assert_ur_ok(urEnqueueHostTaskExp(q2, set_flag, &b, NULL, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueHostTaskExp(T.queue, host_task_set_flag, &a, NULL, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueHostTaskExp(q2, host_task_set_flag, &b, NULL, 0, NULL, NULL));
     ck_assert_ur_ok(urEnqueueUSMFill(q2, buf, sizeof five, &five, N * sizeof(int), 0, NULL, NULL));
-    ck_assert_ur_ok(urEnqueueHostTaskExp(q3, set_flag, &c, NULL, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueHostTaskExp(q3, host_task_set_flag, &c, NULL, 0, NULL, NULL));
     ck_assert_ur_ok(urDeviceWaitExp(T.device));
     ck_assert_int_eq(atomic_load(&a), 1);
     ck_assert_int_eq(atomic_load(&b), 1);
@@ -412,36 +334,40 @@ START_TEST(device_wait_waits_for_every_queue) {
 }
 END_TEST
 
-START_TEST(device_wait_bad_input) {
-    ck_assert_ur(urDeviceWaitExp(NULL), UR_RESULT_ERROR_INVALID_NULL_HANDLE);
-    ck_assert_ur(urDeviceWaitExp((ur_device_handle_t)T.queue), UR_RESULT_ERROR_INVALID_DEVICE);
+// The shared cases run on this suite's handles.
+static void bind(void) {
+    host_task_cases_bind(T.context, T.device, T.queue);
 }
-END_TEST
+
+static TCase *tcase(const char *name) {
+    TCase *tc = l0t_tcase(name);
+    tcase_add_checked_fixture(tc, bind, NULL);
+    return tc;
+}
 
 int main(void) {
     Suite *s = suite_create("l0_host_task");
-    TCase *tc = l0t_tcase("urEnqueueHostTaskExp");
-    tcase_add_test(tc, device_info_reports_support);
-    tcase_add_test(tc, host_tasks_run_in_order);
+    TCase *tc = tcase("urEnqueueHostTaskExp");
+    host_task_cases_add_support(tc);
+    host_task_cases_add(tc);
     tcase_add_test(tc, host_tasks_interleave_with_kernels_and_copies);
     tcase_add_test(tc, host_task_waits_for_its_wait_list);
     tcase_add_test(tc, host_task_outlives_its_handles);
-    tcase_add_test(tc, host_task_bad_input);
     suite_add_tcase(s, tc);
-    tc = l0t_tcase("urEnqueueNativeCommandExp");
+    tc = tcase("urEnqueueNativeCommandExp");
     tcase_add_test(tc, native_command_runs_in_order);
     tcase_add_test(tc, native_handle_after_native_command);
     tcase_add_test(tc, native_command_bad_input);
     suite_add_tcase(s, tc);
-    tc = l0t_tcase("urEnqueueTimestampRecordingExp");
+    tc = tcase("urEnqueueTimestampRecordingExp");
     tcase_add_test(tc, timestamps_without_profiling);
     tcase_add_test(tc, timestamps_with_profiling);
     tcase_add_test(tc, timestamp_waits_for_its_wait_list);
-    tcase_add_test(tc, timestamp_bad_input);
+    host_task_cases_add_timestamp_errors(tc);
     suite_add_tcase(s, tc);
-    tc = l0t_tcase("urDeviceWaitExp");
+    tc = tcase("urDeviceWaitExp");
     tcase_add_test(tc, device_wait_waits_for_every_queue);
-    tcase_add_test(tc, device_wait_bad_input);
+    host_task_cases_add_device_wait_errors(tc);
     suite_add_tcase(s, tc);
     return l0t_main(s);
 }

@@ -52,18 +52,8 @@ static void *work(void *arg) {
 
         // One kernel, many threads: arguments and group size are set under its lock.
         uint32_t n = (uint32_t)(w->id * ITERATIONS + i);
-        ur_exp_kernel_arg_properties_t args[3] = {{UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                                   NULL,
-                                                   UR_EXP_KERNEL_ARG_TYPE_POINTER,
-                                                   0,
-                                                   sizeof(void *),
-                                                   {.pointer = s->dst}},
-                                                  {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                                   NULL,
-                                                   UR_EXP_KERNEL_ARG_TYPE_VALUE,
-                                                   1,
-                                                   sizeof n,
-                                                   {.value = &n}},
+        ur_exp_kernel_arg_properties_t args[3] = {urc_test_arg_pointer(0, s->dst),
+                                                  urc_test_arg_value(1, &n, sizeof n),
                                                   {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
                                                    NULL,
                                                    UR_EXP_KERNEL_ARG_TYPE_LOCAL,

@@ -60,12 +60,7 @@ static ur_exp_kernel_arg_properties_t mem_arg(uint32_t index, ur_mem_handle_t m)
 }
 
 static ur_exp_kernel_arg_properties_t value_arg(uint32_t index, const int *v) {
-    ur_exp_kernel_arg_properties_t a = {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                        NULL,
-                                        UR_EXP_KERNEL_ARG_TYPE_VALUE,
-                                        index,
-                                        sizeof *v,
-                                        {.value = v}};
+    ur_exp_kernel_arg_properties_t a = urc_test_arg_value(index, v, sizeof *v);
     return a;
 }
 

@@ -3,77 +3,17 @@
 // urDeviceWaitExp of the OpenCL adapter: host functions run in queue order between kernels,
 // after their wait lists, with events; native commands run the caller's OpenCL work in order;
 // timestamps carry device times also on queues without profiling; a device wait finishes every
-// queue of the device.
+// queue of the device. The cases every adapter shares are in ../common/host_task_cases.c.
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
 #include <stdatomic.h>
 #include <string.h>
 
+#include "../common/host_task_cases.h"
 #include "oclt.h"
 
 enum { N = 64 };
-
-typedef struct log_t {
-    atomic_int next;
-    int order[64];
-    int *data;    // shared USM the kernels write, or NULL
-    int seen[64]; // data[0] when each task ran
-} log_t;
-
-typedef struct task_t {
-    log_t *log;
-    int id;
-} task_t;
-
-static void record(void *p) {
-    task_t *t = p;
-    int at = atomic_fetch_add(&t->log->next, 1);
-    t->log->order[at] = t->id;
-    t->log->seen[t->id] = t->log->data != NULL ? t->log->data[0] : 0;
-}
-
-START_TEST(device_info_reports_support) {
-    ur_bool_t host = 0, native = 0;
-    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP,
-                                    sizeof host, &host, NULL));
-    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP,
-                                    sizeof native, &native, NULL));
-    ck_assert_int_eq(host, 1);
-    ck_assert_int_eq(native, 1);
-    ur_bool_t timestamps = 0, wait = 0;
-    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP,
-                                    sizeof timestamps, &timestamps, NULL));
-    ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP, sizeof wait,
-                                    &wait, NULL));
-    ck_assert_int_eq(timestamps, 1);
-    ck_assert_int_eq(wait, 1);
-}
-END_TEST
-
-// Ten tasks on the in-order queue run in order, each once; the last one's event completes
-// after it ran.
-START_TEST(host_tasks_run_in_order) {
-    static log_t log;
-    static task_t tasks[10];
-    atomic_init(&log.next, 0);
-    ur_event_handle_t ev = NULL;
-    for (int i = 0; i < 10; ++i) {
-        tasks[i] = (task_t){&log, i};
-        ck_assert_ur_ok(
-            urEnqueueHostTaskExp(T.queue, record, &tasks[i], NULL, 0, NULL, i == 9 ? &ev : NULL));
-    }
-    ck_assert_ur_ok(urEventWait(1, &ev));
-    ck_assert_int_eq(atomic_load(&log.next), 10);
-    for (int i = 0; i < 10; ++i)
-        ck_assert_int_eq(log.order[i], i);
-    ur_command_t type = 0;
-    ck_assert_ur_ok(urEventGetInfo(ev, UR_EVENT_INFO_COMMAND_TYPE, sizeof type, &type, NULL));
-    ck_assert_int_eq(type, UR_COMMAND_HOST_TASK_EXP);
-    ck_assert_ur_ok(urEventRelease(ev));
-    ck_assert_ur_ok(urQueueFinish(T.queue));
-}
-END_TEST
 
 static void bump(void *p) {
     int *data = p;
@@ -93,16 +33,11 @@ START_TEST(host_tasks_interleave_with_kernels) {
     ck_assert_ur_ok(
         urUSMSharedAlloc(T.context, T.device, NULL, NULL, N * sizeof(int), (void **)&data));
     memset(data, 0, N * sizeof(int));
-    static log_t log;
-    static task_t tasks[5];
+    static host_task_log_t log;
+    static host_task_t tasks[5];
     atomic_init(&log.next, 0);
     log.data = data;
-    ur_exp_kernel_arg_properties_t arg = {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                          NULL,
-                                          UR_EXP_KERNEL_ARG_TYPE_POINTER,
-                                          0,
-                                          sizeof(void *),
-                                          {.pointer = data}};
+    ur_exp_kernel_arg_properties_t arg = urc_test_arg_pointer(0, data);
     size_t global = N;
     int expect = 0;
     int expect_seen[5];
@@ -110,9 +45,10 @@ START_TEST(host_tasks_interleave_with_kernels) {
         ck_assert_ur_ok(urEnqueueKernelLaunchWithArgsExp(T.queue, k, 1, NULL, &global, NULL, 1,
                                                          &arg, NULL, 0, NULL, NULL));
         expect += 1;
-        tasks[i] = (task_t){&log, i};
+        tasks[i] = (host_task_t){&log, i};
         expect_seen[i] = expect;
-        ck_assert_ur_ok(urEnqueueHostTaskExp(T.queue, record, &tasks[i], NULL, 0, NULL, NULL));
+        ck_assert_ur_ok(
+            urEnqueueHostTaskExp(T.queue, host_task_record, &tasks[i], NULL, 0, NULL, NULL));
         ck_assert_ur_ok(urEnqueueHostTaskExp(T.queue, bump, data, NULL, 0, NULL, NULL));
         expect *= 10;
     }
@@ -124,49 +60,6 @@ START_TEST(host_tasks_interleave_with_kernels) {
     ck_assert_ur_ok(urUSMFree(T.context, data));
     ck_assert_ur_ok(urKernelRelease(k));
     ck_assert_ur_ok(urProgramRelease(p));
-}
-END_TEST
-
-// On an out-of-order queue a task waits for its wait list: B waits for A's event.
-START_TEST(host_task_waits_for_its_wait_list) {
-    ur_queue_properties_t props = {UR_STRUCTURE_TYPE_QUEUE_PROPERTIES, NULL,
-                                   UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE};
-    ur_queue_handle_t q = NULL;
-    ck_assert_ur_ok(urQueueCreate(T.context, T.device, &props, &q));
-    static log_t log;
-    static task_t a, b;
-    atomic_init(&log.next, 0);
-    a = (task_t){&log, 0};
-    b = (task_t){&log, 1};
-    ur_event_handle_t ea = NULL, eb = NULL;
-    ck_assert_ur_ok(urEnqueueHostTaskExp(q, record, &a, NULL, 0, NULL, &ea));
-    ck_assert_ur_ok(urEnqueueHostTaskExp(q, record, &b, NULL, 1, &ea, &eb));
-    ck_assert_ur_ok(urEventWait(1, &eb));
-    ck_assert_int_eq(atomic_load(&log.next), 2);
-    ck_assert_int_eq(log.order[0], 0);
-    ck_assert_int_eq(log.order[1], 1);
-    ck_assert_ur_ok(urEventRelease(ea));
-    ck_assert_ur_ok(urEventRelease(eb));
-    ck_assert_ur_ok(urQueueRelease(q));
-}
-END_TEST
-
-static void nothing(void *p) {
-    (void)p;
-}
-
-START_TEST(host_task_bad_input) {
-    ur_exp_host_task_properties_t props = {UR_STRUCTURE_TYPE_EXP_HOST_TASK_PROPERTIES, NULL,
-                                           UR_EXP_HOST_TASK_FLAG_TBD};
-    ck_assert_ur(urEnqueueHostTaskExp(T.queue, nothing, NULL, &props, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_ENUMERATION);
-    ck_assert_ur(urEnqueueHostTaskExp(T.queue, NULL, NULL, NULL, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_NULL_POINTER);
-    ck_assert_ur(urEnqueueHostTaskExp(T.queue, nothing, NULL, NULL, 1, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
-    ck_assert_ur(
-        urEnqueueHostTaskExp((ur_queue_handle_t)T.context, nothing, NULL, NULL, 0, NULL, NULL),
-        UR_RESULT_ERROR_INVALID_QUEUE);
 }
 END_TEST
 
@@ -322,26 +215,7 @@ START_TEST(timestamp_waits_for_its_wait_list) {
 }
 END_TEST
 
-START_TEST(timestamp_bad_input) {
-    ck_assert_ur(urEnqueueTimestampRecordingExp(T.queue, false, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_NULL_POINTER);
-    ur_event_handle_t ev = NULL;
-    ck_assert_ur(urEnqueueTimestampRecordingExp(T.queue, false, 1, NULL, &ev),
-                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
-    ur_event_handle_t not_event = (ur_event_handle_t)T.queue;
-    ck_assert_ur(urEnqueueTimestampRecordingExp(T.queue, false, 1, &not_event, &ev),
-                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
-    ck_assert_ur(urEnqueueTimestampRecordingExp((ur_queue_handle_t)T.device, false, 0, NULL, &ev),
-                 UR_RESULT_ERROR_INVALID_QUEUE);
-    ck_assert_ptr_null(ev);
-}
-END_TEST
-
 // ---- urDeviceWaitExp ----
-
-static void set_flag(void *p) {
-    atomic_store((atomic_int *)p, 1);
-}
 
 // Work on three queues, each behind a user event the device wait cannot see: once the events
 // complete, the wait returns after every queue's work (host tasks and a read).
@@ -360,12 +234,12 @@ START_TEST(device_wait_waits_for_every_queue) {
         urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, N * sizeof(int), NULL, &m));
     int five = 5, out[N];
     memset(out, 0, sizeof out);
-    ck_assert_ur_ok(urEnqueueHostTaskExp(T.queue, set_flag, &a, NULL, 0, NULL, NULL));
-    ck_assert_ur_ok(urEnqueueHostTaskExp(q2, set_flag, &b, NULL, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueHostTaskExp(T.queue, host_task_set_flag, &a, NULL, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueHostTaskExp(q2, host_task_set_flag, &b, NULL, 0, NULL, NULL));
     ck_assert_ur_ok(
         urEnqueueMemBufferFill(q2, m, &five, sizeof five, 0, N * sizeof(int), 0, NULL, NULL));
     ck_assert_ur_ok(urEnqueueMemBufferRead(q2, m, false, 0, sizeof out, out, 0, NULL, NULL));
-    ck_assert_ur_ok(urEnqueueHostTaskExp(q3, set_flag, &c, NULL, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueHostTaskExp(q3, host_task_set_flag, &c, NULL, 0, NULL, NULL));
     ck_assert_ur_ok(urDeviceWaitExp(T.device));
     ck_assert_int_eq(atomic_load(&a), 1);
     ck_assert_int_eq(atomic_load(&b), 1);
@@ -379,34 +253,38 @@ START_TEST(device_wait_waits_for_every_queue) {
 }
 END_TEST
 
-START_TEST(device_wait_bad_input) {
-    ck_assert_ur(urDeviceWaitExp(NULL), UR_RESULT_ERROR_INVALID_NULL_HANDLE);
-    ck_assert_ur(urDeviceWaitExp((ur_device_handle_t)T.queue), UR_RESULT_ERROR_INVALID_DEVICE);
+// The shared cases run on this suite's handles.
+static void bind(void) {
+    host_task_cases_bind(T.context, T.device, T.queue);
 }
-END_TEST
+
+static TCase *tcase(const char *name) {
+    TCase *tc = oclt_tcase(name);
+    tcase_add_checked_fixture(tc, bind, NULL);
+    return tc;
+}
 
 int main(void) {
     Suite *s = suite_create("opencl_host_task");
-    TCase *tc = oclt_tcase("urEnqueueHostTaskExp");
-    tcase_add_test(tc, device_info_reports_support);
-    tcase_add_test(tc, host_tasks_run_in_order);
+    TCase *tc = tcase("urEnqueueHostTaskExp");
+    host_task_cases_add_support(tc);
+    host_task_cases_add(tc);
     tcase_add_test(tc, host_tasks_interleave_with_kernels);
-    tcase_add_test(tc, host_task_waits_for_its_wait_list);
-    tcase_add_test(tc, host_task_bad_input);
+    host_task_cases_add_wait_list(tc);
     suite_add_tcase(s, tc);
-    tc = oclt_tcase("urEnqueueNativeCommandExp");
+    tc = tcase("urEnqueueNativeCommandExp");
     tcase_add_test(tc, native_command_runs_in_order);
     suite_add_tcase(s, tc);
-    tc = oclt_tcase("urEnqueueTimestampRecordingExp");
+    tc = tcase("urEnqueueTimestampRecordingExp");
     tcase_add_test(tc, timestamps_without_profiling);
     tcase_add_test(tc, timestamps_with_profiling);
     tcase_add_test(tc, timestamps_on_out_of_order_queue);
     tcase_add_test(tc, timestamp_waits_for_its_wait_list);
-    tcase_add_test(tc, timestamp_bad_input);
+    host_task_cases_add_timestamp_errors(tc);
     suite_add_tcase(s, tc);
-    tc = oclt_tcase("urDeviceWaitExp");
+    tc = tcase("urDeviceWaitExp");
     tcase_add_test(tc, device_wait_waits_for_every_queue);
-    tcase_add_test(tc, device_wait_bad_input);
+    host_task_cases_add_device_wait_errors(tc);
     suite_add_tcase(s, tc);
     return oclt_main(s);
 }

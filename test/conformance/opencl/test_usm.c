@@ -320,12 +320,7 @@ START_TEST(launch_with_pointer_argument) {
     int *mem = T.usm ? alloc(UR_USM_TYPE_SHARED, sizeof data) : data;
     if (T.usm)
         memset(mem, 0, sizeof data);
-    ur_exp_kernel_arg_properties_t arg = {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
-                                          NULL,
-                                          UR_EXP_KERNEL_ARG_TYPE_POINTER,
-                                          0,
-                                          sizeof(void *),
-                                          {.pointer = mem}};
+    ur_exp_kernel_arg_properties_t arg = urc_test_arg_pointer(0, mem);
     size_t global = 16;
     ur_result_t r = urEnqueueKernelLaunchWithArgsExp(T.queue, k, 1, NULL, &global, NULL, 1, &arg,
                                                      NULL, 0, NULL, NULL);
