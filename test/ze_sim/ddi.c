@@ -57,11 +57,6 @@ static ze_result_t stub_image_get_memory_properties_exp(ze_image_handle_t i,
                                                         ze_image_memory_properties_exp_t *p) {
     UNSUPPORTED;
 }
-static ze_result_t stub_image_view_create_exp(ze_context_handle_t c, ze_device_handle_t d,
-                                              const ze_image_desc_t *desc, ze_image_handle_t i,
-                                              ze_image_handle_t *view) {
-    UNSUPPORTED;
-}
 static ze_result_t stub_event_query_timestamps_exp(ze_event_handle_t e, ze_device_handle_t d,
                                                    uint32_t *n, ze_kernel_timestamp_result_t *t) {
     UNSUPPORTED;
@@ -243,7 +238,7 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetImageExpProcAddrTable(ze_api_version_t 
     if (r != ZE_RESULT_SUCCESS)
         return r;
     t->pfnGetMemoryPropertiesExp = stub_image_get_memory_properties_exp;
-    t->pfnViewCreateExp = stub_image_view_create_exp;
+    t->pfnViewCreateExp = sim_image_view_create;
     return ZE_RESULT_SUCCESS;
 }
 
