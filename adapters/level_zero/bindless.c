@@ -250,8 +250,8 @@ ur_result_t l0_bindless_images_image_get_info_exp(ur_context_handle_t hContext,
 
 // The USM allocation holding `ptr`: its base and size; false when `ptr` is not USM.
 static bool usm_range(const l0_context_t *ctx, const void *ptr, uintptr_t *base, size_t *size) {
-    ze_memory_allocation_properties_t props = {ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES,
-                                               NULL, ZE_MEMORY_TYPE_UNKNOWN, 0, 0};
+    ze_memory_allocation_properties_t props = {ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES, NULL,
+                                               ZE_MEMORY_TYPE_UNKNOWN, 0, 0};
     void *b = NULL;
     if (zeMemGetAllocProperties(ctx->ze, ptr, &props, NULL) != ZE_RESULT_SUCCESS ||
         props.type == ZE_MEMORY_TYPE_UNKNOWN ||
@@ -353,11 +353,13 @@ ur_result_t l0_bindless_images_unsampled_image_create_exp(
     return make_handle(hContext, hDevice, hImageMem, pImageFormat, pImageDesc, NULL, phImage);
 }
 
-ur_result_t l0_bindless_images_sampled_image_create_exp(
-    ur_context_handle_t hContext, ur_device_handle_t hDevice,
-    ur_exp_image_mem_native_handle_t hImageMem, const ur_image_format_t *pImageFormat,
-    const ur_image_desc_t *pImageDesc, const ur_sampler_desc_t *pSamplerDesc,
-    ur_exp_image_native_handle_t *phImage) {
+ur_result_t l0_bindless_images_sampled_image_create_exp(ur_context_handle_t hContext,
+                                                        ur_device_handle_t hDevice,
+                                                        ur_exp_image_mem_native_handle_t hImageMem,
+                                                        const ur_image_format_t *pImageFormat,
+                                                        const ur_image_desc_t *pImageDesc,
+                                                        const ur_sampler_desc_t *pSamplerDesc,
+                                                        ur_exp_image_native_handle_t *phImage) {
     return make_handle(hContext, hDevice, hImageMem, pImageFormat, pImageDesc, pSamplerDesc,
                        phImage);
 }
@@ -403,8 +405,7 @@ static ur_result_t support(ur_context_handle_t hContext, ur_device_handle_t hDev
     urc_bindless_t b;
     ze_image_desc_t zd;
     bool usm = kind == UR_EXP_IMAGE_MEM_TYPE_USM_POINTER;
-    *out = available(dev) &&
-           describe(dev, format, desc, usm, &b, &zd) == UR_RESULT_SUCCESS &&
+    *out = available(dev) && describe(dev, format, desc, usm, &b, &zd) == UR_RESULT_SUCCESS &&
            (!usm || b.type == UR_MEM_TYPE_IMAGE2D);
     return UR_RESULT_SUCCESS;
 }
@@ -413,24 +414,21 @@ ur_result_t l0_bindless_images_get_image_memory_handle_type_support_exp(
     ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_image_desc_t *pImageDesc,
     const ur_image_format_t *pImageFormat, ur_exp_image_mem_type_t imageMemHandleType,
     ur_bool_t *pSupportedRet) {
-    return support(hContext, hDevice, pImageDesc, pImageFormat, imageMemHandleType,
-                   pSupportedRet);
+    return support(hContext, hDevice, pImageDesc, pImageFormat, imageMemHandleType, pSupportedRet);
 }
 
 ur_result_t l0_bindless_images_get_image_unsampled_handle_support_exp(
     ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_image_desc_t *pImageDesc,
     const ur_image_format_t *pImageFormat, ur_exp_image_mem_type_t imageMemHandleType,
     ur_bool_t *pSupportedRet) {
-    return support(hContext, hDevice, pImageDesc, pImageFormat, imageMemHandleType,
-                   pSupportedRet);
+    return support(hContext, hDevice, pImageDesc, pImageFormat, imageMemHandleType, pSupportedRet);
 }
 
 ur_result_t l0_bindless_images_get_image_sampled_handle_support_exp(
     ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_image_desc_t *pImageDesc,
     const ur_image_format_t *pImageFormat, ur_exp_image_mem_type_t imageMemHandleType,
     ur_bool_t *pSupportedRet) {
-    return support(hContext, hDevice, pImageDesc, pImageFormat, imageMemHandleType,
-                   pSupportedRet);
+    return support(hContext, hDevice, pImageDesc, pImageFormat, imageMemHandleType, pSupportedRet);
 }
 
 // ---- copies -------------------------------------------------------------------------------------
@@ -490,7 +488,7 @@ static ze_image_region_t image_region(const side_t *s, const size_t origin[3],
                                       const size_t extent[3]) {
     size_t es = s->desc.element_size;
     if (s->desc.type == UR_MEM_TYPE_IMAGE1D_ARRAY)
-        return (ze_image_region_t){(uint32_t)(origin[0] / es), (uint32_t)origin[2],      0,
+        return (ze_image_region_t){(uint32_t)(origin[0] / es), (uint32_t)origin[2], 0,
                                    (uint32_t)(extent[0] / es), (uint32_t)extent[2], 1};
     return (ze_image_region_t){(uint32_t)(origin[0] / es), (uint32_t)origin[1],
                                (uint32_t)origin[2],        (uint32_t)(extent[0] / es),
@@ -502,9 +500,9 @@ static const unsigned char *memory_at(const side_t *s, const size_t origin[3]) {
     return s->ptr + origin[2] * s->desc.slice_pitch + origin[1] * s->desc.row_pitch + origin[0];
 }
 
-static ze_result_t append_copy(ze_command_list_handle_t list, const side_t *src,
-                               const side_t *dst, const urc_bindless_box_t *box,
-                               ze_event_handle_t ev, uint32_t n, ze_event_handle_t *waits) {
+static ze_result_t append_copy(ze_command_list_handle_t list, const side_t *src, const side_t *dst,
+                               const urc_bindless_box_t *box, ze_event_handle_t ev, uint32_t n,
+                               ze_event_handle_t *waits) {
     if (src->image != NULL && dst->image != NULL) {
         ze_image_region_t sr = image_region(src, box->src, box->extent),
                           dr = image_region(dst, box->dst, box->extent);
@@ -523,23 +521,22 @@ static ze_result_t append_copy(ze_command_list_handle_t list, const side_t *src,
         uint32_t slice = (uint32_t)(rows_are_layers ? mem->desc.slice_pitch * box->extent[2]
                                                     : mem->desc.slice_pitch);
         if (img == src)
-            return zeCommandListAppendImageCopyToMemoryExt(list, (void *)memory_at(mem, morigin),
-                                                           src->image, &r, row, slice, ev, n,
-                                                           waits);
+            return zeCommandListAppendImageCopyToMemoryExt(
+                list, (void *)memory_at(mem, morigin), src->image, &r, row, slice, ev, n, waits);
         return zeCommandListAppendImageCopyFromMemoryExt(list, dst->image, memory_at(mem, morigin),
                                                          &r, row, slice, ev, n, waits);
     }
     // Memory to memory: one region copy at both sides' pitches.
-    ze_copy_region_t sr = {(uint32_t)box->src[0], (uint32_t)box->src[1], (uint32_t)box->src[2],
-                           (uint32_t)box->extent[0], (uint32_t)box->extent[1],
-                           (uint32_t)box->extent[2]};
-    ze_copy_region_t dr = {(uint32_t)box->dst[0], (uint32_t)box->dst[1], (uint32_t)box->dst[2],
-                           (uint32_t)box->extent[0], (uint32_t)box->extent[1],
-                           (uint32_t)box->extent[2]};
+    ze_copy_region_t sr = {(uint32_t)box->src[0],    (uint32_t)box->src[1],
+                           (uint32_t)box->src[2],    (uint32_t)box->extent[0],
+                           (uint32_t)box->extent[1], (uint32_t)box->extent[2]};
+    ze_copy_region_t dr = {(uint32_t)box->dst[0],    (uint32_t)box->dst[1],
+                           (uint32_t)box->dst[2],    (uint32_t)box->extent[0],
+                           (uint32_t)box->extent[1], (uint32_t)box->extent[2]};
     return zeCommandListAppendMemoryCopyRegion(
-        list, (void *)dst->ptr, &dr, (uint32_t)dst->desc.row_pitch,
-        (uint32_t)dst->desc.slice_pitch, src->ptr, &sr, (uint32_t)src->desc.row_pitch,
-        (uint32_t)src->desc.slice_pitch, ev, n, waits);
+        list, (void *)dst->ptr, &dr, (uint32_t)dst->desc.row_pitch, (uint32_t)dst->desc.slice_pitch,
+        src->ptr, &sr, (uint32_t)src->desc.row_pitch, (uint32_t)src->desc.slice_pitch, ev, n,
+        waits);
 }
 
 ur_result_t l0_bindless_images_image_copy_exp(
@@ -563,9 +560,9 @@ ur_result_t l0_bindless_images_image_copy_exp(
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "image copy: the region's stype is not EXP_IMAGE_COPY_REGION");
     side_t src, dst;
-    r = src_image ? image_side(q->ctx, pSrc, "source", &src)
-                  : memory_side(q->ctx, pSrc, src_host, pSrcImageFormat, pSrcImageDesc, "source",
-                                &src);
+    r = src_image
+            ? image_side(q->ctx, pSrc, "source", &src)
+            : memory_side(q->ctx, pSrc, src_host, pSrcImageFormat, pSrcImageDesc, "source", &src);
     if (r == UR_RESULT_SUCCESS)
         r = dst_image ? image_side(q->ctx, pDst, "destination", &dst)
                       : memory_side(q->ctx, pDst, dst_host, pDstImageFormat, pDstImageDesc,
@@ -586,8 +583,8 @@ ur_result_t l0_bindless_images_image_copy_exp(
 
 // ---- device queries -----------------------------------------------------------------------------
 
-bool l0_bindless_device_info(const l0_device_t *dev, ur_device_info_t name,
-                             const urc_info_t *out, ur_result_t *result) {
+bool l0_bindless_device_info(const l0_device_t *dev, ur_device_info_t name, const urc_info_t *out,
+                             ur_result_t *result) {
     bool on = available(dev);
     bool value;
     switch (name) {

@@ -50,13 +50,10 @@ typedef struct _ze_device_pitched_alloc_exp_properties_t {
 #endif // ZE_BINDLESS_IMAGE_EXP_NAME
 
 // The entry points as zeDriverGetExtensionFunctionAddress hands them out.
-typedef ze_result_t(ZE_APICALL *urc_zeMemGetPitchFor2dImage_fn)(ze_context_handle_t hContext,
-                                                               ze_device_handle_t hDevice,
-                                                               size_t imageWidth,
-                                                               size_t imageHeight,
-                                                               unsigned int elementSizeInBytes,
-                                                               size_t *rowPitch);
+typedef ze_result_t(ZE_APICALL *urc_zeMemGetPitchFor2dImage_fn)(
+    ze_context_handle_t hContext, ze_device_handle_t hDevice, size_t imageWidth, size_t imageHeight,
+    unsigned int elementSizeInBytes, size_t *rowPitch);
 typedef ze_result_t(ZE_APICALL *urc_zeImageGetDeviceOffsetExp_fn)(ze_image_handle_t hImage,
-                                                                 uint64_t *pDeviceOffset);
+                                                                  uint64_t *pDeviceOffset);
 
 #endif // URC_L0_ZE_BINDLESS_EXP_H

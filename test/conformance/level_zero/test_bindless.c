@@ -141,10 +141,9 @@ START_TEST(every_shape_round_trips_through_two_images) {
     for (size_t i = 0; i < bytes; ++i)
         src[i] = pattern(i);
     ur_image_desc_t host = d;
-    ck_assert_ur_ok(copy(src, (void *)a, &host, &d, &rgba8,
-                         region(0, 0, 0, 0, 0, 0, e[0] * es, e[1], e[2]),
-                         UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
-                         UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL));
+    ck_assert_ur_ok(copy(
+        src, (void *)a, &host, &d, &rgba8, region(0, 0, 0, 0, 0, 0, e[0] * es, e[1], e[2]),
+        UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL));
     // Image to image: the box from x 1, row 1 (where there are rows), the last slice.
     size_t w = e[0] - 1, h = e[1] > 1 ? e[1] - 1 : 1, y = e[1] > 1 ? 1 : 0, z = e[2] - 1;
     ur_event_handle_t ev = NULL;
@@ -185,8 +184,8 @@ START_TEST(pitched_usm_holds_images) {
     const size_t w = 5, h = 3, es = 4;
     void *usm = NULL;
     size_t pitch = 0;
-    ck_assert_ur_ok(urUSMPitchedAllocExp(T.context, T.device, NULL, NULL, w * es, h, es, &usm,
-                                         &pitch));
+    ck_assert_ur_ok(
+        urUSMPitchedAllocExp(T.context, T.device, NULL, NULL, w * es, h, es, &usm, &pitch));
     ck_assert_uint_ge(pitch, w * es);
     ur_image_desc_t host = desc(UR_MEM_TYPE_IMAGE2D, w, h, 0, 0);
     ur_image_desc_t pd = host;
@@ -198,14 +197,12 @@ START_TEST(pitched_usm_holds_images) {
                          UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
                          UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, NULL));
     ur_exp_image_mem_native_handle_t img = alloc_image(&r32f, &host);
-    ck_assert_ur_ok(copy(usm, (void *)img, &pd, &host, &r32f,
-                         region(0, 0, 0, 0, 0, 0, w * es, h, 1),
-                         UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_DEVICE,
-                         UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL));
-    ck_assert_ur_ok(copy((void *)img, back, &host, &host, &r32f,
-                         region(0, 0, 0, 0, 0, 0, w * es, h, 1),
-                         UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
-                         UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM, NULL));
+    ck_assert_ur_ok(copy(
+        usm, (void *)img, &pd, &host, &r32f, region(0, 0, 0, 0, 0, 0, w * es, h, 1),
+        UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL));
+    ck_assert_ur_ok(copy(
+        (void *)img, back, &host, &host, &r32f, region(0, 0, 0, 0, 0, 0, w * es, h, 1),
+        UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST, UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM, NULL));
     ck_assert_ur_ok(urQueueFinish(T.queue));
     ck_assert_mem_eq(back, src, sizeof src);
 
@@ -221,25 +218,23 @@ START_TEST(pitched_usm_holds_images) {
     ur_image_desc_t bad = pd;
     bad.rowPitch = pitch + 4;
     ur_exp_image_native_handle_t x = 0;
-    ck_assert_ur(urBindlessImagesUnsampledImageCreateExp(T.context, T.device, (uintptr_t)usm,
-                                                         &r32f, &bad, &x),
+    ck_assert_ur(urBindlessImagesUnsampledImageCreateExp(T.context, T.device, (uintptr_t)usm, &r32f,
+                                                         &bad, &x),
                  UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR);
     ur_image_desc_t one = desc(UR_MEM_TYPE_IMAGE1D, w, 0, 0, 0);
-    ck_assert_ur(urBindlessImagesUnsampledImageCreateExp(T.context, T.device, (uintptr_t)usm,
-                                                         &r32f, &one, &x),
+    ck_assert_ur(urBindlessImagesUnsampledImageCreateExp(T.context, T.device, (uintptr_t)usm, &r32f,
+                                                         &one, &x),
                  UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
 
     // Device to device back into the USM, a box at (1, 1): the bytes land at the pitch.
     for (size_t i = 0; i < 15; ++i)
         mid[i] = -1.0f;
-    ck_assert_ur_ok(copy(mid, (void *)img, &host, &host, &r32f,
-                         region(0, 0, 0, 0, 0, 0, w * es, h, 1),
-                         UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
-                         UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL));
-    ck_assert_ur_ok(copy((void *)img, usm, &host, &pd, &r32f,
-                         region(0, 0, 0, es, 1, 0, 2 * es, 2, 1),
-                         UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_DEVICE,
-                         UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM, NULL));
+    ck_assert_ur_ok(copy(
+        mid, (void *)img, &host, &host, &r32f, region(0, 0, 0, 0, 0, 0, w * es, h, 1),
+        UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL));
+    ck_assert_ur_ok(copy(
+        (void *)img, usm, &host, &pd, &r32f, region(0, 0, 0, es, 1, 0, 2 * es, 2, 1),
+        UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM, NULL));
     ck_assert_ur_ok(copy(usm, back, &pd, &host, &r32f, region(0, 0, 0, 0, 0, 0, w * es, h, 1),
                          UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
                          UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, NULL));
@@ -247,8 +242,7 @@ START_TEST(pitched_usm_holds_images) {
     for (size_t r = 0; r < h; ++r)
         for (size_t c = 0; c < w; ++c) {
             bool inside = r >= 1 && c >= 1 && c < 3;
-            ck_assert_msg(back[r * w + c] == (inside ? -1.0f : src[r * w + c]), "(%zu, %zu)", c,
-                          r);
+            ck_assert_msg(back[r * w + c] == (inside ? -1.0f : src[r * w + c]), "(%zu, %zu)", c, r);
         }
 
     ck_assert_ur_ok(urBindlessImagesUnsampledImageHandleDestroyExp(T.context, T.device, u));
@@ -283,9 +277,9 @@ START_TEST(refusals_get_clear_results) {
     // Values never made, freed, or of the other kind.
     ck_assert_ur(urBindlessImagesImageFreeExp(T.context, T.device, bogus),
                  UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(urBindlessImagesUnsampledImageCreateExp(T.context, T.device, bogus, &rgba8, &d,
-                                                         &h),
-                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(
+        urBindlessImagesUnsampledImageCreateExp(T.context, T.device, bogus, &rgba8, &d, &h),
+        UR_RESULT_ERROR_INVALID_VALUE);
     size_t v;
     ck_assert_ur(urBindlessImagesImageGetInfoExp(T.context, bogus, UR_IMAGE_INFO_WIDTH, &v, NULL),
                  UR_RESULT_ERROR_INVALID_VALUE);
@@ -293,7 +287,8 @@ START_TEST(refusals_get_clear_results) {
                       UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
                       UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL),
                  UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur_ok(urBindlessImagesUnsampledImageCreateExp(T.context, T.device, m, &rgba8, &d, &h));
+    ck_assert_ur_ok(
+        urBindlessImagesUnsampledImageCreateExp(T.context, T.device, m, &rgba8, &d, &h));
     ck_assert_ur(urBindlessImagesSampledImageHandleDestroyExp(T.context, T.device, h),
                  UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur(urBindlessImagesUnsampledImageHandleDestroyExp(T.context, T.device, 0x40000),
@@ -303,15 +298,15 @@ START_TEST(refusals_get_clear_results) {
                  UR_RESULT_ERROR_INVALID_VALUE);
     // A handle's descriptor must be the memory's.
     ur_image_desc_t other = desc(UR_MEM_TYPE_IMAGE2D, 4, 3, 0, 0);
-    ck_assert_ur(urBindlessImagesUnsampledImageCreateExp(T.context, T.device, m, &rgba8, &other,
-                                                         &h),
-                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(
+        urBindlessImagesUnsampledImageCreateExp(T.context, T.device, m, &rgba8, &other, &h),
+        UR_RESULT_ERROR_INVALID_VALUE);
     // Per-dimension addressing is not Level Zero's.
-    ur_exp_sampler_addr_modes_t modes = {
-        UR_STRUCTURE_TYPE_EXP_SAMPLER_ADDR_MODES,
-        NULL,
-        {UR_SAMPLER_ADDRESSING_MODE_CLAMP, UR_SAMPLER_ADDRESSING_MODE_REPEAT,
-         UR_SAMPLER_ADDRESSING_MODE_CLAMP}};
+    ur_exp_sampler_addr_modes_t modes = {UR_STRUCTURE_TYPE_EXP_SAMPLER_ADDR_MODES,
+                                         NULL,
+                                         {UR_SAMPLER_ADDRESSING_MODE_CLAMP,
+                                          UR_SAMPLER_ADDRESSING_MODE_REPEAT,
+                                          UR_SAMPLER_ADDRESSING_MODE_CLAMP}};
     ur_sampler_desc_t sd = {UR_STRUCTURE_TYPE_SAMPLER_DESC, &modes, true,
                             UR_SAMPLER_ADDRESSING_MODE_CLAMP, UR_SAMPLER_FILTER_MODE_NEAREST};
     ck_assert_ur(urBindlessImagesSampledImageCreateExp(T.context, T.device, m, &rgba8, &d, &sd, &h),
@@ -322,8 +317,7 @@ START_TEST(refusals_get_clear_results) {
                       UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL),
                  UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur(copy(host, (void *)m, &d, &d, &rgba8, region(0, 0, 0, 0, 0, 0, 16, 4, 1),
-                      UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE |
-                          UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
+                      UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE | UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
                       UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL),
                  UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur(copy((void *)m, host, &d, &d, &rgba8, region(0, 0, 0, 0, 0, 0, 16, 4, 1),
@@ -373,9 +367,8 @@ START_TEST(what_level_zero_lacks_is_unsupported) {
     ur_exp_external_mem_handle_t ext = NULL;
     ur_exp_file_descriptor_t fd = {UR_STRUCTURE_TYPE_EXP_FILE_DESCRIPTOR, NULL, 3};
     ur_exp_external_mem_desc_t md = {UR_STRUCTURE_TYPE_EXP_EXTERNAL_MEM_DESC, &fd};
-    ck_assert_ur(urBindlessImagesImportExternalMemoryExp(T.context, T.device, 64,
-                                                         UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &md,
-                                                         &ext),
+    ck_assert_ur(urBindlessImagesImportExternalMemoryExp(
+                     T.context, T.device, 64, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &md, &ext),
                  UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
 }
 END_TEST
@@ -393,8 +386,7 @@ START_TEST(support_queries_follow_level_zero) {
         {desc(UR_MEM_TYPE_IMAGE1D, 16, 0, 0, 0), UR_EXP_IMAGE_MEM_TYPE_USM_POINTER, false},
         {desc(UR_MEM_TYPE_IMAGE_CUBEMAP_EXP, 16, 16, 0, 6), UR_EXP_IMAGE_MEM_TYPE_OPAQUE_HANDLE,
          false},
-        {desc(UR_MEM_TYPE_IMAGE2D, 1u << 20, 16, 0, 0), UR_EXP_IMAGE_MEM_TYPE_OPAQUE_HANDLE,
-         false},
+        {desc(UR_MEM_TYPE_IMAGE2D, 1u << 20, 16, 0, 0), UR_EXP_IMAGE_MEM_TYPE_OPAQUE_HANDLE, false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         ur_bool_t a = !cases[i].want, b = !cases[i].want, c = !cases[i].want;
