@@ -4,9 +4,10 @@
 // offsets) over image memory and over pitched USM, copies in every direction between host
 // memory, images and USM with sub-boxes and the bytes checked, refusals of values never made,
 // freed or of the wrong kind, what Level Zero cannot do (mipmaps, cubemaps, external memory),
-// support queries and device queries. The simulated driver cannot run image instructions in
-// kernels, so nothing here samples or writes an image from device code; on real Intel hardware
-// (which this project has never had) that is the driver's part.
+// support queries and device queries, four threads at once. The simulated driver cannot run
+// image instructions in kernels, so nothing here samples or writes an image from device code;
+// on real Intel hardware (which this project has never had) that is the driver's part.
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -408,6 +409,54 @@ START_TEST(support_queries_follow_level_zero) {
 }
 END_TEST
 
+// Four threads make, copy through and free images and handles at once on one queue; each
+// checks its own bytes and that its handles stay distinct from the others'.
+enum { THREADS = 4, ROUNDS = 25 };
+
+static void *image_worker(void *arg) {
+    uintptr_t id = (uintptr_t)arg;
+    ur_image_desc_t d = desc(UR_MEM_TYPE_IMAGE2D, 8, 2, 0, 0);
+    uint8_t src[64], back[64];
+    for (int round = 0; round < ROUNDS; ++round) {
+        ur_exp_image_mem_native_handle_t m = 0;
+        ur_exp_image_native_handle_t h = 0;
+        if (urBindlessImagesImageAllocateExp(T.context, T.device, &rgba8, &d, &m) !=
+                UR_RESULT_SUCCESS ||
+            urBindlessImagesUnsampledImageCreateExp(T.context, T.device, m, &rgba8, &d, &h) !=
+                UR_RESULT_SUCCESS)
+            return (void *)"make";
+        for (size_t i = 0; i < sizeof src; ++i)
+            src[i] = (uint8_t)(id * 31 + (uintptr_t)round + i);
+        ur_exp_image_copy_region_t r = region(0, 0, 0, 0, 0, 0, 32, 2, 1);
+        ur_event_handle_t ev = NULL;
+        if (copy(src, (void *)m, &d, &d, &rgba8, r, UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
+                 UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL) != UR_RESULT_SUCCESS ||
+            copy((void *)m, back, &d, &d, &rgba8, r, UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
+                 UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM, &ev) != UR_RESULT_SUCCESS ||
+            urEventWait(1, &ev) != UR_RESULT_SUCCESS || urEventRelease(ev) != UR_RESULT_SUCCESS)
+            return (void *)"copy";
+        if (memcmp(src, back, sizeof src) != 0)
+            return (void *)"bytes";
+        if (urBindlessImagesUnsampledImageHandleDestroyExp(T.context, T.device, h) !=
+                UR_RESULT_SUCCESS ||
+            urBindlessImagesImageFreeExp(T.context, T.device, m) != UR_RESULT_SUCCESS)
+            return (void *)"free";
+    }
+    return NULL;
+}
+
+START_TEST(threads_make_copy_and_free_at_once) {
+    pthread_t t[THREADS];
+    for (uintptr_t i = 0; i < THREADS; ++i)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, image_worker, (void *)i), 0);
+    for (int i = 0; i < THREADS; ++i) {
+        void *failed = NULL;
+        pthread_join(t[i], &failed);
+        ck_assert_msg(failed == NULL, "thread %d: %s", i, (const char *)failed);
+    }
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("level zero bindless images");
     TCase *tc = l0t_tcase("urBindlessImages");
@@ -419,6 +468,7 @@ int main(void) {
     tcase_add_test(tc, refusals_get_clear_results);
     tcase_add_test(tc, what_level_zero_lacks_is_unsupported);
     tcase_add_test(tc, support_queries_follow_level_zero);
+    tcase_add_test(tc, threads_make_copy_and_free_at_once);
     suite_add_tcase(s, tc);
     return l0t_main(s);
 }
