@@ -181,6 +181,12 @@ static ur_result_t describe(const l0_device_t *dev, const ur_image_format_t *for
     return UR_RESULT_SUCCESS;
 }
 
+// Kernels reach bindless images by offset, not as arguments, so the driver cannot know to make
+// them resident: the adapter does, for image memory and each handle (as UR's adapter does).
+static ur_result_t resident(l0_context_t *ctx, l0_device_t *dev, ze_image_handle_t ze) {
+    return l0_ok(zeContextMakeImageResident(ctx->ze, dev->ze, ze), "zeContextMakeImageResident");
+}
+
 // ---- image memory -------------------------------------------------------------------------------
 
 ur_result_t l0_bindless_images_image_allocate_exp(ur_context_handle_t hContext,
@@ -203,6 +209,8 @@ ur_result_t l0_bindless_images_image_allocate_exp(ur_context_handle_t hContext,
     if (r == UR_RESULT_SUCCESS) {
         zd.pNext = &bd;
         r = l0_ok(zeImageCreate(ctx->ze, dev->ze, &zd, &m->ze), "zeImageCreate");
+        if (r == UR_RESULT_SUCCESS && (r = resident(ctx, dev, m->ze)) != UR_RESULT_SUCCESS)
+            (void)zeImageDestroy(m->ze);
     }
     if (r != UR_RESULT_SUCCESS) {
         free(m);
@@ -334,8 +342,10 @@ static ur_result_t make_handle(ur_context_handle_t hContext, ur_device_handle_t 
     }
     if (r != UR_RESULT_SUCCESS)
         return r;
+    r = resident(ctx, dev, ze);
     uint64_t offset = 0;
-    r = l0_ok(dev->platform->image_device_offset(ze, &offset), "zeImageGetDeviceOffsetExp");
+    if (r == UR_RESULT_SUCCESS)
+        r = l0_ok(dev->platform->image_device_offset(ze, &offset), "zeImageGetDeviceOffsetExp");
     if (r == UR_RESULT_SUCCESS && !view_add(offset, sampler != NULL, ctx, ze))
         r = UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     if (r != UR_RESULT_SUCCESS) {

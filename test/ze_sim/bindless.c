@@ -5,9 +5,10 @@
 // ze_sampler_desc_t must follow in the chain. ze_image_pitched_exp_desc_t places a 1D or 2D
 // image in USM whose rows are zeMemGetPitchFor2dImage's pitch apart (the simulator's rule:
 // rows rounded up to 512 bytes), so copies into the image are seen through the USM pointer.
-// zeImageViewCreateExp makes an image sharing another's storage. Kernels cannot read images
-// here (the SPIR-V interpreter has no image instructions): only creation and copies are real.
-// ZE_SIM_NO_BINDLESS=1 hides the extension (a driver without it).
+// zeImageViewCreateExp makes an image sharing another's storage; zeContextMakeImageResident
+// (which bindless images need on hardware: no kernel argument names them) checks its handles.
+// Kernels cannot read images here (the SPIR-V interpreter has no image instructions): only creation
+// and copies are real. ZE_SIM_NO_BINDLESS=1 hides the extension (a driver without it).
 #include "../../adapters/level_zero/ze_bindless_exp.h"
 #include "ze_sim_entry.h"
 #include "ze_sim_internal.h"
@@ -102,6 +103,15 @@ ze_result_t sim_image_view_create(ze_context_handle_t hContext, ze_device_handle
     view->owns_bytes = 0;
     sim_obj_init(&view->hdr, SIM_KIND_IMAGE);
     *phView = (ze_image_handle_t)view;
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t sim_context_make_image_resident(ze_context_handle_t hContext,
+                                            ze_device_handle_t hDevice, ze_image_handle_t hImage) {
+    ze_result_t r;
+    if (!sim_obj(hContext, SIM_KIND_CONTEXT, &r) || !sim_obj(hDevice, SIM_KIND_DEVICE, &r) ||
+        !sim_obj(hImage, SIM_KIND_IMAGE, &r))
+        return r;
     return ZE_RESULT_SUCCESS;
 }
 

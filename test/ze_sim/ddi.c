@@ -41,14 +41,6 @@ static ze_result_t stub_device_get_fabric_vertex_exp(ze_device_handle_t d,
                                                      ze_fabric_vertex_handle_t *v) {
     UNSUPPORTED;
 }
-static ze_result_t stub_context_make_image_resident(ze_context_handle_t c, ze_device_handle_t d,
-                                                    ze_image_handle_t i) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_context_evict_image(ze_context_handle_t c, ze_device_handle_t d,
-                                            ze_image_handle_t i) {
-    UNSUPPORTED;
-}
 static ze_result_t stub_image_get_alloc_properties_ext(ze_context_handle_t c, ze_image_handle_t i,
                                                        ze_image_allocation_ext_properties_t *p) {
     UNSUPPORTED;
@@ -165,8 +157,8 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetContextProcAddrTable(ze_api_version_t v
     t->pfnSystemBarrier = sim_context_system_barrier;
     t->pfnMakeMemoryResident = sim_context_make_memory_resident;
     t->pfnEvictMemory = sim_context_evict_memory;
-    t->pfnMakeImageResident = stub_context_make_image_resident;
-    t->pfnEvictImage = stub_context_evict_image;
+    t->pfnMakeImageResident = sim_context_make_image_resident;
+    t->pfnEvictImage = sim_context_make_image_resident; // nothing to evict either
     t->pfnCreateEx = sim_context_create_ex;
     return ZE_RESULT_SUCCESS;
 }

@@ -156,6 +156,10 @@ ze_result_t sim_bindless_chain(sim_image_t *img, const ze_image_desc_t *desc);
 int sim_bindless_enabled(void);
 /// bindless.c: zeMemGetPitchFor2dImage and zeImageGetDeviceOffsetExp by name, or NULL.
 void *sim_bindless_function(const char *name);
+/// bindless.c: zeContextMakeImageResident (and zeContextEvictImage): every image is resident
+/// here, so only the handles are checked.
+ze_result_t sim_context_make_image_resident(ze_context_handle_t hContext,
+                                            ze_device_handle_t hDevice, ze_image_handle_t hImage);
 /// bindless.c: zeImageViewCreateExp.
 ze_result_t sim_image_view_create(ze_context_handle_t hContext, ze_device_handle_t hDevice,
                                   const ze_image_desc_t *desc, ze_image_handle_t hImage,
