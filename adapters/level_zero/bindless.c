@@ -5,12 +5,12 @@
 // with a ze_sampler_desc_t in the chain, or of an image placed in pitched USM
 // (ze_image_pitched_exp_desc_t, rows at zeMemGetPitchFor2dImage's pitch). The rules are
 // common/image_bindless's. Level Zero cannot address one mip level of an image, so mipmaps,
-// like cubemaps and gather images, are UNSUPPORTED_FEATURE; external memory and semaphores
-// are not offered either. It has run only on urc's simulated driver (test/ze_sim).
+// like cubemaps and gather images, are UNSUPPORTED_FEATURE; external memory is
+// bindless_external.c's, semaphores are not offered. It has run only on urc's simulated driver
+// (test/ze_sim).
 #include <stdlib.h>
 
-#include "image_bindless.h"
-#include "l0_internal.h"
+#include "bindless.h"
 
 void l0_bindless_init(l0_platform_t *p, uint32_t version) {
     if (version < ZE_BINDLESS_IMAGE_EXP_VERSION_1_0)
@@ -131,9 +131,8 @@ static ur_result_t not_ours(const char *what, uintptr_t handle) {
                          (unsigned long long)handle, what);
 }
 
-// The context and a device of it, with the extension.
-static ur_result_t enter(ur_context_handle_t hContext, ur_device_handle_t hDevice,
-                         l0_context_t **ctx, l0_device_t **dev) {
+ur_result_t l0_bl_enter(ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                        l0_context_t **ctx, l0_device_t **dev) {
     if (!l0_is(hContext, URC_KIND_CONTEXT))
         return UR_RESULT_ERROR_INVALID_CONTEXT;
     if (!l0_is(hDevice, URC_KIND_DEVICE))
@@ -148,11 +147,9 @@ static ur_result_t enter(ur_context_handle_t hContext, ur_device_handle_t hDevic
     return UR_RESULT_SUCCESS;
 }
 
-// A format and descriptor as a Level Zero image of the device: the common checks (`linear` for
-// an image in USM), the device's limits, Level Zero's formats and types.
-static ur_result_t describe(const l0_device_t *dev, const ur_image_format_t *format,
-                            const ur_image_desc_t *desc, bool linear, urc_bindless_t *b,
-                            ze_image_desc_t *zd) {
+ur_result_t l0_bl_describe(const l0_device_t *dev, const ur_image_format_t *format,
+                           const ur_image_desc_t *desc, bool linear, urc_bindless_t *b,
+                           ze_image_desc_t *zd) {
     ur_result_t r = urc_bindless_describe(b, format, desc, linear);
     if (r != UR_RESULT_SUCCESS)
         return r;
@@ -189,6 +186,21 @@ static ur_result_t resident(l0_context_t *ctx, l0_device_t *dev, ze_image_handle
 
 // ---- image memory -------------------------------------------------------------------------------
 
+ur_result_t l0_bl_mem_adopt(l0_context_t *ctx, l0_device_t *dev, ze_image_handle_t ze,
+                            const urc_bindless_t *desc, ur_exp_image_mem_native_handle_t *out) {
+    bl_mem_t *m = URC_NEW(bl_mem_t);
+    ur_result_t r = m != NULL ? resident(ctx, dev, ze) : UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    if (r != UR_RESULT_SUCCESS) {
+        (void)zeImageDestroy(ze);
+        free(m);
+        return r;
+    }
+    *m = (bl_mem_t){NULL, ctx, dev, ze, *desc};
+    mem_add(m);
+    *out = (uintptr_t)m;
+    return UR_RESULT_SUCCESS;
+}
+
 ur_result_t l0_bindless_images_image_allocate_exp(ur_context_handle_t hContext,
                                                   ur_device_handle_t hDevice,
                                                   const ur_image_format_t *pImageFormat,
@@ -196,31 +208,21 @@ ur_result_t l0_bindless_images_image_allocate_exp(ur_context_handle_t hContext,
                                                   ur_exp_image_mem_native_handle_t *phImageMem) {
     l0_context_t *ctx;
     l0_device_t *dev;
-    ur_result_t r = enter(hContext, hDevice, &ctx, &dev);
+    ur_result_t r = l0_bl_enter(hContext, hDevice, &ctx, &dev);
+    urc_bindless_t b;
+    ze_image_desc_t zd;
+    if (r == UR_RESULT_SUCCESS)
+        r = l0_bl_describe(dev, pImageFormat, pImageDesc, false, &b, &zd);
     if (r != UR_RESULT_SUCCESS)
         return r;
-    bl_mem_t *m = URC_NEW(bl_mem_t);
-    if (m == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    ze_image_desc_t zd;
     ze_image_bindless_exp_desc_t bd = {ZE_STRUCTURE_TYPE_BINDLESS_IMAGE_EXP_DESC, NULL,
                                        ZE_IMAGE_BINDLESS_EXP_FLAG_BINDLESS};
-    r = describe(dev, pImageFormat, pImageDesc, false, &m->desc, &zd);
-    if (r == UR_RESULT_SUCCESS) {
-        zd.pNext = &bd;
-        r = l0_ok(zeImageCreate(ctx->ze, dev->ze, &zd, &m->ze), "zeImageCreate");
-        if (r == UR_RESULT_SUCCESS && (r = resident(ctx, dev, m->ze)) != UR_RESULT_SUCCESS)
-            (void)zeImageDestroy(m->ze);
-    }
-    if (r != UR_RESULT_SUCCESS) {
-        free(m);
+    zd.pNext = &bd;
+    ze_image_handle_t ze = NULL;
+    if ((r = l0_ok(zeImageCreate(ctx->ze, dev->ze, &zd, &ze), "zeImageCreate")) !=
+        UR_RESULT_SUCCESS)
         return r;
-    }
-    m->ctx = ctx;
-    m->dev = dev;
-    mem_add(m);
-    *phImageMem = (uintptr_t)m;
-    return UR_RESULT_SUCCESS;
+    return l0_bl_mem_adopt(ctx, dev, ze, &b, phImageMem);
 }
 
 ur_result_t l0_bindless_images_image_free_exp(ur_context_handle_t hContext,
@@ -228,7 +230,7 @@ ur_result_t l0_bindless_images_image_free_exp(ur_context_handle_t hContext,
                                               ur_exp_image_mem_native_handle_t hImageMem) {
     l0_context_t *ctx;
     l0_device_t *dev;
-    ur_result_t r = enter(hContext, hDevice, &ctx, &dev);
+    ur_result_t r = l0_bl_enter(hContext, hDevice, &ctx, &dev);
     if (r != UR_RESULT_SUCCESS)
         return r;
     // Taken out first: a second free of the same value is then refused, not passed on.
@@ -276,7 +278,7 @@ static ur_result_t make_handle(ur_context_handle_t hContext, ur_device_handle_t 
                                ur_exp_image_native_handle_t *phImage) {
     l0_context_t *ctx;
     l0_device_t *dev;
-    ur_result_t r = enter(hContext, hDevice, &ctx, &dev);
+    ur_result_t r = l0_bl_enter(hContext, hDevice, &ctx, &dev);
     if (r != UR_RESULT_SUCCESS)
         return r;
     ze_image_bindless_exp_desc_t bd = {ZE_STRUCTURE_TYPE_BINDLESS_IMAGE_EXP_DESC, NULL,
@@ -297,7 +299,7 @@ static ur_result_t make_handle(ur_context_handle_t hContext, ur_device_handle_t 
     bl_mem_t m;
     ze_image_handle_t ze = NULL;
     if (mem_find(ctx, hImageMem, &m)) {
-        if ((r = describe(dev, format, desc, false, &b, &zd)) != UR_RESULT_SUCCESS)
+        if ((r = l0_bl_describe(dev, format, desc, false, &b, &zd)) != UR_RESULT_SUCCESS)
             return r;
         if (b.element_size != m.desc.element_size || b.type != m.desc.type ||
             memcmp(b.extent, m.desc.extent, sizeof b.extent) != 0)
@@ -312,7 +314,7 @@ static ur_result_t make_handle(ur_context_handle_t hContext, ur_device_handle_t 
         size_t size, pitch = 0;
         if (!usm_range(ctx, (const void *)hImageMem, &base, &size))
             return not_ours("image memory or USM", hImageMem);
-        if ((r = describe(dev, format, desc, true, &b, &zd)) != UR_RESULT_SUCCESS)
+        if ((r = l0_bl_describe(dev, format, desc, true, &b, &zd)) != UR_RESULT_SUCCESS)
             return r;
         if (b.type != UR_MEM_TYPE_IMAGE2D)
             return unsupported("images in USM are 2D (zeMemGetPitchFor2dImage)");
@@ -378,7 +380,7 @@ static ur_result_t destroy_handle(ur_context_handle_t hContext, ur_device_handle
                                   ur_exp_image_native_handle_t hImage, bool sampled) {
     l0_context_t *ctx;
     l0_device_t *dev;
-    ur_result_t r = enter(hContext, hDevice, &ctx, &dev);
+    ur_result_t r = l0_bl_enter(hContext, hDevice, &ctx, &dev);
     if (r != UR_RESULT_SUCCESS)
         return r;
     ze_image_handle_t ze = view_take(hImage, sampled, ctx);
@@ -410,12 +412,12 @@ static ur_result_t support(ur_context_handle_t hContext, ur_device_handle_t hDev
     if (!l0_context_has_device(L0_CONTEXT(hContext), dev))
         return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
                              "bindless images: the device is not in the context");
-    // Image memory holds every shape describe() takes; USM holds 2D images; unsampled and
+    // Image memory holds every shape l0_bl_describe() takes; USM holds 2D images; unsampled and
     // sampled handles exist for both.
     urc_bindless_t b;
     ze_image_desc_t zd;
     bool usm = kind == UR_EXP_IMAGE_MEM_TYPE_USM_POINTER;
-    *out = available(dev) && describe(dev, format, desc, usm, &b, &zd) == UR_RESULT_SUCCESS &&
+    *out = available(dev) && l0_bl_describe(dev, format, desc, usm, &b, &zd) == UR_RESULT_SUCCESS &&
            (!usm || b.type == UR_MEM_TYPE_IMAGE2D);
     return UR_RESULT_SUCCESS;
 }
@@ -610,8 +612,8 @@ bool l0_bindless_device_info(const l0_device_t *dev, ur_device_info_t name, cons
         value = on;
         break;
     // Pitched images are 2D (zeMemGetPitchFor2dImage); Level Zero addresses no mip level, has
-    // no cubemaps or gather images, and one addressing mode per sampler; external memory and
-    // semaphores are not offered.
+    // no cubemaps or gather images, and one addressing mode per sampler; external semaphores
+    // are an extension after API 1.4, not offered.
     case UR_DEVICE_INFO_BINDLESS_IMAGES_1D_USM_SUPPORT_EXP:
     case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_1D_USM_SUPPORT_EXP:
     case UR_DEVICE_INFO_BINDLESS_SAMPLE_1D_USM_SUPPORT_EXP:
@@ -622,9 +624,11 @@ bool l0_bindless_device_info(const l0_device_t *dev, ur_device_info_t name, cons
     case UR_DEVICE_INFO_CUBEMAP_SEAMLESS_FILTERING_SUPPORT_EXP:
     case UR_DEVICE_INFO_BINDLESS_IMAGES_GATHER_SUPPORT_EXP:
     case UR_DEVICE_INFO_BINDLESS_UNIQUE_ADDRESSING_PER_DIM_SUPPORT_EXP:
-    case UR_DEVICE_INFO_EXTERNAL_MEMORY_IMPORT_SUPPORT_EXP:
     case UR_DEVICE_INFO_EXTERNAL_SEMAPHORE_IMPORT_SUPPORT_EXP:
         value = false;
+        break;
+    case UR_DEVICE_INFO_EXTERNAL_MEMORY_IMPORT_SUPPORT_EXP: // bindless_external.c
+        value = on && (l0_bl_import_types(dev) & ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD) != 0;
         break;
     default:
         return false;

@@ -51,6 +51,21 @@ ze_result_t sim_bindless_chain(sim_image_t *img, const ze_image_desc_t *desc) {
         if (bindless->flags & ZE_IMAGE_BINDLESS_EXP_FLAG_BINDLESS)
             img->offset = atomic_fetch_add(&next_offset, 1) * 0x40; // 64-byte heap slots
     }
+    // Imported storage (mem_import.c): a tight image in the descriptor's first bytes.
+    void *imported = NULL;
+    ze_result_t r =
+        sim_import_map(desc->pNext, (size_t)img->slice_pitch * img->extent[2], &imported);
+    if (r != ZE_RESULT_SUCCESS)
+        return r;
+    if (imported != NULL) {
+        if (img->offset == 0 || pitched != NULL) {
+            sim_import_unmap(imported);
+            return ZE_RESULT_ERROR_INVALID_ARGUMENT; // imported images are bindless ones
+        }
+        img->bytes = imported;
+        img->imported = 1;
+        return ZE_RESULT_SUCCESS;
+    }
     if (pitched == NULL)
         return ZE_RESULT_SUCCESS;
     if (img->offset == 0 || pitched->ptr == NULL)
@@ -95,8 +110,11 @@ ze_result_t sim_image_view_create(ze_context_handle_t hContext, ze_device_handle
     view->desc.pNext = NULL;
     view->offset = 0;
     view->sampled = 0;
+    view->imported = 0;
     if ((r = sim_bindless_chain(view, desc)) != ZE_RESULT_SUCCESS ||
-        view->bytes != base->bytes) { // a view never moves its storage to USM
+        view->bytes != base->bytes) { // a view never moves its storage to USM or a file
+        if (view->imported)
+            sim_import_unmap(view->bytes);
         free(view);
         return r != ZE_RESULT_SUCCESS ? r : ZE_RESULT_ERROR_INVALID_ARGUMENT;
     }

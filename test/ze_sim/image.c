@@ -79,7 +79,7 @@ ze_result_t sim_image_create(ze_context_handle_t hContext, ze_device_handle_t hD
     img->row_pitch = es * e[0];
     img->slice_pitch = img->row_pitch * e[1];
     // Bindless and pitched descriptors (bindless.c) may place the storage in USM.
-    if ((r = sim_bindless_chain(img, desc)) != ZE_RESULT_SUCCESS) {
+    if ((r = sim_bindless_chain(img, desc)) != ZE_RESULT_SUCCESS) { // imports nothing on failure
         free(img);
         return r;
     }
@@ -104,6 +104,8 @@ ze_result_t sim_image_destroy(ze_image_handle_t hImage) {
     sim_obj_fini(&img->hdr);
     if (img->owns_bytes)
         free(img->bytes);
+    else if (img->imported)
+        sim_import_unmap(img->bytes);
     free(img);
     return ZE_RESULT_SUCCESS;
 }

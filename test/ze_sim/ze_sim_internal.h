@@ -118,6 +118,14 @@ void sim_ipc_forget(const void *base);
 /// host_import.c: zexDriverImportExternalPointer and its siblings by name, or NULL.
 void *sim_host_import_function(const char *name);
 
+/// mem_import.c: maps the file descriptor of a ze_external_memory_import_fd_t in `pnext`
+/// (`size` bytes, shared); *out NULL when there is none. UNSUPPORTED_ENUMERATION for a type
+/// other than one opaque descriptor or DMA buffer, INVALID_ARGUMENT for a descriptor that does
+/// not map that many bytes.
+ze_result_t sim_import_map(const void *pnext, size_t size, void **out);
+/// mem_import.c: unmaps `base` when it is imported memory (1), else 0.
+int sim_import_unmap(void *base);
+
 /// Enters [p, p + size) in the table (ipc.c's opened views).
 ze_result_t sim_mem_track(void *p, size_t size, ze_memory_type_t type, sim_device_t *dev,
                           sim_context_t *ctx, unsigned flags);
@@ -145,6 +153,7 @@ typedef struct sim_image {
     int owns_bytes;
     uint64_t offset; // zeImageGetDeviceOffsetExp's answer; 0 for an image that is not bindless
     int sampled;     // made with ZE_IMAGE_BINDLESS_EXP_FLAG_SAMPLED_IMAGE and a sampler
+    int imported;    // storage mapped from an external memory descriptor (mem_import.c)
 } sim_image_t;
 
 /// Bytes per element of a plain layout; 0 for what the simulator does not hold.

@@ -1629,6 +1629,70 @@ static ur_result_t UR_APICALL checked_bindless_images_get_image_sampled_handle_s
     return l0_bindless_images_get_image_sampled_handle_support_exp(hContext, hDevice, pImageDesc, pImageFormat, imageMemHandleType, pSupportedRet);
 }
 
+static ur_result_t UR_APICALL checked_bindless_images_import_external_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t size, ur_exp_external_mem_type_t memHandleType, ur_exp_external_mem_desc_t *pExternalMemDesc, ur_exp_external_mem_handle_t *phExternalMem) {
+    ur_result_t result = urc_check_bindless_images_import_external_memory_exp(hContext, hDevice, size, memHandleType, pExternalMemDesc, phExternalMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesImportExternalMemoryExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesImportExternalMemoryExp", "hDevice");
+    return l0_bindless_images_import_external_memory_exp(hContext, hDevice, size, memHandleType, pExternalMemDesc, phExternalMem);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_map_external_array_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_image_format_t *pImageFormat, const ur_image_desc_t *pImageDesc, ur_exp_external_mem_handle_t hExternalMem, ur_exp_image_mem_native_handle_t *phImageMem) {
+    ur_result_t result = urc_check_bindless_images_map_external_array_exp(hContext, hDevice, pImageFormat, pImageDesc, hExternalMem, phImageMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesMapExternalArrayExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesMapExternalArrayExp", "hDevice");
+    return l0_bindless_images_map_external_array_exp(hContext, hDevice, pImageFormat, pImageDesc, hExternalMem, phImageMem);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_map_external_linear_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, uint64_t offset, uint64_t size, ur_exp_external_mem_handle_t hExternalMem, void **ppRetMem) {
+    ur_result_t result = urc_check_bindless_images_map_external_linear_memory_exp(hContext, hDevice, offset, size, hExternalMem, ppRetMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesMapExternalLinearMemoryExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesMapExternalLinearMemoryExp", "hDevice");
+    return l0_bindless_images_map_external_linear_memory_exp(hContext, hDevice, offset, size, hExternalMem, ppRetMem);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_release_external_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_exp_external_mem_handle_t hExternalMem) {
+    ur_result_t result = urc_check_bindless_images_release_external_memory_exp(hContext, hDevice, hExternalMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesReleaseExternalMemoryExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesReleaseExternalMemoryExp", "hDevice");
+    return l0_bindless_images_release_external_memory_exp(hContext, hDevice, hExternalMem);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_free_mapped_linear_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, void *pMem) {
+    ur_result_t result = urc_check_bindless_images_free_mapped_linear_memory_exp(hContext, hDevice, pMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesFreeMappedLinearMemoryExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesFreeMappedLinearMemoryExp", "hDevice");
+    return l0_bindless_images_free_mapped_linear_memory_exp(hContext, hDevice, pMem);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_supports_importing_handle_type_exp(ur_device_handle_t hDevice, ur_exp_external_mem_type_t memHandleType, ur_bool_t *pSupportedRet) {
+    ur_result_t result = urc_check_bindless_images_supports_importing_handle_type_exp(hDevice, memHandleType, pSupportedRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesSupportsImportingHandleTypeExp", "hDevice");
+    return l0_bindless_images_supports_importing_handle_type_exp(hDevice, memHandleType, pSupportedRet);
+}
+
 static ur_result_t UR_APICALL checked_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_exp_command_buffer_desc_t *pCommandBufferDesc, ur_exp_command_buffer_handle_t *phCommandBuffer) {
     ur_result_t result = urc_check_command_buffer_create_exp(hContext, hDevice, pCommandBufferDesc, phCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
@@ -2344,12 +2408,12 @@ const ur_dditable_t l0_ddi = {
         .pfnGetImageSampledHandleSupportExp = checked_bindless_images_get_image_sampled_handle_support_exp,
         .pfnMipmapGetLevelExp = urc_unsupported_bindless_images_mipmap_get_level_exp,
         .pfnMipmapFreeExp = urc_unsupported_bindless_images_mipmap_free_exp,
-        .pfnImportExternalMemoryExp = urc_unsupported_bindless_images_import_external_memory_exp,
-        .pfnMapExternalArrayExp = urc_unsupported_bindless_images_map_external_array_exp,
-        .pfnMapExternalLinearMemoryExp = urc_unsupported_bindless_images_map_external_linear_memory_exp,
-        .pfnReleaseExternalMemoryExp = urc_unsupported_bindless_images_release_external_memory_exp,
-        .pfnFreeMappedLinearMemoryExp = urc_unsupported_bindless_images_free_mapped_linear_memory_exp,
-        .pfnSupportsImportingHandleTypeExp = urc_unsupported_bindless_images_supports_importing_handle_type_exp,
+        .pfnImportExternalMemoryExp = checked_bindless_images_import_external_memory_exp,
+        .pfnMapExternalArrayExp = checked_bindless_images_map_external_array_exp,
+        .pfnMapExternalLinearMemoryExp = checked_bindless_images_map_external_linear_memory_exp,
+        .pfnReleaseExternalMemoryExp = checked_bindless_images_release_external_memory_exp,
+        .pfnFreeMappedLinearMemoryExp = checked_bindless_images_free_mapped_linear_memory_exp,
+        .pfnSupportsImportingHandleTypeExp = checked_bindless_images_supports_importing_handle_type_exp,
         .pfnImportExternalSemaphoreExp = urc_unsupported_bindless_images_import_external_semaphore_exp,
         .pfnReleaseExternalSemaphoreExp = urc_unsupported_bindless_images_release_external_semaphore_exp,
         .pfnWaitExternalSemaphoreExp = urc_unsupported_bindless_images_wait_external_semaphore_exp,

@@ -3,11 +3,14 @@
 // image memory in every shape Level Zero has, its info, unsampled and sampled handles (device
 // offsets) over image memory and over pitched USM, copies in every direction between host
 // memory, images and USM with sub-boxes and the bytes checked, refusals of values never made,
-// freed or of the wrong kind, what Level Zero cannot do (mipmaps, cubemaps, external memory),
-// support queries and device queries, four threads at once. The simulated driver cannot run
-// image instructions in kernels, so nothing here samples or writes an image from device code;
-// on real Intel hardware (which this project has never had) that is the driver's part.
+// freed or of the wrong kind, what Level Zero cannot do (mipmaps, cubemaps, semaphores),
+// external memory (a memfd) mapped as linear memory and as an image, support queries and device
+// queries, four threads at once. The simulated driver cannot run image instructions in kernels, so
+// nothing here samples or writes an image from device code; on real Intel hardware (which this
+// project has never had) that is the driver's part.
 #include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +91,8 @@ START_TEST(device_reports_what_level_zero_offers) {
         UR_DEVICE_INFO_BINDLESS_IMAGES_2D_USM_SUPPORT_EXP,
         UR_DEVICE_INFO_BINDLESS_SAMPLE_2D_USM_SUPPORT_EXP,
         UR_DEVICE_INFO_IMAGE_ARRAY_SUPPORT_EXP,
-        UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_2D_SUPPORT_EXP};
+        UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_2D_SUPPORT_EXP,
+        UR_DEVICE_INFO_EXTERNAL_MEMORY_IMPORT_SUPPORT_EXP};
     static const ur_device_info_t no[] = {
         UR_DEVICE_INFO_MIPMAP_SUPPORT_EXP,
         UR_DEVICE_INFO_MIPMAP_LEVEL_REFERENCE_SUPPORT_EXP,
@@ -96,7 +100,6 @@ START_TEST(device_reports_what_level_zero_offers) {
         UR_DEVICE_INFO_BINDLESS_IMAGES_GATHER_SUPPORT_EXP,
         UR_DEVICE_INFO_BINDLESS_IMAGES_1D_USM_SUPPORT_EXP,
         UR_DEVICE_INFO_BINDLESS_UNIQUE_ADDRESSING_PER_DIM_SUPPORT_EXP,
-        UR_DEVICE_INFO_EXTERNAL_MEMORY_IMPORT_SUPPORT_EXP,
         UR_DEVICE_INFO_EXTERNAL_SEMAPHORE_IMPORT_SUPPORT_EXP};
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; ++i) {
         ur_bool_t b = false;
@@ -351,7 +354,7 @@ START_TEST(refusals_get_clear_results) {
 }
 END_TEST
 
-// Mip levels, cubemaps and external memory are what Level Zero does not offer.
+// Mip levels, cubemaps and external semaphores are what Level Zero does not offer.
 START_TEST(what_level_zero_lacks_is_unsupported) {
     ur_image_desc_t mip = desc(UR_MEM_TYPE_IMAGE2D, 8, 8, 0, 0);
     mip.numMipLevel = 3;
@@ -365,12 +368,90 @@ START_TEST(what_level_zero_lacks_is_unsupported) {
                  UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
     ck_assert_ur(urBindlessImagesMipmapFreeExp(T.context, T.device, 0x1234),
                  UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
-    ur_exp_external_mem_handle_t ext = NULL;
+    ur_exp_external_semaphore_handle_t sem = NULL;
     ur_exp_file_descriptor_t fd = {UR_STRUCTURE_TYPE_EXP_FILE_DESCRIPTOR, NULL, 3};
-    ur_exp_external_mem_desc_t md = {UR_STRUCTURE_TYPE_EXP_EXTERNAL_MEM_DESC, &fd};
-    ck_assert_ur(urBindlessImagesImportExternalMemoryExp(
-                     T.context, T.device, 64, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &md, &ext),
+    ur_exp_external_semaphore_desc_t semd = {UR_STRUCTURE_TYPE_EXP_EXTERNAL_SEMAPHORE_DESC, &fd};
+    ck_assert_ur(urBindlessImagesImportExternalSemaphoreExp(
+                     T.context, T.device, UR_EXP_EXTERNAL_SEMAPHORE_TYPE_OPAQUE_FD, &semd, &sem),
                  UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+}
+END_TEST
+
+// External memory: a memfd (standing in for another API's export) imported once, mapped as
+// linear memory and as a 2D image; both see the file's bytes, and writes through the linear
+// mapping reach the file. Refusals: Windows types, boxes past the import, released handles.
+START_TEST(external_memory_maps_as_linear_memory_and_images) {
+    const size_t w = 8, h = 4, bytes = 4096;
+    int mfd = memfd_create("l0t_external", MFD_CLOEXEC);
+    ck_assert_int_ge(mfd, 0);
+    ck_assert_int_eq(ftruncate(mfd, (off_t)bytes), 0);
+    uint8_t *file = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+    ck_assert_ptr_ne(file, MAP_FAILED);
+    for (size_t i = 0; i < bytes; ++i)
+        file[i] = pattern(i);
+    ur_bool_t ok = false;
+    ck_assert_ur_ok(urBindlessImagesSupportsImportingHandleTypeExp(
+        T.device, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &ok));
+    ck_assert(ok);
+    ck_assert_ur_ok(urBindlessImagesSupportsImportingHandleTypeExp(
+        T.device, UR_EXP_EXTERNAL_MEM_TYPE_WIN32_NT, &ok));
+    ck_assert(!ok);
+
+    ur_exp_file_descriptor_t fd = {UR_STRUCTURE_TYPE_EXP_FILE_DESCRIPTOR, NULL, mfd};
+    ur_exp_external_mem_desc_t md = {UR_STRUCTURE_TYPE_EXP_EXTERNAL_MEM_DESC, &fd};
+    ur_exp_external_mem_handle_t ext = NULL, bad = NULL;
+    ck_assert_ur(urBindlessImagesImportExternalMemoryExp(
+                     T.context, T.device, bytes, UR_EXP_EXTERNAL_MEM_TYPE_WIN32_NT, &md, &bad),
+                 UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    ck_assert_ur_ok(urBindlessImagesImportExternalMemoryExp(
+        T.context, T.device, bytes, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &md, &ext));
+
+    // Linear memory from byte 256: it reads the file, and a write reaches it.
+    void *lin = NULL;
+    ck_assert_ur(
+        urBindlessImagesMapExternalLinearMemoryExp(T.context, T.device, 256, bytes, ext, &lin),
+        UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur_ok(
+        urBindlessImagesMapExternalLinearMemoryExp(T.context, T.device, 256, 512, ext, &lin));
+    uint8_t back[512];
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, back, lin, sizeof back, 0, NULL, NULL));
+    ck_assert_mem_eq(back, file + 256, sizeof back);
+    uint8_t ones[16];
+    memset(ones, 0x11, sizeof ones);
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, lin, ones, sizeof ones, 0, NULL, NULL));
+    ck_assert_mem_eq(file + 256, ones, sizeof ones);
+
+    // A 2D image over the file's first bytes, copied out whole.
+    ur_image_desc_t d = desc(UR_MEM_TYPE_IMAGE2D, w, h, 0, 0);
+    ur_exp_image_mem_native_handle_t img = 0;
+    ck_assert_ur_ok(
+        urBindlessImagesMapExternalArrayExp(T.context, T.device, &rgba8, &d, ext, &img));
+    uint8_t pixels[8 * 4 * 4];
+    ck_assert_ur_ok(copy((void *)img, pixels, &d, &d, &rgba8, region(0, 0, 0, 0, 0, 0, w * 4, h, 1),
+                         UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
+                         UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM, NULL));
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    ck_assert_mem_eq(pixels, file, sizeof pixels);
+    ur_image_desc_t huge = desc(UR_MEM_TYPE_IMAGE2D, 64, 64, 0, 0);
+    ur_exp_image_mem_native_handle_t none = 0;
+    ck_assert_ur(
+        urBindlessImagesMapExternalArrayExp(T.context, T.device, &rgba8, &huge, ext, &none),
+        UR_RESULT_ERROR_INVALID_VALUE);
+
+    // The mappings outlive the imported handle; each is freed once.
+    ck_assert_ur_ok(urBindlessImagesReleaseExternalMemoryExp(T.context, T.device, ext));
+    ck_assert_ur(urBindlessImagesReleaseExternalMemoryExp(T.context, T.device, ext),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urBindlessImagesMapExternalLinearMemoryExp(T.context, T.device, 0, 16, ext, &lin),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urBindlessImagesFreeMappedLinearMemoryExp(T.context, T.device, back),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur_ok(urBindlessImagesFreeMappedLinearMemoryExp(T.context, T.device, lin));
+    ck_assert_ur(urBindlessImagesFreeMappedLinearMemoryExp(T.context, T.device, lin),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur_ok(urBindlessImagesImageFreeExp(T.context, T.device, img));
+    munmap(file, bytes);
+    close(mfd);
 }
 END_TEST
 
@@ -467,6 +548,7 @@ int main(void) {
     tcase_add_test(tc, host_to_host_copies_boxes);
     tcase_add_test(tc, refusals_get_clear_results);
     tcase_add_test(tc, what_level_zero_lacks_is_unsupported);
+    tcase_add_test(tc, external_memory_maps_as_linear_memory_and_images);
     tcase_add_test(tc, support_queries_follow_level_zero);
     tcase_add_test(tc, threads_make_copy_and_free_at_once);
     suite_add_tcase(s, tc);
