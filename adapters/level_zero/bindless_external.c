@@ -92,8 +92,8 @@ ur_result_t l0_bindless_images_import_external_memory_exp(
     l0_ext_mem_t *e = URC_NEW(l0_ext_mem_t);
     if (e == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    *e = (l0_ext_mem_t){ctx, dev, {ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD, NULL, flag, fd->fd},
-                        size};
+    *e = (l0_ext_mem_t){
+        ctx, dev, {ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD, NULL, flag, fd->fd}, size};
     if (!urc_ptrset_add(&ext_mems, e)) {
         free(e);
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
@@ -102,9 +102,10 @@ ur_result_t l0_bindless_images_import_external_memory_exp(
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t l0_bindless_images_release_external_memory_exp(
-    ur_context_handle_t hContext, ur_device_handle_t hDevice,
-    ur_exp_external_mem_handle_t hExternalMem) {
+ur_result_t
+l0_bindless_images_release_external_memory_exp(ur_context_handle_t hContext,
+                                               ur_device_handle_t hDevice,
+                                               ur_exp_external_mem_handle_t hExternalMem) {
     l0_context_t *ctx;
     l0_device_t *dev;
     ur_result_t r = l0_bl_enter(hContext, hDevice, &ctx, &dev);
@@ -184,9 +185,9 @@ ur_result_t l0_bindless_images_free_mapped_linear_memory_exp(ur_context_handle_t
 }
 
 ur_result_t l0_bindless_images_map_external_array_exp(
-    ur_context_handle_t hContext, ur_device_handle_t hDevice,
-    const ur_image_format_t *pImageFormat, const ur_image_desc_t *pImageDesc,
-    ur_exp_external_mem_handle_t hExternalMem, ur_exp_image_mem_native_handle_t *phImageMem) {
+    ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_image_format_t *pImageFormat,
+    const ur_image_desc_t *pImageDesc, ur_exp_external_mem_handle_t hExternalMem,
+    ur_exp_image_mem_native_handle_t *phImageMem) {
     l0_context_t *ctx;
     l0_device_t *dev;
     ur_result_t r = l0_bl_enter(hContext, hDevice, &ctx, &dev);
@@ -214,9 +215,10 @@ ur_result_t l0_bindless_images_map_external_array_exp(
     return l0_bl_mem_adopt(ctx, dev, ze, &b, phImageMem);
 }
 
-ur_result_t l0_bindless_images_supports_importing_handle_type_exp(
-    ur_device_handle_t hDevice, ur_exp_external_mem_type_t memHandleType,
-    ur_bool_t *pSupportedRet) {
+ur_result_t
+l0_bindless_images_supports_importing_handle_type_exp(ur_device_handle_t hDevice,
+                                                      ur_exp_external_mem_type_t memHandleType,
+                                                      ur_bool_t *pSupportedRet) {
     if (!l0_is(hDevice, URC_KIND_DEVICE))
         return UR_RESULT_ERROR_INVALID_DEVICE;
     if ((uint32_t)memHandleType > UR_EXP_EXTERNAL_MEM_TYPE_WIN32_NT_DX11_RESOURCE)

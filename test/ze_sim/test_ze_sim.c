@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifndef ZE_SIM_LIBRARY
 #error "ZE_SIM_LIBRARY must name the built libze_urc_sim.so"
@@ -1536,6 +1538,57 @@ START_TEST(bindless_images) {
 }
 END_TEST
 
+// Imported memory (mem_import.c): a memfd's bytes seen through a device allocation and a
+// bindless image made with ze_external_memory_import_fd_t.
+START_TEST(imported_memory) {
+    int fd = memfd_create("ze_sim_import", MFD_CLOEXEC);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ftruncate(fd, 4096), 0);
+    unsigned char *file = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    ck_assert_ptr_ne(file, MAP_FAILED);
+    memset(file, 0x5a, 4096);
+    ze_external_memory_import_fd_t imp = {ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD, NULL,
+                                          ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD, fd};
+    ze_device_mem_alloc_desc_t dd = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, &imp, 0, 0};
+    void *p = NULL;
+    ck_assert_ze(zeMemAllocDevice(g_context, &dd, 8192, 0, g_device, &p),
+                 ZE_RESULT_ERROR_INVALID_ARGUMENT); // more than the file holds
+    imp.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_WIN32;
+    ck_assert_ze(zeMemAllocDevice(g_context, &dd, 4096, 0, g_device, &p),
+                 ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
+    imp.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF;
+    ck_assert_ze_ok(zeMemAllocDevice(g_context, &dd, 4096, 0, g_device, &p));
+    ck_assert_int_eq(((unsigned char *)p)[4095], 0x5a);
+    ((unsigned char *)p)[7] = 0x07; // one memory, two mappings
+    ck_assert_int_eq(file[7], 0x07);
+    ze_image_bindless_exp_desc_t bd = {ZE_STRUCTURE_TYPE_BINDLESS_IMAGE_EXP_DESC, &imp,
+                                       ZE_IMAGE_BINDLESS_EXP_FLAG_BINDLESS};
+    ze_image_desc_t d = {ZE_STRUCTURE_TYPE_IMAGE_DESC,
+                         &bd,
+                         0,
+                         ZE_IMAGE_TYPE_2D,
+                         {ZE_IMAGE_FORMAT_LAYOUT_8, ZE_IMAGE_FORMAT_TYPE_UINT,
+                          ZE_IMAGE_FORMAT_SWIZZLE_R, ZE_IMAGE_FORMAT_SWIZZLE_0,
+                          ZE_IMAGE_FORMAT_SWIZZLE_0, ZE_IMAGE_FORMAT_SWIZZLE_1},
+                         16,
+                         4,
+                         1,
+                         0,
+                         0};
+    ze_image_handle_t img = NULL;
+    ck_assert_ze_ok(zeImageCreate(g_context, g_device, &d, &img));
+    unsigned char back[64];
+    ze_command_list_handle_t list = make_immediate(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+    ck_assert_ze_ok(zeCommandListAppendImageCopyToMemory(list, back, img, NULL, NULL, 0, NULL));
+    ck_assert_mem_eq(back, file, sizeof back);
+    ck_assert_ze_ok(zeCommandListDestroy(list));
+    ck_assert_ze_ok(zeImageDestroy(img));
+    ck_assert_ze_ok(zeMemFree(g_context, p));
+    munmap(file, 4096);
+    close(fd);
+}
+END_TEST
+
 START_TEST(more_devices_and_their_peers) {
     setenv("ZE_SIM_DEVICES", "3", 1);
     ze_device_handle_t d[4] = {NULL, NULL, NULL, NULL};
@@ -1575,6 +1628,7 @@ static Suite *memory_ext_suite(void) {
     tc = tcase("zexHostImport");
     tcase_add_test(tc, host_pointer_import);
     tcase_add_test(tc, bindless_images);
+    tcase_add_test(tc, imported_memory);
     suite_add_tcase(s, tc);
     tc = tcase("zeDevicePeers");
     tcase_add_test(tc, more_devices_and_their_peers);
