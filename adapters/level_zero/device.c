@@ -522,6 +522,9 @@ ur_result_t l0_device_get_info(ur_device_handle_t hDevice, ur_device_info_t prop
     const urc_device_caps_t *caps = &dev->caps;
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     uint32_t u32;
+    ur_result_t bindless;
+    if (l0_bindless_device_info(dev, propName, &out, &bindless)) // bindless.c
+        return bindless;
     int b = fixed_bool(propName);
     if (b >= 0)
         return urc_info_bool(&out, b != 0);

@@ -5,8 +5,7 @@
 // OpenCL: a 1D array's layer is y, a 2D array's z.
 #include "l0_internal.h"
 
-// The Level Zero format of a UR format; false when Level Zero has no such layout.
-static bool ze_format(const ur_image_format_t *f, ze_image_format_t *out) {
+bool l0_image_format(const ur_image_format_t *f, ze_image_format_t *out) {
     ze_image_format_type_t type;
     unsigned bits;
     switch (f->channelType) {
@@ -108,7 +107,7 @@ static bool ze_format(const ur_image_format_t *f, ze_image_format_t *out) {
     return true;
 }
 
-static ze_image_type_t ze_type(ur_mem_type_t t) {
+ze_image_type_t l0_image_type(ur_mem_type_t t) {
     switch (t) {
     case UR_MEM_TYPE_IMAGE1D:
         return ZE_IMAGE_TYPE_1D;
@@ -180,7 +179,7 @@ ur_result_t l0_mem_image_create(ur_context_handle_t hContext, ur_mem_flags_t fla
     ze_image_desc_t desc = {ZE_STRUCTURE_TYPE_IMAGE_DESC,
                             NULL,
                             0,
-                            ze_type(img.type),
+                            l0_image_type(img.type),
                             {0},
                             img.width,
                             (uint32_t)img.height,
@@ -189,7 +188,7 @@ ur_result_t l0_mem_image_create(ur_context_handle_t hContext, ur_mem_flags_t fla
                             0};
     if (!(flags & UR_MEM_FLAG_READ_ONLY))
         desc.flags |= ZE_IMAGE_FLAG_KERNEL_WRITE;
-    if (!ze_format(pImageFormat, &desc.format))
+    if (!l0_image_format(pImageFormat, &desc.format))
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT, 0,
                              "Level Zero has no layout for this channel order and type");
     // Level Zero wants 1 for the extents a type lacks.

@@ -36,6 +36,7 @@
 #include "ranges.h"
 #include "requirements.h"
 #include "reusable_event.h"
+#include "ze_bindless_exp.h"
 #include "ze_mutable_exp.h"
 
 /// Events per Level Zero event pool; a context makes pools of this size as it needs them.
@@ -100,6 +101,9 @@ struct l0_platform_t {
     bool ext_linkage_inspection;
     bool ext_free_policies;       // ZE_extension_memory_free_policies: zeMemFreeExt, blocking free
     l0_mutable_fns_t mutable_fns; // command-buffer updates (command_buffer_update.c)
+    // ZE_experimental_bindless_image's entry points (bindless.c); NULL without the extension.
+    urc_zeImageGetDeviceOffsetExp_fn image_device_offset;
+    urc_zeMemGetPitchFor2dImage_fn pitch_for_2d_image;
     uint32_t ndevices;
     l0_device_t *devices;
 };
@@ -534,7 +538,19 @@ ur_result_t l0_run_now(l0_context_t *ctx, l0_device_t *dev, l0_append_fn append,
 ur_result_t l0_rect_side(urc_rect_side_t *s, size_t limit, ur_rect_offset_t o,
                          const ur_rect_region_t *r, size_t row, size_t slice);
 
+// ---- image.c, bindless.c ----
+/// The Level Zero format of a UR format; false when Level Zero has no such layout.
+bool l0_image_format(const ur_image_format_t *f, ze_image_format_t *out);
+/// The Level Zero type of a UR image type (3D for what is not 1D, 2D or an array of them).
+ze_image_type_t l0_image_type(ur_mem_type_t t);
+/// bindless.c: looks up the bindless image entry points of a driver with the extension.
+void l0_bindless_init(l0_platform_t *p, uint32_t version);
+/// bindless.c: the device's answer to a bindless query, or false when `name` is not one.
+bool l0_bindless_device_info(const l0_device_t *dev, ur_device_info_t name, const urc_info_t *out,
+                             ur_result_t *result);
 // ---- sampler.c ----
+/// The Level Zero sampler descriptor of a UR one (one addressing mode: the first dimension's).
+void l0_sampler_desc(const urc_sampler_t *desc, ze_sampler_desc_t *zd);
 /// The Level Zero sampler of `s` for `dev`, NULL when dev is not in the sampler's context.
 ze_sampler_handle_t l0_sampler_for(const l0_sampler_t *s, const l0_device_t *dev);
 

@@ -31,6 +31,8 @@ static void read_extensions(l0_platform_t *p) {
                 p->ext_free_policies = true;
             else if (strcmp(ext[i].name, ZE_MUTABLE_COMMAND_LIST_EXP_NAME) == 0)
                 l0_mutable_init(p, ext[i].version);
+            else if (strcmp(ext[i].name, ZE_BINDLESS_IMAGE_EXP_NAME) == 0)
+                l0_bindless_init(p, ext[i].version);
         }
     }
     free(ext);

@@ -20,6 +20,15 @@ static ze_sampler_address_mode_t ze_address(ur_sampler_addressing_mode_t m) {
     }
 }
 
+void l0_sampler_desc(const urc_sampler_t *desc, ze_sampler_desc_t *zd) {
+    // Level Zero has one addressing mode for all dimensions: the first one's is used.
+    *zd = (ze_sampler_desc_t){ZE_STRUCTURE_TYPE_SAMPLER_DESC, NULL, ze_address(desc->addressing[0]),
+                              desc->filter == UR_SAMPLER_FILTER_MODE_LINEAR
+                                  ? ZE_SAMPLER_FILTER_MODE_LINEAR
+                                  : ZE_SAMPLER_FILTER_MODE_NEAREST,
+                              desc->normalized};
+}
+
 // A wrapped native sampler (slot 0) is destroyed only when owned; urc's own always are.
 static void sampler_destroy(l0_sampler_t *s) {
     for (uint32_t i = 0; s->ze != NULL && i < s->ctx->ndevices; ++i)
@@ -61,12 +70,8 @@ ur_result_t l0_sampler_create(ur_context_handle_t hContext, const ur_sampler_des
     if (s == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     s->owns_native = true;
-    // Level Zero has one addressing mode for all dimensions: the first one's is used.
-    ze_sampler_desc_t zd = {ZE_STRUCTURE_TYPE_SAMPLER_DESC, NULL, ze_address(desc.addressing[0]),
-                            desc.filter == UR_SAMPLER_FILTER_MODE_LINEAR
-                                ? ZE_SAMPLER_FILTER_MODE_LINEAR
-                                : ZE_SAMPLER_FILTER_MODE_NEAREST,
-                            desc.normalized};
+    ze_sampler_desc_t zd;
+    l0_sampler_desc(&desc, &zd);
     for (uint32_t i = 0; res == UR_RESULT_SUCCESS && i < ctx->ndevices; ++i)
         res =
             l0_ok(zeSamplerCreate(ctx->ze, ctx->devices[i]->ze, &zd, &s->ze[i]), "zeSamplerCreate");

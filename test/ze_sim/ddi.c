@@ -41,25 +41,12 @@ static ze_result_t stub_device_get_fabric_vertex_exp(ze_device_handle_t d,
                                                      ze_fabric_vertex_handle_t *v) {
     UNSUPPORTED;
 }
-static ze_result_t stub_context_make_image_resident(ze_context_handle_t c, ze_device_handle_t d,
-                                                    ze_image_handle_t i) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_context_evict_image(ze_context_handle_t c, ze_device_handle_t d,
-                                            ze_image_handle_t i) {
-    UNSUPPORTED;
-}
 static ze_result_t stub_image_get_alloc_properties_ext(ze_context_handle_t c, ze_image_handle_t i,
                                                        ze_image_allocation_ext_properties_t *p) {
     UNSUPPORTED;
 }
 static ze_result_t stub_image_get_memory_properties_exp(ze_image_handle_t i,
                                                         ze_image_memory_properties_exp_t *p) {
-    UNSUPPORTED;
-}
-static ze_result_t stub_image_view_create_exp(ze_context_handle_t c, ze_device_handle_t d,
-                                              const ze_image_desc_t *desc, ze_image_handle_t i,
-                                              ze_image_handle_t *view) {
     UNSUPPORTED;
 }
 static ze_result_t stub_event_query_timestamps_exp(ze_event_handle_t e, ze_device_handle_t d,
@@ -170,8 +157,8 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetContextProcAddrTable(ze_api_version_t v
     t->pfnSystemBarrier = sim_context_system_barrier;
     t->pfnMakeMemoryResident = sim_context_make_memory_resident;
     t->pfnEvictMemory = sim_context_evict_memory;
-    t->pfnMakeImageResident = stub_context_make_image_resident;
-    t->pfnEvictImage = stub_context_evict_image;
+    t->pfnMakeImageResident = sim_context_make_image_resident;
+    t->pfnEvictImage = sim_context_make_image_resident; // nothing to evict either
     t->pfnCreateEx = sim_context_create_ex;
     return ZE_RESULT_SUCCESS;
 }
@@ -243,7 +230,7 @@ ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetImageExpProcAddrTable(ze_api_version_t 
     if (r != ZE_RESULT_SUCCESS)
         return r;
     t->pfnGetMemoryPropertiesExp = stub_image_get_memory_properties_exp;
-    t->pfnViewCreateExp = stub_image_view_create_exp;
+    t->pfnViewCreateExp = sim_image_view_create;
     return ZE_RESULT_SUCCESS;
 }
 

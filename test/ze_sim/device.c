@@ -268,9 +268,11 @@ sim_device_get_external_memory_properties(ze_device_handle_t hDevice,
     ze_result_t r = check_device(hDevice, props);
     if (r != ZE_RESULT_SUCCESS)
         return r;
-    props->memoryAllocationImportTypes = 0;
+    // mem_import.c maps opaque descriptors and DMA buffers into allocations and images.
+    props->memoryAllocationImportTypes =
+        ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD | ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF;
     props->memoryAllocationExportTypes = 0;
-    props->imageImportTypes = 0;
+    props->imageImportTypes = props->memoryAllocationImportTypes;
     props->imageExportTypes = 0;
     return ZE_RESULT_SUCCESS;
 }

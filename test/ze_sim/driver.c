@@ -2,6 +2,7 @@
 // The driver object, zeInit, driver queries, and the small helpers every file uses.
 #include "ze_sim_internal.h"
 #include "ze_sim_entry.h"
+#include "../../adapters/level_zero/ze_bindless_exp.h"
 #include "../../adapters/level_zero/ze_mutable_exp.h"
 
 #include <stdarg.h>
@@ -229,6 +230,7 @@ static const ze_driver_extension_properties_t g_extensions[] = {
     {ZE_EU_COUNT_EXT_NAME, ZE_EU_COUNT_EXT_VERSION_CURRENT},
     {ZE_KERNEL_SCHEDULING_HINTS_EXP_NAME, ZE_SCHEDULING_HINTS_EXP_VERSION_CURRENT},
     {ZE_MUTABLE_COMMAND_LIST_EXP_NAME, ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_CURRENT}, // mutable.c
+    {ZE_BINDLESS_IMAGE_EXP_NAME, ZE_BINDLESS_IMAGE_EXP_VERSION_CURRENT},             // bindless.c
 };
 
 ze_result_t sim_driver_get_extension_properties(ze_driver_handle_t hDriver, uint32_t *pCount,
@@ -239,6 +241,8 @@ ze_result_t sim_driver_get_extension_properties(ze_driver_handle_t hDriver, uint
     if (!pCount)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     uint32_t n = (uint32_t)(sizeof(g_extensions) / sizeof(g_extensions[0]));
+    if (!sim_bindless_enabled())
+        --n; // the bindless extension is the last entry
     sim_copy_out_count(pCount, props, g_extensions, n, sizeof(g_extensions[0]));
     return ZE_RESULT_SUCCESS;
 }
@@ -250,11 +254,14 @@ ze_result_t sim_driver_get_extension_function_address(ze_driver_handle_t hDriver
         return r;
     if (!name || !ppFunctionAddress)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    // Only the mutable command list functions (mutable.c) and Intel's host-pointer import
-    // functions (host_import.c) lack a DDI slot in API 1.4's tables; they are reached by name.
+    // Only the mutable command list functions (mutable.c), Intel's host-pointer import
+    // functions (host_import.c) and the bindless image ones (bindless.c) lack a DDI slot in API
+    // 1.4's tables; they are reached by name.
     sim_fn_t fn = sim_mutable_function(name);
     memcpy(ppFunctionAddress, &fn, sizeof fn);
     if (*ppFunctionAddress == NULL)
         *ppFunctionAddress = sim_host_import_function(name);
+    if (*ppFunctionAddress == NULL)
+        *ppFunctionAddress = sim_bindless_function(name);
     return *ppFunctionAddress != NULL ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT;
 }

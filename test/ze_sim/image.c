@@ -2,23 +2,15 @@
 // Images: row-major host storage per image (x fastest, then rows, then slices; a 1D array's
 // layers are its rows and a 2D array's its slices, the region convention Intel's driver shares
 // with OpenCL), and copies between images and memory as region copies run by the engine.
+// Bindless, pitched and view images (bindless.c) use the same storage and copies.
 #include "ze_sim_internal.h"
 #include "ze_sim_entry.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct sim_image {
-    sim_header_t hdr;
-    ze_image_desc_t desc;
-    uint32_t element_size;
-    uint32_t extent[3]; // width, rows, slices
-    uint32_t row_pitch, slice_pitch;
-    unsigned char *bytes;
-} sim_image_t;
-
 // Bytes per element of the plain (non-media) layouts; 0 for what the simulator does not hold.
-static uint32_t layout_bytes(ze_image_format_layout_t layout) {
+uint32_t sim_layout_bytes(ze_image_format_layout_t layout) {
     switch (layout) {
     case ZE_IMAGE_FORMAT_LAYOUT_8:
         return 1;
@@ -51,7 +43,7 @@ ze_result_t sim_image_create(ze_context_handle_t hContext, ze_device_handle_t hD
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     if ((uint32_t)desc->type > ZE_IMAGE_TYPE_3D)
         return ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT;
-    uint32_t es = layout_bytes(desc->format.layout);
+    uint32_t es = sim_layout_bytes(desc->format.layout);
     if (es == 0 || (uint32_t)desc->format.type > ZE_IMAGE_FORMAT_TYPE_FLOAT)
         return ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT;
     uint32_t e[3] = {(uint32_t)desc->width, 1, 1};
@@ -78,20 +70,28 @@ ze_result_t sim_image_create(ze_context_handle_t hContext, ze_device_handle_t hD
         e[2] > limit)
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     sim_image_t *img = calloc(1, sizeof *img);
-    size_t bytes = (size_t)es * e[0] * e[1] * e[2];
-    if (img)
-        img->bytes = calloc(1, bytes);
-    if (!img || !img->bytes) {
-        free(img);
+    if (!img)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    sim_obj_init(&img->hdr, SIM_KIND_IMAGE);
     img->desc = *desc;
     img->desc.pNext = NULL;
     img->element_size = es;
     memcpy(img->extent, e, sizeof e);
     img->row_pitch = es * e[0];
     img->slice_pitch = img->row_pitch * e[1];
+    // Bindless and pitched descriptors (bindless.c) may place the storage in USM.
+    if ((r = sim_bindless_chain(img, desc)) != ZE_RESULT_SUCCESS) { // imports nothing on failure
+        free(img);
+        return r;
+    }
+    if (!img->bytes) {
+        img->bytes = calloc(1, (size_t)es * e[0] * e[1] * e[2]);
+        img->owns_bytes = 1;
+    }
+    if (!img->bytes) {
+        free(img);
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    sim_obj_init(&img->hdr, SIM_KIND_IMAGE);
     *phImage = (ze_image_handle_t)img;
     return ZE_RESULT_SUCCESS;
 }
@@ -102,7 +102,10 @@ ze_result_t sim_image_destroy(ze_image_handle_t hImage) {
     if (!img)
         return r;
     sim_obj_fini(&img->hdr);
-    free(img->bytes);
+    if (img->owns_bytes)
+        free(img->bytes);
+    else if (img->imported)
+        sim_import_unmap(img->bytes);
     free(img);
     return ZE_RESULT_SUCCESS;
 }
@@ -115,7 +118,7 @@ ze_result_t sim_image_get_properties(ze_device_handle_t hDevice, const ze_image_
     if (!desc || !props)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     props->samplerFilterFlags =
-        layout_bytes(desc->format.layout)
+        sim_layout_bytes(desc->format.layout)
             ? ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT | ZE_IMAGE_SAMPLER_FILTER_FLAG_LINEAR
             : 0;
     return ZE_RESULT_SUCCESS;

@@ -206,6 +206,28 @@ ze_result_t sim_mem_alloc_shared(ze_context_handle_t hContext,
                      relaxed_limits(device_desc->pNext), 0, pptr);
 }
 
+// Device memory mapped from an external descriptor (mem_import.c), freed by sim_import_unmap.
+static ze_result_t import_device(ze_context_handle_t hContext,
+                                 const ze_device_mem_alloc_desc_t *device_desc, size_t size,
+                                 ze_device_handle_t hDevice, void **pptr) {
+    ze_result_t r;
+    sim_context_t *ctx = sim_obj(hContext, SIM_KIND_CONTEXT, &r);
+    sim_device_t *dev = ctx ? sim_obj(hDevice, SIM_KIND_DEVICE, &r) : NULL;
+    if (!dev)
+        return r;
+    if (!pptr)
+        return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    void *p = NULL;
+    if ((r = sim_import_map(device_desc->pNext, size, &p)) != ZE_RESULT_SUCCESS)
+        return r;
+    if ((r = insert(p, size, ZE_MEMORY_TYPE_DEVICE, dev, ctx, 0)) != ZE_RESULT_SUCCESS) {
+        sim_import_unmap(p);
+        return r;
+    }
+    *pptr = p;
+    return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t sim_mem_alloc_device(ze_context_handle_t hContext,
                                  const ze_device_mem_alloc_desc_t *device_desc, size_t size,
                                  size_t alignment, ze_device_handle_t hDevice, void **pptr) {
@@ -217,6 +239,8 @@ ze_result_t sim_mem_alloc_device(ze_context_handle_t hContext,
     ze_result_t r = sim_export_types(device_desc->pNext, &export_types);
     if (r != ZE_RESULT_SUCCESS)
         return r;
+    if (sim_find_ext_const(device_desc->pNext, ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD))
+        return import_device(hContext, device_desc, size, hDevice, pptr);
     return mem_alloc(hContext, ZE_MEMORY_TYPE_DEVICE, size, alignment, hDevice,
                      relaxed_limits(device_desc->pNext), export_types, pptr);
 }
@@ -252,7 +276,7 @@ ze_result_t sim_mem_free(ze_context_handle_t hContext, void *ptr) {
     pthread_mutex_unlock(&g_mem.lock);
     if (a.flags & SIM_ALLOC_MAPPED)
         sim_ipc_forget(ptr);
-    if (!sim_export_unmap(ptr))
+    if (!sim_export_unmap(ptr) && !sim_import_unmap(ptr))
         release_memory(ptr, a.size, a.flags);
     return ZE_RESULT_SUCCESS;
 }

@@ -3,6 +3,7 @@
 // points ZE_ENABLE_ALT_DRIVERS at libze_urc_sim.so before zeInit and then uses ze_api.h only,
 // plus the inspection API of ze_sim.h (reached with dlopen on the same path).
 #define ZE_SIM_WANT_API_LOADER
+#include "../../adapters/level_zero/ze_bindless_exp.h"
 #include "ze_sim.h"
 
 #include <check.h>
@@ -12,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifndef ZE_SIM_LIBRARY
 #error "ZE_SIM_LIBRARY must name the built libze_urc_sim.so"
@@ -1453,6 +1456,139 @@ START_TEST(host_pointer_import) {
 }
 END_TEST
 
+// Bindless images (bindless.c): offsets, sampled images need a sampler, pitched images live in
+// USM, views share storage.
+START_TEST(bindless_images) {
+    ze_image_bindless_exp_desc_t bd = {ZE_STRUCTURE_TYPE_BINDLESS_IMAGE_EXP_DESC, NULL,
+                                       ZE_IMAGE_BINDLESS_EXP_FLAG_BINDLESS};
+    ze_image_desc_t d = {ZE_STRUCTURE_TYPE_IMAGE_DESC,
+                         &bd,
+                         0,
+                         ZE_IMAGE_TYPE_2D,
+                         {ZE_IMAGE_FORMAT_LAYOUT_32, ZE_IMAGE_FORMAT_TYPE_FLOAT,
+                          ZE_IMAGE_FORMAT_SWIZZLE_R, ZE_IMAGE_FORMAT_SWIZZLE_0,
+                          ZE_IMAGE_FORMAT_SWIZZLE_0, ZE_IMAGE_FORMAT_SWIZZLE_1},
+                         5,
+                         3,
+                         1,
+                         0,
+                         0};
+    ze_image_handle_t a = NULL, b = NULL, plain = NULL, view = NULL, pitched = NULL;
+    ck_assert_ze_ok(zeImageCreate(g_context, g_device, &d, &a));
+    ck_assert_ze_ok(zeImageCreate(g_context, g_device, &d, &b));
+    // SAMPLED_IMAGE and a sampler come together.
+    bd.flags |= ZE_IMAGE_BINDLESS_EXP_FLAG_SAMPLED_IMAGE;
+    ck_assert_ze(zeImageCreate(g_context, g_device, &d, &plain), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    ze_sampler_desc_t sd = {ZE_STRUCTURE_TYPE_SAMPLER_DESC, NULL, ZE_SAMPLER_ADDRESS_MODE_CLAMP,
+                            ZE_SAMPLER_FILTER_MODE_NEAREST, 1};
+    bd.pNext = &sd;
+    ck_assert_ze_ok(zeImageViewCreateExp(g_context, g_device, &d, a, &view));
+    bd.pNext = NULL;
+    bd.flags = ZE_IMAGE_BINDLESS_EXP_FLAG_BINDLESS;
+    d.pNext = NULL;
+    ck_assert_ze_ok(zeImageCreate(g_context, g_device, &d, &plain));
+    // A view reads its image's storage.
+    ze_command_list_handle_t list = make_immediate(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+    float src[15], back[15];
+    for (int i = 0; i < 15; ++i)
+        src[i] = (float)i;
+    ck_assert_ze_ok(zeCommandListAppendImageCopyFromMemory(list, a, src, NULL, NULL, 0, NULL));
+    memset(back, 0, sizeof back);
+    ck_assert_ze_ok(zeCommandListAppendImageCopyToMemory(list, back, view, NULL, NULL, 0, NULL));
+    ck_assert_mem_eq(back, src, sizeof src);
+    // A pitched image lives in USM at the driver's pitch.
+    void *usm = NULL;
+    ck_assert_ze_ok(zeMemAllocDevice(g_context, &g_dev_desc, 512 * 3, 0, g_device, &usm));
+    ze_image_pitched_exp_desc_t pd = {ZE_STRUCTURE_TYPE_PITCHED_IMAGE_EXP_DESC, NULL, usm};
+    bd.pNext = &pd;
+    d.pNext = &bd;
+    ck_assert_ze_ok(zeImageCreate(g_context, g_device, &d, &pitched));
+    ck_assert_ze_ok(
+        zeCommandListAppendImageCopyFromMemory(list, pitched, src, NULL, NULL, 0, NULL));
+    ck_assert_mem_eq((char *)usm + 512, src + 5, 5 * sizeof(float));
+    d.height = 4; // 4 rows of 512 bytes leave the allocation
+    ze_image_handle_t big = NULL;
+    ck_assert_ze(zeImageCreate(g_context, g_device, &d, &big), ZE_RESULT_ERROR_INVALID_SIZE);
+    if (!g_intercept) { // the functions would get the loader's wrapped handles
+        urc_zeImageGetDeviceOffsetExp_fn offset = NULL;
+        urc_zeMemGetPitchFor2dImage_fn pitch = NULL;
+        ck_assert_ze_ok(zeDriverGetExtensionFunctionAddress(g_driver, "zeImageGetDeviceOffsetExp",
+                                                            (void **)&offset));
+        ck_assert_ze_ok(zeDriverGetExtensionFunctionAddress(g_driver, "zeMemGetPitchFor2dImage",
+                                                            (void **)&pitch));
+        uint64_t oa = 0, ob = 0, ov = 0, op = 0;
+        ck_assert_ze_ok(offset(a, &oa));
+        ck_assert_ze_ok(offset(b, &ob));
+        ck_assert_ze_ok(offset(view, &ov));
+        ck_assert_ze_ok(offset(pitched, &op));
+        ck_assert(oa != 0 && oa != ob && ov != oa && ov != ob && op != ov);
+        ck_assert_ze(offset(plain, &oa), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        size_t row = 0;
+        ck_assert_ze_ok(pitch(g_context, g_device, 5, 3, 4, &row));
+        ck_assert_uint_eq(row, 512);
+        ck_assert_ze(pitch(g_context, g_device, 0, 3, 4, &row), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    }
+    ck_assert_ze_ok(zeCommandListDestroy(list));
+    ck_assert_ze_ok(zeImageDestroy(pitched));
+    ck_assert_ze_ok(zeImageDestroy(view));
+    ck_assert_ze_ok(zeImageDestroy(plain));
+    ck_assert_ze_ok(zeImageDestroy(b));
+    ck_assert_ze_ok(zeImageDestroy(a));
+    ck_assert_ze_ok(zeMemFree(g_context, usm));
+}
+END_TEST
+
+// Imported memory (mem_import.c): a memfd's bytes seen through a device allocation and a
+// bindless image made with ze_external_memory_import_fd_t.
+START_TEST(imported_memory) {
+    int fd = memfd_create("ze_sim_import", MFD_CLOEXEC);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ftruncate(fd, 4096), 0);
+    unsigned char *file = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    ck_assert_ptr_ne(file, MAP_FAILED);
+    memset(file, 0x5a, 4096);
+    ze_external_memory_import_fd_t imp = {ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD, NULL,
+                                          ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD, fd};
+    ze_device_mem_alloc_desc_t dd = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, &imp, 0, 0};
+    void *p = NULL;
+    ck_assert_ze(zeMemAllocDevice(g_context, &dd, 8192, 0, g_device, &p),
+                 ZE_RESULT_ERROR_INVALID_ARGUMENT); // more than the file holds
+    imp.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_WIN32;
+    ck_assert_ze(zeMemAllocDevice(g_context, &dd, 4096, 0, g_device, &p),
+                 ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
+    imp.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF;
+    ck_assert_ze_ok(zeMemAllocDevice(g_context, &dd, 4096, 0, g_device, &p));
+    ck_assert_int_eq(((unsigned char *)p)[4095], 0x5a);
+    ((unsigned char *)p)[7] = 0x07; // one memory, two mappings
+    ck_assert_int_eq(file[7], 0x07);
+    ze_image_bindless_exp_desc_t bd = {ZE_STRUCTURE_TYPE_BINDLESS_IMAGE_EXP_DESC, &imp,
+                                       ZE_IMAGE_BINDLESS_EXP_FLAG_BINDLESS};
+    ze_image_desc_t d = {ZE_STRUCTURE_TYPE_IMAGE_DESC,
+                         &bd,
+                         0,
+                         ZE_IMAGE_TYPE_2D,
+                         {ZE_IMAGE_FORMAT_LAYOUT_8, ZE_IMAGE_FORMAT_TYPE_UINT,
+                          ZE_IMAGE_FORMAT_SWIZZLE_R, ZE_IMAGE_FORMAT_SWIZZLE_0,
+                          ZE_IMAGE_FORMAT_SWIZZLE_0, ZE_IMAGE_FORMAT_SWIZZLE_1},
+                         16,
+                         4,
+                         1,
+                         0,
+                         0};
+    ze_image_handle_t img = NULL;
+    ck_assert_ze_ok(zeImageCreate(g_context, g_device, &d, &img));
+    unsigned char back[64];
+    ze_command_list_handle_t list = make_immediate(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+    ck_assert_ze_ok(zeCommandListAppendImageCopyToMemory(list, back, img, NULL, NULL, 0, NULL));
+    ck_assert_mem_eq(back, file, sizeof back);
+    ck_assert_ze_ok(zeCommandListDestroy(list));
+    ck_assert_ze_ok(zeImageDestroy(img));
+    ck_assert_ze_ok(zeMemFree(g_context, p));
+    munmap(file, 4096);
+    close(fd);
+}
+END_TEST
+
 START_TEST(more_devices_and_their_peers) {
     setenv("ZE_SIM_DEVICES", "3", 1);
     ze_device_handle_t d[4] = {NULL, NULL, NULL, NULL};
@@ -1491,6 +1627,8 @@ static Suite *memory_ext_suite(void) {
     suite_add_tcase(s, tc);
     tc = tcase("zexHostImport");
     tcase_add_test(tc, host_pointer_import);
+    tcase_add_test(tc, bindless_images);
+    tcase_add_test(tc, imported_memory);
     suite_add_tcase(s, tc);
     tc = tcase("zeDevicePeers");
     tcase_add_test(tc, more_devices_and_their_peers);

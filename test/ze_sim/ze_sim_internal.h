@@ -118,6 +118,14 @@ void sim_ipc_forget(const void *base);
 /// host_import.c: zexDriverImportExternalPointer and its siblings by name, or NULL.
 void *sim_host_import_function(const char *name);
 
+/// mem_import.c: maps the file descriptor of a ze_external_memory_import_fd_t in `pnext`
+/// (`size` bytes, shared); *out NULL when there is none. UNSUPPORTED_ENUMERATION for a type
+/// other than one opaque descriptor or DMA buffer, INVALID_ARGUMENT for a descriptor that does
+/// not map that many bytes.
+ze_result_t sim_import_map(const void *pnext, size_t size, void **out);
+/// mem_import.c: unmaps `base` when it is imported memory (1), else 0.
+int sim_import_unmap(void *base);
+
 /// Enters [p, p + size) in the table (ipc.c's opened views).
 ze_result_t sim_mem_track(void *p, size_t size, ze_memory_type_t type, sim_device_t *dev,
                           sim_context_t *ctx, unsigned flags);
@@ -130,6 +138,41 @@ int sim_mem_lookup(const void *ptr, sim_alloc_info_t *out);
 ze_result_t sim_mem_check_range(const void *ptr, size_t size);
 uint64_t sim_mem_device_bytes(void);
 uint64_t sim_mem_live_count(void);
+
+// ---------------------------------------------------------------------------------------------
+// Images (image.c): row-major storage (x fastest, then rows, then slices). A bindless image
+// (bindless.c) has a device offset; a pitched one lives in USM it does not own, and a view
+// shares its parent's storage.
+typedef struct sim_image {
+    sim_header_t hdr;
+    ze_image_desc_t desc;
+    uint32_t element_size;
+    uint32_t extent[3]; // width, rows, slices
+    uint32_t row_pitch, slice_pitch;
+    unsigned char *bytes;
+    int owns_bytes;
+    uint64_t offset; // zeImageGetDeviceOffsetExp's answer; 0 for an image that is not bindless
+    int sampled;     // made with ZE_IMAGE_BINDLESS_EXP_FLAG_SAMPLED_IMAGE and a sampler
+    int imported;    // storage mapped from an external memory descriptor (mem_import.c)
+} sim_image_t;
+
+/// Bytes per element of a plain layout; 0 for what the simulator does not hold.
+uint32_t sim_layout_bytes(ze_image_format_layout_t layout);
+/// bindless.c: reads the bindless and pitched descriptors chained to an image's descriptor into
+/// `img` (its extents and element size set): a pitched image's storage, a bindless offset.
+ze_result_t sim_bindless_chain(sim_image_t *img, const ze_image_desc_t *desc);
+/// bindless.c: false when ZE_SIM_NO_BINDLESS hides the extension.
+int sim_bindless_enabled(void);
+/// bindless.c: zeMemGetPitchFor2dImage and zeImageGetDeviceOffsetExp by name, or NULL.
+void *sim_bindless_function(const char *name);
+/// bindless.c: zeContextMakeImageResident (and zeContextEvictImage): every image is resident
+/// here, so only the handles are checked.
+ze_result_t sim_context_make_image_resident(ze_context_handle_t hContext,
+                                            ze_device_handle_t hDevice, ze_image_handle_t hImage);
+/// bindless.c: zeImageViewCreateExp.
+ze_result_t sim_image_view_create(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                                  const ze_image_desc_t *desc, ze_image_handle_t hImage,
+                                  ze_image_handle_t *phView);
 
 // ---------------------------------------------------------------------------------------------
 // Events and fences (event.c). Their state is guarded by the engine lock.

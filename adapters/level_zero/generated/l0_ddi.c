@@ -1509,6 +1509,190 @@ static ur_result_t UR_APICALL checked_usm_release_exp(ur_context_handle_t hConte
     return l0_usm_release_exp(hContext, pMem);
 }
 
+static ur_result_t UR_APICALL checked_bindless_images_unsampled_image_handle_destroy_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_exp_image_native_handle_t hImage) {
+    ur_result_t result = urc_check_bindless_images_unsampled_image_handle_destroy_exp(hContext, hDevice, hImage);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesUnsampledImageHandleDestroyExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesUnsampledImageHandleDestroyExp", "hDevice");
+    return l0_bindless_images_unsampled_image_handle_destroy_exp(hContext, hDevice, hImage);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_sampled_image_handle_destroy_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_exp_image_native_handle_t hImage) {
+    ur_result_t result = urc_check_bindless_images_sampled_image_handle_destroy_exp(hContext, hDevice, hImage);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesSampledImageHandleDestroyExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesSampledImageHandleDestroyExp", "hDevice");
+    return l0_bindless_images_sampled_image_handle_destroy_exp(hContext, hDevice, hImage);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_image_allocate_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_image_format_t *pImageFormat, const ur_image_desc_t *pImageDesc, ur_exp_image_mem_native_handle_t *phImageMem) {
+    ur_result_t result = urc_check_bindless_images_image_allocate_exp(hContext, hDevice, pImageFormat, pImageDesc, phImageMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesImageAllocateExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesImageAllocateExp", "hDevice");
+    return l0_bindless_images_image_allocate_exp(hContext, hDevice, pImageFormat, pImageDesc, phImageMem);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_image_free_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_exp_image_mem_native_handle_t hImageMem) {
+    ur_result_t result = urc_check_bindless_images_image_free_exp(hContext, hDevice, hImageMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesImageFreeExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesImageFreeExp", "hDevice");
+    return l0_bindless_images_image_free_exp(hContext, hDevice, hImageMem);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_unsampled_image_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_exp_image_mem_native_handle_t hImageMem, const ur_image_format_t *pImageFormat, const ur_image_desc_t *pImageDesc, ur_exp_image_native_handle_t *phImage) {
+    ur_result_t result = urc_check_bindless_images_unsampled_image_create_exp(hContext, hDevice, hImageMem, pImageFormat, pImageDesc, phImage);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesUnsampledImageCreateExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesUnsampledImageCreateExp", "hDevice");
+    return l0_bindless_images_unsampled_image_create_exp(hContext, hDevice, hImageMem, pImageFormat, pImageDesc, phImage);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_sampled_image_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_exp_image_mem_native_handle_t hImageMem, const ur_image_format_t *pImageFormat, const ur_image_desc_t *pImageDesc, const ur_sampler_desc_t *pSamplerDesc, ur_exp_image_native_handle_t *phImage) {
+    ur_result_t result = urc_check_bindless_images_sampled_image_create_exp(hContext, hDevice, hImageMem, pImageFormat, pImageDesc, pSamplerDesc, phImage);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesSampledImageCreateExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesSampledImageCreateExp", "hDevice");
+    return l0_bindless_images_sampled_image_create_exp(hContext, hDevice, hImageMem, pImageFormat, pImageDesc, pSamplerDesc, phImage);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_image_copy_exp(ur_queue_handle_t hQueue, const void *pSrc, void *pDst, const ur_image_desc_t *pSrcImageDesc, const ur_image_desc_t *pDstImageDesc, const ur_image_format_t *pSrcImageFormat, const ur_image_format_t *pDstImageFormat, ur_exp_image_copy_region_t *pCopyRegion, ur_exp_image_copy_flags_t imageCopyFlags, ur_exp_image_copy_input_types_t imageCopyInputTypes, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+    ur_result_t result = urc_check_bindless_images_image_copy_exp(hQueue, pSrc, pDst, pSrcImageDesc, pDstImageDesc, pSrcImageFormat, pDstImageFormat, pCopyRegion, imageCopyFlags, imageCopyInputTypes, numEventsInWaitList, phEventWaitList, phEvent);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urBindlessImagesImageCopyExp", "hQueue");
+    for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
+        if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
+            return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urBindlessImagesImageCopyExp", "phEventWaitList");
+    return l0_bindless_images_image_copy_exp(hQueue, pSrc, pDst, pSrcImageDesc, pDstImageDesc, pSrcImageFormat, pDstImageFormat, pCopyRegion, imageCopyFlags, imageCopyInputTypes, numEventsInWaitList, phEventWaitList, phEvent);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_image_get_info_exp(ur_context_handle_t hContext, ur_exp_image_mem_native_handle_t hImageMem, ur_image_info_t propName, void *pPropValue, size_t *pPropSizeRet) {
+    ur_result_t result = urc_check_bindless_images_image_get_info_exp(hContext, hImageMem, propName, pPropValue, pPropSizeRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesImageGetInfoExp", "hContext");
+    return l0_bindless_images_image_get_info_exp(hContext, hImageMem, propName, pPropValue, pPropSizeRet);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_get_image_memory_handle_type_support_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_image_desc_t *pImageDesc, const ur_image_format_t *pImageFormat, ur_exp_image_mem_type_t imageMemHandleType, ur_bool_t *pSupportedRet) {
+    ur_result_t result = urc_check_bindless_images_get_image_memory_handle_type_support_exp(hContext, hDevice, pImageDesc, pImageFormat, imageMemHandleType, pSupportedRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesGetImageMemoryHandleTypeSupportExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesGetImageMemoryHandleTypeSupportExp", "hDevice");
+    return l0_bindless_images_get_image_memory_handle_type_support_exp(hContext, hDevice, pImageDesc, pImageFormat, imageMemHandleType, pSupportedRet);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_get_image_unsampled_handle_support_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_image_desc_t *pImageDesc, const ur_image_format_t *pImageFormat, ur_exp_image_mem_type_t imageMemHandleType, ur_bool_t *pSupportedRet) {
+    ur_result_t result = urc_check_bindless_images_get_image_unsampled_handle_support_exp(hContext, hDevice, pImageDesc, pImageFormat, imageMemHandleType, pSupportedRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesGetImageUnsampledHandleSupportExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesGetImageUnsampledHandleSupportExp", "hDevice");
+    return l0_bindless_images_get_image_unsampled_handle_support_exp(hContext, hDevice, pImageDesc, pImageFormat, imageMemHandleType, pSupportedRet);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_get_image_sampled_handle_support_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_image_desc_t *pImageDesc, const ur_image_format_t *pImageFormat, ur_exp_image_mem_type_t imageMemHandleType, ur_bool_t *pSupportedRet) {
+    ur_result_t result = urc_check_bindless_images_get_image_sampled_handle_support_exp(hContext, hDevice, pImageDesc, pImageFormat, imageMemHandleType, pSupportedRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesGetImageSampledHandleSupportExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesGetImageSampledHandleSupportExp", "hDevice");
+    return l0_bindless_images_get_image_sampled_handle_support_exp(hContext, hDevice, pImageDesc, pImageFormat, imageMemHandleType, pSupportedRet);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_import_external_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, size_t size, ur_exp_external_mem_type_t memHandleType, ur_exp_external_mem_desc_t *pExternalMemDesc, ur_exp_external_mem_handle_t *phExternalMem) {
+    ur_result_t result = urc_check_bindless_images_import_external_memory_exp(hContext, hDevice, size, memHandleType, pExternalMemDesc, phExternalMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesImportExternalMemoryExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesImportExternalMemoryExp", "hDevice");
+    return l0_bindless_images_import_external_memory_exp(hContext, hDevice, size, memHandleType, pExternalMemDesc, phExternalMem);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_map_external_array_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_image_format_t *pImageFormat, const ur_image_desc_t *pImageDesc, ur_exp_external_mem_handle_t hExternalMem, ur_exp_image_mem_native_handle_t *phImageMem) {
+    ur_result_t result = urc_check_bindless_images_map_external_array_exp(hContext, hDevice, pImageFormat, pImageDesc, hExternalMem, phImageMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesMapExternalArrayExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesMapExternalArrayExp", "hDevice");
+    return l0_bindless_images_map_external_array_exp(hContext, hDevice, pImageFormat, pImageDesc, hExternalMem, phImageMem);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_map_external_linear_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, uint64_t offset, uint64_t size, ur_exp_external_mem_handle_t hExternalMem, void **ppRetMem) {
+    ur_result_t result = urc_check_bindless_images_map_external_linear_memory_exp(hContext, hDevice, offset, size, hExternalMem, ppRetMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesMapExternalLinearMemoryExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesMapExternalLinearMemoryExp", "hDevice");
+    return l0_bindless_images_map_external_linear_memory_exp(hContext, hDevice, offset, size, hExternalMem, ppRetMem);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_release_external_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, ur_exp_external_mem_handle_t hExternalMem) {
+    ur_result_t result = urc_check_bindless_images_release_external_memory_exp(hContext, hDevice, hExternalMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesReleaseExternalMemoryExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesReleaseExternalMemoryExp", "hDevice");
+    return l0_bindless_images_release_external_memory_exp(hContext, hDevice, hExternalMem);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_free_mapped_linear_memory_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, void *pMem) {
+    ur_result_t result = urc_check_bindless_images_free_mapped_linear_memory_exp(hContext, hDevice, pMem);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urBindlessImagesFreeMappedLinearMemoryExp", "hContext");
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesFreeMappedLinearMemoryExp", "hDevice");
+    return l0_bindless_images_free_mapped_linear_memory_exp(hContext, hDevice, pMem);
+}
+
+static ur_result_t UR_APICALL checked_bindless_images_supports_importing_handle_type_exp(ur_device_handle_t hDevice, ur_exp_external_mem_type_t memHandleType, ur_bool_t *pSupportedRet) {
+    ur_result_t result = urc_check_bindless_images_supports_importing_handle_type_exp(hDevice, memHandleType, pSupportedRet);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hDevice, URC_KIND_DEVICE, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_DEVICE, "urBindlessImagesSupportsImportingHandleTypeExp", "hDevice");
+    return l0_bindless_images_supports_importing_handle_type_exp(hDevice, memHandleType, pSupportedRet);
+}
+
 static ur_result_t UR_APICALL checked_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice, const ur_exp_command_buffer_desc_t *pCommandBufferDesc, ur_exp_command_buffer_handle_t *phCommandBuffer) {
     ur_result_t result = urc_check_command_buffer_create_exp(hContext, hDevice, pCommandBufferDesc, phCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
@@ -2210,7 +2394,31 @@ const ur_dditable_t l0_ddi = {
         .pfnImportExp = checked_usm_import_exp,
         .pfnReleaseExp = checked_usm_release_exp,
     },
-    .BindlessImagesExp = URC_UNSUPPORTED_BINDLESS_IMAGES_EXP,
+    .BindlessImagesExp = {
+        .pfnUnsampledImageHandleDestroyExp = checked_bindless_images_unsampled_image_handle_destroy_exp,
+        .pfnSampledImageHandleDestroyExp = checked_bindless_images_sampled_image_handle_destroy_exp,
+        .pfnImageAllocateExp = checked_bindless_images_image_allocate_exp,
+        .pfnImageFreeExp = checked_bindless_images_image_free_exp,
+        .pfnUnsampledImageCreateExp = checked_bindless_images_unsampled_image_create_exp,
+        .pfnSampledImageCreateExp = checked_bindless_images_sampled_image_create_exp,
+        .pfnImageCopyExp = checked_bindless_images_image_copy_exp,
+        .pfnImageGetInfoExp = checked_bindless_images_image_get_info_exp,
+        .pfnGetImageMemoryHandleTypeSupportExp = checked_bindless_images_get_image_memory_handle_type_support_exp,
+        .pfnGetImageUnsampledHandleSupportExp = checked_bindless_images_get_image_unsampled_handle_support_exp,
+        .pfnGetImageSampledHandleSupportExp = checked_bindless_images_get_image_sampled_handle_support_exp,
+        .pfnMipmapGetLevelExp = urc_unsupported_bindless_images_mipmap_get_level_exp,
+        .pfnMipmapFreeExp = urc_unsupported_bindless_images_mipmap_free_exp,
+        .pfnImportExternalMemoryExp = checked_bindless_images_import_external_memory_exp,
+        .pfnMapExternalArrayExp = checked_bindless_images_map_external_array_exp,
+        .pfnMapExternalLinearMemoryExp = checked_bindless_images_map_external_linear_memory_exp,
+        .pfnReleaseExternalMemoryExp = checked_bindless_images_release_external_memory_exp,
+        .pfnFreeMappedLinearMemoryExp = checked_bindless_images_free_mapped_linear_memory_exp,
+        .pfnSupportsImportingHandleTypeExp = checked_bindless_images_supports_importing_handle_type_exp,
+        .pfnImportExternalSemaphoreExp = urc_unsupported_bindless_images_import_external_semaphore_exp,
+        .pfnReleaseExternalSemaphoreExp = urc_unsupported_bindless_images_release_external_semaphore_exp,
+        .pfnWaitExternalSemaphoreExp = urc_unsupported_bindless_images_wait_external_semaphore_exp,
+        .pfnSignalExternalSemaphoreExp = urc_unsupported_bindless_images_signal_external_semaphore_exp,
+    },
     .CommandBufferExp = {
         .pfnCreateExp = checked_command_buffer_create_exp,
         .pfnRetainExp = checked_command_buffer_retain_exp,
