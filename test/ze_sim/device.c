@@ -268,10 +268,11 @@ sim_device_get_external_memory_properties(ze_device_handle_t hDevice,
     ze_result_t r = check_device(hDevice, props);
     if (r != ZE_RESULT_SUCCESS)
         return r;
-    // mem_import.c maps opaque descriptors and DMA buffers into allocations and images.
+    // mem_import.c maps opaque descriptors and DMA buffers into allocations and images;
+    // mem_export.c makes device allocations exportable as either.
     props->memoryAllocationImportTypes =
         ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD | ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF;
-    props->memoryAllocationExportTypes = 0;
+    props->memoryAllocationExportTypes = props->memoryAllocationImportTypes;
     props->imageImportTypes = props->memoryAllocationImportTypes;
     props->imageExportTypes = 0;
     return ZE_RESULT_SUCCESS;
