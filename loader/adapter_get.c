@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // urAdapterGet: the one entry point that visits every loaded adapter.
-#include "enum_names.h"
+#include "core/enum_names.h"
 #include "intercept.h"
 #include "loader.h"
 #include "ur_checks.h"

@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "env.h"
+#include "core/alloc.h"
+#include "env/env.h"
 #include "loader.h"
-#include "selector.h"
+#include "env/selector.h"
 #include "ur_checks.h"
 
 // A device the selector may pick, with its position: root index (counted across the

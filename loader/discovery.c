@@ -8,12 +8,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "alloc.h"
-#include "enum_names.h"
-#include "env.h"
-#include "kvparse.h"
+#include "core/alloc.h"
+#include "core/enum_names.h"
+#include "env/env.h"
+#include "env/kvparse.h"
 #include "loader.h"
-#include "selector.h"
+#include "env/selector.h"
 #include "ur_loader_getters.h"
 
 // The adapters urc knows by name, in the lexicographic order of their libraries, which is

@@ -4,9 +4,9 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "env.h"
-#include "info.h"
+#include "core/alloc.h"
+#include "env/env.h"
+#include "core/info.h"
 #include "intercept.h"
 #include "loader.h"
 #include "ur_checks.h"

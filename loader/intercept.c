@@ -10,9 +10,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "env.h"
+#include "env/env.h"
 #include "loader.h"
-#include "log.h"
+#include "env/log.h"
 #include "print_text.h"
 #include "timeline.h"
 
@@ -71,7 +71,7 @@ static unsigned layers_from_env(urc_logger_t *lg) {
 static void stop(bool adapters_alive);
 
 // At exit (or when the loader is unloaded) without a last urLoaderTearDown: the report and
-// the file still come out. A destructor, not atexit, as in common/log.c.
+// the file still come out. A destructor, not atexit, as in common/env/log.c.
 __attribute__((destructor)) static void stop_at_exit(void) {
     stop(false);
 }

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "log.h"
+#include "env/log.h"
 #include "ur_ddi.h"
 
 /// One opened adapter library.

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "enum_names.h"
+#include "core/enum_names.h"
 #include "ur_api.h"
 
 /// Text built by appending. Running out of memory is remembered, not fatal: the printer

@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "enum_names.h"
-#include "env.h"
+#include "core/enum_names.h"
+#include "env/env.h"
 #include "loader.h"
 #include "ur_ddi.h"
 

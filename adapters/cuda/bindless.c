@@ -2,7 +2,7 @@
 // Bindless image memory and handles on CUDA: image memory is a CUDA array (cuArray3DCreate) or
 // mipmapped array (cuMipmappedArrayCreate); an unsampled handle is a surface object over an
 // array, a sampled one a texture object over an array, a mipmapped array, or pitched USM (1D
-// linear and 2D pitch resources). The rules are common/image_bindless's; this file keeps the
+// linear and 2D pitch resources). The rules are common/image/image_bindless's; this file keeps the
 // registry of what it handed out and translates to the driver.
 #include <stdlib.h>
 #include <string.h>

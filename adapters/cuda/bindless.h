@@ -8,7 +8,7 @@
 #define URC_CUDA_BINDLESS_H
 
 #include "cuda_internal.h"
-#include "image_bindless.h"
+#include "image/image_bindless.h"
 
 typedef enum cuda_bl_kind_t {
     CUDA_BL_ARRAY,          // cuArray3DCreate: ImageFreeExp

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // urBindlessImagesImageCopyExp on CUDA: every direction and input type is one cuMemcpy2DAsync
 // (flat boxes between 1D/2D arrays and memory) or cuMemcpy3DAsync (3D images, layers, slices)
-// on the queue's stream. common/image_bindless checks the sides and the box; image sides are
+// on the queue's stream. common/image/image_bindless checks the sides and the box; image sides are
 // arrays this adapter handed out (bindless.c), memory sides are host memory or USM laid out by
 // their descriptor's row pitch.
 #include <string.h>

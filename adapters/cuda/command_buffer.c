@@ -4,7 +4,7 @@
 // it); finalisation instantiates the graph; each enqueue is one cuGraphLaunch; kernel updates
 // go through cuGraphExecKernelNodeSetParams. A command's event is an event-record node after
 // it, its wait list event-wait nodes before it; event updates swap their CUevents. The state
-// machine, sync points and UR's rules are common/command_buffer.c.
+// machine, sync points and UR's rules are common/queue/command_buffer.c.
 #include <stdlib.h>
 #include <string.h>
 

@@ -2,7 +2,7 @@
 // urContext*: a set of devices. Each device's primary CUDA context does the work, so a UR
 // context owns no native object, only its device list and the extended deleters.
 #include "cuda_internal.h"
-#include "usm_pools.h"
+#include "pool/pool_handle.h"
 
 bool cuda_context_has_device(const cuda_context_t *ctx, const cuda_device_t *dev) {
     for (uint32_t i = 0; i < ctx->ndevices; ++i)

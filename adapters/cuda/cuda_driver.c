@@ -5,7 +5,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#include "log.h"
+#include "env/log.h"
 
 cuda_driver_t cu;
 

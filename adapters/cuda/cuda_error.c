@@ -3,7 +3,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
-#include "assert_record.h"
+#include "program/assert_record.h"
 #include "cuda_internal.h"
 #include "urc_assert.h"
 
@@ -80,7 +80,7 @@ static ur_result_t map(CUresult r) {
 }
 
 // CUDA has printed the device's assert message by the time a call returns 710, and the context
-// is dead from then on. Delivery is common/assert_record.h's: abort (trapping first under a
+// is dead from then on. Delivery is common/program/assert_record.h's: abort (trapping first under a
 // debugger) or, with URC_ASSERT_MODE=report, the result every urc adapter gives for a device
 // assert (ADAPTER_SPECIFIC, native code URC_ERROR_DEVICE_ASSERT; the message names CUDA's
 // 710). Only the first sighting is delivered; later calls on the dead context fail the same way.

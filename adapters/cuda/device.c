@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "assert_record.h"
+#include "program/assert_record.h"
 #include "bindless.h"
 #include "cuda_internal.h"
 #include "nvml.h"
@@ -374,8 +374,8 @@ static int fixed_bool(ur_device_info_t name) {
     case UR_DEVICE_INFO_BUILD_ON_SUBDEVICE:
     case UR_DEVICE_INFO_PREFERRED_INTEROP_USER_SYNC:
     case UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT:
-    case UR_DEVICE_INFO_USM_POOL_SUPPORT:                    // common/usm_pool
-    case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP:   // common/usm_async
+    case UR_DEVICE_INFO_USM_POOL_SUPPORT:                    // common/pool/pool_allocator
+    case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP:   // common/memory/usm_async
     case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:              // virtual_mem.c
     case UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP: // usm_exp.c
     case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:

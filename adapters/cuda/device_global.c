@@ -4,8 +4,8 @@
 //
 // A SYCL runtime names a device global by its unique id; UR's "<id>@global_id_mapping"
 // metadata gives the PTX symbol (without it the name is used as the symbol). The symbol's
-// address and bound are found once per program by common/devglobal's urc_dg_resolve (the rule
-// every urc adapter follows) and cached, so a repeated copy costs one cache hit, then the same
+// address and bound are found once per program by common/program/devglobal's urc_dg_resolve (the
+// rule every urc adapter follows) and cached, so a repeated copy costs one cache hit, then the same
 // cuMemcpy{HtoD,DtoH}Async a hand-written CUDA program would issue.
 #include "cuda_internal.h"
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 
 #include "cuda_internal.h"
-#include "fill.h"
-#include "usm_range.h"
+#include "memory/fill.h"
+#include "memory/usm_range.h"
 
 // ---- waits and barriers ----
 
@@ -545,7 +545,7 @@ ur_result_t cuda_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_
     ur_result_t res = usm_rows(hQueue, pMem, pitch, width, height);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    // The pattern runs on from row to row (common/fill.h). When rows do not each start it
+    // The pattern runs on from row to row (common/memory/fill.h). When rows do not each start it
     // afresh, the region is written out on the host and copied: CUDA takes a pageable source's
     // bytes before an asynchronous copy returns, so the image is freed right after.
     uint8_t *image = NULL;

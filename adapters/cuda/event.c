@@ -8,7 +8,7 @@
 // a destroy. Recording an event again is what CUDA allows any time; a wait that captured the
 // old record is unaffected.
 #include "cuda_internal.h"
-#include "event_callbacks.h"
+#include "queue/event_callbacks.h"
 
 void cuda_event_pool_init(cuda_device_t *dev) {
     for (int t = 0; t < 2; ++t) {
@@ -407,7 +407,7 @@ ur_result_t cuda_event_create_with_native_handle(ur_native_handle_t hNativeEvent
 //
 // CUDA has no event callbacks: cuLaunchHostFunc runs its function in the stream's order (so a
 // callback registered late would wait for everything enqueued since) and forbids CUDA calls
-// inside it, which rules out a user callback that releases the event. common/event_callbacks
+// inside it, which rules out a user callback that releases the event. common/queue/event_callbacks
 // polls the events with cuEventQuery from one adapter thread instead.
 
 static urc_event_poll_t callback_poll(ur_event_handle_t hEvent) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Images on CUDA arrays: the rules are common/image's; this file maps UR's formats to array
+// Images on CUDA arrays: the rules are common/image/image's; this file maps UR's formats to array
 // formats (R, RG and RGBA of 8/16/32-bit integers, half and float; normalised types are the same
 // storage, read normalised by texture fetches), creates the array with a surface object kernels
 // receive, and reads, writes and copies boxes with cuMemcpy3DAsync. A 1D array is a layered 1D

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Inter-process USM: urIPCGetMemHandleExp wraps cuIpcGetMemHandle's handle and the pointer's
-// offset in its allocation in urc's checked handle data (common/ipc_handle); another process
+// offset in its allocation in urc's checked handle data (common/ipc/ipc_handle); another process
 // opens it with cuIpcOpenMemHandle and gets the same byte. Pooled pointers share their whole slab,
 // so they are refused. Physical-memory handles are ipc_physical.c, event handles ipc_event.c.
 
 #include "cuda_internal.h"
-#include "ipc_handle.h"
-#include "usm_pools.h"
+#include "ipc/ipc_handle.h"
+#include "pool/pool_handle.h"
 
 /// The payload of CUDA's IPC memory handle data.
 typedef struct cuda_ipc_mem_payload_t {

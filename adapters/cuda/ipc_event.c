@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // IPC event handles on CUDA: cuIpcGetEventHandle of a reusable event made with
 // UR_EXP_EVENT_FLAG_IPC_EXP (its CUevent has CU_EVENT_INTERPROCESS), wrapped in urc's
-// self-describing handle data (common/ipc_handle.h); another process opens it with
+// self-describing handle data (common/ipc/ipc_handle.h); another process opens it with
 // cuIpcOpenEventHandle and gets a reusable event sharing the CUevent's state: a signal through
 // either is seen by waits on both.
 #include "cuda_internal.h"
-#include "ipc_handle.h"
+#include "ipc/ipc_handle.h"
 
 bool cuda_ipc_events_available(void) {
     return cu.IpcGetEventHandle != NULL && cu.IpcOpenEventHandle != NULL;

@@ -2,8 +2,8 @@
 // Inter-process physical memory: physical memory made with UR_PHYSICAL_MEM_FLAG_ENABLE_IPC asks
 // cuMemCreate for a POSIX file descriptor handle type; urIPCGetPhysMemHandleExp exports it
 // (cuMemExportToShareableHandle). A descriptor means nothing in another process, so the handle
-// data (urc's checked framing, common/ipc_handle.h, which names the exporting process) carry the
-// exporter's descriptor, and the opening process takes a copy with pidfd_open + pidfd_getfd
+// data (urc's checked framing, common/ipc/ipc_handle.h, which names the exporting process) carry
+// the exporter's descriptor, and the opening process takes a copy with pidfd_open + pidfd_getfd
 // before cuMemImportFromShareableHandle. The payload also carries what lets the opener refuse a
 // stale handle or one for another device before the driver sees it: the descriptor's file
 // identity (a closed and reused descriptor number is usually another file; where it is not, the
@@ -15,7 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "ipc_handle.h"
+#include "ipc/ipc_handle.h"
 #include "physical_mem.h"
 
 #ifndef SYS_pidfd_open

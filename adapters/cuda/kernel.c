@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cuda_internal.h"
-#include "hashmap.h"
-#include "launch.h"
+#include "core/hashmap.h"
+#include "queue/launch.h"
 
 // UR's per-kernel metadata entries are named "<kernel>@<tag>".
 static const urc_prop_t *kernel_prop(const cuda_program_t *p, const char *kernel, const char *tag) {

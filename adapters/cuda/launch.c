@@ -9,8 +9,8 @@
 #include <stdlib.h>
 
 #include "cuda_internal.h"
-#include "launch.h"
-#include "pnext.h"
+#include "queue/launch.h"
+#include "core/pnext.h"
 
 // Bytes of argument frame kept on the stack; larger frames use the kernel's kept frame.
 #define LAUNCH_STACK_BYTES 2048

@@ -3,8 +3,8 @@
 // cuMemCreate with the POSIX file descriptor handle type, a cuMemAddressReserve range (at the
 // requested alignment), cuMemMap and read-write access for the device. The export is
 // cuMemExportToShareableHandle's descriptor, the caller's to close. Which pointers are
-// exportable allocations is common/mem_export's record.
-#include "mem_export.h"
+// exportable allocations is common/ipc/mem_export's record.
+#include "ipc/mem_export.h"
 #include "physical_mem.h"
 
 static ur_result_t check(ur_context_handle_t hContext, ur_device_handle_t hDevice) {

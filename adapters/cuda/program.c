@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cuda_internal.h"
-#include "vfselect.h"
+#include "program/vfselect.h"
 
 // First word of a fatbinary file (nvcc -fatbin), little endian.
 #define CUDA_FATBIN_MAGIC 0xBA55ED50u

@@ -2,7 +2,7 @@
 // Samplers. CUDA has no sampler object: SYCL's CUDA device code receives a sampler as one
 // 32-bit word of its settings (UR's CUDA encoding: bit 0 normalised coordinates, bit 1 linear
 // filtering, then three bits of addressing mode per dimension from bit 2, bit 11 linear mip
-// filtering) and samples images itself. The descriptor is read by common/image.
+// filtering) and samples images itself. The descriptor is read by common/image/image.
 #include <stdlib.h>
 
 #include "cuda_internal.h"

@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include "cuda_internal.h"
-#include "usm_pools.h"
+#include "pool/pool_handle.h"
 
 // What the driver's allocators guarantee; larger alignments would need over-allocation and
 // a table to find the real base at free time, which this adapter does not keep.

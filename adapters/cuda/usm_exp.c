@@ -4,8 +4,8 @@
 // devices (cuCtxEnablePeerAccess; copies between peers go through urEnqueueUSMMemcpy, whose
 // cuMemcpyAsync reaches peer memory under unified addressing).
 #include "cuda_internal.h"
-#include "usm_exp.h"
-#include "usm_pools.h"
+#include "memory/usm_import_peer.h"
+#include "pool/pool_handle.h"
 
 // Rows of pooled pitched memory, and of any where the driver lacks cuMemAllocPitch.
 #define CUDA_PITCH_ALIGN 512u

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Which allocation holds a pointer, for the range check of every USM command: asked of the
-// driver (cuPointerGetAttributes) once, then remembered per thread (common/usm_range.h) until
-// the adapter next changes the driver's map of allocations. Every table entry that changes
+// driver (cuPointerGetAttributes) once, then remembered per thread (common/memory/usm_range.h)
+// until the adapter next changes the driver's map of allocations. Every table entry that changes
 // that map is wrapped here, so no allocating or freeing path can forget to say so.
 #include "cuda_internal.h"
-#include "usm_range.h"
+#include "memory/usm_range.h"
 
 static bool driver_lookup(void *backend, const void *ptr, const void **base, size_t *size) {
     (void)backend;

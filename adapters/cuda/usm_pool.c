@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// USM pools (common/usm_pools) over cuMemAlloc, cuMemAllocManaged and cuMemHostAlloc.
+// USM pools (common/pool/pool_handle) over cuMemAlloc, cuMemAllocManaged and cuMemHostAlloc.
 #include <string.h>
 
 #include "cuda_internal.h"
-#include "usm_async.h"
-#include "usm_pools.h"
+#include "memory/usm_async.h"
+#include "pool/pool_handle.h"
 
 static ur_result_t native_alloc(void *native, size_t size, size_t align, bool zero, void **out) {
     (void)align; // at most what the driver gives anyway (caps below)
@@ -112,7 +112,7 @@ static const urc_usm_async_adapter_t cuda_async_adapter = {
 
 // Device memory for the device's default pool comes from the driver's own stream-ordered
 // allocator (cuMemAllocFromPoolAsync on the device's default memory pool, cuMemFreeAsync);
-// host and shared memory, and any pool the program made or set, take common/usm_async.
+// host and shared memory, and any pool the program made or set, take common/memory/usm_async.
 static bool native_async(cuda_queue_t *q, ur_usm_pool_handle_t pool) {
     if (pool != NULL || cu.DeviceGetDefaultMemPool == NULL || cu.MemAllocFromPoolAsync == NULL ||
         cu.MemFreeAsync == NULL)
@@ -206,4 +206,4 @@ ur_result_t cuda_enqueue_usm_host_alloc_exp(ur_queue_handle_t hQueue, ur_usm_poo
 
 #define A      (&cuda_pool_adapter)
 #define PREFIX cuda
-#include "usm_pool_entry_points.inc"
+#include "pool/pool_entry_points.inc"

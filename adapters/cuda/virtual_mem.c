@@ -4,7 +4,7 @@
 // cuMemMap followed by cuMemSetAccess for every device of the context. Sizes and offsets must
 // be multiples of the granularity (INVALID_SIZE / INVALID_VALUE before the driver sees them).
 #include "physical_mem.h"
-#include "virtual_mem.h"
+#include "memory/virtual_mem.h"
 
 static bool have_vmm(void) {
     return cu.MemAddressReserve != NULL && cu.MemCreate != NULL && cu.MemMap != NULL &&

@@ -4,7 +4,7 @@
 // (zeImageGetDeviceOffsetExp) of a bindless view of it (zeImageViewCreateExp), sampled ones
 // with a ze_sampler_desc_t in the chain, or of an image placed in pitched USM
 // (ze_image_pitched_exp_desc_t, rows at zeMemGetPitchFor2dImage's pitch). The rules are
-// common/image_bindless's. Level Zero cannot address one mip level of an image, so mipmaps,
+// common/image/image_bindless's. Level Zero cannot address one mip level of an image, so mipmaps,
 // like cubemaps and gather images, are UNSUPPORTED_FEATURE; external memory is
 // bindless_external.c's, semaphores are not offered. It has run only on urc's simulated driver
 // (test/ze_sim).

@@ -3,7 +3,7 @@
 #ifndef URC_L0_BINDLESS_H
 #define URC_L0_BINDLESS_H
 
-#include "image_bindless.h"
+#include "image/image_bindless.h"
 #include "l0_internal.h"
 
 /// The context and a device of it (INVALID_CONTEXT when the device is not in it), with

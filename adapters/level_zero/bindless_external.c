@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "bindless.h"
-#include "ptrset.h"
+#include "core/ptrset.h"
 
 typedef struct l0_ext_mem_t {
     l0_context_t *ctx;

@@ -5,9 +5,9 @@
 // finalisation and executed on the buffer's own command queue. A run puts two barriers on the
 // caller's queue: one signalling `start` after the run's wait list and the queue's order, one
 // waiting for `done` that carries the run's event. The state machine, sync points and UR's
-// rules are common/command_buffer.c. Updatable buffers record into a mutable command list, whose
-// kernel commands take command ids for the updates of command_buffer_update.c. Commands signal
-// and wait for UR events in the list.
+// rules are common/queue/command_buffer.c. Updatable buffers record into a mutable command list,
+// whose kernel commands take command ids for the updates of command_buffer_update.c. Commands
+// signal and wait for UR events in the list.
 #include <stdlib.h>
 #include <string.h>
 

@@ -3,7 +3,7 @@
 // event pool cache. Every command takes an event from the cache and gives it back (reset) when
 // the UR event is destroyed, so steady enqueueing creates no new Level Zero objects.
 #include "l0_internal.h"
-#include "usm_pools.h"
+#include "pool/pool_handle.h"
 
 bool l0_context_has_device(const l0_context_t *ctx, const l0_device_t *dev) {
     for (uint32_t i = 0; i < ctx->ndevices; ++i) {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "assert_record.h"
+#include "program/assert_record.h"
 #include "l0_internal.h"
 
 static ur_result_t read_memory(l0_device_t *dev) {
@@ -396,8 +396,8 @@ static int fixed_bool(ur_device_info_t name) {
     case UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS:
     case UR_DEVICE_INFO_MULTI_DEVICE_COMPILE_SUPPORT_EXP:
     case UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP:
-    case UR_DEVICE_INFO_USM_POOL_SUPPORT:                  // common/usm_pool
-    case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP: // common/usm_async
+    case UR_DEVICE_INFO_USM_POOL_SUPPORT:                  // common/pool/pool_allocator
+    case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP: // common/memory/usm_async
     case UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP:    // usm_exp.c
     case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:            // virtual_mem.c
     case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:               // usm_exp.c

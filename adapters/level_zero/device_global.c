@@ -5,8 +5,8 @@
 // The variable's address comes from zeModuleGetGlobalPointer on the module built for the
 // queue's (or caller's) device, which matches SYCL's unique id against the HostAccessINTEL
 // name; the copy is a zeCommandListAppendMemoryCopy on the queue's command list, with the
-// queue's events. Name -> (address, bound) comes from common/devglobal's urc_dg_resolve and is
-// cached per program and device. An unknown name is always INVALID_VALUE, whatever the driver
+// queue's events. Name -> (address, bound) comes from common/program/devglobal's urc_dg_resolve and
+// is cached per program and device. An unknown name is always INVALID_VALUE, whatever the driver
 // says (INVALID_GLOBAL_NAME, UNSUPPORTED_FEATURE or INVALID_ARGUMENT, depending on its version
 // and build flags), and a range is checked without overflow before anything is enqueued, so a
 // failed copy leaves no event.

@@ -5,9 +5,9 @@
 // globals in device_global.c.
 #include <stdlib.h>
 
-#include "fill.h"
+#include "memory/fill.h"
 #include "l0_internal.h"
-#include "usm_range.h"
+#include "memory/usm_range.h"
 
 static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t *size);
 
@@ -237,8 +237,8 @@ ur_result_t l0_enqueue_mem_buffer_fill(ur_queue_handle_t hQueue, ur_mem_handle_t
 
 // ---- rectangular copies ----
 
-// One side of a rectangular copy, checked as UR specifies (common/ranges.h). Level Zero takes
-// 32-bit pitches and extents; anything larger is refused rather than truncated.
+// One side of a rectangular copy, checked as UR specifies (common/memory/ranges.h). Level Zero
+// takes 32-bit pitches and extents; anything larger is refused rather than truncated.
 ur_result_t l0_rect_side(urc_rect_side_t *s, size_t limit, ur_rect_offset_t o,
                          const ur_rect_region_t *r, size_t row, size_t slice) {
     ur_result_t res = urc_rect_check(s, o, r, row, slice, limit);
@@ -431,7 +431,7 @@ ur_result_t l0_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMem,
 
 // ---- USM ----
 
-// The allocation holding a pointer, from zeMemGetAddressRange (common/usm_range.h).
+// The allocation holding a pointer, from zeMemGetAddressRange (common/memory/usm_range.h).
 static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t *size) {
     const l0_context_t *ctx = backend;
     void *b = NULL;
@@ -560,7 +560,7 @@ ur_result_t l0_enqueue_usm_advise(ur_queue_handle_t hQueue, const void *pMem, si
 }
 
 // Level Zero has no 2D fill (UR's adapter left it UNSUPPORTED_FEATURE): the rows are written
-// out on the host, the pattern running on from row to row (common/fill.h), and copied as one
+// out on the host, the pattern running on from row to row (common/memory/fill.h), and copied as one
 // region.
 ur_result_t l0_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_t pitch,
                                    size_t patternSize, const void *pPattern, size_t width,

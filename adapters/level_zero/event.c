@@ -4,7 +4,7 @@
 // nanosecond timeline with the device timer read at enqueue.
 #include <stdlib.h>
 
-#include "event_callbacks.h"
+#include "queue/event_callbacks.h"
 #include "l0_internal.h"
 
 ur_result_t l0_event_create(l0_queue_t *q, ur_command_t command, l0_event_t **out) {
@@ -323,7 +323,7 @@ ur_result_t l0_event_create_with_native_handle(ur_native_handle_t hNativeEvent,
 //
 // Level Zero has no event callbacks (UR's adapters answer UNSUPPORTED_FEATURE): the events with
 // pending callbacks are polled with zeEventQueryStatus from one adapter thread
-// (common/event_callbacks).
+// (common/queue/event_callbacks).
 
 static urc_event_poll_t poll_one(l0_event_t *e);
 

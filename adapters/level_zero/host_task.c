@@ -5,11 +5,11 @@
 // the task's wait list (and the queue's order) signals a `gate`; a thread of the adapter sees the
 // gate signalled, runs the function and then signals the command's own event from the host. That
 // event is the command's event like any other, so later commands of the queue, and anyone
-// waiting, wait for the task. The thread is common/event_callbacks' engine (the one behind
+// waiting, wait for the task. The thread is common/queue/event_callbacks' engine (the one behind
 // urEventSetCallback), here with tasks in place of events: it polls the gates.
 #include <stdlib.h>
 
-#include "event_callbacks.h"
+#include "queue/event_callbacks.h"
 #include "l0_internal.h"
 
 typedef struct l0_host_task_t {
@@ -235,7 +235,7 @@ static void release_queue(urc_object_t *queue) {
 
 static const urc_queue_wait_ops_t wait_ops = {finish_queue, release_queue};
 
-// Level Zero cannot wait for a device: every queue made on it (common/queue_registry) is
+// Level Zero cannot wait for a device: every queue made on it (common/queue/queue_registry) is
 // finished, as urQueueFinish would.
 ur_result_t l0_device_wait_exp(ur_device_handle_t hDevice) {
     if (!l0_is(hDevice, URC_KIND_DEVICE))

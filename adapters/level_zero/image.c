@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Images over zeImageCreate: the rules are common/image's; this file maps UR's formats to Level
-// Zero layouts and swizzles, and reads, writes and copies boxes with zeCommandListAppendImageCopy*
-// (the Ext forms when the host rows or slices are not tight). Regions follow Intel's driver and
-// OpenCL: a 1D array's layer is y, a 2D array's z.
+// Images over zeImageCreate: the rules are common/image/image's; this file maps UR's formats to
+// Level Zero layouts and swizzles, and reads, writes and copies boxes with
+// zeCommandListAppendImageCopy* (the Ext forms when the host rows or slices are not tight). Regions
+// follow Intel's driver and OpenCL: a 1D array's layer is y, a 2D array's z.
 #include "l0_internal.h"
 
 bool l0_image_format(const ur_image_format_t *f, ze_image_format_t *out) {

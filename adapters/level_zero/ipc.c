@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 // IPC memory handles: zeMemGetIpcHandle of the pointer's allocation and the pointer's offset
-// in it, inside urc's checked handle data (common/ipc_handle); another process opens it with
+// in it, inside urc's checked handle data (common/ipc/ipc_handle); another process opens it with
 // zeMemOpenIpcHandle and the offset finds the same byte; zeMemCloseIpcHandle ends the mapping.
 // The Level Zero API this adapter is built against (1.4) has no zeMemPutIpcHandle: the
 // driver's handle lives as long as its allocation, so a put only frees the data. Pooled
 // pointers share their slab and are refused; physical-memory handles have no Level Zero 1.4
 // counterpart (UNSUPPORTED_FEATURE).
-#include "ipc_handle.h"
+#include "ipc/ipc_handle.h"
 #include "l0_internal.h"
-#include "usm_pools.h"
+#include "pool/pool_handle.h"
 
 /// The payload of Level Zero's IPC memory handle data.
 typedef struct l0_ipc_mem_payload_t {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // IPC event handles on Level Zero: zeEventPoolGetIpcHandle of the IPC pool an IPC_EXP reusable
-// event owns (reusable_event.c), wrapped in urc's checked handle data (common/ipc_handle.h);
+// event owns (reusable_event.c), wrapped in urc's checked handle data (common/ipc/ipc_handle.h);
 // urIPCOpenEventHandleExp opens the pool (zeEventPoolOpenIpcHandle) and its event 0, and gives
 // a reusable event that waits for it until this process signals the event itself. The
 // simulated driver opens pools in the process that made them only.
-#include "ipc_handle.h"
+#include "ipc/ipc_handle.h"
 #include "l0_internal.h"
 
 ur_result_t l0_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPCEventHandleData,

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 
 #include "l0_internal.h"
-#include "launch.h"
-#include "pnext.h"
+#include "queue/launch.h"
+#include "core/pnext.h"
 
 static void kernel_destroy(l0_kernel_t *k) {
     for (uint32_t i = 0; i < k->ndevs; ++i)

@@ -2,9 +2,9 @@
 // urMemoryExport*Exp: zeMemAllocDevice with ze_external_memory_export_desc_t asks for memory
 // that can leave the driver as an opaque file descriptor or a DMA buffer; the export is
 // zeMemGetAllocProperties with ze_external_memory_export_fd_t, the descriptor the caller's to
-// close. Which pointers are exportable allocations is common/mem_export's record.
+// close. Which pointers are exportable allocations is common/ipc/mem_export's record.
 #include "l0_internal.h"
-#include "mem_export.h"
+#include "ipc/mem_export.h"
 
 static const uint32_t exportable = URC_MEM_EXPORT_TYPE_BIT(UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD) |
                                    URC_MEM_EXPORT_TYPE_BIT(UR_EXP_EXTERNAL_MEM_TYPE_DMA_BUF);

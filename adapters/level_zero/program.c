@@ -17,7 +17,7 @@
 #include <stdlib.h>
 
 #include "l0_internal.h"
-#include "vfselect.h"
+#include "program/vfselect.h"
 
 #define SPIRV_MAGIC 0x07230203u
 

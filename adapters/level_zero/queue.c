@@ -9,9 +9,9 @@
 // one's event, and an out-of-order queue makes each command wait for the last barrier.
 #include <stdlib.h>
 
-#include "env.h"
+#include "env/env.h"
 #include "l0_internal.h"
-#include "pnext.h"
+#include "core/pnext.h"
 
 static bool grow(void **array, uint32_t *cap, uint32_t need, size_t elem) {
     if (need <= *cap)

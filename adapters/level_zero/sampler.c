@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Samplers over zeSamplerCreate, one per device of the context (a Level Zero sampler belongs to
-// a device); the descriptor is read by common/image and answers info queries.
+// a device); the descriptor is read by common/image/image and answers info queries.
 #include <stdlib.h>
 
 #include "l0_internal.h"

@@ -2,7 +2,7 @@
 // urUSM*: host, device and shared allocations straight from the driver (zeMemAlloc*), or from
 // a USM pool (usm_pool.c) when one is given.
 #include "l0_internal.h"
-#include "usm_pools.h"
+#include "pool/pool_handle.h"
 
 static ur_result_t check_request(const ur_usm_desc_t *desc, uint32_t *align) {
     *align = desc != NULL ? desc->align : 0;

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 
 #include "l0_internal.h"
-#include "usm_exp.h"
-#include "usm_pools.h"
+#include "memory/usm_import_peer.h"
+#include "pool/pool_handle.h"
 
 #define L0_PITCH_ALIGN 512u
 

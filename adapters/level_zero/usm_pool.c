@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-// USM pools (common/usm_pools) over zeMemAllocHost/Device/Shared.
+// USM pools (common/pool/pool_handle) over zeMemAllocHost/Device/Shared.
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "l0_internal.h"
-#include "usm_async.h"
-#include "usm_pools.h"
+#include "memory/usm_async.h"
+#include "pool/pool_handle.h"
 
 // Device memory is zeroed by a copy from zeroed host memory (slabs are rare).
 static ur_result_t zero_device(l0_context_t *ctx, l0_device_t *dev, void *ptr, size_t size) {
@@ -96,4 +96,4 @@ static const urc_usm_async_adapter_t l0_async_adapter = {
 #define ASYNC  (&l0_async_adapter)
 #define A      (&l0_pool_adapter)
 #define PREFIX l0
-#include "usm_pool_entry_points.inc"
+#include "pool/pool_entry_points.inc"

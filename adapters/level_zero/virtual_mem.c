@@ -2,7 +2,7 @@
 // urVirtualMem* and urPhysicalMem* over zeVirtualMem* and zePhysicalMem*. The granularity is
 // zeVirtualMemQueryPageSize's page size on the context's first device (or the one named).
 #include "l0_internal.h"
-#include "virtual_mem.h"
+#include "memory/virtual_mem.h"
 
 typedef struct l0_physical_mem_t {
     urc_object_t obj;

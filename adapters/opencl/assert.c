@@ -14,8 +14,8 @@
 // it; every other path reads one atomic counter that stays 0.
 #include <stdlib.h>
 
-#include "alloc.h"
-#include "assert_record.h"
+#include "core/alloc.h"
+#include "program/assert_record.h"
 #include "ocl_internal.h"
 
 /// The queue the records are read on: a private in-order queue on the same device, so a read

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Command buffers over cl_khr_command_buffer, updates over
 // cl_khr_command_buffer_mutable_dispatch. The state machine, sync points, kernel snapshots
-// and UR's rules are common/command_buffer.c; this file translates to OpenCL.
+// and UR's rules are common/queue/command_buffer.c; this file translates to OpenCL.
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "ocl_internal.h"
 
 #ifndef CL_INCOMPATIBLE_COMMAND_QUEUE_KHR

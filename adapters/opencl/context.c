@@ -2,9 +2,9 @@
 // Contexts: one cl_context over devices of one platform; the devices are retained.
 #include <stdlib.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "ocl_internal.h"
-#include "usm_pools.h"
+#include "pool/pool_handle.h"
 
 /// Makes the UR context around `cl` (owning one reference to it when `owns` is set).
 static ur_result_t context_make(cl_context cl, uint32_t n, const ur_device_handle_t *devices,

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "ocl_internal.h"
 
 #ifndef CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR // cl_khr_kernel_clock, newer than our headers
@@ -779,7 +779,7 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
     case UR_DEVICE_INFO_USM_POOL_SUPPORT:
     case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP:
     case UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP:
-        return urc_info_bool(&out, d->usm); // common/usm_pool (and usm_async) over USM
+        return urc_info_bool(&out, d->usm); // common/pool/pool_allocator (and usm_async) over USM
     case UR_DEVICE_INFO_UUID: {
         if (!has_ext(d, "cl_khr_device_uuid"))
             return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "ocl_internal.h"
-#include "launch.h"
-#include "pnext.h"
-#include "usm_range.h"
+#include "queue/launch.h"
+#include "core/pnext.h"
+#include "memory/usm_range.h"
 
 ur_result_t ocl_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList,
                                     const ur_event_handle_t *phEventWaitList,

@@ -3,7 +3,7 @@
 // Also the helpers every enqueue uses to translate wait lists and wrap returned events.
 #include <stdlib.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "ocl_internal.h"
 
 // cl_intel_global_variable_access command types (not in our CL headers).

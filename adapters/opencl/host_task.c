@@ -6,7 +6,7 @@
 // between a barrier and a marker. A timestamp is a marker whose profiling times are read.
 #include <stdlib.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "ocl_internal.h"
 
 typedef struct host_task_t {
@@ -212,7 +212,7 @@ static void release_queue(urc_object_t *queue) {
 static const urc_queue_wait_ops_t wait_ops = {finish_queue, release_queue};
 
 // OpenCL cannot wait for a device: every queue urc made or wrapped on it is finished
-// (common/queue_registry). Queues the application made with OpenCL alone are not known.
+// (common/queue/queue_registry). Queues the application made with OpenCL alone are not known.
 ur_result_t ocl_device_wait_exp(ur_device_handle_t hDevice) {
     OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     return urc_queue_registry_wait(&hDevice->queues, &wait_ops);

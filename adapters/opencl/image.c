@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Images: creation (the format checked against clGetSupportedImageFormats before clCreateImage),
-// native handles, info, and reads, writes and copies. The rules are common/image's; this file
+// native handles, info, and reads, writes and copies. The rules are common/image/image's; this file
 // translates them to OpenCL.
 #include <stdlib.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "ocl_internal.h"
 
 static const cl_channel_order channel_orders[] = {
@@ -119,8 +119,8 @@ static ur_result_t check_supported(ur_context_handle_t ctx, cl_mem_flags flags,
     return UR_RESULT_SUCCESS;
 }
 
-// Completes a new image handle: the shape from common/image, the pitches from the driver (which
-// chooses them for its own storage, or takes the host's with USE_HOST_POINTER).
+// Completes a new image handle: the shape from common/image/image, the pitches from the driver
+// (which chooses them for its own storage, or takes the host's with USE_HOST_POINTER).
 static ur_result_t image_wrap(cl_mem cl, ur_context_handle_t ctx, bool owns, const urc_image_t *img,
                               ur_mem_handle_t *out) {
     size_t row = 0, slice = 0;

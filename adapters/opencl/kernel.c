@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "ocl_internal.h"
 
 #ifndef CL_KERNEL_REGISTER_COUNT_INTEL // not in our headers; Intel's value

@@ -2,9 +2,9 @@
 // Buffers and sub-buffers; what images share with them (flags, the handle, release).
 #include <stdlib.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "ocl_internal.h"
-#include "pnext.h"
+#include "core/pnext.h"
 
 cl_mem_flags ocl_mem_flags(ur_mem_flags_t f) {
     cl_mem_flags cl = 0;

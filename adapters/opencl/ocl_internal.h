@@ -6,13 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buffer.h"
-#include "device_info.h"
-#include "error.h"
-#include "info.h"
+#include "memory/buffer.h"
+#include "device/device_info.h"
+#include "core/error.h"
+#include "core/info.h"
 #include "ocl_entry_points.h"
 #include "ocl_objects.h"
-#include "ranges.h"
+#include "memory/ranges.h"
 
 /// The USM pools' view of this adapter (usm_pool.c).
 extern const struct urc_usm_pool_adapter_t ocl_pool_adapter;
@@ -196,7 +196,7 @@ ur_result_t ocl_enqueue_done(cl_int err, const char *what, ocl_wait_list_t *wl,
                              ur_event_handle_t *out);
 
 /// The USM allocation of the context `backend` that holds `ptr`, from clGetMemAllocInfoINTEL
-/// (a urc_usm_lookup_fn, common/usm_range.h).
+/// (a urc_usm_lookup_fn, common/memory/usm_range.h).
 bool ocl_usm_lookup(void *backend, const void *ptr, const void **base, size_t *size);
 
 #endif // URC_OCL_INTERNAL_H

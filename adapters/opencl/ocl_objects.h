@@ -12,15 +12,15 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-#include "command_buffer.h"
-#include "devglobal.h"
-#include "image.h"
-#include "log.h"
-#include "object.h"
-#include "props.h"
-#include "queue_registry.h"
-#include "requirements.h"
-#include "reusable_event.h"
+#include "queue/command_buffer.h"
+#include "program/devglobal.h"
+#include "image/image.h"
+#include "env/log.h"
+#include "core/object.h"
+#include "program/props.h"
+#include "queue/queue_registry.h"
+#include "program/requirements.h"
+#include "queue/reusable_event.h"
 #include "ocl_cmdbuf_ext.h"
 #include "ur_api.h"
 
@@ -221,7 +221,7 @@ struct ur_kernel_handle_t_ {
 };
 
 /// A command buffer: the cl_command_buffer_khr recorded for an adapter-made queue of the
-/// device, and the shared state machine and sync points (common/command_buffer.h).
+/// device, and the shared state machine and sync points (common/queue/command_buffer.h).
 struct ur_exp_command_buffer_handle_t_ {
     urc_object_t obj;
     urc_cb_t core;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "ocl_internal.h"
 
 /// Reads "OpenCL <major>.<minor> ..." into major * 10 + minor; 0 when unreadable.

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "ocl_internal.h"
-#include "vfselect.h"
+#include "program/vfselect.h"
 
 /// Room for urc's own messages: the requirement and selection messages are one or two lines.
 #define LOG_SIZE 1024

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "ocl_internal.h"
 
 static ur_result_t queue_make(cl_command_queue cl, ur_context_handle_t context,

@@ -7,7 +7,7 @@
 // without ENABLE_PROFILING), and ENABLE_PROFILING itself is UNSUPPORTED_FEATURE.
 #include <stdlib.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "ocl_internal.h"
 
 cl_event ocl_event_native(ur_event_handle_t e) {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Samplers over clCreateSamplerWithProperties; the descriptor is read by common/image, and
+// Samplers over clCreateSamplerWithProperties; the descriptor is read by common/image/image, and
 // info answers come from what it read.
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "ocl_internal.h"
 
 static cl_addressing_mode cl_addressing(ur_sampler_addressing_mode_t mode) {

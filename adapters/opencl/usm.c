@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "fill.h"
+#include "core/alloc.h"
+#include "memory/fill.h"
 #include "ocl_internal.h"
-#include "pnext.h"
-#include "usm_range.h"
-#include "usm_pools.h"
+#include "core/pnext.h"
+#include "memory/usm_range.h"
+#include "pool/pool_handle.h"
 
 static ur_result_t no_usm(const char *what) {
     return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
@@ -395,8 +395,8 @@ ur_result_t ocl_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_t
                                     ur_event_handle_t *phEvent) {
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMFill2D"));
     OCL_TRY_UR(usm_rows(hQueue, pMem, pitch, width, height));
-    // The pattern runs on from row to row (common/fill.h). Rows that each hold whole, aligned
-    // patterns of up to 128 bytes are filled by clEnqueueMemFillINTEL; otherwise rows are
+    // The pattern runs on from row to row (common/memory/fill.h). Rows that each hold whole,
+    // aligned patterns of up to 128 bytes are filled by clEnqueueMemFillINTEL; otherwise rows are
     // copied from a host image: one row when every row starts the pattern afresh, else the
     // whole region.
     bool whole = urc_fill2d_rows_whole(width, patternSize);

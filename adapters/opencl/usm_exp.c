@@ -3,7 +3,7 @@
 // (rows padded to 512 bytes) and context-level copies. Host registration, import and peer
 // access have no OpenCL call and stay UNSUPPORTED_FEATURE.
 #include "ocl_internal.h"
-#include "usm_pools.h"
+#include "pool/pool_handle.h"
 
 #define OCL_PITCH_ALIGN 512u
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// USM pools (common/usm_pools) over cl_intel_unified_shared_memory's allocation calls.
+// USM pools (common/pool/pool_handle) over cl_intel_unified_shared_memory's allocation calls.
 #include <string.h>
 
 #include "ocl_internal.h"
-#include "usm_async.h"
-#include "usm_pools.h"
+#include "memory/usm_async.h"
+#include "pool/pool_handle.h"
 
 // Device memory may not be host-visible: zeroing it takes a command on a short-lived queue
 // (slabs are rare, and the pool has no queue of its own).
@@ -106,4 +106,4 @@ static const urc_usm_async_adapter_t ocl_async_adapter = {&ocl_pool_adapter, que
 #define ASYNC  (&ocl_async_adapter)
 #define A      (&ocl_pool_adapter)
 #define PREFIX ocl
-#include "usm_pool_entry_points.inc"
+#include "pool/pool_entry_points.inc"

@@ -4,9 +4,9 @@
 #ifndef URC_COMMON_GENERATED_UR_CHECKS_H
 #define URC_COMMON_GENERATED_UR_CHECKS_H
 
-#include "pnext.h"
+#include "core/pnext.h"
 #include "ur_api.h"
-#include "error.h"
+#include "core/error.h"
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push

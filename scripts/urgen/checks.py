@@ -114,7 +114,7 @@ STRUCT_PTR = re.compile(r"^(?:const )?(ur_\w+_t) \*$")
 
 
 def chain_checks(spec, fn):
-    """Input structs that carry an extension chain: each chain must end (common/pnext.h)."""
+    """Input structs that carry an extension chain: each chain must end (common/core/pnext.h)."""
     out = []
     for p in fn.params:
         m = STRUCT_PTR.match(p.ctype)
@@ -127,7 +127,7 @@ def chain_checks(spec, fn):
     return out
 
 
-# Handle types whose objects start with a urc_object_t of a known kind (common/object.h), and
+# Handle types whose objects start with a urc_object_t of a known kind (common/core/object.h), and
 # the result for a handle of another kind or of another adapter. An object kind added to
 # object.h adds its row here, and every entry point taking that handle checks it.
 HANDLE_KINDS = {
@@ -204,8 +204,8 @@ def ur_checks_h(spec):
              "// Argument checks of every entry point, from the conditions in the description.",
              "#ifndef URC_COMMON_GENERATED_UR_CHECKS_H",
              "#define URC_COMMON_GENERATED_UR_CHECKS_H", "",
-             '#include "pnext.h"',
-             '#include "ur_api.h"', '#include "error.h"', "",
+             '#include "core/pnext.h"',
+             '#include "ur_api.h"', '#include "core/error.h"', "",
              "#if defined(__GNUC__)",
              "#pragma GCC diagnostic push",
              "#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"",

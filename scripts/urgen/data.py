@@ -15,10 +15,10 @@ def enum_items(spec):
 
 def enum_tables(spec):
     h = HEADER + ["// Names of every enumerator, and the value type of every info query, for",
-                  "// messages and tools. Look-ups go through common/enum_names.h.",
+                  "// messages and tools. Look-ups go through common/core/enum_names.h.",
                   "#ifndef URC_COMMON_GENERATED_UR_ENUM_TABLES_H",
                   "#define URC_COMMON_GENERATED_UR_ENUM_TABLES_H", "",
-                  '#include "enum_names.h"', ""]
+                  '#include "core/enum_names.h"', ""]
     c = HEADER + ['#include "ur_enum_tables.h"', '#include "ur_api.h"', ""] + NO_DEPRECATION_WARNINGS
     for item in enum_items(spec):
         h.append("extern const urc_enum_table_t urc_enum_%s;" % item.name)

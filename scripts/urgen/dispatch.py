@@ -44,8 +44,8 @@ def ur_unsupported(spec):
                   "// checked as for any call, then the answer is UR_RESULT_ERROR_UNSUPPORTED_FEATURE.",
                   "#ifndef URC_COMMON_GENERATED_UR_UNSUPPORTED_H",
                   "#define URC_COMMON_GENERATED_UR_UNSUPPORTED_H", "", '#include "ur_api.h"', ""]
-    c = HEADER + ['#include "ur_unsupported.h"', '#include "ur_checks.h"', '#include "error.h"',
-                  '#include "object.h"']
+    c = HEADER + ['#include "ur_unsupported.h"', '#include "ur_checks.h"', '#include "core/error.h"',
+                  '#include "core/object.h"']
     for t in spec.tables:
         for fn in t.functions:
             h.append("ur_result_t UR_APICALL %s(%s);" % (unsupported_name(fn), params_decl(fn)))
@@ -274,10 +274,10 @@ def adapter_files(spec, name, prefix, fallback):
         h.append("ur_result_t %s_table_hook(const char *table);" % prefix)
         h.append("")
     c = HEADER + ["// The table of the %s adapter and the 26 getters it exports." % name, "",
-                  '#include "%s_entry_points.h"' % prefix, '#include "ddi_getter.h"', '#include "ur_checks.h"',
+                  '#include "%s_entry_points.h"' % prefix, '#include "core/ddi_getter.h"', '#include "ur_checks.h"',
                   '#include "ur_unsupported.h"']
     if fallback != "record":
-        c += ['#include "error.h"', '#include "object.h"']
+        c += ['#include "core/error.h"', '#include "core/object.h"']
     for t in spec.tables:
         for fn in t.functions:
             if fn.name in impl:
@@ -320,7 +320,7 @@ def adapter_files(spec, name, prefix, fallback):
         c.append("    },")
     c.append("};")
     c.append("")
-    c.append("// The 26 getters UR's loader (and urc's) look up in every adapter (common/ddi_getter.h).")
+    c.append("// The 26 getters UR's loader (and urc's) look up in every adapter (common/core/ddi_getter.h).")
     for t in spec.tables:
         hook = '%s_table_hook("%s")' % (prefix, t.member) if fallback == "record" else "UR_RESULT_SUCCESS"
         c.append("URC_DEFINE_DDI_GETTER(%s, %s, %s_ddi.%s, %s)" % (t.getter, t.struct, prefix, t.member, hook))

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 
 #include "fuzz_input.h"
-#include "props.h"
+#include "program/props.h"
 #include "urc_device_image.h"
 
 static const char *const set_names[] = {

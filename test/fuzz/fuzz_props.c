@@ -17,9 +17,9 @@
 #include <stdio.h>
 
 #include "fuzz_input.h"
-#include "props.h"
-#include "requirements.h"
-#include "vfselect.h"
+#include "program/props.h"
+#include "program/requirements.h"
+#include "program/vfselect.h"
 
 #define MAX_PROGRAMS 4
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kvparse.h"
-#include "selector.h"
+#include "env/kvparse.h"
+#include "env/selector.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "cases.h"
-#include "enum_names.h"
+#include "core/enum_names.h"
 #include "fixture.h"
 
 enum { ST_NOT_RUN, ST_PASS, ST_DIFFERS, ST_CRASH, ST_HANG, ST_SANITIZER };

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Logging: the UR_LOG_<NAME> grammar (valid and malformed values) read by common/log, the
+// Logging: the UR_LOG_<NAME> grammar (valid and malformed values) read by common/env/log, the
 // message format and sinks, and logging through the real loader and the fake adapters,
 // including callbacks set with urAdapterSetLoggerCallback.
 #include <stdio.h>
 #include <string.h>
 
-#include "env.h"
+#include "env/env.h"
 #include "loader_test.h"
-#include "log.h"
+#include "env/log.h"
 
 static char dir[512], out_path[700];
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "enum_names.h"
+#include "core/enum_names.h"
 
 const char *urc_test_result_name(ur_result_t result) {
     return urc_result_name((int32_t)result);

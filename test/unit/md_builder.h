@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "props.h"
+#include "program/props.h"
 
 #define MD_MAX 32
 

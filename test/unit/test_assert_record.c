@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// common/assert_record: decoding the device's record, the message, abort and report delivery.
-// The loader's half (urcAssertPublish/urcAssertGetLastReport) is linked in, as in the loader.
+// common/program/assert_record: decoding the device's record, the message, abort and report
+// delivery. The loader's half (urcAssertPublish/urcAssertGetLastReport) is linked in, as in the
+// loader.
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -14,9 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "assert_record.h"
-#include "env.h"
-#include "error.h"
+#include "program/assert_record.h"
+#include "env/env.h"
+#include "core/error.h"
 #include "urc_assert.h"
 #include "urc_test.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// common/buffer: the backend-independent argument rules of buffers and sub-buffers.
+// common/memory/buffer: the backend-independent argument rules of buffers and sub-buffers.
 #include <stdint.h>
 
-#include "buffer.h"
+#include "memory/buffer.h"
 #include "urc_test.h"
 
 static int host;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// common/command_buffer: the state machine, sync points, kernel snapshots and update rules,
+// common/queue/command_buffer: the state machine, sync points, kernel snapshots and update rules,
 // over fake kernel and context handles (the module compares them, never dereferences them).
 #include <pthread.h>
 
-#include "command_buffer.h"
+#include "queue/command_buffer.h"
 #include "urc_test.h"
 
 static const int ctx_a = 0, ctx_b = 0;

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-// common/devglobal: metadata lookup, symbols, bounds, the resolve path, overflow-safe ranges,
-// the per-program symbol cache.
+// common/program/devglobal: metadata lookup, symbols, bounds, the resolve path, overflow-safe
+// ranges, the per-program symbol cache.
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "devglobal.h"
-#include "error.h"
+#include "program/devglobal.h"
+#include "core/error.h"
 #include "md_builder.h"
 #include "urc_test.h"
 

@@ -10,7 +10,7 @@
 #include "device_config.h"
 #include "filter.h"
 #include "prop_file.h"
-#include "props.h"
+#include "program/props.h"
 #include "urc_test.h"
 
 // --- sycl_base64_decode ----------------------------------------------------------------------

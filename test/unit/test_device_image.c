@@ -3,7 +3,7 @@
 // through urc_props_parse.
 #include <stddef.h>
 
-#include "props.h"
+#include "program/props.h"
 #include "urc_device_image.h"
 #include "urc_test.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// common/device_info: the features no adapter implements, and extension-list matching.
-#include "device_info.h"
+// common/device/device_info: the features no adapter implements, and extension-list matching.
+#include "device/device_info.h"
 #include "urc_test.h"
 
 START_TEST(unimplemented_features_are_listed) {
@@ -12,7 +12,7 @@ END_TEST
 START_TEST(adapter_specific_answers_are_not_listed) {
     // Answered by each adapter itself, differently (true on Level Zero, false on CUDA).
     ck_assert(!urc_device_info_unimplemented_feature(UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP));
-    // Command buffers: each adapter reports what its device can do (common/command_buffer.h).
+    // Command buffers: each adapter reports what its device can do (common/queue/command_buffer.h).
     ck_assert(!urc_device_info_unimplemented_feature(UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP));
     ck_assert(!urc_device_info_unimplemented_feature(UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP));
     ck_assert(!urc_device_info_unimplemented_feature(UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT));

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-// common/event_callbacks: the polling engine behind urEventSetCallback, over fake events whose
-// completion the test decides.
+// common/queue/event_callbacks: the polling engine behind urEventSetCallback, over fake events
+// whose completion the test decides.
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
-#include "event_callbacks.h"
+#include "queue/event_callbacks.h"
 #include "urc_test.h"
 
 // ---- fake events ----

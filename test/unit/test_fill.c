@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// common/fill: the byte layout of a 2D USM fill, against a byte-by-byte reference.
+// common/memory/fill: the byte layout of a 2D USM fill, against a byte-by-byte reference.
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "fill.h"
+#include "memory/fill.h"
 #include "urc_test.h"
 
 static const size_t shapes[][3] = {

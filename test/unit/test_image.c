@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// common/image: formats and element sizes, descriptors, limits, regions, host pitches,
+// common/image/image: formats and element sizes, descriptors, limits, regions, host pitches,
 // samplers; and the host reference sampler of test/support.
 #include <math.h>
 #include <stdint.h>
 
-#include "image.h"
+#include "image/image.h"
 #include "urc_image_ref.h"
 #include "urc_test.h"
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// common/image_bindless: descriptors of image memory and of plain memory, mip levels, the sides
-// of a copy, copy boxes (x in bytes, layers in z), limits, info; and the cubemap filter mode
-// common/image's sampler reads for bindless textures.
+// common/image/image_bindless: descriptors of image memory and of plain memory, mip levels, the
+// sides of a copy, copy boxes (x in bytes, layers in z), limits, info; and the cubemap filter mode
+// common/image/image's sampler reads for bindless textures.
 #include <stdint.h>
 
-#include "image_bindless.h"
+#include "image/image_bindless.h"
 #include "urc_test.h"
 
 static const ur_image_format_t rgba32f = {UR_IMAGE_CHANNEL_ORDER_RGBA, UR_IMAGE_CHANNEL_TYPE_FLOAT};

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// common/info: the size rule of every get-info answer, and the shared context and memory
+// common/core/info: the size rule of every get-info answer, and the shared context and memory
 // queries.
 #include <stdint.h>
 #include <string.h>
 
-#include "error.h"
-#include "info.h"
+#include "core/error.h"
+#include "core/info.h"
 #include "urc_test.h"
 
 START_TEST(bytes_copies_and_reports_the_size) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// common/ipc_handle: the one framing of IPC memory, physical-memory and event handle data.
+// common/ipc/ipc_handle: the one framing of IPC memory, physical-memory and event handle data.
 // Round trips of every kind, the header's layout, and what is refused before a driver sees
 // it: wrong sizes (nothing read), other adapters and kinds (for opens and for puts, which then
 // keep the data), damage, garbage, an older layout, puts of data never handed out or put
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ipc_handle.h"
+#include "ipc/ipc_handle.h"
 #include "urc_test.h"
 
 // The payload sizes the adapters use: a driver's handle and an offset (memory), a descriptor

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// common/kvparse: UR's list ("a,b") and map ("k:v1,v2;k2:v3") value grammars.
+// common/env/kvparse: UR's list ("a,b") and map ("k:v1,v2;k2:v3") value grammars.
 #include <string.h>
 
-#include "kvparse.h"
+#include "env/kvparse.h"
 #include "urc_test.h"
 
 static char err[256];

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// common/launch: launch geometry and argument index checks.
+// common/queue/launch: launch geometry and argument index checks.
 #include <stdint.h>
 
-#include "launch.h"
+#include "queue/launch.h"
 #include "urc_test.h"
 
 static const urc_launch_limits_t limits = {256, {256, 128, 64}, {1u << 20, 1u << 16, 1u << 16}};

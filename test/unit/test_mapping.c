@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// common/mapping: a buffer's live mappings.
-#include "mapping.h"
+// common/memory/mapping: a buffer's live mappings.
+#include "memory/mapping.h"
 #include "urc_test.h"
 
 static char buffer[64];

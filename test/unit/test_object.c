@@ -2,7 +2,7 @@
 // common/object: the user's reference count apart from the adapter's, and when an object goes.
 #include <pthread.h>
 
-#include "object.h"
+#include "core/object.h"
 #include "urc_test.h"
 
 static const ur_dditable_t table;

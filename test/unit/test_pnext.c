@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// common/pnext: extension chains end, loops and endless chains are refused.
-#include "pnext.h"
+// common/core/pnext: extension chains end, loops and endless chains are refused.
+#include "core/pnext.h"
 #include "urc_test.h"
 
 static ur_base_properties_t chain[URC_PNEXT_MAX_CHAIN + 1];

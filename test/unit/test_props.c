@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// common/props: the metadata convention, every malformed case, lookups, merge, refcounting.
+// common/program/props: the metadata convention, every malformed case, lookups, merge, refcounting.
 #include <pthread.h>
 #include <stdio.h>
 
 #include "md_builder.h"
-#include "props.h"
+#include "program/props.h"
 #include "urc_test.h"
 
 #define REQ "SYCL/device requirements/"

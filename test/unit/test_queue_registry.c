@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// common/queue_registry: the queues of a device behind urDeviceWaitExp, over fake queues.
+// common/queue/queue_registry: the queues of a device behind urDeviceWaitExp, over fake queues.
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 
-#include "queue_registry.h"
+#include "queue/queue_registry.h"
 #include "urc_test.h"
 
 typedef struct fake_queue_t {

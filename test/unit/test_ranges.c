@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// common/ranges: overflow-safe buffer ranges and rectangular-copy sides.
+// common/memory/ranges: overflow-safe buffer ranges and rectangular-copy sides.
 #include <stdint.h>
 
-#include "ranges.h"
+#include "memory/ranges.h"
 #include "urc_test.h"
 
 START_TEST(range_fits_without_wrapping) {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// common/requirements: aspect names, URC_MASK_ASPECTS, and every message of the check.
+// common/program/requirements: aspect names, URC_MASK_ASPECTS, and every message of the check.
 #include <stdlib.h>
 
-#include "env.h"
+#include "env/env.h"
 #include "ur_ddi.h"
 #include "md_builder.h"
-#include "requirements.h"
+#include "program/requirements.h"
 #include "urc_test.h"
 
 #define REQ "SYCL/device requirements/"

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-// common/reusable_event and ptrset: descriptor checks, the registry of live reusable events
+// common/queue/reusable_event and ptrset: descriptor checks, the registry of live reusable events
 // (claims never read through a stranger's value, the user's last release ends them), and the
 // pointer set under threads. IPC handle data (events' included) are test_ipc_handle.c.
 #include <pthread.h>
 #include <stdint.h>
 
-#include "ptrset.h"
-#include "reusable_event.h"
+#include "core/ptrset.h"
+#include "queue/reusable_event.h"
 #include "urc_test.h"
 
 static const ur_dditable_t table;

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// common/selector: ONEAPI_DEVICE_SELECTOR parsed as a pure function, filter matching, and
+// common/env/selector: ONEAPI_DEVICE_SELECTOR parsed as a pure function, filter matching, and
 // the load-time pre-filter decision.
 #include <stdio.h>
 #include <string.h>
 
-#include "selector.h"
+#include "env/selector.h"
 #include "urc_test.h"
 
 static char err[400];

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// common/usm_exp: the shared checks of host registration and import, and the one wording of
-// registered-already / not-registered and peer-access refusals.
+// common/memory/usm_import_peer: the shared checks of host registration and import, and the one
+// wording of registered-already / not-registered and peer-access refusals.
 #include <stdint.h>
 
 #include "urc_test.h"
-#include "usm_exp.h"
+#include "memory/usm_import_peer.h"
 
 START_TEST(host_registration_checks) {
     char buf[64] = {0};

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// common/usm_pool: the pool over a fake driver (aligned_alloc) that counts its calls.
+// common/pool/pool_allocator: the pool over a fake driver (aligned_alloc) that counts its calls.
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "usm_pool.h"
+#include "pool/pool_allocator.h"
 #include "urc_test.h"
 
 // ---- fake driver ----

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// common/usm_pool_range: a pool in the caller's memory. The range allocator alone (first fit,
+// common/pool/pool_in_range: a pool in the caller's memory. The range allocator alone (first fit,
 // alignment, merging, exhaustion, overlaps), then a urc_pool_t over it: every allocation lies
 // in the buffer, none overlaps another, the buffer bounds what the pool holds, and destroying
 // the pool leaves the buffer to its owner.
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "usm_pool_range.h"
+#include "pool/pool_in_range.h"
 #include "urc_test.h"
 
 #define BUF ((size_t)1 << 20)

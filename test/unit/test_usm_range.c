@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// common/usm_range: a range inside one USM allocation, the lookup being the adapter's.
+// common/memory/usm_range: a range inside one USM allocation, the lookup being the adapter's.
 #include <stdint.h>
 
 #include "urc_test.h"
-#include "usm_range.h"
+#include "memory/usm_range.h"
 
 static unsigned char alloc[256];
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// common/vfselect: the dummy XOR rule, transitive sets, cycles, missing providers, scale.
+// common/program/vfselect: the dummy XOR rule, transitive sets, cycles, missing providers, scale.
 #include <stdio.h>
 #include <time.h>
 
 #include "md_builder.h"
 #include "urc_test.h"
-#include "vfselect.h"
+#include "program/vfselect.h"
 
 #define VF  "SYCL/virtual functions/"
 #define REQ "SYCL/device requirements/"

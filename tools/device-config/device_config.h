@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "requirements.h"
+#include "program/requirements.h"
 
 typedef struct device_entry_t {
     char *target;

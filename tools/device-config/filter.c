@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "prop_file.h"
-#include "props.h"
+#include "program/props.h"
 
 filter_verdict_t filter_image(const char *prop_path, const urc_device_caps_t *caps, char *why,
                               size_t why_size) {

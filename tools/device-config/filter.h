@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "requirements.h"
+#include "program/requirements.h"
 
 typedef enum filter_verdict_t {
     FILTER_KEEP,

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enum_names.h"
-#include "env.h"
-#include "requirements.h"
+#include "core/enum_names.h"
+#include "env/env.h"
+#include "program/requirements.h"
 #include "ur_api.h"
 #include "ur_enum_tables.h"
 

@@ -3,11 +3,11 @@
 // The table of the opencl adapter and the 26 getters it exports.
 
 #include "ocl_entry_points.h"
-#include "ddi_getter.h"
+#include "core/ddi_getter.h"
 #include "ur_checks.h"
 #include "ur_unsupported.h"
-#include "error.h"
-#include "object.h"
+#include "core/error.h"
+#include "core/object.h"
 
 static ur_result_t UR_APICALL checked_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters, uint32_t *pNumAdapters) {
     ur_result_t result = urc_check_adapter_get(NumEntries, phAdapters, pNumAdapters);
@@ -1937,7 +1937,7 @@ const ur_dditable_t ocl_ddi = {
     },
 };
 
-// The 26 getters UR's loader (and urc's) look up in every adapter (common/ddi_getter.h).
+// The 26 getters UR's loader (and urc's) look up in every adapter (common/core/ddi_getter.h).
 URC_DEFINE_DDI_GETTER(urGetAdapterProcAddrTable, ur_adapter_dditable_t, ocl_ddi.Adapter, UR_RESULT_SUCCESS)
 URC_DEFINE_DDI_GETTER(urGetPlatformProcAddrTable, ur_platform_dditable_t, ocl_ddi.Platform, UR_RESULT_SUCCESS)
 URC_DEFINE_DDI_GETTER(urGetContextProcAddrTable, ur_context_dditable_t, ocl_ddi.Context, UR_RESULT_SUCCESS)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Reusable events (urEventCreateExp, signalled by urEnqueueEventsWaitWithBarrierExt) through
-// the loader, the same suite for every adapter (common/reusable_event): creation and its
+// the loader, the same suite for every adapter (common/queue/reusable_event): creation and its
 // errors, signals that keep the caller's handle, many signal / wait / re-signal rounds that
 // order real work between two queues, a wait list naming the event it signals, an output
 // `*phEvent` holding garbage or a stale handle, and signals from a queue of another context.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// USM pools through the loader, the same suite for every adapter (common/usm_pools): pool
+// USM pools through the loader, the same suite for every adapter (common/pool/pool_handle): pool
 // handles and their queries, pooled allocations of each type, frees and their errors, the
 // Exp default and device pools, limits, trimming and zero-initialised blocks.
 #include <pthread.h>

@@ -10,11 +10,11 @@
 #include <string.h>
 
 #include "dispatch_calls.h"
-#include "error.h"
+#include "core/error.h"
 #include "fake_entry_points.h"
 #include "fake_inspect.h"
-#include "log.h"
-#include "object.h"
+#include "env/log.h"
+#include "core/object.h"
 
 #define FAKE_API __attribute__((visibility("default")))
 

@@ -3,7 +3,7 @@
 // The table of the fake adapter and the 26 getters it exports.
 
 #include "fake_entry_points.h"
-#include "ddi_getter.h"
+#include "core/ddi_getter.h"
 #include "ur_checks.h"
 #include "ur_unsupported.h"
 
@@ -1990,7 +1990,7 @@ const ur_dditable_t fake_ddi = {
     },
 };
 
-// The 26 getters UR's loader (and urc's) look up in every adapter (common/ddi_getter.h).
+// The 26 getters UR's loader (and urc's) look up in every adapter (common/core/ddi_getter.h).
 URC_DEFINE_DDI_GETTER(urGetAdapterProcAddrTable, ur_adapter_dditable_t, fake_ddi.Adapter, fake_table_hook("Adapter"))
 URC_DEFINE_DDI_GETTER(urGetPlatformProcAddrTable, ur_platform_dditable_t, fake_ddi.Platform, fake_table_hook("Platform"))
 URC_DEFINE_DDI_GETTER(urGetContextProcAddrTable, ur_context_dditable_t, fake_ddi.Context, fake_table_hook("Context"))
