@@ -229,7 +229,7 @@ urLoaderConfigEnableLayer(ur_loader_config_handle_t hLoaderConfig, const char *p
     unsigned bit = urc_layer_bit(pLayerName);
     if (bit != 0) {
         // Full validation is the built-in parameter checks plus leak and lifetime checking;
-        // urc has no bounds checking (README, "Layers").
+        // urc has no bounds checking (docs/debugging.md).
         atomic_fetch_or(&hLoaderConfig->layers, bit);
         return UR_RESULT_SUCCESS;
     }
