@@ -110,6 +110,9 @@ def check(build):
     if problems:
         print("A test must remove what it makes: put temporary files in a folder from "
               "urc_test_temp_dir (docs/testing.md).")
+        if candidates:
+            print("(/tmp is shared: a urc-named entry another program made during this run "
+                  "shows here too.)")
         return 1
     print("nothing left behind in %s or the temporary folder" % build)
     return 0

@@ -30,8 +30,34 @@ static void remove_tree(const char *path) {
     nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+// The build tree's test-tmp/. A build folder carried to another machine (scripts/gpu-check)
+// has another path there: then test-tmp/ beside the bin/ folder that holds this program.
+static const char *tmp_root(void) {
+    static char root[900];
+    if (root[0] == '\0') {
+        char parent[sizeof root];
+        snprintf(parent, sizeof parent, "%s", URC_TEST_TMP_ROOT);
+        char *slash = strrchr(parent, '/');
+        if (slash != NULL)
+            *slash = '\0';
+        char exe[sizeof root - sizeof "/test-tmp"];
+        ssize_t n = -1;
+        if (access(parent, W_OK) != 0)
+            n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n > 0) {
+            exe[n] = '\0';
+            for (int up = 0; up < 2 && (slash = strrchr(exe, '/')) != NULL; ++up)
+                *slash = '\0'; // <build>/bin/<program> -> <build>
+            snprintf(root, sizeof root, "%s/test-tmp", exe);
+        } else {
+            snprintf(root, sizeof root, "%s", URC_TEST_TMP_ROOT);
+        }
+    }
+    return root;
+}
+
 static void run_folder(char *out, size_t size, pid_t owner) {
-    snprintf(out, size, "%s/run-%ld", URC_TEST_TMP_ROOT, (long)owner);
+    snprintf(out, size, "%s/run-%ld", tmp_root(), (long)owner);
 }
 
 static void remove_run_folder(void) {
@@ -50,8 +76,8 @@ void urc_test_temp_dir(char *out, size_t size) {
         atexit(remove_run_folder);
     }
     run_folder(run, sizeof run, run_owner);
-    ck_assert_msg(mkdir(URC_TEST_TMP_ROOT, 0700) == 0 || errno == EEXIST, "mkdir %s: %s",
-                  URC_TEST_TMP_ROOT, strerror(errno));
+    ck_assert_msg(mkdir(tmp_root(), 0700) == 0 || errno == EEXIST, "mkdir %s: %s", tmp_root(),
+                  strerror(errno));
     ck_assert_msg(mkdir(run, 0700) == 0 || errno == EEXIST, "mkdir %s: %s", run, strerror(errno));
     int n = snprintf(out, size, "%s/XXXXXX", run);
     ck_assert_msg(n > 0 && (size_t)n < size, "no room for a temporary folder's path");
