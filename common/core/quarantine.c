@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "core/enum_names.h"
 #include "core/error.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -17,10 +18,10 @@
 
 #ifdef URC_ASAN
 #include <sanitizer/asan_interface.h>
-#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define POISON(p, n)   ASAN_POISON_MEMORY_REGION((p), (n))
 #define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
 #else
-#define POISON(p, n) ((void)(p), (void)(n))
+#define POISON(p, n)   ((void)(p), (void)(n))
 #define UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
@@ -115,11 +116,10 @@ ur_result_t urc_released_call(const char *entry_point, ur_result_t result) {
     if (logger != NULL && urc_log_enabled(logger, UR_LOGGER_LEVEL_ERROR))
         urc_log_write(logger, UR_LOGGER_LEVEL_ERROR,
                       "%s: called with a handle that was already released (its last reference "
-                      "is gone); answered %d",
-                      entry_point, (int)result);
-    return urc_error_set(result, 0,
-                         "%s: the handle was already released (its last reference is gone)",
-                         entry_point);
+                      "is gone); answered %s",
+                      entry_point, urc_result_name(result));
+    return urc_error_set(
+        result, 0, "%s: the handle was already released (its last reference is gone)", entry_point);
 }
 
 // Library unload: what is still parked is freed, so leak checkers see every object go.

@@ -147,7 +147,8 @@ START_TEST(event_twice_and_after) {
     ck_assert_ur(urEventGetInfo(e, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL),
                  UR_RESULT_ERROR_INVALID_EVENT);
     // In a live queue's wait list.
-    ck_assert_ur(urEnqueueEventsWait(T.queue, 1, &e, NULL), UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    ck_assert_ur(urEnqueueEventsWait(T.queue, 1, &e, NULL),
+                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
 }
 END_TEST
 
@@ -170,8 +171,8 @@ START_TEST(sub_buffer_keeps_its_parent) {
     ur_mem_handle_t m = NULL, sub = NULL;
     ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, 4096, NULL, &m));
     ur_buffer_region_t region = {UR_STRUCTURE_TYPE_BUFFER_REGION, NULL, 0, 1024};
-    ck_assert_ur_ok(
-        urMemBufferPartition(m, UR_MEM_FLAG_READ_WRITE, UR_BUFFER_CREATE_TYPE_REGION, &region, &sub));
+    ck_assert_ur_ok(urMemBufferPartition(m, UR_MEM_FLAG_READ_WRITE, UR_BUFFER_CREATE_TYPE_REGION,
+                                         &region, &sub));
     ck_assert_ur_ok(urMemRelease(m));
     ck_assert_ur(urMemRelease(m), UR_RESULT_ERROR_INVALID_MEM_OBJECT); // held: the count refuses
     ck_assert_ur_ok(urMemRelease(sub));
@@ -260,10 +261,18 @@ START_TEST(command_buffer_and_command_after_release) {
     // add_one's first argument is the buffer (the CUDA kernel's too; its other two are unused
     // by the append).
     ur_exp_kernel_arg_properties_t args[3] = {
-        {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES, NULL, UR_EXP_KERNEL_ARG_TYPE_POINTER, 0,
-         sizeof mem, {.pointer = mem}},
-        {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES, NULL, UR_EXP_KERNEL_ARG_TYPE_POINTER, 1,
-         sizeof mem, {.pointer = mem}},
+        {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+         NULL,
+         UR_EXP_KERNEL_ARG_TYPE_POINTER,
+         0,
+         sizeof mem,
+         {.pointer = mem}},
+        {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+         NULL,
+         UR_EXP_KERNEL_ARG_TYPE_POINTER,
+         1,
+         sizeof mem,
+         {.pointer = mem}},
     };
     static const int zero = 0;
     args[2] = (ur_exp_kernel_arg_properties_t){UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
