@@ -38,8 +38,7 @@ START_TEST(released_object_answers_and_fails_the_own_check) {
     ck_assert_ptr_eq(q->ddi, &urc_released_ddi);
     ck_assert(!urc_is_own(q, URC_KIND_QUEUE, &live_table));
     // Every slot answers its routing handle's error.
-    ck_assert_int_eq(q->ddi->Queue.pfnRelease((ur_queue_handle_t)q),
-                     UR_RESULT_ERROR_INVALID_QUEUE);
+    ck_assert_int_eq(q->ddi->Queue.pfnRelease((ur_queue_handle_t)q), UR_RESULT_ERROR_INVALID_QUEUE);
     ck_assert_int_eq(q->ddi->Enqueue.pfnEventsWait((ur_queue_handle_t)q, 0, NULL, NULL),
                      UR_RESULT_ERROR_INVALID_QUEUE);
     ck_assert_int_eq(q->ddi->Context.pfnRetain((ur_context_handle_t)q),
@@ -94,7 +93,7 @@ START_TEST(memory_that_is_not_an_object) {
     cfg->magic = 0;
     urc_quarantine_park(URC_QUARANTINE_OTHER, cfg, sizeof *cfg, sizeof cfg->magic);
     ck_assert(urc_quarantine_holds(cfg));
-    ck_assert_uint_eq(cfg->magic, 0); // stays readable
+    ck_assert_uint_eq(cfg->magic, 0);    // stays readable
     urc_quarantine_park(99, NULL, 0, 0); // nothing, and no class 99
     urc_quarantine_drain();
     ck_assert(!urc_quarantine_holds(cfg));

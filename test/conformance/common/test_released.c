@@ -17,6 +17,13 @@
 
 static urc_test_handles_t T;
 
+// A case whose kind this adapter or device does not have passes after saying so.
+#define NOT_HERE(what)                                                                             \
+    do {                                                                                           \
+        fprintf(stderr, "%s: no %s here\n", __func__, what);                                       \
+        return;                                                                                    \
+    } while (0)
+
 static void setup(void) {
     urc_test_handles_open(&T);
 }
@@ -187,7 +194,7 @@ START_TEST(sampler_twice_and_after) {
     ur_sampler_handle_t s = NULL;
     ur_result_t r = urSamplerCreate(T.context, &desc, &s);
     if (r == UR_RESULT_ERROR_UNSUPPORTED_FEATURE)
-        return; // no images on this device
+        NOT_HERE("samplers");
     ck_assert_ur_ok(r);
     ck_assert_ur_ok(urSamplerRelease(s));
     ck_assert_ur(urSamplerRelease(s), UR_RESULT_ERROR_INVALID_SAMPLER);
@@ -232,7 +239,7 @@ START_TEST(usm_pool_twice_and_after) {
     ur_usm_pool_handle_t pool = NULL;
     ur_result_t r = urUSMPoolCreate(T.context, &desc, &pool);
     if (r == UR_RESULT_ERROR_UNSUPPORTED_FEATURE)
-        return;
+        NOT_HERE("USM pools");
     ck_assert_ur_ok(r);
     ck_assert_ur_ok(urUSMPoolRelease(pool));
     ck_assert_ur(urUSMPoolRelease(pool), UR_RESULT_ERROR_INVALID_NULL_HANDLE);
@@ -245,7 +252,7 @@ END_TEST
 
 START_TEST(command_buffer_and_command_after_release) {
     if (!urc_test_device_says(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP))
-        return;
+        NOT_HERE("command buffers");
     // Command handles come from updatable buffers only.
     ur_device_command_buffer_update_capability_flags_t update = 0;
     ck_assert_ur_ok(urDeviceGetInfo(T.device, UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP,
@@ -300,6 +307,8 @@ START_TEST(command_buffer_and_command_after_release) {
     if (cmd != NULL)
         ck_assert_ur(urCommandBufferUpdateWaitEventsExp(cmd, 0, NULL),
                      UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    else
+        fprintf(stderr, "%s: no command handles here (no updatable command buffers)\n", __func__);
     ck_assert_ur_ok(urKernelRelease(k));
     ck_assert_ur_ok(urProgramRelease(p));
     ck_assert_ur_ok(urUSMFree(T.context, mem));
@@ -308,7 +317,7 @@ END_TEST
 
 START_TEST(physical_mem_twice_and_after) {
     if (!urc_test_device_says(T.device, UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT))
-        return;
+        NOT_HERE("physical memory");
     size_t g = 0;
     ck_assert_ur_ok(urVirtualMemGranularityGetInfo(
         T.context, T.device, 1, UR_VIRTUAL_MEM_GRANULARITY_INFO_MINIMUM, sizeof g, &g, NULL));
@@ -322,6 +331,41 @@ START_TEST(physical_mem_twice_and_after) {
     ck_assert_ur(urVirtualMemMap(T.context, va, g, m, 0, UR_VIRTUAL_MEM_ACCESS_FLAG_READ_WRITE),
                  UR_RESULT_ERROR_INVALID_NULL_HANDLE);
     ck_assert_ur_ok(urVirtualMemFree(T.context, va, g));
+}
+END_TEST
+
+START_TEST(graph_and_executable_graph_after_destroy) {
+    ur_exp_graph_handle_t g = NULL;
+    ur_result_t r = urGraphCreateExp(T.context, &g);
+    if (r == UR_RESULT_ERROR_UNSUPPORTED_FEATURE)
+        NOT_HERE("graphs");
+    ck_assert_ur_ok(r);
+    ur_exp_executable_graph_handle_t x = NULL;
+    ck_assert_ur_ok(urGraphInstantiateGraphExp(g, &x));
+    ck_assert_ur_ok(urGraphExecutableGraphDestroyExp(x));
+    ck_assert_ur(urGraphExecutableGraphDestroyExp(x), UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    ck_assert_ur_ok(urGraphDestroyExp(g));
+    ck_assert_ur(urGraphDestroyExp(g), UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    bool empty = false;
+    ck_assert_ur(urGraphIsEmptyExp(g, &empty), UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+}
+END_TEST
+
+START_TEST(sub_device_twice_and_after) {
+    ur_device_partition_property_t prop = {UR_DEVICE_PARTITION_EQUALLY, {.equally = 1}};
+    ur_device_partition_properties_t props = {UR_STRUCTURE_TYPE_DEVICE_PARTITION_PROPERTIES, NULL,
+                                              &prop, 1};
+    ur_device_handle_t sub = NULL;
+    uint32_t n = 0;
+    if (urDevicePartition(T.device, &props, 1, &sub, &n) != UR_RESULT_SUCCESS || sub == NULL)
+        NOT_HERE("sub-devices");
+    ck_assert_ur_ok(urDeviceRelease(sub));
+    ck_assert_ur(urDeviceRelease(sub), UR_RESULT_ERROR_INVALID_DEVICE);
+    ur_device_type_t type;
+    ck_assert_ur(urDeviceGetInfo(sub, UR_DEVICE_INFO_TYPE, sizeof type, &type, NULL),
+                 UR_RESULT_ERROR_INVALID_DEVICE);
+    ur_context_handle_t c = NULL;
+    ck_assert_ur(urContextCreate(1, &sub, NULL, &c), UR_RESULT_ERROR_INVALID_DEVICE);
 }
 END_TEST
 
@@ -370,6 +414,8 @@ int main(void) {
     tcase_add_test(tc, usm_pool_twice_and_after);
     tcase_add_test(tc, command_buffer_and_command_after_release);
     tcase_add_test(tc, physical_mem_twice_and_after);
+    tcase_add_test(tc, graph_and_executable_graph_after_destroy);
+    tcase_add_test(tc, sub_device_twice_and_after);
     tcase_add_test(tc, many_released_handles_each_answer);
     suite_add_tcase(s, tc);
     tc = urc_test_tcase("unfixtured", NULL, NULL);
