@@ -9,6 +9,17 @@
 #include "core/quarantine.h"
 #include "urc_test.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ASAN 1
+#endif
+#endif
+#ifdef ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 static const ur_dditable_t live_table;
 
 static urc_object_t *object(urc_kind_t kind, size_t size) {
@@ -50,6 +61,19 @@ START_TEST(released_object_answers_and_fails_the_own_check) {
     ck_assert_ptr_nonnull(strstr(msg, "urUSMPoolRelease"));
     urc_quarantine_drain();
     ck_assert(!urc_quarantine_holds(q));
+}
+END_TEST
+
+START_TEST(asan_sees_the_body_poisoned_and_the_header_readable) {
+#ifdef ASAN
+    urc_object_t *m = object(URC_KIND_MEM, 200);
+    urc_object_free(m, 200);
+    ck_assert(!__asan_address_is_poisoned(m));
+    ck_assert(!__asan_address_is_poisoned((char *)m + sizeof *m - 1));
+    ck_assert(__asan_address_is_poisoned((char *)m + sizeof *m));
+    ck_assert(__asan_address_is_poisoned((char *)m + 199));
+    urc_quarantine_drain(); // unpoisoned, then freed: ASan's own free poisoning takes over
+#endif
 }
 END_TEST
 
@@ -125,6 +149,7 @@ int main(void) {
     TCase *tc = urc_test_tcase("quarantine", NULL, NULL);
     tcase_add_test(tc, window_follows_the_object_size);
     tcase_add_test(tc, released_object_answers_and_fails_the_own_check);
+    tcase_add_test(tc, asan_sees_the_body_poisoned_and_the_header_readable);
     tcase_add_test(tc, the_window_plus_one_recycles_the_oldest);
     tcase_add_test(tc, memory_that_is_not_an_object);
     tcase_add_test(tc, parks_from_many_threads);
