@@ -12,6 +12,7 @@ ur_adapter_handle_t cuda_adapter_handle(void) {
 ur_result_t cuda_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters,
                              uint32_t *pNumAdapters) {
     if (NumEntries > 0 && phAdapters != NULL) {
+        urc_quarantine_set_logger(cuda_log());
         urc_user_retain(&adapter);
         phAdapters[0] = cuda_adapter_handle();
     }
@@ -35,8 +36,10 @@ ur_result_t cuda_adapter_release(ur_adapter_handle_t hAdapter) {
     urc_release_t released = urc_user_release(&adapter);
     if (released == URC_RELEASE_REFUSED)
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (released == URC_RELEASE_DESTROY)
+    if (released == URC_RELEASE_DESTROY) {
+        urc_quarantine_drain(); // released handles are freed at last
         cuda_platform_teardown();
+    }
     return UR_RESULT_SUCCESS;
 }
 

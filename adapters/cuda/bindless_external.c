@@ -272,8 +272,7 @@ cuda_bindless_images_release_external_memory_exp(ur_context_handle_t hContext,
         return r;
     // What was mapped from it stays the caller's to free, as in CUDA.
     r = cuda_ok(cu.DestroyExternalMemory(m->ext), "cuDestroyExternalMemory");
-    m->obj.kind = 0; // a second release is refused, not passed on
-    free(m);
+    URC_OBJECT_FREE(m); // a second release is refused, not passed on
     return r;
 }
 
@@ -361,8 +360,7 @@ ur_result_t cuda_bindless_images_release_external_semaphore_exp(
     if (r != UR_RESULT_SUCCESS)
         return r;
     r = cuda_ok(cu.DestroyExternalSemaphore(s->ext), "cuDestroyExternalSemaphore");
-    s->obj.kind = 0;
-    free(s);
+    URC_OBJECT_FREE(s);
     return r;
 }
 

@@ -59,7 +59,7 @@ static void cb_destroy(cuda_cb_t *cb) {
         urc_cb_command_fini(&c->core);
         free(c->wait_nodes);
         free(c->waits);
-        free(c);
+        URC_OBJECT_FREE(c);
     }
     if (cb->exec != NULL || cb->graph != NULL)
         cuda_activate(cb->dev);
@@ -76,7 +76,7 @@ static void cb_destroy(cuda_cb_t *cb) {
         cuda_event_release_internal(cb->core.events[i]);
     urc_cb_fini(&cb->core);
     cuda_context_release_internal(cb->ctx);
-    free(cb);
+    URC_OBJECT_FREE(cb);
 }
 
 ur_result_t cuda_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice,

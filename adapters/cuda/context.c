@@ -61,7 +61,7 @@ static void context_destroy(cuda_context_t *ctx) {
     }
     pthread_mutex_destroy(&ctx->lock);
     free(ctx->devices);
-    free(ctx);
+    URC_OBJECT_FREE(ctx);
 }
 
 ur_result_t cuda_context_retain(ur_context_handle_t hContext) {

@@ -23,6 +23,7 @@
 #include "env/log.h"
 #include "memory/mapping.h"
 #include "core/object.h"
+#include "core/quarantine.h"
 #include "program/props.h"
 #include "memory/ranges.h"
 #include "program/requirements.h"

@@ -134,7 +134,7 @@ static void event_destroy(cuda_event_t *e) {
         cuda_queue_release_internal(e->signalled_by);
     urc_reusable_delete(e->reusable);
     cuda_context_release_internal(e->ctx);
-    free(e);
+    URC_OBJECT_FREE(e);
 }
 
 void cuda_event_release_internal(cuda_event_t *e) {

@@ -140,7 +140,7 @@ static void mem_destroy(cuda_mem_t *m) {
         cuda_mem_release_internal(m->parent);
     cuda_context_release_internal(m->ctx);
     urc_mappings_destroy(&m->maps);
-    free(m);
+    URC_OBJECT_FREE(m);
 }
 
 ur_result_t cuda_mem_retain(ur_mem_handle_t hMem) {

@@ -55,7 +55,7 @@ ur_result_t cuda_sampler_release(ur_sampler_handle_t hSampler) {
         return urc_error_released(UR_RESULT_ERROR_INVALID_SAMPLER, "urSamplerRelease");
     case URC_RELEASE_DESTROY:
         cuda_context_release_internal(s->ctx);
-        free(s);
+        URC_OBJECT_FREE(s);
         return UR_RESULT_SUCCESS;
     default:
         return UR_RESULT_SUCCESS;

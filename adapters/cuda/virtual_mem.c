@@ -264,7 +264,7 @@ ur_result_t cuda_physical_mem_release(ur_physical_mem_handle_t hPhysicalMem) {
     if (res == UR_RESULT_SUCCESS)
         res = cuda_ok(cu.MemRelease(m->handle), "cuMemRelease");
     cuda_context_release_internal(m->ctx);
-    free(m);
+    URC_OBJECT_FREE(m);
     return res;
 }
 

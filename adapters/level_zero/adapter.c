@@ -16,6 +16,7 @@ ur_adapter_handle_t l0_adapter_handle(void) {
 ur_result_t l0_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters,
                            uint32_t *pNumAdapters) {
     if (NumEntries > 0 && phAdapters != NULL) {
+        urc_quarantine_set_logger(l0_log());
         urc_user_retain(&adapter);
         phAdapters[0] = l0_adapter_handle();
     }
@@ -44,6 +45,7 @@ ur_result_t l0_adapter_release(ur_adapter_handle_t hAdapter) {
     if (released == URC_RELEASE_DESTROY) {
         l0_host_tasks_stop(true);
         l0_callbacks_stop(true);
+        urc_quarantine_drain(); // released handles are freed at last
     }
     return UR_RESULT_SUCCESS;
 }

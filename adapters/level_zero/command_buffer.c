@@ -35,7 +35,7 @@ static void cb_destroy(l0_cb_t *cb) {
             l0_kernel_release((ur_kernel_handle_t)c->core.k.alternatives[k]);
         urc_cb_command_fini(&c->core);
         free(c->waits);
-        free(c);
+        URC_OBJECT_FREE(c);
     }
     for (uint32_t i = 0; i < cb->core.num_held; ++i)
         l0_kernel_release(cb->core.held[i]);
@@ -52,7 +52,7 @@ static void cb_destroy(l0_cb_t *cb) {
     pthread_mutex_destroy(&cb->run_lock);
     urc_cb_fini(&cb->core);
     l0_context_release_internal(cb->ctx);
-    free(cb);
+    URC_OBJECT_FREE(cb);
 }
 
 ur_result_t l0_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice,

@@ -19,7 +19,7 @@ static void kernel_destroy(l0_kernel_t *k) {
     free(k->name);
     pthread_mutex_destroy(&k->lock);
     l0_program_release_internal(k->program);
-    free(k);
+    URC_OBJECT_FREE(k);
 }
 
 static l0_kernel_t *kernel_new(l0_program_t *p) {

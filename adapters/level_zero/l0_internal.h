@@ -31,6 +31,7 @@
 #include "image/image.h"
 #include "memory/mapping.h"
 #include "core/object.h"
+#include "core/quarantine.h"
 #include "program/props.h"
 #include "queue/queue_registry.h"
 #include "memory/ranges.h"

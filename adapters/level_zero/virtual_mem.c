@@ -197,7 +197,7 @@ ur_result_t l0_physical_mem_release(ur_physical_mem_handle_t hPhysicalMem) {
     }
     ur_result_t res = l0_ok(zePhysicalMemDestroy(m->ctx->ze, m->ze), "zePhysicalMemDestroy");
     l0_context_release_internal(m->ctx);
-    free(m);
+    URC_OBJECT_FREE(m);
     return res;
 }
 

@@ -87,7 +87,7 @@ static void cb_destroy(ur_exp_command_buffer_handle_t cb) {
         for (uint32_t k = 0; k < c->core.k.num_alternatives; ++k)
             ocl_kernel_release((ur_kernel_handle_t)c->core.k.alternatives[k]);
         urc_cb_command_fini(&c->core);
-        free(c);
+        URC_OBJECT_FREE(c);
     }
     if (cb->last_run != NULL)
         clReleaseEvent(cb->last_run);
@@ -98,7 +98,7 @@ static void cb_destroy(ur_exp_command_buffer_handle_t cb) {
     pthread_mutex_destroy(&cb->run_lock);
     urc_cb_fini(&cb->core);
     ocl_context_release_internal(cb->context);
-    free(cb);
+    URC_OBJECT_FREE(cb);
 }
 
 ur_result_t ocl_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice,

@@ -45,7 +45,7 @@ static void context_destroy(ur_context_handle_t c) {
         ocl_device_release_internal(c->devices[i]);
     free(c->devices);
     pthread_mutex_destroy(&c->lock);
-    free(c);
+    URC_OBJECT_FREE(c);
 }
 
 void ocl_context_retain_internal(ur_context_handle_t context) {

@@ -178,7 +178,7 @@ void ocl_device_destroy(ur_device_handle_t d) {
     urc_queue_registry_fini(&d->queues);
     free(atomic_load(&d->caps));
     free(d->extensions);
-    free(d);
+    URC_OBJECT_FREE(d);
 }
 
 void ocl_device_retain_internal(ur_device_handle_t d) {

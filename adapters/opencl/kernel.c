@@ -76,7 +76,7 @@ ur_result_t ocl_kernel_release(ur_kernel_handle_t hKernel) {
     ocl_program_release_internal(hKernel->program);
     ocl_context_release_internal(hKernel->context);
     pthread_mutex_destroy(&hKernel->launch_lock);
-    free(hKernel);
+    URC_OBJECT_FREE(hKernel);
     return UR_RESULT_SUCCESS;
 }
 

@@ -10,6 +10,7 @@
 #include "device/device_info.h"
 #include "core/error.h"
 #include "core/info.h"
+#include "core/quarantine.h"
 #include "ocl_entry_points.h"
 #include "ocl_objects.h"
 #include "memory/ranges.h"
