@@ -152,16 +152,15 @@ def check():
             say("no", "UR_ADAPTERS_FORCE_LOAD is set and does not name urc's CUDA adapter: "
                 "libsycl opens only the libraries it names")
     else:
-        # A bare-name search by libsycl finds these folders' copies before its own folder's.
-        folders = os.environ.get("UR_ADAPTERS_SEARCH_PATH", "").split(",") + \
-            os.environ.get("LD_LIBRARY_PATH", "").split(":")
-        for folder in folders:
+        # libsycl tries UR_ADAPTERS_SEARCH_PATH's folders before its own; LD_LIBRARY_PATH only
+        # after its own folder, so it cannot shadow an adapter installed beside libsycl.
+        for folder in os.environ.get("UR_ADAPTERS_SEARCH_PATH", "").split(","):
             if not folder:
                 continue
             other = Path(folder) / ADAPTER_NAMES["cuda"]
             if other.is_file() and not _same(other, cuda):
                 ok = False
-                say("no", f"{other} comes first (UR_ADAPTERS_SEARCH_PATH or LD_LIBRARY_PATH) "
+                say("no", f"{other} (UR_ADAPTERS_SEARCH_PATH) comes before libsycl's folder "
                     "and shadows urc's CUDA adapter")
                 break
     selector = os.environ.get("ONEAPI_DEVICE_SELECTOR")

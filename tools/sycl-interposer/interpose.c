@@ -15,7 +15,7 @@
 
 #include "sycl_twins.h"
 
-#define EXPORT __attribute__((visibility("default")))
+#define EXPORT       __attribute__((visibility("default")))
 #define CUDA_ADAPTER "libur_adapter_cuda.so.0"
 
 static urc_sycl_register_fn next_register;
@@ -76,9 +76,9 @@ static bool first_in(const char *list, const char *sep, char *found, size_t size
 }
 
 // Whether the CUDA adapter libsycl will open is `ours`. libsycl's built-in loader takes
-// UR_ADAPTERS_FORCE_LOAD's list alone when it is set; otherwise it opens the adapter by name:
-// UR_ADAPTERS_SEARCH_PATH's folders, then the dynamic linker's (LD_LIBRARY_PATH, then
-// libsycl's RUNPATH, which is its own folder).
+// UR_ADAPTERS_FORCE_LOAD's list alone when it is set; otherwise the first of
+// UR_ADAPTERS_SEARCH_PATH's folders, libsycl's own folder, then the bare name through the
+// dynamic linker (LD_LIBRARY_PATH first), as SYCL_UR_TRACE shows libsycl 2026.2 trying them.
 static bool libsycl_loads(const char *ours, const char *libsycl_dir, char *theirs, size_t size) {
     const char *force = secure_getenv("UR_ADAPTERS_FORCE_LOAD");
     if (force != NULL && force[0] != '\0') {
@@ -93,8 +93,8 @@ static bool libsycl_loads(const char *ours, const char *libsycl_dir, char *their
         return hit;
     }
     if (first_in(secure_getenv("UR_ADAPTERS_SEARCH_PATH"), ",", theirs, size) ||
-        first_in(secure_getenv("LD_LIBRARY_PATH"), ":", theirs, size) ||
-        first_in(libsycl_dir, "", theirs, size))
+        first_in(libsycl_dir, "", theirs, size) ||
+        first_in(secure_getenv("LD_LIBRARY_PATH"), ":", theirs, size))
         return same_file(theirs, ours);
     snprintf(theirs, size, "no %s", CUDA_ADAPTER);
     return false;
@@ -174,8 +174,7 @@ void __sycl_register_lib(urc_sycl_descriptor_t *desc) {
             "layout this library knows (%u, %u): passed through untouched (logged once)",
             desc ? desc->version : 0u, image_version, URC_SYCL_DESCRIPTOR_VERSION,
             URC_SYCL_IMAGE_VERSION);
-    }
-    else if (r.result == URC_SYCL_TWINS_NO_MEMORY)
+    } else if (r.result == URC_SYCL_TWINS_NO_MEMORY)
         say("out of memory: no NVIDIA twins for one library");
     else if (verbose && twins_enabled)
         say("%u images, %u NVIDIA twins registered", desc ? desc->count : 0u, r.twins);

@@ -12,15 +12,15 @@
 
 /// The only versions whose layout this file describes.
 #define URC_SYCL_DESCRIPTOR_VERSION 1
-#define URC_SYCL_IMAGE_VERSION 3
+#define URC_SYCL_IMAGE_VERSION      3
 /// Image kinds and formats (libsycl's enums).
-#define URC_SYCL_KIND_SYCL 4
-#define URC_SYCL_FORMAT_NONE 0
-#define URC_SYCL_FORMAT_NATIVE 1
-#define URC_SYCL_FORMAT_SPIRV 2
+#define URC_SYCL_KIND_SYCL      4
+#define URC_SYCL_FORMAT_NONE    0
+#define URC_SYCL_FORMAT_NATIVE  1
+#define URC_SYCL_FORMAT_SPIRV   2
 #define URC_SYCL_TARGET_SPIRV64 "spir64"
 #define URC_SYCL_TARGET_NVPTX64 "nvptx64"
-#define URC_SPIRV_MAGIC 0x07230203u
+#define URC_SPIRV_MAGIC         0x07230203u
 
 /// One device image (libsycl's sycl_device_binary_struct). Entries and property sets are
 /// only carried along, never read.
@@ -49,9 +49,9 @@ typedef struct urc_sycl_descriptor_t {
 } urc_sycl_descriptor_t;
 
 typedef enum urc_sycl_twins_result_t {
-    URC_SYCL_TWINS_MADE,        ///< *twin holds one NVIDIA twin per SPIR-V image
-    URC_SYCL_TWINS_NONE,        ///< no image to twin (no spir64 SPIR-V image, or no image)
-    URC_SYCL_TWINS_UNKNOWN,     ///< a version this file does not describe: leave it alone
+    URC_SYCL_TWINS_MADE,    ///< *twin holds one NVIDIA twin per SPIR-V image
+    URC_SYCL_TWINS_NONE,    ///< no image to twin (no spir64 SPIR-V image, or no image)
+    URC_SYCL_TWINS_UNKNOWN, ///< a version this file does not describe: leave it alone
     URC_SYCL_TWINS_NO_MEMORY,
 } urc_sycl_twins_result_t;
 
