@@ -55,7 +55,8 @@ static int build_bundle_in_child(void) {
         int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
             _exit(3);
-        void *devices[3] = {device, (char *)device + sizeof(void *), (char *)device + sizeof(void *)};
+        void *devices[3] = {device, (char *)device + sizeof(void *),
+                            (char *)device + sizeof(void *)};
         unsigned char bundle[16]; // the returned shared_ptr, left to leak in this child
         printf("building\n");
         fflush(stdout);
@@ -82,8 +83,8 @@ START_TEST(registered_images_for_cuda) {
     const char *create = strstr(out, "<--- urProgramCreateWithBinary(");
     if (twins) {
         // A twin reached urc's CUDA adapter: bytes of a SPIR-V image, whole.
-        ck_assert_msg(create != NULL, "no urProgramCreateWithBinary (status %d):\n%.4000s",
-                      status, out);
+        ck_assert_msg(create != NULL, "no urProgramCreateWithBinary (status %d):\n%.4000s", status,
+                      out);
         const char *lengths = strstr(create, ".pLengths = ");
         ck_assert_ptr_nonnull(lengths);
         const char *brace = strchr(lengths, '{');

@@ -10,7 +10,7 @@
 
 static const uint32_t spirv_words[] = {URC_SPIRV_MAGIC, 0x00010400, 0, 16, 0};
 static const unsigned char native_bytes[] = {0x7f, 'E', 'L', 'F', 0, 0, 0, 0};
-static char entries[3][64];   // stand-ins: the twins must point at the same ones
+static char entries[3][64]; // stand-ins: the twins must point at the same ones
 static char property_sets[2][24];
 
 static urc_sycl_image_t image(const char *target, uint8_t format, const void *bytes, size_t size) {
@@ -219,7 +219,9 @@ START_TEST(registry_without_twins_passes_through) {
 }
 END_TEST
 
-static void quiet_register(urc_sycl_descriptor_t *d) { (void)d; }
+static void quiet_register(urc_sycl_descriptor_t *d) {
+    (void)d;
+}
 
 static void *churn(void *arg) {
     (void)arg;
