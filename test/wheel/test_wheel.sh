@@ -74,7 +74,15 @@ check "python -m urc --check says libsycl loads urc's CUDA adapter" \
   bash -c "LD_LIBRARY_PATH='$sim' '$py' -m urc --check > '$work/check.txt' 2>&1"
 check "python -m urc --check says why not when UR_ADAPTERS_FORCE_LOAD leaves it out" \
   bash -c "! UR_ADAPTERS_FORCE_LOAD=/nonexistent/libur_adapter_cuda.so.0 '$py' -m urc --check > '$work/check-no.txt' 2>&1 && grep -q 'UR_ADAPTERS_FORCE_LOAD is set' '$work/check-no.txt'"
+mkdir -p "$work/shadow"
+cp "$venv_lib/libur_adapter_cuda.so.0" "$work/shadow/"
+check "python -m urc --check says why not when UR_ADAPTERS_SEARCH_PATH shadows it" \
+  bash -c "! UR_ADAPTERS_SEARCH_PATH='$work/shadow' '$py' -m urc --check > '$work/check-shadow.txt' 2>&1 && grep -q 'shadows' '$work/check-shadow.txt'"
 cat "$work/check.txt"
+check "urc-sycl preloads the wheel's interposer and names the wheel's CUDA adapter" \
+  bash -c "'$venv/bin/urc-sycl' env > '$work/urc-sycl.txt' && grep -q '^LD_PRELOAD=.*/site-packages/urc/lib/liburc_sycl_interpose.so' '$work/urc-sycl.txt' && grep -qx 'URC_SYCL_CUDA_ADAPTER=$venv_lib/libur_adapter_cuda.so.0' '$work/urc-sycl.txt'"
+check "under urc-sycl, dpctl's SPIR-V images get NVIDIA twins" \
+  bash -c "URC_SYCL_LOG=1 LD_LIBRARY_PATH='$sim' '$venv/bin/urc-sycl' '$py' -c 'import dpctl; dpctl.get_devices()' > '$work/twins.txt' 2>&1 && grep -q 'NVIDIA twins registered' '$work/twins.txt'"
 
 "$py" -m pip uninstall --quiet --yes intel-cmplr-lib-ur > "$work/pip-uninstall-ur.log" 2>&1
 check "no Level Zero adapter in lib/ without intel-cmplr-lib-ur" \
