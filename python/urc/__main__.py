@@ -30,15 +30,15 @@ def _same(a, b):
 
 def describe():
     print(f"urc {urc.__version__}")
-    print(f"  package folder:  {urc.package_dir}")
-    print(f"  loader:          {urc.lib_dir / 'libur_loader.so.0'}")
+    print(f"  package folder:     {urc.package_dir}")
+    print(f"  loader:             {urc.lib_dir / 'libur_loader.so.0'}")
     adapters = urc.adapter_paths()
     for name in ADAPTER_NAMES:
         where = adapters.get(name)
-        print(f"  {name + ' adapter:':17}{where if where else '(not in this install)'}")
-    print(f"  headers:         {urc.include_dir}")
-    print(f"  pkg-config:      {urc.lib_dir / 'pkgconfig'}  (PKG_CONFIG_PATH)")
-    print(f"  CMake package:   {urc.lib_dir / 'cmake' / 'urc'}  (urc_DIR)")
+        print(f"  {name + ' adapter:':20}{where if where else '(not in this install)'}")
+    print(f"  headers:            {urc.include_dir}")
+    print(f"  pkg-config:         {urc.lib_dir / 'pkgconfig'}  (PKG_CONFIG_PATH)")
+    print(f"  CMake package:      {urc.lib_dir / 'cmake' / 'urc'}  (urc_DIR)")
     print()
 
 
@@ -103,7 +103,11 @@ def _probe(libsycl):
             return None
     except Exception:
         return None
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    try:
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           timeout=300)
+    except subprocess.TimeoutExpired:
+        return {"error": ["dpctl did not list its devices within 300 s"]}
     if r.returncode != 0:
         return {"error": (r.stderr or r.stdout).strip().splitlines()[-1:] or ["no output"]}
     devices, maps = [], set()
