@@ -84,6 +84,12 @@ check "urc-sycl preloads the wheel's interposer and names the wheel's CUDA adapt
 check "under urc-sycl, dpctl's SPIR-V images get NVIDIA twins" \
   bash -c "URC_SYCL_LOG=1 LD_LIBRARY_PATH='$sim' '$venv/bin/urc-sycl' '$py' -c 'import dpctl; dpctl.get_devices()' > '$work/twins.txt' 2>&1 && grep -q 'NVIDIA twins registered' '$work/twins.txt'"
 
+# A C program built against the wheel with pkg-config (-lur_loader through the linker script)
+# runs on urc's loader from the wheel, with urc's CUDA adapter on the simulated driver.
+pkg="$("$py" -c 'import urc; print(urc.lib_dir)')"
+check "a C consumer builds with the wheel's pkg-config file and runs on urc's CUDA adapter" \
+  bash -c "cc '$root/test/install/consumer/consumer.c' \$(PKG_CONFIG_PATH='$pkg/pkgconfig' pkg-config --cflags --libs libur_loader) -Wl,-rpath,'$pkg' -o '$work/consumer' && UR_ADAPTERS_FORCE_LOAD='$venv_lib/libur_adapter_cuda.so.0' LD_LIBRARY_PATH='$sim' '$work/consumer' | tee '$work/consumer.txt' | grep -q 'consumer: 1 adapter(s), first backend 3'"
+
 "$py" -m pip uninstall --quiet --yes intel-cmplr-lib-ur > "$work/pip-uninstall-ur.log" 2>&1
 check "no Level Zero adapter in lib/ without intel-cmplr-lib-ur" \
   bash -c "[ ! -e '$venv_lib/libur_adapter_level_zero.so.0' ]"
