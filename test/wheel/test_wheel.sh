@@ -20,8 +20,9 @@ finish() {
   [ "$failed" = 0 ]
 }
 
-# Nothing of the caller's may steer libsycl or the adapters: the point is "no variables".
-for v in $(env | sed -n 's/^\(UR_[A-Z_]*\|SYCL_[A-Z_]*\|ONEAPI_[A-Z_]*\|PYTHONPATH\)=.*/\1/p'); do
+# Nothing of the caller's may steer libsycl, the adapters or the interposer: the point is
+# "no variables".
+for v in $(env | sed -n 's/^\(UR_[A-Z_]*\|URC_SYCL_[A-Z_]*\|SYCL_[A-Z_]*\|ONEAPI_[A-Z_]*\|PYTHONPATH\)=.*/\1/p'); do
   unset "$v"
 done
 unset LD_PRELOAD
