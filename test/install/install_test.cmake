@@ -46,8 +46,15 @@ endforeach()
 
 # Installed RUNPATHs are $ORIGIN-relative (or absent) and stay inside the prefix.
 include(${CMAKE_CURRENT_LIST_DIR}/runpath_rules.cmake)
-file(GLOB installed_libs ${prefix}/${LIBDIR}/libur_*.so.0)
+file(GLOB installed_libs ${prefix}/${LIBDIR}/libur_*.so.0 ${prefix}/${LIBDIR}/liburc_*.so)
 file(GLOB installed_tools ${prefix}/bin/*)
+# Scripts (the urc-sycl launcher) have no RUNPATH to check.
+foreach(f ${installed_tools})
+  file(READ ${f} magic LIMIT 4 HEX)
+  if(NOT magic STREQUAL "7f454c46")
+    list(REMOVE_ITEM installed_tools ${f})
+  endif()
+endforeach()
 check_runpath(${prefix} FALSE ${installed_libs} ${installed_tools})
 
 # The fake adapter makes the answer known: one adapter, posing as OpenCL (backend 2).
