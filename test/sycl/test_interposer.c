@@ -27,10 +27,12 @@ static const char get_bundle_symbol[] =
     "EENS0_12bundle_stateE";
 enum { BUNDLE_STATE_EXECUTABLE = 2 };
 
-static char out_path[64];
+static char out_path[4096];
 
 static void setup(void) {
-    snprintf(out_path, sizeof out_path, "/tmp/urc-sycl-interposer.%d", (int)getpid());
+    char dir[4000];
+    urc_test_temp_dir(dir, sizeof dir);
+    snprintf(out_path, sizeof out_path, "%s/trace.txt", dir);
     st_require_urc();
 }
 

@@ -6,7 +6,10 @@
 set -euo pipefail
 root="$1" build="$2" sim="$3" sycl_version="$4" dpctl_version="$5"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-work="$build/test/wheel/run"
+# Everything the test makes (the wheel's own CMake build, the venv, logs) lies in one folder of
+# the build tree's test-tmp/ that it removes when it ends (docs/testing.md).
+work="$build/test-tmp/wheel.$$"
+trap 'rm -rf "$work"' EXIT
 passed=0 failed=0
 ok() { echo "ok: $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL: $1"; failed=$((failed + 1)); }
@@ -30,7 +33,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1
 
 rm -rf "$work"
 mkdir -p "$work"
-URC_WHEEL_BUILD_DIR="$build/wheel" bash "$root/scripts/build-wheel" "$work/dist" > "$work/build-wheel.log" 2>&1 ||
+URC_WHEEL_BUILD_DIR="$work/build" bash "$root/scripts/build-wheel" "$work/dist" > "$work/build-wheel.log" 2>&1 ||
   { tail -n 40 "$work/build-wheel.log"; fail "scripts/build-wheel"; finish; exit 1; }
 whl="$(ls "$work"/dist/urc-*.whl)"
 version="$(sed -n 's/^project(urc VERSION \([0-9.]*\).*/\1/p' "$root/CMakeLists.txt")"
