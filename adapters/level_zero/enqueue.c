@@ -8,6 +8,7 @@
 #include "memory/fill.h"
 #include "l0_internal.h"
 #include "memory/usm_range.h"
+#include "memory/vm_map.h"
 
 static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t *size);
 
@@ -434,6 +435,9 @@ ur_result_t l0_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMem,
 // The allocation holding a pointer, from zeMemGetAddressRange (common/memory/usm_range.h).
 static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t *size) {
     const l0_context_t *ctx = backend;
+    // Virtual memory mapped side by side is one run, whatever the driver answers for one map.
+    if (urc_vm_mapped_run(ptr, base, size))
+        return true;
     void *b = NULL;
     size_t s = 0;
     if (zeMemGetAddressRange(ctx->ze, ptr, &b, &s) != ZE_RESULT_SUCCESS || b == NULL)

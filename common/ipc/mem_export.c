@@ -4,6 +4,7 @@
 #include "ipc/mem_export.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "core/alloc.h"
@@ -81,6 +82,16 @@ ur_result_t urc_mem_export_find(const void *context, const void *device, const v
     if (remove)
         free(found);
     return res;
+}
+
+bool urc_mem_export_holds(const void *ptr) {
+    uintptr_t p = (uintptr_t)ptr;
+    bool found = false;
+    pthread_mutex_lock(&lock);
+    for (entry_t *e = entries; e != NULL && !found; e = e->next)
+        found = p >= (uintptr_t)e->record.ptr && p - (uintptr_t)e->record.ptr < e->record.size;
+    pthread_mutex_unlock(&lock);
+    return found;
 }
 
 ur_result_t urc_mem_export_find_for_export(const void *context, const void *device, const void *ptr,
