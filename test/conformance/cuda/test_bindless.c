@@ -728,6 +728,47 @@ static bool on_simulator(void) {
     return lib != NULL && dlsym(lib, "urc_cuda_sim_driver_calls") != NULL;
 }
 
+// Image memory freed while an image handle refers to it stays alive until the handle is
+// destroyed (UR's CUDA adapter destroyed the array under the surface: a use-after-free when the
+// handle went). The free answers SUCCESS and forgets the memory at once (a second free, a new
+// handle or a copy are refused); the driver's array lives until the last handle is destroyed.
+START_TEST(freed_memory_outlives_its_handles) {
+    CUresult (*describe)(CUDA_ARRAY3D_DESCRIPTOR *, CUarray) = NULL;
+    void *lib = driver();
+    ck_assert_ptr_nonnull(lib);
+    *(void **)&describe = dlsym(lib, "cuArray3DGetDescriptor_v2");
+    ck_assert_ptr_nonnull(describe);
+    ur_image_desc_t d = desc(UR_MEM_TYPE_IMAGE2D, 8, 8, 0, 0, 1);
+    ur_exp_image_mem_native_handle_t m = alloc_image(&rgba32f, &d);
+    ur_exp_image_native_handle_t surf = 0, tex = 0;
+    ck_assert_ur_ok(
+        urBindlessImagesUnsampledImageCreateExp(T.context, T.device, m, &rgba32f, &d, &surf));
+    ur_sampler_desc_t sd = {UR_STRUCTURE_TYPE_SAMPLER_DESC, NULL, false,
+                            UR_SAMPLER_ADDRESSING_MODE_CLAMP, UR_SAMPLER_FILTER_MODE_NEAREST};
+    ck_assert_ur_ok(
+        urBindlessImagesSampledImageCreateExp(T.context, T.device, m, &rgba32f, &d, &sd, &tex));
+    ck_assert_ur_ok(urBindlessImagesImageFreeExp(T.context, T.device, m));
+    ck_assert_ur(urBindlessImagesImageFreeExp(T.context, T.device, m),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ur_exp_image_native_handle_t more = 0;
+    ck_assert_ur(
+        urBindlessImagesUnsampledImageCreateExp(T.context, T.device, m, &rgba32f, &d, &more),
+        UR_RESULT_ERROR_INVALID_VALUE);
+    CUDA_ARRAY3D_DESCRIPTOR ad;
+    ck_assert_int_eq(describe(&ad, (CUarray)m), CUDA_SUCCESS); // still there for the handles
+    ck_assert_ur_ok(urBindlessImagesUnsampledImageHandleDestroyExp(T.context, T.device, surf));
+    ck_assert_int_eq(describe(&ad, (CUarray)m), CUDA_SUCCESS); // the texture still holds it
+    ck_assert_ur_ok(urBindlessImagesSampledImageHandleDestroyExp(T.context, T.device, tex));
+    if (on_simulator()) // the real driver may hand the value out again at once
+        ck_assert_int_ne(describe(&ad, (CUarray)m), CUDA_SUCCESS);
+    // Without handles, the free destroys at once.
+    m = alloc_image(&rgba32f, &d);
+    ck_assert_ur_ok(urBindlessImagesImageFreeExp(T.context, T.device, m));
+    if (on_simulator())
+        ck_assert_int_ne(describe(&ad, (CUarray)m), CUDA_SUCCESS);
+}
+END_TEST
+
 enum { EXT_SIZE = 2 << 20 }; // one 2 MiB granule, the H100's allocation granularity
 
 static uint8_t ext_pattern(size_t i) {
@@ -919,6 +960,7 @@ int main(void) {
     tcase_add_test(tc, every_shape_allocates_answers_info_and_round_trips_a_box);
     tcase_add_test(tc, mipmaps_have_levels_to_copy_sample_and_free);
     tcase_add_test(tc, refusals_get_clear_results);
+    tcase_add_test(tc, freed_memory_outlives_its_handles);
     tcase_add_test(tc, support_queries_and_device_infos_agree);
     tcase_add_test(tc, threads_make_and_free_images_at_once);
     suite_add_tcase(s, tc);
