@@ -162,6 +162,9 @@ typedef struct cuda_event_t {
     // each signal; `queue` and `stream` stay NULL. NULL for every other event.
     urc_reusable_t *reusable;
     struct cuda_queue_t *signalled_by; // reusable: the latest signal's queue (retained)
+    // An event opened from IPC handle data in the process that exported it: the exporter, held,
+    // whose CUevent this one shares (CUDA refuses such opens).
+    struct cuda_event_t *shares;
 } cuda_event_t;
 
 typedef enum cuda_mem_kind_t {
