@@ -25,9 +25,11 @@ static ur_result_t buffer_of(l0_queue_t *q, ur_mem_handle_t hBuffer, l0_mem_t **
     *m = L0_MEM(hBuffer);
     if ((*m)->is_image)
         return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "an image is not a buffer");
-    if ((*m)->ctx != q->ctx)
+    // A buffer of another context is usable where that context has the queue's device (UR's CTS
+    // copies along a chain of contexts, urEventWaitTest.WithCrossContextDependencies).
+    if ((*m)->ctx != q->ctx && !l0_context_has_device((*m)->ctx, q->dev))
         return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
-                             "the buffer belongs to another context than the queue");
+                             "the buffer's context does not have the queue's device");
     return UR_RESULT_SUCCESS;
 }
 
