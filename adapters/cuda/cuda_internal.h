@@ -553,4 +553,7 @@ void cuda_cb_caps(const cuda_device_t *dev, urc_cb_caps_t *caps);
 ur_result_t cuda_program_global(cuda_program_t *p, const char *name, CUdeviceptr *address,
                                 size_t *size);
 
+/// usm_pool.c: forgets which of the driver pool's allocations a context being destroyed made.
+void cuda_usm_async_context_destroyed(const cuda_context_t *ctx);
+
 #endif // URC_CUDA_CUDA_INTERNAL_H

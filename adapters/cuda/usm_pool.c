@@ -187,8 +187,31 @@ static ur_result_t async_take(CUdeviceptr p, const cuda_context_t *ctx, bool *fo
         }
         break;
     }
+    if (sh->count == 0) { // nothing kept while nothing is recorded (the library may be unloaded)
+        free(sh->items);
+        sh->items = NULL;
+        sh->cap = 0;
+    }
     pthread_mutex_unlock(&sh->lock);
     return res;
+}
+
+void cuda_usm_async_context_destroyed(const cuda_context_t *ctx) {
+    for (size_t i = 0; i < ASYNC_SHARDS; ++i) {
+        struct async_shard_t *sh = async_shard((CUdeviceptr)i << 8);
+        pthread_mutex_lock(&sh->lock);
+        for (size_t k = 0; k < sh->count;)
+            if (sh->items[k].ctx == ctx)
+                sh->items[k] = sh->items[--sh->count];
+            else
+                ++k;
+        if (sh->count == 0) {
+            free(sh->items);
+            sh->items = NULL;
+            sh->cap = 0;
+        }
+        pthread_mutex_unlock(&sh->lock);
+    }
 }
 
 static bool native_async(cuda_queue_t *q, ur_usm_pool_handle_t pool) {

@@ -60,6 +60,11 @@ static bool arrays_find(const void *h, bool remove) {
             if (remove)
                 arrays[i] = arrays[--narrays];
         }
+    if (narrays == 0) { // nothing kept while no array lives (the library may be unloaded)
+        free(arrays);
+        arrays = NULL;
+        arrays_cap = 0;
+    }
     pthread_mutex_unlock(&arrays_lock);
     return found;
 }
