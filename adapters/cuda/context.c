@@ -53,6 +53,7 @@ void cuda_context_release_internal(cuda_context_t *ctx) {
 
 static void context_destroy(cuda_context_t *ctx) {
     urc_usm_pool_context_destroyed((ur_context_handle_t)ctx); // its default pool, first
+    cuda_usm_async_context_destroyed(ctx); // the record of its enqueued allocations
     // Deleters run last-registered first, as destructors would.
     for (cuda_deleter_t *d = ctx->deleters, *next; d != NULL; d = next) {
         next = d->next;

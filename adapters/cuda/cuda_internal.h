@@ -163,6 +163,9 @@ typedef struct cuda_event_t {
     // each signal; `queue` and `stream` stay NULL. NULL for every other event.
     urc_reusable_t *reusable;
     struct cuda_queue_t *signalled_by; // reusable: the latest signal's queue (retained)
+    // An event opened from IPC handle data in the process that exported it: the exporter, held,
+    // whose CUevent this one shares (CUDA refuses such opens).
+    struct cuda_event_t *shares;
 } cuda_event_t;
 
 typedef enum cuda_mem_kind_t {
@@ -550,5 +553,8 @@ void cuda_cb_caps(const cuda_device_t *dev, urc_cb_caps_t *caps);
 /// for a program without a module.
 ur_result_t cuda_program_global(cuda_program_t *p, const char *name, CUdeviceptr *address,
                                 size_t *size);
+
+/// usm_pool.c: forgets which of the driver pool's allocations a context being destroyed made.
+void cuda_usm_async_context_destroyed(const cuda_context_t *ctx);
 
 #endif // URC_CUDA_CUDA_INTERNAL_H

@@ -112,8 +112,12 @@ static ur_result_t queue_and_buffer(ur_queue_handle_t hQueue, ur_mem_handle_t hB
     *m = CUDA_MEM(hBuffer);
     if ((*m)->is_image)
         return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "an image is not a buffer");
-    if ((*m)->ctx != (*q)->ctx)
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    // A buffer of another context is usable where that context has the queue's device: every
+    // context of a device shares its primary CUDA context (UR's CTS copies along a chain of
+    // contexts, urEventWaitTest.WithCrossContextDependencies).
+    if ((*m)->ctx != (*q)->ctx && !cuda_context_has_device((*m)->ctx, (*q)->dev))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                             "the buffer's context does not have the queue's device");
     return UR_RESULT_SUCCESS;
 }
 

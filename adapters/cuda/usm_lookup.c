@@ -5,9 +5,14 @@
 // that map is wrapped here, so no allocating or freeing path can forget to say so.
 #include "cuda_internal.h"
 #include "memory/usm_range.h"
+#include "memory/vm_map.h"
 
 static bool driver_lookup(void *backend, const void *ptr, const void **base, size_t *size) {
     (void)backend;
+    // The driver answers for one map of virtual memory; pieces mapped side by side in a
+    // reservation are one run of valid memory.
+    if (urc_vm_mapped_run(ptr, base, size))
+        return true;
     cuda_pointer_t info;
     if (cuda_pointer_query(ptr, &info) != UR_RESULT_SUCCESS || info.memory_type == 0 ||
         info.base == 0)

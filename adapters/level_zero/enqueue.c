@@ -8,6 +8,7 @@
 #include "memory/fill.h"
 #include "l0_internal.h"
 #include "memory/usm_range.h"
+#include "memory/vm_map.h"
 
 static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t *size);
 
@@ -24,9 +25,11 @@ static ur_result_t buffer_of(l0_queue_t *q, ur_mem_handle_t hBuffer, l0_mem_t **
     *m = L0_MEM(hBuffer);
     if ((*m)->is_image)
         return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "an image is not a buffer");
-    if ((*m)->ctx != q->ctx)
+    // A buffer of another context is usable where that context has the queue's device (UR's CTS
+    // copies along a chain of contexts, urEventWaitTest.WithCrossContextDependencies).
+    if ((*m)->ctx != q->ctx && !l0_context_has_device((*m)->ctx, q->dev))
         return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
-                             "the buffer belongs to another context than the queue");
+                             "the buffer's context does not have the queue's device");
     return UR_RESULT_SUCCESS;
 }
 
@@ -434,6 +437,9 @@ ur_result_t l0_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMem,
 // The allocation holding a pointer, from zeMemGetAddressRange (common/memory/usm_range.h).
 static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t *size) {
     const l0_context_t *ctx = backend;
+    // Virtual memory mapped side by side is one run, whatever the driver answers for one map.
+    if (urc_vm_mapped_run(ptr, base, size))
+        return true;
     void *b = NULL;
     size_t s = 0;
     if (zeMemGetAddressRange(ctx->ze, ptr, &b, &s) != ZE_RESULT_SUCCESS || b == NULL)

@@ -200,4 +200,7 @@ ur_result_t ocl_enqueue_done(cl_int err, const char *what, ocl_wait_list_t *wl,
 /// (a urc_usm_lookup_fn, common/memory/usm_range.h).
 bool ocl_usm_lookup(void *backend, const void *ptr, const void **base, size_t *size);
 
+/// usm.c: forgets the record of the USM allocations of a context being destroyed.
+void ocl_usm_context_destroyed(ur_context_handle_t ctx);
+
 #endif // URC_OCL_INTERNAL_H

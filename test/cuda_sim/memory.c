@@ -119,6 +119,10 @@ SIM_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned i
 }
 
 CUresult sim_mem_free_now(CUdeviceptr dptr) {
+    // Mapped virtual memory is device memory to copies, but only cuMemUnmap gives it back: the
+    // real driver's cuMemFree fails on it.
+    if (sim_vmm_reserved(dptr))
+        return CUDA_ERROR_INVALID_VALUE;
     if (!remove_alloc(dptr, (1u << SIM_MEM_DEVICE) | (1u << SIM_MEM_MANAGED)))
         return CUDA_ERROR_INVALID_VALUE;
     free((void *)dptr);
@@ -273,9 +277,21 @@ static void run_copy(sim_op_t *op) {
 }
 
 // A checked device range: [p, p + size) inside one allocation of the driver.
+// Device memory from p to p + size: one allocation, or, in a virtual memory reservation, maps
+// that follow each other without a gap (the real driver copies across them: it is one range of
+// valid virtual memory).
 static bool device_range(uintptr_t p, size_t size) {
     sim_alloc_t a;
-    return sim_find_alloc(p, &a) && size <= a.size - (p - a.base);
+    if (!sim_find_alloc(p, &a))
+        return false;
+    while (size > a.size - (p - a.base)) {
+        uintptr_t next = a.base + a.size;
+        size -= next - p;
+        p = next;
+        if (!sim_vmm_reserved(p) || !sim_find_alloc(p, &a) || a.base != p)
+            return false;
+    }
+    return true;
 }
 
 static CUresult copy(void *dst, const void *src, size_t size, CUstream s) {

@@ -220,6 +220,33 @@ START_TEST(refusals_get_the_spec_results) {
 }
 END_TEST
 
+// A native handle must be a CUarray: a buffer's CUdeviceptr, or USM, is refused before the
+// driver's surface call (which crashed inside libcuda on an H200 given a CUdeviceptr).
+START_TEST(native_handle_must_be_an_array) {
+    ur_image_desc_t d = desc_of(UR_MEM_TYPE_IMAGE2D);
+    ur_mem_handle_t img = image(&rgba8, 4, 4);
+    ur_native_handle_t native = 0;
+    ck_assert_ur_ok(urMemGetNativeHandle(img, T.device, &native));
+    ur_mem_handle_t wrapped = NULL;
+    ck_assert_ur_ok(
+        urMemImageCreateWithNativeHandle(native, T.context, &rgba8, &d, NULL, &wrapped));
+    ck_assert_ur_ok(urMemRelease(wrapped));
+    ur_mem_handle_t buf = NULL;
+    ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, 4096, NULL, &buf));
+    ck_assert_ur_ok(urMemGetNativeHandle(buf, T.device, &native)); // a CUdeviceptr
+    ck_assert_ur(urMemImageCreateWithNativeHandle(native, T.context, &rgba8, &d, NULL, &wrapped),
+                 UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    void *usm = NULL;
+    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 4096, &usm));
+    ck_assert_ur(urMemImageCreateWithNativeHandle((ur_native_handle_t)(uintptr_t)usm, T.context,
+                                                  &rgba8, &d, NULL, &wrapped),
+                 UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    ck_assert_ur_ok(urUSMFree(T.context, usm));
+    ck_assert_ur_ok(urMemRelease(buf));
+    ck_assert_ur_ok(urMemRelease(img));
+}
+END_TEST
+
 // ---- kernels ----------------------------------------------------------------------------------
 
 static ur_exp_kernel_arg_properties_t mem_arg(uint32_t index, ur_mem_handle_t m) {
@@ -428,6 +455,7 @@ int main(void) {
     tc = cudat_tcase("urMemImageCreate");
     tcase_add_test(tc, device_reports_image_limits);
     tcase_add_test(tc, refusals_get_the_spec_results);
+    tcase_add_test(tc, native_handle_must_be_an_array);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urEnqueueKernelLaunchWithArgsExp");
     tcase_add_test(tc, sampler_words_and_surfaces_reach_kernels);

@@ -170,6 +170,22 @@ START_TEST(other_context) {
 }
 END_TEST
 
+// Memory with its own free call is refused by urUSMFree (the CUDA driver's cuMemFree of it
+// corrupted the allocation's bookkeeping), inside as at its start, and stays usable.
+START_TEST(usm_free_refused) {
+    void *p = NULL;
+    ck_assert_ur_ok(urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, 4096,
+                                                           UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &p));
+    ck_assert_ur(urUSMFree(T.context, p), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    ck_assert_ur(urUSMFree(T.context, (char *)p + 64), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    uint32_t in[16] = {1, 2, 3}, out[16] = {0};
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, p, in, sizeof in, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, out, p, sizeof out, 0, NULL, NULL));
+    ck_assert_mem_eq(in, out, sizeof in);
+    ck_assert_ur_ok(urMemoryExportFreeExportableMemoryExp(T.context, T.device, p));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("cuda_memory_export");
     TCase *tc = cudat_tcase("urMemoryExportExp");
@@ -178,6 +194,7 @@ int main(void) {
     tcase_add_test(tc, alignment_and_odd_sizes);
     tcase_add_test(tc, bad_arguments);
     tcase_add_test(tc, other_context);
+    tcase_add_test(tc, usm_free_refused);
     suite_add_tcase(s, tc);
     return cudat_main(s, false);
 }
