@@ -34,11 +34,21 @@ static ur_result_t kernel_make(cl_kernel cl, ur_program_handle_t program, const 
     k->context = program->context;
     k->owns_native = owns;
     k->may_assert = uses_assert(cl, program, name);
+    // Every argument index is checked against it before the runtime sees one: Intel's runtime
+    // reads past its argument table for an index it does not have.
+    cl_uint nargs = 0;
+    k->num_args = clGetKernelInfo(cl, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL) == CL_SUCCESS
+                      ? (uint32_t)nargs
+                      : UINT32_MAX;
     pthread_mutex_init(&k->launch_lock, NULL);
     urc_hold(&program->obj);
     ocl_context_retain_internal(program->context);
     *out = k;
     return UR_RESULT_SUCCESS;
+}
+
+uint32_t ocl_kernel_arg_count(const void *kernel) {
+    return ocl_is(kernel, URC_KIND_KERNEL) ? ((ur_kernel_handle_t)kernel)->num_args : UINT32_MAX;
 }
 
 ur_result_t ocl_kernel_create(ur_program_handle_t hProgram, const char *pKernelName,
