@@ -29,8 +29,8 @@ static ur_bool_t device_bool(ur_device_info_t name) {
 
 static bool has_usm(void) {
     ur_device_usm_access_capability_flags_t caps = 0;
-    return urDeviceGetInfo(H.device, UR_DEVICE_INFO_USM_DEVICE_SUPPORT, sizeof caps, &caps,
-                           NULL) == UR_RESULT_SUCCESS &&
+    return urDeviceGetInfo(H.device, UR_DEVICE_INFO_USM_DEVICE_SUPPORT, sizeof caps, &caps, NULL) ==
+               UR_RESULT_SUCCESS &&
            caps != 0;
 }
 
@@ -84,14 +84,15 @@ START_TEST(usm_appends_answer_as_enqueue) {
     const struct {
         char *dst, *src;
         size_t size;
-    } copies[] = {{b, a, 4097}, {b, a + 4000, 200}, {b + 4000, a, 200}, {b, a, SIZE_MAX}, {b, a, 0}};
+    } copies[] = {
+        {b, a, 4097}, {b, a + 4000, 200}, {b + 4000, a, 200}, {b, a, SIZE_MAX}, {b, a, 0}};
     for (size_t i = 0; i < sizeof copies / sizeof copies[0]; ++i) {
         ur_result_t eager = urEnqueueUSMMemcpy(H.queue, true, copies[i].dst, copies[i].src,
                                                copies[i].size, 0, NULL, NULL);
         ck_assert_ur(eager, UR_RESULT_ERROR_INVALID_SIZE);
         ck_assert_ur(urCommandBufferAppendUSMMemcpyExp(cb, copies[i].dst, copies[i].src,
-                                                       copies[i].size, 0, NULL, 0, NULL, NULL,
-                                                       NULL, NULL),
+                                                       copies[i].size, 0, NULL, 0, NULL, NULL, NULL,
+                                                       NULL),
                      eager);
     }
     uint32_t pattern = 7;
@@ -113,20 +114,20 @@ START_TEST(usm_appends_answer_as_enqueue) {
         size_t size;
     } hints[] = {{a, 4097}, {a + 4000, 200}, {a, SIZE_MAX}, {a, 0}};
     for (size_t i = 0; i < sizeof hints / sizeof hints[0]; ++i) {
-        ur_result_t eager = urEnqueueUSMPrefetch(H.queue, hints[i].ptr, hints[i].size,
-                                                 UR_USM_MIGRATION_FLAG_HOST_TO_DEVICE, 0, NULL,
-                                                 NULL);
+        ur_result_t eager =
+            urEnqueueUSMPrefetch(H.queue, hints[i].ptr, hints[i].size,
+                                 UR_USM_MIGRATION_FLAG_HOST_TO_DEVICE, 0, NULL, NULL);
         ck_assert_ur(eager, UR_RESULT_ERROR_INVALID_SIZE);
-        ck_assert_ur(urCommandBufferAppendUSMPrefetchExp(
-                         cb, hints[i].ptr, hints[i].size, UR_USM_MIGRATION_FLAG_HOST_TO_DEVICE, 0,
-                         NULL, 0, NULL, NULL, NULL, NULL),
+        ck_assert_ur(urCommandBufferAppendUSMPrefetchExp(cb, hints[i].ptr, hints[i].size,
+                                                         UR_USM_MIGRATION_FLAG_HOST_TO_DEVICE, 0,
+                                                         NULL, 0, NULL, NULL, NULL, NULL),
                      eager);
-        eager = urEnqueueUSMAdvise(H.queue, hints[i].ptr, hints[i].size,
-                                   UR_USM_ADVICE_FLAG_DEFAULT, NULL);
+        eager = urEnqueueUSMAdvise(H.queue, hints[i].ptr, hints[i].size, UR_USM_ADVICE_FLAG_DEFAULT,
+                                   NULL);
         ck_assert_ur(eager, UR_RESULT_ERROR_INVALID_SIZE);
         ck_assert_ur(urCommandBufferAppendUSMAdviseExp(cb, hints[i].ptr, hints[i].size,
-                                                       UR_USM_ADVICE_FLAG_DEFAULT, 0, NULL, 0,
-                                                       NULL, NULL, NULL, NULL),
+                                                       UR_USM_ADVICE_FLAG_DEFAULT, 0, NULL, 0, NULL,
+                                                       NULL, NULL, NULL),
                      eager);
     }
     // Nothing was recorded: the buffer finalizes and runs.
@@ -269,14 +270,14 @@ START_TEST(usm_2d_rows_must_fit) {
                  UR_RESULT_ERROR_INVALID_SIZE);
     ck_assert_ur_ok(urEnqueueUSMMemcpy2D(H.queue, true, dst, W, src, W, W, 1, 0, NULL, NULL));
     uint32_t pattern = 1;
-    ck_assert_ur(urEnqueueUSMFill2D(H.queue, dst, W + 4, sizeof pattern, &pattern, W, 1, 0, NULL,
-                                    NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urEnqueueUSMFill2D(H.queue, dst, W / 2, sizeof pattern, &pattern, W / 2, 3, 0,
-                                    NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur_ok(urEnqueueUSMFill2D(H.queue, dst, W / 2, sizeof pattern, &pattern, W / 2, 2, 0,
-                                       NULL, NULL));
+    ck_assert_ur(
+        urEnqueueUSMFill2D(H.queue, dst, W + 4, sizeof pattern, &pattern, W, 1, 0, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(
+        urEnqueueUSMFill2D(H.queue, dst, W / 2, sizeof pattern, &pattern, W / 2, 3, 0, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur_ok(
+        urEnqueueUSMFill2D(H.queue, dst, W / 2, sizeof pattern, &pattern, W / 2, 2, 0, NULL, NULL));
     ck_assert_ur_ok(urQueueFinish(H.queue));
     ck_assert_ur_ok(urUSMFree(H.context, dst));
     ck_assert_ur_ok(urUSMFree(H.context, src));
