@@ -547,8 +547,9 @@ ur_result_t l0_command_buffer_append_native_command_exp(
     ur_exp_command_buffer_handle_t hChildCommandBuffer, uint32_t numSyncPointsInWaitList,
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
     ur_exp_command_buffer_sync_point_t *pSyncPoint) {
-    (void)hChildCommandBuffer;
     CB_CHECK(hCommandBuffer);
+    if (hChildCommandBuffer != NULL)
+        CB_CHECK(hChildCommandBuffer); // unused, but it must be a command buffer
     l0_cb_t *cb = (l0_cb_t *)hCommandBuffer;
     ur_result_t res =
         append_begin(cb, numSyncPointsInWaitList, pSyncPointWaitList, false, 0, NULL, NULL, NULL);
