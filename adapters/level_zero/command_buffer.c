@@ -460,11 +460,13 @@ static ur_result_t op_copy(ur_exp_command_buffer_handle_t h, void *dst, const vo
 static ur_result_t op_fill(ur_exp_command_buffer_handle_t h, void *dst, const void *pattern,
                            size_t psize, size_t size, const urc_append_sync_t *s) {
     l0_cb_t *cb = (l0_cb_t *)h;
-    // The eager fill writes other patterns out on the host; a recorded fill has only the engine.
-    if (psize > cb->dev->max_fill_pattern)
+    // The eager fill writes other patterns out on the host; a recorded fill has only the
+    // engine, which takes powers of two up to its limit.
+    if ((psize & (psize - 1)) != 0 || psize > cb->dev->max_fill_pattern)
         return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
-                             "a fill pattern of %zu bytes (the engine fills up to %zu)", psize,
-                             cb->dev->max_fill_pattern);
+                             "a fill pattern of %zu bytes (the engine fills powers of two up to "
+                             "%zu)",
+                             psize, cb->dev->max_fill_pattern);
     ur_result_t res = append_begin_sync(cb, s);
     if (res != UR_RESULT_SUCCESS)
         return res;
