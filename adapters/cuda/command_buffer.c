@@ -689,16 +689,13 @@ static ur_result_t op_prepare(ur_exp_command_buffer_handle_t h) {
     return cuda_activate_cached(((cuda_cb_t *)h)->dev);
 }
 
-static ur_result_t op_mem(ur_exp_command_buffer_handle_t h, ur_mem_handle_t m, void **base,
-                          size_t *size) {
+static bool op_mem(ur_mem_handle_t m, void **base, size_t *size, const void **context) {
     if (!cuda_is(m, URC_KIND_MEM))
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-    if (CUDA_MEM(m)->ctx != ((cuda_cb_t *)h)->ctx)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
-                             "the buffer belongs to another context than the command buffer");
+        return false;
     *base = (void *)(uintptr_t)CUDA_MEM(m)->ptr;
     *size = CUDA_MEM(m)->size;
-    return UR_RESULT_SUCCESS;
+    *context = CUDA_MEM(m)->ctx;
+    return true;
 }
 
 static const urc_append_ops_t append_ops = {

@@ -514,16 +514,13 @@ static urc_cb_t *op_buffer(ur_exp_command_buffer_handle_t h) {
     return l0_is(h, URC_KIND_COMMAND_BUFFER) ? &((l0_cb_t *)h)->core : NULL;
 }
 
-static ur_result_t op_mem(ur_exp_command_buffer_handle_t h, ur_mem_handle_t m, void **base,
-                          size_t *size) {
+static bool op_mem(ur_mem_handle_t m, void **base, size_t *size, const void **context) {
     if (!l0_is(m, URC_KIND_MEM))
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-    if (L0_MEM(m)->ctx != ((l0_cb_t *)h)->ctx)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
-                             "the buffer belongs to another context than the command buffer");
+        return false;
     *base = L0_MEM(m)->ptr;
     *size = L0_MEM(m)->size;
-    return UR_RESULT_SUCCESS;
+    *context = L0_MEM(m)->ctx;
+    return true;
 }
 
 static const urc_append_ops_t append_ops = {

@@ -4,7 +4,7 @@
 #include "core/error.h"
 #include "queue/command_rules.h"
 
-/// The command buffer's rule facts, with the adapter's preparation for USM lookups made.
+/// The command buffer's core and rule facts, with the adapter's preparation for USM lookups made.
 static ur_result_t begin(const urc_append_ops_t *ops, ur_exp_command_buffer_handle_t h,
                          const urc_rules_t **rules) {
     urc_cb_t *cb = ops->buffer(h);
@@ -12,6 +12,18 @@ static ur_result_t begin(const urc_append_ops_t *ops, ur_exp_command_buffer_hand
         return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP;
     *rules = &cb->rules;
     return ops->prepare != NULL ? ops->prepare(h) : UR_RESULT_SUCCESS;
+}
+
+/// A buffer of the adapter and of the command buffer's context: its address and size.
+static ur_result_t mem_of(const urc_append_ops_t *ops, ur_exp_command_buffer_handle_t h,
+                          ur_mem_handle_t m, void **base, size_t *size) {
+    const void *context = NULL;
+    if (!ops->mem(m, base, size, &context))
+        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
+    if (context != ops->buffer(h)->context)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
+                             "the buffer belongs to another context than the command buffer");
+    return UR_RESULT_SUCCESS;
 }
 
 ur_result_t urc_append_usm_memcpy(const urc_append_ops_t *ops, ur_exp_command_buffer_handle_t h,
@@ -48,7 +60,7 @@ static ur_result_t buffer_at(const urc_append_ops_t *ops, ur_exp_command_buffer_
                              ur_mem_handle_t m, size_t offset, size_t size, char **at) {
     void *base = NULL;
     size_t total = 0;
-    ur_result_t res = ops->mem(h, m, &base, &total);
+    ur_result_t res = mem_of(ops, h, m, &base, &total);
     if (res == UR_RESULT_SUCCESS)
         res = urc_rule_buffer_range(total, offset, size);
     if (res == UR_RESULT_SUCCESS)
@@ -91,7 +103,7 @@ ur_result_t urc_append_buffer_fill(const urc_append_ops_t *ops, ur_exp_command_b
     size_t total = 0;
     ur_result_t res = begin(ops, h, &r);
     if (res == UR_RESULT_SUCCESS)
-        res = ops->mem(h, buffer, &base, &total);
+        res = mem_of(ops, h, buffer, &base, &total);
     if (res == UR_RESULT_SUCCESS)
         res = urc_rule_buffer_fill(total, offset, pattern_size, size);
     if (res != UR_RESULT_SUCCESS)
@@ -109,7 +121,7 @@ static ur_result_t rect_side(const urc_append_ops_t *ops, ur_exp_command_buffer_
     out->host = m == NULL;
     out->origin = origin;
     if (m != NULL) {
-        ur_result_t res = ops->mem(h, m, &out->base, &limit);
+        ur_result_t res = mem_of(ops, h, m, &out->base, &limit);
         if (res != UR_RESULT_SUCCESS)
             return res;
     } else {

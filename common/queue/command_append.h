@@ -40,17 +40,17 @@ typedef struct urc_append_rect_t {
     bool host;
 } urc_append_rect_t;
 
-/// What an adapter provides. `buffer` answers the command buffer's rule facts, or NULL when the
-/// handle is not one of the adapter's command buffers (INVALID_COMMAND_BUFFER_EXP); `mem`
-/// checks a buffer for the command buffer (the adapter's, of its context: INVALID_MEM_OBJECT)
-/// and gives its device address and size. Each native operation records one command after
-/// the sync points and events of `s`, answering what the append answers.
+/// What an adapter provides. `buffer` answers the command buffer's core, or NULL when the
+/// handle is not one of the adapter's command buffers (INVALID_COMMAND_BUFFER_EXP); `mem` gives
+/// a memory object's device address, size and context, false when it is not one of the
+/// adapter's buffers (INVALID_MEM_OBJECT; so is a buffer of another context than the command
+/// buffer's). Each native operation records one command after the sync points and events of
+/// `s`, answering what the append answers.
 typedef struct urc_append_ops_t {
     urc_cb_t *(*buffer)(ur_exp_command_buffer_handle_t h);
     /// Called before the rules look up USM allocations (CUDA makes its context current), or NULL.
     ur_result_t (*prepare)(ur_exp_command_buffer_handle_t h);
-    ur_result_t (*mem)(ur_exp_command_buffer_handle_t h, ur_mem_handle_t m, void **base,
-                       size_t *size);
+    bool (*mem)(ur_mem_handle_t m, void **base, size_t *size, const void **context);
     ur_result_t (*copy)(ur_exp_command_buffer_handle_t h, void *dst, const void *src, size_t size,
                         const urc_append_sync_t *s);
     ur_result_t (*fill)(ur_exp_command_buffer_handle_t h, void *dst, const void *pattern,

@@ -185,16 +185,15 @@ static urc_cb_t *fake_buffer(ur_exp_command_buffer_handle_t h) {
     return h == (ur_exp_command_buffer_handle_t)&fake ? &fake.cb : NULL;
 }
 
-static char buffer_mem[256];
+static char buffer_mem[256], other_context_mem[256];
 
-static ur_result_t fake_mem(ur_exp_command_buffer_handle_t h, ur_mem_handle_t m, void **base,
-                            size_t *size) {
-    (void)h;
-    if (m != (ur_mem_handle_t)buffer_mem)
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-    *base = buffer_mem;
+static bool fake_mem(ur_mem_handle_t m, void **base, size_t *size, const void **context) {
+    if (m != (ur_mem_handle_t)buffer_mem && m != (ur_mem_handle_t)other_context_mem)
+        return false;
+    *base = m;
     *size = sizeof buffer_mem;
-    return UR_RESULT_SUCCESS;
+    *context = m == (ur_mem_handle_t)buffer_mem ? (const void *)&fake : NULL;
+    return true;
 }
 
 static ur_result_t fake_copy(ur_exp_command_buffer_handle_t h, void *dst, const void *src,
@@ -232,6 +231,7 @@ static const urc_append_ops_t ops = {fake_buffer, NULL,      fake_mem, fake_copy
 START_TEST(appends_check_before_recording) {
     memset(&fake, 0, sizeof fake);
     fake.cb.rules = rules;
+    fake.cb.context = &fake;
     ur_exp_command_buffer_handle_t h = (ur_exp_command_buffer_handle_t)&fake;
     ur_mem_handle_t m = (ur_mem_handle_t)buffer_mem;
     static const urc_append_sync_t s;
@@ -264,6 +264,9 @@ START_TEST(appends_check_before_recording) {
                  UR_RESULT_ERROR_INVALID_SIZE);
     ck_assert_ur(urc_append_buffer_transfer(&ops, h, false, (ur_mem_handle_t)host, 0, 2, host, &s),
                  UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    ck_assert_ur(
+        urc_append_buffer_copy(&ops, h, (ur_mem_handle_t)other_context_mem, m, 0, 0, 16, &s),
+        UR_RESULT_ERROR_INVALID_MEM_OBJECT);
     ck_assert_int_eq(fake.copies, 2);
     ur_rect_offset_t o = {0, 0, 0};
     ck_assert_ur(urc_append_buffer_copy_rect(&ops, h, m, m, o, o, (ur_rect_region_t){16, 16, 1}, 16,
