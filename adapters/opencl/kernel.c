@@ -5,6 +5,7 @@
 
 #include "core/alloc.h"
 #include "ocl_internal.h"
+#include "queue/command_rules.h"
 
 #ifndef CL_KERNEL_REGISTER_COUNT_INTEL // not in our headers; Intel's value
 #define CL_KERNEL_REGISTER_COUNT_INTEL 0x425B
@@ -396,6 +397,8 @@ ur_result_t ocl_kernel_get_suggested_local_work_size_with_args(
     if (numWorkDim < 1 || numWorkDim > 3)
         return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_DIMENSION, 0,
                              "work dimension %u (1 to 3)", numWorkDim);
+    // Indices the kernel does not have are refused as a launch refuses them.
+    OCL_TRY_UR(urc_rule_arg_indices(numArgs, pArgs, hKernel->num_args));
     // The suggestion depends on the arguments (local memory sizes), so they are set first,
     // under the lock launches take.
     pthread_mutex_lock(&hKernel->launch_lock);

@@ -174,6 +174,13 @@ START_TEST(launch_appends_answer_as_enqueue) {
                              NULL),
                          launches[i].expected);
     }
+    // The suggested local size takes arguments too, with the same index rule.
+    size_t suggested[3] = {0, 0, 0}, origin = 0;
+    args[1].index = UINT32_MAX;
+    ur_result_t r = urKernelGetSuggestedLocalWorkSizeWithArgs(H.kernel, H.queue, 1, &origin, &g, 2,
+                                                              args, suggested);
+    if (r != UR_RESULT_ERROR_UNSUPPORTED_FEATURE)
+        ck_assert_ur(r, UR_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX);
     ck_assert_ur_ok(urQueueFinish(H.queue));
     if (cb != NULL)
         ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
