@@ -514,6 +514,10 @@ ur_result_t cuda_pointer_query(const void *ptr, cuda_pointer_t *info);
 /// the adapter changes the driver's map of allocations (usm_lookup.c).
 extern urc_usm_lookup_cache_t cuda_usm_lookups;
 
+/// The rule table's facts for commands on `dev` (queue/command_rules.h): the lookup above and
+/// the device's launch limits.
+void cuda_rules(const cuda_device_t *dev, urc_rules_t *out);
+
 // ---- program.c ----
 void cuda_program_retain_internal(cuda_program_t *p);
 void cuda_program_release_internal(cuda_program_t *p);

@@ -86,3 +86,12 @@ void cuda_usm_lookup_wrap_driver(void) {
     CUDA_WRAP(ExternalMemoryGetMappedBuffer)
     CUDA_WRAP(DestroyExternalMemory)
 }
+
+void cuda_rules(const cuda_device_t *dev, urc_rules_t *out) {
+    *out = (urc_rules_t){.lookup = urc_usm_lookup_cached, .backend = &cuda_usm_lookups};
+    out->limits.max_group_items = (size_t)dev->max_threads_per_block;
+    for (int d = 0; d < 3; ++d) {
+        out->limits.max_group[d] = (size_t)dev->max_block[d];
+        out->limits.max_groups[d] = (uint64_t)dev->max_grid[d];
+    }
+}

@@ -652,7 +652,9 @@ ur_result_t l0_enqueue_kernel_launch_with_args_exp(
     ur_result_t res = kernel_and_queue(hKernel, hQueue, &k, &q, &zk);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    res = urc_launch_check(workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, NULL);
+    urc_rules_t rules;
+    l0_rules(q->ctx, q->dev, &rules);
+    res = urc_rule_launch(&rules, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize);
     if (res != UR_RESULT_SUCCESS)
         return res;
     bool cooperative = false, offset = false;

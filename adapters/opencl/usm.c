@@ -11,6 +11,7 @@
 #include "ocl_internal.h"
 #include "core/pnext.h"
 #include "memory/usm_range.h"
+#include "queue/command_rules.h"
 #include "pool/pool_handle.h"
 
 static ur_result_t no_usm(const char *what) {
@@ -437,13 +438,21 @@ bool ocl_usm_lookup(void *backend, const void *ptr, const void **base, size_t *s
     return true;
 }
 
-static ur_result_t usm_range(ur_queue_handle_t q, const void *ptr, size_t size) {
-    return urc_usm_range_check(ocl_usm_lookup, q->context, ptr, size);
+void ocl_rules(ur_context_handle_t ctx, ur_device_handle_t dev, urc_rules_t *out) {
+    *out = (urc_rules_t){.lookup = ocl_usm_lookup, .backend = ctx};
+    const urc_device_caps_t *caps = NULL;
+    if (dev != NULL && ocl_device_caps(dev, &caps) == UR_RESULT_SUCCESS && caps != NULL) {
+        out->limits.max_group_items = caps->max_work_group_size;
+        for (int d = 0; d < 3; ++d)
+            out->limits.max_group[d] = caps->max_work_item_sizes[d];
+    }
 }
 
-static ur_result_t usm_rows(ur_queue_handle_t q, const void *ptr, size_t pitch, size_t width,
-                            size_t height) {
-    return urc_usm_range_check_2d(ocl_usm_lookup, q->context, ptr, pitch, width, height);
+/// The rule table's facts for a command of `q` (common/queue/command_rules.h).
+static urc_rules_t queue_rules(ur_queue_handle_t q) {
+    urc_rules_t r;
+    ocl_rules(q->context, q->device, &r);
+    return r;
 }
 
 static void CL_CALLBACK free_host_copy(cl_event ev, cl_int status, void *data) {
@@ -490,7 +499,8 @@ ur_result_t ocl_enqueue_usm_fill(ur_queue_handle_t hQueue, void *pMem, size_t pa
                                  const ur_event_handle_t *phEventWaitList,
                                  ur_event_handle_t *phEvent) {
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMFill"));
-    OCL_TRY_UR(usm_range(hQueue, pMem, size));
+    urc_rules_t rules = queue_rules(hQueue);
+    OCL_TRY_UR(urc_rule_usm_fill(&rules, pMem, patternSize, size));
     ocl_wait_list_t wl;
     OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     bool native = patternSize <= 128 && (patternSize & (patternSize - 1)) == 0 &&
@@ -510,8 +520,8 @@ ur_result_t ocl_enqueue_usm_memcpy(ur_queue_handle_t hQueue, bool blocking, void
                                    const ur_event_handle_t *phEventWaitList,
                                    ur_event_handle_t *phEvent) {
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMMemcpy"));
-    OCL_TRY_UR(usm_range(hQueue, pDst, size));
-    OCL_TRY_UR(usm_range(hQueue, pSrc, size));
+    urc_rules_t rules = queue_rules(hQueue);
+    OCL_TRY_UR(urc_rule_usm_memcpy(&rules, pDst, pSrc, size));
     ocl_wait_list_t wl;
     OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
@@ -541,7 +551,8 @@ ur_result_t ocl_enqueue_usm_prefetch(ur_queue_handle_t hQueue, const void *pMem,
                                      ur_event_handle_t *phEvent) {
     (void)flags;
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMPrefetch"));
-    OCL_TRY_UR(usm_range(hQueue, pMem, size));
+    urc_rules_t rules = queue_rules(hQueue);
+    OCL_TRY_UR(urc_rule_usm_hint(&rules, pMem, size));
     return hint_marker(hQueue, UR_COMMAND_USM_PREFETCH, numEventsInWaitList, phEventWaitList,
                        phEvent);
 }
@@ -550,7 +561,8 @@ ur_result_t ocl_enqueue_usm_advise(ur_queue_handle_t hQueue, const void *pMem, s
                                    ur_usm_advice_flags_t advice, ur_event_handle_t *phEvent) {
     (void)advice;
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMAdvise"));
-    OCL_TRY_UR(usm_range(hQueue, pMem, size));
+    urc_rules_t rules = queue_rules(hQueue);
+    OCL_TRY_UR(urc_rule_usm_hint(&rules, pMem, size));
     return hint_marker(hQueue, UR_COMMAND_USM_ADVISE, 0, NULL, phEvent);
 }
 
@@ -595,7 +607,8 @@ ur_result_t ocl_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_t
                                     const ur_event_handle_t *phEventWaitList,
                                     ur_event_handle_t *phEvent) {
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMFill2D"));
-    OCL_TRY_UR(usm_rows(hQueue, pMem, pitch, width, height));
+    urc_rules_t rules = queue_rules(hQueue);
+    OCL_TRY_UR(urc_rule_usm_fill_2d(&rules, pMem, pitch, patternSize, width, height));
     // The pattern runs on from row to row (common/memory/fill.h). Rows that each hold whole,
     // aligned patterns of up to 128 bytes are filled by clEnqueueMemFillINTEL; otherwise rows are
     // copied from a host image: one row when every row starts the pattern afresh, else the
@@ -644,8 +657,8 @@ ur_result_t ocl_enqueue_usm_memcpy_2d(ur_queue_handle_t hQueue, bool blocking, v
                                       const ur_event_handle_t *phEventWaitList,
                                       ur_event_handle_t *phEvent) {
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMMemcpy2D"));
-    OCL_TRY_UR(usm_rows(hQueue, pDst, dstPitch, width, height));
-    OCL_TRY_UR(usm_rows(hQueue, pSrc, srcPitch, width, height));
+    urc_rules_t rules = queue_rules(hQueue);
+    OCL_TRY_UR(urc_rule_usm_memcpy_2d(&rules, pDst, dstPitch, pSrc, srcPitch, width, height));
     if (width == 0) {
         // Nothing to copy: a marker keeps the ordering and the event's type.
         ur_event_handle_t ev = NULL;

@@ -489,6 +489,16 @@ START_TEST(refusals_get_clear_results) {
     bad = desc(UR_MEM_TYPE_IMAGE2D, 4, 4, 0, 0, 4);
     ck_assert_ur(urBindlessImagesImageAllocateExp(T.context, T.device, &rgba32f, &bad, &out),
                  UR_RESULT_ERROR_INVALID_IMAGE_SIZE);
+    // Types that are no image type, or above the last one bindless images take (CUBEMAP_EXP).
+    const uint32_t types[] = {UR_MEM_TYPE_IMAGE1D_ARRAY + 1, UR_MEM_TYPE_IMAGE_CUBEMAP_EXP - 1,
+                              UR_MEM_TYPE_IMAGE_GATHER_EXP, UR_MEM_TYPE_IMAGE_GATHER_EXP + 1,
+                              UR_MEM_TYPE_FORCE_UINT32};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; ++i) {
+        bad = desc((ur_mem_type_t)types[i], 4, 4, 1, 1, 1);
+        ur_result_t r = urBindlessImagesImageAllocateExp(T.context, T.device, &rgba32f, &bad, &out);
+        ck_assert_msg(r == UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, "type 0x%x: %d",
+                      types[i], (int)r);
+    }
     ur_image_format_t bgra = {UR_IMAGE_CHANNEL_ORDER_BGRA, UR_IMAGE_CHANNEL_TYPE_UNORM_INT8};
     ck_assert_ur(urBindlessImagesImageAllocateExp(T.context, T.device, &bgra, &d, &out),
                  UR_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);

@@ -353,6 +353,16 @@ START_TEST(refusals_get_clear_results) {
     ur_image_desc_t zero = desc(UR_MEM_TYPE_IMAGE2D, 0, 4, 0, 0);
     ck_assert_ur(urBindlessImagesImageAllocateExp(T.context, T.device, &rgba8, &zero, &m),
                  UR_RESULT_ERROR_INVALID_IMAGE_SIZE);
+    // Types that are no image type, or above the last one bindless images take (CUBEMAP_EXP).
+    const uint32_t types[] = {UR_MEM_TYPE_IMAGE1D_ARRAY + 1, UR_MEM_TYPE_IMAGE_CUBEMAP_EXP - 1,
+                              UR_MEM_TYPE_IMAGE_GATHER_EXP, UR_MEM_TYPE_IMAGE_GATHER_EXP + 1,
+                              UR_MEM_TYPE_FORCE_UINT32};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; ++i) {
+        ur_image_desc_t odd = desc((ur_mem_type_t)types[i], 4, 4, 1, 1);
+        ur_result_t r = urBindlessImagesImageAllocateExp(T.context, T.device, &rgba8, &odd, &m);
+        ck_assert_msg(r == UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, "type 0x%x: %d",
+                      types[i], (int)r);
+    }
 }
 END_TEST
 
