@@ -115,7 +115,8 @@ def translate_spirv(spv, stem, args):
 def compile_kernel(cl, stem):
     bc, spv = stem + ".spir.bc", stem + ".spv"
     run(["clang-15", "-cc1", "-triple", "spir64-unknown-unknown", "-no-opaque-pointers",
-         "-cl-std=CL2.0", "-finclude-default-header", EXTENSIONS, "-O2", "-emit-llvm-bc", cl,
+         "-cl-std=CL2.0", "-finclude-default-header", EXTENSIONS, "-O2", "-disable-llvm-passes",
+         "-emit-llvm-bc", cl,
          "-o", bc], "clang-15")
     run(["llvm-spirv-15", "--spirv-ext=+all", bc, "-o", spv], "llvm-spirv-15")
     return spv

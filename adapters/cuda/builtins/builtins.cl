@@ -127,12 +127,23 @@ URC_FN(void, urc_atomic_work_item_fence, "_Z22atomic_work_item_fencej12memory_or
 }
 
 // ---- generic-pointer casts: the translator's __to_global / __to_local / __to_private ----
+// cvta runs in inline assembly: an addrspacecast would let the optimiser fold generic-to-local
+// of a pointer it knows came from global into a global-to-local cast, which NVPTX cannot
+// lower (a dead branch is enough). Private pointers stay generic in translated kernels.
 
 URC_FN(global void *, urc_to_global, "__to_global", generic void *p) {
-    return __nvvm_isspacep_global(p) ? (global void *)p : (global void *)0;
+    ulong a = 0;
+    if (!__nvvm_isspacep_global(p))
+        return (global void *)0;
+    __asm__("cvta.to.global.u64 %0, %1;" : "=l"(a) : "l"((ulong)p));
+    return (global void *)a;
 }
 URC_FN(local void *, urc_to_local, "__to_local", generic void *p) {
-    return __nvvm_isspacep_shared(p) ? (local void *)p : (local void *)0;
+    ulong a = 0;
+    if (!__nvvm_isspacep_shared(p))
+        return (local void *)0;
+    __asm__("cvta.to.shared.u64 %0, %1;" : "=l"(a) : "l"((ulong)p));
+    return (local void *)a;
 }
 URC_FN(private void *, urc_to_private, "__to_private", generic void *p) {
     return __nvvm_isspacep_local(p) ? (private void *)p : (private void *)0;
