@@ -331,7 +331,9 @@ local ulong *urc_wg_scratch(void);
     }                                                                                              \
     URC_FN(T, urc_work_group_iscan_##OP##_##M, "_Z29work_group_scan_inclusive_" #OP #M, T x) {     \
         T in = urc_sg_iscan_##OP##_##M(x);                                                         \
-        return F(urc_wg_prefix_##OP##_##M(in), in);                                                \
+        /* Once, outside F: the prefix holds barriers every work-item must reach. */               \
+        T pre = urc_wg_prefix_##OP##_##M(in);                                                      \
+        return F(pre, in);                                                                         \
     }                                                                                              \
     URC_FN(T, urc_work_group_escan_##OP##_##M, "_Z29work_group_scan_exclusive_" #OP #M, T x) {     \
         T in = urc_sg_iscan_##OP##_##M(x);                                                         \

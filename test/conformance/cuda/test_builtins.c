@@ -165,16 +165,16 @@ static double input_value(size_t g) {
 }
 
 // EMPTY_MAX: the identity an exclusive max scan gives the first lane.
-#define SG_CASE(T, NAME, TO, FROM, EMPTY_MAX)                                                      \
+#define SG_CASE(TY, NAME, TO, FROM, EMPTY_MAX)                                                     \
     START_TEST(sub_group_collectives_##NAME) {                                                     \
         enum { local = 80, global = 160 };                                                         \
-        T in[global], out[global * SG_RESULTS];                                                    \
+        TY in[global], out[global * SG_RESULTS];                                                   \
         double x[global], r[SG_RESULTS];                                                           \
         for (size_t g = 0; g < global; g++) {                                                      \
             x[g] = input_value(g);                                                                 \
             in[g] = TO(x[g]);                                                                      \
         }                                                                                          \
-        T *din = dalloc(sizeof in), *dout = dalloc(sizeof out);                                    \
+        TY *din = dalloc(sizeof in), *dout = dalloc(sizeof out);                                   \
         upload(din, in, sizeof in);                                                                \
         launch("sg_" #NAME, global, local, 2, (void *[]){din, dout}, NULL);                        \
         download(out, dout, sizeof out);                                                           \
@@ -281,17 +281,17 @@ static void wg_reference(const double *x, size_t local, size_t g, double *r) {
 }
 
 // Unsigned types take inputs of 0 to 10 and the identity of max (0) for the first work-item.
-#define WG_CASE(T, NAME, TO, FROM, SHIFT, EMPTY_MAX)                                               \
+#define WG_CASE(TY, NAME, TO, FROM, SHIFT, EMPTY_MAX)                                              \
     START_TEST(work_group_collectives_##NAME) {                                                    \
         enum { local = 200, global = 400 };                                                        \
-        static T in[global], out[global * WG_RESULTS];                                             \
+        static TY in[global], out[global * WG_RESULTS];                                            \
         static double x[global];                                                                   \
         double r[WG_RESULTS];                                                                      \
         for (size_t g = 0; g < global; g++) {                                                      \
             x[g] = input_value(g) + (SHIFT);                                                       \
             in[g] = TO(x[g]);                                                                      \
         }                                                                                          \
-        T *din = dalloc(sizeof in), *dout = dalloc(sizeof out);                                    \
+        TY *din = dalloc(sizeof in), *dout = dalloc(sizeof out);                                   \
         upload(din, in, sizeof in);                                                                \
         launch("wg_" #NAME, global, local, 2, (void *[]){din, dout}, NULL);                        \
         download(out, dout, sizeof out);                                                           \
@@ -428,7 +428,7 @@ END_TEST
 START_TEST(generic_casts_find_the_space) {
     enum { local = 64, global = 128 };
     int32_t out[global * 9], *d = dalloc(sizeof out);
-    launch("casts", global, local, 2, (void *[]){d, NULL}, (size_t[]){0, local * 4});
+    launch("casts", global, local, 2, (void *[]){d, NULL}, (size_t[]){0, (local + 1) * 4});
     download(out, d, sizeof out);
     static const int32_t want[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     for (int g = 0; g < global; g++)

@@ -189,10 +189,11 @@ kernel void atomics_local(global int *o) {
 }
 
 // Nine answers per work-item: to_global, to_local, to_private of a global, a local and a
-// private pointer.
+// private pointer. The local one is not the first word of local memory: NVPTX's null local
+// pointer is offset 0, so a valid pointer there would compare equal to null.
 kernel void casts(global int *o, local int *lm) {
     int priv = 5;
-    uint l = get_local_id(0);
+    uint l = get_local_id(0) + 1;
     lm[l] = 1;
     generic int *p[3] = {(generic int *)(o + get_global_id(0) * 9), (generic int *)&lm[l],
                          (generic int *)&priv};
