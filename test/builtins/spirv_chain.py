@@ -103,6 +103,8 @@ def translate_spirv(spv, stem, args):
     undefined = sorted(
         n for n in re.findall(r"^declare [^@]*@([\w.$]+)\(", ir, re.M) if not n.startswith("llvm.")
     )
+    if undefined:  # PTX would only fail in ptxas, naming one of them
+        return undefined, None
     opt = stem + ".opt.bc"
     run(["opt-15", "-O2", linked, "-o", opt], "opt-15")
     ptx = stem + ".ptx"

@@ -548,3 +548,199 @@ URC_ATOMIC_RMW(ulong, m, max, 25, max, ul, ulong)
 
 URC_ATOMIC_FP(float, f, int, f, i, as_int, as_float, URC_FMINF, URC_FMAXF)
 URC_ATOMIC_FP(double, d, long, d, l, as_long, as_double, URC_FMIND, URC_FMAXD)
+
+// ---- integers: mad_hi, which libclc 15 lacks ----
+
+#define URC_MAD_HI(T, M)                                                                           \
+    URC_FN(T, urc_mad_hi_##M, "_Z6mad_hi" #M #M #M, T a, T b, T c) {                               \
+        return mul_hi(a, b) + c;                                                                   \
+    }
+URC_MAD_HI(char, c)
+URC_MAD_HI(uchar, h)
+URC_MAD_HI(short, s)
+URC_MAD_HI(ushort, t)
+URC_MAD_HI(int, i)
+URC_MAD_HI(uint, j)
+URC_MAD_HI(long, l)
+URC_MAD_HI(ulong, m)
+
+// ---- pointer arguments in SPIR's spaces ----
+// libclc spells a generic pointer as NVPTX's space 0 (P) and a constant one as AS4, where the
+// translator writes PU3AS4 and PU3AS2; libclc's own AS4 overloads read constant memory, so a
+// generic pointer must never reach them. These forward to the overloads that fit.
+
+#define URC_VLOAD(T, M, N, LEN)                                                                    \
+    URC_FN(T##N, urc_vload##N##_generic_##M, "_Z" #LEN "vload" #N "mPU3AS4K" #M, size_t i,         \
+           const generic T *p) {                                                                   \
+        return vload##N(i, p);                                                                     \
+    }                                                                                              \
+    URC_FN(T##N, urc_vload##N##_constant_##M, "_Z" #LEN "vload" #N "mPU3AS2K" #M, size_t i,        \
+           constant T *p) {                                                                        \
+        return vload##N(i, p);                                                                     \
+    }
+#define URC_VSTORE(T, M, N, LEN)                                                                   \
+    URC_FN(void, urc_vstore##N##_generic_##M, "_Z" #LEN "vstore" #N "Dv" #N "_" #M "mPU3AS4" #M,   \
+           T##N v, size_t i, generic T *p) {                                                       \
+        vstore##N(v, i, p);                                                                        \
+    }
+#define URC_VLOADS(T, M)                                                                           \
+    URC_VLOAD(T, M, 2, 6)                                                                          \
+    URC_VLOAD(T, M, 3, 6)                                                                          \
+    URC_VLOAD(T, M, 4, 6)                                                                          \
+    URC_VLOAD(T, M, 8, 6)                                                                          \
+    URC_VLOAD(T, M, 16, 7)                                                                         \
+    URC_VSTORE(T, M, 2, 7)                                                                         \
+    URC_VSTORE(T, M, 3, 7)                                                                         \
+    URC_VSTORE(T, M, 4, 7)                                                                         \
+    URC_VSTORE(T, M, 8, 7)                                                                         \
+    URC_VSTORE(T, M, 16, 8)
+URC_VLOADS(char, c)
+URC_VLOADS(uchar, h)
+URC_VLOADS(short, s)
+URC_VLOADS(ushort, t)
+URC_VLOADS(int, i)
+URC_VLOADS(uint, j)
+URC_VLOADS(long, l)
+URC_VLOADS(ulong, m)
+URC_VLOADS(float, f)
+URC_VLOADS(double, d)
+
+// Math with a second result through a generic pointer: scalar and vector float and double.
+#define URC_PTR_MATH(T, M, IT, IM)                                                                 \
+    URC_FN(T, urc_modf_##M, "_Z4modf" #M "PU3AS4" #M, T x, generic T *p) {                         \
+        return modf(x, p);                                                                         \
+    }                                                                                              \
+    URC_FN(T, urc_fract_##M, "_Z5fract" #M "PU3AS4" #M, T x, generic T *p) {                       \
+        return fract(x, p);                                                                        \
+    }                                                                                              \
+    URC_FN(T, urc_sincos_##M, "_Z6sincos" #M "PU3AS4" #M, T x, generic T *p) {                     \
+        return sincos(x, p);                                                                       \
+    }                                                                                              \
+    URC_FN(T, urc_frexp_##M, "_Z5frexp" #M "PU3AS4" #IM, T x, generic IT *p) {                     \
+        return frexp(x, p);                                                                        \
+    }                                                                                              \
+    URC_FN(T, urc_lgamma_r_##M, "_Z8lgamma_r" #M "PU3AS4" #IM, T x, generic IT *p) {               \
+        return lgamma_r(x, p);                                                                     \
+    }                                                                                              \
+    URC_FN(T, urc_remquo_##M, "_Z6remquo" #M #M "PU3AS4" #IM, T x, T y, generic IT *p) {           \
+        return remquo(x, y, p);                                                                    \
+    }
+URC_PTR_MATH(float, f, int, i)
+URC_PTR_MATH(double, d, int, i)
+
+#define URC_PTR_MATH_V(T, M, N)                                                                    \
+    URC_FN(T##N, urc_modf_##M##N, "_Z4modfDv" #N "_" #M "PU3AS4S_", T##N x, generic T##N *p) {     \
+        return modf(x, p);                                                                         \
+    }                                                                                              \
+    URC_FN(T##N, urc_fract_##M##N, "_Z5fractDv" #N "_" #M "PU3AS4S_", T##N x, generic T##N *p) {   \
+        return fract(x, p);                                                                        \
+    }                                                                                              \
+    URC_FN(T##N, urc_sincos_##M##N, "_Z6sincosDv" #N "_" #M "PU3AS4S_", T##N x, generic T##N *p) { \
+        return sincos(x, p);                                                                       \
+    }                                                                                              \
+    URC_FN(T##N, urc_frexp_##M##N, "_Z5frexpDv" #N "_" #M "PU3AS4Dv" #N "_i", T##N x,              \
+           generic int##N *p) {                                                                    \
+        return frexp(x, p);                                                                        \
+    }                                                                                              \
+    URC_FN(T##N, urc_lgamma_r_##M##N, "_Z8lgamma_rDv" #N "_" #M "PU3AS4Dv" #N "_i", T##N x,        \
+           generic int##N *p) {                                                                    \
+        return lgamma_r(x, p);                                                                     \
+    }                                                                                              \
+    URC_FN(T##N, urc_remquo_##M##N, "_Z6remquoDv" #N "_" #M "S_PU3AS4Dv" #N "_i", T##N x, T##N y,  \
+           generic int##N *p) {                                                                    \
+        return remquo(x, y, p);                                                                    \
+    }
+#define URC_PTR_MATH_VECTORS(T, M)                                                                 \
+    URC_PTR_MATH_V(T, M, 2)                                                                        \
+    URC_PTR_MATH_V(T, M, 3)                                                                        \
+    URC_PTR_MATH_V(T, M, 4)                                                                        \
+    URC_PTR_MATH_V(T, M, 8)                                                                        \
+    URC_PTR_MATH_V(T, M, 16)
+URC_PTR_MATH_VECTORS(float, f)
+URC_PTR_MATH_VECTORS(double, d)
+
+// ---- native_* for float ----
+// libclc 15 writes these with llvm.exp/log/sin/cos intrinsics, which the NVPTX back end of
+// LLVM 15 turns into calls of expf, logf... that nothing defines. PTX's approximate
+// instructions are what native_ means; these definitions are strong and win over libclc's
+// linkonce_odr ones.
+
+static inline float urc_native_exp2(float x) {
+    return __nvvm_ex2_approx_f(x);
+}
+static inline float urc_native_log2(float x) {
+    return __nvvm_lg2_approx_f(x);
+}
+static inline float urc_native_exp(float x) {
+    return __nvvm_ex2_approx_f(x * M_LOG2E_F);
+}
+static inline float urc_native_exp10(float x) {
+    return __nvvm_ex2_approx_f(x * 0x1.a934f0p+1f);
+}
+static inline float urc_native_log(float x) {
+    return __nvvm_lg2_approx_f(x) * M_LN2_F;
+}
+static inline float urc_native_log10(float x) {
+    return __nvvm_lg2_approx_f(x) * 0x1.344136p-2f;
+}
+static inline float urc_native_sin(float x) {
+    return __nvvm_sin_approx_f(x);
+}
+static inline float urc_native_cos(float x) {
+    return __nvvm_cos_approx_f(x);
+}
+static inline float urc_native_tan(float x) {
+    return __nvvm_sin_approx_f(x) / __nvvm_cos_approx_f(x);
+}
+static inline float urc_native_powr(float x, float y) {
+    return __nvvm_ex2_approx_f(y * __nvvm_lg2_approx_f(x));
+}
+
+// Vectors split in halves down to scalars.
+#define URC_NATIVE1(NAME, LEN)                                                                     \
+    URC_FN(float, urc_##NAME##_1, "_Z" #LEN #NAME "f", float x) {                                  \
+        return urc_##NAME(x);                                                                      \
+    }                                                                                              \
+    URC_FN(float2, urc_##NAME##_2, "_Z" #LEN #NAME "Dv2_f", float2 x) {                            \
+        return (float2)(urc_##NAME(x.s0), urc_##NAME(x.s1));                                       \
+    }                                                                                              \
+    URC_FN(float3, urc_##NAME##_3, "_Z" #LEN #NAME "Dv3_f", float3 x) {                            \
+        return (float3)(urc_##NAME##_2(x.s01), urc_##NAME(x.s2));                                  \
+    }                                                                                              \
+    URC_FN(float4, urc_##NAME##_4, "_Z" #LEN #NAME "Dv4_f", float4 x) {                            \
+        return (float4)(urc_##NAME##_2(x.lo), urc_##NAME##_2(x.hi));                               \
+    }                                                                                              \
+    URC_FN(float8, urc_##NAME##_8, "_Z" #LEN #NAME "Dv8_f", float8 x) {                            \
+        return (float8)(urc_##NAME##_4(x.lo), urc_##NAME##_4(x.hi));                               \
+    }                                                                                              \
+    URC_FN(float16, urc_##NAME##_16, "_Z" #LEN #NAME "Dv16_f", float16 x) {                        \
+        return (float16)(urc_##NAME##_8(x.lo), urc_##NAME##_8(x.hi));                              \
+    }
+URC_NATIVE1(native_exp, 10)
+URC_NATIVE1(native_exp2, 11)
+URC_NATIVE1(native_exp10, 12)
+URC_NATIVE1(native_log, 10)
+URC_NATIVE1(native_log2, 11)
+URC_NATIVE1(native_log10, 12)
+URC_NATIVE1(native_sin, 10)
+URC_NATIVE1(native_cos, 10)
+URC_NATIVE1(native_tan, 10)
+
+URC_FN(float, urc_native_powr_1, "_Z11native_powrff", float x, float y) {
+    return urc_native_powr(x, y);
+}
+URC_FN(float2, urc_native_powr_2, "_Z11native_powrDv2_fS_", float2 x, float2 y) {
+    return (float2)(urc_native_powr(x.s0, y.s0), urc_native_powr(x.s1, y.s1));
+}
+URC_FN(float3, urc_native_powr_3, "_Z11native_powrDv3_fS_", float3 x, float3 y) {
+    return (float3)(urc_native_powr_2(x.s01, y.s01), urc_native_powr(x.s2, y.s2));
+}
+URC_FN(float4, urc_native_powr_4, "_Z11native_powrDv4_fS_", float4 x, float4 y) {
+    return (float4)(urc_native_powr_2(x.lo, y.lo), urc_native_powr_2(x.hi, y.hi));
+}
+URC_FN(float8, urc_native_powr_8, "_Z11native_powrDv8_fS_", float8 x, float8 y) {
+    return (float8)(urc_native_powr_4(x.lo, y.lo), urc_native_powr_4(x.hi, y.hi));
+}
+URC_FN(float16, urc_native_powr_16, "_Z11native_powrDv16_fS_", float16 x, float16 y) {
+    return (float16)(urc_native_powr_8(x.lo, y.lo), urc_native_powr_8(x.hi, y.hi));
+}

@@ -554,6 +554,52 @@ START_TEST(half_math_against_float_references) {
 }
 END_TEST
 
+START_TEST(pointer_builtins_mad_hi_and_native) {
+    enum { n = 64, local = 32 };
+    static float in[4 * n], cin[4 * n], out[4 * n + 8 * n];
+    static int32_t ints[3 * n];
+    for (int i = 0; i < 4 * n; i++) {
+        in[i] = (float)(i % 23) * 0.37f - 3.0f;
+        cin[i] = (float)(i % 7) * 1.5f;
+    }
+    float *din = dalloc(sizeof in), *dc = dalloc(sizeof cin), *dout = dalloc(sizeof out);
+    int32_t *dint = dalloc(sizeof ints);
+    upload(din, in, sizeof in);
+    upload(dc, cin, sizeof cin);
+    launch("pointers", n, local, 5, (void *[]){din, dc, dout, dint, NULL},
+           (size_t[]){0, 0, 0, 0, local * 4 * sizeof(float)});
+    download(out, dout, sizeof out);
+    download(ints, dint, sizeof ints);
+    for (int i = 0; i < 4 * n; i++)
+        ck_assert_msg(out[i] == in[i] + cin[i], "vload4/vstore4 element %d: %g, expected %g", i,
+                      (double)out[i], (double)(in[i] + cin[i]));
+    for (int g = 0; g < n; g++) {
+        float x = in[4 * g], ip, *r = out + 4 * n + 8 * g;
+        int e;
+        float frac = modff(x * 1.75f, &ip), mant = frexpf(x * 3.0f, &e);
+        ck_assert_msg(r[0] == frac && r[1] == ip, "modf(%g): %g %g", (double)(x * 1.75f),
+                      (double)r[0], (double)r[1]);
+        ck_assert_msg(r[2] == mant && ints[3 * g] == e, "frexp(%g)", (double)(x * 3.0f));
+        // native_*: PTX's approximate instructions, a few ulp of float.
+        float want[5] = {expf(x / 8.0f), logf(fabsf(x) + 1.0f), sinf(x), cosf(x),
+                         powf(fabsf(x) + 0.5f, 1.5f)};
+        for (int k = 0; k < 5; k++)
+            ck_assert_msg(fabsf(r[3 + k] - want[k]) <= 1e-5f + 1e-5f * fabsf(want[k]),
+                          "native function %d of %g: %.9g, expected %.9g", k, (double)x,
+                          (double)r[3 + k], (double)want[k]);
+        int32_t a = (int32_t)((uint32_t)g * 0x1234567u);
+        uint32_t b = (uint32_t)g * 0x9abcdefu;
+        ck_assert_int_eq(ints[3 * g + 1], (int32_t)(((int64_t)a * 0x7654321) >> 32) + 5);
+        ck_assert_uint_eq((uint32_t)ints[3 * g + 2],
+                          (uint32_t)(((uint64_t)b * 0xfedcba98u) >> 32) + 7u);
+    }
+    urUSMFree(T.context, din);
+    urUSMFree(T.context, dc);
+    urUSMFree(T.context, dout);
+    urUSMFree(T.context, dint);
+}
+END_TEST
+
 int main(void) {
     // The PTX comes from the SPIR-V chain at build time (LLVM 15, libclc): without it, skip.
     char path[4096];
@@ -591,6 +637,7 @@ int main(void) {
     tcase_add_test(tc, generic_casts_find_the_space);
     tcase_add_test(tc, ctz_of_every_integer_type);
     tcase_add_test(tc, half_math_against_float_references);
+    tcase_add_test(tc, pointer_builtins_mad_hi_and_native);
     suite_add_tcase(s, tc);
     return cudat_main(s, false);
 }

@@ -254,3 +254,33 @@ kernel void half_math(global const half *in, global half *o, global int *n) {
     n[g * 4 + 2] = signbit(x);
     n[g * 4 + 3] = as_ushort(ip);
 }
+
+// vload4/vstore4 through generic pointers to global, local and private memory and from
+// constant memory; modf and frexp through generic pointers; mad_hi; native_*. Per work-item:
+// o[4g..4g+3] = in + cin (four lanes), o[4N + 8g ...] the math results, n[3g ...] the ints.
+kernel void pointers(global const float *in, constant float *cin, global float *o, global int *n,
+                     local float *lm) {
+    size_t g = get_global_id(0), count = get_global_size(0);
+    uint l = get_local_id(0);
+    float priv[4];
+    float4 a = vload4(g, (generic const float *)in);
+    float4 c = vload4(g, cin);
+    vstore4(a + c, 0, (generic float *)priv);
+    vstore4(vload4(0, (generic const float *)priv), l, (generic float *)lm);
+    work_group_barrier(CLK_LOCAL_MEM_FENCE);
+    vstore4(vload4(l, (generic const float *)lm), g, (generic float *)o);
+    float x = in[4 * g], ip;
+    int e;
+    global float *r = o + 4 * count + 8 * g;
+    r[0] = modf(x * 1.75f, (generic float *)&ip);
+    r[1] = ip;
+    r[2] = frexp(x * 3.0f, (generic int *)&e);
+    r[3] = native_exp(x / 8.0f);
+    r[4] = native_log(fabs(x) + 1.0f);
+    r[5] = native_sin(x);
+    r[6] = native_cos(x);
+    r[7] = native_powr(fabs(x) + 0.5f, 1.5f);
+    n[3 * g] = e;
+    n[3 * g + 1] = mad_hi((int)(g * 0x1234567u), 0x7654321, 5);
+    n[3 * g + 2] = (int)mad_hi((uint)(g * 0x9abcdefu), 0xfedcba98u, 7u);
+}
