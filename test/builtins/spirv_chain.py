@@ -17,7 +17,9 @@ and to report every builtin left undefined after linking.
         and lists the builtins still undefined; fails when one is, or when a module cannot be
         translated or its PTX is refused.
 
-The retargeting is a text rewrite good for these kernels, not the adapter's own.
+The retargeting is a text rewrite good for these kernels, not the adapter's own. A kernel file
+whose first lines say "spirv-chain: uniform-group-rewrite" gets its SPIR-V rewritten into the
+SPV_KHR_uniform_group_instructions operations (spirv-dis, spirv-as; see rewrite_uniform).
 """
 import argparse
 import os
@@ -40,7 +42,10 @@ EXTENSIONS = (
 
 
 def run(cmd, what):
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        raise RuntimeError("%s cannot run: %s" % (what, e))
     if r.returncode != 0:
         raise RuntimeError("%s failed (%d): %s\n%s" % (what, r.returncode, " ".join(cmd),
                                                        (r.stderr or r.stdout)[-2000:]))
@@ -114,13 +119,60 @@ def translate_spirv(spv, stem, args):
     return undefined, ptx
 
 
+UNIFORM_OPS = {
+    "mul": ("OpGroupIMulKHR", "OpGroupFMulKHR"),
+    "bitwise_and": ("OpGroupBitwiseAndKHR", None),
+    "bitwise_or": ("OpGroupBitwiseOrKHR", None),
+    "bitwise_xor": ("OpGroupBitwiseXorKHR", None),
+}
+LOGICAL_OPS = {"logical_and": "OpGroupLogicalAndKHR", "logical_or": "OpGroupLogicalOrKHR",
+               "logical_xor": "OpGroupLogicalXorKHR"}
+
+
+def rewrite_uniform(text):
+    """SPV_KHR_uniform_group_instructions from group additions and group any (see
+    coverage_uniform.cl): each kernel's name says what its operations become."""
+    out, current, anys = [], None, 0
+    for line in text.split("\n"):
+        m = re.match(r"\s*%(\w+) = OpFunction ", line)
+        if m:
+            current, anys = m.group(1), 0
+        elif "OpFunctionEnd" in line:
+            current = None
+        elif current is not None:
+            op = current.rsplit("_", 1)[0]
+            if op in UNIFORM_OPS:
+                integer, floating = UNIFORM_OPS[op]
+                line = line.replace("OpGroupIAdd ", integer + " ")
+                if floating:
+                    line = line.replace("OpGroupFAdd ", floating + " ")
+            elif current in LOGICAL_OPS:
+                m = re.match(r"(\s*%\w+ = )OpGroupAny (%\w+) (%\w+) (%\w+)$", line)
+                if m:
+                    kind = ("Reduce", "InclusiveScan", "ExclusiveScan")[anys % 3]
+                    anys += 1
+                    line = "%s%s %s %s %s %s" % (m.group(1), LOGICAL_OPS[current], m.group(2),
+                                                 m.group(3), kind, m.group(4))
+        out.append(line)
+    text = "\n".join(out)
+    text = text.replace("OpCapability Kernel", "OpCapability Kernel\n"
+                        "OpCapability GroupUniformArithmeticKHR", 1)
+    return re.sub(r"^(\s*%\w+ = OpExtInstImport|\s*OpMemoryModel)",
+                  'OpExtension "SPV_KHR_uniform_group_instructions"\n\\1', text, count=1,
+                  flags=re.M)
+
+
 def compile_kernel(cl, stem):
     bc, spv = stem + ".spir.bc", stem + ".spv"
     run(["clang-15", "-cc1", "-triple", "spir64-unknown-unknown", "-no-opaque-pointers",
          "-cl-std=CL2.0", "-finclude-default-header", EXTENSIONS, "-O2", "-disable-llvm-passes",
-         "-emit-llvm-bc", cl,
-         "-o", bc], "clang-15")
+         "-emit-llvm-bc", cl, "-o", bc], "clang-15")
     run(["llvm-spirv-15", "--spirv-ext=+all", bc, "-o", spv], "llvm-spirv-15")
+    if "spirv-chain: uniform-group-rewrite" in open(cl).read(1000):
+        text = run(["spirv-dis", spv], "spirv-dis")
+        with open(stem + ".spvasm", "w") as f:
+            f.write(rewrite_uniform(text))
+        run(["spirv-as", "--target-env", "spv1.0", stem + ".spvasm", "-o", spv], "spirv-as")
     return spv
 
 

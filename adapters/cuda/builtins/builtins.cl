@@ -264,17 +264,26 @@ URC_FN(int, urc_work_group_any, "_Z14work_group_anyi", int p) {
 // never needs it: its collectives run in float).
 local ulong *urc_wg_scratch(void);
 
-#define URC_ADD(a, b) ((a) + (b))
-#define URC_MIN(a, b) ((b) < (a) ? (b) : (a))
-#define URC_MAX(a, b) ((b) > (a) ? (b) : (a))
+#define URC_ADD(a, b)  ((a) + (b))
+#define URC_MUL(a, b)  ((a) * (b))
+#define URC_AND(a, b)  ((a) & (b))
+#define URC_OR(a, b)   ((a) | (b))
+#define URC_XOR(a, b)  ((a) ^ (b))
+#define URC_LAND(a, b) ((a) && (b))
+#define URC_LOR(a, b)  ((a) || (b))
+#define URC_LXOR(a, b) (!(a) != !(b))
+#define URC_MIN(a, b)  ((b) < (a) ? (b) : (a))
+#define URC_MAX(a, b)  ((b) > (a) ? (b) : (a))
 // llvm.minnum / llvm.maxnum: fmin and fmax without a call into libclc.
 #define URC_FMINF(a, b) __builtin_fminf(a, b)
 #define URC_FMAXF(a, b) __builtin_fmaxf(a, b)
 #define URC_FMIND(a, b) __builtin_fmin(a, b)
 #define URC_FMAXD(a, b) __builtin_fmax(a, b)
 
-// URC_COLLECTIVES(type, mangled, op name, combine, identity, bit width, to bits, from bits)
-#define URC_COLLECTIVES(T, M, OP, F, ID, W, TO, FROM)                                              \
+// URC_COLLECTIVES(type, mangled, op name, combine, identity, bit width, to bits, from bits,
+// the lengths of the four name shapes: sub_group_reduce_OP, sub_group_scan_*_OP,
+// work_group_reduce_OP, work_group_scan_*_OP)
+#define URC_COLLECTIVES(T, M, OP, F, ID, W, TO, FROM, LSR, LSS, LWR, LWS)                          \
     static inline T urc_sg_iscan_##OP##_##M(T x) {                                                 \
         uint lane = urc_sg_lane();                                                                 \
         for (uint d = 1; d < 32; d <<= 1) {                                                        \
@@ -294,17 +303,17 @@ local ulong *urc_wg_scratch(void);
         T prev = FROM(urc_shuffle##W(TO(in), lane ? lane - 1 : 0));                                \
         return lane ? prev : (T)(ID);                                                              \
     }                                                                                              \
-    URC_FN(T, urc_sub_group_reduce_##OP##_##M, "_Z20sub_group_reduce_" #OP #M, T x) {              \
+    URC_FN(T, urc_sub_group_reduce_##OP##_##M, "_Z" #LSR "sub_group_reduce_" #OP #M, T x) {        \
         return urc_sg_reduce_##OP##_##M(x);                                                        \
     }                                                                                              \
-    URC_FN(T, urc_sub_group_iscan_##OP##_##M, "_Z28sub_group_scan_inclusive_" #OP #M, T x) {       \
+    URC_FN(T, urc_sub_group_iscan_##OP##_##M, "_Z" #LSS "sub_group_scan_inclusive_" #OP #M, T x) { \
         return urc_sg_iscan_##OP##_##M(x);                                                         \
     }                                                                                              \
-    URC_FN(T, urc_sub_group_escan_##OP##_##M, "_Z28sub_group_scan_exclusive_" #OP #M, T x) {       \
+    URC_FN(T, urc_sub_group_escan_##OP##_##M, "_Z" #LSS "sub_group_scan_exclusive_" #OP #M, T x) { \
         return urc_sg_escan_##OP##_##M(x);                                                         \
     }                                                                                              \
     /* The leading barrier keeps a previous collective's readers ahead of these writes. */         \
-    URC_FN(T, urc_work_group_reduce_##OP##_##M, "_Z21work_group_reduce_" #OP #M, T x) {            \
+    URC_FN(T, urc_work_group_reduce_##OP##_##M, "_Z" #LWR "work_group_reduce_" #OP #M, T x) {      \
         local ulong *s = urc_wg_scratch();                                                         \
         T part = urc_sg_reduce_##OP##_##M(x);                                                      \
         uint n = (urc_wg_size() + 31) >> 5;                                                        \
@@ -329,23 +338,32 @@ local ulong *urc_wg_scratch(void);
             r = F(r, FROM(s[i]));                                                                  \
         return r;                                                                                  \
     }                                                                                              \
-    URC_FN(T, urc_work_group_iscan_##OP##_##M, "_Z29work_group_scan_inclusive_" #OP #M, T x) {     \
+    URC_FN(T, urc_work_group_iscan_##OP##_##M, "_Z" #LWS "work_group_scan_inclusive_" #OP #M,      \
+           T x) {                                                                                  \
         T in = urc_sg_iscan_##OP##_##M(x);                                                         \
         /* Once, outside F: the prefix holds barriers every work-item must reach. */               \
         T pre = urc_wg_prefix_##OP##_##M(in);                                                      \
         return F(pre, in);                                                                         \
     }                                                                                              \
-    URC_FN(T, urc_work_group_escan_##OP##_##M, "_Z29work_group_scan_exclusive_" #OP #M, T x) {     \
+    URC_FN(T, urc_work_group_escan_##OP##_##M, "_Z" #LWS "work_group_scan_exclusive_" #OP #M,      \
+           T x) {                                                                                  \
         T in = urc_sg_iscan_##OP##_##M(x);                                                         \
         T ex = urc_sg_escan_##OP##_##M(x);                                                         \
         T pre = urc_wg_prefix_##OP##_##M(in);                                                      \
         return urc_sg_lane() ? F(pre, ex) : pre;                                                   \
     }
 
+// add, mul, min, max for every type; SPV_KHR_uniform_group_instructions adds mul and the
+// bitwise and logical operations below.
 #define URC_COLLECTIVES_3(T, M, W, TO, FROM, MINV, MAXV, FMINOP, FMAXOP)                           \
-    URC_COLLECTIVES(T, M, add, URC_ADD, 0, W, TO, FROM)                                            \
-    URC_COLLECTIVES(T, M, min, FMINOP, MAXV, W, TO, FROM)                                          \
-    URC_COLLECTIVES(T, M, max, FMAXOP, MINV, W, TO, FROM)
+    URC_COLLECTIVES(T, M, add, URC_ADD, 0, W, TO, FROM, 20, 28, 21, 29)                            \
+    URC_COLLECTIVES(T, M, mul, URC_MUL, 1, W, TO, FROM, 20, 28, 21, 29)                            \
+    URC_COLLECTIVES(T, M, min, FMINOP, MAXV, W, TO, FROM, 20, 28, 21, 29)                          \
+    URC_COLLECTIVES(T, M, max, FMAXOP, MINV, W, TO, FROM, 20, 28, 21, 29)
+#define URC_COLLECTIVES_BITWISE(T, M, W, TO, FROM)                                                 \
+    URC_COLLECTIVES(T, M, bitwise_and, URC_AND, ~(T)0, W, TO, FROM, 28, 36, 29, 37)                \
+    URC_COLLECTIVES(T, M, bitwise_or, URC_OR, 0, W, TO, FROM, 27, 35, 28, 36)                      \
+    URC_COLLECTIVES(T, M, bitwise_xor, URC_XOR, 0, W, TO, FROM, 28, 36, 29, 37)
 
 URC_COLLECTIVES_3(int, i, 32, as_uint, URC_I32, INT_MIN, INT_MAX, URC_MIN, URC_MAX)
 URC_COLLECTIVES_3(uint, j, 32, URC_IDENT, URC_AS_BITS32, 0, UINT_MAX, URC_MIN, URC_MAX)
@@ -353,6 +371,14 @@ URC_COLLECTIVES_3(long, l, 64, as_ulong, as_long, LONG_MIN, LONG_MAX, URC_MIN, U
 URC_COLLECTIVES_3(ulong, m, 64, URC_IDENT, URC_ULONG_BITS, 0, ULONG_MAX, URC_MIN, URC_MAX)
 URC_COLLECTIVES_3(float, f, 32, as_uint, URC_F32, -INFINITY, INFINITY, URC_FMINF, URC_FMAXF)
 URC_COLLECTIVES_3(double, d, 64, as_ulong, as_double, -INFINITY, INFINITY, URC_FMIND, URC_FMAXD)
+URC_COLLECTIVES_BITWISE(int, i, 32, as_uint, URC_I32)
+URC_COLLECTIVES_BITWISE(uint, j, 32, URC_IDENT, URC_AS_BITS32)
+URC_COLLECTIVES_BITWISE(long, l, 64, as_ulong, as_long)
+URC_COLLECTIVES_BITWISE(ulong, m, 64, URC_IDENT, URC_ULONG_BITS)
+// The logical operations take and give int truth values (0 or 1).
+URC_COLLECTIVES(int, i, logical_and, URC_LAND, 1, 32, as_uint, URC_I32, 28, 36, 29, 37)
+URC_COLLECTIVES(int, i, logical_or, URC_LOR, 0, 32, as_uint, URC_I32, 27, 35, 28, 36)
+URC_COLLECTIVES(int, i, logical_xor, URC_LXOR, 0, 32, as_uint, URC_I32, 28, 36, 29, 37)
 
 // ---- work-group broadcast: the chosen work-item publishes its value through scratch ----
 

@@ -185,8 +185,9 @@ away:
             "  %%h = bitcast i16 %%r to half\n"
             "  ret half %%h\n}\n" % (mangle(f, "DhDhj"), sym)
         )
-    # Reductions and scans in float (exact for min and max, one rounding per result for add).
-    for op in ("add", "min", "max"):
+    # Reductions and scans in float (exact for min and max, one rounding per result for add and
+    # mul).
+    for op in ("add", "mul", "min", "max"):
         for f in (
             "sub_group_reduce_",
             "sub_group_scan_inclusive_",
