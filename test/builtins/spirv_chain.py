@@ -12,8 +12,10 @@ and to report every builtin left undefined after linking.
     spirv_chain.py --lib BC --clc BC --out DIR [--ptxas PTXAS] kernels KERNEL.cl...
         translates each file; fails on any undefined builtin or a ptxas error; the PTX of each
         lands in DIR/<name>.ptx.
-    spirv_chain.py --lib BC --clc BC --out DIR [--ptxas PTXAS] carve FILE...
-        carves the SPIR-V modules in binaries (the magic word 0x07230203), translates each
+    spirv_chain.py --lib BC --clc BC --out DIR [--ptxas PTXAS] [--sample N] [--provided NAME]...
+                   carve FILE...
+        carves the SPIR-V modules in binaries or in the shared libraries of wheels (the magic
+        word 0x07230203), translates each
         and lists the builtins still undefined; fails when one is, or when a module cannot be
         translated or its PTX is refused.
 
@@ -23,10 +25,12 @@ SPV_KHR_uniform_group_instructions operations (spirv-dis, spirv-as; see rewrite_
 """
 import argparse
 import os
+import random
 import re
 import struct
 import subprocess
 import sys
+import zipfile
 
 NVPTX_LAYOUT = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 EXTENSIONS = (
@@ -74,7 +78,8 @@ def retarget(text):
             return "bitcast %s to %s" % (src, dst)
         return m.group(0)
 
-    text = re.sub(r"addrspacecast ([^\n]*?) to ([^,\n)]*\*)", cast, text)
+    ty = r'(?:%"[^"]*"|[^,\n)"])*\*'
+    text = re.sub(r"addrspacecast (%s [^\n]*?) to (%s)" % (ty, ty), cast, text)
     lines, seen = [], set()
     for line in text.split("\n"):
         if line.startswith("declare "):
@@ -176,13 +181,31 @@ def compile_kernel(cl, stem):
     return spv
 
 
-def carve(path, out, first):
-    """SPIR-V modules inside a binary: from each magic word to the end of the last function
-    that the translator accepts."""
-    data = open(path, "rb").read()
-    found, n = [], first
-    at = data.find(b"\x03\x02\x23\x07")
+def binaries(path):
+    """(name, bytes) of a binary, or of every shared library inside a wheel."""
+    if path.endswith(".whl"):
+        with zipfile.ZipFile(path) as z:
+            for name in sorted(z.namelist()):
+                if ".so" in os.path.basename(name):
+                    yield name, z.read(name)
+    else:
+        with open(path, "rb") as f:
+            yield path, f.read()
+
+
+def carve(data, out, first, sample, rng):
+    """SPIR-V modules inside a binary: from a magic word to the end of the last function the
+    translator accepts; with `sample`, that many magic words picked at random."""
+    starts, at = [], data.find(b"\x03\x02\x23\x07")
     while at >= 0:
+        starts.append(at)
+        at = data.find(b"\x03\x02\x23\x07", at + 4)
+    if sample:
+        rng.shuffle(starts)
+    found, n = [], first
+    for at in starts:
+        if sample and len(found) >= sample:
+            break
         version, _, bound, schema = struct.unpack_from("<4I", data, at + 4)
         ends, p = [], at + 20
         if version >> 16 == 1 and schema == 0 and 0 < bound < 10**7:
@@ -194,8 +217,9 @@ def carve(path, out, first):
                 p += 4 * count
                 if word == (1 << 16 | 56):  # OpFunctionEnd
                     ends.append(p)
-        for end in reversed(ends):
-            spv = os.path.join(out, "carved%03d.spv" % n)
+        # Images sit back to back: the module ends at one of the last few function ends seen.
+        for end in reversed(ends[-64:]):
+            spv = os.path.join(out, "carved%04d.spv" % n)
             with open(spv, "wb") as f:
                 f.write(data[at:end])
             r = subprocess.run(["llvm-spirv-15", "-r", "--spirv-target-env=CL2.0", spv, "-o",
@@ -205,7 +229,6 @@ def carve(path, out, first):
                 n += 1
                 break
             os.remove(spv)
-        at = data.find(b"\x03\x02\x23\x07", at + 4)
     return found
 
 
@@ -215,6 +238,10 @@ def main():
     ap.add_argument("--clc", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--ptxas")
+    ap.add_argument("--sample", type=int, default=0,
+                    help="carve: at most this many modules per binary, picked at random")
+    ap.add_argument("--provided", action="append", default=[],
+                    help="carve: a function the adapter's translation defines itself")
     ap.add_argument("mode", choices=["kernels", "carve"])
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
@@ -236,9 +263,11 @@ def main():
             else:
                 print("ok %s -> %s" % (name, ptx))
     else:
-        modules = []
+        modules, rng, binaries_seen = [], random.Random(24), 0
         for path in args.files:
-            modules += carve(path, args.out, len(modules))
+            for _, data in binaries(path):
+                binaries_seen += 1
+                modules += carve(data, args.out, len(modules), args.sample, rng)
         left = {}
         for spv in modules:
             stem = spv[:-4]
@@ -249,8 +278,9 @@ def main():
                 failures += 1
                 continue
             for u in undefined:
-                left.setdefault(u, []).append(os.path.basename(spv))
-        print("carved %d SPIR-V modules from %d files" % (len(modules), len(args.files)))
+                if u not in args.provided:
+                    left.setdefault(u, []).append(os.path.basename(spv))
+        print("carved %d SPIR-V modules from %d binaries" % (len(modules), binaries_seen))
         if left:
             failures += 1
             print("left undefined after libclc and urc's builtins:")
