@@ -62,8 +62,7 @@ static bool grow(void **array, uint32_t count, size_t elem) {
     return true;
 }
 
-static bool fail(urc_spirv_info_t *info, char *err, size_t err_size, const char *msg,
-                 size_t word) {
+static bool fail(urc_spirv_info_t *info, char *err, size_t err_size, const char *msg, size_t word) {
     urc_spirv_info_free(info);
     if (word != (size_t)-1)
         snprintf(err, err_size, "invalid SPIR-V module: %s (word %zu)", msg, word);

@@ -24,7 +24,7 @@ typedef struct urc_spirv_info_t {
     uint32_t kernel_count;
     urc_spirv_kernel_t *kernels;
     uint32_t spec_count;
-    uint32_t *spec_ids; // SpecId decorations, as they appear
+    uint32_t *spec_ids;   // SpecId decorations, as they appear
     bool contraction_off; // any kernel has ContractionOff
 } urc_spirv_info_t;
 

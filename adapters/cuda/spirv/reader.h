@@ -14,9 +14,9 @@ extern "C" {
 
 /// Reads a SPIR-V module with the given specialization constants applied. 1 with *out set,
 /// or 0 with *error a malloc'ed message (NULL when out of memory).
-int urc_spirv_read(LLVMContextRef context, const char *data, size_t size,
-                   const uint32_t *spec_ids, const uint64_t *spec_values, size_t spec_count,
-                   LLVMModuleRef *out, char **error);
+int urc_spirv_read(LLVMContextRef context, const char *data, size_t size, const uint32_t *spec_ids,
+                   const uint64_t *spec_values, size_t spec_count, LLVMModuleRef *out,
+                   char **error);
 
 #ifdef __cplusplus
 }

@@ -151,8 +151,8 @@ static int map_as(int as) {
 }
 
 static bool is_ident_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '.' || c == '_' || c == '$' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '$' || c == '-';
 }
 
 // Whether the line declares a function already declared (an intrinsic whose address-space
@@ -376,8 +376,7 @@ static bool link_text(LLVMContextRef ctx, LLVMModuleRef m, const char *ir, const
 static bool calls_any(LLVMValueRef f, LLVMValueRef a, LLVMValueRef b) {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb != NULL;
          bb = LLVMGetNextBasicBlock(bb))
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i != NULL;
-             i = LLVMGetNextInstruction(i))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i != NULL; i = LLVMGetNextInstruction(i))
             if (LLVMGetInstructionOpcode(i) == LLVMCall) {
                 LLVMValueRef callee = LLVMGetCalledValue(i);
                 if (callee != NULL && (callee == a || callee == b))
@@ -463,8 +462,8 @@ static void wrap_kernel(LLVMContextRef ctx, LLVMModuleRef m, LLVMValueRef k, con
     if (body_name == NULL)
         goto out;
     sprintf(body_name, "%s.urc.body", name);
-    LLVMValueRef body =
-        LLVMAddFunction(m, body_name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, n + 1, 0));
+    LLVMValueRef body = LLVMAddFunction(
+        m, body_name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, n + 1, 0));
     free(body_name);
     LLVMSetLinkage(body, LLVMInternalLinkage);
     LLVMAddAttributeAtIndex(body, LLVMAttributeFunctionIndex,
@@ -509,8 +508,7 @@ static void wrap_kernel(LLVMContextRef ctx, LLVMModuleRef m, LLVMValueRef k, con
         for (unsigned i = 0; i < n; ++i) {
             LLVMValueRef p = LLVMGetParam(w, i);
             if (outer[i] != params[i]) {
-                LLVMValueRef base =
-                    LLVMBuildBitCast(b, shared, LLVMPointerType(i8, 3), "");
+                LLVMValueRef base = LLVMBuildBitCast(b, shared, LLVMPointerType(i8, 3), "");
                 LLVMValueRef at = LLVMBuildGEP2(b, i8, base, &p, 1, "");
                 p = LLVMBuildBitCast(b, at, params[i], "");
             }
@@ -549,9 +547,10 @@ static bool make_inlinable(LLVMContextRef ctx, LLVMModuleRef m, kernel_t *kernel
     return true;
 }
 
-// Calls of generic-pointer builtins (mangled with U3AS4) that neither our builtins nor libclc
-// define go to libclc's overload for NVPTX's address space 0, which is generic there: the same
-// name without the qualifier.
+// Calls of generic-pointer builtins (mangled with U3AS4) that urc's builtins do not define go
+// to libclc's overload for NVPTX's address space 0, which is generic there: the same name
+// without the qualifier. Done before libclc joins, since its definitions are linkonce_odr and
+// linked only where referenced.
 static void resolve_generic_builtins(LLVMModuleRef m) {
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f != NULL; f = LLVMGetNextFunction(f)) {
         if (!LLVMIsDeclaration(f) || LLVMGetFirstUse(f) == NULL)
@@ -572,10 +571,11 @@ static void resolve_generic_builtins(LLVMModuleRef m) {
             plain[o++] = name[i];
         }
         plain[o] = '\0';
-        LLVMValueRef def = LLVMGetNamedFunction(m, plain);
+        LLVMValueRef other = LLVMGetNamedFunction(m, plain);
+        if (other == NULL)
+            other = LLVMAddFunction(m, plain, LLVMGlobalGetValueType(f));
         free(plain);
-        if (def != NULL && !LLVMIsDeclaration(def))
-            LLVMReplaceAllUsesWith(f, LLVMConstBitCast(def, LLVMTypeOf(f)));
+        LLVMReplaceAllUsesWith(f, other);
     }
 }
 
@@ -708,9 +708,9 @@ static int translate(const opts_t *o) {
         return failf(EXIT_BUILD, "no NVPTX target: %s", msg);
     char cpu[16];
     snprintf(cpu, sizeof cpu, "sm_%u", o->sm);
-    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, NVPTX_TRIPLE, cpu, "",
-                                                      LLVMCodeGenLevelAggressive, LLVMRelocPIC,
-                                                      LLVMCodeModelDefault);
+    LLVMTargetMachineRef tm =
+        LLVMCreateTargetMachine(target, NVPTX_TRIPLE, cpu, "", LLVMCodeGenLevelAggressive,
+                                LLVMRelocPIC, LLVMCodeModelDefault);
     LLVMPassBuilderOptionsRef popts = LLVMCreatePassBuilderOptions();
 
     stage = "making kernels";
@@ -761,13 +761,12 @@ static int translate(const opts_t *o) {
     }
 
     stage = "linking the builtins";
-    if (o->builtins != NULL && access(o->builtins, R_OK) == 0 &&
-        !link_bitcode(ctx, m, o->builtins))
+    if (o->builtins != NULL && access(o->builtins, R_OK) == 0 && !link_bitcode(ctx, m, o->builtins))
         return EXIT_BUILD;
+    resolve_generic_builtins(m);
     stage = "linking libclc";
     if (!link_bitcode(ctx, m, o->libclc))
         return EXIT_BUILD;
-    resolve_generic_builtins(m);
 
     // Internalize: only kernels (and, for a library, its own external functions) stay visible.
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f != NULL; f = LLVMGetNextFunction(f)) {
