@@ -10,12 +10,20 @@
 enum {
     OP_ENTRY_POINT = 15,
     OP_EXECUTION_MODE = 16,
+    OP_CAPABILITY = 17,
     OP_DECORATE = 71,
     MODEL_KERNEL = 6,
     MODE_LOCAL_SIZE = 17,
     MODE_CONTRACTION_OFF = 31,
     DECORATION_SPEC_ID = 1,
 };
+
+// SPIR-V's registered capability numbers fall in these ranges (core, then the blocks given
+// to KHR/EXT, and to vendors: AMD, NVIDIA, Intel and others); a number outside them is not a
+// capability any consumer knows, which the translator would otherwise ignore.
+static bool known_capability(uint32_t c) {
+    return c < 128 || (c >= 4096 && c < 4608) || (c >= 4992 && c < 6656);
+}
 
 static uint32_t swap32(uint32_t v) {
     return __builtin_bswap32(v);
@@ -133,6 +141,9 @@ bool urc_spirv_scan(const void *data, size_t size, urc_spirv_info_t *info, char 
                 memcpy(k->local, ins + 3, sizeof k->local);
             if (k != NULL && ins[2] == MODE_CONTRACTION_OFF)
                 k->contraction_off = info->contraction_off = true;
+        } else if (op == OP_CAPABILITY && count >= 2 && !known_capability(ins[1])) {
+            why = "unknown capability", at = i;
+            goto out;
         } else if (op == OP_DECORATE && count >= 4 && ins[2] == DECORATION_SPEC_ID) {
             if (!grow((void **)&info->spec_ids, info->spec_count, sizeof *info->spec_ids)) {
                 why = "out of host memory";

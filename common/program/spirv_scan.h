@@ -34,7 +34,8 @@ bool urc_spirv_is(const void *data, size_t size);
 /// Walks a module. True with *info filled (urc_spirv_info_free releases it); false with a
 /// reason in `err`: size not a multiple of 4 or shorter than the header, wrong magic, version
 /// outside 1.0–1.6, an id bound of 0, an instruction of 0 words or running past the end, an
-/// entry-point name without its terminating NUL, or no memory. A module without kernels
+/// entry-point name without its terminating NUL, a capability number outside SPIR-V's
+/// registered ranges, or no memory. A module without kernels
 /// (a library for linking) is valid.
 bool urc_spirv_scan(const void *data, size_t size, urc_spirv_info_t *info, char *err,
                     size_t err_size);
