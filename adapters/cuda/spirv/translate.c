@@ -334,9 +334,7 @@ typedef struct kernel_t {
     bool wrapped;
 } kernel_t;
 
-// Definitions the wrappers use; linked in before the wrappers are made. Weak fallback for
-// get_global_offset (0) serves any call the wrappers could not reach (a kernel called as a
-// function by another kernel).
+// Definitions the wrappers use; linked in before the wrappers are made.
 static const char support_ir[] =
     "declare i64 @_Z13get_global_idj(i32)\n"
     "define i64 @__urc_global_offset(i32 %d, [3 x i32] %o) alwaysinline {\n"
@@ -350,7 +348,6 @@ static const char support_ir[] =
     "  %id = call i64 @_Z13get_global_idj(i32 %d)\n"
     "  %off = call i64 @__urc_global_offset(i32 %d, [3 x i32] %o)\n"
     "  %s = add i64 %id, %off\n  ret i64 %s\n}\n"
-    "define weak i64 @_Z17get_global_offsetj(i32 %d) {\n  ret i64 0\n}\n"
     // OpControlBarrier reads back as work_group_barrier, which libclc-15 lacks; urc's
     // builtins library (when installed) has the full set and overrides these.
     "declare void @llvm.nvvm.barrier0()\n"
@@ -358,6 +355,12 @@ static const char support_ir[] =
     "  call void @llvm.nvvm.barrier0()\n  ret void\n}\n"
     "define weak void @_Z18work_group_barrierj12memory_scope(i32 %f, i32 %s) {\n"
     "  call void @llvm.nvvm.barrier0()\n  ret void\n}\n";
+
+// Linked after the wrappers (before, the inliner would fold it into every kernel and the
+// wrappers would find no call to redirect): get_global_offset is 0 where no wrapper reached
+// the call (a kernel called as a function by another kernel).
+static const char offset_fallback_ir[] =
+    "define weak i64 @_Z17get_global_offsetj(i32 %d) {\n  ret i64 0\n}\n";
 
 static bool link_text(LLVMContextRef ctx, LLVMModuleRef m, const char *ir, const char *what) {
     LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), what);
@@ -741,6 +744,9 @@ static int translate(const opts_t *o) {
             annotate_kernel(ctx, m, k);
         }
     }
+
+    if (!link_text(ctx, m, offset_fallback_ir, "urc offset fallback"))
+        return failf(EXIT_BUILD, "internal support code did not link");
 
     stage = "verifying the retargeted module";
     if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
