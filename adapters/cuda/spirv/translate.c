@@ -810,10 +810,13 @@ static int translate(const opts_t *o) {
     }
 
     stage = "optimising";
-    char fma[32];
-    snprintf(fma, sizeof fma, "-nvptx-fma-level=%d", no_contract ? 0 : 1);
-    const char *argv[] = {"urc-spirv-ptx", fma};
-    LLVMParseCommandLineOptions(2, argv, NULL);
+    // Contraction: the module's own mad/fma (OpenCL's, or llvm.fmuladd from its producer)
+    // become fma; separate multiplies and adds are never fused here, so a ContractionOff
+    // kernel gets no fma it did not ask for. The option makes that explicit for such modules.
+    if (no_contract) {
+        const char *argv[] = {"urc-spirv-ptx", "-nvptx-fma-level=0"};
+        LLVMParseCommandLineOptions(2, argv, NULL);
+    }
     e = LLVMRunPasses(m, "default<O3>", tm, popts);
     if (e != NULL) {
         char *em = LLVMGetErrorMessage(e);
