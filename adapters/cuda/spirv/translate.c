@@ -615,6 +615,104 @@ typedef struct opts_t {
     uint64_t spec_values[256];
 } opts_t;
 
+// ---- device globals (SPV_INTEL_global_variable_host_access) ----
+
+// Translator 15 refuses the extension (and exits), so its capability, extension and
+// HostAccessINTEL decorations are taken out before reading; each decorated variable is then
+// given its host-access name, the unique id urEnqueueDeviceGlobalVariableRead/Write look up
+// (cuModuleGetGlobal on the PTX), as OpenCL and Level Zero find it.
+enum {
+    SPV_OP_NAME = 5,
+    SPV_OP_EXTENSION = 10,
+    SPV_OP_CAPABILITY = 17,
+    SPV_OP_DECORATE = 71,
+    SPV_CAP_HOST_ACCESS = 6187,
+    SPV_DEC_HOST_ACCESS = 6188,
+};
+
+typedef struct host_name_t {
+    uint32_t id;
+    char *unique; // the decoration's name
+    char *name;   // OpName of the variable, or NULL
+} host_name_t;
+
+typedef struct host_names_t {
+    host_name_t *v;
+    size_t n;
+} host_names_t;
+
+static char *word_string(const uint32_t *w, size_t count) {
+    size_t room = count * 4;
+    size_t len = strnlen((const char *)w, room);
+    if (len == room)
+        return NULL;
+    return strdup((const char *)w);
+}
+
+// Rewrites `w` (host order, *n words) in place; false when out of memory.
+static bool strip_host_access(uint32_t *w, size_t *n, host_names_t *out) {
+    size_t to = 5;
+    for (size_t i = 5; i < *n;) {
+        uint32_t count = w[i] >> 16, op = w[i] & 0xffff;
+        if (count == 0 || count > *n - i)
+            return true; // the scan refused such modules already
+        bool drop = false;
+        if (op == SPV_OP_CAPABILITY && count == 2 && w[i + 1] == SPV_CAP_HOST_ACCESS) {
+            drop = true;
+        } else if (op == SPV_OP_EXTENSION && count >= 2) {
+            char *name = word_string(w + i + 1, count - 1);
+            drop = name != NULL && strcmp(name, "SPV_INTEL_global_variable_host_access") == 0;
+            free(name);
+        } else if (op == SPV_OP_DECORATE && count >= 5 && w[i + 2] == SPV_DEC_HOST_ACCESS) {
+            host_name_t *v = realloc(out->v, (out->n + 1) * sizeof *v);
+            if (v == NULL)
+                return false;
+            out->v = v;
+            v[out->n] = (host_name_t){w[i + 1], word_string(w + i + 4, count - 4), NULL};
+            if (v[out->n].unique != NULL)
+                ++out->n;
+            drop = true;
+        }
+        if (!drop) {
+            memmove(w + to, w + i, (size_t)count * 4);
+            to += count;
+        }
+        i += count;
+    }
+    *n = to;
+    // The variables' names, to find them in the module.
+    for (size_t i = 5; i < *n;) {
+        uint32_t count = w[i] >> 16, op = w[i] & 0xffff;
+        if (op == SPV_OP_NAME && count >= 3)
+            for (size_t k = 0; k < out->n; ++k)
+                if (out->v[k].id == w[i + 1] && out->v[k].name == NULL)
+                    out->v[k].name = word_string(w + i + 2, count - 2);
+        i += count;
+    }
+    return true;
+}
+
+static void name_host_globals(LLVMModuleRef m, const host_names_t *h) {
+    for (size_t i = 0; i < h->n; ++i) {
+        LLVMValueRef g = LLVMGetNamedGlobal(m, h->v[i].unique);
+        if (g == NULL && h->v[i].name != NULL)
+            g = LLVMGetNamedGlobal(m, h->v[i].name);
+        if (g == NULL)
+            continue;
+        LLVMSetValueName2(g, h->v[i].unique, strlen(h->v[i].unique));
+        if (LLVMGetLinkage(g) == LLVMInternalLinkage || LLVMGetLinkage(g) == LLVMPrivateLinkage)
+            LLVMSetLinkage(g, LLVMExternalLinkage);
+    }
+}
+
+static void host_names_free(host_names_t *h) {
+    for (size_t i = 0; i < h->n; ++i) {
+        free(h->v[i].unique);
+        free(h->v[i].name);
+    }
+    free(h->v);
+}
+
 static bool is_kernel_name(const kernel_t *k, size_t nk, const char *name) {
     for (size_t i = 0; i < nk; ++i) {
         size_t len = strlen(k[i].name);
@@ -639,6 +737,14 @@ static int translate(const opts_t *o) {
     }
     bool no_contract = o->no_contract || info.contraction_off;
     urc_spirv_info_free(&info);
+    uint32_t *words = urc_spirv_native_words(spv, size);
+    host_names_t host = {0};
+    size_t nwords = size / 4;
+    if (words == NULL || !strip_host_access(words, &nwords, &host))
+        return failf(EXIT_BUILD, "out of memory");
+    free(spv);
+    spv = (char *)words;
+    size = nwords * 4;
 
     // The reader needs typed pointers; libclc-15's bitcode has opaque ones. The module goes
     // from one context to the other as text, which the retargeting rewrites on the way.
@@ -656,6 +762,8 @@ static int translate(const opts_t *o) {
     }
     free(spv);
 
+    name_host_globals(m, &host);
+    host_names_free(&host);
     stage = "retargeting to NVPTX";
     size_t nk = 0;
     kernel_t *kernels = NULL;
