@@ -55,8 +55,8 @@ static void translation(const char *dir) {
         double cached = urc_bench_median(warm, 7);
         printf("  %-16s %2zu kernels: cold %8.1f ms (%7.1f ms/kernel), cached %6.2f ms "
                "(%6.2f ms/kernel), cold/cached %.0fx\n",
-               files[i], kernels, cold, cold / (double)kernels, cached,
-               cached / (double)kernels, cold / cached);
+               files[i], kernels, cold, cold / (double)kernels, cached, cached / (double)kernels,
+               cold / cached);
         free(il);
     }
 }
@@ -78,15 +78,22 @@ static double time_launch(ur_kernel_handle_t k, size_t global, size_t local, uin
 }
 
 static ur_exp_kernel_arg_properties_t arg_ptr(uint32_t i, void *p) {
-    ur_exp_kernel_arg_properties_t a = {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES, NULL,
-                                        UR_EXP_KERNEL_ARG_TYPE_POINTER, i, sizeof(void *),
+    ur_exp_kernel_arg_properties_t a = {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+                                        NULL,
+                                        UR_EXP_KERNEL_ARG_TYPE_POINTER,
+                                        i,
+                                        sizeof(void *),
                                         {.pointer = p}};
     return a;
 }
 
 static ur_exp_kernel_arg_properties_t arg_local(uint32_t i, size_t size) {
-    ur_exp_kernel_arg_properties_t a = {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES, NULL,
-                                        UR_EXP_KERNEL_ARG_TYPE_LOCAL, i, size, {.pointer = NULL}};
+    ur_exp_kernel_arg_properties_t a = {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+                                        NULL,
+                                        UR_EXP_KERNEL_ARG_TYPE_LOCAL,
+                                        i,
+                                        size,
+                                        {.pointer = NULL}};
     return a;
 }
 
@@ -118,10 +125,10 @@ static void bandwidth(ur_program_handle_t spirv, ur_program_handle_t cuda, int r
     }
     double add_bytes = 3.0 * (double)n * 4, red_bytes = (double)n * 4 + (double)n / WG * 4;
     printf("bandwidth (64 Mi floats, median of %d, launch+finish):\n", reps);
-    printf("  vec_add    SPIR-V %7.1f GB/s  nvcc %7.1f GB/s  ratio %.3f\n",
-           add_bytes / add_ns[0], add_bytes / add_ns[1], add_ns[1] / add_ns[0]);
-    printf("  reduce_sum SPIR-V %7.1f GB/s  nvcc %7.1f GB/s  ratio %.3f\n",
-           red_bytes / red_ns[0], red_bytes / red_ns[1], red_ns[1] / red_ns[0]);
+    printf("  vec_add    SPIR-V %7.1f GB/s  nvcc %7.1f GB/s  ratio %.3f\n", add_bytes / add_ns[0],
+           add_bytes / add_ns[1], add_ns[1] / add_ns[0]);
+    printf("  reduce_sum SPIR-V %7.1f GB/s  nvcc %7.1f GB/s  ratio %.3f\n", red_bytes / red_ns[0],
+           red_bytes / red_ns[1], red_ns[1] / red_ns[0]);
     UR(urUSMFree(ctx, a));
     UR(urUSMFree(ctx, b));
     UR(urUSMFree(ctx, c));
