@@ -290,6 +290,35 @@ START_TEST(spec_constants_checked) {
 }
 END_TEST
 
+// The value set reaches the translation: the PTX stores it (the default, 5, without one).
+static bool ptx_has(ur_program_handle_t p, const char *text) {
+    size_t size = 0;
+    ck_assert_ur_ok(urProgramGetInfo(p, UR_PROGRAM_INFO_BINARY_SIZES, sizeof size, &size, NULL));
+    char *ptx = calloc(1, size + 1);
+    ck_assert_ur_ok(urProgramGetInfo(p, UR_PROGRAM_INFO_BINARIES, sizeof ptx, &ptx, NULL));
+    bool found = strstr(ptx, text) != NULL;
+    free(ptx);
+    return found;
+}
+
+START_TEST(spec_constants_applied) {
+    ur_program_handle_t p = built("spec_constant.spv");
+    ck_assert(ptx_has(p, ", 5;"));
+    ck_assert_ur_ok(urProgramRelease(p));
+    p = il_program("spec_constant.spv");
+    uint32_t v = 1234;
+    ur_specialization_constant_info_t c = {7, sizeof v, &v};
+    ck_assert_ur_ok(urProgramSetSpecializationConstants(p, 1, &c));
+    ck_assert_ur_ok(urProgramBuild(T.context, p, NULL));
+    ck_assert(ptx_has(p, ", 1234;"));
+    uint64_t wide = 1;
+    ur_specialization_constant_info_t too_wide = {7, 9, &wide};
+    ck_assert_ur(urProgramSetSpecializationConstants(p, 1, &too_wide),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur_ok(urProgramRelease(p));
+}
+END_TEST
+
 // A second build of the same module comes from $XDG_CACHE_HOME/urc (CTest points it into the
 // build folder): the entry exists and the build gives the same PTX.
 START_TEST(ptx_cache_entry) {
@@ -605,6 +634,7 @@ static Suite *suite(void) {
     tcase_add_test(tc, bad_modules_are_invalid_binary);
     tcase_add_test(tc, translator_rejection_is_logged);
     tcase_add_test(tc, spec_constants_checked);
+    tcase_add_test(tc, spec_constants_applied);
     tcase_add_test(tc, ptx_cache_entry);
     tcase_add_test(tc, compile_and_link);
     tcase_add_test(tc, device_globals_by_unique_id);
