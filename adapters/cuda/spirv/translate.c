@@ -362,6 +362,50 @@ static const char support_ir[] =
 static const char offset_fallback_ir[] =
     "define weak i64 @_Z17get_global_offsetj(i32 %d) {\n  ret i64 0\n}\n";
 
+// SYCL's assert reaches __devicelib_assert_fail(expr, file, line, func, gid0..2, lid0..2); on
+// CUDA it becomes __assertfail (the PTX system call behind CUDA's assert), so the failure takes
+// the CUDA assert path: the device prints the message and the next synchronising call returns
+// CUDA_ERROR_ASSERT, which the adapter reports (docs/device-globals-and-assert.md). The body
+// is made for the declaration the module has, whatever address space its strings are in;
+// urc's builtins library may define it instead.
+static void define_assert_fail(LLVMContextRef ctx, LLVMModuleRef m) {
+    LLVMValueRef f = LLVMGetNamedFunction(m, "__devicelib_assert_fail");
+    if (f == NULL || !LLVMIsDeclaration(f))
+        return;
+    LLVMTypeRef fty = LLVMGlobalGetValueType(f);
+    unsigned n = LLVMCountParamTypes(fty);
+    if (n < 4)
+        return;
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0), i32 = LLVMInt32TypeInContext(ctx);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+    LLVMTypeRef params[5] = {ptr, ptr, i32, ptr, i64};
+    LLVMTypeRef aty = LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, 5, 0);
+    LLVMValueRef assertfail = LLVMGetNamedFunction(m, "__assertfail");
+    if (assertfail == NULL)
+        assertfail = LLVMAddFunction(m, "__assertfail", aty);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, f, "entry"));
+    LLVMValueRef args[5];
+    const unsigned from[4] = {0, 1, 2, 3};
+    for (unsigned i = 0; i < 4; ++i) {
+        LLVMValueRef v = LLVMGetParam(f, from[i]);
+        LLVMTypeRef t = LLVMTypeOf(v);
+        if (i == 2)
+            v = LLVMGetTypeKind(t) == LLVMIntegerTypeKind ? LLVMBuildIntCast2(b, v, i32, 1, "")
+                                                          : LLVMConstInt(i32, 0, 0);
+        else if (LLVMGetTypeKind(t) != LLVMPointerTypeKind)
+            v = LLVMConstNull(ptr);
+        else if (LLVMGetPointerAddressSpace(t) != 0)
+            v = LLVMBuildAddrSpaceCast(b, v, ptr, "");
+        args[i] = v;
+    }
+    args[4] = LLVMConstInt(i64, 1, 0); // character size
+    LLVMBuildCall2(b, aty, assertfail, args, 5, "");
+    LLVMBuildRetVoid(b);
+    LLVMSetLinkage(f, LLVMWeakAnyLinkage);
+    LLVMDisposeBuilder(b);
+}
+
 static bool link_text(LLVMContextRef ctx, LLVMModuleRef m, const char *ir, const char *what) {
     LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), what);
     LLVMModuleRef lib = NULL;
@@ -877,6 +921,7 @@ static int translate(const opts_t *o) {
     stage = "linking the builtins";
     if (o->builtins != NULL && access(o->builtins, R_OK) == 0 && !link_bitcode(ctx, m, o->builtins))
         return EXIT_BUILD;
+    define_assert_fail(ctx, m);
     resolve_generic_builtins(m);
     stage = "linking libclc";
     if (!link_bitcode(ctx, m, o->libclc))
@@ -907,7 +952,7 @@ static int translate(const opts_t *o) {
             size_t len;
             const char *fname = LLVMGetValueName2(f, &len);
             if (LLVMIsDeclaration(f) && LLVMGetFirstUse(f) != NULL &&
-                strncmp(fname, "llvm.", 5) != 0) {
+                strncmp(fname, "llvm.", 5) != 0 && strcmp(fname, "__assertfail") != 0) {
                 if (missing++ < 20)
                     failf(0, "undefined function %s", fname);
             }

@@ -319,6 +319,19 @@ START_TEST(spec_constants_applied) {
 }
 END_TEST
 
+// SYCL's __devicelib_assert_fail becomes CUDA's __assertfail, so a failing assert takes the
+// CUDA assert path (test_assert.c covers that path itself, from nvcc's PTX).
+START_TEST(assert_becomes_assertfail) {
+    ur_program_handle_t p = built("spirv_assert.spv");
+    ck_assert(ptx_has(p, "__assertfail"));
+    ck_assert(!ptx_has(p, "__devicelib_assert_fail"));
+    ur_kernel_handle_t k = NULL;
+    ck_assert_ur_ok(urKernelCreate(p, "assert_nonzero", &k));
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urProgramRelease(p));
+}
+END_TEST
+
 // A second build of the same module comes from $XDG_CACHE_HOME/urc (CTest points it into the
 // build folder): the entry exists and the build gives the same PTX.
 START_TEST(ptx_cache_entry) {
@@ -635,6 +648,7 @@ static Suite *suite(void) {
     tcase_add_test(tc, translator_rejection_is_logged);
     tcase_add_test(tc, spec_constants_checked);
     tcase_add_test(tc, spec_constants_applied);
+    tcase_add_test(tc, assert_becomes_assertfail);
     tcase_add_test(tc, ptx_cache_entry);
     tcase_add_test(tc, compile_and_link);
     tcase_add_test(tc, device_globals_by_unique_id);
