@@ -868,6 +868,17 @@ static int translate(const opts_t *o) {
                                 LLVMRelocPIC, LLVMCodeModelDefault);
     LLVMPassBuilderOptionsRef popts = LLVMCreatePassBuilderOptions();
 
+    // What the module itself defines, before urc's support code and the libraries join: kept
+    // external in library mode (a compile for a later link), where everything else is not.
+    names_t own = {0};
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f != NULL; f = LLVMGetNextFunction(f)) {
+        bool dup;
+        size_t len;
+        const char *fname = LLVMGetValueName2(f, &len);
+        if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) == LLVMExternalLinkage)
+            names_add(&own, fname, len, &dup);
+    }
+
     stage = "making kernels";
     if (!link_text(ctx, m, support_ir, "urc support"))
         return failf(EXIT_BUILD, "internal support code did not link");
@@ -907,16 +918,6 @@ static int translate(const opts_t *o) {
         return r;
     }
     LLVMDisposeMessage(msg);
-
-    // What the module defines before the libraries join, kept external in library mode.
-    names_t own = {0};
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f != NULL; f = LLVMGetNextFunction(f)) {
-        bool dup;
-        size_t len;
-        const char *fname = LLVMGetValueName2(f, &len);
-        if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) == LLVMExternalLinkage)
-            names_add(&own, fname, len, &dup);
-    }
 
     stage = "linking the builtins";
     if (o->builtins != NULL && access(o->builtins, R_OK) == 0 && !link_bitcode(ctx, m, o->builtins))

@@ -406,6 +406,67 @@ START_TEST(device_globals_by_unique_id) {
 }
 END_TEST
 
+// Program linking of SPIR-V modules with virtual-function images (seed 003): a kernel using
+// set "vf-set", a real provider needing fp64 and its dummy twin, as test_vf.c does with PTX.
+// Each is translated for a link; the selection links one provider, and on a GPU the kernel
+// gets that provider's vf_a (40 -> 100 real, -1 dummy).
+static int vf_link(bool mask_fp64) {
+    if (mask_fp64)
+        setenv("URC_MASK_ASPECTS", "fp64", 1);
+    cudat_setup();
+    md_list_t kernel_md = {0}, real_md = {0}, dummy_md = {0};
+    const uint32_t fp64 = 6;
+    md_bytes(&kernel_md, "SYCL/virtual functions/uses-virtual-functions-set", "vf-set", 6);
+    md_bytes(&real_md, "SYCL/virtual functions/virtual-functions-set", "vf-set", 6);
+    md_u32s(&real_md, "SYCL/device requirements/aspects", &fp64, 1);
+    md_bytes(&dummy_md, "SYCL/virtual functions/virtual-functions-set", "vf-set", 6);
+    md_u32s(&dummy_md, "SYCL/device requirements/aspects", &fp64, 1);
+    md_u32(&dummy_md, "SYCL/virtual functions/dummy-image", 1);
+    ur_program_handle_t in[3] = {cudat_program("vf_kernel.spv", &kernel_md),
+                                 cudat_program("vf_provider.spv", &real_md),
+                                 cudat_program("vf_dummy.spv", &dummy_md)};
+    md_free(&kernel_md);
+    md_free(&real_md);
+    md_free(&dummy_md);
+    ur_program_handle_t linked = NULL;
+    ck_assert_ur_ok(urProgramLink(T.context, 3, in, NULL, &linked));
+    ur_kernel_handle_t k = NULL;
+    ck_assert_ur_ok(urKernelCreate(linked, "vf_kernel", &k));
+    int result = 0;
+    if (!on_sim()) {
+        int *d = NULL, start = 40;
+        ck_assert_ur_ok(
+            urUSMDeviceAlloc(T.context, T.device, NULL, NULL, sizeof(int), (void **)&d));
+        ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, d, &start, sizeof start, 0, NULL, NULL));
+        ur_exp_kernel_arg_properties_t arg = cudat_arg_pointer(0, d);
+        size_t one = 1;
+        ck_assert_ur_ok(cudat_launch(T.queue, k, 1, &one, 1, &arg, 0, NULL, NULL));
+        ck_assert_ur_ok(
+            urEnqueueUSMMemcpy(T.queue, true, &result, d, sizeof result, 0, NULL, NULL));
+        ck_assert_ur_ok(urUSMFree(T.context, d));
+    }
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urProgramRelease(linked));
+    for (int i = 0; i < 3; ++i)
+        ck_assert_ur_ok(urProgramRelease(in[i]));
+    cudat_teardown();
+    return result;
+}
+
+START_TEST(vf_link_real_provider) {
+    int r = vf_link(false);
+    if (!on_sim())
+        ck_assert_int_eq(r, 100);
+}
+END_TEST
+
+START_TEST(vf_link_dummy_provider) {
+    int r = vf_link(true);
+    if (!on_sim())
+        ck_assert_int_eq(r, -1);
+}
+END_TEST
+
 // ---- spirv_suite.cl on a GPU ----
 
 static ur_kernel_handle_t kernel(ur_program_handle_t p, const char *name) {
@@ -653,6 +714,12 @@ static Suite *suite(void) {
     tcase_add_test(tc, compile_and_link);
     tcase_add_test(tc, device_globals_by_unique_id);
     suite_add_tcase(s, tc);
+    // These set up the fixture themselves (after URC_MASK_ASPECTS).
+    TCase *vf = tcase_create("vf_link");
+    tcase_set_timeout(vf, 240);
+    tcase_add_test(vf, vf_link_real_provider);
+    tcase_add_test(vf, vf_link_dummy_provider);
+    suite_add_tcase(s, vf);
     if (!on_sim()) {
         TCase *gpu = cudat_tcase("gpu");
         tcase_set_timeout(gpu, 240);
