@@ -295,8 +295,11 @@ static bool cache_path(const cuda_spirv_request_t *req, char *out, size_t size, 
     free(words);
     uint32_t flags[3] = {req->sm, req->library, req->no_contract};
     key_add(&k, flags, sizeof flags);
-    for (uint32_t i = 0; i < req->spec_count; ++i)
-        key_add(&k, &req->spec[i], sizeof req->spec[i]);
+    // Field by field: the struct's padding is not part of the key.
+    for (uint32_t i = 0; i < req->spec_count; ++i) {
+        key_add(&k, &req->spec[i].id, sizeof req->spec[i].id);
+        key_add(&k, &req->spec[i].value, sizeof req->spec[i].value);
+    }
     key_add(&k, tc.version, strlen(tc.version));
     snprintf(tag, tag_size, "%016llx%016llx-%zu", (unsigned long long)k.a, (unsigned long long)k.b,
              req->size);
