@@ -58,6 +58,8 @@ def module_end(data, start):
     last_end = None
     while i + 4 <= len(data):
         (word,) = struct.unpack_from("<I", data, i)
+        if word == MAGIC:
+            break  # the next module of a concatenated image table
         count, op = word >> 16, word & 0xFFFF
         if count == 0 or op > 0x1900 or i + 4 * count > len(data):
             break
