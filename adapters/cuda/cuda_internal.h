@@ -25,6 +25,8 @@
 #include "core/object.h"
 #include "core/quarantine.h"
 #include "program/props.h"
+#include "program/spirv_scan.h"
+#include "spirv.h"
 #include "memory/ranges.h"
 #include "program/requirements.h"
 #include "queue/reusable_event.h"
@@ -208,6 +210,7 @@ typedef enum cuda_image_kind_t {
     CUDA_IMAGE_PTX,
     CUDA_IMAGE_CUBIN,
     CUDA_IMAGE_FATBIN,
+    CUDA_IMAGE_SPIRV, // translated to PTX at build, compile or link (spirv.h)
 } cuda_image_kind_t;
 
 /// What urKernelCreate learns of one kernel of a program: the driver's functions, attributes
@@ -247,6 +250,13 @@ typedef struct cuda_program_t {
     char *log;     // info log, then error log, of the last JIT
     urc_dg_cache_t *dg_cache;
     _Atomic(cuda_kernel_info_t *) kernel_infos; // pushed, never removed, until destruction
+    // Programs from SPIR-V: the module as given, its scanned facts (kernels, work-group sizes)
+    // and the specialization constants the next translation applies.
+    uint8_t *il;
+    size_t il_size;
+    urc_spirv_info_t *spirv; // NULL for programs made from PTX, cubin or fatbin
+    cuda_spec_const_t *spec;
+    uint32_t spec_count;
 } cuda_program_t;
 
 typedef struct cuda_kernel_t {
@@ -523,6 +533,9 @@ void cuda_program_retain_internal(cuda_program_t *p);
 void cuda_program_release_internal(cuda_program_t *p);
 /// The program's module, read under its lock; false when it has none (not built or linked).
 bool cuda_program_module(cuda_program_t *p, CUmodule *module);
+/// A SPIR-V program's required work-group size for kernel `name` (ExecutionMode LocalSize);
+/// false when the program is not from SPIR-V or the kernel has none.
+bool cuda_program_spirv_local_size(const cuda_program_t *p, const char *name, uint32_t dims[3]);
 
 // ---- kernel.c ----
 /// Frees the program's kernel infos (program destruction).

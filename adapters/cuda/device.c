@@ -719,7 +719,14 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
         if (major < 10)
             return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
         snprintf(text, sizeof text, "nvptx-%d.%d", major - 4, major == 10 ? minor + 3 : minor);
-        return urc_info_string(&out, text);
+        // SPIR-V is listed only where urc-spirv-ptx runs (docs/spirv.md); the translator
+        // reads versions 1.0 to 1.4.
+        if (!cuda_spirv_available(NULL, 0))
+            return urc_info_string(&out, text);
+        char both[160];
+        snprintf(both, sizeof both, "%s SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4",
+                 text);
+        return urc_info_string(&out, both);
     }
     case UR_DEVICE_INFO_NAME:
         return urc_info_string(&out, dev->name);

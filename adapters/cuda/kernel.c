@@ -29,7 +29,8 @@ static void read_dims(const urc_prop_t *prop, uint32_t dims[3]) {
 }
 
 static void read_metadata(const cuda_program_t *p, cuda_kernel_info_t *k) {
-    read_dims(kernel_prop(p, k->name, "@reqd_work_group_size"), k->reqd_wg);
+    if (!cuda_program_spirv_local_size(p, k->name, k->reqd_wg))
+        read_dims(kernel_prop(p, k->name, "@reqd_work_group_size"), k->reqd_wg);
     read_dims(kernel_prop(p, k->name, "@max_work_group_size"), k->max_wg);
     const urc_prop_t *linear = kernel_prop(p, k->name, "@max_linear_work_group_size");
     if (linear != NULL)

@@ -512,9 +512,12 @@ launch_general(cuda_queue_t *q, cuda_kernel_t *k, uint32_t workDim, const size_t
         offsets[i] = (uint32_t)pGlobalWorkOffset[i];
         offset = offset || pGlobalWorkOffset[i] != 0;
     }
-    if (offset && k->fn_offset == NULL)
+    // A kernel translated from SPIR-V has an offset variant exactly when it reads the global
+    // id or offset; without one the offset cannot change what it computes.
+    if (offset && k->fn_offset == NULL && k->program->spirv == NULL)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "kernel \"%s\" takes no global offset", k->name);
+    offset = offset && k->fn_offset != NULL;
 
     launch_props_t props;
     ur_result_t res = read_props(launchPropList, &props);
@@ -607,9 +610,12 @@ ur_result_t cuda_launch_node_params(cuda_kernel_t *k, const cuda_device_t *dev, 
         offsets[i] = (uint32_t)pGlobalWorkOffset[i];
         offset = offset || pGlobalWorkOffset[i] != 0;
     }
-    if (offset && k->fn_offset == NULL)
+    // A kernel translated from SPIR-V has an offset variant exactly when it reads the global
+    // id or offset; without one the offset cannot change what it computes.
+    if (offset && k->fn_offset == NULL && k->program->spirv == NULL)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "kernel \"%s\" takes no global offset", k->name);
+    offset = offset && k->fn_offset != NULL;
     uint8_t stack[LAUNCH_STACK_BYTES] __attribute__((aligned(16)));
     launch_args_t args;
     unsigned grid[3], block[3];

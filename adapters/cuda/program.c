@@ -199,6 +199,11 @@ static void program_destroy(cuda_program_t *p) {
     if (p->has_module && p->owns_module && cuda_activate(p->dev) == UR_RESULT_SUCCESS)
         (void)cuda_ok(cu.ModuleUnload(p->module), "cuModuleUnload");
     free(p->binary);
+    free(p->il);
+    if (p->spirv != NULL)
+        urc_spirv_info_free(p->spirv);
+    free(p->spirv);
+    free(p->spec);
     free(p->options);
     free(p->log);
     if (p->props != NULL)
@@ -221,17 +226,72 @@ void cuda_program_release_internal(cuda_program_t *p) {
 
 // ---- creation ----
 
+static ur_result_t parse_metadata(const ur_program_properties_t *props, urc_props_t **out);
+
+// A program holding a SPIR-V module for `dev`: checked (INVALID_BINARY with the scanner's
+// reason), kept as given, translated to PTX by the first build, compile or link.
+static ur_result_t create_spirv(cuda_context_t *ctx, cuda_device_t *dev, const uint8_t *il,
+                                size_t size, const ur_program_properties_t *properties,
+                                ur_program_handle_t *phProgram) {
+    char why[512];
+    if (!cuda_spirv_available(why, sizeof why))
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0, "%s", why);
+    urc_spirv_info_t *info = URC_NEW(urc_spirv_info_t);
+    if (info == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    char err[256];
+    if (!urc_spirv_scan(il, size, info, err, sizeof err)) {
+        free(info);
+        return urc_error_set(UR_RESULT_ERROR_INVALID_BINARY, 0, "%s", err);
+    }
+    urc_props_t *props = NULL;
+    ur_result_t res = parse_metadata(properties, &props);
+    if (res != UR_RESULT_SUCCESS) {
+        urc_spirv_info_free(info);
+        free(info);
+        return res;
+    }
+    cuda_program_t *p = program_new(ctx, dev);
+    uint8_t *copy = malloc(size + 1);
+    uint8_t *keep = malloc(size);
+    if (p == NULL || copy == NULL || keep == NULL) {
+        free(copy);
+        free(keep);
+        if (p != NULL)
+            program_destroy(p);
+        urc_props_release(props);
+        urc_spirv_info_free(info);
+        free(info);
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    memcpy(copy, il, size);
+    copy[size] = '\0';
+    memcpy(keep, il, size);
+    p->binary = copy;
+    p->size = size;
+    p->kind = CUDA_IMAGE_SPIRV;
+    p->il = keep;
+    p->il_size = size;
+    p->spirv = info;
+    p->props = props;
+    p->binary_type = UR_PROGRAM_BINARY_TYPE_NONE;
+    p->status = UR_PROGRAM_BUILD_STATUS_NONE;
+    *phProgram = (ur_program_handle_t)p;
+    return UR_RESULT_SUCCESS;
+}
+
 ur_result_t cuda_program_create_with_il(ur_context_handle_t hContext, const void *pIL,
                                         size_t length, const ur_program_properties_t *pProperties,
                                         ur_program_handle_t *phProgram) {
-    (void)hContext;
-    (void)pIL;
-    (void)length;
-    (void)pProperties;
-    (void)phProgram;
-    return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
-                         "the CUDA adapter takes no IL; pass PTX, cubin or fatbin to "
-                         "urProgramCreateWithBinary");
+    if (!cuda_is(hContext, URC_KIND_CONTEXT))
+        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    cuda_context_t *ctx = CUDA_CONTEXT(hContext);
+    if (pIL == NULL)
+        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (length == 0)
+        return UR_RESULT_ERROR_INVALID_SIZE;
+    // A CUDA program is for one device: the context's first.
+    return create_spirv(ctx, ctx->devices[0], pIL, length, pProperties, phProgram);
 }
 
 static ur_result_t parse_metadata(const ur_program_properties_t *props, urc_props_t **out) {
@@ -267,6 +327,9 @@ ur_result_t cuda_program_create_with_binary(ur_context_handle_t hContext, uint32
     if (pLengths[0] == 0)
         return UR_RESULT_ERROR_INVALID_SIZE;
     size_t size = pLengths[0];
+    if (urc_spirv_is(ppBinaries[0], size))
+        return create_spirv(ctx, CUDA_DEVICE(phDevices[0]), ppBinaries[0], size, pProperties,
+                            phProgram);
     cuda_image_kind_t kind = detect_kind(ppBinaries[0], size);
     if (kind == CUDA_IMAGE_NONE)
         return urc_error_set(UR_RESULT_ERROR_INVALID_BINARY, 0,
@@ -363,6 +426,39 @@ static ur_result_t jit_failure(CUresult r, const char *call, ur_result_t failure
                          log != NULL ? log : "");
 }
 
+// Translates a SPIR-V program to PTX (the program's lock held): the binary becomes the PTX,
+// which BINARIES returns and the JIT loads; the module stays in p->il. On failure the build
+// log holds the translator's messages and the status is ERROR.
+static ur_result_t translate_locked(cuda_program_t *p, bool library) {
+    if (p->kind != CUDA_IMAGE_SPIRV)
+        return UR_RESULT_SUCCESS;
+    cuda_spirv_request_t req = {
+        .spirv = p->il,
+        .size = p->il_size,
+        .sm = cuda_spirv_target(p->dev->cc_major, p->dev->cc_minor),
+        .library = library,
+        .no_contract = p->spirv->contraction_off,
+        .spec = p->spec,
+        .spec_count = p->spec_count,
+    };
+    char *ptx = NULL, *log = NULL;
+    size_t size = 0;
+    ur_result_t res = cuda_spirv_translate(&req, &ptx, &size, &log);
+    if (log != NULL) {
+        free(p->log);
+        p->log = log;
+    }
+    if (res != UR_RESULT_SUCCESS) {
+        p->status = UR_PROGRAM_BUILD_STATUS_ERROR;
+        return res;
+    }
+    free(p->binary);
+    p->binary = (uint8_t *)ptx;
+    p->size = size;
+    p->kind = CUDA_IMAGE_PTX;
+    return UR_RESULT_SUCCESS;
+}
+
 static ur_result_t build_locked(cuda_program_t *p, const char *options) {
     if (p->has_module) {
         // Kernels may hold functions of the loaded module, so it is never replaced.
@@ -382,6 +478,9 @@ static ur_result_t build_locked(cuda_program_t *p, const char *options) {
         p->status = UR_PROGRAM_BUILD_STATUS_ERROR;
         return res;
     }
+    res = translate_locked(p, false);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     res = cuda_activate(p->dev);
     if (res != UR_RESULT_SUCCESS)
         return res;
@@ -389,7 +488,8 @@ static ur_result_t build_locked(cuda_program_t *p, const char *options) {
     if (j == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     CUresult r = cu.ModuleLoadDataEx(&p->module, p->binary, j->count, j->names, j->values);
-    set_text(&p->log, "");
+    if (p->il == NULL)
+        set_text(&p->log, "");
     jit_append_logs(j, &p->log);
     free(j);
     if (r != CUDA_SUCCESS) {
@@ -444,7 +544,8 @@ static ur_result_t jit_compile(cuda_program_t *p, const jit_opts_t *o) {
             r = cu.LinkAddData(state, input_type(p->kind), p->binary, link_size(p), "input0", 0,
                                NULL, NULL);
         }
-        set_text(&p->log, "");
+        if (p->il == NULL)
+            set_text(&p->log, "");
         jit_append_logs(j, &p->log);
         if (r != CUDA_SUCCESS)
             res = jit_failure(r, call, UR_RESULT_ERROR_PROGRAM_BUILD_FAILURE, p->log);
@@ -470,6 +571,8 @@ static ur_result_t compile(cuda_program_t *p, const char *options) {
     }
     if (res == UR_RESULT_SUCCESS)
         res = check_device_image(p->props, p->dev, &p->log);
+    if (res == UR_RESULT_SUCCESS)
+        res = translate_locked(p, true);
     if (res == UR_RESULT_SUCCESS)
         res = jit_compile(p, &o);
     if (res == UR_RESULT_SUCCESS)
@@ -539,6 +642,30 @@ done:
     return res;
 }
 
+// Adds the kernels of a SPIR-V input to a linked program's list; false when out of memory.
+static bool merge_kernels(cuda_program_t *out, const urc_spirv_info_t *from) {
+    if (out->spirv == NULL && (out->spirv = URC_NEW(urc_spirv_info_t)) == NULL)
+        return false;
+    urc_spirv_info_t *to = out->spirv;
+    if (from->kernel_count == 0)
+        return true;
+    urc_spirv_kernel_t *k =
+        realloc(to->kernels, ((size_t)to->kernel_count + from->kernel_count) * sizeof *k);
+    if (k == NULL)
+        return false;
+    to->kernels = k;
+    for (uint32_t i = 0; i < from->kernel_count; ++i) {
+        urc_spirv_kernel_t *dst = &to->kernels[to->kernel_count];
+        *dst = from->kernels[i];
+        dst->name = urc_strdup(from->kernels[i].name);
+        if (dst->name == NULL)
+            return false;
+        ++to->kernel_count;
+    }
+    to->contraction_off = to->contraction_off || from->contraction_off;
+    return true;
+}
+
 static ur_result_t link_programs(cuda_context_t *ctx, uint32_t count,
                                  const ur_program_handle_t *phPrograms, const char *options,
                                  ur_program_handle_t *phProgram) {
@@ -603,6 +730,27 @@ static ur_result_t link_programs(cuda_context_t *ctx, uint32_t count,
     res = urc_props_merge(chosen, nchosen, &out->props);
     if (res != UR_RESULT_SUCCESS)
         goto fail;
+    // SPIR-V inputs not compiled yet are translated now, keeping their functions external
+    // for the link; the linked program knows the kernels of every SPIR-V input.
+    for (uint32_t i = 0; i < count; ++i) {
+        if (!selected[i] || in[i]->spirv == NULL)
+            continue;
+        pthread_mutex_lock(&in[i]->lock);
+        res = translate_locked(in[i], true);
+        if (res != UR_RESULT_SUCCESS)
+            set_text(&out->log, in[i]->log);
+        pthread_mutex_unlock(&in[i]->lock);
+        if (res == UR_RESULT_ERROR_OUT_OF_HOST_MEMORY)
+            goto fail;
+        if (res != UR_RESULT_SUCCESS) {
+            res = urc_error_set(UR_RESULT_ERROR_PROGRAM_LINK_FAILURE, 0,
+                                "SPIR-V program %u did not translate: %s", i,
+                                out->log != NULL ? out->log : "");
+            goto failed_link;
+        }
+        if (!merge_kernels(out, in[i]->spirv))
+            goto fail;
+    }
     res = cuda_activate(dev);
     if (res != UR_RESULT_SUCCESS)
         goto fail;
@@ -806,7 +954,7 @@ ur_result_t cuda_program_get_info(ur_program_handle_t hProgram, ur_program_info_
     case UR_PROGRAM_INFO_DEVICES:
         return urc_info_ptr(&out, p->dev);
     case UR_PROGRAM_INFO_IL:
-        return urc_info_bytes(&out, NULL, 0);
+        return urc_info_bytes(&out, p->il, p->il != NULL ? p->il_size : 0);
     case UR_PROGRAM_INFO_BINARY_SIZES:
         return urc_info_size(&out, p->size);
     case UR_PROGRAM_INFO_BINARIES: {
@@ -820,8 +968,32 @@ ur_result_t cuda_program_get_info(ur_program_handle_t hProgram, ur_program_info_
         return UR_RESULT_SUCCESS;
     }
     case UR_PROGRAM_INFO_NUM_KERNELS:
-    case UR_PROGRAM_INFO_KERNEL_NAMES:
-        return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION; // CUDA cannot list a module's kernels
+        // CUDA cannot list a module's kernels; SPIR-V names its entry points.
+        if (p->spirv == NULL)
+            return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+        return urc_info_size(&out, p->spirv->kernel_count);
+    case UR_PROGRAM_INFO_KERNEL_NAMES: {
+        if (p->spirv == NULL)
+            return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+        size_t len = 1;
+        for (uint32_t i = 0; i < p->spirv->kernel_count; ++i)
+            len += strlen(p->spirv->kernels[i].name) + 1;
+        char *names = malloc(len);
+        if (names == NULL)
+            return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        size_t at = 0;
+        for (uint32_t i = 0; i < p->spirv->kernel_count; ++i) {
+            size_t n = strlen(p->spirv->kernels[i].name);
+            if (i > 0)
+                names[at++] = ';';
+            memcpy(names + at, p->spirv->kernels[i].name, n);
+            at += n;
+        }
+        names[at] = '\0';
+        ur_result_t res = urc_info_string(&out, names);
+        free(names);
+        return res;
+    }
     default:
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     }
@@ -868,4 +1040,81 @@ ur_result_t cuda_program_get_native_handle(ur_program_handle_t hProgram,
         return UR_RESULT_ERROR_INVALID_PROGRAM_EXECUTABLE;
     *phNativeProgram = (ur_native_handle_t)module;
     return UR_RESULT_SUCCESS;
+}
+
+bool cuda_program_spirv_local_size(const cuda_program_t *p, const char *name, uint32_t dims[3]) {
+    if (p->spirv == NULL)
+        return false;
+    for (uint32_t i = 0; i < p->spirv->kernel_count; ++i) {
+        const urc_spirv_kernel_t *k = &p->spirv->kernels[i];
+        if (strcmp(k->name, name) == 0 && k->local[0] != 0) {
+            memcpy(dims, k->local, sizeof k->local);
+            return true;
+        }
+    }
+    return false;
+}
+
+// Specialization constants of a SPIR-V program, applied by the translator at the next build,
+// compile or link. A value replaces an earlier one of the same id; ids the module does not
+// declare are INVALID_VALUE, as are values wider than 8 bytes.
+ur_result_t
+cuda_program_set_specialization_constants(ur_program_handle_t hProgram, uint32_t count,
+                                          const ur_specialization_constant_info_t *pSpecConstants) {
+    if (!cuda_is(hProgram, URC_KIND_PROGRAM))
+        return UR_RESULT_ERROR_INVALID_PROGRAM;
+    cuda_program_t *p = CUDA_PROGRAM(hProgram);
+    if (p->spirv == NULL || p->il == NULL)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "specialization constants need a program made from SPIR-V");
+    for (uint32_t i = 0; i < count; ++i) {
+        const ur_specialization_constant_info_t *c = &pSpecConstants[i];
+        if (c->pValue == NULL)
+            return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+        if (c->size == 0 || c->size > 8)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                                 "specialization constant %u: %zu bytes (1 to 8)", c->id, c->size);
+        bool known = false;
+        for (uint32_t j = 0; j < p->spirv->spec_count && !known; ++j)
+            known = p->spirv->spec_ids[j] == c->id;
+        if (!known)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                                 "the module has no specialization constant %u", c->id);
+    }
+    pthread_mutex_lock(&p->lock);
+    ur_result_t res = UR_RESULT_SUCCESS;
+    for (uint32_t i = 0; i < count && res == UR_RESULT_SUCCESS; ++i) {
+        const ur_specialization_constant_info_t *c = &pSpecConstants[i];
+        uint64_t value = 0;
+        memcpy(&value, c->pValue, c->size); // little endian: the low bytes
+        uint32_t j = 0;
+        while (j < p->spec_count && p->spec[j].id != c->id)
+            ++j;
+        if (j == p->spec_count) {
+            cuda_spec_const_t *n = realloc(p->spec, ((size_t)j + 1) * sizeof *n);
+            if (n == NULL) {
+                res = UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+                break;
+            }
+            p->spec = n;
+            p->spec[p->spec_count++].id = c->id;
+        }
+        p->spec[j].value = value;
+    }
+    // A program translated but not loaded translates again with the new values.
+    if (res == UR_RESULT_SUCCESS && !p->has_module && p->kind == CUDA_IMAGE_PTX) {
+        uint8_t *copy = malloc(p->il_size + 1);
+        if (copy == NULL) {
+            res = UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        } else {
+            memcpy(copy, p->il, p->il_size);
+            copy[p->il_size] = '\0';
+            free(p->binary);
+            p->binary = copy;
+            p->size = p->il_size;
+            p->kind = CUDA_IMAGE_SPIRV;
+        }
+    }
+    pthread_mutex_unlock(&p->lock);
+    return res;
 }

@@ -47,6 +47,21 @@ static const urc_env_info_t table[URC_ENV_COUNT] = {
                              "where call tracing goes (with UR_ENABLE_LAYERS=UR_LAYER_TRACING)"},
     [URC_ENV_TRACE_FILE] = {"URC_TRACE_FILE", true,
                             "path of a Chrome trace-event JSON timeline of every call"},
+    [URC_ENV_CUDA_SPIRV_PTX] = {"URC_CUDA_SPIRV_PTX", true,
+                                "the SPIR-V to PTX helper the CUDA adapter runs (default "
+                                "urc/urc-spirv-ptx next to the adapter library)"},
+    [URC_ENV_CUDA_LIBCLC] = {"URC_CUDA_LIBCLC", true,
+                             "libclc's nvptx64--nvidiacl.bc for SPIR-V on CUDA (default "
+                             "/usr/lib/clc, then urc/ next to the adapter library)"},
+    [URC_ENV_CUDA_BUILTINS] = {"URC_CUDA_BUILTINS", true,
+                               "urc's builtins bitcode for SPIR-V on CUDA (default "
+                               "urc/urc_builtins.nvptx64.bc next to the adapter library)"},
+    [URC_ENV_SPIRV_CACHE] = {"URC_SPIRV_CACHE", false,
+                             "boolean (default true): keep PTX translated from SPIR-V under "
+                             "$XDG_CACHE_HOME/urc"},
+    [URC_ENV_XDG_CACHE_HOME] = {"XDG_CACHE_HOME", true,
+                                "where the SPIR-V translation cache lives (urc/ under it)"},
+    [URC_ENV_HOME] = {"HOME", true, "the cache's default parent, $HOME/.cache"},
 };
 
 typedef struct snapshot_t {

@@ -28,6 +28,12 @@ typedef enum urc_env_id_t {
     URC_ENV_OPENCL_FORCE_FALLBACK_ASSERT, // URC_OPENCL_FORCE_FALLBACK_ASSERT
     URC_ENV_LOG_TRACING,                  // UR_LOG_TRACING
     URC_ENV_TRACE_FILE,                   // URC_TRACE_FILE
+    URC_ENV_CUDA_SPIRV_PTX,               // URC_CUDA_SPIRV_PTX
+    URC_ENV_CUDA_LIBCLC,                  // URC_CUDA_LIBCLC
+    URC_ENV_CUDA_BUILTINS,                // URC_CUDA_BUILTINS
+    URC_ENV_SPIRV_CACHE,                  // URC_SPIRV_CACHE
+    URC_ENV_XDG_CACHE_HOME,               // XDG_CACHE_HOME
+    URC_ENV_HOME,                         // HOME
     URC_ENV_COUNT
 } urc_env_id_t;
 

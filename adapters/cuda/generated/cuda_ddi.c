@@ -372,6 +372,15 @@ static ur_result_t UR_APICALL checked_program_get_build_info(ur_program_handle_t
     return cuda_program_get_build_info(hProgram, hDevice, propName, propSize, pPropValue, pPropSizeRet);
 }
 
+static ur_result_t UR_APICALL checked_program_set_specialization_constants(ur_program_handle_t hProgram, uint32_t count, const ur_specialization_constant_info_t *pSpecConstants) {
+    ur_result_t result = urc_check_program_set_specialization_constants(hProgram, count, pSpecConstants);
+    if (result != UR_RESULT_SUCCESS)
+        return result;
+    if (!urc_is_own(hProgram, URC_KIND_PROGRAM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramSetSpecializationConstants", "hProgram");
+    return cuda_program_set_specialization_constants(hProgram, count, pSpecConstants);
+}
+
 static ur_result_t UR_APICALL checked_program_get_native_handle(ur_program_handle_t hProgram, ur_native_handle_t *phNativeProgram) {
     ur_result_t result = urc_check_program_get_native_handle(hProgram, phNativeProgram);
     if (result != UR_RESULT_SUCCESS)
@@ -2435,7 +2444,7 @@ const ur_dditable_t cuda_ddi = {
         .pfnGetGlobalVariablePointer = checked_program_get_global_variable_pointer,
         .pfnGetInfo = checked_program_get_info,
         .pfnGetBuildInfo = checked_program_get_build_info,
-        .pfnSetSpecializationConstants = urc_unsupported_program_set_specialization_constants,
+        .pfnSetSpecializationConstants = checked_program_set_specialization_constants,
         .pfnGetNativeHandle = checked_program_get_native_handle,
         .pfnCreateWithNativeHandle = checked_program_create_with_native_handle,
     },

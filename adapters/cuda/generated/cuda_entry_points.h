@@ -47,6 +47,7 @@ ur_result_t cuda_program_get_function_pointer(ur_device_handle_t hDevice, ur_pro
 ur_result_t cuda_program_get_global_variable_pointer(ur_device_handle_t hDevice, ur_program_handle_t hProgram, const char *pGlobalVariableName, size_t *pGlobalVariableSizeRet, void **ppGlobalVariablePointerRet);
 ur_result_t cuda_program_get_info(ur_program_handle_t hProgram, ur_program_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
 ur_result_t cuda_program_get_build_info(ur_program_handle_t hProgram, ur_device_handle_t hDevice, ur_program_build_info_t propName, size_t propSize, void *pPropValue, size_t *pPropSizeRet);
+ur_result_t cuda_program_set_specialization_constants(ur_program_handle_t hProgram, uint32_t count, const ur_specialization_constant_info_t *pSpecConstants);
 ur_result_t cuda_program_get_native_handle(ur_program_handle_t hProgram, ur_native_handle_t *phNativeProgram);
 ur_result_t cuda_program_create_with_native_handle(ur_native_handle_t hNativeProgram, ur_context_handle_t hContext, const ur_program_native_properties_t *pProperties, ur_program_handle_t *phProgram);
 ur_result_t cuda_program_build_exp(ur_program_handle_t hProgram, uint32_t numDevices, ur_device_handle_t *phDevices, ur_exp_program_flags_t flags, const char *pOptions);
