@@ -245,9 +245,18 @@ ur_result_t cuda_mem_image_create_with_native_handle(ur_native_handle_t hNativeM
         res = cuda_activate(ctx->devices[0]);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    // Only a CUarray makes an image: the driver's surface call crashed inside libcuda on a
-    // buffer's CUdeviceptr. cuArray3DGetDescriptor answers for arrays and refuses the rest.
+    // Only a CUarray makes an image. On an H200 both the surface call and
+    // cuArray3DGetDescriptor crash inside libcuda given a buffer's CUdeviceptr, so memory the
+    // driver knows as a pointer (device, host or managed) is refused first; what remains must
+    // be an array by cuArray3DGetDescriptor's answer.
     CUDA_ARRAY3D_DESCRIPTOR ad;
+    unsigned int memory_type = 0;
+    if (cu.PointerGetAttribute != NULL &&
+        cu.PointerGetAttribute(&memory_type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                               (CUdeviceptr)hNativeMem) == CUDA_SUCCESS)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
+                             "the native handle is memory, not a CUDA array (a buffer's "
+                             "CUdeviceptr or USM?)");
     if (cu.Array3DGetDescriptor == NULL ||
         cu.Array3DGetDescriptor(&ad, (CUarray)hNativeMem) != CUDA_SUCCESS)
         return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,

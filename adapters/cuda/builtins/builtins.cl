@@ -78,6 +78,23 @@ URC_FN(uint, urc_get_enqueued_num_sub_groups, "_Z27get_enqueued_num_sub_groupsv"
     return (urc_wg_size() + 31) >> 5;
 }
 
+// OpenCL 2.0's linear ids count from the global offset, so the offset never enters them:
+// the block's position times its size plus the thread's, linearised x fastest over the grid.
+URC_FN(size_t, urc_get_global_linear_id, "_Z20get_global_linear_idv", void) {
+    size_t gx = (size_t)__nvvm_read_ptx_sreg_nctaid_x() * __nvvm_read_ptx_sreg_ntid_x();
+    size_t gy = (size_t)__nvvm_read_ptx_sreg_nctaid_y() * __nvvm_read_ptx_sreg_ntid_y();
+    size_t x = (size_t)__nvvm_read_ptx_sreg_ctaid_x() * __nvvm_read_ptx_sreg_ntid_x() +
+               __nvvm_read_ptx_sreg_tid_x();
+    size_t y = (size_t)__nvvm_read_ptx_sreg_ctaid_y() * __nvvm_read_ptx_sreg_ntid_y() +
+               __nvvm_read_ptx_sreg_tid_y();
+    size_t z = (size_t)__nvvm_read_ptx_sreg_ctaid_z() * __nvvm_read_ptx_sreg_ntid_z() +
+               __nvvm_read_ptx_sreg_tid_z();
+    return (z * gy + y) * gx + x;
+}
+URC_FN(size_t, urc_get_local_linear_id, "_Z19get_local_linear_idv", void) {
+    return urc_local_linear_id();
+}
+
 // ---- barriers and fences ----
 
 // A fence at the given scope: membar.cta / .gl / .sys are fence.sc at that scope.
