@@ -17,11 +17,13 @@ are listed but do not fail the run unless --builtins names an existing file (the
 builtin is expected).
 """
 import argparse
+import atexit
 import collections
 import concurrent.futures
 import hashlib
 import os
 import random
+import shutil
 import struct
 import subprocess
 import sys
@@ -154,6 +156,10 @@ def main():
                     help="translate a random sample of this many carved modules (0: all)")
     ap.add_argument("paths", nargs="+")
     args = ap.parse_args()
+    # Tests leave nothing in the build tree (docs/testing.md): the folder goes when the script
+    # ends, unless URC_TEST_KEEP is set to look at what it made.
+    if not os.environ.get("URC_TEST_KEEP"):
+        atexit.register(shutil.rmtree, args.work, True)
     os.makedirs(os.path.join(args.work, "ptx"), exist_ok=True)
     if args.ptxas and not os.access(args.ptxas, os.X_OK):
         args.ptxas = None

@@ -332,8 +332,8 @@ START_TEST(assert_becomes_assertfail) {
 }
 END_TEST
 
-// A second build of the same module comes from $XDG_CACHE_HOME/urc (CTest points it into the
-// build folder): the entry exists and the build gives the same PTX.
+// A second build of the same module comes from $XDG_CACHE_HOME/urc (CTest points it into
+// test-tmp/): the entry exists and the build gives the same PTX.
 START_TEST(ptx_cache_entry) {
     ur_program_handle_t p = built("cb_kernels.spv");
     const char *xdg = getenv("XDG_CACHE_HOME");
