@@ -13,8 +13,6 @@ bool cuda_ipc_events_available(void) {
 
 ur_result_t cuda_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPCEventHandleData,
                                           size_t *pIPCEventHandleDataSizeRet) {
-    if (!cuda_is(hEvent, URC_KIND_EVENT))
-        return UR_RESULT_ERROR_INVALID_EVENT;
     cuda_event_t *e = CUDA_EVENT(hEvent);
     ur_result_t res = urc_reusable_check_export(e->reusable);
     if (res != UR_RESULT_SUCCESS)
@@ -32,18 +30,12 @@ ur_result_t cuda_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPC
                         ppIPCEventHandleData, pIPCEventHandleDataSizeRet);
 }
 
-ur_result_t cuda_ipc_put_event_handle_exp(ur_context_handle_t hContext, void *pIPCEventHandleData) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
-    return urc_ipc_put(UR_BACKEND_CUDA, URC_IPC_EVENT, pIPCEventHandleData, NULL, 0);
-}
+URC_IPC_PUT_EVENT_HANDLE(cuda, UR_BACKEND_CUDA)
 
 ur_result_t cuda_ipc_open_event_handle_exp(ur_context_handle_t hContext,
                                            const void *pIPCEventHandleData,
                                            size_t ipcEventHandleDataSize,
                                            ur_event_handle_t *phEvent) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     CUipcEventHandle handle;
     ur_result_t res = urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_EVENT, pIPCEventHandleData,
                                      ipcEventHandleDataSize, &handle, sizeof handle, NULL);

@@ -75,8 +75,41 @@ ur_result_t urc_image_check_copy(const urc_image_t *src, const urc_image_t *dst,
                                  ur_rect_region_t region);
 
 /// Answers urMemImageGetInfo from `img`: the slice pitch of a 1D or 2D image is 0 and mip
-/// levels and samples are 0, as OpenCL answers.
+/// levels and samples are 0, as OpenCL answers. `img` NULL stands for a buffer:
+/// UR_RESULT_ERROR_INVALID_MEM_OBJECT.
 ur_result_t urc_image_info(const urc_info_t *out, ur_image_info_t prop, const urc_image_t *img);
+
+/// The memory of an image command (`img` NULL for a buffer: UR_RESULT_ERROR_INVALID_MEM_OBJECT)
+/// and its context against the queue's (UR_RESULT_ERROR_INVALID_CONTEXT when they differ).
+ur_result_t urc_image_check_use(const urc_image_t *img, const void *mem_context,
+                                const void *queue_context);
+
+/// urEnqueueMemImageCopy's checks: both memories are images of the queue's context
+/// (urc_image_check_use), then both boxes (urc_image_check_copy).
+ur_result_t urc_image_check_copy_use(const urc_image_t *src, const void *src_context,
+                                     const urc_image_t *dst, const void *dst_context,
+                                     const void *queue_context, ur_rect_offset_t src_origin,
+                                     ur_rect_offset_t dst_origin, ur_rect_region_t region);
+
+/// urEnqueueMemImageRead and urEnqueueMemImageWrite of adapter `prefix`, both forwarded to its
+/// `transfer(bool write, <the entry point's arguments>)`.
+#define URC_IMAGE_READ_WRITE(prefix, transfer)                                                     \
+    ur_result_t prefix##_enqueue_mem_image_read(                                                   \
+        ur_queue_handle_t hQueue, ur_mem_handle_t hImage, bool blockingRead,                       \
+        ur_rect_offset_t origin, ur_rect_region_t region, size_t rowPitch, size_t slicePitch,      \
+        void *pDst, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,        \
+        ur_event_handle_t *phEvent) {                                                              \
+        return transfer(false, hQueue, hImage, blockingRead, origin, region, rowPitch, slicePitch, \
+                        pDst, numEventsInWaitList, phEventWaitList, phEvent);                      \
+    }                                                                                              \
+    ur_result_t prefix##_enqueue_mem_image_write(                                                  \
+        ur_queue_handle_t hQueue, ur_mem_handle_t hImage, bool blockingWrite,                      \
+        ur_rect_offset_t origin, ur_rect_region_t region, size_t rowPitch, size_t slicePitch,      \
+        void *pSrc, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,        \
+        ur_event_handle_t *phEvent) {                                                              \
+        return transfer(true, hQueue, hImage, blockingWrite, origin, region, rowPitch, slicePitch, \
+                        pSrc, numEventsInWaitList, phEventWaitList, phEvent);                      \
+    }
 
 /// Host pitches of a read or write of `region`: 0 means tight (row = width * element size,
 /// slice = row * rows, a 1D array's slice being one row); a given row pitch must cover the
