@@ -91,3 +91,13 @@ ur_exp_kernel_arg_properties_t urc_test_arg_local(uint32_t index, size_t size) {
     a.size = size;
     return a;
 }
+
+ur_exp_command_buffer_update_kernel_launch_desc_t
+urc_test_update_of(ur_exp_command_buffer_command_handle_t cmd) {
+    ur_exp_command_buffer_update_kernel_launch_desc_t u;
+    memset(&u, 0, sizeof u);
+    u.stype = UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_KERNEL_LAUNCH_DESC;
+    u.hCommand = cmd;
+    u.newWorkDim = 1;
+    return u;
+}

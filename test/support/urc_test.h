@@ -54,4 +54,9 @@ ur_exp_kernel_arg_properties_t urc_test_arg_pointer(uint32_t index, const void *
 ur_exp_kernel_arg_properties_t urc_test_arg_value(uint32_t index, const void *value, size_t size);
 ur_exp_kernel_arg_properties_t urc_test_arg_local(uint32_t index, size_t size);
 
+/// An update of command-buffer kernel command `cmd` that changes nothing yet (work dimension 1,
+/// no argument lists, no sizes); a test sets what it updates.
+ur_exp_command_buffer_update_kernel_launch_desc_t
+urc_test_update_of(ur_exp_command_buffer_command_handle_t cmd);
+
 #endif // URC_TEST_SUPPORT_URC_TEST_H

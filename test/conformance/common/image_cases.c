@@ -16,7 +16,7 @@ const ur_image_format_t image_cases_rgba8 = {UR_IMAGE_CHANNEL_ORDER_RGBA,
                                              UR_IMAGE_CHANNEL_TYPE_UNORM_INT8};
 const ur_image_format_t image_cases_rgba32f = {UR_IMAGE_CHANNEL_ORDER_RGBA,
                                                UR_IMAGE_CHANNEL_TYPE_FLOAT};
-#define rgba8 image_cases_rgba8
+#define rgba8   image_cases_rgba8
 #define pattern image_cases_pattern
 #define desc_of image_cases_desc_of
 
@@ -242,8 +242,9 @@ START_TEST(every_format_round_trips_in_every_shape) {
                 ur_mem_handle_t m = NULL;
                 ur_result_t r =
                     urMemImageCreate(H.context, UR_MEM_FLAG_READ_WRITE, &f, &d, NULL, &m);
-                bool offered = want->offered != NULL ? want->offered(shapes[s], f)
-                                                     : r != UR_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT;
+                bool offered = want->offered != NULL
+                                   ? want->offered(shapes[s], f)
+                                   : r != UR_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT;
                 if (!offered) {
                     ck_assert_msg(r == UR_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT,
                                   "%s: not offered, got %s", what, urc_test_result_name(r));

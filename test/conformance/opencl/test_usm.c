@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../common/usm_cases.h"
 #include "oclt.h"
 
 static void *alloc(ur_usm_type_t type, size_t size) {
@@ -112,48 +113,13 @@ START_TEST(free_unsupported_without_usm) {
 }
 END_TEST
 
-START_TEST(alloc_info_of_each_kind) {
-    if (!T.usm) {
-        ur_usm_type_t t;
-        int x = 0;
-        ck_assert_ur(
-            urUSMGetMemAllocInfo(T.context, &x, UR_USM_ALLOC_INFO_TYPE, sizeof t, &t, NULL),
-            UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
-        return;
-    }
-    static const ur_usm_type_t kinds[] = {UR_USM_TYPE_HOST, UR_USM_TYPE_DEVICE, UR_USM_TYPE_SHARED};
-    for (int i = 0; i < 3; ++i) {
-        char *p = alloc(kinds[i], 256);
-        ur_usm_type_t t = UR_USM_TYPE_UNKNOWN;
-        void *base = NULL;
-        size_t size = 0;
-        ur_device_handle_t d = NULL;
-        ck_assert_ur_ok(
-            urUSMGetMemAllocInfo(T.context, p + 10, UR_USM_ALLOC_INFO_TYPE, sizeof t, &t, NULL));
-        ck_assert_ur_ok(urUSMGetMemAllocInfo(T.context, p + 10, UR_USM_ALLOC_INFO_BASE_PTR,
-                                             sizeof base, &base, NULL));
-        ck_assert_ur_ok(
-            urUSMGetMemAllocInfo(T.context, p, UR_USM_ALLOC_INFO_SIZE, sizeof size, &size, NULL));
-        ck_assert_ur_ok(
-            urUSMGetMemAllocInfo(T.context, p, UR_USM_ALLOC_INFO_DEVICE, sizeof d, &d, NULL));
-        ck_assert_int_eq(t, kinds[i]);
-        ck_assert_ptr_eq(base, p);
-        ck_assert_uint_ge(size, 256);
-        if (kinds[i] != UR_USM_TYPE_HOST)
-            ck_assert_ptr_eq(d, T.device);
-        ck_assert_ur_ok(urUSMFree(T.context, p));
-    }
-}
-END_TEST
-
-START_TEST(alloc_info_of_plain_memory_is_unknown) {
-    if (!T.usm)
-        return;
+START_TEST(alloc_info_without_usm_is_unsupported) {
+    if (T.usm)
+        return; // answered by the shared cases
+    ur_usm_type_t t;
     int x = 0;
-    ur_usm_type_t t = UR_USM_TYPE_HOST;
-    ck_assert_ur_ok(
-        urUSMGetMemAllocInfo(T.context, &x, UR_USM_ALLOC_INFO_TYPE, sizeof t, &t, NULL));
-    ck_assert_int_eq(t, UR_USM_TYPE_UNKNOWN);
+    ck_assert_ur(urUSMGetMemAllocInfo(T.context, &x, UR_USM_ALLOC_INFO_TYPE, sizeof t, &t, NULL),
+                 UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
 }
 END_TEST
 
@@ -338,76 +304,64 @@ START_TEST(launch_with_pointer_argument) {
 }
 END_TEST
 
-// USM commands are checked against the allocation that holds their pointer, without overflow.
-START_TEST(usm_ranges_past_their_allocation_refused) {
-    if (!T.usm)
-        return;
-    void *d = NULL;
-    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 64, &d));
-    uint8_t host[128] = {0};
-    uint8_t *end = (uint8_t *)d + 64;
-    ck_assert_ur(urEnqueueUSMMemcpy(T.queue, true, d, host, 65, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urEnqueueUSMMemcpy(T.queue, true, host, end - 8, 16, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urEnqueueUSMFill(T.queue, d, 1, host, SIZE_MAX, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urEnqueueUSMAdvise(T.queue, (uint8_t *)d + 1, 64, 0, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urEnqueueUSMMemcpy2D(T.queue, true, d, 32, host, 32, 32, 3, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur_ok(urEnqueueUSMMemcpy2D(T.queue, true, d, 32, host, 32, 32, 2, 0, NULL, NULL));
-    ck_assert_ur_ok(urUSMFree(T.context, d));
+// The shared cases run on this suite's handles.
+static void bind(void) {
+    usm_cases_bind(T.context, T.device, T.queue, T.usm);
 }
-END_TEST
+
+static TCase *tcase(const char *name) {
+    TCase *tc = oclt_tcase(name);
+    tcase_add_checked_fixture(tc, bind, NULL);
+    return tc;
+}
 
 int main(void) {
     Suite *s = suite_create("opencl usm");
-    TCase *tc = oclt_tcase("urUSMHostAlloc");
+    TCase *tc = tcase("urUSMHostAlloc");
     tcase_add_test(tc, host_alloc);
     tcase_add_test(tc, alignment_not_power_of_two_is_invalid_value);
     suite_add_tcase(s, tc);
-    tc = oclt_tcase("urUSMDeviceAlloc");
+    tc = tcase("urUSMDeviceAlloc");
     tcase_add_test(tc, device_alloc);
     suite_add_tcase(s, tc);
-    tc = oclt_tcase("urUSMSharedAlloc");
+    tc = tcase("urUSMSharedAlloc");
     tcase_add_test(tc, shared_alloc);
     tcase_add_test(tc, shared_alloc_aligned);
     tcase_add_test(tc, device_flags_are_checked_with_device_mask);
     suite_add_tcase(s, tc);
-    tc = oclt_tcase("urUSMFree");
+    tc = tcase("urUSMFree");
     tcase_add_test(tc, free_unsupported_without_usm);
     suite_add_tcase(s, tc);
-    tc = oclt_tcase("urUSMPoolCreate");
+    tc = tcase("urUSMPoolCreate");
     tcase_add_test(tc, pool_is_unsupported);
     suite_add_tcase(s, tc);
-    tc = oclt_tcase("urUSMGetMemAllocInfo");
-    tcase_add_test(tc, alloc_info_of_each_kind);
-    tcase_add_test(tc, alloc_info_of_plain_memory_is_unknown);
+    tc = tcase("urUSMGetMemAllocInfo");
+    tcase_add_test(tc, alloc_info_without_usm_is_unsupported);
+    usm_cases_add_info(tc);
     tcase_add_test(tc, alloc_info_pool_is_unsupported_enumeration);
     suite_add_tcase(s, tc);
-    tc = oclt_tcase("urEnqueueUSMFill");
+    tc = tcase("urEnqueueUSMFill");
     tcase_add_test(tc, fill_power_of_two_pattern);
     tcase_add_test(tc, fill_odd_pattern);
     suite_add_tcase(s, tc);
-    tc = oclt_tcase("urEnqueueUSMMemcpy");
+    tc = tcase("urEnqueueUSMMemcpy");
     tcase_add_test(tc, memcpy_device_round_trip);
     suite_add_tcase(s, tc);
-    tc = oclt_tcase("urEnqueueUSMPrefetch");
+    tc = tcase("urEnqueueUSMPrefetch");
     tcase_add_test(tc, prefetch_returns_event);
     suite_add_tcase(s, tc);
-    tc = oclt_tcase("urEnqueueUSMAdvise");
+    tc = tcase("urEnqueueUSMAdvise");
     tcase_add_test(tc, advise_returns_event);
     suite_add_tcase(s, tc);
-    tc = oclt_tcase("urEnqueueUSMFill2D");
+    tc = tcase("urEnqueueUSMFill2D");
     tcase_add_test(tc, fill_2d_fills_rows);
     tcase_add_test(tc, fill_2d_unaligned_rows_are_copied);
     suite_add_tcase(s, tc);
-    tc = oclt_tcase("urEnqueueUSMMemcpy2D");
+    tc = tcase("urEnqueueUSMMemcpy2D");
     tcase_add_test(tc, memcpy_2d_copies_rows);
-    tcase_add_test(tc, usm_ranges_past_their_allocation_refused);
+    usm_cases_add_ranges(tc);
     suite_add_tcase(s, tc);
-    tc = oclt_tcase("urEnqueueKernelLaunchWithArgsExp");
+    tc = tcase("urEnqueueKernelLaunchWithArgsExp");
     tcase_add_test(tc, launch_with_pointer_argument);
     suite_add_tcase(s, tc);
     return oclt_main(s);
