@@ -101,3 +101,28 @@ urc_test_update_of(ur_exp_command_buffer_command_handle_t cmd) {
     u.newWorkDim = 1;
     return u;
 }
+
+ur_exp_command_buffer_update_value_arg_desc_t urc_test_update_value(uint32_t index, size_t size,
+                                                                    const void *value) {
+    ur_exp_command_buffer_update_value_arg_desc_t v = {
+        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC, NULL, index, size, NULL, value};
+    return v;
+}
+
+ur_exp_image_copy_region_t urc_test_copy_region(size_t sx, size_t sy, size_t sz, size_t dx,
+                                                size_t dy, size_t dz, size_t w, size_t h,
+                                                size_t d) {
+    ur_exp_image_copy_region_t r = {
+        UR_STRUCTURE_TYPE_EXP_IMAGE_COPY_REGION, NULL, {sx, sy, sz}, {dx, dy, dz}, {w, h, d}};
+    return r;
+}
+
+ur_exp_image_mem_native_handle_t urc_test_image_alloc(ur_context_handle_t context,
+                                                      ur_device_handle_t device,
+                                                      const ur_image_format_t *f,
+                                                      const ur_image_desc_t *d) {
+    ur_exp_image_mem_native_handle_t m = 0;
+    ck_assert_ur_ok(urBindlessImagesImageAllocateExp(context, device, f, d, &m));
+    ck_assert(m != 0);
+    return m;
+}

@@ -59,4 +59,18 @@ ur_exp_kernel_arg_properties_t urc_test_arg_local(uint32_t index, size_t size);
 ur_exp_command_buffer_update_kernel_launch_desc_t
 urc_test_update_of(ur_exp_command_buffer_command_handle_t cmd);
 
+/// A new value for kernel argument `index` in a command-buffer update.
+ur_exp_command_buffer_update_value_arg_desc_t urc_test_update_value(uint32_t index, size_t size,
+                                                                    const void *value);
+
+/// A bindless-image copy region: source and destination offsets and the extent.
+ur_exp_image_copy_region_t urc_test_copy_region(size_t sx, size_t sy, size_t sz, size_t dx,
+                                                size_t dy, size_t dz, size_t w, size_t h, size_t d);
+
+/// urBindlessImagesImageAllocateExp that must succeed.
+ur_exp_image_mem_native_handle_t urc_test_image_alloc(ur_context_handle_t context,
+                                                      ur_device_handle_t device,
+                                                      const ur_image_format_t *f,
+                                                      const ur_image_desc_t *d);
+
 #endif // URC_TEST_SUPPORT_URC_TEST_H

@@ -11,8 +11,8 @@ static struct {
     bool usm;
 } H;
 
-void usm_cases_bind(ur_context_handle_t context, ur_device_handle_t device,
-                    ur_queue_handle_t queue, bool usm) {
+void usm_cases_bind(ur_context_handle_t context, ur_device_handle_t device, ur_queue_handle_t queue,
+                    bool usm) {
     H.context = context;
     H.device = device;
     H.queue = queue;

@@ -10,8 +10,8 @@
 
 #include "urc_test.h"
 
-void usm_cases_bind(ur_context_handle_t context, ur_device_handle_t device,
-                    ur_queue_handle_t queue, bool usm);
+void usm_cases_bind(ur_context_handle_t context, ur_device_handle_t device, ur_queue_handle_t queue,
+                    bool usm);
 
 /// usm_alloc_info_of_each_kind, usm_unknown_pointer_is_unknown.
 void usm_cases_add_info(TCase *tc);

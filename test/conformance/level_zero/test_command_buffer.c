@@ -281,13 +281,8 @@ START_TEST(updates_between_replays) {
         int nv = run;
         void *np = run % 2 ? b : a;
         size_t ng = run % 3 ? N / 2 : N, nl = run % 3 ? 8 : 32, noff = (size_t)run;
-        ur_exp_command_buffer_update_value_arg_desc_t val = {
-            UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC,
-            NULL,
-            1,
-            sizeof nv,
-            NULL,
-            &nv};
+        ur_exp_command_buffer_update_value_arg_desc_t val =
+            urc_test_update_value(1, sizeof nv, &nv);
         ur_exp_command_buffer_update_pointer_arg_desc_t ptr = {
             UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_POINTER_ARG_DESC, NULL, 0, NULL, &np};
         switch (run % 5) {
@@ -356,8 +351,7 @@ START_TEST(update_is_whole_or_nothing) {
     // The second description asks for a local size that does not divide the global size.
     int nv = 40;
     size_t bad_local = 7;
-    ur_exp_command_buffer_update_value_arg_desc_t val = {
-        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC, NULL, 1, sizeof nv, NULL, &nv};
+    ur_exp_command_buffer_update_value_arg_desc_t val = urc_test_update_value(1, sizeof nv, &nv);
     ur_exp_command_buffer_update_kernel_launch_desc_t u[2] = {urc_test_update_of(c1),
                                                               urc_test_update_of(c2)};
     u[0].numNewValueArgs = 1;
@@ -545,8 +539,7 @@ START_TEST(update_bad_input) {
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u), UR_RESULT_ERROR_INVALID_VALUE);
     u.hNewKernel = NULL;
     // An argument index the kernel does not have.
-    ur_exp_command_buffer_update_value_arg_desc_t val = {
-        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC, NULL, 5, sizeof v, NULL, &v};
+    ur_exp_command_buffer_update_value_arg_desc_t val = urc_test_update_value(5, sizeof v, &v);
     u.numNewValueArgs = 1;
     u.pNewValueArgList = &val;
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u),

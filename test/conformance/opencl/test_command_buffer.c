@@ -347,13 +347,8 @@ START_TEST(updates_between_replays) {
     int sum = 0;
     for (int run = 1; run <= 100; ++run) {
         int nv = run;
-        ur_exp_command_buffer_update_value_arg_desc_t val = {
-            UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC,
-            NULL,
-            1,
-            sizeof nv,
-            NULL,
-            &nv};
+        ur_exp_command_buffer_update_value_arg_desc_t val =
+            urc_test_update_value(1, sizeof nv, &nv);
         ur_exp_command_buffer_update_kernel_launch_desc_t u = urc_test_update_of(cmd);
         u.numNewValueArgs = 1;
         u.pNewValueArgList = &val;
