@@ -150,12 +150,8 @@ ur_result_t cuda_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t fl
                                       const ur_buffer_region_t *pRegion, ur_mem_handle_t *phMem) {
     (void)bufferCreateType; // REGION is the only type
     cuda_mem_t *parent = CUDA_MEM(hBuffer);
-    if (parent->is_image)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "an image has no sub-buffers");
-    if (flags == 0)
-        flags = UR_MEM_FLAG_READ_WRITE;
-    ur_result_t res = urc_buffer_check_partition(parent->parent != NULL, parent->size,
-                                                 parent->flags, flags, pRegion);
+    ur_result_t res = urc_buffer_check_sub_buffer(parent->is_image, parent->parent != NULL,
+                                                  parent->size, parent->flags, &flags, pRegion);
     if (res != UR_RESULT_SUCCESS)
         return res;
     cuda_mem_t *m = cuda_mem_new(parent->ctx, flags, pRegion->size, parent->kind);

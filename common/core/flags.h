@@ -22,6 +22,7 @@ static inline uint64_t urc_flags_map(uint64_t flags, const urc_flag_pair_t *pair
 }
 
 /// urc_flags_map over a whole array of pairs.
-#define URC_FLAGS_MAP(flags, pairs) urc_flags_map((flags), (pairs), sizeof(pairs) / sizeof((pairs)[0]))
+#define URC_FLAGS_MAP(flags, pairs)                                                                \
+    urc_flags_map((flags), (pairs), sizeof(pairs) / sizeof((pairs)[0]))
 
 #endif // URC_COMMON_CORE_FLAGS_H

@@ -60,7 +60,8 @@ static inline bool urc_release_destroys(urc_release_t released, ur_result_t refu
     }                                                                                              \
     ur_result_t prefix##_release(handle_t h) {                                                     \
         ur_result_t result;                                                                        \
-        if (urc_release_destroys(urc_user_release(&object(h)->obj), refused, entry_point, &result)) \
+        if (urc_release_destroys(urc_user_release(&object(h)->obj), refused, entry_point,          \
+                                 &result))                                                         \
             result = destroy(object(h));                                                           \
         return result;                                                                             \
     }

@@ -24,6 +24,13 @@ ur_result_t urc_buffer_check_partition(bool parent_is_sub, size_t parent_size,
                                        ur_mem_flags_t parent_flags, ur_mem_flags_t flags,
                                        const ur_buffer_region_t *region);
 
+/// urMemBufferPartition where the backend keeps no access flags of its own: an image has no
+/// sub-buffers (INVALID_MEM_OBJECT), `*flags` 0 become READ_WRITE, then
+/// urc_buffer_check_partition.
+ur_result_t urc_buffer_check_sub_buffer(bool parent_is_image, bool parent_is_sub,
+                                        size_t parent_size, ur_mem_flags_t parent_flags,
+                                        ur_mem_flags_t *flags, const ur_buffer_region_t *region);
+
 /// urEnqueueMemBufferReadRect and urEnqueueMemBufferWriteRect of adapter `prefix`, both
 /// forwarded to its `transfer_rect(bool write, <the entry point's arguments>)`.
 #define URC_BUFFER_RECT_READ_WRITE(prefix, transfer_rect)                                          \

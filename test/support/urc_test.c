@@ -116,13 +116,3 @@ ur_exp_image_copy_region_t urc_test_copy_region(size_t sx, size_t sy, size_t sz,
         UR_STRUCTURE_TYPE_EXP_IMAGE_COPY_REGION, NULL, {sx, sy, sz}, {dx, dy, dz}, {w, h, d}};
     return r;
 }
-
-ur_exp_image_mem_native_handle_t urc_test_image_alloc(ur_context_handle_t context,
-                                                      ur_device_handle_t device,
-                                                      const ur_image_format_t *f,
-                                                      const ur_image_desc_t *d) {
-    ur_exp_image_mem_native_handle_t m = 0;
-    ck_assert_ur_ok(urBindlessImagesImageAllocateExp(context, device, f, d, &m));
-    ck_assert(m != 0);
-    return m;
-}

@@ -67,10 +67,4 @@ ur_exp_command_buffer_update_value_arg_desc_t urc_test_update_value(uint32_t ind
 ur_exp_image_copy_region_t urc_test_copy_region(size_t sx, size_t sy, size_t sz, size_t dx,
                                                 size_t dy, size_t dz, size_t w, size_t h, size_t d);
 
-/// urBindlessImagesImageAllocateExp that must succeed.
-ur_exp_image_mem_native_handle_t urc_test_image_alloc(ur_context_handle_t context,
-                                                      ur_device_handle_t device,
-                                                      const ur_image_format_t *f,
-                                                      const ur_image_desc_t *d);
-
 #endif // URC_TEST_SUPPORT_URC_TEST_H

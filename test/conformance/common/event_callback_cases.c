@@ -5,12 +5,6 @@
 #include <string.h>
 #include <time.h>
 
-static ur_queue_handle_t queue;
-
-void event_callback_cases_bind(ur_queue_handle_t q) {
-    queue = q;
-}
-
 static seen_t seen;
 
 seen_t *seen_new(void) {
@@ -67,7 +61,7 @@ int seen_wait(seen_t *s, int calls) {
 START_TEST(callback_on_completed_event) {
     seen_t *s = seen_new();
     ur_event_handle_t ev = NULL;
-    ck_assert_ur_ok(urEnqueueEventsWait(queue, 0, NULL, &ev));
+    ck_assert_ur_ok(urEnqueueEventsWait(urc_test_opened.queue, 0, NULL, &ev));
     ck_assert_ur_ok(urEventWait(1, &ev));
     ck_assert_ur_ok(urEventSetCallback(ev, UR_EXECUTION_INFO_COMPLETE, on_event, s));
     ck_assert_ur_ok(urEventRelease(ev));
@@ -78,7 +72,7 @@ END_TEST
 START_TEST(callback_queued_is_unsupported) {
     seen_t *s = seen_new();
     ur_event_handle_t ev = NULL;
-    ck_assert_ur_ok(urEnqueueEventsWait(queue, 0, NULL, &ev));
+    ck_assert_ur_ok(urEnqueueEventsWait(urc_test_opened.queue, 0, NULL, &ev));
     ck_assert_ur(urEventSetCallback(ev, UR_EXECUTION_INFO_QUEUED, on_event, s),
                  UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
     ck_assert_ur_ok(urEventRelease(ev));

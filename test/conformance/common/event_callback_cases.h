@@ -3,13 +3,13 @@
 // the callbacks write, and the cases that need no command held back (a completed event, the
 // QUEUED status). How a suite keeps a command from completing is its own (a spinning kernel
 // on CUDA, a user event in the wait list on Level Zero). The cases run on the queue of the
-// adapter's fixture, bound by a checked fixture added after it (event_callback_cases_bind).
+// adapter's fixture, recorded by urc_test_open (urc_test_opened).
 #ifndef URC_TEST_CONFORMANCE_COMMON_EVENT_CALLBACK_CASES_H
 #define URC_TEST_CONFORMANCE_COMMON_EVENT_CALLBACK_CASES_H
 
 #include <pthread.h>
 
-#include "urc_test.h"
+#include "urc_fixture.h"
 
 /// What the callbacks saw; a callback bumps `calls` and signals.
 typedef struct seen_t {
@@ -37,9 +37,6 @@ int seen_calls(seen_t *s);
 
 /// Waits up to 10 s for `calls` callbacks; returns how many ran.
 int seen_wait(seen_t *s, int calls);
-
-/// The queue the cases use, from the adapter's fixture.
-void event_callback_cases_bind(ur_queue_handle_t queue);
 
 /// callback_on_completed_event, callback_queued_is_unsupported.
 void event_callback_cases_add(TCase *tc);

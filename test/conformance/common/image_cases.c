@@ -5,13 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static struct {
-    ur_context_handle_t context;
-    ur_device_handle_t device;
-    ur_queue_handle_t queue;
-    const image_cases_formats_t *formats;
-} H;
-
 const ur_image_format_t image_cases_rgba8 = {UR_IMAGE_CHANNEL_ORDER_RGBA,
                                              UR_IMAGE_CHANNEL_TYPE_UNORM_INT8};
 const ur_image_format_t image_cases_rgba32f = {UR_IMAGE_CHANNEL_ORDER_RGBA,
@@ -20,16 +13,12 @@ const ur_image_format_t image_cases_rgba32f = {UR_IMAGE_CHANNEL_ORDER_RGBA,
 #define pattern image_cases_pattern
 #define desc_of image_cases_desc_of
 
+// What the round-trip case expects of the adapter (image_cases_add_transfers).
+static const image_cases_formats_t *formats_wanted;
+
 static const ur_mem_type_t shapes[] = {UR_MEM_TYPE_IMAGE1D, UR_MEM_TYPE_IMAGE1D_ARRAY,
                                        UR_MEM_TYPE_IMAGE2D, UR_MEM_TYPE_IMAGE2D_ARRAY,
                                        UR_MEM_TYPE_IMAGE3D};
-
-void image_cases_bind(ur_context_handle_t context, ur_device_handle_t device,
-                      ur_queue_handle_t queue) {
-    H.context = context;
-    H.device = device;
-    H.queue = queue;
-}
 
 ur_image_desc_t image_cases_desc_of(ur_mem_type_t type) {
     ur_image_desc_t d = {UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, type, 5, 0, 0, 0, 0, 0, 0, 0};
@@ -49,7 +38,8 @@ ur_mem_handle_t image_cases_2d(const ur_image_format_t *f, size_t w, size_t h) {
     ur_image_desc_t d = {
         UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, w, h, 0, 0, 0, 0, 0, 0};
     ur_mem_handle_t m = NULL;
-    ck_assert_ur_ok(urMemImageCreate(H.context, UR_MEM_FLAG_READ_WRITE, f, &d, NULL, &m));
+    ck_assert_ur_ok(
+        urMemImageCreate(urc_test_opened.context, UR_MEM_FLAG_READ_WRITE, f, &d, NULL, &m));
     return m;
 }
 
@@ -73,7 +63,7 @@ static size_t at(ur_mem_type_t t, size_t es, size_t row, size_t slice, size_t x,
 static ur_result_t create(ur_mem_flags_t flags, ur_image_format_t f, ur_image_desc_t d,
                           void *host) {
     ur_mem_handle_t m = NULL;
-    ur_result_t r = urMemImageCreate(H.context, flags, &f, &d, host, &m);
+    ur_result_t r = urMemImageCreate(urc_test_opened.context, flags, &f, &d, host, &m);
     if (r == UR_RESULT_SUCCESS)
         urMemRelease(m);
     return r;
@@ -120,8 +110,8 @@ START_TEST(bad_descriptors_get_the_spec_results) {
     ck_assert_ur(create(rw, rgba8, bad, NULL), UR_RESULT_ERROR_INVALID_IMAGE_SIZE);
     // Past the device's limit, though the bytes fit.
     size_t max_w = 0;
-    ck_assert_ur_ok(
-        urDeviceGetInfo(H.device, UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH, sizeof max_w, &max_w, NULL));
+    ck_assert_ur_ok(urDeviceGetInfo(urc_test_opened.device, UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH,
+                                    sizeof max_w, &max_w, NULL));
     ck_assert_uint_gt(max_w, 0);
     bad = d;
     bad.width = max_w + 1;
@@ -174,11 +164,12 @@ START_TEST(copy_host_pointer_with_a_wide_row_pitch) {
     for (size_t i = 0; i < sizeof host; ++i)
         host[i] = (uint8_t)i;
     ur_mem_handle_t m = NULL;
-    ck_assert_ur_ok(
-        urMemImageCreate(H.context, UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER, &rgba8, &d, host, &m));
+    ck_assert_ur_ok(urMemImageCreate(urc_test_opened.context, UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER,
+                                     &rgba8, &d, host, &m));
     ur_rect_offset_t o = {0, 0, 0};
     ur_rect_region_t r = {5, 3, 1};
-    ck_assert_ur_ok(urEnqueueMemImageRead(H.queue, m, true, o, r, 0, 0, back, 0, NULL, NULL));
+    ck_assert_ur_ok(
+        urEnqueueMemImageRead(urc_test_opened.queue, m, true, o, r, 0, 0, back, 0, NULL, NULL));
     for (size_t y = 0; y < 3; ++y)
         ck_assert_mem_eq(back + y * 20, host + y * 32, 20);
     ck_assert_ur_ok(urMemRelease(m));
@@ -201,7 +192,8 @@ static void round_trip(ur_mem_handle_t m, const ur_image_desc_t *d, size_t es, c
         src[i] = pattern(i);
     ur_rect_offset_t o0 = {0, 0, 0};
     ur_rect_region_t all = {e[0], e[1], e[2]};
-    ck_assert_ur_ok(urEnqueueMemImageWrite(H.queue, m, false, o0, all, 0, 0, src, 0, NULL, NULL));
+    ck_assert_ur_ok(
+        urEnqueueMemImageWrite(urc_test_opened.queue, m, false, o0, all, 0, 0, src, 0, NULL, NULL));
 
     ur_rect_region_t r = {e[0] > 1 ? e[0] - 2 : 1, e[1] > 1 ? e[1] - 1 : 1, e[2]};
     ur_rect_offset_t o = {e[0] - r.width, e[1] - r.height, e[2] - r.depth};
@@ -213,8 +205,8 @@ static void round_trip(ur_mem_handle_t m, const ur_image_desc_t *d, size_t es, c
         hslice = 0;
     uint8_t back[8192];
     memset(back, 0xEE, sizeof back);
-    ck_assert_ur_ok(
-        urEnqueueMemImageRead(H.queue, m, true, o, r, hrow, hslice, back, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueMemImageRead(urc_test_opened.queue, m, true, o, r, hrow, hslice, back,
+                                          0, NULL, NULL));
     size_t hs = hslice ? hslice : hrow * rows;
     for (size_t z = 0; z < r.depth; ++z)
         for (size_t y = 0; y < r.height; ++y)
@@ -229,7 +221,7 @@ static void round_trip(ur_mem_handle_t m, const ur_image_desc_t *d, size_t es, c
 }
 
 START_TEST(every_format_round_trips_in_every_shape) {
-    const image_cases_formats_t *want = H.formats;
+    const image_cases_formats_t *want = formats_wanted;
     size_t tried = 0;
     for (unsigned s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
         ur_image_desc_t d = desc_of(shapes[s]);
@@ -240,8 +232,8 @@ START_TEST(every_format_round_trips_in_every_shape) {
                 char what[64];
                 snprintf(what, sizeof what, "shape %u order %u type %u", (unsigned)shapes[s], o, t);
                 ur_mem_handle_t m = NULL;
-                ur_result_t r =
-                    urMemImageCreate(H.context, UR_MEM_FLAG_READ_WRITE, &f, &d, NULL, &m);
+                ur_result_t r = urMemImageCreate(urc_test_opened.context, UR_MEM_FLAG_READ_WRITE,
+                                                 &f, &d, NULL, &m);
                 bool offered = want->offered != NULL
                                    ? want->offered(shapes[s], f)
                                    : r != UR_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT;
@@ -271,16 +263,19 @@ START_TEST(write_of_a_pitched_box_lands_inside_only) {
     uint8_t zero[6 * 4 * 4] = {0};
     ur_rect_offset_t o0 = {0, 0, 0};
     ur_rect_region_t all = {6, 4, 1};
-    ck_assert_ur_ok(urEnqueueMemImageWrite(H.queue, m, true, o0, all, 0, 0, zero, 0, NULL, NULL));
+    ck_assert_ur_ok(
+        urEnqueueMemImageWrite(urc_test_opened.queue, m, true, o0, all, 0, 0, zero, 0, NULL, NULL));
     // A 2x2 box at (4, 2): touching the right and bottom edges, from host rows 20 bytes apart.
     uint8_t host[2 * 20];
     for (size_t i = 0; i < sizeof host; ++i)
         host[i] = (uint8_t)(100 + i);
     ur_rect_offset_t o = {4, 2, 0};
     ur_rect_region_t r = {2, 2, 1};
-    ck_assert_ur_ok(urEnqueueMemImageWrite(H.queue, m, true, o, r, 20, 0, host, 0, NULL, NULL));
+    ck_assert_ur_ok(
+        urEnqueueMemImageWrite(urc_test_opened.queue, m, true, o, r, 20, 0, host, 0, NULL, NULL));
     uint8_t back[6 * 4 * 4];
-    ck_assert_ur_ok(urEnqueueMemImageRead(H.queue, m, true, o0, all, 0, 0, back, 0, NULL, NULL));
+    ck_assert_ur_ok(
+        urEnqueueMemImageRead(urc_test_opened.queue, m, true, o0, all, 0, 0, back, 0, NULL, NULL));
     for (size_t y = 0; y < 4; ++y)
         for (size_t x = 0; x < 6; ++x)
             for (size_t c = 0; c < 4; ++c) {
@@ -298,37 +293,46 @@ START_TEST(read_outside_is_invalid_size) {
     uint8_t back[256];
     ur_rect_region_t r = {2, 2, 1};
     ur_rect_offset_t past = {3, 0, 0}, wraps = {SIZE_MAX, 0, 0}, deep = {0, 0, 1};
-    ck_assert_ur(urEnqueueMemImageRead(H.queue, m, true, past, r, 0, 0, back, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urEnqueueMemImageRead(H.queue, m, true, wraps, r, 0, 0, back, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(
+        urEnqueueMemImageRead(urc_test_opened.queue, m, true, past, r, 0, 0, back, 0, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(
+        urEnqueueMemImageRead(urc_test_opened.queue, m, true, wraps, r, 0, 0, back, 0, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_SIZE);
     ur_rect_offset_t wraps_y = {0, SIZE_MAX, 0};
-    ck_assert_ur(urEnqueueMemImageWrite(H.queue, m, true, wraps_y, r, 0, 0, back, 0, NULL, NULL),
+    ck_assert_ur(urEnqueueMemImageWrite(urc_test_opened.queue, m, true, wraps_y, r, 0, 0, back, 0,
+                                        NULL, NULL),
                  UR_RESULT_ERROR_INVALID_SIZE);
     // A 2D image has one slice: z must be 0 and depth 1.
-    ck_assert_ur(urEnqueueMemImageRead(H.queue, m, true, deep, r, 0, 0, back, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(
+        urEnqueueMemImageRead(urc_test_opened.queue, m, true, deep, r, 0, 0, back, 0, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_SIZE);
     ur_rect_offset_t o0 = {0, 0, 0};
     ur_rect_region_t two_deep = {2, 2, 2};
-    ck_assert_ur(urEnqueueMemImageRead(H.queue, m, true, o0, two_deep, 0, 0, back, 0, NULL, NULL),
+    ck_assert_ur(urEnqueueMemImageRead(urc_test_opened.queue, m, true, o0, two_deep, 0, 0, back, 0,
+                                       NULL, NULL),
                  UR_RESULT_ERROR_INVALID_SIZE);
     // A host row pitch smaller than the region's row.
-    ck_assert_ur(urEnqueueMemImageRead(H.queue, m, true, o0, r, 7, 0, back, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(
+        urEnqueueMemImageRead(urc_test_opened.queue, m, true, o0, r, 7, 0, back, 0, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_SIZE);
     ck_assert_ur_ok(urMemRelease(m));
 }
 END_TEST
 
 START_TEST(buffers_and_images_do_not_mix) {
     ur_mem_handle_t img = image_cases_2d(&rgba8, 4, 4), buf = NULL;
-    ck_assert_ur_ok(urMemBufferCreate(H.context, UR_MEM_FLAG_READ_WRITE, 64, NULL, &buf));
+    ck_assert_ur_ok(
+        urMemBufferCreate(urc_test_opened.context, UR_MEM_FLAG_READ_WRITE, 64, NULL, &buf));
     uint8_t host[64];
     ur_rect_offset_t o = {0, 0, 0};
     ur_rect_region_t r = {1, 1, 1};
-    ck_assert_ur(urEnqueueMemImageRead(H.queue, buf, true, o, r, 0, 0, host, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_MEM_OBJECT);
-    ck_assert_ur(urEnqueueMemBufferRead(H.queue, img, true, 0, 4, host, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    ck_assert_ur(
+        urEnqueueMemImageRead(urc_test_opened.queue, buf, true, o, r, 0, 0, host, 0, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    ck_assert_ur(
+        urEnqueueMemBufferRead(urc_test_opened.queue, img, true, 0, 4, host, 0, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_MEM_OBJECT);
     size_t es;
     ck_assert_ur(urMemImageGetInfo(buf, UR_IMAGE_INFO_ELEMENT_SIZE, sizeof es, &es, NULL),
                  UR_RESULT_ERROR_INVALID_MEM_OBJECT);
@@ -346,22 +350,23 @@ START_TEST(copy_between_images_touching_edges) {
         pat[i] = pattern(i);
     ur_rect_offset_t o0 = {0, 0, 0};
     ur_rect_region_t src_all = {8, 6, 1}, dst_all = {4, 4, 1};
-    ck_assert_ur_ok(
-        urEnqueueMemImageWrite(H.queue, src, false, o0, src_all, 0, 0, pat, 0, NULL, NULL));
-    ck_assert_ur_ok(
-        urEnqueueMemImageWrite(H.queue, dst, false, o0, dst_all, 0, 0, zero, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueMemImageWrite(urc_test_opened.queue, src, false, o0, src_all, 0, 0,
+                                           pat, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueMemImageWrite(urc_test_opened.queue, dst, false, o0, dst_all, 0, 0,
+                                           zero, 0, NULL, NULL));
     // The source's bottom-right 3x3 corner to the destination's bottom-right corner.
     ur_rect_offset_t so = {5, 3, 0}, dso = {1, 1, 0};
     ur_rect_region_t r = {3, 3, 1};
     ur_event_handle_t ev = NULL;
-    ck_assert_ur_ok(urEnqueueMemImageCopy(H.queue, src, dst, so, dso, r, 0, NULL, &ev));
+    ck_assert_ur_ok(
+        urEnqueueMemImageCopy(urc_test_opened.queue, src, dst, so, dso, r, 0, NULL, &ev));
     ur_command_t cmd;
     ck_assert_ur_ok(urEventGetInfo(ev, UR_EVENT_INFO_COMMAND_TYPE, sizeof cmd, &cmd, NULL));
     ck_assert_int_eq(cmd, UR_COMMAND_MEM_IMAGE_COPY);
     ck_assert_ur_ok(urEventWait(1, &ev));
     ck_assert_ur_ok(urEventRelease(ev));
-    ck_assert_ur_ok(
-        urEnqueueMemImageRead(H.queue, dst, true, o0, dst_all, 0, 0, back, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueMemImageRead(urc_test_opened.queue, dst, true, o0, dst_all, 0, 0, back,
+                                          0, NULL, NULL));
     for (size_t y = 0; y < 4; ++y)
         for (size_t x = 0; x < 4; ++x)
             for (size_t c = 0; c < 4; ++c) {
@@ -370,13 +375,14 @@ START_TEST(copy_between_images_touching_edges) {
             }
     // One past either image's edge, and different formats.
     ur_rect_offset_t past = {2, 1, 0};
-    ck_assert_ur(urEnqueueMemImageCopy(H.queue, src, dst, so, past, r, 0, NULL, NULL),
+    ck_assert_ur(urEnqueueMemImageCopy(urc_test_opened.queue, src, dst, so, past, r, 0, NULL, NULL),
                  UR_RESULT_ERROR_INVALID_SIZE);
     ur_rect_offset_t src_past = {6, 0, 0};
-    ck_assert_ur(urEnqueueMemImageCopy(H.queue, src, dst, src_past, o0, r, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur(
+        urEnqueueMemImageCopy(urc_test_opened.queue, src, dst, src_past, o0, r, 0, NULL, NULL),
+        UR_RESULT_ERROR_INVALID_SIZE);
     ur_mem_handle_t other = image_cases_2d(&image_cases_rgba32f, 5, 3);
-    ck_assert_ur(urEnqueueMemImageCopy(H.queue, src, other, o0, o0, r, 0, NULL, NULL),
+    ck_assert_ur(urEnqueueMemImageCopy(urc_test_opened.queue, src, other, o0, o0, r, 0, NULL, NULL),
                  UR_RESULT_ERROR_INVALID_MEM_OBJECT);
     ck_assert_ur_ok(urMemRelease(other));
     ck_assert_ur_ok(urMemRelease(src));
@@ -394,13 +400,14 @@ START_TEST(copy_from_a_3d_slice_into_a_2d_image) {
     for (size_t i = 0; i < sizeof host; ++i)
         host[i] = (uint8_t)i;
     ur_mem_handle_t vol = NULL, flat = image_cases_2d(&rgba8, 5, 3);
-    ck_assert_ur_ok(
-        urMemImageCreate(H.context, UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER, &rgba8, &d, host, &vol));
+    ck_assert_ur_ok(urMemImageCreate(urc_test_opened.context, UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER,
+                                     &rgba8, &d, host, &vol));
     ur_rect_offset_t o0 = {0, 0, 0}, second = {0, 0, 1};
     ur_rect_region_t plane = {5, 3, 1};
-    ck_assert_ur_ok(urEnqueueMemImageCopy(H.queue, vol, flat, second, o0, plane, 0, NULL, NULL));
     ck_assert_ur_ok(
-        urEnqueueMemImageRead(H.queue, flat, true, o0, plane, 0, 0, back, 0, NULL, NULL));
+        urEnqueueMemImageCopy(urc_test_opened.queue, vol, flat, second, o0, plane, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueMemImageRead(urc_test_opened.queue, flat, true, o0, plane, 0, 0, back,
+                                          0, NULL, NULL));
     for (size_t y = 0; y < 3; ++y)
         ck_assert_mem_eq(back + y * 20, host + 128 + y * 32, 20);
     ck_assert_ur_ok(urMemRelease(vol));
@@ -413,7 +420,8 @@ END_TEST
 START_TEST(info_answers_the_shape) {
     ur_image_desc_t d = desc_of(UR_MEM_TYPE_IMAGE2D_ARRAY);
     ur_mem_handle_t m = NULL;
-    ck_assert_ur_ok(urMemImageCreate(H.context, UR_MEM_FLAG_READ_WRITE, &rgba8, &d, NULL, &m));
+    ck_assert_ur_ok(
+        urMemImageCreate(urc_test_opened.context, UR_MEM_FLAG_READ_WRITE, &rgba8, &d, NULL, &m));
     ur_image_format_t f;
     ck_assert_ur_ok(urMemImageGetInfo(m, UR_IMAGE_INFO_FORMAT, sizeof f, &f, NULL));
     ck_assert_int_eq(f.channelOrder, rgba8.channelOrder);
@@ -454,21 +462,25 @@ END_TEST
 START_TEST(native_handle_round_trip) {
     ur_image_desc_t d = desc_of(UR_MEM_TYPE_IMAGE3D);
     ur_mem_handle_t m = NULL;
-    ck_assert_ur_ok(urMemImageCreate(H.context, UR_MEM_FLAG_READ_WRITE, &rgba8, &d, NULL, &m));
+    ck_assert_ur_ok(
+        urMemImageCreate(urc_test_opened.context, UR_MEM_FLAG_READ_WRITE, &rgba8, &d, NULL, &m));
     ur_native_handle_t native = 0;
-    ck_assert_ur_ok(urMemGetNativeHandle(m, H.device, &native));
+    ck_assert_ur_ok(urMemGetNativeHandle(m, urc_test_opened.device, &native));
     ck_assert(native != 0);
     ur_mem_handle_t wrapped = NULL;
-    ck_assert_ur_ok(
-        urMemImageCreateWithNativeHandle(native, H.context, &rgba8, &d, NULL, &wrapped));
+    ck_assert_ur_ok(urMemImageCreateWithNativeHandle(native, urc_test_opened.context, &rgba8, &d,
+                                                     NULL, &wrapped));
     uint8_t px[4] = {9, 8, 7, 6}, back[4] = {0};
     ur_rect_offset_t o = {4, 2, 1};
     ur_rect_region_t r = {1, 1, 1};
-    ck_assert_ur_ok(urEnqueueMemImageWrite(H.queue, m, true, o, r, 0, 0, px, 0, NULL, NULL));
-    ck_assert_ur_ok(urEnqueueMemImageRead(H.queue, wrapped, true, o, r, 0, 0, back, 0, NULL, NULL));
+    ck_assert_ur_ok(
+        urEnqueueMemImageWrite(urc_test_opened.queue, m, true, o, r, 0, 0, px, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueMemImageRead(urc_test_opened.queue, wrapped, true, o, r, 0, 0, back, 0,
+                                          NULL, NULL));
     ck_assert_mem_eq(back, px, 4);
     ck_assert_ur_ok(urMemRelease(wrapped)); // not owned: the image lives on
-    ck_assert_ur_ok(urEnqueueMemImageRead(H.queue, m, true, o, r, 0, 0, back, 0, NULL, NULL));
+    ck_assert_ur_ok(
+        urEnqueueMemImageRead(urc_test_opened.queue, m, true, o, r, 0, 0, back, 0, NULL, NULL));
     ck_assert_mem_eq(back, px, 4);
     ck_assert_ur_ok(urMemRelease(m));
 }
@@ -482,7 +494,7 @@ void image_cases_add_creation(TCase *tc) {
 }
 
 void image_cases_add_transfers(TCase *tc, const image_cases_formats_t *formats) {
-    H.formats = formats;
+    formats_wanted = formats;
     tcase_add_test(tc, every_format_round_trips_in_every_shape);
     tcase_add_test(tc, write_of_a_pitched_box_lands_inside_only);
     tcase_add_test(tc, read_outside_is_invalid_size);

@@ -4,15 +4,14 @@
 // edge-touching boxes and wide host pitches, reads outside the image, buffers and images kept
 // apart, copies between images, info and native handles. What depends on the backend (which
 // formats it maps, its limits, samplers and kernels) stays in each adapter's suite. The cases
-// run on the handles of the adapter's fixture, bound by a checked fixture added after it
-// (image_cases_bind).
+// run on the handles of the adapter's fixture (urc_test_opened).
 #ifndef URC_TEST_CONFORMANCE_COMMON_IMAGE_CASES_H
 #define URC_TEST_CONFORMANCE_COMMON_IMAGE_CASES_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "urc_test.h"
+#include "urc_fixture.h"
 
 /// The formats the round-trip case expects of the adapter.
 typedef struct image_cases_formats_t {
@@ -34,11 +33,6 @@ ur_mem_handle_t image_cases_2d(const ur_image_format_t *f, size_t w, size_t h);
 
 /// The byte pattern the cases write: byte i is i * 7 + 3.
 uint8_t image_cases_pattern(size_t i);
-
-/// The handles the cases use, from the adapter's fixture: call it from a checked fixture
-/// added after the adapter's own.
-void image_cases_bind(ur_context_handle_t context, ur_device_handle_t device,
-                      ur_queue_handle_t queue);
 
 /// bad_descriptors_get_the_spec_results, bad_formats_get_the_spec_results, host_pointer_rules,
 /// copy_host_pointer_with_a_wide_row_pitch.

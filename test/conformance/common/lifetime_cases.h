@@ -4,15 +4,11 @@
 // from the user's (an event's queue, a queue's context, a sub-buffer's buffer), the user's
 // count, over-release, retain/release storms, and handles of the wrong kind. What needs the
 // native API (held-back commands, callbacks racing releases, foreign handles) stays in each
-// suite. The cases run on the handles of the adapter's fixture, bound by a checked fixture
-// added after it (lifetime_cases_bind).
+// suite. The cases run on the handles of the adapter's fixture (urc_test_opened).
 #ifndef URC_TEST_CONFORMANCE_COMMON_LIFETIME_CASES_H
 #define URC_TEST_CONFORMANCE_COMMON_LIFETIME_CASES_H
 
-#include "urc_test.h"
-
-void lifetime_cases_bind(ur_context_handle_t context, ur_device_handle_t device,
-                         ur_queue_handle_t queue);
+#include "urc_fixture.h"
 
 /// event_holds_its_queue_apart_from_the_user, queue_holds_its_context_apart_from_the_user,
 /// sub_buffer_holds_its_buffer_apart_from_the_user, event_reference_count_is_the_users.

@@ -4,20 +4,11 @@
 
 #include <stdint.h>
 
-static struct {
-    ur_context_handle_t context;
-    ur_device_handle_t device;
-} H;
-
-void memory_export_cases_bind(ur_context_handle_t context, ur_device_handle_t device) {
-    H.context = context;
-    H.device = device;
-}
-
 static const ur_exp_external_mem_type_t fd_type = UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD;
 
 static ur_result_t alloc(size_t align, size_t size, ur_exp_external_mem_type_t type, void **p) {
-    return urMemoryExportAllocExportableMemoryExp(H.context, H.device, align, size, type, p);
+    return urMemoryExportAllocExportableMemoryExp(urc_test_opened.context, urc_test_opened.device,
+                                                  align, size, type, p);
 }
 
 START_TEST(export_bad_arguments) {
@@ -33,38 +24,47 @@ START_TEST(export_bad_arguments) {
     ck_assert_ur(alloc(0, 64, fd_type, NULL), UR_RESULT_ERROR_INVALID_NULL_POINTER);
     // Plain USM is not exportable memory.
     void *plain = NULL;
-    ck_assert_ur_ok(urUSMDeviceAlloc(H.context, H.device, NULL, NULL, 64, &plain));
-    ck_assert_ur(urMemoryExportExportMemoryHandleExp(H.context, H.device, fd_type, plain, &fd),
+    ck_assert_ur_ok(
+        urUSMDeviceAlloc(urc_test_opened.context, urc_test_opened.device, NULL, NULL, 64, &plain));
+    ck_assert_ur(urMemoryExportExportMemoryHandleExp(urc_test_opened.context,
+                                                     urc_test_opened.device, fd_type, plain, &fd),
                  UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(urMemoryExportFreeExportableMemoryExp(H.context, H.device, plain),
+    ck_assert_ur(urMemoryExportFreeExportableMemoryExp(urc_test_opened.context,
+                                                       urc_test_opened.device, plain),
                  UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur_ok(urUSMFree(H.context, plain));
+    ck_assert_ur_ok(urUSMFree(urc_test_opened.context, plain));
     ck_assert_ur_ok(alloc(0, 64, fd_type, &p));
-    ck_assert_ur(urMemoryExportExportMemoryHandleExp(H.context, H.device, fd_type, p, NULL),
+    ck_assert_ur(urMemoryExportExportMemoryHandleExp(urc_test_opened.context,
+                                                     urc_test_opened.device, fd_type, p, NULL),
                  UR_RESULT_ERROR_INVALID_NULL_POINTER);
     // Exported only from its start.
-    ck_assert_ur(
-        urMemoryExportExportMemoryHandleExp(H.context, H.device, fd_type, (char *)p + 8, &fd),
-        UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur_ok(urMemoryExportFreeExportableMemoryExp(H.context, H.device, p));
-    ck_assert_ur(urMemoryExportFreeExportableMemoryExp(H.context, H.device, p),
+    ck_assert_ur(urMemoryExportExportMemoryHandleExp(
+                     urc_test_opened.context, urc_test_opened.device, fd_type, (char *)p + 8, &fd),
                  UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(urMemoryExportExportMemoryHandleExp(H.context, H.device, fd_type, p, &fd),
+    ck_assert_ur_ok(
+        urMemoryExportFreeExportableMemoryExp(urc_test_opened.context, urc_test_opened.device, p));
+    ck_assert_ur(
+        urMemoryExportFreeExportableMemoryExp(urc_test_opened.context, urc_test_opened.device, p),
+        UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urMemoryExportExportMemoryHandleExp(urc_test_opened.context,
+                                                     urc_test_opened.device, fd_type, p, &fd),
                  UR_RESULT_ERROR_INVALID_VALUE);
 }
 END_TEST
 
 START_TEST(export_other_context) {
     ur_context_handle_t other = NULL;
-    ck_assert_ur_ok(urContextCreate(1, &H.device, NULL, &other));
+    ck_assert_ur_ok(urContextCreate(1, &urc_test_opened.device, NULL, &other));
     void *p = NULL;
     ck_assert_ur_ok(alloc(0, 64, fd_type, &p));
     int fd = -1;
-    ck_assert_ur(urMemoryExportExportMemoryHandleExp(other, H.device, fd_type, p, &fd),
+    ck_assert_ur(
+        urMemoryExportExportMemoryHandleExp(other, urc_test_opened.device, fd_type, p, &fd),
+        UR_RESULT_ERROR_INVALID_CONTEXT);
+    ck_assert_ur(urMemoryExportFreeExportableMemoryExp(other, urc_test_opened.device, p),
                  UR_RESULT_ERROR_INVALID_CONTEXT);
-    ck_assert_ur(urMemoryExportFreeExportableMemoryExp(other, H.device, p),
-                 UR_RESULT_ERROR_INVALID_CONTEXT);
-    ck_assert_ur_ok(urMemoryExportFreeExportableMemoryExp(H.context, H.device, p));
+    ck_assert_ur_ok(
+        urMemoryExportFreeExportableMemoryExp(urc_test_opened.context, urc_test_opened.device, p));
     ck_assert_ur_ok(urContextRelease(other));
 }
 END_TEST

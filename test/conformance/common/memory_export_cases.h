@@ -2,13 +2,11 @@
 // The memory-export cases the CUDA and Level Zero suites share (test_<adapter>_memory_export):
 // the argument rules of urMemoryExport*Exp for opaque file descriptors, and memory of another
 // context. The round trips through each driver stay in each suite. The cases run on the
-// handles of the adapter's fixture, bound by a checked fixture added after it.
+// handles of the adapter's fixture, recorded by urc_test_open (urc_test_opened).
 #ifndef URC_TEST_CONFORMANCE_COMMON_MEMORY_EXPORT_CASES_H
 #define URC_TEST_CONFORMANCE_COMMON_MEMORY_EXPORT_CASES_H
 
-#include "urc_test.h"
-
-void memory_export_cases_bind(ur_context_handle_t context, ur_device_handle_t device);
+#include "urc_fixture.h"
 
 /// export_bad_arguments, export_other_context.
 void memory_export_cases_add(TCase *tc);

@@ -233,11 +233,6 @@ START_TEST(callback_registers_another) {
 }
 END_TEST
 
-// The shared cases run on this suite's queue.
-static void bind(void) {
-    event_callback_cases_bind(T.queue);
-}
-
 int main(void) {
     Suite *s = suite_create("cuda event");
     TCase *tc = cudat_program_tcase("urEventGetInfo");
@@ -256,7 +251,6 @@ int main(void) {
     tcase_add_test(tc, barrier_orders_out_of_order_queue);
     suite_add_tcase(s, tc);
     tc = cudat_program_tcase("urEventSetCallback");
-    tcase_add_checked_fixture(tc, bind, NULL);
     tcase_add_test(tc, callback_complete_after_release);
     tcase_add_test(tc, callback_complete_waits_for_the_command);
     tcase_add_test(tc, callback_every_status);

@@ -258,34 +258,23 @@ START_TEST(textures_read_every_mode_as_the_reference) {
 }
 END_TEST
 
-// The shared cases run on this suite's handles.
-static void bind(void) {
-    image_cases_bind(T.context, T.device, T.queue);
-}
-
-static TCase *tcase(const char *name) {
-    TCase *tc = cudat_tcase(name);
-    tcase_add_checked_fixture(tc, bind, NULL);
-    return tc;
-}
-
 int main(void) {
     Suite *s = suite_create("cuda image");
-    TCase *tc = tcase("urEnqueueMemImageReadWrite");
+    TCase *tc = cudat_tcase("urEnqueueMemImageReadWrite");
     image_cases_add_transfers(tc, &formats);
     suite_add_tcase(s, tc);
-    tc = tcase("urEnqueueMemImageCopy");
+    tc = cudat_tcase("urEnqueueMemImageCopy");
     image_cases_add_copies(tc);
     suite_add_tcase(s, tc);
-    tc = tcase("urMemImageCreate");
+    tc = cudat_tcase("urMemImageCreate");
     tcase_add_test(tc, device_reports_image_limits);
     image_cases_add_creation(tc);
     tcase_add_test(tc, formats_cuda_cannot_map);
     suite_add_tcase(s, tc);
-    tc = tcase("urMemImageGetInfo");
+    tc = cudat_tcase("urMemImageGetInfo");
     image_cases_add_info(tc);
     suite_add_tcase(s, tc);
-    tc = tcase("urEnqueueKernelLaunchWithArgsExp");
+    tc = cudat_tcase("urEnqueueKernelLaunchWithArgsExp");
     tcase_add_test(tc, sampler_words_and_surfaces_reach_kernels);
     tcase_add_test(tc, kernels_write_and_read_through_surfaces);
     tcase_add_test(tc, textures_read_every_mode_as_the_reference);

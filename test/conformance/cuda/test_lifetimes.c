@@ -4,26 +4,15 @@
 #include "../common/lifetime_cases.h"
 #include "cudat.h"
 
-// The shared cases run on this suite's handles.
-static void bind(void) {
-    lifetime_cases_bind(T.context, T.device, T.queue);
-}
-
-static TCase *tcase(const char *name) {
-    TCase *tc = cudat_tcase(name);
-    tcase_add_checked_fixture(tc, bind, NULL);
-    return tc;
-}
-
 int main(void) {
     Suite *s = suite_create("cuda lifetimes");
-    TCase *tc = tcase("reference counts");
+    TCase *tc = cudat_tcase("reference counts");
     lifetime_cases_add_counts(tc);
     suite_add_tcase(s, tc);
-    tc = tcase("threads");
+    tc = cudat_tcase("threads");
     lifetime_cases_add_threads(tc);
     suite_add_tcase(s, tc);
-    tc = tcase("handles");
+    tc = cudat_tcase("handles");
     lifetime_cases_add_handles(tc);
     suite_add_tcase(s, tc);
     return cudat_main(s, false);

@@ -120,15 +120,9 @@ START_TEST(bad_arguments) {
 }
 END_TEST
 
-// The shared cases run on this suite's handles.
-static void bind(void) {
-    memory_export_cases_bind(T.context, T.device);
-}
-
 int main(void) {
     Suite *s = suite_create("cuda_memory_export");
     TCase *tc = cudat_tcase("urMemoryExportExp");
-    tcase_add_checked_fixture(tc, bind, NULL);
     tcase_add_test(tc, support_reported);
     tcase_add_test(tc, export_import_same_bytes);
     tcase_add_test(tc, alignment_and_odd_sizes);

@@ -125,41 +125,30 @@ START_TEST(free_unknown_pointer_is_invalid) {
 }
 END_TEST
 
-// The shared cases run on this suite's handles.
-static void bind(void) {
-    usm_cases_bind(T.context, T.device, T.queue, true);
-}
-
-static TCase *tcase(const char *name) {
-    TCase *tc = cudat_tcase(name);
-    tcase_add_checked_fixture(tc, bind, NULL);
-    return tc;
-}
-
 int main(void) {
     Suite *s = suite_create("cuda usm");
-    TCase *tc = tcase("urUSMDeviceAlloc");
+    TCase *tc = cudat_tcase("urUSMDeviceAlloc");
     tcase_add_test(tc, alloc_alignment_rules);
     tcase_add_test(tc, device_alloc_beyond_device_is_invalid_size);
     suite_add_tcase(s, tc);
-    tc = tcase("urUSMSharedAlloc");
+    tc = cudat_tcase("urUSMSharedAlloc");
     tcase_add_test(tc, shared_alloc_beyond_free_memory_refused);
     tcase_add_test(tc, host_alloc_beyond_device_memory_refused);
     usm_cases_add_ranges(tc);
     suite_add_tcase(s, tc);
-    tc = tcase("urUSMGetMemAllocInfo");
+    tc = cudat_tcase("urUSMGetMemAllocInfo");
     usm_cases_add_info(tc);
     suite_add_tcase(s, tc);
-    tc = tcase("urUSMFree");
+    tc = cudat_tcase("urUSMFree");
     tcase_add_test(tc, free_unknown_pointer_is_invalid);
     suite_add_tcase(s, tc);
-    tc = tcase("urEnqueueUSMFill");
+    tc = cudat_tcase("urEnqueueUSMFill");
     tcase_add_test(tc, fill_and_memcpy);
     suite_add_tcase(s, tc);
-    tc = tcase("urEnqueueUSMFill2D");
+    tc = cudat_tcase("urEnqueueUSMFill2D");
     tcase_add_test(tc, fill_2d_and_memcpy_2d);
     suite_add_tcase(s, tc);
-    tc = tcase("urEnqueueUSMPrefetch");
+    tc = cudat_tcase("urEnqueueUSMPrefetch");
     tcase_add_test(tc, prefetch_and_advise_shared);
     suite_add_tcase(s, tc);
     return cudat_main(s, false);

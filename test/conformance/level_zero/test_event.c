@@ -28,15 +28,8 @@ static void teardown(void) {
     l0t_teardown();
 }
 
-// The shared cases run on this suite's queue.
-static void bind(void) {
-    event_callback_cases_bind(T.queue);
-}
-
 static TCase *tcase(const char *name) {
-    TCase *tc = urc_test_tcase(name, l0t_setup, teardown);
-    tcase_add_checked_fixture(tc, bind, NULL);
-    return tc;
+    return urc_test_tcase(name, l0t_setup, teardown);
 }
 
 static int *host_alloc(size_t n) {

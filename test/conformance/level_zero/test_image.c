@@ -114,36 +114,25 @@ START_TEST(samplers_answer_and_reach_kernels) {
 }
 END_TEST
 
-// The shared cases run on this suite's handles.
-static void bind(void) {
-    image_cases_bind(T.context, T.device, T.queue);
-}
-
-static TCase *tcase(const char *name) {
-    TCase *tc = l0t_tcase(name);
-    tcase_add_checked_fixture(tc, bind, NULL);
-    return tc;
-}
-
 int main(void) {
     Suite *s = suite_create("level zero image");
-    TCase *tc = tcase("urDeviceGetInfo");
+    TCase *tc = l0t_tcase("urDeviceGetInfo");
     tcase_add_test(tc, device_reports_images);
     suite_add_tcase(s, tc);
-    tc = tcase("urMemImageCreate");
+    tc = l0t_tcase("urMemImageCreate");
     image_cases_add_creation(tc);
     tcase_add_test(tc, srgb_is_unmapped_and_pitches_are_tight);
     suite_add_tcase(s, tc);
-    tc = tcase("urEnqueueMemImageReadWrite");
+    tc = l0t_tcase("urEnqueueMemImageReadWrite");
     image_cases_add_transfers(tc, &formats);
     suite_add_tcase(s, tc);
-    tc = tcase("urEnqueueMemImageCopy");
+    tc = l0t_tcase("urEnqueueMemImageCopy");
     image_cases_add_copies(tc);
     suite_add_tcase(s, tc);
-    tc = tcase("urMemImageGetInfo");
+    tc = l0t_tcase("urMemImageGetInfo");
     image_cases_add_info(tc);
     suite_add_tcase(s, tc);
-    tc = tcase("urSamplerCreate");
+    tc = l0t_tcase("urSamplerCreate");
     tcase_add_test(tc, samplers_answer_and_reach_kernels);
     suite_add_tcase(s, tc);
     return l0t_main(s);

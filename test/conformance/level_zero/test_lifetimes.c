@@ -130,29 +130,18 @@ START_TEST(releases_race_callbacks) {
 }
 END_TEST
 
-// The shared cases run on this suite's handles.
-static void bind(void) {
-    lifetime_cases_bind(T.context, T.device, T.queue);
-}
-
-static TCase *tcase(const char *name) {
-    TCase *tc = l0t_tcase(name);
-    tcase_add_checked_fixture(tc, bind, NULL);
-    return tc;
-}
-
 int main(void) {
     Suite *s = suite_create("level zero lifetimes");
-    TCase *tc = tcase("reference counts");
+    TCase *tc = l0t_tcase("reference counts");
     lifetime_cases_add_counts(tc);
     tcase_add_test(tc, over_release_of_a_pending_event_is_refused);
     tcase_add_test(tc, kernel_holds_its_program_apart_from_the_user);
     suite_add_tcase(s, tc);
-    tc = tcase("threads");
+    tc = l0t_tcase("threads");
     lifetime_cases_add_threads(tc);
     tcase_add_test(tc, releases_race_callbacks);
     suite_add_tcase(s, tc);
-    tc = tcase("handles");
+    tc = l0t_tcase("handles");
     lifetime_cases_add_handles(tc);
     tcase_add_test(tc, objects_of_another_context_are_refused);
     suite_add_tcase(s, tc);

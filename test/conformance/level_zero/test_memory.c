@@ -362,17 +362,6 @@ START_TEST(usm_prefetch_and_advise) {
 }
 END_TEST
 
-// The shared cases run on this suite's handles.
-static void bind(void) {
-    usm_cases_bind(T.context, T.device, T.queue, true);
-}
-
-static TCase *tcase(const char *name) {
-    TCase *tc = l0t_tcase(name);
-    tcase_add_checked_fixture(tc, bind, NULL);
-    return tc;
-}
-
 static Suite *suite(void) {
     Suite *s = suite_create("level_zero_memory");
     const urc_test_case_t cases[] = {
@@ -393,10 +382,10 @@ static Suite *suite(void) {
         {"urEnqueueUSMPrefetchAdvise", {usm_prefetch_and_advise}},
     };
     urc_test_add_cases(s, l0t_tcase, cases, sizeof cases / sizeof cases[0]);
-    TCase *tc = tcase("urUSMAlloc");
+    TCase *tc = l0t_tcase("urUSMAlloc");
     usm_cases_add_info(tc);
     suite_add_tcase(s, tc);
-    tc = tcase("urEnqueueUSMRanges");
+    tc = l0t_tcase("urEnqueueUSMRanges");
     usm_cases_add_ranges(tc);
     suite_add_tcase(s, tc);
     return s;

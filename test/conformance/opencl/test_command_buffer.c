@@ -346,14 +346,7 @@ START_TEST(updates_between_replays) {
     // 100 replays, the added value changing each time: a == sum of 1..100.
     int sum = 0;
     for (int run = 1; run <= 100; ++run) {
-        int nv = run;
-        ur_exp_command_buffer_update_value_arg_desc_t val =
-            urc_test_update_value(1, sizeof nv, &nv);
-        ur_exp_command_buffer_update_kernel_launch_desc_t u = urc_test_update_of(cmd);
-        u.numNewValueArgs = 1;
-        u.pNewValueArgList = &val;
-        ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u));
-        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+        urc_test_update_value_and_replay(cb, cmd, 1, sizeof run, &run, T.queue);
         sum += run;
         read_ints(a, out);
         expect_all(out, sum, run);

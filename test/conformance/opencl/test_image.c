@@ -73,32 +73,21 @@ START_TEST(native_handle_is_the_cl_image) {
 }
 END_TEST
 
-// The shared cases run on this suite's handles.
-static void bind(void) {
-    image_cases_bind(T.context, T.device, T.queue);
-}
-
-static TCase *tcase(const char *name) {
-    TCase *tc = oclt_tcase(name);
-    tcase_add_checked_fixture(tc, bind, NULL);
-    return tc;
-}
-
 int main(void) {
     Suite *s = suite_create("opencl image");
-    TCase *tc = tcase("urMemImageCreate");
+    TCase *tc = oclt_tcase("urMemImageCreate");
     image_cases_add_creation(tc);
     suite_add_tcase(s, tc);
-    tc = tcase("urEnqueueMemImageReadWrite");
+    tc = oclt_tcase("urEnqueueMemImageReadWrite");
     image_cases_add_transfers(tc, &formats);
     suite_add_tcase(s, tc);
-    tc = tcase("urEnqueueMemImageCopy");
+    tc = oclt_tcase("urEnqueueMemImageCopy");
     image_cases_add_copies(tc);
     suite_add_tcase(s, tc);
-    tc = tcase("urMemImageGetInfo");
+    tc = oclt_tcase("urMemImageGetInfo");
     image_cases_add_info(tc);
     suite_add_tcase(s, tc);
-    tc = tcase("urMemImageCreateWithNativeHandle");
+    tc = oclt_tcase("urMemImageCreateWithNativeHandle");
     tcase_add_test(tc, native_handle_is_the_cl_image);
     suite_add_tcase(s, tc);
     return oclt_main(s);

@@ -171,30 +171,19 @@ START_TEST(queue_device_outside_the_context_is_refused) {
 }
 END_TEST
 
-// The shared cases run on this suite's handles.
-static void bind(void) {
-    lifetime_cases_bind(T.context, T.device, T.queue);
-}
-
-static TCase *tcase(const char *name) {
-    TCase *tc = oclt_tcase(name);
-    tcase_add_checked_fixture(tc, bind, NULL);
-    return tc;
-}
-
 int main(void) {
     Suite *s = suite_create("opencl lifetimes");
-    TCase *tc = tcase("over-release");
+    TCase *tc = oclt_tcase("over-release");
     lifetime_cases_add_counts(tc);
     suite_add_tcase(s, tc);
-    tc = tcase("threads");
+    tc = oclt_tcase("threads");
     lifetime_cases_add_threads(tc);
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urEventSetCallback");
     tcase_add_test(tc, callback_gets_a_live_event_after_the_users_release);
     tcase_add_test(tc, releases_race_callbacks);
     suite_add_tcase(s, tc);
-    tc = tcase("handles");
+    tc = oclt_tcase("handles");
     lifetime_cases_add_handles(tc);
     tcase_add_test(tc, routes_of_the_wrong_kind_get_the_kinds_result);
     tcase_add_test(tc, foreign_handles_are_refused);

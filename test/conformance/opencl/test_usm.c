@@ -304,64 +304,53 @@ START_TEST(launch_with_pointer_argument) {
 }
 END_TEST
 
-// The shared cases run on this suite's handles.
-static void bind(void) {
-    usm_cases_bind(T.context, T.device, T.queue, T.usm);
-}
-
-static TCase *tcase(const char *name) {
-    TCase *tc = oclt_tcase(name);
-    tcase_add_checked_fixture(tc, bind, NULL);
-    return tc;
-}
-
 int main(void) {
     Suite *s = suite_create("opencl usm");
-    TCase *tc = tcase("urUSMHostAlloc");
+    TCase *tc = oclt_tcase("urUSMHostAlloc");
     tcase_add_test(tc, host_alloc);
     tcase_add_test(tc, alignment_not_power_of_two_is_invalid_value);
     suite_add_tcase(s, tc);
-    tc = tcase("urUSMDeviceAlloc");
+    tc = oclt_tcase("urUSMDeviceAlloc");
     tcase_add_test(tc, device_alloc);
     suite_add_tcase(s, tc);
-    tc = tcase("urUSMSharedAlloc");
+    tc = oclt_tcase("urUSMSharedAlloc");
     tcase_add_test(tc, shared_alloc);
     tcase_add_test(tc, shared_alloc_aligned);
     tcase_add_test(tc, device_flags_are_checked_with_device_mask);
     suite_add_tcase(s, tc);
-    tc = tcase("urUSMFree");
+    tc = oclt_tcase("urUSMFree");
     tcase_add_test(tc, free_unsupported_without_usm);
     suite_add_tcase(s, tc);
-    tc = tcase("urUSMPoolCreate");
+    tc = oclt_tcase("urUSMPoolCreate");
     tcase_add_test(tc, pool_is_unsupported);
     suite_add_tcase(s, tc);
-    tc = tcase("urUSMGetMemAllocInfo");
+    tc = oclt_tcase("urUSMGetMemAllocInfo");
     tcase_add_test(tc, alloc_info_without_usm_is_unsupported);
     usm_cases_add_info(tc);
     tcase_add_test(tc, alloc_info_pool_is_unsupported_enumeration);
     suite_add_tcase(s, tc);
-    tc = tcase("urEnqueueUSMFill");
+    tc = oclt_tcase("urEnqueueUSMFill");
     tcase_add_test(tc, fill_power_of_two_pattern);
     tcase_add_test(tc, fill_odd_pattern);
     suite_add_tcase(s, tc);
-    tc = tcase("urEnqueueUSMMemcpy");
+    tc = oclt_tcase("urEnqueueUSMMemcpy");
     tcase_add_test(tc, memcpy_device_round_trip);
     suite_add_tcase(s, tc);
-    tc = tcase("urEnqueueUSMPrefetch");
+    tc = oclt_tcase("urEnqueueUSMPrefetch");
     tcase_add_test(tc, prefetch_returns_event);
     suite_add_tcase(s, tc);
-    tc = tcase("urEnqueueUSMAdvise");
+    tc = oclt_tcase("urEnqueueUSMAdvise");
     tcase_add_test(tc, advise_returns_event);
     suite_add_tcase(s, tc);
-    tc = tcase("urEnqueueUSMFill2D");
+    tc = oclt_tcase("urEnqueueUSMFill2D");
     tcase_add_test(tc, fill_2d_fills_rows);
     tcase_add_test(tc, fill_2d_unaligned_rows_are_copied);
     suite_add_tcase(s, tc);
-    tc = tcase("urEnqueueUSMMemcpy2D");
+    tc = oclt_tcase("urEnqueueUSMMemcpy2D");
     tcase_add_test(tc, memcpy_2d_copies_rows);
     usm_cases_add_ranges(tc);
     suite_add_tcase(s, tc);
-    tc = tcase("urEnqueueKernelLaunchWithArgsExp");
+    tc = oclt_tcase("urEnqueueKernelLaunchWithArgsExp");
     tcase_add_test(tc, launch_with_pointer_argument);
     suite_add_tcase(s, tc);
     return oclt_main(s);
