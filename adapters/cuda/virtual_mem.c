@@ -252,12 +252,4 @@ URC_RETAIN_RELEASE_RESULT(cuda_physical_mem, ur_physical_mem_handle_t, CUDA_PHYS
                           UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPhysicalMemRelease",
                           physical_destroy)
 
-ur_result_t cuda_physical_mem_get_info(ur_physical_mem_handle_t hPhysicalMem,
-                                       ur_physical_mem_info_t propName, size_t propSize,
-                                       void *pPropValue, size_t *pPropSizeRet) {
-    cuda_physical_mem_t *m = CUDA_PHYSICAL(hPhysicalMem);
-    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    return urc_physical_mem_info(&out, propName, (ur_context_handle_t)m->ctx,
-                                 (ur_device_handle_t)m->dev, m->size, &m->props,
-                                 urc_refcount(&m->obj));
-}
+URC_PHYSICAL_MEM_GET_INFO(cuda, CUDA_PHYSICAL)

@@ -169,12 +169,4 @@ URC_RETAIN_RELEASE_RESULT(l0_physical_mem, ur_physical_mem_handle_t, L0_PHYSICAL
                           UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPhysicalMemRelease",
                           physical_destroy)
 
-ur_result_t l0_physical_mem_get_info(ur_physical_mem_handle_t hPhysicalMem,
-                                     ur_physical_mem_info_t propName, size_t propSize,
-                                     void *pPropValue, size_t *pPropSizeRet) {
-    l0_physical_mem_t *m = L0_PHYSICAL(hPhysicalMem);
-    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    return urc_physical_mem_info(&out, propName, (ur_context_handle_t)m->ctx,
-                                 (ur_device_handle_t)m->dev, m->size, &m->props,
-                                 urc_refcount(&m->obj));
-}
+URC_PHYSICAL_MEM_GET_INFO(l0, L0_PHYSICAL)
