@@ -37,6 +37,11 @@ START_TEST(export_bad_arguments) {
     ck_assert_ur(urMemoryExportExportMemoryHandleExp(urc_test_opened.context,
                                                      urc_test_opened.device, fd_type, p, NULL),
                  UR_RESULT_ERROR_INVALID_NULL_POINTER);
+    // Never as a type this adapter does not export.
+    ck_assert_ur(urMemoryExportExportMemoryHandleExp(urc_test_opened.context,
+                                                     urc_test_opened.device,
+                                                     UR_EXP_EXTERNAL_MEM_TYPE_WIN32_NT, p, &fd),
+                 UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
     // Exported only from its start.
     ck_assert_ur(urMemoryExportExportMemoryHandleExp(
                      urc_test_opened.context, urc_test_opened.device, fd_type, (char *)p + 8, &fd),
