@@ -185,3 +185,19 @@ ur_exp_image_mem_native_handle_t urc_test_image_alloc(ur_context_handle_t contex
     ck_assert(m != 0);
     return m;
 }
+
+ur_program_build_status_t urc_test_build_status(ur_program_handle_t program,
+                                                ur_device_handle_t device) {
+    ur_program_build_status_t s = UR_PROGRAM_BUILD_STATUS_FORCE_UINT32;
+    ck_assert_ur_ok(
+        urProgramGetBuildInfo(program, device, UR_PROGRAM_BUILD_INFO_STATUS, sizeof s, &s, NULL));
+    return s;
+}
+
+ur_program_binary_type_t urc_test_binary_type(ur_program_handle_t program,
+                                              ur_device_handle_t device) {
+    ur_program_binary_type_t t = UR_PROGRAM_BINARY_TYPE_FORCE_UINT32;
+    ck_assert_ur_ok(urProgramGetBuildInfo(program, device, UR_PROGRAM_BUILD_INFO_BINARY_TYPE,
+                                          sizeof t, &t, NULL));
+    return t;
+}

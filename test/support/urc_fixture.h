@@ -77,4 +77,10 @@ ur_exp_image_mem_native_handle_t urc_test_image_alloc(ur_context_handle_t contex
                                                       const ur_image_format_t *f,
                                                       const ur_image_desc_t *d);
 
+/// urProgramGetBuildInfo's STATUS and BINARY_TYPE of `program` on `device`, asserted to answer.
+ur_program_build_status_t urc_test_build_status(ur_program_handle_t program,
+                                                ur_device_handle_t device);
+ur_program_binary_type_t urc_test_binary_type(ur_program_handle_t program,
+                                              ur_device_handle_t device);
+
 #endif // URC_TEST_SUPPORT_URC_FIXTURE_H
