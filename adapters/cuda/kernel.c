@@ -262,10 +262,7 @@ ur_result_t cuda_kernel_create_with_native_handle(ur_native_handle_t hNativeKern
     return res;
 }
 
-ur_result_t cuda_kernel_retain(ur_kernel_handle_t hKernel) {
-    urc_user_retain(&CUDA_KERNEL(hKernel)->obj);
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN(cuda_kernel, ur_kernel_handle_t, CUDA_KERNEL)
 
 ur_result_t cuda_kernel_release(ur_kernel_handle_t hKernel) {
     cuda_kernel_t *k = CUDA_KERNEL(hKernel);

@@ -38,10 +38,7 @@ ur_result_t cuda_sampler_create(ur_context_handle_t hContext, const ur_sampler_d
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t cuda_sampler_retain(ur_sampler_handle_t hSampler) {
-    urc_user_retain(&CUDA_SAMPLER(hSampler)->obj);
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN(cuda_sampler, ur_sampler_handle_t, CUDA_SAMPLER)
 
 ur_result_t cuda_sampler_release(ur_sampler_handle_t hSampler) {
     cuda_sampler_t *s = CUDA_SAMPLER(hSampler);

@@ -12,6 +12,7 @@
 #include "env/env.h"
 #include "l0_internal.h"
 #include "core/pnext.h"
+#include "core/release.h"
 
 static bool grow(void **array, uint32_t *cap, uint32_t need, size_t elem) {
     if (need <= *cap)
@@ -435,10 +436,7 @@ ur_result_t l0_queue_create(ur_context_handle_t hContext, ur_device_handle_t hDe
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t l0_queue_retain(ur_queue_handle_t hQueue) {
-    urc_user_retain(&L0_QUEUE(hQueue)->obj);
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN(l0_queue, ur_queue_handle_t, L0_QUEUE)
 
 // The user's last release finishes the queue's work and drops what the queue holds; the object
 // itself goes when the last event made on it goes too.

@@ -82,10 +82,7 @@ ur_result_t l0_sampler_create(ur_context_handle_t hContext, const ur_sampler_des
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t l0_sampler_retain(ur_sampler_handle_t hSampler) {
-    urc_user_retain(&L0_SAMPLER(hSampler)->obj);
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN(l0_sampler, ur_sampler_handle_t, L0_SAMPLER)
 
 ur_result_t l0_sampler_release(ur_sampler_handle_t hSampler) {
     ur_result_t released;

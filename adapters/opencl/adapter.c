@@ -2,6 +2,7 @@
 // The adapter object: one per process, created on the first urAdapterGet, its platforms
 // destroyed when the last reference goes.
 #include "ocl_internal.h"
+#include "core/release.h"
 
 static struct ur_adapter_handle_t_ the_adapter = {
     .obj = {.ddi = &ocl_ddi, .refcount = 0, .kind = URC_KIND_ADAPTER},
@@ -33,10 +34,7 @@ ur_result_t ocl_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t ocl_adapter_retain(ur_adapter_handle_t hAdapter) {
-    urc_user_retain(&hAdapter->obj);
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN(ocl_adapter, ur_adapter_handle_t, )
 
 ur_result_t ocl_adapter_release(ur_adapter_handle_t hAdapter) {
     switch (urc_user_release(&hAdapter->obj)) {

@@ -55,10 +55,7 @@ ur_result_t ocl_kernel_create(ur_program_handle_t hProgram, const char *pKernelN
     return result;
 }
 
-ur_result_t ocl_kernel_retain(ur_kernel_handle_t hKernel) {
-    urc_user_retain(&hKernel->obj);
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN(ocl_kernel, ur_kernel_handle_t, )
 
 ur_result_t ocl_kernel_release(ur_kernel_handle_t hKernel) {
     ur_result_t released;

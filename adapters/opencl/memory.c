@@ -78,10 +78,7 @@ ur_result_t ocl_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t f
     return result;
 }
 
-ur_result_t ocl_mem_retain(ur_mem_handle_t hMem) {
-    urc_user_retain(&hMem->obj);
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN(ocl_mem, ur_mem_handle_t, )
 
 ur_result_t ocl_mem_release(ur_mem_handle_t hMem) {
     ur_result_t released;

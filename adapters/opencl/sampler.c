@@ -91,10 +91,7 @@ ur_result_t ocl_sampler_create(ur_context_handle_t hContext, const ur_sampler_de
     return result;
 }
 
-ur_result_t ocl_sampler_retain(ur_sampler_handle_t hSampler) {
-    urc_user_retain(&hSampler->obj);
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN(ocl_sampler, ur_sampler_handle_t, )
 
 ur_result_t ocl_sampler_release(ur_sampler_handle_t hSampler) {
     ur_result_t released;

@@ -27,16 +27,21 @@ static inline bool urc_release_destroys(urc_release_t released, ur_result_t refu
     }
 }
 
+/// urXRetain of one kind of adapter object: `prefix`_retain takes a `handle_t` whose object is
+/// `object(h)`.
+#define URC_RETAIN(prefix, handle_t, object)                                                       \
+    ur_result_t prefix##_retain(handle_t h) {                                                      \
+        urc_user_retain(&object(h)->obj);                                                          \
+        return UR_RESULT_SUCCESS;                                                                  \
+    }
+
 /// urXRetain and urXRelease of one kind of adapter object: `prefix`_retain and `prefix`_release
 /// take a `handle_t`, `object(h)` is the object (whose header is its `obj`), `drop(object(h))`
 /// drops the user's reference (urc_user_release or a kind's own rule), and the last reference
 /// of any kind calls `destroy(object(h))`; a release past zero is `refused` with a message
 /// naming `entry_point`.
 #define URC_RETAIN_RELEASE_BY(prefix, handle_t, object, drop, refused, entry_point, destroy)       \
-    ur_result_t prefix##_retain(handle_t h) {                                                      \
-        urc_user_retain(&object(h)->obj);                                                          \
-        return UR_RESULT_SUCCESS;                                                                  \
-    }                                                                                              \
+    URC_RETAIN(prefix, handle_t, object)                                                           \
     ur_result_t prefix##_release(handle_t h) {                                                     \
         ur_result_t result;                                                                        \
         if (urc_release_destroys(drop(object(h)), refused, entry_point, &result))                  \
@@ -54,10 +59,7 @@ static inline bool urc_release_destroys(urc_release_t released, ur_result_t refu
 /// As URC_RETAIN_RELEASE for objects whose destruction can fail: urXRelease answers what
 /// `destroy(object(h))` returns.
 #define URC_RETAIN_RELEASE_RESULT(prefix, handle_t, object, refused, entry_point, destroy)         \
-    ur_result_t prefix##_retain(handle_t h) {                                                      \
-        urc_user_retain(&object(h)->obj);                                                          \
-        return UR_RESULT_SUCCESS;                                                                  \
-    }                                                                                              \
+    URC_RETAIN(prefix, handle_t, object)                                                           \
     ur_result_t prefix##_release(handle_t h) {                                                     \
         ur_result_t result;                                                                        \
         if (urc_release_destroys(urc_user_release(&object(h)->obj), refused, entry_point,          \

@@ -91,25 +91,21 @@ ur_result_t urc_image_check_copy_use(const urc_image_t *src, const void *src_con
                                      const void *queue_context, ur_rect_offset_t src_origin,
                                      ur_rect_offset_t dst_origin, ur_rect_region_t region);
 
+/// One image read or write entry point `name`, forwarded to `transfer(write, <its arguments>)`.
+#define URC_IMAGE_TRANSFER_ENTRY(name, transfer, write, blocking, host)                            \
+    ur_result_t name(ur_queue_handle_t hQueue, ur_mem_handle_t hImage, bool blocking,              \
+                     ur_rect_offset_t origin, ur_rect_region_t region, size_t rowPitch,            \
+                     size_t slicePitch, void *host, uint32_t numEventsInWaitList,                  \
+                     const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {       \
+        return transfer(write, hQueue, hImage, blocking, origin, region, rowPitch, slicePitch,     \
+                        host, numEventsInWaitList, phEventWaitList, phEvent);                      \
+    }
+
 /// urEnqueueMemImageRead and urEnqueueMemImageWrite of adapter `prefix`, both forwarded to its
 /// `transfer(bool write, <the entry point's arguments>)`.
 #define URC_IMAGE_READ_WRITE(prefix, transfer)                                                     \
-    ur_result_t prefix##_enqueue_mem_image_read(                                                   \
-        ur_queue_handle_t hQueue, ur_mem_handle_t hImage, bool blockingRead,                       \
-        ur_rect_offset_t origin, ur_rect_region_t region, size_t rowPitch, size_t slicePitch,      \
-        void *pDst, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,        \
-        ur_event_handle_t *phEvent) {                                                              \
-        return transfer(false, hQueue, hImage, blockingRead, origin, region, rowPitch, slicePitch, \
-                        pDst, numEventsInWaitList, phEventWaitList, phEvent);                      \
-    }                                                                                              \
-    ur_result_t prefix##_enqueue_mem_image_write(                                                  \
-        ur_queue_handle_t hQueue, ur_mem_handle_t hImage, bool blockingWrite,                      \
-        ur_rect_offset_t origin, ur_rect_region_t region, size_t rowPitch, size_t slicePitch,      \
-        void *pSrc, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,        \
-        ur_event_handle_t *phEvent) {                                                              \
-        return transfer(true, hQueue, hImage, blockingWrite, origin, region, rowPitch, slicePitch, \
-                        pSrc, numEventsInWaitList, phEventWaitList, phEvent);                      \
-    }
+    URC_IMAGE_TRANSFER_ENTRY(prefix##_enqueue_mem_image_read, transfer, false, blockingRead, pDst) \
+    URC_IMAGE_TRANSFER_ENTRY(prefix##_enqueue_mem_image_write, transfer, true, blockingWrite, pSrc)
 
 /// Host pitches of a read or write of `region`: 0 means tight (row = width * element size,
 /// slice = row * rows, a 1D array's slice being one row); a given row pitch must cover the

@@ -31,28 +31,26 @@ ur_result_t urc_buffer_check_sub_buffer(bool parent_is_image, bool parent_is_sub
                                         size_t parent_size, ur_mem_flags_t parent_flags,
                                         ur_mem_flags_t *flags, const ur_buffer_region_t *region);
 
+/// One rectangular buffer read or write entry point `name`, forwarded to
+/// `transfer_rect(write, <its arguments>)`.
+#define URC_BUFFER_RECT_ENTRY(name, transfer_rect, write, blocking, host)                          \
+    ur_result_t name(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer, bool blocking,             \
+                     ur_rect_offset_t bufferOrigin, ur_rect_offset_t hostOrigin,                   \
+                     ur_rect_region_t region, size_t bufferRowPitch, size_t bufferSlicePitch,      \
+                     size_t hostRowPitch, size_t hostSlicePitch, void *host,                       \
+                     uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,       \
+                     ur_event_handle_t *phEvent) {                                                 \
+        return transfer_rect(write, hQueue, hBuffer, blocking, bufferOrigin, hostOrigin, region,   \
+                             bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, host, \
+                             numEventsInWaitList, phEventWaitList, phEvent);                       \
+    }
+
 /// urEnqueueMemBufferReadRect and urEnqueueMemBufferWriteRect of adapter `prefix`, both
 /// forwarded to its `transfer_rect(bool write, <the entry point's arguments>)`.
 #define URC_BUFFER_RECT_READ_WRITE(prefix, transfer_rect)                                          \
-    ur_result_t prefix##_enqueue_mem_buffer_read_rect(                                             \
-        ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer, bool blockingRead,                      \
-        ur_rect_offset_t bufferOrigin, ur_rect_offset_t hostOrigin, ur_rect_region_t region,       \
-        size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch,                       \
-        size_t hostSlicePitch, void *pDst, uint32_t numEventsInWaitList,                           \
-        const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {                    \
-        return transfer_rect(false, hQueue, hBuffer, blockingRead, bufferOrigin, hostOrigin,       \
-                             region, bufferRowPitch, bufferSlicePitch, hostRowPitch,               \
-                             hostSlicePitch, pDst, numEventsInWaitList, phEventWaitList, phEvent); \
-    }                                                                                              \
-    ur_result_t prefix##_enqueue_mem_buffer_write_rect(                                            \
-        ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer, bool blockingWrite,                     \
-        ur_rect_offset_t bufferOrigin, ur_rect_offset_t hostOrigin, ur_rect_region_t region,       \
-        size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch,                       \
-        size_t hostSlicePitch, void *pSrc, uint32_t numEventsInWaitList,                           \
-        const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {                    \
-        return transfer_rect(true, hQueue, hBuffer, blockingWrite, bufferOrigin, hostOrigin,       \
-                             region, bufferRowPitch, bufferSlicePitch, hostRowPitch,               \
-                             hostSlicePitch, pSrc, numEventsInWaitList, phEventWaitList, phEvent); \
-    }
+    URC_BUFFER_RECT_ENTRY(prefix##_enqueue_mem_buffer_read_rect, transfer_rect, false,             \
+                          blockingRead, pDst)                                                      \
+    URC_BUFFER_RECT_ENTRY(prefix##_enqueue_mem_buffer_write_rect, transfer_rect, true,             \
+                          blockingWrite, pSrc)
 
 #endif // URC_COMMON_MEMORY_BUFFER_H
