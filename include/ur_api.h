@@ -5232,8 +5232,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urProgramLinkExp(
 ///   - UR_RESULT_ERROR_INVALID_SIZE when `size == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urUSMContextMemcpyExp(
     ur_context_handle_t hContext,  ///< [in]
-    void *pDst,  ///< [in]
-    const void *pSrc,  ///< [in]
+    void *pDst,  ///< [in][bounds(0,size)]
+    const void *pSrc,  ///< [in][bounds(0,size)]
     size_t size  ///< [in]
 );
 
@@ -5573,8 +5573,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendKernelLaunchWithArgsExp
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendUSMMemcpyExp(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    void *pDst,  ///< [in]
-    const void *pSrc,  ///< [in]
+    void *pDst,  ///< [in][bounds(0,size)]
+    const void *pSrc,  ///< [in][bounds(0,size)]
     size_t size,  ///< [in]
     uint32_t numSyncPointsInWaitList,  ///< [in]
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,  ///< [in][opt]
@@ -5601,7 +5601,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendUSMMemcpyExp(
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendUSMFillExp(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    void *pMemory,  ///< [in]
+    void *pMemory,  ///< [in][bounds(0,size)]
     const void *pPattern,  ///< [in]
     size_t patternSize,  ///< [in]
     size_t size,  ///< [in]
@@ -5627,8 +5627,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendUSMFillExp(
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferCopyExp(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    ur_mem_handle_t hSrcMem,  ///< [in]
-    ur_mem_handle_t hDstMem,  ///< [in]
+    ur_mem_handle_t hSrcMem,  ///< [in][bounds(srcOffset,size)]
+    ur_mem_handle_t hDstMem,  ///< [in][bounds(dstOffset,size)]
     size_t srcOffset,  ///< [in]
     size_t dstOffset,  ///< [in]
     size_t size,  ///< [in]
@@ -5654,7 +5654,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferCopyExp(
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferWriteExp(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    ur_mem_handle_t hBuffer,  ///< [in]
+    ur_mem_handle_t hBuffer,  ///< [in][bounds(offset,size)]
     size_t offset,  ///< [in]
     size_t size,  ///< [in]
     const void *pSrc,  ///< [in]
@@ -5680,7 +5680,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferWriteExp(
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferReadExp(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    ur_mem_handle_t hBuffer,  ///< [in]
+    ur_mem_handle_t hBuffer,  ///< [in][bounds(offset,size)]
     size_t offset,  ///< [in]
     size_t size,  ///< [in]
     void *pDst,  ///< [in]
@@ -5706,8 +5706,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferReadExp(
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferCopyRectExp(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    ur_mem_handle_t hSrcMem,  ///< [in]
-    ur_mem_handle_t hDstMem,  ///< [in]
+    ur_mem_handle_t hSrcMem,  ///< [in][bounds(srcOrigin,region)]
+    ur_mem_handle_t hDstMem,  ///< [in][bounds(dstOrigin,region)]
     ur_rect_offset_t srcOrigin,  ///< [in]
     ur_rect_offset_t dstOrigin,  ///< [in]
     ur_rect_region_t region,  ///< [in]
@@ -5737,7 +5737,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferCopyRectExp(
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferWriteRectExp(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    ur_mem_handle_t hBuffer,  ///< [in]
+    ur_mem_handle_t hBuffer,  ///< [in][bounds(bufferOffset,region)]
     ur_rect_offset_t bufferOffset,  ///< [in]
     ur_rect_offset_t hostOffset,  ///< [in]
     ur_rect_region_t region,  ///< [in]
@@ -5768,7 +5768,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferWriteRectExp(
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferReadRectExp(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    ur_mem_handle_t hBuffer,  ///< [in]
+    ur_mem_handle_t hBuffer,  ///< [in][bounds(bufferOffset,region)]
     ur_rect_offset_t bufferOffset,  ///< [in]
     ur_rect_offset_t hostOffset,  ///< [in]
     ur_rect_region_t region,  ///< [in]
@@ -5799,7 +5799,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferReadRectExp(
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferFillExp(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    ur_mem_handle_t hBuffer,  ///< [in]
+    ur_mem_handle_t hBuffer,  ///< [in][bounds(offset,size)]
     const void *pPattern,  ///< [in]
     size_t patternSize,  ///< [in]
     size_t offset,  ///< [in]
@@ -5827,7 +5827,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendMemBufferFillExp(
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendUSMPrefetchExp(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    const void *pMemory,  ///< [in]
+    const void *pMemory,  ///< [in][bounds(0,size)]
     size_t size,  ///< [in]
     ur_usm_migration_flags_t flags,  ///< [in]
     uint32_t numSyncPointsInWaitList,  ///< [in]
@@ -5853,7 +5853,7 @@ UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendUSMPrefetchExp(
 ///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urCommandBufferAppendUSMAdviseExp(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    const void *pMemory,  ///< [in]
+    const void *pMemory,  ///< [in][bounds(0,size)]
     size_t size,  ///< [in]
     ur_usm_advice_flags_t advice,  ///< [in]
     uint32_t numSyncPointsInWaitList,  ///< [in]

@@ -1293,8 +1293,8 @@ typedef ur_result_t(UR_APICALL *ur_pfnUSMPitchedAllocExp_t)(
 );
 typedef ur_result_t(UR_APICALL *ur_pfnUSMContextMemcpyExp_t)(
     ur_context_handle_t hContext,  ///< [in]
-    void *pDst,  ///< [in]
-    const void *pSrc,  ///< [in]
+    void *pDst,  ///< [in][bounds(0,size)]
+    const void *pSrc,  ///< [in][bounds(0,size)]
     size_t size  ///< [in]
 );
 typedef ur_result_t(UR_APICALL *ur_pfnUSMHostAllocUnregisterExp_t)(
@@ -1592,8 +1592,8 @@ typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendKernelLaunchWithArgsExp
 );
 typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendUSMMemcpyExp_t)(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    void *pDst,  ///< [in]
-    const void *pSrc,  ///< [in]
+    void *pDst,  ///< [in][bounds(0,size)]
+    const void *pSrc,  ///< [in][bounds(0,size)]
     size_t size,  ///< [in]
     uint32_t numSyncPointsInWaitList,  ///< [in]
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,  ///< [in][opt]
@@ -1605,7 +1605,7 @@ typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendUSMMemcpyExp_t)(
 );
 typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendUSMFillExp_t)(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    void *pMemory,  ///< [in]
+    void *pMemory,  ///< [in][bounds(0,size)]
     const void *pPattern,  ///< [in]
     size_t patternSize,  ///< [in]
     size_t size,  ///< [in]
@@ -1619,8 +1619,8 @@ typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendUSMFillExp_t)(
 );
 typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendMemBufferCopyExp_t)(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    ur_mem_handle_t hSrcMem,  ///< [in]
-    ur_mem_handle_t hDstMem,  ///< [in]
+    ur_mem_handle_t hSrcMem,  ///< [in][bounds(srcOffset,size)]
+    ur_mem_handle_t hDstMem,  ///< [in][bounds(dstOffset,size)]
     size_t srcOffset,  ///< [in]
     size_t dstOffset,  ///< [in]
     size_t size,  ///< [in]
@@ -1634,7 +1634,7 @@ typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendMemBufferCopyExp_t)(
 );
 typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendMemBufferWriteExp_t)(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    ur_mem_handle_t hBuffer,  ///< [in]
+    ur_mem_handle_t hBuffer,  ///< [in][bounds(offset,size)]
     size_t offset,  ///< [in]
     size_t size,  ///< [in]
     const void *pSrc,  ///< [in]
@@ -1648,7 +1648,7 @@ typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendMemBufferWriteExp_t)(
 );
 typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendMemBufferReadExp_t)(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    ur_mem_handle_t hBuffer,  ///< [in]
+    ur_mem_handle_t hBuffer,  ///< [in][bounds(offset,size)]
     size_t offset,  ///< [in]
     size_t size,  ///< [in]
     void *pDst,  ///< [in]
@@ -1662,8 +1662,8 @@ typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendMemBufferReadExp_t)(
 );
 typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendMemBufferCopyRectExp_t)(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    ur_mem_handle_t hSrcMem,  ///< [in]
-    ur_mem_handle_t hDstMem,  ///< [in]
+    ur_mem_handle_t hSrcMem,  ///< [in][bounds(srcOrigin,region)]
+    ur_mem_handle_t hDstMem,  ///< [in][bounds(dstOrigin,region)]
     ur_rect_offset_t srcOrigin,  ///< [in]
     ur_rect_offset_t dstOrigin,  ///< [in]
     ur_rect_region_t region,  ///< [in]
@@ -1681,7 +1681,7 @@ typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendMemBufferCopyRectExp_t)
 );
 typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendMemBufferWriteRectExp_t)(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    ur_mem_handle_t hBuffer,  ///< [in]
+    ur_mem_handle_t hBuffer,  ///< [in][bounds(bufferOffset,region)]
     ur_rect_offset_t bufferOffset,  ///< [in]
     ur_rect_offset_t hostOffset,  ///< [in]
     ur_rect_region_t region,  ///< [in]
@@ -1700,7 +1700,7 @@ typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendMemBufferWriteRectExp_t
 );
 typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendMemBufferReadRectExp_t)(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    ur_mem_handle_t hBuffer,  ///< [in]
+    ur_mem_handle_t hBuffer,  ///< [in][bounds(bufferOffset,region)]
     ur_rect_offset_t bufferOffset,  ///< [in]
     ur_rect_offset_t hostOffset,  ///< [in]
     ur_rect_region_t region,  ///< [in]
@@ -1719,7 +1719,7 @@ typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendMemBufferReadRectExp_t)
 );
 typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendMemBufferFillExp_t)(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    ur_mem_handle_t hBuffer,  ///< [in]
+    ur_mem_handle_t hBuffer,  ///< [in][bounds(offset,size)]
     const void *pPattern,  ///< [in]
     size_t patternSize,  ///< [in]
     size_t offset,  ///< [in]
@@ -1734,7 +1734,7 @@ typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendMemBufferFillExp_t)(
 );
 typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendUSMPrefetchExp_t)(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    const void *pMemory,  ///< [in]
+    const void *pMemory,  ///< [in][bounds(0,size)]
     size_t size,  ///< [in]
     ur_usm_migration_flags_t flags,  ///< [in]
     uint32_t numSyncPointsInWaitList,  ///< [in]
@@ -1747,7 +1747,7 @@ typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendUSMPrefetchExp_t)(
 );
 typedef ur_result_t(UR_APICALL *ur_pfnCommandBufferAppendUSMAdviseExp_t)(
     ur_exp_command_buffer_handle_t hCommandBuffer,  ///< [in]
-    const void *pMemory,  ///< [in]
+    const void *pMemory,  ///< [in][bounds(0,size)]
     size_t size,  ///< [in]
     ur_usm_advice_flags_t advice,  ///< [in]
     uint32_t numSyncPointsInWaitList,  ///< [in]

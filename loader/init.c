@@ -7,6 +7,7 @@
 #include "core/alloc.h"
 #include "env/env.h"
 #include "core/info.h"
+#include "core/quarantine.h"
 #include "intercept.h"
 #include "loader.h"
 #include "ur_checks.h"
@@ -188,8 +189,10 @@ UR_APIEXPORT ur_result_t UR_APICALL urLoaderConfigRelease(ur_loader_config_handl
         return result;
     if (atomic_fetch_sub_explicit(&hLoaderConfig->refcount, 1, memory_order_acq_rel) == 1) {
         pthread_mutex_destroy(&hLoaderConfig->lock);
+        // Parked, not freed: a later call finds magic 0 and is refused (docs/released-handles.md).
         hLoaderConfig->magic = 0;
-        free(hLoaderConfig);
+        urc_quarantine_park(URC_QUARANTINE_OTHER, hLoaderConfig, sizeof *hLoaderConfig,
+                            sizeof hLoaderConfig->magic);
     }
     return UR_RESULT_SUCCESS;
 }
@@ -229,7 +232,7 @@ urLoaderConfigEnableLayer(ur_loader_config_handle_t hLoaderConfig, const char *p
     unsigned bit = urc_layer_bit(pLayerName);
     if (bit != 0) {
         // Full validation is the built-in parameter checks plus leak and lifetime checking;
-        // urc has no bounds checking (README, "Layers").
+        // urc has no bounds checking (docs/debugging.md).
         atomic_fetch_or(&hLoaderConfig->layers, bit);
         return UR_RESULT_SUCCESS;
     }

@@ -5,4 +5,10 @@
 #include "core/static_adapter.h"
 #include "cuda_internal.h"
 
-URC_STATIC_ADAPTER(cuda, UR_BACKEND_CUDA, cuda_log, cuda_platform_teardown)
+// The last release frees the handles released before it, then tears the platform down.
+static void teardown(void) {
+    urc_quarantine_drain(); // released handles are freed at last
+    cuda_platform_teardown();
+}
+
+URC_STATIC_ADAPTER(cuda, UR_BACKEND_CUDA, cuda_log, teardown)

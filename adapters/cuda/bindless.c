@@ -22,9 +22,14 @@ bool cuda_bindless_available(void) {
 
 #define BL_BUCKETS 256
 
+// Image memory freed while image handles still refer to it is kept until the last of them is
+// destroyed (the driver's objects would otherwise point at a destroyed array): `freed` hides it
+// from every lookup, `views` counts the handles over it (over a mipmap or any of its levels).
 typedef struct mem_node_t {
     struct mem_node_t *next;
     cuda_bl_mem_t m;
+    uint32_t views;
+    bool freed;
 } mem_node_t;
 
 typedef struct view_node_t {
@@ -33,6 +38,7 @@ typedef struct view_node_t {
     bool sampled;
     cuda_context_t *ctx;
     cuda_device_t *dev;
+    uintptr_t mem; // the image memory it keeps alive (0: USM)
 } view_node_t;
 
 static pthread_rwlock_t bl_lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -47,7 +53,7 @@ bool cuda_bl_mem_find(const cuda_context_t *ctx, uintptr_t handle, cuda_bl_mem_t
     bool found = false;
     pthread_rwlock_rdlock(&bl_lock);
     for (mem_node_t *n = mems[bucket(handle)]; n != NULL; n = n->next)
-        if (n->m.handle == handle && n->m.ctx == ctx) {
+        if (n->m.handle == handle && n->m.ctx == ctx && !n->freed) {
             *out = n->m;
             found = true;
             break;
@@ -69,20 +75,17 @@ bool cuda_bl_mem_add(const cuda_bl_mem_t *m) {
     return true;
 }
 
-// Forgets `handle` and, for a mipmap, its levels. True when it was there.
-static bool mem_remove(uintptr_t handle, const cuda_context_t *ctx) {
-    bool found = false;
-    pthread_rwlock_wrlock(&bl_lock);
-    for (mem_node_t **p = &mems[bucket(handle)]; *p != NULL; p = &(*p)->next)
-        if ((*p)->m.handle == handle && (*p)->m.ctx == ctx) {
-            mem_node_t *dead = *p;
-            *p = dead->next;
-            free(dead);
-            found = true;
-            break;
-        }
-    // Levels hang off their mipmap: a whole sweep, as mipmaps are freed rarely.
-    for (size_t b = 0; found && b < BL_BUCKETS; ++b)
+// The node of `handle` in `ctx`, freed or not; under the lock.
+static mem_node_t **mem_slot(uintptr_t handle, const cuda_context_t *ctx) {
+    mem_node_t **p = &mems[bucket(handle)];
+    while (*p != NULL && !((*p)->m.handle == handle && (*p)->m.ctx == ctx))
+        p = &(*p)->next;
+    return p;
+}
+
+// Takes the levels of mipmap `handle` out of the table; under the write lock.
+static void forget_levels(uintptr_t handle) {
+    for (size_t b = 0; b < BL_BUCKETS; ++b)
         for (mem_node_t **p = &mems[b]; *p != NULL;) {
             if ((*p)->m.kind == CUDA_BL_LEVEL && (*p)->m.owner == handle) {
                 mem_node_t *dead = *p;
@@ -92,15 +95,88 @@ static bool mem_remove(uintptr_t handle, const cuda_context_t *ctx) {
                 p = &(*p)->next;
             }
         }
+}
+
+// The memory an image handle over `m` keeps alive: a level's mipmap, else `m` itself.
+static uintptr_t root_of(const cuda_bl_mem_t *m) {
+    return m->kind == CUDA_BL_LEVEL ? m->owner : m->handle;
+}
+
+// Gives the driver's memory of a record back.
+static ur_result_t destroy_mem(const cuda_bl_mem_t *m) {
+    switch (m->kind) {
+    case CUDA_BL_MIPMAP:
+        return cuda_ok(cu.MipmappedArrayDestroy((CUmipmappedArray)m->handle),
+                       "cuMipmappedArrayDestroy");
+    case CUDA_BL_EXTERNAL_ARRAY: // level 0 of a mapped mipmapped array, which owns it
+        return cuda_ok(cu.MipmappedArrayDestroy((CUmipmappedArray)m->owner),
+                       "cuMipmappedArrayDestroy");
+    default:
+        return cuda_ok(cu.ArrayDestroy((CUarray)m->handle), "cuArrayDestroy");
+    }
+}
+
+// The user's free of `handle`: forgotten at once (a second free, a new handle or a copy is then
+// refused), and its levels with it; destroyed now, or, while image handles refer to it, by the
+// destruction of the last (`*later`). False when it was not there.
+static bool mem_free(uintptr_t handle, const cuda_context_t *ctx, cuda_bl_mem_t *out, bool *later) {
+    bool found = false;
+    *later = false;
+    pthread_rwlock_wrlock(&bl_lock);
+    mem_node_t **p = mem_slot(handle, ctx);
+    if (*p != NULL && !(*p)->freed) {
+        found = true;
+        *out = (*p)->m;
+        if ((*p)->views != 0) {
+            (*p)->freed = true;
+            *later = true;
+        } else {
+            mem_node_t *dead = *p;
+            *p = dead->next;
+            free(dead);
+        }
+        if (out->kind == CUDA_BL_MIPMAP)
+            forget_levels(handle);
+    }
     pthread_rwlock_unlock(&bl_lock);
     return found;
 }
 
-static bool view_add(uint64_t handle, bool sampled, cuda_context_t *ctx, cuda_device_t *dev) {
+// One more image handle over the memory `root`: false when it is gone or freed.
+static bool mem_pin(uintptr_t root, const cuda_context_t *ctx) {
+    pthread_rwlock_wrlock(&bl_lock);
+    mem_node_t *n = *mem_slot(root, ctx);
+    bool ok = n != NULL && !n->freed;
+    if (ok)
+        ++n->views;
+    pthread_rwlock_unlock(&bl_lock);
+    return ok;
+}
+
+// One image handle fewer over `root`; the memory is destroyed when it was freed meanwhile and
+// this was the last handle.
+static ur_result_t mem_unpin(uintptr_t root, const cuda_context_t *ctx) {
+    mem_node_t *dead = NULL;
+    pthread_rwlock_wrlock(&bl_lock);
+    mem_node_t **p = mem_slot(root, ctx);
+    if (*p != NULL && (*p)->views > 0 && --(*p)->views == 0 && (*p)->freed) {
+        dead = *p;
+        *p = dead->next;
+    }
+    pthread_rwlock_unlock(&bl_lock);
+    if (dead == NULL)
+        return UR_RESULT_SUCCESS;
+    ur_result_t r = destroy_mem(&dead->m);
+    free(dead);
+    return r;
+}
+
+static bool view_add(uint64_t handle, bool sampled, cuda_context_t *ctx, cuda_device_t *dev,
+                     uintptr_t mem) {
     view_node_t *n = URC_NEW(view_node_t);
     if (n == NULL)
         return false;
-    *n = (view_node_t){NULL, handle, sampled, ctx, dev};
+    *n = (view_node_t){NULL, handle, sampled, ctx, dev, mem};
     pthread_rwlock_wrlock(&bl_lock);
     size_t b = bucket(handle);
     n->next = views[b];
@@ -109,14 +185,16 @@ static bool view_add(uint64_t handle, bool sampled, cuda_context_t *ctx, cuda_de
     return true;
 }
 
-// Takes a handle of the kind asked for out of the registry; false when there is none.
-static bool view_take(uint64_t handle, bool sampled, const cuda_context_t *ctx) {
+// Takes a handle of the kind asked for out of the registry, with the memory it kept alive;
+// false when there is none.
+static bool view_take(uint64_t handle, bool sampled, const cuda_context_t *ctx, uintptr_t *mem) {
     bool found = false;
     pthread_rwlock_wrlock(&bl_lock);
     for (view_node_t **p = &views[bucket(handle)]; *p != NULL; p = &(*p)->next)
         if ((*p)->handle == handle && (*p)->sampled == sampled && (*p)->ctx == ctx) {
             view_node_t *dead = *p;
             *p = dead->next;
+            *mem = dead->mem;
             free(dead);
             found = true;
             break;
@@ -248,19 +326,12 @@ static ur_result_t free_mem(ur_context_handle_t hContext, ur_device_handle_t hDe
                                       "frees it)"
                                     : "bindless images: a mipmap is freed by "
                                       "urBindlessImagesMipmapFreeExp");
-    // Forgotten first: a second free of the same value is then refused, not passed on.
-    if (!mem_remove(handle, ctx))
+    // Forgotten first: a second free of the same value is then refused, not passed on. Image
+    // handles still over it keep the driver's memory until the last is destroyed.
+    bool later = false;
+    if (!mem_free(handle, ctx, &m, &later))
         return not_ours("image memory", handle);
-    switch (m.kind) {
-    case CUDA_BL_MIPMAP:
-        return cuda_ok(cu.MipmappedArrayDestroy((CUmipmappedArray)handle),
-                       "cuMipmappedArrayDestroy");
-    case CUDA_BL_EXTERNAL_ARRAY: // level 0 of a mapped mipmapped array, which owns it
-        return cuda_ok(cu.MipmappedArrayDestroy((CUmipmappedArray)m.owner),
-                       "cuMipmappedArrayDestroy");
-    default:
-        return cuda_ok(cu.ArrayDestroy((CUarray)handle), "cuArrayDestroy");
-    }
+    return later ? UR_RESULT_SUCCESS : destroy_mem(&m);
 }
 
 ur_result_t cuda_bindless_images_image_free_exp(ur_context_handle_t hContext,
@@ -351,11 +422,19 @@ ur_result_t cuda_bindless_images_unsampled_image_create_exp(
     memset(&rd, 0, sizeof rd);
     rd.resType = CU_RESOURCE_TYPE_ARRAY;
     rd.res.array.hArray = (CUarray)hImageMem;
+    // The handle keeps the memory alive: pinned before the driver sees it, so a concurrent free
+    // cannot destroy it under the new surface.
+    uintptr_t root = root_of(&m);
+    if (!mem_pin(root, ctx))
+        return not_ours("image memory", hImageMem);
     CUsurfObject surf = 0;
-    if ((r = cuda_ok(cu.SurfObjectCreate(&surf, &rd), "cuSurfObjectCreate")) != UR_RESULT_SUCCESS)
+    if ((r = cuda_ok(cu.SurfObjectCreate(&surf, &rd), "cuSurfObjectCreate")) != UR_RESULT_SUCCESS) {
+        (void)mem_unpin(root, ctx);
         return r;
-    if (!view_add(surf, false, ctx, dev)) {
+    }
+    if (!view_add(surf, false, ctx, dev, root)) {
         (void)cu.SurfObjectDestroy(surf);
+        (void)mem_unpin(root, ctx);
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     *phImage = (ur_exp_image_native_handle_t)surf;
@@ -462,7 +541,9 @@ ur_result_t cuda_bindless_images_sampled_image_create_exp(
     cuda_bl_mem_t m;
     CUDA_RESOURCE_DESC rd;
     memset(&rd, 0, sizeof rd);
+    uintptr_t root = 0; // the image memory the handle keeps alive; 0 for USM
     if (cuda_bl_mem_find(ctx, hImageMem, &m)) {
+        root = root_of(&m);
         if ((r = urc_bindless_describe(&b, pImageFormat, pImageDesc, false)) != UR_RESULT_SUCCESS)
             return r;
         if (m.desc.element_size != b.element_size)
@@ -486,12 +567,19 @@ ur_result_t cuda_bindless_images_sampled_image_create_exp(
     }
     CUDA_TEXTURE_DESC td;
     texture_desc(&s, &b, &td);
+    if (root != 0 && !mem_pin(root, ctx))
+        return not_ours("image memory", hImageMem);
     CUtexObject tex = 0;
     if ((r = cuda_ok(cu.TexObjectCreate(&tex, &rd, &td, NULL), "cuTexObjectCreate")) !=
-        UR_RESULT_SUCCESS)
+        UR_RESULT_SUCCESS) {
+        if (root != 0)
+            (void)mem_unpin(root, ctx);
         return r;
-    if (!view_add(tex, true, ctx, dev)) {
+    }
+    if (!view_add(tex, true, ctx, dev, root)) {
         (void)cu.TexObjectDestroy(tex);
+        if (root != 0)
+            (void)mem_unpin(root, ctx);
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     *phImage = (ur_exp_image_native_handle_t)tex;
@@ -505,10 +593,14 @@ static ur_result_t destroy_view(ur_context_handle_t hContext, ur_device_handle_t
     ur_result_t r = cuda_bl_enter(hContext, hDevice, &ctx, &dev);
     if (r != UR_RESULT_SUCCESS)
         return r;
-    if (!view_take(hImage, sampled, ctx))
+    uintptr_t mem = 0;
+    if (!view_take(hImage, sampled, ctx, &mem))
         return not_ours(sampled ? "a sampled image handle" : "an unsampled image handle", hImage);
-    return sampled ? cuda_ok(cu.TexObjectDestroy((CUtexObject)hImage), "cuTexObjectDestroy")
-                   : cuda_ok(cu.SurfObjectDestroy((CUsurfObject)hImage), "cuSurfObjectDestroy");
+    r = sampled ? cuda_ok(cu.TexObjectDestroy((CUtexObject)hImage), "cuTexObjectDestroy")
+                : cuda_ok(cu.SurfObjectDestroy((CUsurfObject)hImage), "cuSurfObjectDestroy");
+    // Then the memory, when it was freed while this handle referred to it.
+    ur_result_t freed = mem != 0 ? mem_unpin(mem, ctx) : UR_RESULT_SUCCESS;
+    return r != UR_RESULT_SUCCESS ? r : freed;
 }
 
 ur_result_t cuda_bindless_images_unsampled_image_handle_destroy_exp(

@@ -139,7 +139,8 @@ ur_result_t cuda_bindless_images_import_external_memory_exp(
             "external import: the descriptor's stype is not EXP_EXTERNAL_MEM_DESC");
     if (size == 0)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "external import: size 0");
-    if ((r = chained_fd(pExternalMemDesc->pNext, &d.handle.fd)) != UR_RESULT_SUCCESS)
+    if ((r = chained_fd(pExternalMemDesc->pNext, &d.handle.fd)) != UR_RESULT_SUCCESS ||
+        (r = urc_bindless_check_external_fd(d.handle.fd, size)) != UR_RESULT_SUCCESS)
         return r;
     d.size = size;
     cuda_external_mem_t *m = URC_NEW(cuda_external_mem_t);
@@ -272,8 +273,7 @@ cuda_bindless_images_release_external_memory_exp(ur_context_handle_t hContext,
         return r;
     // What was mapped from it stays the caller's to free, as in CUDA.
     r = cuda_ok(cu.DestroyExternalMemory(m->ext), "cuDestroyExternalMemory");
-    m->obj.kind = 0; // a second release is refused, not passed on
-    free(m);
+    URC_OBJECT_FREE(m); // a second release is refused, not passed on
     return r;
 }
 
@@ -360,8 +360,7 @@ ur_result_t cuda_bindless_images_release_external_semaphore_exp(
     if (r != UR_RESULT_SUCCESS)
         return r;
     r = cuda_ok(cu.DestroyExternalSemaphore(s->ext), "cuDestroyExternalSemaphore");
-    s->obj.kind = 0;
-    free(s);
+    URC_OBJECT_FREE(s);
     return r;
 }
 

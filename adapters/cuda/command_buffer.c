@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cuda_internal.h"
+#include "queue/command_append.h"
 
 #define CB_CHECK(h)                                                                                \
     do {                                                                                           \
@@ -59,7 +60,7 @@ static void cb_destroy(cuda_cb_t *cb) {
         urc_cb_command_fini(&c->core);
         free(c->wait_nodes);
         free(c->waits);
-        free(c);
+        URC_OBJECT_FREE(c);
     }
     if (cb->exec != NULL || cb->graph != NULL)
         cuda_activate(cb->dev);
@@ -76,7 +77,7 @@ static void cb_destroy(cuda_cb_t *cb) {
         cuda_event_release_internal(cb->core.events[i]);
     urc_cb_fini(&cb->core);
     cuda_context_release_internal(cb->ctx);
-    free(cb);
+    URC_OBJECT_FREE(cb);
 }
 
 ur_result_t cuda_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice,
@@ -106,6 +107,7 @@ ur_result_t cuda_command_buffer_create_exp(ur_context_handle_t hContext, ur_devi
     urc_object_init(&cb->obj, &cuda_ddi, URC_KIND_COMMAND_BUFFER);
     cb->ctx = ctx;
     cb->dev = dev;
+    cuda_rules(dev, &cb->core.rules);
     cuda_context_retain_internal(ctx);
     res = cuda_activate(dev);
     if (res == UR_RESULT_SUCCESS)
@@ -477,16 +479,15 @@ ur_result_t cuda_command_buffer_append_kernel_launch_with_args_exp(
                          numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
-#define APPEND_BEGIN(a, h)                                                                         \
-    do {                                                                                           \
-        ur_result_t begin_res_ =                                                                   \
-            append_begin(&(a), (h), numSyncPointsInWaitList, pSyncPointWaitList,                   \
-                         phCommand != NULL, numEventsInWaitList, phEventWaitList, phEvent);        \
-        if (begin_res_ != UR_RESULT_SUCCESS)                                                       \
-            return begin_res_;                                                                     \
-        if (phCommand != NULL)                                                                     \
-            *phCommand = NULL;                                                                     \
-    } while (0)
+/// append_begin with the ordering parameters of a memory append (common/queue/command_append.h).
+static ur_result_t append_begin_sync(append_t *a, ur_exp_command_buffer_handle_t h,
+                                     const urc_append_sync_t *s) {
+    ur_result_t res = append_begin(a, h, s->num_sync, s->sync, s->out_command != NULL,
+                                   s->num_events, s->events, s->out_event);
+    if (res == UR_RESULT_SUCCESS && s->out_command != NULL)
+        *s->out_command = NULL;
+    return res;
+}
 
 /// One side of a linear copy: device (or unified) memory, else pageable host memory.
 static void copy_side(CUmemorytype *type, const void **host, CUdeviceptr *device, const void *p) {
@@ -517,15 +518,13 @@ static ur_result_t add_copy(append_t *a, void *dst, const void *src, size_t size
         "cuGraphAddMemcpyNode");
 }
 
-ur_result_t cuda_command_buffer_append_usm_memcpy_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, void *pDst, const void *pSrc, size_t size,
-    uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-    uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
-    ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
-    ur_exp_command_buffer_command_handle_t *phCommand) {
+static ur_result_t op_copy(ur_exp_command_buffer_handle_t h, void *dst, const void *src,
+                           size_t size, const urc_append_sync_t *s) {
     append_t a;
-    APPEND_BEGIN(a, hCommandBuffer);
-    return append_end(&a, add_copy(&a, pDst, pSrc, size), NULL, pSyncPoint);
+    ur_result_t res = append_begin_sync(&a, h, s);
+    return res != UR_RESULT_SUCCESS
+               ? res
+               : append_end(&a, add_copy(&a, dst, src, size), NULL, s->out_sync);
 }
 
 /// A fill as memset nodes, as the eager fill does it: one node when the pattern repeats one
@@ -581,102 +580,14 @@ static ur_result_t add_fill(append_t *a, CUdeviceptr dst, const void *pattern, s
     return res;
 }
 
-ur_result_t cuda_command_buffer_append_usm_fill_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, void *pMemory, const void *pPattern,
-    size_t patternSize, size_t size, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
+static ur_result_t op_fill(ur_exp_command_buffer_handle_t h, void *dst, const void *pattern,
+                           size_t pattern_size, size_t size, const urc_append_sync_t *s) {
     append_t a;
-    APPEND_BEGIN(a, hCommandBuffer);
-    ur_result_t res = add_fill(&a, (CUdeviceptr)(uintptr_t)pMemory, pPattern, patternSize, size);
-    return append_end(&a, res, NULL, pSyncPoint);
-}
-
-static ur_result_t check_mem(cuda_cb_t *cb, ur_mem_handle_t m, size_t offset, size_t size) {
-    if (!cuda_is(m, URC_KIND_MEM))
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-    if (CUDA_MEM(m)->ctx != cb->ctx)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
-                             "the buffer belongs to another context than the command buffer");
-    if (!urc_range_fits(CUDA_MEM(m)->size, offset, size))
-        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "range outside the buffer");
-    return UR_RESULT_SUCCESS;
-}
-
-static void *mem_at(ur_mem_handle_t m, size_t offset) {
-    return (void *)(uintptr_t)(CUDA_MEM(m)->ptr + offset);
-}
-
-ur_result_t cuda_command_buffer_append_mem_buffer_copy_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hSrcMem, ur_mem_handle_t hDstMem,
-    size_t srcOffset, size_t dstOffset, size_t size, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    CB_CHECK(hCommandBuffer);
-    cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
-    ur_result_t res = check_mem(cb, hSrcMem, srcOffset, size);
-    if (res == UR_RESULT_SUCCESS)
-        res = check_mem(cb, hDstMem, dstOffset, size);
+    ur_result_t res = append_begin_sync(&a, h, s);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    append_t a;
-    APPEND_BEGIN(a, hCommandBuffer);
-    res = add_copy(&a, mem_at(hDstMem, dstOffset), mem_at(hSrcMem, srcOffset), size);
-    return append_end(&a, res, NULL, pSyncPoint);
-}
-
-ur_result_t cuda_command_buffer_append_mem_buffer_write_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, size_t offset,
-    size_t size, const void *pSrc, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    CB_CHECK(hCommandBuffer);
-    ur_result_t res = check_mem((cuda_cb_t *)hCommandBuffer, hBuffer, offset, size);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    append_t a;
-    APPEND_BEGIN(a, hCommandBuffer);
-    res = add_copy(&a, mem_at(hBuffer, offset), pSrc, size);
-    return append_end(&a, res, NULL, pSyncPoint);
-}
-
-ur_result_t cuda_command_buffer_append_mem_buffer_read_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, size_t offset,
-    size_t size, void *pDst, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    CB_CHECK(hCommandBuffer);
-    ur_result_t res = check_mem((cuda_cb_t *)hCommandBuffer, hBuffer, offset, size);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    append_t a;
-    APPEND_BEGIN(a, hCommandBuffer);
-    res = add_copy(&a, pDst, mem_at(hBuffer, offset), size);
-    return append_end(&a, res, NULL, pSyncPoint);
-}
-
-ur_result_t cuda_command_buffer_append_mem_buffer_fill_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, const void *pPattern,
-    size_t patternSize, size_t offset, size_t size, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    CB_CHECK(hCommandBuffer);
-    ur_result_t res = check_mem((cuda_cb_t *)hCommandBuffer, hBuffer, offset, size);
-    if (res == UR_RESULT_SUCCESS &&
-        (patternSize == 0 || size % patternSize != 0 || (patternSize & (patternSize - 1))))
-        res = urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
-                            "pattern of %zu bytes for a fill of %zu", patternSize, size);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    append_t a;
-    APPEND_BEGIN(a, hCommandBuffer);
-    res = add_fill(&a, CUDA_MEM(hBuffer)->ptr + offset, pPattern, patternSize, size);
-    return append_end(&a, res, NULL, pSyncPoint);
+    res = add_fill(&a, (CUdeviceptr)(uintptr_t)dst, pattern, pattern_size, size);
+    return append_end(&a, res, NULL, s->out_sync);
 }
 
 // ---- rectangular copies ----
@@ -689,17 +600,6 @@ typedef struct rect_t {
     ur_rect_offset_t origin;
     size_t row, slice; // checked, defaults applied
 } rect_t;
-
-static ur_result_t rect_side(rect_t *side, CUmemorytype type, CUdeviceptr device, const void *host,
-                             ur_rect_offset_t origin, const ur_rect_region_t *r, size_t row,
-                             size_t slice, size_t limit) {
-    if (r->width == 0 || r->height == 0 || r->depth == 0)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "an empty rectangle");
-    urc_rect_side_t checked;
-    ur_result_t res = urc_rect_check(&checked, origin, r, row, slice, limit);
-    *side = (rect_t){type, device, host, origin, checked.row, checked.slice};
-    return res;
-}
 
 /// The memcpy parameters for slices [z, z + depth) of one side: one node for the whole box when
 /// each slice is a whole number of rows, else one node per slice (CUDA's 3D copies describe a
@@ -749,143 +649,68 @@ static ur_result_t add_rect(append_t *a, const rect_t *src, const rect_t *dst,
     return res;
 }
 
-static ur_result_t check_rect_mem(cuda_cb_t *cb, ur_mem_handle_t m) {
-    if (!cuda_is(m, URC_KIND_MEM))
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-    if (CUDA_MEM(m)->ctx != cb->ctx)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
-                             "the buffer belongs to another context than the command buffer");
-    return UR_RESULT_SUCCESS;
+static rect_t rect_of(const urc_append_rect_t *r) {
+    return (rect_t){r->host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE,
+                    r->host ? 0 : (CUdeviceptr)(uintptr_t)r->base,
+                    r->host ? r->base : NULL,
+                    r->origin,
+                    r->side.row,
+                    r->side.slice};
 }
 
-static ur_result_t
-append_rect(ur_exp_command_buffer_handle_t hCommandBuffer, const rect_t *src, const rect_t *dst,
-            ur_rect_region_t region, uint32_t numSyncPointsInWaitList,
-            const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-            uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
-            ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
-            ur_exp_command_buffer_command_handle_t *phCommand) {
+static ur_result_t op_rect(ur_exp_command_buffer_handle_t h, const urc_append_rect_t *dst,
+                           const urc_append_rect_t *src, const ur_rect_region_t *region,
+                           const urc_append_sync_t *s) {
+    rect_t to = rect_of(dst), from = rect_of(src);
     append_t a;
-    APPEND_BEGIN(a, hCommandBuffer);
-    return append_end(&a, add_rect(&a, src, dst, &region), NULL, pSyncPoint);
-}
-
-ur_result_t cuda_command_buffer_append_mem_buffer_copy_rect_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hSrcMem, ur_mem_handle_t hDstMem,
-    ur_rect_offset_t srcOrigin, ur_rect_offset_t dstOrigin, ur_rect_region_t region,
-    size_t srcRowPitch, size_t srcSlicePitch, size_t dstRowPitch, size_t dstSlicePitch,
-    uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-    uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
-    ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
-    ur_exp_command_buffer_command_handle_t *phCommand) {
-    CB_CHECK(hCommandBuffer);
-    cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
-    rect_t src, dst;
-    ur_result_t res = check_rect_mem(cb, hSrcMem);
-    if (res == UR_RESULT_SUCCESS)
-        res = check_rect_mem(cb, hDstMem);
-    if (res == UR_RESULT_SUCCESS)
-        res = rect_side(&src, CU_MEMORYTYPE_DEVICE, CUDA_MEM(hSrcMem)->ptr, NULL, srcOrigin,
-                        &region, srcRowPitch, srcSlicePitch, CUDA_MEM(hSrcMem)->size);
-    if (res == UR_RESULT_SUCCESS)
-        res = rect_side(&dst, CU_MEMORYTYPE_DEVICE, CUDA_MEM(hDstMem)->ptr, NULL, dstOrigin,
-                        &region, dstRowPitch, dstSlicePitch, CUDA_MEM(hDstMem)->size);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    return append_rect(hCommandBuffer, &src, &dst, region, numSyncPointsInWaitList,
-                       pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint,
-                       phEvent, phCommand);
-}
-
-/// A rectangle between a buffer and host memory, either way.
-static ur_result_t
-host_rect(ur_exp_command_buffer_handle_t hCommandBuffer, bool write, ur_mem_handle_t hBuffer,
-          ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region,
-          size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch,
-          size_t hostSlicePitch, const void *host, uint32_t numSyncPointsInWaitList,
-          const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-          uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
-          ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
-          ur_exp_command_buffer_command_handle_t *phCommand) {
-    CB_CHECK(hCommandBuffer);
-    rect_t buf, mem;
-    ur_result_t res = check_rect_mem((cuda_cb_t *)hCommandBuffer, hBuffer);
-    if (res == UR_RESULT_SUCCESS)
-        res = rect_side(&buf, CU_MEMORYTYPE_DEVICE, CUDA_MEM(hBuffer)->ptr, NULL, bufferOffset,
-                        &region, bufferRowPitch, bufferSlicePitch, CUDA_MEM(hBuffer)->size);
-    if (res == UR_RESULT_SUCCESS)
-        res = rect_side(&mem, CU_MEMORYTYPE_HOST, 0, host, hostOffset, &region, hostRowPitch,
-                        hostSlicePitch, SIZE_MAX);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    return append_rect(hCommandBuffer, write ? &mem : &buf, write ? &buf : &mem, region,
-                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
-                       phEventWaitList, pSyncPoint, phEvent, phCommand);
-}
-
-ur_result_t cuda_command_buffer_append_mem_buffer_write_rect_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer,
-    ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region,
-    size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch,
-    void *pSrc, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    return host_rect(hCommandBuffer, true, hBuffer, bufferOffset, hostOffset, region,
-                     bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc,
-                     numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
-                     phEventWaitList, pSyncPoint, phEvent, phCommand);
-}
-
-ur_result_t cuda_command_buffer_append_mem_buffer_read_rect_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer,
-    ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region,
-    size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch,
-    void *pDst, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    return host_rect(hCommandBuffer, false, hBuffer, bufferOffset, hostOffset, region,
-                     bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst,
-                     numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
-                     phEventWaitList, pSyncPoint, phEvent, phCommand);
+    ur_result_t res = append_begin_sync(&a, h, s);
+    return res != UR_RESULT_SUCCESS
+               ? res
+               : append_end(&a, add_rect(&a, &from, &to, region), NULL, s->out_sync);
 }
 
 /// Prefetch and advice are hints with no graph node: an empty node keeps the ordering.
-static ur_result_t
-append_hint(ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numSyncPointsInWaitList,
-            const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-            uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
-            ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
-            ur_exp_command_buffer_command_handle_t *phCommand) {
+static ur_result_t op_hint(ur_exp_command_buffer_handle_t h, const urc_append_sync_t *s) {
     append_t a;
-    APPEND_BEGIN(a, hCommandBuffer);
-    ur_result_t res =
+    ur_result_t res = append_begin_sync(&a, h, s);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    res =
         cuda_ok(cu.GraphAddEmptyNode(&a.node, a.cb->graph, a.deps, a.ndeps), "cuGraphAddEmptyNode");
-    return append_end(&a, res, NULL, pSyncPoint);
+    return append_end(&a, res, NULL, s->out_sync);
 }
 
-ur_result_t cuda_command_buffer_append_usm_prefetch_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, const void *pMemory, size_t size,
-    ur_usm_migration_flags_t flags, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)pMemory, (void)size, (void)flags;
-    return append_hint(hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList,
-                       numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+static urc_cb_t *op_buffer(ur_exp_command_buffer_handle_t h) {
+    return cuda_is(h, URC_KIND_COMMAND_BUFFER) ? &((cuda_cb_t *)h)->core : NULL;
 }
 
-ur_result_t cuda_command_buffer_append_usm_advise_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, const void *pMemory, size_t size,
-    ur_usm_advice_flags_t advice, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)pMemory, (void)size, (void)advice;
-    return append_hint(hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList,
-                       numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+// The range rules ask the driver about pointers: the device's context must be current.
+static ur_result_t op_prepare(ur_exp_command_buffer_handle_t h) {
+    return cuda_activate_cached(((cuda_cb_t *)h)->dev);
 }
+
+static bool op_mem(ur_mem_handle_t m, void **base, size_t *size, const void **context) {
+    if (!cuda_is(m, URC_KIND_MEM))
+        return false;
+    *base = (void *)(uintptr_t)CUDA_MEM(m)->ptr;
+    *size = CUDA_MEM(m)->size;
+    *context = CUDA_MEM(m)->ctx;
+    return true;
+}
+
+static const urc_append_ops_t append_ops = {
+    .buffer = op_buffer,
+    .prepare = op_prepare,
+    .mem = op_mem,
+    .copy = op_copy,
+    .fill = op_fill,
+    .rect = op_rect,
+    .hint = op_hint,
+};
+
+#define OPS    (&append_ops)
+#define PREFIX cuda
+#include "queue/command_append_entry_points.inc"
 
 /// The callback records into the graph of `hChildCommandBuffer` (urCommandBufferGetNativeHandleExp
 /// gives its CUgraph; cuStreamBeginCaptureToGraph captures stream work into it), which becomes
@@ -966,6 +791,14 @@ static CUresult set_kernel_node(const CUDA_KERNEL_NODE_PARAMS *p, void *ctx) {
     return cu.GraphExecKernelNodeSetParams(u->exec, u->node, p);
 }
 
+/// A kernel's argument count for the rule table's index checks (UINT32_MAX: unknown).
+static uint32_t kernel_arg_count(const void *kernel) {
+    if (!cuda_is(kernel, URC_KIND_KERNEL))
+        return UINT32_MAX;
+    const cuda_kernel_t *k = CUDA_KERNEL((ur_kernel_handle_t)kernel);
+    return k->params_known ? k->nparams : UINT32_MAX;
+}
+
 ur_result_t cuda_command_buffer_update_kernel_launch_exp(
     ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numKernelUpdates,
     const ur_exp_command_buffer_update_kernel_launch_desc_t *pUpdateKernelLaunch) {
@@ -978,6 +811,8 @@ ur_result_t cuda_command_buffer_update_kernel_launch_exp(
                                ? (cuda_cb_cmd_t *)u->hCommand
                                : NULL;
         res = urc_cb_check_update(&cb->core, c != NULL ? &c->core : NULL, u);
+        if (res == UR_RESULT_SUCCESS)
+            res = urc_rule_update(&cb->core.rules, &c->core, u, kernel_arg_count);
         for (uint32_t m = 0; res == UR_RESULT_SUCCESS && m < u->numNewMemObjArgs; ++m)
             if (u->pNewMemObjArgList[m].hNewMemObjArg != NULL &&
                 !cuda_is(u->pNewMemObjArgList[m].hNewMemObjArg, URC_KIND_MEM))

@@ -54,6 +54,7 @@ void cuda_context_release_internal(cuda_context_t *ctx) {
 
 static void context_destroy(cuda_context_t *ctx) {
     urc_usm_pool_context_destroyed((ur_context_handle_t)ctx); // its default pool, first
+    cuda_usm_async_context_destroyed(ctx); // the record of its enqueued allocations
     // Deleters run last-registered first, as destructors would.
     for (cuda_deleter_t *d = ctx->deleters, *next; d != NULL; d = next) {
         next = d->next;
@@ -62,7 +63,7 @@ static void context_destroy(cuda_context_t *ctx) {
     }
     pthread_mutex_destroy(&ctx->lock);
     free(ctx->devices);
-    free(ctx);
+    URC_OBJECT_FREE(ctx);
 }
 
 URC_RETAIN_RELEASE(cuda_context, ur_context_handle_t, CUDA_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT,

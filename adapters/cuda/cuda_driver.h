@@ -106,6 +106,7 @@
     X(FuncGetName, PFN_cuFuncGetName_v12030, "cuFuncGetName", NULL)                                \
     X(Array3DCreate, PFN_cuArray3DCreate_v3020, "cuArray3DCreate_v2", NULL)                        \
     X(ArrayDestroy, PFN_cuArrayDestroy_v2000, "cuArrayDestroy", NULL)                              \
+    X(Array3DGetDescriptor, PFN_cuArray3DGetDescriptor_v3020, "cuArray3DGetDescriptor_v2", NULL)   \
     X(SurfObjectCreate, PFN_cuSurfObjectCreate_v5000, "cuSurfObjectCreate", NULL)                  \
     X(SurfObjectDestroy, PFN_cuSurfObjectDestroy_v5000, "cuSurfObjectDestroy", NULL)               \
     X(GraphCreate, PFN_cuGraphCreate_v10000, "cuGraphCreate", NULL)                                \

@@ -23,6 +23,7 @@
 #include "env/log.h"
 #include "memory/mapping.h"
 #include "core/object.h"
+#include "core/quarantine.h"
 #include "program/props.h"
 #include "memory/ranges.h"
 #include "program/requirements.h"
@@ -162,6 +163,9 @@ typedef struct cuda_event_t {
     // each signal; `queue` and `stream` stay NULL. NULL for every other event.
     urc_reusable_t *reusable;
     struct cuda_queue_t *signalled_by; // reusable: the latest signal's queue (retained)
+    // An event opened from IPC handle data in the process that exported it: the exporter, held,
+    // whose CUevent this one shares (CUDA refuses such opens).
+    struct cuda_event_t *shares;
 } cuda_event_t;
 
 typedef enum cuda_mem_kind_t {
@@ -510,6 +514,10 @@ ur_result_t cuda_pointer_query(const void *ptr, cuda_pointer_t *info);
 /// the adapter changes the driver's map of allocations (usm_lookup.c).
 extern urc_usm_lookup_cache_t cuda_usm_lookups;
 
+/// The rule table's facts for commands on `dev` (queue/command_rules.h): the lookup above and
+/// the device's launch limits.
+void cuda_rules(const cuda_device_t *dev, urc_rules_t *out);
+
 // ---- program.c ----
 void cuda_program_retain_internal(cuda_program_t *p);
 void cuda_program_release_internal(cuda_program_t *p);
@@ -549,5 +557,8 @@ void cuda_cb_caps(const cuda_device_t *dev, urc_cb_caps_t *caps);
 /// for a program without a module.
 ur_result_t cuda_program_global(cuda_program_t *p, const char *name, CUdeviceptr *address,
                                 size_t *size);
+
+/// usm_pool.c: forgets which of the driver pool's allocations a context being destroyed made.
+void cuda_usm_async_context_destroyed(const cuda_context_t *ctx);
 
 #endif // URC_CUDA_CUDA_INTERNAL_H

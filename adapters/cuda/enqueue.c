@@ -7,6 +7,7 @@
 #include "cuda_internal.h"
 #include "memory/fill.h"
 #include "memory/usm_range.h"
+#include "queue/command_rules.h"
 
 // ---- waits and barriers ----
 
@@ -106,23 +107,28 @@ static ur_result_t queue_and_buffer(ur_queue_handle_t hQueue, ur_mem_handle_t hB
     *m = CUDA_MEM(hBuffer);
     if ((*m)->is_image)
         return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "an image is not a buffer");
-    if ((*m)->ctx != (*q)->ctx)
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    // A buffer of another context is usable where that context has the queue's device: every
+    // context of a device shares its primary CUDA context (UR's CTS copies along a chain of
+    // contexts, urEventWaitTest.WithCrossContextDependencies).
+    if ((*m)->ctx != (*q)->ctx && !cuda_context_has_device((*m)->ctx, (*q)->dev))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                             "the buffer's context does not have the queue's device");
     return UR_RESULT_SUCCESS;
 }
 
 // Begins a command on [offset, offset + size) of one buffer, after checking the range.
+/// A buffer command's checks and start; `pattern` is a fill's pattern size (0 for a copy).
 static ur_result_t buffer_op_begin(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer, size_t offset,
-                                   size_t size, ur_command_t command, uint32_t n,
+                                   size_t size, size_t pattern, ur_command_t command, uint32_t n,
                                    const ur_event_handle_t *events, ur_event_handle_t *phEvent,
                                    cuda_mem_t **m, cuda_op_t *op) {
     cuda_queue_t *q;
     ur_result_t res = queue_and_buffer(hQueue, hBuffer, &q, m);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!urc_range_fits((*m)->size, offset, size))
-        return UR_RESULT_ERROR_INVALID_SIZE;
-    return cuda_op_begin(q, command, n, events, phEvent, op);
+    res = pattern != 0 ? urc_rule_buffer_fill((*m)->size, offset, pattern, size)
+                       : urc_rule_buffer_range((*m)->size, offset, size);
+    return res != UR_RESULT_SUCCESS ? res : cuda_op_begin(q, command, n, events, phEvent, op);
 }
 
 ur_result_t cuda_enqueue_mem_buffer_read(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
@@ -132,7 +138,7 @@ ur_result_t cuda_enqueue_mem_buffer_read(ur_queue_handle_t hQueue, ur_mem_handle
                                          ur_event_handle_t *phEvent) {
     cuda_mem_t *m;
     cuda_op_t op;
-    ur_result_t res = buffer_op_begin(hQueue, hBuffer, offset, size, UR_COMMAND_MEM_BUFFER_READ,
+    ur_result_t res = buffer_op_begin(hQueue, hBuffer, offset, size, 0, UR_COMMAND_MEM_BUFFER_READ,
                                       numEventsInWaitList, phEventWaitList, phEvent, &m, &op);
     if (res != UR_RESULT_SUCCESS)
         return res;
@@ -149,7 +155,7 @@ ur_result_t cuda_enqueue_mem_buffer_write(ur_queue_handle_t hQueue, ur_mem_handl
                                           ur_event_handle_t *phEvent) {
     cuda_mem_t *m;
     cuda_op_t op;
-    ur_result_t res = buffer_op_begin(hQueue, hBuffer, offset, size, UR_COMMAND_MEM_BUFFER_WRITE,
+    ur_result_t res = buffer_op_begin(hQueue, hBuffer, offset, size, 0, UR_COMMAND_MEM_BUFFER_WRITE,
                                       numEventsInWaitList, phEventWaitList, phEvent, &m, &op);
     if (res != UR_RESULT_SUCCESS)
         return res;
@@ -202,7 +208,7 @@ typedef struct rect_side_t {
 // lies within the side.
 static ur_result_t rect_check(rect_side_t *s, const ur_rect_region_t *r) {
     urc_rect_side_t checked;
-    ur_result_t res = urc_rect_check(&checked, s->origin, r, s->row, s->slice, s->limit);
+    ur_result_t res = urc_rule_rect(&checked, s->origin, r, s->row, s->slice, s->limit);
     s->row = checked.row;
     s->slice = checked.slice;
     return res;
@@ -409,8 +415,9 @@ ur_result_t cuda_enqueue_mem_buffer_fill(ur_queue_handle_t hQueue, ur_mem_handle
                                          ur_event_handle_t *phEvent) {
     cuda_mem_t *m;
     cuda_op_t op;
-    ur_result_t res = buffer_op_begin(hQueue, hBuffer, offset, size, UR_COMMAND_MEM_BUFFER_FILL,
-                                      numEventsInWaitList, phEventWaitList, phEvent, &m, &op);
+    ur_result_t res =
+        buffer_op_begin(hQueue, hBuffer, offset, size, patternSize, UR_COMMAND_MEM_BUFFER_FILL,
+                        numEventsInWaitList, phEventWaitList, phEvent, &m, &op);
     if (res != UR_RESULT_SUCCESS)
         return res;
     res = fill(op.stream, m->ptr + offset, pPattern, patternSize, size);
@@ -477,30 +484,23 @@ ur_result_t cuda_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMe
 
 // ---- USM ----
 
-// Checked before the queue is touched: a range past its allocation never reaches the driver.
-// Pointer queries create nothing in the current context, so this thread's record of having
-// made the device's context current is enough (a unified address means the same in any).
-static ur_result_t usm_range(ur_queue_handle_t q, const void *ptr, size_t size) {
-    ur_result_t res = cuda_activate_cached(CUDA_QUEUE(q)->dev);
-    return res != UR_RESULT_SUCCESS
-               ? res
-               : urc_usm_range_check(urc_usm_lookup_cached, &cuda_usm_lookups, ptr, size);
-}
-
-static ur_result_t usm_rows(ur_queue_handle_t q, const void *ptr, size_t pitch, size_t width,
-                            size_t height) {
-    ur_result_t res = cuda_activate_cached(CUDA_QUEUE(q)->dev);
-    return res != UR_RESULT_SUCCESS
-               ? res
-               : urc_usm_range_check_2d(urc_usm_lookup_cached, &cuda_usm_lookups, ptr, pitch, width,
-                                        height);
+// The rule table (common/queue/command_rules.h) is checked before the queue is touched: a
+// range past its allocation never reaches the driver. Pointer queries create nothing in the
+// current context, so this thread's record of having made the device's context current is
+// enough (a unified address means the same in any).
+static ur_result_t queue_rules(ur_queue_handle_t q, urc_rules_t *r) {
+    cuda_rules(CUDA_QUEUE(q)->dev, r);
+    return cuda_activate_cached(CUDA_QUEUE(q)->dev);
 }
 
 ur_result_t cuda_enqueue_usm_fill(ur_queue_handle_t hQueue, void *pMem, size_t patternSize,
                                   const void *pPattern, size_t size, uint32_t numEventsInWaitList,
                                   const ur_event_handle_t *phEventWaitList,
                                   ur_event_handle_t *phEvent) {
-    ur_result_t res = usm_range(hQueue, pMem, size);
+    urc_rules_t rules;
+    ur_result_t res = queue_rules(hQueue, &rules);
+    if (res == UR_RESULT_SUCCESS)
+        res = urc_rule_usm_fill(&rules, pMem, patternSize, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
     cuda_op_t op;
@@ -520,7 +520,10 @@ ur_result_t cuda_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_
                                      size_t height, uint32_t numEventsInWaitList,
                                      const ur_event_handle_t *phEventWaitList,
                                      ur_event_handle_t *phEvent) {
-    ur_result_t res = usm_rows(hQueue, pMem, pitch, width, height);
+    urc_rules_t rules;
+    ur_result_t res = queue_rules(hQueue, &rules);
+    if (res == UR_RESULT_SUCCESS)
+        res = urc_rule_usm_fill_2d(&rules, pMem, pitch, patternSize, width, height);
     if (res != UR_RESULT_SUCCESS)
         return res;
     // The pattern runs on from row to row (common/memory/fill.h). When rows do not each start it
@@ -596,9 +599,10 @@ ur_result_t cuda_enqueue_usm_memcpy(ur_queue_handle_t hQueue, bool blocking, voi
                                     const void *pSrc, size_t size, uint32_t numEventsInWaitList,
                                     const ur_event_handle_t *phEventWaitList,
                                     ur_event_handle_t *phEvent) {
-    ur_result_t res = usm_range(hQueue, pDst, size);
+    urc_rules_t rules;
+    ur_result_t res = queue_rules(hQueue, &rules);
     if (res == UR_RESULT_SUCCESS)
-        res = usm_range(hQueue, pSrc, size);
+        res = urc_rule_usm_memcpy(&rules, pDst, pSrc, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
     if (numEventsInWaitList == 0 && size > 0 && !CUDA_QUEUE(hQueue)->profiling)
@@ -640,11 +644,10 @@ ur_result_t cuda_enqueue_usm_memcpy_2d(ur_queue_handle_t hQueue, bool blocking, 
                                        size_t width, size_t height, uint32_t numEventsInWaitList,
                                        const ur_event_handle_t *phEventWaitList,
                                        ur_event_handle_t *phEvent) {
-    if (width > srcPitch || width > dstPitch)
-        return UR_RESULT_ERROR_INVALID_SIZE;
-    ur_result_t res = usm_rows(hQueue, pDst, dstPitch, width, height);
+    urc_rules_t rules;
+    ur_result_t res = queue_rules(hQueue, &rules);
     if (res == UR_RESULT_SUCCESS)
-        res = usm_rows(hQueue, pSrc, srcPitch, width, height);
+        res = urc_rule_usm_memcpy_2d(&rules, pDst, dstPitch, pSrc, srcPitch, width, height);
     if (res != UR_RESULT_SUCCESS)
         return res;
     cuda_op_t op;
@@ -676,7 +679,9 @@ static ur_result_t managed_range(const cuda_device_t *dev, const void *ptr, size
     ur_result_t res = cuda_pointer_query(ptr, &info);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    res = urc_usm_range_check(urc_usm_lookup_cached, &cuda_usm_lookups, ptr, size);
+    urc_rules_t rules;
+    cuda_rules(dev, &rules);
+    res = urc_rule_usm_hint(&rules, ptr, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
     *applies = info.managed && dev->concurrent_managed;

@@ -134,8 +134,10 @@ static void event_destroy(cuda_event_t *e) {
     if (e->signalled_by != NULL)
         cuda_queue_release_internal(e->signalled_by);
     urc_reusable_delete(e->reusable);
+    if (e->shares != NULL)
+        cuda_event_release_internal(e->shares);
     cuda_context_release_internal(e->ctx);
-    free(e);
+    URC_OBJECT_FREE(e);
 }
 
 void cuda_event_release_internal(cuda_event_t *e) {

@@ -64,7 +64,7 @@ ur_result_t cuda_graph_destroy_exp(ur_exp_graph_handle_t hGraph) {
     cu.GraphDestroy(g->graph);
     pthread_mutex_destroy(&g->lock);
     cuda_context_release_internal(g->ctx);
-    free(g);
+    URC_OBJECT_FREE(g);
     return UR_RESULT_SUCCESS;
 }
 
@@ -209,7 +209,7 @@ cuda_graph_executable_graph_destroy_exp(ur_exp_executable_graph_handle_t hExecut
     cuda_activate(e->ctx->devices[0]);
     cu.GraphExecDestroy(e->exec);
     cuda_context_release_internal(e->ctx);
-    free(e);
+    URC_OBJECT_FREE(e);
     return UR_RESULT_SUCCESS;
 }
 

@@ -241,6 +241,13 @@ ur_result_t cuda_mem_image_create_with_native_handle(ur_native_handle_t hNativeM
         res = cuda_activate(ctx->devices[0]);
     if (res != UR_RESULT_SUCCESS)
         return res;
+    // Only a CUarray makes an image: the driver's surface call crashed inside libcuda on a
+    // buffer's CUdeviceptr. cuArray3DGetDescriptor answers for arrays and refuses the rest.
+    CUDA_ARRAY3D_DESCRIPTOR ad;
+    if (cu.Array3DGetDescriptor == NULL ||
+        cu.Array3DGetDescriptor(&ad, (CUarray)hNativeMem) != CUDA_SUCCESS)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
+                             "the native handle is not a CUDA array (a buffer's CUdeviceptr?)");
     cuda_mem_t *m = cuda_mem_new(ctx, UR_MEM_FLAG_READ_WRITE, img.size, CUDA_MEM_NATIVE);
     if (m == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;

@@ -73,9 +73,23 @@ ur_result_t cuda_ipc_open_mem_handle_exp(ur_context_handle_t hContext, ur_device
         r == CUDA_ERROR_MAP_FAILED)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, (int32_t)r,
                              "cuIpcOpenMemHandle refused the handle (its process may be gone)");
-    if ((res = cuda_ok(r, "cuIpcOpenMemHandle")) == UR_RESULT_SUCCESS)
-        *ppMem = (void *)(uintptr_t)(base + payload.offset);
-    return res;
+    if ((res = cuda_ok(r, "cuIpcOpenMemHandle")) != UR_RESULT_SUCCESS)
+        return res;
+    // The offset comes from the data, which the caller may have forged: it must point inside
+    // the allocation the driver opened.
+    cuda_pointer_t info;
+    res = cuda_pointer_query((void *)(uintptr_t)base, &info);
+    if (res == UR_RESULT_SUCCESS && payload.offset >= info.range)
+        res = urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                            "the handle data's offset %llu lies outside the %zu-byte allocation "
+                            "it names",
+                            (unsigned long long)payload.offset, (size_t)info.range);
+    if (res != UR_RESULT_SUCCESS) {
+        (void)cu.IpcCloseMemHandle(base);
+        return res;
+    }
+    *ppMem = (void *)(uintptr_t)(base + payload.offset);
+    return UR_RESULT_SUCCESS;
 }
 
 ur_result_t cuda_ipc_close_mem_handle_exp(ur_context_handle_t hContext, void *pMem) {

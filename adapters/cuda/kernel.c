@@ -274,7 +274,7 @@ ur_result_t cuda_kernel_release(ur_kernel_handle_t hKernel) {
     pthread_mutex_destroy(&k->lock);
     info_free(k->own_info);
     free(k->big_frame);
-    free(k);
+    URC_OBJECT_FREE(k);
     return UR_RESULT_SUCCESS;
 }
 

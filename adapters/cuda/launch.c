@@ -567,8 +567,10 @@ ur_result_t cuda_enqueue_kernel_launch_with_args_exp(
     if (k->program->dev != q->dev)
         return urc_error_set(UR_RESULT_ERROR_INVALID_KERNEL, 0,
                              "the kernel's program is for another device than the queue's");
+    urc_rules_t rules;
+    cuda_rules(q->dev, &rules);
     ur_result_t res =
-        urc_launch_check(workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, NULL);
+        urc_rule_launch(&rules, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize);
     if (res != UR_RESULT_SUCCESS)
         return res;
     bool zero_offset = true;

@@ -139,7 +139,7 @@ static void mem_destroy(cuda_mem_t *m) {
         cuda_mem_release_internal(m->parent);
     cuda_context_release_internal(m->ctx);
     urc_mappings_destroy(&m->maps);
-    free(m);
+    URC_OBJECT_FREE(m);
 }
 
 URC_RETAIN_RELEASE(cuda_mem, ur_mem_handle_t, CUDA_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT,

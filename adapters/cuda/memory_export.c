@@ -5,6 +5,7 @@
 // cuMemExportToShareableHandle's descriptor, the caller's to close. Which pointers are
 // exportable allocations is common/ipc/mem_export's record.
 #include "ipc/mem_export.h"
+#include "memory/vm_map.h"
 #include "physical_mem.h"
 
 static ur_result_t check(ur_context_handle_t hContext, ur_device_handle_t hDevice) {
@@ -55,10 +56,20 @@ ur_result_t cuda_memory_export_alloc_exportable_memory_exp(
     CUmemAccessDesc access = {{CU_MEM_LOCATION_TYPE_DEVICE, dev->cu},
                               CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
     res = cuda_ok(cu.MemSetAccess(p, reserved, &access, 1), "cuMemSetAccess");
+    // In the record of virtual memory too: urUSMFree refuses it and copies see its range.
+    bool known = false;
+    if (res == UR_RESULT_SUCCESS &&
+        (res = urc_vm_reserve_note((void *)(uintptr_t)p, reserved)) == UR_RESULT_SUCCESS &&
+        (res = urc_vm_map_claim((void *)(uintptr_t)p, reserved, &known)) != UR_RESULT_SUCCESS)
+        (void)urc_vm_free_claim((void *)(uintptr_t)p, reserved, &known);
     if (res == UR_RESULT_SUCCESS) {
         urc_mem_export_t record = {(void *)(uintptr_t)p, reserved, hContext,   hDevice,
                                    handleTypeToExport,   handle,   (uint64_t)0};
         res = urc_mem_export_add(&record);
+        if (res != UR_RESULT_SUCCESS) {
+            urc_vm_unmap_note((void *)(uintptr_t)p, reserved);
+            (void)urc_vm_free_claim((void *)(uintptr_t)p, reserved, &known);
+        }
     }
     if (res != UR_RESULT_SUCCESS)
         goto fail_record;
@@ -85,6 +96,9 @@ ur_result_t cuda_memory_export_free_exportable_memory_exp(ur_context_handle_t hC
     // Work still using the memory must finish first, as with urUSMFree.
     res = cuda_ok(cu.CtxSynchronize(), "cuCtxSynchronize");
     CUdeviceptr p = (CUdeviceptr)(uintptr_t)r.ptr;
+    bool known = false;
+    urc_vm_unmap_note(r.ptr, r.size);
+    (void)urc_vm_free_claim(r.ptr, r.size, &known);
     ur_result_t unmap = cuda_ok(cu.MemUnmap(p, r.size), "cuMemUnmap");
     ur_result_t release =
         cuda_ok(cu.MemRelease((CUmemGenericAllocationHandle)r.native), "cuMemRelease");

@@ -208,7 +208,7 @@ static void program_destroy(cuda_program_t *p) {
     cuda_kernel_infos_free(p);
     pthread_mutex_destroy(&p->lock);
     cuda_context_release_internal(p->ctx);
-    free(p);
+    URC_OBJECT_FREE(p);
 }
 
 void cuda_program_retain_internal(cuda_program_t *p) {

@@ -107,7 +107,7 @@ static void destroy(cuda_queue_t *q) {
     pthread_mutex_destroy(&q->barrier_lock);
     pthread_mutex_destroy(&q->stream_lock);
     cuda_context_release_internal(q->ctx);
-    free(q);
+    URC_OBJECT_FREE(q);
 }
 
 static cuda_queue_t *alloc_queue(cuda_context_t *ctx, cuda_device_t *dev, ur_queue_flags_t flags) {

@@ -47,7 +47,7 @@ ur_result_t cuda_sampler_release(ur_sampler_handle_t hSampler) {
                               "urSamplerRelease", &released))
         return released;
     cuda_context_release_internal(s->ctx);
-    free(s);
+    URC_OBJECT_FREE(s);
     return UR_RESULT_SUCCESS;
 }
 

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cuda_internal.h"
+#include "memory/vm_map.h"
 #include "pool/pool_handle.h"
 
 // What the driver's allocators guarantee; larger alignments would need over-allocation and
@@ -123,6 +124,10 @@ ur_result_t cuda_usm_free(ur_context_handle_t hContext, void *pMem) {
     bool pooled = false;
     ur_result_t res = urc_usm_free_pooled(hContext, pMem, &pooled);
     if (pooled)
+        return res;
+    // Virtual and exportable memory have calls of their own; the driver's free of such an
+    // address corrupts its bookkeeping instead of failing.
+    if ((res = urc_usm_free_not_virtual(pMem)) != UR_RESULT_SUCCESS)
         return res;
     res = cuda_activate(ctx->devices[0]);
     cuda_pointer_t info;

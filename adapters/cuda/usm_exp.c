@@ -94,7 +94,13 @@ ur_result_t cuda_usm_release_exp(ur_context_handle_t hContext, void *pMem) {
 
 ur_result_t cuda_usm_context_memcpy_exp(ur_context_handle_t hContext, void *pDst, const void *pSrc,
                                         size_t size) {
-    ur_result_t res = cuda_activate(CUDA_CONTEXT(hContext)->devices[0]);
+    cuda_device_t *dev = CUDA_CONTEXT(hContext)->devices[0];
+    ur_result_t res = cuda_activate(dev);
+    // The rule of urEnqueueUSMMemcpy, before the driver copies past an allocation's end.
+    urc_rules_t rules;
+    cuda_rules(dev, &rules);
+    if (res == UR_RESULT_SUCCESS)
+        res = urc_rule_usm_memcpy(&rules, pDst, pSrc, size);
     // Unified addressing tells the driver where each side lives; the legacy stream, waited
     // for at once, makes the copy synchronous.
     if (res == UR_RESULT_SUCCESS)

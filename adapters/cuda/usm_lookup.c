@@ -5,9 +5,14 @@
 // that map is wrapped here, so no allocating or freeing path can forget to say so.
 #include "cuda_internal.h"
 #include "memory/usm_range.h"
+#include "memory/vm_map.h"
 
 static bool driver_lookup(void *backend, const void *ptr, const void **base, size_t *size) {
     (void)backend;
+    // The driver answers for one map of virtual memory; pieces mapped side by side in a
+    // reservation are one run of valid memory.
+    if (urc_vm_mapped_run(ptr, base, size))
+        return true;
     cuda_pointer_t info;
     if (cuda_pointer_query(ptr, &info) != UR_RESULT_SUCCESS || info.memory_type == 0 ||
         info.base == 0)
@@ -80,4 +85,13 @@ void cuda_usm_lookup_wrap_driver(void) {
     CUDA_WRAP(IpcCloseMemHandle)
     CUDA_WRAP(ExternalMemoryGetMappedBuffer)
     CUDA_WRAP(DestroyExternalMemory)
+}
+
+void cuda_rules(const cuda_device_t *dev, urc_rules_t *out) {
+    *out = (urc_rules_t){.lookup = urc_usm_lookup_cached, .backend = &cuda_usm_lookups};
+    out->limits.max_group_items = (size_t)dev->max_threads_per_block;
+    for (int d = 0; d < 3; ++d) {
+        out->limits.max_group[d] = (size_t)dev->max_block[d];
+        out->limits.max_groups[d] = (uint64_t)dev->max_grid[d];
+    }
 }

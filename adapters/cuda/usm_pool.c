@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // USM pools (common/pool/pool_handle) over cuMemAlloc, cuMemAllocManaged and cuMemHostAlloc.
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuda_internal.h"
@@ -113,6 +114,106 @@ static const urc_usm_async_adapter_t cuda_async_adapter = {
 // Device memory for the device's default pool comes from the driver's own stream-ordered
 // allocator (cuMemAllocFromPoolAsync on the device's default memory pool, cuMemFreeAsync);
 // host and shared memory, and any pool the program made or set, take common/memory/usm_async.
+// The driver's pool is the device's, shared by every context: which context each of its
+// allocations was made in is urc's record, so a free through another context's queue is
+// refused. Sharded by address; each shard's lock is held for one short scan.
+#define ASYNC_SHARDS 32
+static struct async_shard_t {
+    pthread_mutex_t lock;
+    struct async_entry_t {
+        CUdeviceptr ptr;
+        const cuda_context_t *ctx;
+    } * items;
+    size_t count, cap;
+} async_shards[ASYNC_SHARDS];
+static pthread_once_t async_once = PTHREAD_ONCE_INIT;
+
+static void async_init(void) {
+    for (size_t i = 0; i < ASYNC_SHARDS; ++i)
+        pthread_mutex_init(&async_shards[i].lock, NULL);
+}
+
+static struct async_shard_t *async_shard(CUdeviceptr p) {
+    pthread_once(&async_once, async_init);
+    return &async_shards[(p >> 8) % ASYNC_SHARDS];
+}
+
+static bool async_note(CUdeviceptr p, const cuda_context_t *ctx) {
+    struct async_shard_t *sh = async_shard(p);
+    bool ok = true;
+    pthread_mutex_lock(&sh->lock);
+    // An address handed out again was freed in between by a call urc does not watch
+    // (urUSMFree, the native API): the newer record replaces the older.
+    for (size_t i = 0; i < sh->count; ++i)
+        if (sh->items[i].ptr == p) {
+            sh->items[i].ctx = ctx;
+            pthread_mutex_unlock(&sh->lock);
+            return true;
+        }
+    if (sh->count == sh->cap) {
+        size_t cap = sh->cap ? 2 * sh->cap : 16;
+        struct async_entry_t *grown = realloc(sh->items, cap * sizeof *grown);
+        if (grown == NULL)
+            ok = false;
+        else {
+            sh->items = grown;
+            sh->cap = cap;
+        }
+    }
+    if (ok)
+        sh->items[sh->count++] = (struct async_entry_t){p, ctx};
+    pthread_mutex_unlock(&sh->lock);
+    return ok;
+}
+
+// Takes `p` out of the record when `ctx` made it: SUCCESS; INVALID_MEM_OBJECT when another
+// context did. Memory the record does not know (made before it, or by the native API) is left
+// to the driver's answer.
+static ur_result_t async_take(CUdeviceptr p, const cuda_context_t *ctx, bool *found) {
+    struct async_shard_t *sh = async_shard(p);
+    ur_result_t res = UR_RESULT_SUCCESS;
+    *found = false;
+    pthread_mutex_lock(&sh->lock);
+    for (size_t i = 0; i < sh->count; ++i) {
+        if (sh->items[i].ptr != p)
+            continue;
+        if (sh->items[i].ctx != ctx)
+            res = urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
+                                "%p was allocated through a queue of another context",
+                                (void *)(uintptr_t)p);
+        else {
+            sh->items[i] = sh->items[--sh->count];
+            *found = true;
+        }
+        break;
+    }
+    if (sh->count == 0) { // nothing kept while nothing is recorded (the library may be unloaded)
+        free(sh->items);
+        sh->items = NULL;
+        sh->cap = 0;
+    }
+    pthread_mutex_unlock(&sh->lock);
+    return res;
+}
+
+void cuda_usm_async_context_destroyed(const cuda_context_t *ctx) {
+    for (size_t i = 0; i < ASYNC_SHARDS; ++i) {
+        struct async_shard_t *sh = async_shard((CUdeviceptr)i << 8);
+        pthread_mutex_lock(&sh->lock);
+        for (size_t k = 0; k < sh->count;)
+            if (sh->items[k].ctx == ctx)
+                sh->items[k] = sh->items[--sh->count];
+            else
+                ++k;
+        if (sh->count == 0) {
+            free(sh->items);
+            sh->items = NULL;
+            sh->cap = 0;
+        }
+        pthread_mutex_unlock(&sh->lock);
+    }
+}
+
 static bool native_async(cuda_queue_t *q, ur_usm_pool_handle_t pool) {
     if (pool != NULL || cu.DeviceGetDefaultMemPool == NULL || cu.MemAllocFromPoolAsync == NULL ||
         cu.MemFreeAsync == NULL)
@@ -148,6 +249,10 @@ ur_result_t cuda_enqueue_usm_device_alloc_exp(
     res = cuda_ok(cu.DeviceGetDefaultMemPool(&mp, q->dev->cu), "cuDeviceGetDefaultMemPool");
     if (res == UR_RESULT_SUCCESS)
         res = cuda_ok(cu.MemAllocFromPoolAsync(&d, size, mp, op.stream), "cuMemAllocFromPoolAsync");
+    if (res == UR_RESULT_SUCCESS && !async_note(d, q->ctx)) {
+        (void)cu.MemFreeAsync(d, op.stream);
+        res = UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
     res = cuda_op_end(&op, res, false, phEvent);
     if (res == UR_RESULT_SUCCESS)
         *ppMem = (void *)(uintptr_t)d;
@@ -173,13 +278,20 @@ ur_result_t cuda_enqueue_usm_free_exp(ur_queue_handle_t hQueue, ur_usm_pool_hand
         owner == NULL)
         return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
                              "%p is not an enqueued USM allocation", pMem);
+    CUdeviceptr d = (CUdeviceptr)(uintptr_t)pMem;
+    bool recorded = false;
+    if ((res = async_take(d, q->ctx, &recorded)) != UR_RESULT_SUCCESS)
+        return res;
     cuda_op_t op;
     res = cuda_op_begin(q, UR_COMMAND_ENQUEUE_USM_FREE_EXP, numEventsInWaitList, phEventWaitList,
                         phEvent, &op);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    res = cuda_ok(cu.MemFreeAsync((CUdeviceptr)(uintptr_t)pMem, op.stream), "cuMemFreeAsync");
-    return cuda_op_end(&op, res, false, phEvent);
+    if (res == UR_RESULT_SUCCESS) {
+        res = cuda_ok(cu.MemFreeAsync(d, op.stream), "cuMemFreeAsync");
+        res = cuda_op_end(&op, res, false, phEvent);
+    }
+    if (res != UR_RESULT_SUCCESS && recorded)
+        (void)async_note(d, q->ctx); // the driver refused the free: the memory lives on
+    return res;
 }
 
 ur_result_t cuda_enqueue_usm_shared_alloc_exp(

@@ -6,6 +6,7 @@
 #include "physical_mem.h"
 #include "memory/virtual_mem.h"
 #include "core/release.h"
+#include "memory/vm_map.h"
 
 static bool have_vmm(void) {
     return cu.MemAddressReserve != NULL && cu.MemCreate != NULL && cu.MemMap != NULL &&
@@ -89,6 +90,9 @@ ur_result_t cuda_virtual_mem_reserve(ur_context_handle_t hContext, const void *p
     CUdeviceptr p = 0;
     res = cuda_ok(cu.MemAddressReserve(&p, size, 0, (CUdeviceptr)(uintptr_t)pStart, 0),
                   "cuMemAddressReserve");
+    if (res == UR_RESULT_SUCCESS &&
+        (res = urc_vm_reserve_note((void *)(uintptr_t)p, size)) != UR_RESULT_SUCCESS)
+        (void)cu.MemAddressFree(p, size);
     if (res == UR_RESULT_SUCCESS)
         *ppStart = (void *)(uintptr_t)p;
     return res;
@@ -96,9 +100,16 @@ ur_result_t cuda_virtual_mem_reserve(ur_context_handle_t hContext, const void *p
 
 ur_result_t cuda_virtual_mem_free(ur_context_handle_t hContext, const void *pStart, size_t size) {
     ur_result_t res = check_context(hContext);
-    if (res != UR_RESULT_SUCCESS)
+    // The driver frees a range with memory mapped in it (and leaves the memory behind):
+    // urc's record refuses it first.
+    bool known = false;
+    if (res != UR_RESULT_SUCCESS ||
+        (res = urc_vm_free_claim(pStart, size, &known)) != UR_RESULT_SUCCESS)
         return res;
-    return cuda_ok(cu.MemAddressFree((CUdeviceptr)(uintptr_t)pStart, size), "cuMemAddressFree");
+    res = cuda_ok(cu.MemAddressFree((CUdeviceptr)(uintptr_t)pStart, size), "cuMemAddressFree");
+    if (res != UR_RESULT_SUCCESS && known)
+        (void)urc_vm_reserve_note(pStart, size);
+    return res;
 }
 
 static CUmemAccess_flags access_of(ur_virtual_mem_access_flags_t flags) {
@@ -135,21 +146,30 @@ ur_result_t cuda_virtual_mem_map(ur_context_handle_t hContext, const void *pStar
         return res;
     if ((res = urc_vm_check_offset(offset, size, m->size)) != UR_RESULT_SUCCESS)
         return res;
+    bool known = false;
+    if ((res = urc_vm_map_claim(pStart, size, &known)) != UR_RESULT_SUCCESS)
+        return res;
     res =
         cuda_ok(cu.MemMap((CUdeviceptr)(uintptr_t)pStart, size, offset, m->handle, 0), "cuMemMap");
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    res = set_access(ctx, pStart, size, flags);
-    if (res != UR_RESULT_SUCCESS)
+    if (res == UR_RESULT_SUCCESS &&
+        (res = set_access(ctx, pStart, size, flags)) != UR_RESULT_SUCCESS)
         (void)cu.MemUnmap((CUdeviceptr)(uintptr_t)pStart, size);
+    if (res != UR_RESULT_SUCCESS && known)
+        urc_vm_unmap_note(pStart, size);
     return res;
 }
 
 ur_result_t cuda_virtual_mem_unmap(ur_context_handle_t hContext, const void *pStart, size_t size) {
     ur_result_t res = check_context(hContext);
-    if (res != UR_RESULT_SUCCESS)
+    // CUDA's driver accepts a second unmap of a range: urc's record refuses it.
+    bool known = false;
+    if (res != UR_RESULT_SUCCESS ||
+        (res = urc_vm_unmap_claim(pStart, size, &known)) != UR_RESULT_SUCCESS)
         return res;
-    return cuda_ok(cu.MemUnmap((CUdeviceptr)(uintptr_t)pStart, size), "cuMemUnmap");
+    res = cuda_ok(cu.MemUnmap((CUdeviceptr)(uintptr_t)pStart, size), "cuMemUnmap");
+    if (res != UR_RESULT_SUCCESS && known)
+        (void)urc_vm_map_claim(pStart, size, &known);
+    return res;
 }
 
 ur_result_t cuda_virtual_mem_set_access(ur_context_handle_t hContext, const void *pStart,
@@ -244,7 +264,7 @@ static ur_result_t physical_destroy(cuda_physical_mem_t *m) {
     if (res == UR_RESULT_SUCCESS)
         res = cuda_ok(cu.MemRelease(m->handle), "cuMemRelease");
     cuda_context_release_internal(m->ctx);
-    free(m);
+    URC_OBJECT_FREE(m);
     return res;
 }
 

@@ -15,6 +15,7 @@ urc_logger_t *l0_log(void) {
 static void teardown(void) {
     l0_host_tasks_stop(true);
     l0_callbacks_stop(true);
+    urc_quarantine_drain(); // released handles are freed at last
 }
 
 URC_STATIC_ADAPTER(l0, UR_BACKEND_LEVEL_ZERO, l0_log, teardown)

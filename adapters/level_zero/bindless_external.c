@@ -89,6 +89,9 @@ ur_result_t l0_bindless_images_import_external_memory_exp(
     if (fd == NULL || fd->fd < 0 || size == 0)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "external memory: no file descriptor in the chain, or a size of 0");
+    // Level Zero maps the descriptor only at each use: what can be checked now is.
+    if ((r = urc_bindless_check_external_fd(fd->fd, size)) != UR_RESULT_SUCCESS)
+        return r;
     l0_ext_mem_t *e = URC_NEW(l0_ext_mem_t);
     if (e == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "l0_internal.h"
+#include "queue/command_append.h"
 
 #define CB_CHECK(h)                                                                                \
     do {                                                                                           \
@@ -35,7 +36,7 @@ static void cb_destroy(l0_cb_t *cb) {
             l0_kernel_release((ur_kernel_handle_t)c->core.k.alternatives[k]);
         urc_cb_command_fini(&c->core);
         free(c->waits);
-        free(c);
+        URC_OBJECT_FREE(c);
     }
     for (uint32_t i = 0; i < cb->core.num_held; ++i)
         l0_kernel_release(cb->core.held[i]);
@@ -52,7 +53,7 @@ static void cb_destroy(l0_cb_t *cb) {
     pthread_mutex_destroy(&cb->run_lock);
     urc_cb_fini(&cb->core);
     l0_context_release_internal(cb->ctx);
-    free(cb);
+    URC_OBJECT_FREE(cb);
 }
 
 ur_result_t l0_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice,
@@ -82,6 +83,7 @@ ur_result_t l0_command_buffer_create_exp(ur_context_handle_t hContext, ur_device
     urc_object_init(&cb->obj, &l0_ddi, URC_KIND_COMMAND_BUFFER);
     cb->ctx = ctx;
     cb->dev = dev;
+    l0_rules(ctx, dev, &cb->core.rules);
     pthread_mutex_init(&cb->run_lock, NULL);
     l0_context_retain_internal(ctx);
     // An updatable buffer's list is mutable: its kernel commands get command ids.
@@ -438,302 +440,101 @@ ur_result_t l0_command_buffer_append_kernel_launch_with_args_exp(
                          numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
 }
 
-#define APPEND_BEGIN(cb)                                                                           \
-    do {                                                                                           \
-        ur_result_t begin_res_ =                                                                   \
-            append_begin((cb), numSyncPointsInWaitList, pSyncPointWaitList, phCommand != NULL,     \
-                         numEventsInWaitList, phEventWaitList, phEvent, phCommand);                \
-        if (begin_res_ != UR_RESULT_SUCCESS)                                                       \
-            return begin_res_;                                                                     \
-    } while (0)
-
-static ur_result_t append_copy(ur_exp_command_buffer_handle_t h, void *dst, const void *src,
-                               size_t size, uint32_t numSyncPointsInWaitList,
-                               const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-                               uint32_t numEventsInWaitList,
-                               const ur_event_handle_t *phEventWaitList,
-                               ur_exp_command_buffer_sync_point_t *pSyncPoint,
-                               ur_event_handle_t *phEvent,
-                               ur_exp_command_buffer_command_handle_t *phCommand) {
-    l0_cb_t *cb = (l0_cb_t *)h;
-    APPEND_BEGIN(cb);
-    ur_result_t res = l0_ok(zeCommandListAppendMemoryCopy(cb->list, dst, src, size, NULL, 0, NULL),
-                            "zeCommandListAppendMemoryCopy");
-    return append_end(cb, res, pSyncPoint);
+/// append_begin with the ordering parameters of a memory append (common/queue/command_append.h).
+static ur_result_t append_begin_sync(l0_cb_t *cb, const urc_append_sync_t *s) {
+    return append_begin(cb, s->num_sync, s->sync, s->out_command != NULL, s->num_events, s->events,
+                        s->out_event, s->out_command);
 }
 
-ur_result_t l0_command_buffer_append_usm_memcpy_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, void *pDst, const void *pSrc, size_t size,
-    uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-    uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
-    ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
-    ur_exp_command_buffer_command_handle_t *phCommand) {
-    CB_CHECK(hCommandBuffer);
-    return append_copy(hCommandBuffer, pDst, pSrc, size, numSyncPointsInWaitList,
-                       pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint,
-                       phEvent, phCommand);
+static ur_result_t op_copy(ur_exp_command_buffer_handle_t h, void *dst, const void *src,
+                           size_t size, const urc_append_sync_t *s) {
+    l0_cb_t *cb = (l0_cb_t *)h;
+    ur_result_t res = append_begin_sync(cb, s);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    res = l0_ok(zeCommandListAppendMemoryCopy(cb->list, dst, src, size, NULL, 0, NULL),
+                "zeCommandListAppendMemoryCopy");
+    return append_end(cb, res, s->out_sync);
 }
 
-static ur_result_t append_fill(ur_exp_command_buffer_handle_t h, void *ptr, const void *pattern,
-                               size_t psize, size_t size, uint32_t numSyncPointsInWaitList,
-                               const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-                               uint32_t numEventsInWaitList,
-                               const ur_event_handle_t *phEventWaitList,
-                               ur_exp_command_buffer_sync_point_t *pSyncPoint,
-                               ur_event_handle_t *phEvent,
-                               ur_exp_command_buffer_command_handle_t *phCommand) {
+static ur_result_t op_fill(ur_exp_command_buffer_handle_t h, void *dst, const void *pattern,
+                           size_t psize, size_t size, const urc_append_sync_t *s) {
     l0_cb_t *cb = (l0_cb_t *)h;
-    if (psize == 0 || (psize & (psize - 1)) || psize > cb->dev->max_fill_pattern)
+    // The eager fill writes other patterns out on the host; a recorded fill has only the
+    // engine, which takes powers of two up to its limit.
+    if ((psize & (psize - 1)) != 0 || psize > cb->dev->max_fill_pattern)
         return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
-                             "a fill pattern of %zu bytes (powers of two up to %zu)", psize,
-                             cb->dev->max_fill_pattern);
-    APPEND_BEGIN(cb);
-    ur_result_t res =
-        l0_ok(zeCommandListAppendMemoryFill(cb->list, ptr, pattern, psize, size, NULL, 0, NULL),
-              "zeCommandListAppendMemoryFill");
-    return append_end(cb, res, pSyncPoint);
-}
-
-ur_result_t l0_command_buffer_append_usm_fill_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, void *pMemory, const void *pPattern,
-    size_t patternSize, size_t size, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    CB_CHECK(hCommandBuffer);
-    return append_fill(hCommandBuffer, pMemory, pPattern, patternSize, size,
-                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
-                       phEventWaitList, pSyncPoint, phEvent, phCommand);
-}
-
-static ur_result_t check_mem(l0_cb_t *cb, ur_mem_handle_t m, size_t offset, size_t size) {
-    if (!l0_is(m, URC_KIND_MEM))
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-    if (L0_MEM(m)->ctx != cb->ctx)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
-                             "the buffer belongs to another context than the command buffer");
-    if (!urc_range_fits(L0_MEM(m)->size, offset, size))
-        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "range outside the buffer");
-    return UR_RESULT_SUCCESS;
-}
-
-static void *mem_at(ur_mem_handle_t m, size_t offset) {
-    return (char *)L0_MEM(m)->ptr + offset;
-}
-
-ur_result_t l0_command_buffer_append_mem_buffer_copy_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hSrcMem, ur_mem_handle_t hDstMem,
-    size_t srcOffset, size_t dstOffset, size_t size, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    CB_CHECK(hCommandBuffer);
-    l0_cb_t *cb = (l0_cb_t *)hCommandBuffer;
-    ur_result_t res = check_mem(cb, hSrcMem, srcOffset, size);
-    if (res == UR_RESULT_SUCCESS)
-        res = check_mem(cb, hDstMem, dstOffset, size);
+                             "a fill pattern of %zu bytes (the engine fills powers of two up to "
+                             "%zu)",
+                             psize, cb->dev->max_fill_pattern);
+    ur_result_t res = append_begin_sync(cb, s);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    return append_copy(hCommandBuffer, mem_at(hDstMem, dstOffset), mem_at(hSrcMem, srcOffset), size,
-                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
-                       phEventWaitList, pSyncPoint, phEvent, phCommand);
+    res = l0_ok(zeCommandListAppendMemoryFill(cb->list, dst, pattern, psize, size, NULL, 0, NULL),
+                "zeCommandListAppendMemoryFill");
+    return append_end(cb, res, s->out_sync);
 }
 
-ur_result_t l0_command_buffer_append_mem_buffer_write_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, size_t offset,
-    size_t size, const void *pSrc, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    CB_CHECK(hCommandBuffer);
-    ur_result_t res = check_mem((l0_cb_t *)hCommandBuffer, hBuffer, offset, size);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    return append_copy(hCommandBuffer, mem_at(hBuffer, offset), pSrc, size, numSyncPointsInWaitList,
-                       pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint,
-                       phEvent, phCommand);
+/// Level Zero takes 32-bit pitches and extents (checked after the rule table's checks).
+static bool rect_fits(const urc_rect_side_t *side, const ur_rect_region_t *r) {
+    return side->row <= UINT32_MAX && side->slice <= UINT32_MAX && r->width <= UINT32_MAX &&
+           r->height <= UINT32_MAX && r->depth <= UINT32_MAX;
 }
 
-ur_result_t l0_command_buffer_append_mem_buffer_read_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, size_t offset,
-    size_t size, void *pDst, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    CB_CHECK(hCommandBuffer);
-    ur_result_t res = check_mem((l0_cb_t *)hCommandBuffer, hBuffer, offset, size);
+// The origins are folded into the pointers, so Level Zero sees regions at (0,0,0).
+static ur_result_t op_rect(ur_exp_command_buffer_handle_t h, const urc_append_rect_t *dst,
+                           const urc_append_rect_t *src, const ur_rect_region_t *r,
+                           const urc_append_sync_t *s) {
+    l0_cb_t *cb = (l0_cb_t *)h;
+    if (!rect_fits(&dst->side, r) || !rect_fits(&src->side, r))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "rectangular copy: Level Zero takes 32-bit pitches and extents");
+    ur_result_t res = append_begin_sync(cb, s);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    return append_copy(hCommandBuffer, pDst, mem_at(hBuffer, offset), size, numSyncPointsInWaitList,
-                       pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint,
-                       phEvent, phCommand);
-}
-
-ur_result_t l0_command_buffer_append_mem_buffer_fill_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, const void *pPattern,
-    size_t patternSize, size_t offset, size_t size, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    CB_CHECK(hCommandBuffer);
-    ur_result_t res = check_mem((l0_cb_t *)hCommandBuffer, hBuffer, offset, size);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    return append_fill(hCommandBuffer, mem_at(hBuffer, offset), pPattern, patternSize, size,
-                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
-                       phEventWaitList, pSyncPoint, phEvent, phCommand);
+    ze_copy_region_t region = {
+        0, 0, 0, (uint32_t)r->width, (uint32_t)r->height, (uint32_t)r->depth};
+    res =
+        l0_ok(zeCommandListAppendMemoryCopyRegion(
+                  cb->list, (char *)dst->base + dst->side.offset, &region, (uint32_t)dst->side.row,
+                  (uint32_t)dst->side.slice, (const char *)src->base + src->side.offset, &region,
+                  (uint32_t)src->side.row, (uint32_t)src->side.slice, NULL, 0, NULL),
+              "zeCommandListAppendMemoryCopyRegion");
+    return append_end(cb, res, s->out_sync);
 }
 
 /// Prefetch and advice: hints that only need their place in the order.
-static ur_result_t append_hint(ur_exp_command_buffer_handle_t h, uint32_t numSyncPointsInWaitList,
-                               const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-                               uint32_t numEventsInWaitList,
-                               const ur_event_handle_t *phEventWaitList,
-                               ur_exp_command_buffer_sync_point_t *pSyncPoint,
-                               ur_event_handle_t *phEvent,
-                               ur_exp_command_buffer_command_handle_t *phCommand) {
-    CB_CHECK(h);
+static ur_result_t op_hint(ur_exp_command_buffer_handle_t h, const urc_append_sync_t *s) {
     l0_cb_t *cb = (l0_cb_t *)h;
-    APPEND_BEGIN(cb);
-    return append_end(cb, UR_RESULT_SUCCESS, pSyncPoint);
+    ur_result_t res = append_begin_sync(cb, s);
+    return res != UR_RESULT_SUCCESS ? res : append_end(cb, UR_RESULT_SUCCESS, s->out_sync);
 }
 
-ur_result_t l0_command_buffer_append_usm_prefetch_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, const void *pMemory, size_t size,
-    ur_usm_migration_flags_t flags, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)pMemory, (void)size, (void)flags;
-    return append_hint(hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList,
-                       numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+static urc_cb_t *op_buffer(ur_exp_command_buffer_handle_t h) {
+    return l0_is(h, URC_KIND_COMMAND_BUFFER) ? &((l0_cb_t *)h)->core : NULL;
 }
 
-ur_result_t l0_command_buffer_append_usm_advise_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, const void *pMemory, size_t size,
-    ur_usm_advice_flags_t advice, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)pMemory, (void)size, (void)advice;
-    return append_hint(hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList,
-                       numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
-}
-
-/// A rectangular copy between two checked sides (origins folded into the pointers).
-static ur_result_t
-append_rect(ur_exp_command_buffer_handle_t h, char *dst, const urc_rect_side_t *d, const char *src,
-            const urc_rect_side_t *sd, const ur_rect_region_t *r, uint32_t numSyncPointsInWaitList,
-            const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-            uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
-            ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
-            ur_exp_command_buffer_command_handle_t *phCommand) {
-    l0_cb_t *cb = (l0_cb_t *)h;
-    APPEND_BEGIN(cb);
-    ze_copy_region_t region = {
-        0, 0, 0, (uint32_t)r->width, (uint32_t)r->height, (uint32_t)r->depth};
-    ur_result_t res =
-        l0_ok(zeCommandListAppendMemoryCopyRegion(
-                  cb->list, dst + d->offset, &region, (uint32_t)d->row, (uint32_t)d->slice,
-                  src + sd->offset, &region, (uint32_t)sd->row, (uint32_t)sd->slice, NULL, 0, NULL),
-              "zeCommandListAppendMemoryCopyRegion");
-    return append_end(cb, res, pSyncPoint);
-}
-
-static ur_result_t check_rect_mem(l0_cb_t *cb, ur_mem_handle_t m) {
+static bool op_mem(ur_mem_handle_t m, void **base, size_t *size, const void **context) {
     if (!l0_is(m, URC_KIND_MEM))
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-    if (L0_MEM(m)->ctx != cb->ctx)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
-                             "the buffer belongs to another context than the command buffer");
-    return UR_RESULT_SUCCESS;
+        return false;
+    *base = L0_MEM(m)->ptr;
+    *size = L0_MEM(m)->size;
+    *context = L0_MEM(m)->ctx;
+    return true;
 }
 
-ur_result_t l0_command_buffer_append_mem_buffer_copy_rect_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hSrcMem, ur_mem_handle_t hDstMem,
-    ur_rect_offset_t srcOrigin, ur_rect_offset_t dstOrigin, ur_rect_region_t region,
-    size_t srcRowPitch, size_t srcSlicePitch, size_t dstRowPitch, size_t dstSlicePitch,
-    uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-    uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
-    ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
-    ur_exp_command_buffer_command_handle_t *phCommand) {
-    CB_CHECK(hCommandBuffer);
-    l0_cb_t *cb = (l0_cb_t *)hCommandBuffer;
-    urc_rect_side_t sd, d;
-    ur_result_t res = check_rect_mem(cb, hSrcMem);
-    if (res == UR_RESULT_SUCCESS)
-        res = check_rect_mem(cb, hDstMem);
-    if (res == UR_RESULT_SUCCESS)
-        res = l0_rect_side(&sd, L0_MEM(hSrcMem)->size, srcOrigin, &region, srcRowPitch,
-                           srcSlicePitch);
-    if (res == UR_RESULT_SUCCESS)
-        res =
-            l0_rect_side(&d, L0_MEM(hDstMem)->size, dstOrigin, &region, dstRowPitch, dstSlicePitch);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    return append_rect(hCommandBuffer, L0_MEM(hDstMem)->ptr, &d, L0_MEM(hSrcMem)->ptr, &sd, &region,
-                       numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
-                       phEventWaitList, pSyncPoint, phEvent, phCommand);
-}
+static const urc_append_ops_t append_ops = {
+    .buffer = op_buffer,
+    .mem = op_mem,
+    .copy = op_copy,
+    .fill = op_fill,
+    .rect = op_rect,
+    .hint = op_hint,
+};
 
-// Reads and writes of a rectangle differ only in the direction. Host memory has no known end.
-static ur_result_t host_rect(ur_exp_command_buffer_handle_t h, bool write, ur_mem_handle_t hBuffer,
-                             ur_rect_offset_t bufferOrigin, ur_rect_offset_t hostOrigin,
-                             ur_rect_region_t region, size_t bufferRowPitch,
-                             size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch,
-                             void *host, uint32_t numSyncPointsInWaitList,
-                             const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-                             uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
-                             ur_exp_command_buffer_sync_point_t *pSyncPoint,
-                             ur_event_handle_t *phEvent,
-                             ur_exp_command_buffer_command_handle_t *phCommand) {
-    CB_CHECK(h);
-    l0_cb_t *cb = (l0_cb_t *)h;
-    urc_rect_side_t b, hs;
-    ur_result_t res = check_rect_mem(cb, hBuffer);
-    if (res == UR_RESULT_SUCCESS)
-        res = l0_rect_side(&b, L0_MEM(hBuffer)->size, bufferOrigin, &region, bufferRowPitch,
-                           bufferSlicePitch);
-    if (res == UR_RESULT_SUCCESS)
-        res = l0_rect_side(&hs, SIZE_MAX, hostOrigin, &region, hostRowPitch, hostSlicePitch);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    char *buf = L0_MEM(hBuffer)->ptr;
-    if (write)
-        return append_rect(h, buf, &b, host, &hs, &region, numSyncPointsInWaitList,
-                           pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint,
-                           phEvent, phCommand);
-    return append_rect(h, host, &hs, buf, &b, &region, numSyncPointsInWaitList, pSyncPointWaitList,
-                       numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
-}
-
-ur_result_t l0_command_buffer_append_mem_buffer_write_rect_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer,
-    ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region,
-    size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch,
-    void *pSrc, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    return host_rect(hCommandBuffer, true, hBuffer, bufferOffset, hostOffset, region,
-                     bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc,
-                     numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
-                     phEventWaitList, pSyncPoint, phEvent, phCommand);
-}
-
-ur_result_t l0_command_buffer_append_mem_buffer_read_rect_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer,
-    ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region,
-    size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch,
-    void *pDst, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    return host_rect(hCommandBuffer, false, hBuffer, bufferOffset, hostOffset, region,
-                     bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst,
-                     numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
-                     phEventWaitList, pSyncPoint, phEvent, phCommand);
-}
+#define OPS    (&append_ops)
+#define PREFIX l0
+#include "queue/command_append_entry_points.inc"
 
 /// The callback records into the buffer's command list (what urCommandBufferGetNativeHandleExp
 /// gives, as in UR's adapter) between two barriers; the list runs in order anyway, so the
@@ -745,8 +546,9 @@ ur_result_t l0_command_buffer_append_native_command_exp(
     ur_exp_command_buffer_handle_t hChildCommandBuffer, uint32_t numSyncPointsInWaitList,
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
     ur_exp_command_buffer_sync_point_t *pSyncPoint) {
-    (void)hChildCommandBuffer;
     CB_CHECK(hCommandBuffer);
+    if (hChildCommandBuffer != NULL)
+        CB_CHECK(hChildCommandBuffer); // unused, but it must be a command buffer
     l0_cb_t *cb = (l0_cb_t *)hCommandBuffer;
     ur_result_t res =
         append_begin(cb, numSyncPointsInWaitList, pSyncPointWaitList, false, 0, NULL, NULL, NULL);

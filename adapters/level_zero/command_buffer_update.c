@@ -205,6 +205,13 @@ static ur_result_t apply(l0_cb_t *cb, prepared_t *p) {
     return l0_ok(f->UpdateMutableCommands(cb->list, &all), "zeCommandListUpdateMutableCommandsExp");
 }
 
+/// A kernel's argument count for the rule table's index checks.
+static uint32_t kernel_arg_count(const void *kernel) {
+    return l0_is(kernel, URC_KIND_KERNEL)
+               ? L0_KERNEL((ur_kernel_handle_t)kernel)->props.numKernelArgs
+               : UINT32_MAX;
+}
+
 ur_result_t l0_command_buffer_update_kernel_launch_exp(
     ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numKernelUpdates,
     const ur_exp_command_buffer_update_kernel_launch_desc_t *pUpdateKernelLaunch) {
@@ -217,6 +224,8 @@ ur_result_t l0_command_buffer_update_kernel_launch_exp(
         l0_cb_cmd_t *c =
             l0_is(u->hCommand, URC_KIND_COMMAND_BUFFER_COMMAND) ? (l0_cb_cmd_t *)u->hCommand : NULL;
         res = urc_cb_check_update(&cb->core, c != NULL ? &c->core : NULL, u);
+        if (res == UR_RESULT_SUCCESS)
+            res = urc_rule_update(&cb->core.rules, &c->core, u, kernel_arg_count);
     }
     if (res != UR_RESULT_SUCCESS)
         return res;

@@ -137,7 +137,7 @@ static void context_destroy(l0_context_t *ctx) {
         (void)l0_ok(zeContextDestroy(ctx->ze), "zeContextDestroy");
     pthread_mutex_destroy(&ctx->lock);
     free(ctx->devices);
-    free(ctx);
+    URC_OBJECT_FREE(ctx);
 }
 
 void l0_context_retain_internal(l0_context_t *ctx) {

@@ -7,10 +7,10 @@
 
 #include "memory/fill.h"
 #include "l0_internal.h"
+#include "queue/command_rules.h"
 #include "memory/usm_range.h"
 #include "memory/buffer.h"
-
-static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t *size);
+#include "memory/vm_map.h"
 
 static ur_result_t queue_of(ur_queue_handle_t hQueue, l0_queue_t **q) {
     if (!l0_is(hQueue, URC_KIND_QUEUE))
@@ -25,9 +25,11 @@ static ur_result_t buffer_of(l0_queue_t *q, ur_mem_handle_t hBuffer, l0_mem_t **
     *m = L0_MEM(hBuffer);
     if ((*m)->is_image)
         return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "an image is not a buffer");
-    if ((*m)->ctx != q->ctx)
+    // A buffer of another context is usable where that context has the queue's device (UR's CTS
+    // copies along a chain of contexts, urEventWaitTest.WithCrossContextDependencies).
+    if ((*m)->ctx != q->ctx && !l0_context_has_device((*m)->ctx, q->dev))
         return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
-                             "the buffer belongs to another context than the queue");
+                             "the buffer's context does not have the queue's device");
     return UR_RESULT_SUCCESS;
 }
 
@@ -37,8 +39,8 @@ static ur_result_t buffer_range(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffe
     ur_result_t res = queue_of(hQueue, q);
     if (res == UR_RESULT_SUCCESS)
         res = buffer_of(*q, hBuffer, m);
-    if (res == UR_RESULT_SUCCESS && !urc_range_fits((*m)->size, offset, size))
-        res = UR_RESULT_ERROR_INVALID_SIZE;
+    if (res == UR_RESULT_SUCCESS)
+        res = urc_rule_buffer_range((*m)->size, offset, size);
     return res;
 }
 
@@ -211,8 +213,11 @@ ur_result_t l0_enqueue_mem_buffer_copy(ur_queue_handle_t hQueue, ur_mem_handle_t
         res = buffer_of(q, hBufferDst, &dst);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!urc_range_fits(src->size, srcOffset, size) || !urc_range_fits(dst->size, dstOffset, size))
-        return UR_RESULT_ERROR_INVALID_SIZE;
+    res = urc_rule_buffer_range(src->size, srcOffset, size);
+    if (res == UR_RESULT_SUCCESS)
+        res = urc_rule_buffer_range(dst->size, dstOffset, size);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     return copy(q, UR_COMMAND_MEM_BUFFER_COPY, (char *)dst->ptr + dstOffset,
                 (char *)src->ptr + srcOffset, size, false, numEventsInWaitList, phEventWaitList,
                 phEvent);
@@ -226,6 +231,8 @@ ur_result_t l0_enqueue_mem_buffer_fill(ur_queue_handle_t hQueue, ur_mem_handle_t
     l0_queue_t *q;
     l0_mem_t *m;
     ur_result_t res = buffer_range(hQueue, hBuffer, offset, size, &q, &m);
+    if (res == UR_RESULT_SUCCESS)
+        res = urc_rule_buffer_fill(m->size, offset, patternSize, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
     l0_op_t op;
@@ -290,7 +297,7 @@ static ur_result_t transfer_rect(bool write, ur_queue_handle_t hQueue, ur_mem_ha
     if (res == UR_RESULT_SUCCESS)
         res = l0_rect_side(&b, m->size, bufferOrigin, &region, bufferRowPitch, bufferSlicePitch);
     if (res == UR_RESULT_SUCCESS)
-        res = l0_rect_side(&h, urc_usm_host_limit(usm_lookup, q->ctx, host), hostOrigin, &region,
+        res = l0_rect_side(&h, urc_usm_host_limit(l0_usm_lookup, q->ctx, host), hostOrigin, &region,
                            hostRowPitch, hostSlicePitch);
     if (res != UR_RESULT_SUCCESS)
         return res;
@@ -398,8 +405,11 @@ ur_result_t l0_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMem,
 // ---- USM ----
 
 // The allocation holding a pointer, from zeMemGetAddressRange (common/memory/usm_range.h).
-static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t *size) {
+bool l0_usm_lookup(void *backend, const void *ptr, const void **base, size_t *size) {
     const l0_context_t *ctx = backend;
+    // Virtual memory mapped side by side is one run, whatever the driver answers for one map.
+    if (urc_vm_mapped_run(ptr, base, size))
+        return true;
     void *b = NULL;
     size_t s = 0;
     if (zeMemGetAddressRange(ctx->ze, ptr, &b, &s) != ZE_RESULT_SUCCESS || b == NULL)
@@ -409,13 +419,23 @@ static bool usm_lookup(void *backend, const void *ptr, const void **base, size_t
     return true;
 }
 
-static ur_result_t usm_range(const l0_queue_t *q, const void *ptr, size_t size) {
-    return urc_usm_range_check(usm_lookup, q->ctx, ptr, size);
+void l0_rules(const l0_context_t *ctx, const l0_device_t *dev, urc_rules_t *out) {
+    *out = (urc_rules_t){.lookup = l0_usm_lookup, .backend = (void *)ctx};
+    const ze_device_compute_properties_t *c = &dev->compute;
+    out->limits.max_group_items = c->maxTotalGroupSize;
+    out->limits.max_group[0] = c->maxGroupSizeX;
+    out->limits.max_group[1] = c->maxGroupSizeY;
+    out->limits.max_group[2] = c->maxGroupSizeZ;
+    out->limits.max_groups[0] = c->maxGroupCountX;
+    out->limits.max_groups[1] = c->maxGroupCountY;
+    out->limits.max_groups[2] = c->maxGroupCountZ;
 }
 
-static ur_result_t usm_rows(const l0_queue_t *q, const void *ptr, size_t pitch, size_t width,
-                            size_t height) {
-    return urc_usm_range_check_2d(usm_lookup, q->ctx, ptr, pitch, width, height);
+/// The rule table's facts for a command of `q` (common/queue/command_rules.h).
+static urc_rules_t queue_rules(const l0_queue_t *q) {
+    urc_rules_t r;
+    l0_rules(q->ctx, q->dev, &r);
+    return r;
 }
 
 ur_result_t l0_enqueue_usm_fill(ur_queue_handle_t hQueue, void *pMem, size_t patternSize,
@@ -424,8 +444,11 @@ ur_result_t l0_enqueue_usm_fill(ur_queue_handle_t hQueue, void *pMem, size_t pat
                                 ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     ur_result_t res = queue_of(hQueue, &q);
-    if (res == UR_RESULT_SUCCESS)
-        res = usm_range(q, pMem, size);
+    urc_rules_t rules;
+    if (res == UR_RESULT_SUCCESS) {
+        rules = queue_rules(q);
+        res = urc_rule_usm_fill(&rules, pMem, patternSize, size);
+    }
     if (res != UR_RESULT_SUCCESS)
         return res;
     l0_op_t op;
@@ -441,10 +464,11 @@ ur_result_t l0_enqueue_usm_memcpy(ur_queue_handle_t hQueue, bool blocking, void 
                                   ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     ur_result_t res = queue_of(hQueue, &q);
-    if (res == UR_RESULT_SUCCESS)
-        res = usm_range(q, pDst, size);
-    if (res == UR_RESULT_SUCCESS)
-        res = usm_range(q, pSrc, size);
+    urc_rules_t rules;
+    if (res == UR_RESULT_SUCCESS) {
+        rules = queue_rules(q);
+        res = urc_rule_usm_memcpy(&rules, pDst, pSrc, size);
+    }
     return res != UR_RESULT_SUCCESS ? res
                                     : copy(q, UR_COMMAND_USM_MEMCPY, pDst, pSrc, size, blocking,
                                            numEventsInWaitList, phEventWaitList, phEvent);
@@ -470,8 +494,11 @@ ur_result_t l0_enqueue_usm_prefetch(ur_queue_handle_t hQueue, const void *pMem, 
                                     ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     ur_result_t res = queue_of(hQueue, &q);
-    if (res == UR_RESULT_SUCCESS)
-        res = usm_range(q, pMem, size);
+    urc_rules_t rules;
+    if (res == UR_RESULT_SUCCESS) {
+        rules = queue_rules(q);
+        res = urc_rule_usm_hint(&rules, pMem, size);
+    }
     if (res != UR_RESULT_SUCCESS)
         return res;
     l0_op_t op;
@@ -506,8 +533,11 @@ ur_result_t l0_enqueue_usm_advise(ur_queue_handle_t hQueue, const void *pMem, si
     };
     l0_queue_t *q;
     ur_result_t res = queue_of(hQueue, &q);
-    if (res == UR_RESULT_SUCCESS)
-        res = usm_range(q, pMem, size);
+    urc_rules_t rules;
+    if (res == UR_RESULT_SUCCESS) {
+        rules = queue_rules(q);
+        res = urc_rule_usm_hint(&rules, pMem, size);
+    }
     if (res != UR_RESULT_SUCCESS)
         return res;
     l0_op_t op;
@@ -535,8 +565,11 @@ ur_result_t l0_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_t 
                                    ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     ur_result_t res = queue_of(hQueue, &q);
-    if (res == UR_RESULT_SUCCESS)
-        res = usm_rows(q, pMem, pitch, width, height);
+    urc_rules_t rules;
+    if (res == UR_RESULT_SUCCESS) {
+        rules = queue_rules(q);
+        res = urc_rule_usm_fill_2d(&rules, pMem, pitch, patternSize, width, height);
+    }
     if (res != UR_RESULT_SUCCESS)
         return res;
     ur_rect_region_t region = {width, height, 1};
@@ -575,10 +608,11 @@ ur_result_t l0_enqueue_usm_memcpy_2d(ur_queue_handle_t hQueue, bool blocking, vo
                                      ur_event_handle_t *phEvent) {
     l0_queue_t *q;
     ur_result_t res = queue_of(hQueue, &q);
-    if (res == UR_RESULT_SUCCESS)
-        res = usm_rows(q, pDst, dstPitch, width, height);
-    if (res == UR_RESULT_SUCCESS)
-        res = usm_rows(q, pSrc, srcPitch, width, height);
+    urc_rules_t rules;
+    if (res == UR_RESULT_SUCCESS) {
+        rules = queue_rules(q);
+        res = urc_rule_usm_memcpy_2d(&rules, pDst, dstPitch, pSrc, srcPitch, width, height);
+    }
     if (res != UR_RESULT_SUCCESS)
         return res;
     ur_rect_region_t region = {width, height, 1};

@@ -113,7 +113,7 @@ static void event_destroy(l0_event_t *e) {
         l0_queue_release_internal(e->queue);
     l0_context_release_internal(e->ctx);
     pthread_mutex_destroy(&e->lock);
-    free(e);
+    URC_OBJECT_FREE(e);
 }
 
 void l0_event_retain_internal(l0_event_t *e) {

@@ -20,7 +20,7 @@ static void kernel_destroy(l0_kernel_t *k) {
     free(k->name);
     pthread_mutex_destroy(&k->lock);
     l0_program_release_internal(k->program);
-    free(k);
+    URC_OBJECT_FREE(k);
 }
 
 static l0_kernel_t *kernel_new(l0_program_t *p) {
@@ -613,7 +613,9 @@ ur_result_t l0_enqueue_kernel_launch_with_args_exp(
     ur_result_t res = kernel_and_queue(hKernel, hQueue, &k, &q, &zk);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    res = urc_launch_check(workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, NULL);
+    urc_rules_t rules;
+    l0_rules(q->ctx, q->dev, &rules);
+    res = urc_rule_launch(&rules, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize);
     if (res != UR_RESULT_SUCCESS)
         return res;
     bool cooperative = false, offset = false;

@@ -31,6 +31,7 @@
 #include "image/image.h"
 #include "memory/mapping.h"
 #include "core/object.h"
+#include "core/quarantine.h"
 #include "program/props.h"
 #include "queue/queue_registry.h"
 #include "memory/ranges.h"
@@ -535,6 +536,10 @@ ur_result_t l0_run_now(l0_context_t *ctx, l0_device_t *dev, l0_append_fn append,
 // ---- enqueue.c ----
 /// One side of a rectangular copy: UR's checks (urc_rect_check) and Level Zero's 32-bit pitches
 /// and extents.
+/// The allocation holding a pointer, from zeMemGetAddressRange in `backend` (an l0_context_t).
+bool l0_usm_lookup(void *backend, const void *ptr, const void **base, size_t *size);
+/// The rule table's facts for commands of `ctx` on `dev` (queue/command_rules.h).
+void l0_rules(const l0_context_t *ctx, const l0_device_t *dev, urc_rules_t *out);
 ur_result_t l0_rect_side(urc_rect_side_t *s, size_t limit, ur_rect_offset_t o,
                          const ur_rect_region_t *r, size_t row, size_t slice);
 

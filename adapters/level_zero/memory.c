@@ -77,7 +77,7 @@ static void mem_destroy(l0_mem_t *m) {
         l0_mem_release_internal(m->parent);
     l0_context_release_internal(m->ctx);
     urc_mappings_destroy(&m->maps);
-    free(m);
+    URC_OBJECT_FREE(m);
 }
 
 void l0_mem_retain_internal(l0_mem_t *m) {

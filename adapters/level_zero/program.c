@@ -75,7 +75,7 @@ static void program_destroy(l0_program_t *p) {
     urc_props_release(p->props);
     pthread_mutex_destroy(&p->lock);
     l0_context_release_internal(p->ctx);
-    free(p);
+    URC_OBJECT_FREE(p);
 }
 
 void l0_program_retain_internal(l0_program_t *p) {

@@ -336,7 +336,7 @@ static void queue_destroy(l0_queue_t *q) {
     free(q->pending);
     pthread_mutex_destroy(&q->lock);
     l0_context_release_internal(q->ctx);
-    free(q);
+    URC_OBJECT_FREE(q);
 }
 
 void l0_queue_release_internal(l0_queue_t *q) {

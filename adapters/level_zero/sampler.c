@@ -37,7 +37,7 @@ static void sampler_destroy(l0_sampler_t *s) {
             (void)zeSamplerDestroy(s->ze[i]);
     free(s->ze);
     l0_context_release_internal(s->ctx);
-    free(s);
+    URC_OBJECT_FREE(s);
 }
 
 static l0_sampler_t *sampler_new(l0_context_t *ctx, const urc_sampler_t *desc) {

@@ -2,6 +2,7 @@
 // urUSM*: host, device and shared allocations straight from the driver (zeMemAlloc*), or from
 // a USM pool (usm_pool.c) when one is given.
 #include "l0_internal.h"
+#include "memory/vm_map.h"
 #include "pool/pool_handle.h"
 
 static ur_result_t check_request(const ur_usm_desc_t *desc, uint32_t *align) {
@@ -104,6 +105,9 @@ ur_result_t l0_usm_free(ur_context_handle_t hContext, void *pMem) {
     bool pooled = false;
     ur_result_t res = urc_usm_free_pooled(hContext, pMem, &pooled);
     if (pooled)
+        return res;
+    // Virtual and exportable memory have calls of their own.
+    if ((res = urc_usm_free_not_virtual(pMem)) != UR_RESULT_SUCCESS)
         return res;
     ze_memory_allocation_properties_t props = {.stype =
                                                    ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};

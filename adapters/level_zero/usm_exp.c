@@ -30,6 +30,12 @@ ur_result_t l0_usm_pitched_alloc_exp(ur_context_handle_t hContext, ur_device_han
 ur_result_t l0_usm_context_memcpy_exp(ur_context_handle_t hContext, void *pDst, const void *pSrc,
                                       size_t size) {
     l0_context_t *ctx = L0_CONTEXT(hContext);
+    // The rule of urEnqueueUSMMemcpy, before the driver copies past an allocation's end.
+    urc_rules_t rules;
+    l0_rules(ctx, ctx->devices[0], &rules);
+    ur_result_t res = urc_rule_usm_memcpy(&rules, pDst, pSrc, size);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     return l0_copy_now(ctx, ctx->devices[0], pDst, pSrc, size);
 }
 

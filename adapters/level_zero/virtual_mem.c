@@ -4,6 +4,7 @@
 #include "l0_internal.h"
 #include "memory/virtual_mem.h"
 #include "core/release.h"
+#include "memory/vm_map.h"
 
 typedef struct l0_physical_mem_t {
     urc_object_t obj;
@@ -65,11 +66,25 @@ ur_result_t l0_virtual_mem_reserve(ur_context_handle_t hContext, const void *pSt
     ur_result_t res = check_range(ctx, NULL, size, UR_RESULT_ERROR_INVALID_SIZE);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    return l0_ok(zeVirtualMemReserve(ctx->ze, pStart, size, ppStart), "zeVirtualMemReserve");
+    void *p = NULL;
+    res = l0_ok(zeVirtualMemReserve(ctx->ze, pStart, size, &p), "zeVirtualMemReserve");
+    if (res == UR_RESULT_SUCCESS && (res = urc_vm_reserve_note(p, size)) != UR_RESULT_SUCCESS)
+        (void)zeVirtualMemFree(ctx->ze, p, size);
+    if (res == UR_RESULT_SUCCESS)
+        *ppStart = p;
+    return res;
 }
 
 ur_result_t l0_virtual_mem_free(ur_context_handle_t hContext, const void *pStart, size_t size) {
-    return l0_ok(zeVirtualMemFree(L0_CONTEXT(hContext)->ze, pStart, size), "zeVirtualMemFree");
+    // A range with memory mapped in it is refused before the driver, which frees it.
+    bool known = false;
+    ur_result_t res = urc_vm_free_claim(pStart, size, &known);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    res = l0_ok(zeVirtualMemFree(L0_CONTEXT(hContext)->ze, pStart, size), "zeVirtualMemFree");
+    if (res != UR_RESULT_SUCCESS && known)
+        (void)urc_vm_reserve_note(pStart, size);
+    return res;
 }
 
 ur_result_t l0_virtual_mem_map(ur_context_handle_t hContext, const void *pStart, size_t size,
@@ -80,14 +95,27 @@ ur_result_t l0_virtual_mem_map(ur_context_handle_t hContext, const void *pStart,
     ur_result_t res = check_range(ctx, pStart, size, UR_RESULT_ERROR_INVALID_SIZE);
     if (res == UR_RESULT_SUCCESS)
         res = urc_vm_check_offset(offset, size, m->size);
-    if (res != UR_RESULT_SUCCESS)
+    bool known = false;
+    if (res != UR_RESULT_SUCCESS ||
+        (res = urc_vm_map_claim(pStart, size, &known)) != UR_RESULT_SUCCESS)
         return res;
-    return l0_ok(zeVirtualMemMap(ctx->ze, pStart, size, m->ze, offset, access_of(flags)),
-                 "zeVirtualMemMap");
+    res = l0_ok(zeVirtualMemMap(ctx->ze, pStart, size, m->ze, offset, access_of(flags)),
+                "zeVirtualMemMap");
+    if (res != UR_RESULT_SUCCESS && known)
+        urc_vm_unmap_note(pStart, size);
+    return res;
 }
 
 ur_result_t l0_virtual_mem_unmap(ur_context_handle_t hContext, const void *pStart, size_t size) {
-    return l0_ok(zeVirtualMemUnmap(L0_CONTEXT(hContext)->ze, pStart, size), "zeVirtualMemUnmap");
+    // A second unmap of a range is refused before the driver, which may accept it.
+    bool known = false;
+    ur_result_t res = urc_vm_unmap_claim(pStart, size, &known);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    res = l0_ok(zeVirtualMemUnmap(L0_CONTEXT(hContext)->ze, pStart, size), "zeVirtualMemUnmap");
+    if (res != UR_RESULT_SUCCESS && known)
+        (void)urc_vm_map_claim(pStart, size, &known);
+    return res;
 }
 
 ur_result_t l0_virtual_mem_set_access(ur_context_handle_t hContext, const void *pStart, size_t size,
@@ -161,7 +189,7 @@ ur_result_t l0_physical_mem_create(ur_context_handle_t hContext, ur_device_handl
 static ur_result_t physical_destroy(l0_physical_mem_t *m) {
     ur_result_t res = l0_ok(zePhysicalMemDestroy(m->ctx->ze, m->ze), "zePhysicalMemDestroy");
     l0_context_release_internal(m->ctx);
-    free(m);
+    URC_OBJECT_FREE(m);
     return res;
 }
 

@@ -24,6 +24,7 @@ urc_logger_t *ocl_log(void) {
 ur_result_t ocl_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters,
                             uint32_t *pNumAdapters) {
     if (NumEntries > 0 && phAdapters != NULL) {
+        urc_quarantine_set_logger(ocl_log());
         pthread_mutex_lock(&lifetime_lock);
         urc_user_retain(&the_adapter.obj);
         pthread_mutex_unlock(&lifetime_lock);
@@ -49,8 +50,12 @@ ur_result_t ocl_adapter_release(ur_adapter_handle_t hAdapter) {
     // A urAdapterGet racing with this release may already have taken a new reference; it
     // then keeps the platforms, which are still valid.
     pthread_mutex_lock(&lifetime_lock);
-    if (urc_refcount(&hAdapter->obj) == 0)
+    if (urc_refcount(&hAdapter->obj) == 0) {
+        // Handles released before now are freed; the platforms and devices go into the
+        // quarantine instead, so they still answer until the next teardown or unload.
+        urc_quarantine_drain();
         ocl_platforms_destroy(hAdapter);
+    }
     pthread_mutex_unlock(&lifetime_lock);
     return UR_RESULT_SUCCESS;
 }

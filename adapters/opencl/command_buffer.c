@@ -7,6 +7,7 @@
 
 #include "core/alloc.h"
 #include "ocl_internal.h"
+#include "queue/command_rules.h"
 
 #ifndef CL_INCOMPATIBLE_COMMAND_QUEUE_KHR
 #define CL_INCOMPATIBLE_COMMAND_QUEUE_KHR -1141
@@ -87,7 +88,7 @@ static void cb_destroy(ur_exp_command_buffer_handle_t cb) {
         for (uint32_t k = 0; k < c->core.k.num_alternatives; ++k)
             ocl_kernel_release((ur_kernel_handle_t)c->core.k.alternatives[k]);
         urc_cb_command_fini(&c->core);
-        free(c);
+        URC_OBJECT_FREE(c);
     }
     if (cb->last_run != NULL)
         clReleaseEvent(cb->last_run);
@@ -98,7 +99,7 @@ static void cb_destroy(ur_exp_command_buffer_handle_t cb) {
     pthread_mutex_destroy(&cb->run_lock);
     urc_cb_fini(&cb->core);
     ocl_context_release_internal(cb->context);
-    free(cb);
+    URC_OBJECT_FREE(cb);
 }
 
 ur_result_t ocl_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice,
@@ -123,6 +124,7 @@ ur_result_t ocl_command_buffer_create_exp(ur_context_handle_t hContext, ur_devic
     urc_object_init(&cb->obj, &ocl_ddi, URC_KIND_COMMAND_BUFFER);
     cb->context = hContext;
     cb->device = hDevice;
+    ocl_rules(hContext, hDevice, &cb->core.rules);
     pthread_mutex_init(&cb->run_lock, NULL);
     ocl_context_retain_internal(hContext);
     // An in-order queue of the device records the commands, so they also run in append order
@@ -386,6 +388,15 @@ ur_result_t ocl_command_buffer_append_kernel_launch_with_args_exp(
                          numEventsInWaitList, pSyncPoint, phEvent, phCommand);
 }
 
+/// The rule of the command's urEnqueue* twin (common/queue/command_rules.h), checked before
+/// the append begins.
+#define APPEND_RULE(cb, rule, ...)                                                                 \
+    do {                                                                                           \
+        OCL_CHECK_HANDLE((cb), URC_KIND_COMMAND_BUFFER,                                            \
+                         UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);                              \
+        OCL_TRY_UR(rule(&(cb)->core.rules, __VA_ARGS__));                                          \
+    } while (0)
+
 /// The start of every append other than kernels: those commands cannot be updated, so a
 /// command handle is only checked for (an updatable buffer gets none).
 #define APPEND_BEGIN(a, cb)                                                                        \
@@ -401,6 +412,7 @@ ur_result_t ocl_command_buffer_append_usm_memcpy_exp(
     ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
     ur_exp_command_buffer_command_handle_t *phCommand) {
     (void)phEventWaitList;
+    APPEND_RULE(hCommandBuffer, urc_rule_usm_memcpy, pDst, pSrc, size);
     append_t a;
     APPEND_BEGIN(a, hCommandBuffer);
     if (a.e->svm_memcpy == NULL)
@@ -418,6 +430,7 @@ ur_result_t ocl_command_buffer_append_usm_fill_exp(
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
     (void)phEventWaitList;
+    APPEND_RULE(hCommandBuffer, urc_rule_usm_fill, pMemory, patternSize, size);
     append_t a;
     APPEND_BEGIN(a, hCommandBuffer);
     if (a.e->svm_fill == NULL)
@@ -439,9 +452,8 @@ ur_result_t ocl_command_buffer_append_mem_buffer_copy_exp(
                      UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
     OCL_TRY_UR(check_mem(hCommandBuffer, hSrcMem));
     OCL_TRY_UR(check_mem(hCommandBuffer, hDstMem));
-    if (!urc_range_fits(hSrcMem->size, srcOffset, size) ||
-        !urc_range_fits(hDstMem->size, dstOffset, size))
-        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0, "copy range outside a buffer");
+    OCL_TRY_UR(urc_rule_buffer_range(hSrcMem->size, srcOffset, size));
+    OCL_TRY_UR(urc_rule_buffer_range(hDstMem->size, dstOffset, size));
     append_t a;
     APPEND_BEGIN(a, hCommandBuffer);
     cl_int err = a.e->copy(hCommandBuffer->cl, NULL, NULL, hSrcMem->cl, hDstMem->cl, srcOffset,
@@ -463,10 +475,8 @@ ur_result_t ocl_command_buffer_append_mem_buffer_copy_rect_exp(
     OCL_TRY_UR(check_mem(hCommandBuffer, hSrcMem));
     OCL_TRY_UR(check_mem(hCommandBuffer, hDstMem));
     urc_rect_side_t side;
-    OCL_TRY_UR(
-        urc_rect_check(&side, srcOrigin, &region, srcRowPitch, srcSlicePitch, hSrcMem->size));
-    OCL_TRY_UR(
-        urc_rect_check(&side, dstOrigin, &region, dstRowPitch, dstSlicePitch, hDstMem->size));
+    OCL_TRY_UR(urc_rule_rect(&side, srcOrigin, &region, srcRowPitch, srcSlicePitch, hSrcMem->size));
+    OCL_TRY_UR(urc_rule_rect(&side, dstOrigin, &region, dstRowPitch, dstSlicePitch, hDstMem->size));
     const size_t so[3] = {srcOrigin.x, srcOrigin.y, srcOrigin.z};
     const size_t dO[3] = {dstOrigin.x, dstOrigin.y, dstOrigin.z};
     const size_t rg[3] = {region.width, region.height, region.depth};
@@ -488,10 +498,7 @@ ur_result_t ocl_command_buffer_append_mem_buffer_fill_exp(
     OCL_CHECK_HANDLE(hCommandBuffer, URC_KIND_COMMAND_BUFFER,
                      UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
     OCL_TRY_UR(check_mem(hCommandBuffer, hBuffer));
-    if (!urc_range_fits(hBuffer->size, offset, size))
-        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
-                             "fill range [%zu, +%zu) outside a buffer of %zu bytes", offset, size,
-                             hBuffer->size);
+    OCL_TRY_UR(urc_rule_buffer_fill(hBuffer->size, offset, patternSize, size));
     append_t a;
     APPEND_BEGIN(a, hCommandBuffer);
     cl_int err = a.e->fill(hCommandBuffer->cl, NULL, NULL, hBuffer->cl, pPattern, patternSize,
@@ -518,7 +525,8 @@ ur_result_t ocl_command_buffer_append_usm_prefetch_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)pMemory, (void)size, (void)flags, (void)phEventWaitList;
+    (void)flags, (void)phEventWaitList;
+    APPEND_RULE(hCommandBuffer, urc_rule_usm_hint, pMemory, size);
     return append_hint(hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList,
                        numEventsInWaitList, pSyncPoint, phEvent, phCommand);
 }
@@ -529,7 +537,8 @@ ur_result_t ocl_command_buffer_append_usm_advise_exp(
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)pMemory, (void)size, (void)advice, (void)phEventWaitList;
+    (void)advice, (void)phEventWaitList;
+    APPEND_RULE(hCommandBuffer, urc_rule_usm_hint, pMemory, size);
     return append_hint(hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList,
                        numEventsInWaitList, pSyncPoint, phEvent, phCommand);
 }
@@ -689,6 +698,7 @@ ur_result_t ocl_command_buffer_update_kernel_launch_exp(
         const ur_exp_command_buffer_update_kernel_launch_desc_t *u = &pUpdateKernelLaunch[i];
         ur_exp_command_buffer_command_handle_t c = command_of(u->hCommand);
         OCL_TRY_UR(urc_cb_check_update(core, c != NULL ? &c->core : NULL, u));
+        OCL_TRY_UR(urc_rule_update(&core->rules, &c->core, u, ocl_kernel_arg_count));
         num_args += (size_t)u->numNewValueArgs + u->numNewMemObjArgs + u->numNewPointerArgs;
     }
     ocl_mutable_dispatch_config_t *cfgs = urc_calloc(numKernelUpdates, sizeof *cfgs);

@@ -34,6 +34,7 @@ static ur_result_t context_make(cl_context cl, uint32_t n, const ur_device_handl
 
 static void context_destroy(ur_context_handle_t c) {
     urc_usm_pool_context_destroyed(c); // its default pool, while the context still works
+    ocl_usm_context_destroyed(c);      // urc's record of its USM allocations
     if (c->owns_native)
         clReleaseContext(c->cl);
     // Extended deleters run once the native context is gone, newest first.
@@ -46,7 +47,7 @@ static void context_destroy(ur_context_handle_t c) {
         ocl_device_release_internal(c->devices[i]);
     free(c->devices);
     pthread_mutex_destroy(&c->lock);
-    free(c);
+    URC_OBJECT_FREE(c);
 }
 
 void ocl_context_retain_internal(ur_context_handle_t context) {

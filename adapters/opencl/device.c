@@ -180,7 +180,7 @@ void ocl_device_destroy(ur_device_handle_t d) {
     urc_queue_registry_fini(&d->queues);
     free(atomic_load(&d->caps));
     free(d->extensions);
-    free(d);
+    URC_OBJECT_FREE(d);
 }
 
 void ocl_device_retain_internal(ur_device_handle_t d) {
@@ -512,9 +512,14 @@ static ur_result_t put_usm_caps(const urc_info_t *out, ur_device_handle_t d, cl_
 }
 
 /// Queries that cl_intel_device_attribute_query answers, on Intel GPUs only.
-static ur_result_t put_intel_gpu_u32(const urc_info_t *out, ur_device_handle_t d,
-                                     cl_device_info p) {
-    if (!(d->type & CL_DEVICE_TYPE_GPU) || !has_ext(d, "cl_intel_device_attribute_query"))
+// cl_intel_device_attribute_query's counts. As in UR's adapter, only the EU count asks for a
+// GPU (it is CL_DEVICE_MAX_COMPUTE_UNITS, which means EUs only there); slices, sub-slices, EUs
+// per sub-slice and threads per EU are answered by any device with the extension (Intel's CPU
+// runtime has it).
+static ur_result_t put_intel_u32(const urc_info_t *out, ur_device_handle_t d, cl_device_info p,
+                                 bool gpu_only) {
+    if ((gpu_only && !(d->type & CL_DEVICE_TYPE_GPU)) ||
+        !has_ext(d, "cl_intel_device_attribute_query"))
         return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
     return put_cl_u32(out, d, p);
 }
@@ -793,15 +798,15 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
         return urc_info_string(&out, text);
     }
     case UR_DEVICE_INFO_GPU_EU_COUNT:
-        return put_intel_gpu_u32(&out, d, CL_DEVICE_MAX_COMPUTE_UNITS);
+        return put_intel_u32(&out, d, CL_DEVICE_MAX_COMPUTE_UNITS, true);
     case UR_DEVICE_INFO_GPU_EU_SLICES:
-        return put_intel_gpu_u32(&out, d, CL_DEVICE_NUM_SLICES_INTEL);
+        return put_intel_u32(&out, d, CL_DEVICE_NUM_SLICES_INTEL, false);
     case UR_DEVICE_INFO_GPU_EU_COUNT_PER_SUBSLICE:
-        return put_intel_gpu_u32(&out, d, CL_DEVICE_NUM_EUS_PER_SUB_SLICE_INTEL);
+        return put_intel_u32(&out, d, CL_DEVICE_NUM_EUS_PER_SUB_SLICE_INTEL, false);
     case UR_DEVICE_INFO_GPU_SUBSLICES_PER_SLICE:
-        return put_intel_gpu_u32(&out, d, CL_DEVICE_NUM_SUB_SLICES_PER_SLICE_INTEL);
+        return put_intel_u32(&out, d, CL_DEVICE_NUM_SUB_SLICES_PER_SLICE_INTEL, false);
     case UR_DEVICE_INFO_GPU_HW_THREADS_PER_EU:
-        return put_intel_gpu_u32(&out, d, CL_DEVICE_NUM_THREADS_PER_EU_INTEL);
+        return put_intel_u32(&out, d, CL_DEVICE_NUM_THREADS_PER_EU_INTEL, false);
     case UR_DEVICE_INFO_IP_VERSION: {
         cl_uint v = 0;
         if (!has_ext(d, "cl_intel_device_attribute_query") ||

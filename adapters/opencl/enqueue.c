@@ -11,6 +11,7 @@
 #include "core/pnext.h"
 #include "memory/usm_range.h"
 #include "memory/buffer.h"
+#include "queue/command_rules.h"
 
 ur_result_t ocl_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList,
                                     const ur_event_handle_t *phEventWaitList,
@@ -69,11 +70,7 @@ static ur_result_t check_buffer(ur_queue_handle_t q, ur_mem_handle_t m) {
 }
 
 static ur_result_t check_range(ur_mem_handle_t m, size_t offset, size_t size) {
-    if (!urc_range_fits(m->size, offset, size))
-        return urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
-                             "range [%zu, +%zu) outside a buffer of %zu bytes", offset, size,
-                             m->size);
-    return UR_RESULT_SUCCESS;
+    return urc_rule_buffer_range(m->size, offset, size);
 }
 
 // Only the rectangle's extent is checked here: OpenCL checks the pitches themselves.
@@ -218,7 +215,7 @@ ur_result_t ocl_enqueue_mem_buffer_fill(ur_queue_handle_t hQueue, ur_mem_handle_
                                         const ur_event_handle_t *phEventWaitList,
                                         ur_event_handle_t *phEvent) {
     OCL_TRY_UR(check_buffer(hQueue, hBuffer));
-    OCL_TRY_UR(check_range(hBuffer, offset, size));
+    OCL_TRY_UR(urc_rule_buffer_fill(hBuffer->size, offset, patternSize, size));
     ocl_wait_list_t wl;
     OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
@@ -301,6 +298,9 @@ ur_result_t ocl_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMem
 
 ur_result_t ocl_kernel_set_args(ur_kernel_handle_t k, ur_device_handle_t device, uint32_t n,
                                 const ur_exp_kernel_arg_properties_t *args) {
+    ur_result_t res = urc_rule_arg_indices(n, args, k->num_args);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     for (uint32_t i = 0; i < n; ++i) {
         const ur_exp_kernel_arg_properties_t *a = &args[i];
         cl_int err = CL_SUCCESS;
@@ -372,7 +372,10 @@ ur_result_t ocl_enqueue_kernel_launch_with_args_exp(
     uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs,
     const ur_kernel_launch_ext_properties_t *launchPropList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
-    OCL_TRY_UR(urc_launch_check(workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, NULL));
+    urc_rules_t rules;
+    ocl_rules(hQueue->context, hQueue->device, &rules);
+    OCL_TRY_UR(
+        urc_rule_launch(&rules, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize));
     OCL_TRY_UR(urc_pnext_check(launchPropList));
     for (const ur_kernel_launch_ext_properties_t *p = launchPropList; p != NULL; p = p->pNext) {
         // Serialisation is a hint; cooperative launches are not something OpenCL can do

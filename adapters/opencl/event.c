@@ -159,7 +159,7 @@ static void event_destroy(ur_event_handle_t e) {
     if (q != NULL)
         ocl_queue_release_internal(q);
     ocl_context_release_internal(e->context);
-    free(e);
+    URC_OBJECT_FREE(e);
 }
 
 void ocl_event_release_internal(ur_event_handle_t e) {

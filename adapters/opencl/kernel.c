@@ -6,6 +6,7 @@
 #include "core/alloc.h"
 #include "ocl_internal.h"
 #include "core/release.h"
+#include "queue/command_rules.h"
 
 #ifndef CL_KERNEL_REGISTER_COUNT_INTEL // not in our headers; Intel's value
 #define CL_KERNEL_REGISTER_COUNT_INTEL 0x425B
@@ -35,11 +36,21 @@ static ur_result_t kernel_make(cl_kernel cl, ur_program_handle_t program, const 
     k->context = program->context;
     k->owns_native = owns;
     k->may_assert = uses_assert(cl, program, name);
+    // Every argument index is checked against it before the runtime sees one: Intel's runtime
+    // reads past its argument table for an index it does not have.
+    cl_uint nargs = 0;
+    k->num_args = clGetKernelInfo(cl, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL) == CL_SUCCESS
+                      ? (uint32_t)nargs
+                      : UINT32_MAX;
     pthread_mutex_init(&k->launch_lock, NULL);
     urc_hold(&program->obj);
     ocl_context_retain_internal(program->context);
     *out = k;
     return UR_RESULT_SUCCESS;
+}
+
+uint32_t ocl_kernel_arg_count(const void *kernel) {
+    return ocl_is(kernel, URC_KIND_KERNEL) ? ((ur_kernel_handle_t)kernel)->num_args : UINT32_MAX;
 }
 
 ur_result_t ocl_kernel_create(ur_program_handle_t hProgram, const char *pKernelName,
@@ -67,7 +78,7 @@ ur_result_t ocl_kernel_release(ur_kernel_handle_t hKernel) {
     ocl_program_release_internal(hKernel->program);
     ocl_context_release_internal(hKernel->context);
     pthread_mutex_destroy(&hKernel->launch_lock);
-    free(hKernel);
+    URC_OBJECT_FREE(hKernel);
     return UR_RESULT_SUCCESS;
 }
 
@@ -365,6 +376,8 @@ ur_result_t ocl_kernel_get_suggested_local_work_size_with_args(
     if (numWorkDim < 1 || numWorkDim > 3)
         return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_DIMENSION, 0,
                              "work dimension %u (1 to 3)", numWorkDim);
+    // Indices the kernel does not have are refused as a launch refuses them.
+    OCL_TRY_UR(urc_rule_arg_indices(numArgs, pArgs, hKernel->num_args));
     // The suggestion depends on the arguments (local memory sizes), so they are set first,
     // under the lock launches take.
     pthread_mutex_lock(&hKernel->launch_lock);

@@ -91,7 +91,7 @@ ur_result_t ocl_mem_release(ur_mem_handle_t hMem) {
         if (hMem->owns_native)
             clReleaseMemObject(hMem->cl);
         ocl_context_release_internal(hMem->context);
-        free(hMem);
+        URC_OBJECT_FREE(hMem);
         hMem = parent;
     }
     return UR_RESULT_SUCCESS;

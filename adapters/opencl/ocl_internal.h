@@ -10,6 +10,7 @@
 #include "device/device_info.h"
 #include "core/error.h"
 #include "core/info.h"
+#include "core/quarantine.h"
 #include "ocl_entry_points.h"
 #include "ocl_objects.h"
 #include "memory/ranges.h"
@@ -198,5 +199,13 @@ ur_result_t ocl_enqueue_done(cl_int err, const char *what, ocl_wait_list_t *wl,
 /// The USM allocation of the context `backend` that holds `ptr`, from clGetMemAllocInfoINTEL
 /// (a urc_usm_lookup_fn, common/memory/usm_range.h).
 bool ocl_usm_lookup(void *backend, const void *ptr, const void **base, size_t *size);
+/// The rule table's facts for commands of `ctx` on `dev` (queue/command_rules.h): the lookup
+/// above and the device's work-group limits.
+/// A kernel's argument count for the rule table's index checks (UINT32_MAX: unknown).
+uint32_t ocl_kernel_arg_count(const void *kernel);
+void ocl_rules(ur_context_handle_t ctx, ur_device_handle_t dev, urc_rules_t *out);
+
+/// usm.c: forgets the record of the USM allocations of a context being destroyed.
+void ocl_usm_context_destroyed(ur_context_handle_t ctx);
 
 #endif // URC_OCL_INTERNAL_H

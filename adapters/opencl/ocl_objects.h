@@ -214,7 +214,8 @@ struct ur_kernel_handle_t_ {
     ur_program_handle_t program; // retained
     ur_context_handle_t context; // retained
     bool owns_native;
-    bool may_assert; // listed in the program's "SYCL/assert used" (fallback assert, assert.c)
+    bool may_assert;   // listed in the program's "SYCL/assert used" (fallback assert, assert.c)
+    uint32_t num_args; // CL_KERNEL_NUM_ARGS (UINT32_MAX when the runtime did not say)
     // OpenCL keeps arguments in the cl_kernel, so setting them and enqueueing must not
     // interleave between threads launching the same kernel.
     pthread_mutex_t launch_lock;

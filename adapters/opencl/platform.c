@@ -88,7 +88,7 @@ static void platform_destroy(ur_platform_handle_t platform) {
     for (uint32_t i = 0; i < platform->num_devices; ++i)
         ocl_device_destroy(platform->devices[i]);
     free(platform->devices);
-    free(platform);
+    URC_OBJECT_FREE(platform);
 }
 
 /// Builds one platform and its root devices; *out stays NULL when it has no usable device.

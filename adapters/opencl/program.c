@@ -125,7 +125,7 @@ static void program_destroy(ur_program_handle_t p) {
     free(p->failed);
     free(p->globals);
     free(p->devices);
-    free(p);
+    URC_OBJECT_FREE(p);
 }
 
 static ur_result_t parse_props(const ur_program_properties_t *props, urc_props_t **out) {

@@ -52,7 +52,7 @@ static void queue_destroy(ur_queue_handle_t q) {
         clReleaseCommandQueue(q->cl);
     ocl_device_release_internal(q->device);
     ocl_context_release_internal(q->context);
-    free(q);
+    URC_OBJECT_FREE(q);
 }
 
 static bool context_has(ur_context_handle_t c, ur_device_handle_t d) {

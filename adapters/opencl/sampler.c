@@ -101,7 +101,7 @@ ur_result_t ocl_sampler_release(ur_sampler_handle_t hSampler) {
     if (hSampler->owns_native)
         clReleaseSampler(hSampler->cl);
     ocl_context_release_internal(hSampler->context);
-    free(hSampler);
+    URC_OBJECT_FREE(hSampler);
     return UR_RESULT_SUCCESS;
 }
 

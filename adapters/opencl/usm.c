@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Unified shared memory through cl_intel_unified_shared_memory: allocation, queries and the
 // USM enqueue operations. Devices without the extension answer UNSUPPORTED_FEATURE.
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +11,7 @@
 #include "ocl_internal.h"
 #include "core/pnext.h"
 #include "memory/usm_range.h"
+#include "queue/command_rules.h"
 #include "pool/pool_handle.h"
 
 static ur_result_t no_usm(const char *what) {
@@ -71,14 +74,178 @@ static ur_result_t alloc_props(const ur_usm_desc_t *desc, cl_mem_properties_inte
     return UR_RESULT_SUCCESS;
 }
 
-static ur_result_t alloc_result(cl_int err, void *ptr, void **out) {
+static ur_result_t alloc_result(cl_int err, void *ptr) {
     if (err == CL_INVALID_BUFFER_SIZE)
         return urc_error_set(UR_RESULT_ERROR_INVALID_USM_SIZE, err,
                              "USM allocation larger than the device allows");
-    if (err != CL_SUCCESS)
-        return ocl_fail(err, "USM allocation");
-    *out = ptr;
+    if (err != CL_SUCCESS || ptr == NULL)
+        return ocl_fail(err != CL_SUCCESS ? err : CL_OUT_OF_RESOURCES, "USM allocation");
     return UR_RESULT_SUCCESS;
+}
+
+// ---- the record of urc's allocations ----------------------------------------------------------
+// Every allocation urUSM*Alloc made, by the pointer the caller got (`start`) and, where the two
+// differ, also by the runtime's base: its context, and the caller's `size`. Two answers then no
+// longer depend on the runtime: whose memory a pointer is (PoCL 5 answers clGetMemAllocInfoINTEL
+// for memory of any context), and the alignment asked for (PoCL 5 ignored 4096 for shared memory:
+// the adapter then allocates `align` - 1 bytes more and hands out the first aligned byte). Sharded
+// by address.
+
+#define RECORD_SHARDS 32
+
+typedef struct record_t {
+    const void *key; // `start`, or `base` for the second entry of an over-allocation
+    void *base, *start;
+    size_t size;
+    ur_context_handle_t ctx;
+} record_t;
+
+static struct record_shard_t {
+    pthread_mutex_t lock;
+    record_t *items;
+    size_t count, cap;
+} records[RECORD_SHARDS];
+static pthread_once_t records_once = PTHREAD_ONCE_INIT;
+
+static void records_init(void) {
+    for (size_t i = 0; i < RECORD_SHARDS; ++i)
+        pthread_mutex_init(&records[i].lock, NULL);
+}
+
+static struct record_shard_t *shard_of(const void *key) {
+    pthread_once(&records_once, records_init);
+    return &records[((uintptr_t)key >> 6) % RECORD_SHARDS];
+}
+
+static bool record_add_key(const record_t *r) {
+    struct record_shard_t *sh = shard_of(r->key);
+    bool ok = true;
+    pthread_mutex_lock(&sh->lock);
+    if (sh->count == sh->cap) {
+        size_t cap = sh->cap ? 2 * sh->cap : 16;
+        record_t *grown = realloc(sh->items, cap * sizeof *grown);
+        if (grown == NULL)
+            ok = false;
+        else {
+            sh->items = grown;
+            sh->cap = cap;
+        }
+    }
+    if (ok)
+        sh->items[sh->count++] = *r;
+    pthread_mutex_unlock(&sh->lock);
+    return ok;
+}
+
+// The entry under `key`, copied; `remove` takes it out when it is of `ctx`.
+static bool record_find(const void *key, ur_context_handle_t ctx, bool remove, record_t *out) {
+    struct record_shard_t *sh = shard_of(key);
+    bool found = false;
+    pthread_mutex_lock(&sh->lock);
+    for (size_t i = 0; i < sh->count; ++i)
+        if (sh->items[i].key == key) {
+            *out = sh->items[i];
+            found = true;
+            if (remove && out->ctx == ctx)
+                sh->items[i] = sh->items[--sh->count];
+            break;
+        }
+    pthread_mutex_unlock(&sh->lock);
+    return found;
+}
+
+// Both entries of an allocation (one when nothing was over-allocated); false when out of memory
+// (nothing recorded then).
+static bool record_add(record_t r) {
+    r.key = r.start;
+    if (!record_add_key(&r))
+        return false;
+    if (r.base == r.start)
+        return true;
+    r.key = r.base;
+    if (record_add_key(&r))
+        return true;
+    record_t dropped;
+    (void)record_find(r.start, r.ctx, true, &dropped);
+    return false;
+}
+
+void ocl_usm_context_destroyed(ur_context_handle_t ctx) {
+    // The runtime frees what is left of the context's memory with it.
+    for (size_t s = 0; s < RECORD_SHARDS; ++s) {
+        struct record_shard_t *sh = shard_of((const void *)(s << 6));
+        pthread_mutex_lock(&sh->lock);
+        for (size_t i = 0; i < sh->count;)
+            if (sh->items[i].ctx == ctx)
+                sh->items[i] = sh->items[--sh->count];
+            else
+                ++i;
+        if (sh->count == 0) {
+            free(sh->items);
+            sh->items = NULL;
+            sh->cap = 0;
+        }
+        pthread_mutex_unlock(&sh->lock);
+    }
+}
+
+// The runtime's base of the allocation holding `p`, or NULL.
+static void *runtime_base(ur_context_handle_t c, const void *p) {
+    void *base = NULL;
+    if (c->platform->ext.get_mem_alloc_info(c->cl, p, CL_MEM_ALLOC_BASE_PTR_INTEL, sizeof base,
+                                            &base, NULL) != CL_SUCCESS)
+        return NULL;
+    return base;
+}
+
+// An allocation through `alloc` (which takes the alignment), aligned whatever the runtime
+// does, and recorded.
+typedef void *(*raw_alloc_fn)(ur_context_handle_t c, void *arg, size_t size, cl_uint align,
+                              cl_int *err);
+
+static ur_result_t alloc_recorded(raw_alloc_fn alloc, void *arg, ur_context_handle_t c, size_t size,
+                                  cl_uint align, void **ppMem) {
+    cl_int err = CL_SUCCESS;
+    void *p = alloc(c, arg, size, align, &err);
+    ur_result_t res = alloc_result(err, p);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    record_t r = {p, p, p, size, c};
+    if (align > 1 && (uintptr_t)p % align != 0) {
+        (void)c->platform->ext.mem_blocking_free(c->cl, p);
+        if (size > SIZE_MAX - (align - 1))
+            return urc_error_set(UR_RESULT_ERROR_INVALID_USM_SIZE, 0,
+                                 "USM allocation of %zu bytes at alignment %u", size, align);
+        p = alloc(c, arg, size + (align - 1), align, &err);
+        if ((res = alloc_result(err, p)) != UR_RESULT_SUCCESS)
+            return res;
+        r.base = p;
+        r.start = (void *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
+    }
+    if (!record_add(r)) {
+        (void)c->platform->ext.mem_blocking_free(c->cl, r.base);
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    *ppMem = r.start;
+    return UR_RESULT_SUCCESS;
+}
+
+static void *host_alloc_fn(ur_context_handle_t c, void *arg, size_t size, cl_uint align,
+                           cl_int *err) {
+    const cl_mem_properties_intel *props = arg;
+    return c->platform->ext.host_mem_alloc(c->cl, props[0] ? props : NULL, size, align, err);
+}
+
+typedef struct device_alloc_arg_t {
+    clDeviceMemAllocINTEL_fn alloc;
+    cl_device_id dev;
+    const cl_mem_properties_intel *props;
+} device_alloc_arg_t;
+
+static void *device_alloc_fn(ur_context_handle_t c, void *arg, size_t size, cl_uint align,
+                             cl_int *err) {
+    const device_alloc_arg_t *a = arg;
+    return a->alloc(c->cl, a->dev, a->props[0] ? a->props : NULL, size, align, err);
 }
 
 static bool context_usm(ur_context_handle_t c) {
@@ -106,10 +273,7 @@ ur_result_t ocl_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t
     if (pool != NULL)
         return urc_usm_pool_alloc_in(&ocl_pool_adapter, hContext, NULL, UR_USM_TYPE_HOST, pool,
                                      size, align, ppMem);
-    cl_int err = CL_SUCCESS;
-    void *p = hContext->platform->ext.host_mem_alloc(hContext->cl, props[0] ? props : NULL, size,
-                                                     align, &err);
-    return alloc_result(err, p, ppMem);
+    return alloc_recorded(host_alloc_fn, props, hContext, size, align, ppMem);
 }
 
 // Device and shared allocations differ only in the extension's entry point (both functions
@@ -125,9 +289,8 @@ static ur_result_t device_alloc(clDeviceMemAllocINTEL_fn alloc, ur_usm_type_t ty
     if (pool != NULL)
         return urc_usm_pool_alloc_in(&ocl_pool_adapter, hContext, hDevice, type, pool, size, align,
                                      ppMem);
-    cl_int err = CL_SUCCESS;
-    void *p = alloc(hContext->cl, hDevice->cl, props[0] ? props : NULL, size, align, &err);
-    return alloc_result(err, p, ppMem);
+    device_alloc_arg_t arg = {alloc, hDevice->cl, props};
+    return alloc_recorded(device_alloc_fn, &arg, hContext, size, align, ppMem);
 }
 
 ur_result_t ocl_usm_device_alloc(ur_context_handle_t hContext, ur_device_handle_t hDevice,
@@ -152,6 +315,22 @@ ur_result_t ocl_usm_free(ur_context_handle_t hContext, void *pMem) {
     ur_result_t res = urc_usm_free_pooled(hContext, pMem, &pooled);
     if (pooled)
         return res;
+    // urc's own allocations: only their start, only in their context.
+    record_t r;
+    if (record_find(pMem, hContext, false, &r)) {
+        if (r.ctx != hContext)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
+                                 "%p is USM memory of another context", pMem);
+        if (r.start != pMem)
+            return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
+                                 "%p is not the start of its USM allocation", pMem);
+        OCL_TRY("clMemBlockingFreeINTEL",
+                hContext->platform->ext.mem_blocking_free(hContext->cl, r.base));
+        (void)record_find(r.start, hContext, true, &r);
+        if (r.base != r.start)
+            (void)record_find(r.base, hContext, true, &r);
+        return UR_RESULT_SUCCESS;
+    }
     OCL_TRY("clMemBlockingFreeINTEL",
             hContext->platform->ext.mem_blocking_free(hContext->cl, pMem));
     return UR_RESULT_SUCCESS;
@@ -168,6 +347,29 @@ ur_result_t ocl_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void 
     ur_result_t res = urc_usm_alloc_info_pooled(hContext, pMem, propName, &out, &answered);
     if (answered)
         return res;
+    // Memory urc allocated in another context is none of this context's, whatever the runtime
+    // says; memory urc over-allocated for alignment starts where the caller's part starts.
+    const bool counted = propName == UR_USM_ALLOC_INFO_TYPE ||
+                         propName == UR_USM_ALLOC_INFO_BASE_PTR ||
+                         propName == UR_USM_ALLOC_INFO_SIZE || propName == UR_USM_ALLOC_INFO_DEVICE;
+    record_t r;
+    void *rbase = NULL;
+    if (counted && (record_find(pMem, hContext, false, &r) ||
+                    ((rbase = runtime_base(hContext, pMem)) != NULL &&
+                     record_find(rbase, hContext, false, &r)))) {
+        if (r.ctx != hContext) {
+            if (propName == UR_USM_ALLOC_INFO_TYPE) {
+                ur_usm_type_t unknown = UR_USM_TYPE_UNKNOWN;
+                return urc_info_bytes(&out, &unknown, sizeof unknown);
+            }
+            return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                                 "%p is USM memory of another context", pMem);
+        }
+        if (propName == UR_USM_ALLOC_INFO_BASE_PTR)
+            return urc_info_ptr(&out, r.start);
+        if (propName == UR_USM_ALLOC_INFO_SIZE)
+            return urc_info_size(&out, r.size);
+    }
     switch (propName) {
     case UR_USM_ALLOC_INFO_TYPE: {
         cl_unified_shared_memory_type_intel t = CL_MEM_TYPE_UNKNOWN_INTEL;
@@ -231,13 +433,21 @@ bool ocl_usm_lookup(void *backend, const void *ptr, const void **base, size_t *s
     return true;
 }
 
-static ur_result_t usm_range(ur_queue_handle_t q, const void *ptr, size_t size) {
-    return urc_usm_range_check(ocl_usm_lookup, q->context, ptr, size);
+void ocl_rules(ur_context_handle_t ctx, ur_device_handle_t dev, urc_rules_t *out) {
+    *out = (urc_rules_t){.lookup = ocl_usm_lookup, .backend = ctx};
+    const urc_device_caps_t *caps = NULL;
+    if (dev != NULL && ocl_device_caps(dev, &caps) == UR_RESULT_SUCCESS && caps != NULL) {
+        out->limits.max_group_items = caps->max_work_group_size;
+        for (int d = 0; d < 3; ++d)
+            out->limits.max_group[d] = caps->max_work_item_sizes[d];
+    }
 }
 
-static ur_result_t usm_rows(ur_queue_handle_t q, const void *ptr, size_t pitch, size_t width,
-                            size_t height) {
-    return urc_usm_range_check_2d(ocl_usm_lookup, q->context, ptr, pitch, width, height);
+/// The rule table's facts for a command of `q` (common/queue/command_rules.h).
+static urc_rules_t queue_rules(ur_queue_handle_t q) {
+    urc_rules_t r;
+    ocl_rules(q->context, q->device, &r);
+    return r;
 }
 
 static void CL_CALLBACK free_host_copy(cl_event ev, cl_int status, void *data) {
@@ -284,7 +494,8 @@ ur_result_t ocl_enqueue_usm_fill(ur_queue_handle_t hQueue, void *pMem, size_t pa
                                  const ur_event_handle_t *phEventWaitList,
                                  ur_event_handle_t *phEvent) {
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMFill"));
-    OCL_TRY_UR(usm_range(hQueue, pMem, size));
+    urc_rules_t rules = queue_rules(hQueue);
+    OCL_TRY_UR(urc_rule_usm_fill(&rules, pMem, patternSize, size));
     ocl_wait_list_t wl;
     OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     bool native = patternSize <= 128 && (patternSize & (patternSize - 1)) == 0 &&
@@ -304,8 +515,8 @@ ur_result_t ocl_enqueue_usm_memcpy(ur_queue_handle_t hQueue, bool blocking, void
                                    const ur_event_handle_t *phEventWaitList,
                                    ur_event_handle_t *phEvent) {
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMMemcpy"));
-    OCL_TRY_UR(usm_range(hQueue, pDst, size));
-    OCL_TRY_UR(usm_range(hQueue, pSrc, size));
+    urc_rules_t rules = queue_rules(hQueue);
+    OCL_TRY_UR(urc_rule_usm_memcpy(&rules, pDst, pSrc, size));
     ocl_wait_list_t wl;
     OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
@@ -335,7 +546,8 @@ ur_result_t ocl_enqueue_usm_prefetch(ur_queue_handle_t hQueue, const void *pMem,
                                      ur_event_handle_t *phEvent) {
     (void)flags;
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMPrefetch"));
-    OCL_TRY_UR(usm_range(hQueue, pMem, size));
+    urc_rules_t rules = queue_rules(hQueue);
+    OCL_TRY_UR(urc_rule_usm_hint(&rules, pMem, size));
     return hint_marker(hQueue, UR_COMMAND_USM_PREFETCH, numEventsInWaitList, phEventWaitList,
                        phEvent);
 }
@@ -344,7 +556,8 @@ ur_result_t ocl_enqueue_usm_advise(ur_queue_handle_t hQueue, const void *pMem, s
                                    ur_usm_advice_flags_t advice, ur_event_handle_t *phEvent) {
     (void)advice;
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMAdvise"));
-    OCL_TRY_UR(usm_range(hQueue, pMem, size));
+    urc_rules_t rules = queue_rules(hQueue);
+    OCL_TRY_UR(urc_rule_usm_hint(&rules, pMem, size));
     return hint_marker(hQueue, UR_COMMAND_USM_ADVISE, 0, NULL, phEvent);
 }
 
@@ -389,7 +602,8 @@ ur_result_t ocl_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_t
                                     const ur_event_handle_t *phEventWaitList,
                                     ur_event_handle_t *phEvent) {
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMFill2D"));
-    OCL_TRY_UR(usm_rows(hQueue, pMem, pitch, width, height));
+    urc_rules_t rules = queue_rules(hQueue);
+    OCL_TRY_UR(urc_rule_usm_fill_2d(&rules, pMem, pitch, patternSize, width, height));
     // The pattern runs on from row to row (common/memory/fill.h). Rows that each hold whole,
     // aligned patterns of up to 128 bytes are filled by clEnqueueMemFillINTEL; otherwise rows are
     // copied from a host image: one row when every row starts the pattern afresh, else the
@@ -438,8 +652,8 @@ ur_result_t ocl_enqueue_usm_memcpy_2d(ur_queue_handle_t hQueue, bool blocking, v
                                       const ur_event_handle_t *phEventWaitList,
                                       ur_event_handle_t *phEvent) {
     OCL_TRY_UR(queue_checks(hQueue, "urEnqueueUSMMemcpy2D"));
-    OCL_TRY_UR(usm_rows(hQueue, pDst, dstPitch, width, height));
-    OCL_TRY_UR(usm_rows(hQueue, pSrc, srcPitch, width, height));
+    urc_rules_t rules = queue_rules(hQueue);
+    OCL_TRY_UR(urc_rule_usm_memcpy_2d(&rules, pDst, dstPitch, pSrc, srcPitch, width, height));
     if (width == 0) {
         // Nothing to copy: a marker keeps the ordering and the event's type.
         ur_event_handle_t ev = NULL;

@@ -26,6 +26,10 @@ ur_result_t ocl_usm_context_memcpy_exp(ur_context_handle_t hContext, void *pDst,
     if (!dev->usm)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "urUSMContextMemcpyExp: the device has no USM");
+    // The rule of urEnqueueUSMMemcpy: the runtime would copy past an allocation's end.
+    urc_rules_t rules;
+    ocl_rules(hContext, dev, &rules);
+    OCL_TRY_UR(urc_rule_usm_memcpy(&rules, pDst, pSrc, size));
     cl_int err = CL_SUCCESS;
     cl_command_queue q = clCreateCommandQueueWithProperties(hContext->cl, dev->cl, NULL, &err);
     if (err != CL_SUCCESS)

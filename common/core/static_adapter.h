@@ -8,13 +8,15 @@
 #include "core/error.h"
 #include "core/info.h"
 #include "core/object.h"
+#include "core/quarantine.h"
 #include "env/log.h"
 
 /// Defines `prefix`_adapter_handle (the one handle) and `prefix`_adapter_get, _retain,
 /// _release, _get_last_error, _get_info, _set_logger_callback and _set_logger_callback_level
 /// for the adapter whose table is `prefix`_ddi. `backend` is what UR_ADAPTER_INFO_BACKEND
-/// answers, `log()` the adapter's logger, and `teardown()` runs at the last release. A release
-/// past zero is INVALID_NULL_HANDLE.
+/// answers, `log()` the adapter's logger (released handles log to it too), and `teardown()`
+/// runs at the last release and must call urc_quarantine_drain, which frees the released
+/// handles. A release past zero is INVALID_NULL_HANDLE.
 #define URC_STATIC_ADAPTER(prefix, backend, log, teardown)                                         \
     static urc_object_t prefix##_adapter = {&prefix##_ddi, 0, URC_KIND_ADAPTER, 0};                \
     ur_adapter_handle_t prefix##_adapter_handle(void) {                                            \
@@ -23,6 +25,7 @@
     ur_result_t prefix##_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters,         \
                                      uint32_t *pNumAdapters) {                                     \
         if (NumEntries > 0 && phAdapters != NULL) {                                                \
+            urc_quarantine_set_logger(log());                                                      \
             urc_user_retain(&prefix##_adapter);                                                    \
             phAdapters[0] = prefix##_adapter_handle();                                             \
         }                                                                                          \

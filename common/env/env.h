@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Every environment variable urc reads, read in one place. Values are read once (and again
 // when the loader re-initialises after a full teardown); variables naming files or folders
-// are read with secure_getenv so a set-uid program ignores them. README lists them all.
+// are read with secure_getenv so a set-uid program ignores them. docs/environment.md lists
+// them all.
 #ifndef URC_COMMON_ENV_ENV_H
 #define URC_COMMON_ENV_ENV_H
 
@@ -51,7 +52,7 @@ char *urc_env_read_now(urc_env_id_t id);
 /// Reads the environment again (the loader does this when it initialises after a teardown).
 void urc_env_reload(void);
 
-/// The table of every variable, for README's check and `urinfo --env`.
+/// The table of every variable, for scripts/check-readme and `urinfo --env`.
 const urc_env_info_t *urc_env_table(size_t *count);
 
 #endif // URC_COMMON_ENV_ENV_H

@@ -723,7 +723,7 @@ static inline ur_result_t urc_check_mem_image_create(ur_context_handle_t hContex
         return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urMemImageCreate: %s", "UR_MEM_FLAGS_MASK & flags");
     if (pImageDesc && UR_STRUCTURE_TYPE_IMAGE_DESC != pImageDesc->stype)
         return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urMemImageCreate: %s", "pImageDesc && UR_STRUCTURE_TYPE_IMAGE_DESC != pImageDesc->stype");
-    if (pImageDesc && !urc_is_ur_mem_type_t(pImageDesc->type))
+    if (pImageDesc && (!urc_is_ur_mem_type_t(pImageDesc->type) || UR_MEM_TYPE_IMAGE1D_ARRAY < pImageDesc->type))
         return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urMemImageCreate: %s", "pImageDesc && UR_MEM_TYPE_IMAGE1D_ARRAY < pImageDesc->type");
     if (pImageDesc && pImageDesc->numMipLevel != 0)
         return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urMemImageCreate: %s", "pImageDesc && pImageDesc->numMipLevel != 0");
@@ -2922,7 +2922,7 @@ static inline ur_result_t urc_check_bindless_images_image_allocate_exp(ur_contex
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesImageAllocateExp: %s", "NULL == pImageDesc");
     if (NULL == phImageMem)
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesImageAllocateExp: %s", "NULL == phImageMem");
-    if (pImageDesc && !urc_is_ur_mem_type_t(pImageDesc->type))
+    if (pImageDesc && (!urc_is_ur_mem_type_t(pImageDesc->type) || UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pImageDesc->type))
         return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urBindlessImagesImageAllocateExp: %s", "pImageDesc && UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pImageDesc->type");
     if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
@@ -2957,7 +2957,7 @@ static inline ur_result_t urc_check_bindless_images_unsampled_image_create_exp(u
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesUnsampledImageCreateExp: %s", "NULL == pImageDesc");
     if (NULL == phImage)
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesUnsampledImageCreateExp: %s", "NULL == phImage");
-    if (pImageDesc && !urc_is_ur_mem_type_t(pImageDesc->type))
+    if (pImageDesc && (!urc_is_ur_mem_type_t(pImageDesc->type) || UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pImageDesc->type))
         return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urBindlessImagesUnsampledImageCreateExp: %s", "pImageDesc && UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pImageDesc->type");
     if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;
@@ -2986,7 +2986,7 @@ static inline ur_result_t urc_check_bindless_images_sampled_image_create_exp(ur_
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesSampledImageCreateExp: %s", "NULL == phImage");
     if (!urc_is_ur_sampler_filter_mode_t(pSamplerDesc->filterMode))
         return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urBindlessImagesSampledImageCreateExp: %s", "UR_SAMPLER_FILTER_MODE_LINEAR < pSamplerDesc->filterMode");
-    if (pImageDesc && !urc_is_ur_mem_type_t(pImageDesc->type))
+    if (pImageDesc && (!urc_is_ur_mem_type_t(pImageDesc->type) || UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pImageDesc->type))
         return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urBindlessImagesSampledImageCreateExp: %s", "pImageDesc && UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pImageDesc->type");
     if (!urc_is_ur_sampler_addressing_mode_t(pSamplerDesc->addressingMode))
         return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urBindlessImagesSampledImageCreateExp: %s", "UR_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT < pSamplerDesc->addressingMode");
@@ -3035,9 +3035,9 @@ static inline ur_result_t urc_check_bindless_images_image_copy_exp(ur_queue_hand
         return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urBindlessImagesImageCopyExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     if (!urc_is_ur_exp_image_copy_input_types_t(imageCopyInputTypes))
         return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0, "urBindlessImagesImageCopyExp: %s", "UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_IMAGE < imageCopyInputTypes");
-    if (!urc_is_ur_mem_type_t(pSrcImageDesc->type))
+    if ((!urc_is_ur_mem_type_t(pSrcImageDesc->type) || UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pSrcImageDesc->type))
         return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urBindlessImagesImageCopyExp: %s", "UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pSrcImageDesc->type");
-    if (!urc_is_ur_mem_type_t(pDstImageDesc->type))
+    if ((!urc_is_ur_mem_type_t(pDstImageDesc->type) || UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pDstImageDesc->type))
         return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urBindlessImagesImageCopyExp: %s", "UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pDstImageDesc->type");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
@@ -3205,7 +3205,7 @@ static inline ur_result_t urc_check_bindless_images_map_external_array_exp(ur_co
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesMapExternalArrayExp: %s", "NULL == pImageDesc");
     if (NULL == phImageMem)
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_POINTER, 0, "urBindlessImagesMapExternalArrayExp: %s", "NULL == phImageMem");
-    if (pImageDesc && !urc_is_ur_mem_type_t(pImageDesc->type))
+    if (pImageDesc && (!urc_is_ur_mem_type_t(pImageDesc->type) || UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pImageDesc->type))
         return urc_error_set(UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, 0, "urBindlessImagesMapExternalArrayExp: %s", "pImageDesc && UR_MEM_TYPE_IMAGE_CUBEMAP_EXP < pImageDesc->type");
     if (urc_pnext_check(pImageDesc) != UR_RESULT_SUCCESS)
         return UR_RESULT_ERROR_INVALID_VALUE;

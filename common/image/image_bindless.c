@@ -3,6 +3,9 @@
 #include "image/image_bindless.h"
 
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "core/error.h"
 #include "image/image.h"
@@ -261,4 +264,33 @@ ur_result_t urc_bindless_info(const urc_info_t *out, ur_image_info_t prop,
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION, 0,
                              "image info %u is not answered for bindless images", (unsigned)prop);
     }
+}
+
+ur_result_t urc_bindless_check_external_fd(int fd, uint64_t size) {
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "external memory: %d is not an open file descriptor", fd);
+    mode_t kind = st.st_mode & S_IFMT;
+    if (kind == S_IFDIR || kind == S_IFIFO || kind == S_IFSOCK || kind == S_IFBLK ||
+        (kind == S_IFCHR && major(st.st_rdev) == 1))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "external memory: file descriptor %d names no exported memory", fd);
+    uint64_t known = 0;
+    if (kind == S_IFREG && st.st_size > 0) {
+        known = (uint64_t)st.st_size;
+    } else if (kind == 0) {
+        // An anonymous inode: a DMA buffer tells its size to lseek (and has no position that
+        // matters); anything else refuses the seek.
+        off_t end = lseek(fd, 0, SEEK_END);
+        if (end > 0) {
+            known = (uint64_t)end;
+            (void)lseek(fd, 0, SEEK_SET);
+        }
+    }
+    if (known != 0 && size > known)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "external memory: %llu bytes asked of a descriptor of %llu",
+                             (unsigned long long)size, (unsigned long long)known);
+    return UR_RESULT_SUCCESS;
 }

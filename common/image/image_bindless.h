@@ -79,4 +79,12 @@ ur_result_t urc_bindless_check_copy(const urc_bindless_t *src, const urc_bindles
 /// NUM_MIP_LEVELS, NUM_SAMPLES (1).
 ur_result_t urc_bindless_info(const urc_info_t *out, ur_image_info_t prop, const urc_bindless_t *b);
 
+/// urBindlessImagesImportExternalMemoryExp's checks of a file descriptor before the driver
+/// maps it (INVALID_VALUE with a message): it must be open (fstat), must not be a directory,
+/// pipe, socket, block device or one of the kernel's memory devices (/dev/null, /dev/zero,
+/// ...: character major 1), and where its size can be known (a regular file such as a memfd,
+/// or what lseek to the end answers for a DMA buffer) `size` bytes must fit in it. A driver's
+/// own device file (NVIDIA's opaque descriptors) tells no size: there the driver decides.
+ur_result_t urc_bindless_check_external_fd(int fd, uint64_t size);
+
 #endif // URC_COMMON_IMAGE_IMAGE_BINDLESS_H

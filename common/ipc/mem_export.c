@@ -4,6 +4,8 @@
 #include "ipc/mem_export.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "core/alloc.h"
@@ -16,6 +18,7 @@ typedef struct entry_t {
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static entry_t *entries;
+static _Atomic size_t nentries; // read without the lock: urUSMFree asks only while there are any
 
 static const char *type_name(ur_exp_external_mem_type_t type) {
     switch (type) {
@@ -48,6 +51,7 @@ ur_result_t urc_mem_export_add(const urc_mem_export_t *record) {
     pthread_mutex_lock(&lock);
     e->next = entries;
     entries = e;
+    atomic_fetch_add(&nentries, 1);
     pthread_mutex_unlock(&lock);
     return UR_RESULT_SUCCESS;
 }
@@ -74,13 +78,27 @@ ur_result_t urc_mem_export_find(const void *context, const void *device, const v
     if (res == UR_RESULT_SUCCESS) {
         found = *at;
         *out = found->record;
-        if (remove)
+        if (remove) {
             *at = found->next;
+            atomic_fetch_sub(&nentries, 1);
+        }
     }
     pthread_mutex_unlock(&lock);
     if (remove)
         free(found);
     return res;
+}
+
+bool urc_mem_export_holds(const void *ptr) {
+    if (atomic_load_explicit(&nentries, memory_order_relaxed) == 0)
+        return false;
+    uintptr_t p = (uintptr_t)ptr;
+    bool found = false;
+    pthread_mutex_lock(&lock);
+    for (entry_t *e = entries; e != NULL && !found; e = e->next)
+        found = p >= (uintptr_t)e->record.ptr && p - (uintptr_t)e->record.ptr < e->record.size;
+    pthread_mutex_unlock(&lock);
+    return found;
 }
 
 ur_result_t urc_mem_export_find_for_export(const void *context, const void *device, const void *ptr,

@@ -6,6 +6,7 @@
 #ifndef URC_COMMON_IPC_MEM_EXPORT_H
 #define URC_COMMON_IPC_MEM_EXPORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ur_api.h"
@@ -36,6 +37,9 @@ ur_result_t urc_mem_export_add(const urc_mem_export_t *record);
 /// when it is another's. With `remove`, the record is taken out (the caller frees the memory).
 ur_result_t urc_mem_export_find(const void *context, const void *device, const void *ptr,
                                 bool remove, urc_mem_export_t *out);
+
+/// True when `ptr` lies inside an exportable allocation (any context or device).
+bool urc_mem_export_holds(const void *ptr);
 
 /// urMemoryExportExportMemoryHandleExp's checks after the adapter's handle checks: `type`
 /// supported (urc_mem_export_check_type), `ptr` an allocation of `context` and `device`

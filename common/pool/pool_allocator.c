@@ -425,6 +425,11 @@ ur_result_t urc_pool_alloc(urc_pool_t *p, size_t size, size_t align, void **out)
         size_t align_slab = chunk < p->config.max_align ? chunk : p->config.max_align;
         slab_t *s = NULL;
         ur_result_t res = new_block(p, (int)cls, chunk, slab, align_slab, &s);
+        // A slab of one chunk may still fit where a whole slab does not: a caller's buffer
+        // whose base is not aligned to the slab (4 KiB of USM on Intel's CPU runtime), a
+        // nearly full device.
+        if (res == p->config.out_of_memory && slab > chunk)
+            res = new_block(p, (int)cls, chunk, chunk, align_slab, &s);
         if (res != UR_RESULT_SUCCESS)
             return res;
         s->shard = (unsigned)(sh - p->shards) % SHARDS;

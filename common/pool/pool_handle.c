@@ -8,6 +8,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/quarantine.h"
 #include "pool/pool_in_range.h"
 
 static size_t target_count(uint32_t ndevices) {
@@ -300,7 +301,7 @@ static void pool_destroy(const urc_usm_pool_adapter_t *a, urc_usm_pool_t *pool) 
     urc_usm_pool_fini(pool);
     if (!pool->context_owned)
         a->release_context(pool->context);
-    free(pool);
+    URC_OBJECT_FREE(pool);
 }
 
 static ur_result_t bad_buffer(const char *why) {

@@ -183,13 +183,9 @@ ur_result_t urc_cb_kernel_record(urc_cb_command_t *cmd, urc_cb_t *cb, const void
                                  const size_t *local, uint32_t num_alternatives,
                                  const void *const *alternatives,
                                  const void *const *kernel_contexts) {
-    if (work_dim < 1 || work_dim > 3)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_DIMENSION, 0,
-                             "work dimension %u (1 to 3)", work_dim);
-    for (uint32_t d = 0; d < work_dim; ++d)
-        if (local != NULL && local[d] == 0)
-            return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE, 0,
-                                 "local size 0 in dimension %u", d);
+    ur_result_t res = urc_rule_launch(&cb->rules, work_dim, offset, global, local);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     for (uint32_t i = 0; i < num_alternatives; ++i) {
         if (alternatives[i] == kernel)
             return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,

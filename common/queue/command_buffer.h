@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "core/info.h"
+#include "queue/command_rules.h"
 #include "ur_api.h"
 
 typedef enum urc_cb_state_t {
@@ -32,6 +33,7 @@ typedef struct urc_cb_t {
     bool updatable, in_order, profiling; // from the descriptor
     urc_cb_caps_t caps;
     const void *context; // the adapter's context handle, for "from another context" checks
+    urc_rules_t rules;   // the device's facts for the rule table (set by the adapter at creation)
     _Atomic int state;   // urc_cb_state_t
     // Guards appends, finalisation and updates: sync points are numbered in append order and
     // an update must not race another update of the same buffer.
@@ -153,8 +155,9 @@ ur_result_t urc_cb_finalize_end(urc_cb_t *cb, ur_result_t result);
 /// An enqueue of a buffer still recording is INVALID_OPERATION. Counts the run otherwise.
 ur_result_t urc_cb_check_enqueue(urc_cb_t *cb);
 
-/// Records a kernel command's launch: work dimension 1 to 3 (INVALID_WORK_DIMENSION), a
-/// local size without zeros (INVALID_WORK_GROUP_SIZE), alternatives that do not repeat
+/// Records a kernel command's launch: the launch rule of urEnqueueKernelLaunch with the buffer's
+/// `rules` (urc_rule_launch: work dimension, zero global and local sizes, device limits,
+/// overflowing offsets), alternatives that do not repeat
 /// `kernel` (INVALID_VALUE) and, with `kernel_contexts` (the context of `kernel` then of each
 /// alternative), kernels of the buffer's context (INVALID_KERNEL). `cmd->k` gets a copy.
 ur_result_t urc_cb_kernel_record(urc_cb_command_t *cmd, urc_cb_t *cb, const void *kernel,

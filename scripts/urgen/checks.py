@@ -29,11 +29,19 @@ def args_list(fn):
 
 
 def _rewrite(expr, owners):
-    """Turns UR's `UR_LAST < x` range tests into 'x is not a declared enumerator'."""
+    """Turns UR's `UR_LAST < x` range tests into 'x is not a declared enumerator'. Where the
+    bound is not the enum's last enumerator (bindless images stop at UR_MEM_TYPE_IMAGE_CUBEMAP_EXP,
+    before UR_MEM_TYPE_IMAGE_GATHER_EXP), the enumerators past it are refused as well, as UR's
+    description says."""
     def repl(m):
         owner = owners.get(m.group(1))
         if owner is None:
             raise ValueError("unknown enumerator in check: " + m.group(1))
+        values = [_numeric(e) for e in owner.enumerators]
+        bound = next(_numeric(e) for e in owner.enumerators if e.name == m.group(1))
+        if bound is not None and None not in values and bound < max(values):
+            return "(!urc_is_%s(%s) || %s < %s)" % (owner.name, m.group(2), m.group(1),
+                                                 m.group(2))
         return "!urc_is_%s(%s)" % (owner.name, m.group(2))
     return ENUM_RANGE.sub(repl, expr)
 

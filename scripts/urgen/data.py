@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Writes data tables: enumerator names (for logs and urinfo), slot names, ABI values for the
-ABI test, and README's coverage table."""
+ABI test, and the coverage table of docs/coverage.md."""
 
 from .dispatch import HEADER, PRODUCT_ADAPTERS
 
@@ -82,7 +82,7 @@ def abi_values(spec):
 
 
 def coverage_markdown(spec):
-    """README's table: which adapter implements which entry point."""
+    """docs/coverage.md's table: which adapter implements which entry point."""
     impl = spec.implemented
     out = ["| table | slots | " + " | ".join(PRODUCT_ADAPTERS) + " |",
            "|---|---|" + "---|" * len(PRODUCT_ADAPTERS)]

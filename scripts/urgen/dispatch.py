@@ -3,7 +3,7 @@
 getters, the shared 'unsupported' stubs, and the linker export maps."""
 
 from . import printers
-from .checks import args_list, check_name, kind_check_lines, params_decl, route_is_checked
+from .checks import args_list, check_name, kind_check_lines, kind_checks, params_decl, route_is_checked
 from .spec import pfn_type, snake
 
 HEADER = ["// SPDX-License-Identifier: MIT",
@@ -326,3 +326,38 @@ def adapter_files(spec, name, prefix, fallback):
         c.append("URC_DEFINE_DDI_GETTER(%s, %s, %s_ddi.%s, %s)" % (t.getter, t.struct, prefix, t.member, hook))
     h += ["", "#endif // " + guard, ""]
     return "\n".join(h), "\n".join(c) + "\n"
+
+
+def released_result(fn):
+    """What a call answers when its routing handle was released: the result the generated kind
+    checks give that handle (INVALID_<KIND>), or INVALID_NULL_HANDLE for kinds without one."""
+    base = fn.route.split("[", 1)[0]
+    for name, _kind, result, _count in kind_checks(fn):
+        if name == base:
+            return result
+    return "INVALID_NULL_HANDLE"
+
+
+def released_table(spec):
+    """The table a released handle's first word points at (common/core/quarantine.h): every slot
+    answers its routing handle's error and names its entry point."""
+    c = HEADER + ["// The table of released handles: each slot answers the error of its routing handle's",
+                  "// kind, as the generated handle checks do, and logs its entry point.", "",
+                  '#include "core/quarantine.h"', '#include "ur_ddi.h"']
+    for t in spec.tables:
+        for fn in t.functions:
+            c.append("")
+            c.append("static ur_result_t UR_APICALL released_%s(%s) {" % (snake(fn.name), params_decl(fn)))
+            for p in fn.params:
+                c.append("    (void)%s;" % p.name)
+            c.append('    return urc_released_call("%s", UR_RESULT_ERROR_%s);' % (fn.name, released_result(fn)))
+            c.append("}")
+    c.append("")
+    c.append("const ur_dditable_t urc_released_ddi = {")
+    for t in spec.tables:
+        c.append("    .%s = {" % t.member)
+        for fn in t.functions:
+            c.append("        .pfn%s = released_%s," % (fn.slot, snake(fn.name)))
+        c.append("    },")
+    c.append("};")
+    return "\n".join(c) + "\n"

@@ -376,7 +376,7 @@ def ur_print_h(spec):
     h = HEADER + ["// Printers of every UR type and of every function's parameters, into a caller's buffer:",
                   "// *out_size (when not NULL) receives the size the text needs, terminator included;",
                   "// with a buffer smaller than that the answer is UR_RESULT_ERROR_INVALID_SIZE.",
-                  "// Exported by libur_loader.so.0; the format is UR's (README, \"Printing\").",
+                  "// Exported by libur_loader.so.0; the format is UR's (docs/debugging.md).",
                   "#ifndef URC_INCLUDE_UR_PRINT_H", "#define URC_INCLUDE_UR_PRINT_H", "",
                   '#include "ur_api.h"', "", "#if defined(__cplusplus)", 'extern "C" {', "#endif", ""]
     for fn in spec.functions():

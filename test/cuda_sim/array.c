@@ -25,6 +25,50 @@ static size_t format_bytes(CUarray_format f) {
     }
 }
 
+// The live arrays: a handle is looked up here before it is read, so a value that is no array
+// (a device pointer, garbage) is refused as the real driver refuses it, never dereferenced.
+static pthread_mutex_t arrays_lock = PTHREAD_MUTEX_INITIALIZER;
+static sim_array_t **arrays;
+static size_t narrays, arrays_cap;
+
+static bool arrays_add(sim_array_t *a) {
+    bool ok = true;
+    pthread_mutex_lock(&arrays_lock);
+    if (narrays == arrays_cap) {
+        size_t cap = arrays_cap ? 2 * arrays_cap : 64;
+        sim_array_t **grown = realloc(arrays, cap * sizeof *grown);
+        if (grown == NULL)
+            ok = false;
+        else {
+            arrays = grown;
+            arrays_cap = cap;
+        }
+    }
+    if (ok)
+        arrays[narrays++] = a;
+    pthread_mutex_unlock(&arrays_lock);
+    return ok;
+}
+
+// Takes `h` out of the live arrays (remove) or asks about it; true when it is one.
+static bool arrays_find(const void *h, bool remove) {
+    bool found = false;
+    pthread_mutex_lock(&arrays_lock);
+    for (size_t i = 0; i < narrays && !found; ++i)
+        if (arrays[i] == h) {
+            found = true;
+            if (remove)
+                arrays[i] = arrays[--narrays];
+        }
+    if (narrays == 0) { // nothing kept while no array lives (the library may be unloaded)
+        free(arrays);
+        arrays = NULL;
+        arrays_cap = 0;
+    }
+    pthread_mutex_unlock(&arrays_lock);
+    return found;
+}
+
 SIM_EXPORT CUresult cuArray3DCreate_v2(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d) {
     sim_count_call();
     SIM_STICKY();
@@ -50,20 +94,36 @@ SIM_EXPORT CUresult cuArray3DCreate_v2(CUarray *out, const CUDA_ARRAY3D_DESCRIPT
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
     a->magic = SIM_ARRAY_MAGIC;
+    if (!arrays_add(a)) {
+        free(a->bytes);
+        free(a);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
     *out = (CUarray)a;
     return CUDA_SUCCESS;
 }
 
 sim_array_t *sim_array(const void *handle) {
     sim_array_t *a = (sim_array_t *)handle;
-    return a != NULL && a->magic == SIM_ARRAY_MAGIC ? a : NULL;
+    return a != NULL && arrays_find(a, false) && a->magic == SIM_ARRAY_MAGIC ? a : NULL;
 }
 
-SIM_EXPORT CUresult cuArrayDestroy(CUarray h) {
+SIM_EXPORT CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *out, CUarray h) {
     sim_count_call();
     sim_array_t *a = sim_array(h);
     if (a == NULL)
         return CUDA_ERROR_INVALID_HANDLE;
+    if (out == NULL)
+        return CUDA_ERROR_INVALID_VALUE;
+    *out = a->desc;
+    return CUDA_SUCCESS;
+}
+
+SIM_EXPORT CUresult cuArrayDestroy(CUarray h) {
+    sim_count_call();
+    if (h == NULL || !arrays_find(h, true))
+        return CUDA_ERROR_INVALID_HANDLE;
+    sim_array_t *a = (sim_array_t *)h;
     a->magic = 0;
     free(a->bytes);
     free(a);

@@ -70,6 +70,8 @@ void sim_untrack_global(void *p);
 
 // ---- vmm.c ----
 #define SIM_GRANULARITY ((size_t)2 << 20)
+/// True when `p` lies in a cuMemAddressReserve range: cuMemFree refuses such addresses.
+bool sim_vmm_reserved(uintptr_t p);
 /// Physical memory (cuMemCreate, cuMemImportFromShareableHandle): a memfd of `size` bytes.
 typedef struct sim_physical_t {
     int fd;

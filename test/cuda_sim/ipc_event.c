@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// IPC event handles. As with memory (ipc.c), a handle opens only in the process that made it:
-// the handle names the event, and opening it gives the same event one more reference, so a
-// record through either is seen through both. Events must have been made with
-// CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING, as the real driver requires; a handle that
-// names no exported event (garbage, or its event destroyed) is CUDA_ERROR_INVALID_VALUE.
+// IPC event handles. The simulator's events are private to a process, and the real driver
+// refuses to open a handle in the process that made it (CUDA_ERROR_INVALID_CONTEXT): so no
+// handle opens here, and the adapter answers opens in the exporting process itself. Events must
+// have been made with CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING, as the real driver
+// requires; garbage handle data are CUDA_ERROR_INVALID_VALUE.
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -72,16 +72,9 @@ SIM_EXPORT CUresult cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle hand
     memcpy(&h, handle.reserved, sizeof h);
     if (phEvent == NULL || h.magic != SIM_IPC_EVENT_MAGIC)
         return CUDA_ERROR_INVALID_VALUE;
-    if (h.pid != (uint32_t)getpid())
-        return CUDA_ERROR_MAP_FAILED; // another process's event: the simulator cannot reach it
-    CUevent e = (CUevent)(uintptr_t)h.event;
-    pthread_mutex_lock(&lock);
-    bool known = is_exported_locked(e);
-    if (known)
-        sim_event_ref(e);
-    pthread_mutex_unlock(&lock);
-    if (!known)
-        return CUDA_ERROR_INVALID_VALUE;
-    *phEvent = e;
-    return CUDA_SUCCESS;
+    // The real driver refuses to open a handle in the process that made it; another process's
+    // event the simulator cannot reach.
+    if (h.pid == (uint32_t)getpid())
+        return CUDA_ERROR_INVALID_CONTEXT;
+    return CUDA_ERROR_MAP_FAILED;
 }

@@ -119,6 +119,10 @@ SIM_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned i
 }
 
 CUresult sim_mem_free_now(CUdeviceptr dptr) {
+    // Mapped virtual memory is device memory to copies, but only cuMemUnmap gives it back: the
+    // real driver's cuMemFree fails on it.
+    if (sim_vmm_reserved(dptr))
+        return CUDA_ERROR_INVALID_VALUE;
     if (!remove_alloc(dptr, (1u << SIM_MEM_DEVICE) | (1u << SIM_MEM_MANAGED)))
         return CUDA_ERROR_INVALID_VALUE;
     free((void *)dptr);
@@ -273,9 +277,21 @@ static void run_copy(sim_op_t *op) {
 }
 
 // A checked device range: [p, p + size) inside one allocation of the driver.
+// Device memory from p to p + size: one allocation, or, in a virtual memory reservation, maps
+// that follow each other without a gap (the real driver copies across them: it is one range of
+// valid virtual memory).
 static bool device_range(uintptr_t p, size_t size) {
     sim_alloc_t a;
-    return sim_find_alloc(p, &a) && size <= a.size - (p - a.base);
+    if (!sim_find_alloc(p, &a))
+        return false;
+    while (size > a.size - (p - a.base)) {
+        uintptr_t next = a.base + a.size;
+        size -= next - p;
+        p = next;
+        if (!sim_vmm_reserved(p) || !sim_find_alloc(p, &a) || a.base != p)
+            return false;
+    }
+    return true;
 }
 
 static CUresult copy(void *dst, const void *src, size_t size, CUstream s) {
@@ -400,10 +416,37 @@ static bool array_holds(CUmemorytype type, CUarray array, size_t x, size_t y, si
            z + p->Depth <= slices;
 }
 
+// A linear side in the driver's memory must hold every byte the box touches. The real driver
+// does not check this (a graph node past an allocation's end overflows it when the graph runs);
+// the simulator refuses it, so that tests see what a GPU would silently corrupt.
+static bool linear_holds(CUmemorytype type, const void *host, CUdeviceptr dev, size_t pitch,
+                         size_t height, size_t x, size_t y, size_t z, const CUDA_MEMCPY3D *p) {
+    if (type == CU_MEMORYTYPE_ARRAY || p->WidthInBytes == 0 || p->Height == 0 || p->Depth == 0)
+        return true;
+    uintptr_t base = type == CU_MEMORYTYPE_HOST ? (uintptr_t)host : (uintptr_t)dev;
+    if (sim_is_pageable((const void *)base))
+        return true; // user memory: only the caller knows its end
+    size_t slice, first, last, span;
+    if (__builtin_mul_overflow(pitch, height, &slice) || __builtin_mul_overflow(z, slice, &first) ||
+        __builtin_mul_overflow(y, pitch, &span) || __builtin_add_overflow(first, span, &first) ||
+        __builtin_add_overflow(first, x, &first) ||
+        __builtin_mul_overflow(p->Depth - 1, slice, &last) ||
+        __builtin_mul_overflow(p->Height - 1, pitch, &span) ||
+        __builtin_add_overflow(last, span, &last) ||
+        __builtin_add_overflow(last, p->WidthInBytes, &last))
+        return false;
+    return device_range(base + first, last);
+}
+
 static CUresult copy3d(const CUDA_MEMCPY3D *p, CUstream s) {
     SIM_STICKY();
     if ((p->srcMemoryType != CU_MEMORYTYPE_ARRAY && p->srcPitch < p->WidthInBytes) ||
         (p->dstMemoryType != CU_MEMORYTYPE_ARRAY && p->dstPitch < p->WidthInBytes))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!linear_holds(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcPitch, p->srcHeight,
+                      p->srcXInBytes, p->srcY, p->srcZ, p) ||
+        !linear_holds(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstPitch, p->dstHeight,
+                      p->dstXInBytes, p->dstY, p->dstZ, p))
         return CUDA_ERROR_INVALID_VALUE;
     if (!array_holds(p->srcMemoryType, p->srcArray, p->srcXInBytes, p->srcY, p->srcZ, p) ||
         !array_holds(p->dstMemoryType, p->dstArray, p->dstXInBytes, p->dstY, p->dstZ, p))

@@ -29,6 +29,10 @@ static bool reserved(uintptr_t p, size_t size) {
     return ok;
 }
 
+bool sim_vmm_reserved(uintptr_t p) {
+    return reserved(p, 1);
+}
+
 static bool granular(size_t v) {
     return v != 0 && v % SIM_GRANULARITY == 0;
 }

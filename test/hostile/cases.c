@@ -127,6 +127,21 @@ static void baseline(const hostile_fixture_t *f, const hostile_fn_t *fn, hostile
             break;
         }
     }
+    // An append's optional outputs start NULL: a signal event needs device support and a
+    // command handle an updatable buffer, and a case should meet the rules of its own
+    // parameter, as its urEnqueue* twin's case does.
+    if (strncmp(fn->name, "urCommandBufferAppend", strlen("urCommandBufferAppend")) == 0)
+        for (unsigned i = 0; i < fn->nparams && i < MAX_PARAMS; ++i)
+            if ((fn->params[i].flags & HOSTILE_OUT) && (fn->params[i].flags & HOSTILE_OPT))
+                put_ptr(&a[i], NULL);
+    // An update starts from the fixture's finalized buffer and a description of its kernel
+    // command that changes nothing.
+    if (strcmp(fn->name, "urCommandBufferUpdateKernelLaunchExp") == 0 && f->update_cb != NULL) {
+        put_ptr(&a[0], f->update_cb);
+        ur_exp_command_buffer_update_kernel_launch_desc_t *u = (void *)structs[2];
+        u->hCommand = f->handles[HOSTILE_HK_EXP_COMMAND_BUFFER_COMMAND];
+        u->newWorkDim = 1;
+    }
 }
 
 // ---- the catalogue ----
@@ -344,7 +359,13 @@ static int32_t mutate(const hostile_fixture_t *f, const hostile_fn_t *fn, unsign
         work[1] = m == HM_WORK_OVERFLOW ? 4 : 1;
         work[2] = 1;
         put_ptr(&a[i], work);
-        if (!is_launch(fn) || m == HM_WORK_MAX)
+        if (!is_launch(fn))
+            return HOSTILE_EXPECT_ANY;
+        if (strstr(p->name, "Offset") != NULL)
+            // An offset of SIZE_MAX overflows with any global size (UR's rule for offsets);
+            // SIZE_MAX/2+1 with the baseline's global size of 1 is a valid offset.
+            return m == HM_WORK_MAX ? HOSTILE_EXPECT_FAILURE : HOSTILE_EXPECT_ANY;
+        if (m == HM_WORK_MAX)
             return HOSTILE_EXPECT_ANY;
         if (m == HM_WORK_OVERFLOW)
             return HOSTILE_EXPECT_FAILURE;

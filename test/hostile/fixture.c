@@ -70,6 +70,63 @@ static void make_usm(hostile_fixture_t *f) {
     }
 }
 
+static ur_bool_t device_bool(hostile_fixture_t *f, ur_device_info_t name) {
+    ur_bool_t b = 0;
+    if (urDeviceGetInfo(f->handles[HOSTILE_HK_DEVICE], name, sizeof b, &b, NULL) !=
+        UR_RESULT_SUCCESS)
+        return 0;
+    return b;
+}
+
+// A recording command buffer for the appends and, with a kernel and USM on a device that
+// updates commands, a finalized one holding one kernel command (add_one over the USM) to update;
+// no case runs it.
+static void make_command_buffers(hostile_fixture_t *f) {
+    ur_context_handle_t ctx = f->handles[HOSTILE_HK_CONTEXT];
+    ur_device_handle_t dev = f->handles[HOSTILE_HK_DEVICE];
+    if (!device_bool(f, UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP))
+        return;
+    ur_exp_command_buffer_desc_t desc = {UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC, NULL, false,
+                                         true, false};
+    ur_exp_command_buffer_handle_t cb = NULL;
+    if (urCommandBufferCreateExp(ctx, dev, &desc, &cb) == UR_RESULT_SUCCESS)
+        f->handles[HOSTILE_HK_EXP_COMMAND_BUFFER] = cb;
+    uint32_t caps = 0;
+    if (f->handles[HOSTILE_HK_KERNEL] == NULL || f->usm == NULL ||
+        urDeviceGetInfo(dev, UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP, sizeof caps,
+                        &caps, NULL) != UR_RESULT_SUCCESS ||
+        caps == 0)
+        return;
+    // A kernel of its own: OpenCL keeps arguments in the kernel, and the fixture's kernel must
+    // stay without them, or the eager launch cases would run it over memory a case may free.
+    const char *name = getenv("URC_HOSTILE_KERNEL");
+    ur_kernel_handle_t kernel = NULL;
+    if (urKernelCreate(f->handles[HOSTILE_HK_PROGRAM], name, &kernel) != UR_RESULT_SUCCESS)
+        return;
+    desc.isUpdatable = true;
+    ur_exp_command_buffer_handle_t up = NULL;
+    if (urCommandBufferCreateExp(ctx, dev, &desc, &up) != UR_RESULT_SUCCESS)
+        return;
+    ur_exp_kernel_arg_properties_t arg = {UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES,
+                                          NULL,
+                                          UR_EXP_KERNEL_ARG_TYPE_POINTER,
+                                          0,
+                                          sizeof f->usm,
+                                          {.pointer = f->usm}};
+    size_t global = 64;
+    ur_exp_command_buffer_command_handle_t cmd = NULL;
+    if (urCommandBufferAppendKernelLaunchWithArgsExp(up, kernel, 1, NULL, &global, NULL, 1, &arg, 0,
+                                                     NULL, 0, NULL, 0, NULL, NULL, NULL,
+                                                     &cmd) != UR_RESULT_SUCCESS ||
+        urCommandBufferFinalizeExp(up) != UR_RESULT_SUCCESS) {
+        urCommandBufferReleaseExp(up);
+        urKernelRelease(kernel);
+        return;
+    }
+    f->handles[HOSTILE_HK_EXP_COMMAND_BUFFER_COMMAND] = cmd;
+    f->update_cb = up;
+}
+
 int hostile_fixture_open(hostile_fixture_t *f) {
     memset(f, 0, sizeof *f);
     if (urLoaderInit(0, NULL) != UR_RESULT_SUCCESS)
@@ -104,6 +161,7 @@ int hostile_fixture_open(hostile_fixture_t *f) {
         f->handles[HOSTILE_HK_EVENT] = event;
     make_usm(f);
     make_kernel(f);
+    make_command_buffers(f);
     urPlatformGetInfo(platform, UR_PLATFORM_INFO_NAME, sizeof f->platform_name, f->platform_name,
                       NULL);
     return 1;

@@ -126,16 +126,18 @@ typedef enum { RUN_DONE, RUN_FAILED_CASE, RUN_NO_DEVICE, RUN_SETUP_FAILED } run_
 // or hung and its state is set.
 static run_end_t run_child(size_t begin, size_t end, double watchdog, size_t *failed,
                            bool verbose_log) {
-    char path[] = "/tmp/urc-hostile-XXXXXX";
-    int log_fd = mkstemp(path);
+    // The child's output goes to an anonymous file, read back through /proc: nothing is left
+    // behind in any folder, whatever happens to either process.
+    int log_fd = memfd_create("urc-hostile-log", 0);
     if (log_fd < 0)
         return RUN_SETUP_FAILED;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", log_fd);
     shm->current = -1;
     uint64_t beats = shm->beats;
     pid_t pid = fork();
     if (pid == 0)
         child_run(begin, end, log_fd);
-    close(log_fd);
     double last = now_s();
     int status = 0;
     bool hung = false;
@@ -173,7 +175,7 @@ static run_end_t run_child(size_t begin, size_t end, double watchdog, size_t *fa
             print_log_tail(path);
         end_kind = RUN_FAILED_CASE;
     }
-    unlink(path);
+    close(log_fd);
     return end_kind;
 }
 

@@ -79,22 +79,8 @@ ur_platform_handle_t lt_platform_of(ur_backend_t backend) {
     return found;
 }
 
-static char temp_root[512];
-
-static void remove_temp(void) {
-    if (temp_root[0] != '\0') {
-        char cmd[600];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", temp_root);
-        if (system(cmd) != 0)
-            fprintf(stderr, "could not remove %s\n", temp_root);
-    }
-}
-
 void lt_temp_dir(char *out, size_t size) {
-    snprintf(out, size, "%s/tmp-XXXXXX", URC_TEST_TMP);
-    ck_assert_ptr_nonnull(mkdtemp(out));
-    snprintf(temp_root, sizeof temp_root, "%s", out);
-    atexit(remove_temp);
+    urc_test_temp_dir(out, size);
 }
 
 const char *lt_read_file(const char *path) {

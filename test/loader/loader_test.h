@@ -40,7 +40,7 @@ uint32_t lt_platforms(ur_adapter_handle_t adapter, ur_platform_handle_t *out, ui
 /// The first platform of the first adapter whose backend is `backend`, or NULL.
 ur_platform_handle_t lt_platform_of(ur_backend_t backend);
 
-/// A fresh folder under the build tree (removed at exit), written into `out`.
+/// A fresh folder for the test's temporary files (urc_test_temp_dir), written into `out`.
 void lt_temp_dir(char *out, size_t size);
 
 /// The whole of a small file as a string (static buffer; "" when it cannot be read).

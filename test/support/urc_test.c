@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "urc_test.h"
 
+#include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/enum_names.h"
 
@@ -10,11 +14,86 @@ const char *urc_test_result_name(ur_result_t result) {
     return urc_result_name((int32_t)result);
 }
 
+// Temporary folders live in URC_TEST_TMP_ROOT/run-<pid of the process that ran the suite>/:
+// Check runs each test in a forked child, and a child that fails or crashes never gets to
+// clean up, so the suite's process removes the whole run folder at the end.
+static pid_t run_owner;
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+    (void)st, (void)flag, (void)ftw;
+    if (remove(path) != 0 && errno != ENOENT)
+        fprintf(stderr, "urc_test: could not remove %s: %s\n", path, strerror(errno));
+    return 0;
+}
+
+static void remove_tree(const char *path) {
+    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+// The build tree's test-tmp/. A build folder carried to another machine (scripts/gpu-check)
+// has another path there: then test-tmp/ beside the bin/ folder that holds this program.
+static const char *tmp_root(void) {
+    static char root[900];
+    if (root[0] == '\0') {
+        char parent[sizeof root];
+        snprintf(parent, sizeof parent, "%s", URC_TEST_TMP_ROOT);
+        char *slash = strrchr(parent, '/');
+        if (slash != NULL)
+            *slash = '\0';
+        char exe[sizeof root - sizeof "/test-tmp"];
+        ssize_t n = -1;
+        if (access(parent, W_OK) != 0)
+            n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n > 0) {
+            exe[n] = '\0';
+            for (int up = 0; up < 2 && (slash = strrchr(exe, '/')) != NULL; ++up)
+                *slash = '\0'; // <build>/bin/<program> -> <build>
+            snprintf(root, sizeof root, "%s/test-tmp", exe);
+        } else {
+            snprintf(root, sizeof root, "%s", URC_TEST_TMP_ROOT);
+        }
+    }
+    return root;
+}
+
+static void run_folder(char *out, size_t size, pid_t owner) {
+    snprintf(out, size, "%s/run-%ld", tmp_root(), (long)owner);
+}
+
+static void remove_run_folder(void) {
+    // Only the process that made the folder: a forked child inherits the atexit handler.
+    if (run_owner == getpid()) {
+        char path[1024];
+        run_folder(path, sizeof path, run_owner);
+        remove_tree(path);
+    }
+}
+
+void urc_test_temp_dir(char *out, size_t size) {
+    char run[1024];
+    if (run_owner == 0) { // not under urc_test_run: this process owns its folders
+        run_owner = getpid();
+        atexit(remove_run_folder);
+    }
+    run_folder(run, sizeof run, run_owner);
+    ck_assert_msg(mkdir(tmp_root(), 0700) == 0 || errno == EEXIST, "mkdir %s: %s", tmp_root(),
+                  strerror(errno));
+    ck_assert_msg(mkdir(run, 0700) == 0 || errno == EEXIST, "mkdir %s: %s", run, strerror(errno));
+    int n = snprintf(out, size, "%s/XXXXXX", run);
+    ck_assert_msg(n > 0 && (size_t)n < size, "no room for a temporary folder's path");
+    ck_assert_msg(mkdtemp(out) != NULL, "mkdtemp %s: %s", out, strerror(errno));
+}
+
 int urc_test_run(Suite *suite) {
+    if (run_owner == 0) {
+        run_owner = getpid();
+        atexit(remove_run_folder);
+    }
     SRunner *runner = srunner_create(suite);
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);
+    remove_run_folder();
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 

@@ -25,7 +25,15 @@
 const char *urc_test_result_name(ur_result_t result);
 
 /// Runs one suite (TAP when CK_TAP_LOG_FILE_NAME is set) and returns the process exit code.
+/// Afterwards it removes every folder urc_test_temp_dir made during the run, also those of
+/// tests that failed or crashed.
 int urc_test_run(Suite *suite);
+
+/// Makes a new, empty folder for the calling test's temporary files and writes its path into
+/// `out` (failing the test when it cannot). The folder lies in the build tree under test-tmp/
+/// (docs/testing.md), never in /tmp, and is removed with everything in it when the process
+/// that made it exits normally, and by urc_test_run when the suite ends.
+void urc_test_temp_dir(char *out, size_t size);
 
 /// A test case running `setup` and `teardown` around each test (in the forked child), with a
 /// 120-second timeout: what every adapter fixture's tcase function makes.

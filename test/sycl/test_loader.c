@@ -10,11 +10,13 @@
 
 #include "sycl_test.h"
 
-static char log_path[64];
+static char log_path[1100];
 
 static void setup(void) {
-    snprintf(log_path, sizeof log_path, "/tmp/urc-sycl-loader.%d", (int)getpid());
-    char value[128];
+    char dir[1024];
+    urc_test_temp_dir(dir, sizeof dir);
+    snprintf(log_path, sizeof log_path, "%s/loader.log", dir);
+    char value[1200];
     snprintf(value, sizeof value, "level:info;flush:info;output:file,%s", log_path);
     st_setenv("UR_LOG_LOADER", value);
     st_require_urc();

@@ -74,7 +74,24 @@ START_TEST(export_other_context) {
 }
 END_TEST
 
+// Memory with its own free call is refused by urUSMFree (the CUDA driver's cuMemFree of it
+// corrupted the allocation's bookkeeping), inside as at its start, and stays usable.
+START_TEST(export_usm_free_refused) {
+    const urc_test_handles_t *t = &urc_test_opened;
+    void *p = NULL;
+    ck_assert_ur_ok(alloc(0, 4096, fd_type, &p));
+    ck_assert_ur(urUSMFree(t->context, p), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    ck_assert_ur(urUSMFree(t->context, (char *)p + 64), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    uint32_t in[16] = {1, 2, 3}, out[16] = {0};
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(t->queue, true, p, in, sizeof in, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(t->queue, true, out, p, sizeof out, 0, NULL, NULL));
+    ck_assert_mem_eq(in, out, sizeof in);
+    ck_assert_ur_ok(urMemoryExportFreeExportableMemoryExp(t->context, t->device, p));
+}
+END_TEST
+
 void memory_export_cases_add(TCase *tc) {
     tcase_add_test(tc, export_bad_arguments);
     tcase_add_test(tc, export_other_context);
+    tcase_add_test(tc, export_usm_free_refused);
 }

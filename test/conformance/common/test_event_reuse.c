@@ -4,6 +4,8 @@
 // errors, signals that keep the caller's handle, many signal / wait / re-signal rounds that
 // order real work between two queues, a wait list naming the event it signals, an output
 // `*phEvent` holding garbage or a stale handle, and signals from a queue of another context.
+// Also urEventWait on a chain of commands across contexts (UR's CTS
+// urEventWaitTest.WithCrossContextDependencies).
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
@@ -298,6 +300,63 @@ START_TEST(threads_signal_and_wait) {
 }
 END_TEST
 
+// Five contexts of one device, a queue and two buffers in each: each queue copies its source
+// buffer into the next context's, waiting for the previous copy (an event of another context);
+// the last copies on and reads back; urEventWait takes the events of every context at once. The
+// first buffer's words arrive at the end. OpenCL cannot copy between two cl_contexts (UR's CTS
+// lists the case as a known failure there): its chain crosses contexts through wait lists only.
+START_TEST(wait_with_cross_context_dependencies) {
+    enum { N = 5, WORDS = 1024 };
+    const size_t size = WORDS * sizeof(uint32_t);
+    ur_backend_t backend = UR_BACKEND_UNKNOWN;
+    ck_assert_ur_ok(
+        urPlatformGetInfo(T.platform, UR_PLATFORM_INFO_BACKEND, sizeof backend, &backend, NULL));
+    const bool across = backend != UR_BACKEND_OPENCL;
+    ur_context_handle_t ctx[N];
+    ur_queue_handle_t q[N];
+    ur_mem_handle_t src[N], dst[N];
+    static uint32_t input[N][WORDS], output[WORDS];
+    for (int i = 0; i < N; ++i) {
+        ck_assert_ur_ok(urContextCreate(1, &T.device, NULL, &ctx[i]));
+        ck_assert_ur_ok(urQueueCreate(ctx[i], T.device, NULL, &q[i]));
+        ck_assert_ur_ok(urMemBufferCreate(ctx[i], UR_MEM_FLAG_READ_WRITE, size, NULL, &src[i]));
+        ck_assert_ur_ok(urMemBufferCreate(ctx[i], UR_MEM_FLAG_READ_WRITE, size, NULL, &dst[i]));
+        for (int w = 0; w < WORDS; ++w)
+            input[i][w] = 99u + (uint32_t)i;
+        ck_assert_ur_ok(
+            urEnqueueMemBufferWrite(q[i], src[i], true, 0, size, input[i], 0, NULL, NULL));
+    }
+    if (!across)
+        ck_assert_ur(urEnqueueMemBufferCopy(q[0], src[0], src[1], 0, 0, size, 0, NULL, NULL),
+                     UR_RESULT_ERROR_INVALID_CONTEXT);
+    ur_event_handle_t events[N + 1];
+    uint32_t n = 0;
+    for (int i = 0; i < N - 1; ++i) {
+        ck_assert_ur_ok(urEnqueueMemBufferCopy(q[i], src[i], across ? src[i + 1] : dst[i], 0, 0,
+                                               size, n ? 1 : 0, n ? &events[n - 1] : NULL,
+                                               &events[n]));
+        ++n;
+    }
+    ck_assert_ur_ok(urEnqueueMemBufferCopy(q[N - 1], src[N - 1], dst[N - 1], 0, 0, size, 1,
+                                           &events[n - 1], &events[n]));
+    ++n;
+    memset(output, 0, sizeof output);
+    ck_assert_ur_ok(
+        urEnqueueMemBufferRead(q[N - 1], dst[N - 1], false, 0, size, output, 0, NULL, &events[n]));
+    ++n;
+    ck_assert_ur_ok(urEventWait(n, events));
+    ck_assert_mem_eq(output, across ? input[0] : input[N - 1], size);
+    for (uint32_t i = 0; i < n; ++i)
+        ck_assert_ur_ok(urEventRelease(events[i]));
+    for (int i = 0; i < N; ++i) {
+        ck_assert_ur_ok(urMemRelease(src[i]));
+        ck_assert_ur_ok(urMemRelease(dst[i]));
+        ck_assert_ur_ok(urQueueRelease(q[i]));
+        ck_assert_ur_ok(urContextRelease(ctx[i]));
+    }
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("event_reuse");
     TCase *tc = urc_test_tcase("urEventCreateExp", setup, teardown);
@@ -313,6 +372,9 @@ int main(void) {
     tcase_add_test(tc, output_word_is_never_read_through);
     tcase_add_test(tc, signal_from_another_context_is_refused);
     tcase_add_test(tc, threads_signal_and_wait);
+    suite_add_tcase(s, tc);
+    tc = urc_test_tcase("urEventWait", setup, teardown);
+    tcase_add_test(tc, wait_with_cross_context_dependencies);
     suite_add_tcase(s, tc);
     return urc_test_main_with_platform(s, "no platform for this adapter");
 }

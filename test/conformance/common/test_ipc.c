@@ -109,6 +109,53 @@ START_TEST(handles_and_errors) {
 }
 END_TEST
 
+// FNV-1a, the checksum of urc's handle data (a header of 32 bytes whose last 8 are the
+// checksum, computed with that field zero, then the payload).
+static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+    return h;
+}
+
+// Handle data whose offset (the last 8 bytes of a memory handle's payload, in CUDA's and Level
+// Zero's layout) is forged past the allocation, with a valid checksum: the open refuses it
+// instead of handing out a pointer a TiB away (the CUDA adapter added the offset unchecked).
+START_TEST(forged_offset_refused) {
+    if (!ipc_supported() || !urc_test_device_simulated(T.device))
+        return; // real drivers refuse opens in the exporting process before the offset matters
+    void *p = NULL;
+    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 4096, &p));
+    void *data = NULL;
+    size_t size = 0;
+    ck_assert_ur_ok(urIPCGetMemHandleExp(T.context, p, &data, &size));
+    ck_assert_uint_gt(size, 40);
+    unsigned char *forged = malloc(size);
+    memcpy(forged, data, size);
+    const uint64_t offsets[] = {4096, UINT64_C(1) << 40, UINT64_MAX};
+    for (size_t i = 0; i < sizeof offsets / sizeof offsets[0]; ++i) {
+        memcpy(forged + size - 8, &offsets[i], 8);
+        memset(forged + 24, 0, 8);
+        uint64_t h = fnv1a(UINT64_C(0xcbf29ce484222325), forged, size);
+        memcpy(forged + 24, &h, 8);
+        void *opened = NULL;
+        ck_assert_ur(urIPCOpenMemHandleExp(T.context, T.device, forged, size, &opened),
+                     UR_RESULT_ERROR_INVALID_VALUE);
+    }
+    // The same forging with the true offset opens: the test changed only the offset.
+    uint64_t zero = 0;
+    memcpy(forged + size - 8, &zero, 8);
+    memset(forged + 24, 0, 8);
+    uint64_t h = fnv1a(UINT64_C(0xcbf29ce484222325), forged, size);
+    memcpy(forged + 24, &h, 8);
+    void *opened = NULL;
+    ck_assert_ur_ok(urIPCOpenMemHandleExp(T.context, T.device, forged, size, &opened));
+    ck_assert_ur_ok(urIPCCloseMemHandleExp(T.context, opened));
+    free(forged);
+    ck_assert_ur_ok(urIPCPutMemHandleExp(T.context, data));
+    ck_assert_ur_ok(urUSMFree(T.context, p));
+}
+END_TEST
+
 // Physical memory: where the device says its handles cannot be shared, the entry points
 // answer UNSUPPORTED_FEATURE, and Level Zero refuses to make IPC-enabled physical memory.
 START_TEST(physical_memory_handles) {
@@ -346,6 +393,7 @@ int main(void) {
     Suite *s = suite_create("ipc");
     TCase *tc = urc_test_tcase("urIPCMemHandleExp", setup, teardown);
     tcase_add_test(tc, handles_and_errors);
+    tcase_add_test(tc, forged_offset_refused);
     tcase_add_test(tc, physical_memory_handles);
     tcase_add_test(tc, handle_kinds_do_not_mix);
     suite_add_tcase(s, tc);

@@ -493,6 +493,32 @@ START_TEST(enqueued_alloc_refuses_bad_input) {
 }
 END_TEST
 
+// Memory enqueued-allocated in one context is not freed through a queue of another (CUDA's
+// driver pool is the device's, shared by all contexts: the adapter freed it).
+START_TEST(enqueued_free_through_another_context_is_refused) {
+    NEED_POOLS();
+    ur_context_handle_t other = NULL;
+    ck_assert_ur_ok(urContextCreate(1, &T.device, NULL, &other));
+    ur_queue_handle_t q2 = NULL;
+    ck_assert_ur_ok(urQueueCreate(other, T.device, NULL, &q2));
+    void *p = NULL;
+    ck_assert_ur_ok(urEnqueueUSMDeviceAllocExp(q2, NULL, 256, NULL, 0, NULL, &p, NULL));
+    ck_assert_ur_ok(urQueueFinish(q2));
+    ck_assert_ur(urEnqueueUSMFreeExp(T.queue, NULL, p, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    // Still allocated: its own context frees it.
+    unsigned char in[256], out[256] = {0};
+    memset(in, 0x3C, sizeof in);
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(q2, true, p, in, sizeof in, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(q2, true, out, p, sizeof out, 0, NULL, NULL));
+    ck_assert_mem_eq(in, out, sizeof in);
+    ck_assert_ur_ok(urEnqueueUSMFreeExp(q2, NULL, p, 0, NULL, NULL));
+    ck_assert_ur_ok(urQueueFinish(q2));
+    ck_assert_ur_ok(urQueueRelease(q2));
+    ck_assert_ur_ok(urContextRelease(other));
+}
+END_TEST
+
 // ---- the other USM extensions every adapter has ----
 
 START_TEST(pitched_alloc_pads_rows) {
@@ -571,6 +597,7 @@ int main(void) {
     tcase_add_test(tc, enqueued_alloc_and_free);
     tcase_add_test(tc, enqueued_alloc_of_each_type_from_a_pool);
     tcase_add_test(tc, enqueued_alloc_refuses_bad_input);
+    tcase_add_test(tc, enqueued_free_through_another_context_is_refused);
     suite_add_tcase(s, tc);
     tc = urc_test_tcase("urUSMExp", setup, teardown);
     tcase_add_test(tc, pitched_alloc_pads_rows);

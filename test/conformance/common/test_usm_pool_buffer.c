@@ -285,6 +285,35 @@ START_TEST(memory_of_another_context) {
 }
 END_TEST
 
+// A small buffer (4 KiB) serves what fits in it: 1 KiB, then more 1 KiB blocks, as long as
+// they fit (a pool created over it that then could not give 1 KiB was of no use).
+START_TEST(small_buffer_serves_what_fits) {
+    NEED_POOLS();
+    enum { SMALL = 4096 };
+    void *mem = plain_alloc(UR_USM_TYPE_DEVICE, SMALL);
+    ur_usm_pool_handle_t pool = NULL;
+    ck_assert_ur_ok(buffer_pool(mem, SMALL, UR_USM_TYPE_DEVICE, 0, &pool));
+    void *p = NULL;
+    ck_assert_ur_ok(pool_alloc(pool, UR_USM_TYPE_DEVICE, 1024, &p));
+    ck_assert(inside(p, 1024, mem, SMALL));
+    unsigned char in[1024], out[1024];
+    memset(in, 0x6B, sizeof in);
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, p, in, sizeof in, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, out, p, sizeof out, 0, NULL, NULL));
+    ck_assert_mem_eq(in, out, sizeof in);
+    void *q = NULL;
+    ck_assert_ur_ok(pool_alloc(pool, UR_USM_TYPE_DEVICE, 1024, &q));
+    ck_assert(inside(q, 1024, mem, SMALL));
+    ck_assert_ptr_ne(p, q);
+    void *big = NULL;
+    ck_assert_int_ne(pool_alloc(pool, UR_USM_TYPE_DEVICE, 2 * SMALL, &big), UR_RESULT_SUCCESS);
+    ck_assert_ur_ok(urUSMFree(T.context, q));
+    ck_assert_ur_ok(urUSMFree(T.context, p));
+    ck_assert_ur_ok(urUSMPoolRelease(pool));
+    ck_assert_ur_ok(urUSMFree(T.context, mem));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("usm_pool_buffer");
     TCase *tc = urc_test_tcase("ur_usm_pool_buffer_desc_t", setup, teardown);
@@ -296,6 +325,7 @@ int main(void) {
     tcase_add_test(tc, enqueued_alloc_from_buffer);
     tcase_add_test(tc, bad_buffers);
     tcase_add_test(tc, memory_of_another_context);
+    tcase_add_test(tc, small_buffer_serves_what_fits);
     suite_add_tcase(s, tc);
     return urc_test_main_with_platform(s, "no platform for this adapter");
 }

@@ -113,13 +113,82 @@ START_TEST(bad_sizes_and_ranges_are_refused) {
     ck_assert_ur_ok(urVirtualMemMap(T.context, va, g, m, 0, UR_VIRTUAL_MEM_ACCESS_FLAG_READ_WRITE));
     ck_assert_int_ne(urVirtualMemMap(T.context, va, g, m, 0, UR_VIRTUAL_MEM_ACCESS_FLAG_READ_WRITE),
                      UR_RESULT_SUCCESS);
+    // A reservation with memory mapped in it is not given back (the drivers freed it and left
+    // the range unusable).
+    ck_assert_ur(urVirtualMemFree(T.context, va, g), UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur_ok(urVirtualMemUnmap(T.context, va, g));
-    // Unmapping again is harmless: the simulated drivers refuse it, CUDA's own driver (H100,
-    // H200) accepts it; either answer is fine, a crash is not.
-    (void)urVirtualMemUnmap(T.context, va, g);
+    // A second unmap is refused (CUDA's own driver on an H100 or H200 accepted it).
+    ck_assert_ur(urVirtualMemUnmap(T.context, va, g), UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur_ok(urPhysicalMemRelease(m));
     ck_assert_ur_ok(urVirtualMemFree(T.context, va, g));
     ck_assert_int_ne(urVirtualMemFree(T.context, va, g), UR_RESULT_SUCCESS);
+}
+END_TEST
+
+// urUSMFree of virtual memory, mapped or not, is refused: the CUDA adapter gave the address
+// to cuMemFree (the simulated driver then freed an mmap'ed range).
+START_TEST(usm_free_of_virtual_memory_refused) {
+    NEED_VM();
+    size_t g = granularity();
+    void *va = NULL;
+    ck_assert_ur_ok(urVirtualMemReserve(T.context, NULL, 4 * g, &va));
+    ur_physical_mem_handle_t m = physical(2 * g);
+    ck_assert_ur_ok(
+        urVirtualMemMap(T.context, va, 2 * g, m, 0, UR_VIRTUAL_MEM_ACCESS_FLAG_READ_WRITE));
+    ck_assert_ur(urUSMFree(T.context, va), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    ck_assert_ur(urUSMFree(T.context, (char *)va + g), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    ck_assert_ur(urUSMFree(T.context, (char *)va + 3 * g), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    // Still mapped and usable.
+    uint32_t in[32], out[32] = {0};
+    for (int i = 0; i < 32; ++i)
+        in[i] = 0xFEED0000u + (uint32_t)i;
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, va, in, sizeof in, 0, NULL, NULL));
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, out, va, sizeof out, 0, NULL, NULL));
+    ck_assert_mem_eq(in, out, sizeof in);
+    ck_assert_ur_ok(urVirtualMemUnmap(T.context, va, 2 * g));
+    ck_assert_ur_ok(urPhysicalMemRelease(m));
+    ck_assert_ur_ok(urVirtualMemFree(T.context, va, 4 * g));
+}
+END_TEST
+
+// Two physical allocations mapped side by side are one run of memory: a copy or fill across
+// the seam is valid (the CUDA adapter's range check saw only one map and said INVALID_SIZE).
+START_TEST(copy_across_the_seam) {
+    NEED_VM();
+    size_t g = granularity();
+    void *va = NULL;
+    ck_assert_ur_ok(urVirtualMemReserve(T.context, NULL, 2 * g, &va));
+    ur_physical_mem_handle_t a = physical(g), b = physical(g);
+    ck_assert_ur_ok(urVirtualMemMap(T.context, va, g, a, 0, UR_VIRTUAL_MEM_ACCESS_FLAG_READ_WRITE));
+    char *second = (char *)va + g;
+    ck_assert_ur_ok(
+        urVirtualMemMap(T.context, second, g, b, 0, UR_VIRTUAL_MEM_ACCESS_FLAG_READ_WRITE));
+    enum { N = 256 };
+    uint8_t in[N], out[N];
+    for (int i = 0; i < N; ++i)
+        in[i] = (uint8_t)(i * 3 + 1);
+    char *across = second - N / 2;
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, across, in, N, 0, NULL, NULL));
+    memset(out, 0, N);
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, out, across, N, 0, NULL, NULL));
+    ck_assert_mem_eq(in, out, N);
+    uint8_t pattern = 0x5A;
+    ck_assert_ur_ok(urEnqueueUSMFill(T.queue, across, 1, &pattern, N, 0, NULL, NULL));
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, out, across, N, 0, NULL, NULL));
+    for (int i = 0; i < N; ++i)
+        ck_assert_uint_eq(out[i], 0x5A);
+    // Past the end of the reservation's mapped memory is still refused.
+    ck_assert_ur(urEnqueueUSMMemcpy(T.queue, true, second + g - N / 2, in, N, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    // Unmapping one half ends the run there.
+    ck_assert_ur_ok(urVirtualMemUnmap(T.context, second, g));
+    ck_assert_ur(urEnqueueUSMMemcpy(T.queue, true, across, in, N, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_ur_ok(urVirtualMemUnmap(T.context, va, g));
+    ck_assert_ur_ok(urPhysicalMemRelease(a));
+    ck_assert_ur_ok(urPhysicalMemRelease(b));
+    ck_assert_ur_ok(urVirtualMemFree(T.context, va, 2 * g));
 }
 END_TEST
 
@@ -156,6 +225,8 @@ int main(void) {
     tcase_add_test(tc, granularity_minimum_and_recommended);
     tcase_add_test(tc, reserve_map_write_read_unmap);
     tcase_add_test(tc, bad_sizes_and_ranges_are_refused);
+    tcase_add_test(tc, usm_free_of_virtual_memory_refused);
+    tcase_add_test(tc, copy_across_the_seam);
     suite_add_tcase(s, tc);
     tc = urc_test_tcase("urPhysicalMem", setup, teardown);
     tcase_add_test(tc, physical_mem_info_and_references);

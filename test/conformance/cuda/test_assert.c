@@ -47,9 +47,12 @@ static char *slurp(const char *path) {
 }
 
 START_TEST(abort_mode_aborts_after_message) {
-    char out_path[] = "/tmp/urc_cuda_assert_out_XXXXXX";
-    char err_path[] = "/tmp/urc_cuda_assert_err_XXXXXX";
-    int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
+    char dir[1024], out_path[1100], err_path[1100];
+    urc_test_temp_dir(dir, sizeof dir);
+    snprintf(out_path, sizeof out_path, "%s/stdout", dir);
+    snprintf(err_path, sizeof err_path, "%s/stderr", dir);
+    int out_fd = open(out_path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    int err_fd = open(err_path, O_WRONLY | O_CREAT | O_EXCL, 0600);
     ck_assert(out_fd >= 0 && err_fd >= 0);
     pid_t pid = fork();
     if (pid == 0) {

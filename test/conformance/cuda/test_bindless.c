@@ -10,8 +10,10 @@
 // the simulated driver (test/cuda_sim), whose textures sample through the same reference.
 #include <dlfcn.h>
 #include <math.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -477,6 +479,16 @@ START_TEST(refusals_get_clear_results) {
     bad = desc(UR_MEM_TYPE_IMAGE2D, 4, 4, 0, 0, 4);
     ck_assert_ur(urBindlessImagesImageAllocateExp(T.context, T.device, &rgba32f, &bad, &out),
                  UR_RESULT_ERROR_INVALID_IMAGE_SIZE);
+    // Types that are no image type, or above the last one bindless images take (CUBEMAP_EXP).
+    const uint32_t types[] = {UR_MEM_TYPE_IMAGE1D_ARRAY + 1, UR_MEM_TYPE_IMAGE_CUBEMAP_EXP - 1,
+                              UR_MEM_TYPE_IMAGE_GATHER_EXP, UR_MEM_TYPE_IMAGE_GATHER_EXP + 1,
+                              UR_MEM_TYPE_FORCE_UINT32};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; ++i) {
+        bad = desc((ur_mem_type_t)types[i], 4, 4, 1, 1, 1);
+        ur_result_t r = urBindlessImagesImageAllocateExp(T.context, T.device, &rgba32f, &bad, &out);
+        ck_assert_msg(r == UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR, "type 0x%x: %d",
+                      types[i], (int)r);
+    }
     ur_image_format_t bgra = {UR_IMAGE_CHANNEL_ORDER_BGRA, UR_IMAGE_CHANNEL_TYPE_UNORM_INT8};
     ck_assert_ur(urBindlessImagesImageAllocateExp(T.context, T.device, &bgra, &d, &out),
                  UR_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
@@ -718,6 +730,93 @@ static bool on_simulator(void) {
     return lib != NULL && dlsym(lib, "urc_cuda_sim_driver_calls") != NULL;
 }
 
+// Image memory freed while an image handle refers to it stays alive until the handle is
+// destroyed (UR's CUDA adapter destroyed the array under the surface: a use-after-free when the
+// handle went). The free answers SUCCESS and forgets the memory at once (a second free, a new
+// handle or a copy are refused); the driver's array lives until the last handle is destroyed.
+START_TEST(freed_memory_outlives_its_handles) {
+    CUresult (*describe)(CUDA_ARRAY3D_DESCRIPTOR *, CUarray) = NULL;
+    void *lib = driver();
+    ck_assert_ptr_nonnull(lib);
+    *(void **)&describe = dlsym(lib, "cuArray3DGetDescriptor_v2");
+    ck_assert_ptr_nonnull(describe);
+    ur_image_desc_t d = desc(UR_MEM_TYPE_IMAGE2D, 8, 8, 0, 0, 1);
+    ur_exp_image_mem_native_handle_t m = urc_test_image_alloc(T.context, T.device, &rgba32f, &d);
+    ur_exp_image_native_handle_t surf = 0, tex = 0;
+    ck_assert_ur_ok(
+        urBindlessImagesUnsampledImageCreateExp(T.context, T.device, m, &rgba32f, &d, &surf));
+    ur_sampler_desc_t sd = {UR_STRUCTURE_TYPE_SAMPLER_DESC, NULL, false,
+                            UR_SAMPLER_ADDRESSING_MODE_CLAMP, UR_SAMPLER_FILTER_MODE_NEAREST};
+    ck_assert_ur_ok(
+        urBindlessImagesSampledImageCreateExp(T.context, T.device, m, &rgba32f, &d, &sd, &tex));
+    ck_assert_ur_ok(urBindlessImagesImageFreeExp(T.context, T.device, m));
+    ck_assert_ur(urBindlessImagesImageFreeExp(T.context, T.device, m),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ur_exp_image_native_handle_t more = 0;
+    ck_assert_ur(
+        urBindlessImagesUnsampledImageCreateExp(T.context, T.device, m, &rgba32f, &d, &more),
+        UR_RESULT_ERROR_INVALID_VALUE);
+    CUDA_ARRAY3D_DESCRIPTOR ad;
+    ck_assert_int_eq(describe(&ad, (CUarray)m), CUDA_SUCCESS); // still there for the handles
+    ck_assert_ur_ok(urBindlessImagesUnsampledImageHandleDestroyExp(T.context, T.device, surf));
+    ck_assert_int_eq(describe(&ad, (CUarray)m), CUDA_SUCCESS); // the texture still holds it
+    ck_assert_ur_ok(urBindlessImagesSampledImageHandleDestroyExp(T.context, T.device, tex));
+    if (on_simulator()) // the real driver may hand the value out again at once
+        ck_assert_int_ne(describe(&ad, (CUarray)m), CUDA_SUCCESS);
+    // Without handles, the free destroys at once.
+    m = urc_test_image_alloc(T.context, T.device, &rgba32f, &d);
+    ck_assert_ur_ok(urBindlessImagesImageFreeExp(T.context, T.device, m));
+    if (on_simulator())
+        ck_assert_int_ne(describe(&ad, (CUarray)m), CUDA_SUCCESS);
+}
+END_TEST
+
+// urBindlessImagesImportExternalMemoryExp checks the descriptor before the driver maps it: a
+// closed descriptor, /dev/null and a size 16 times what the descriptor holds are refused (they
+// were accepted), both for a memfd and for memory urMemoryExport* exported.
+static void import_refused(int fd, size_t size) {
+    ur_exp_file_descriptor_t f = {UR_STRUCTURE_TYPE_EXP_FILE_DESCRIPTOR, NULL, fd};
+    ur_exp_external_mem_desc_t md = {UR_STRUCTURE_TYPE_EXP_EXTERNAL_MEM_DESC, &f};
+    ur_exp_external_mem_handle_t ext = NULL;
+    ck_assert_ur(urBindlessImagesImportExternalMemoryExp(
+                     T.context, T.device, size, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &md, &ext),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+}
+
+START_TEST(external_import_checks_the_descriptor) {
+    enum { BYTES = 4096 };
+    int mfd = memfd_create("urc_import_checks", MFD_CLOEXEC);
+    ck_assert_int_ge(mfd, 0);
+    ck_assert_int_eq(ftruncate(mfd, BYTES), 0);
+    import_refused(mfd, 16 * BYTES);
+    close(mfd);
+    import_refused(mfd, BYTES); // closed
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    ck_assert_int_ge(null, 0);
+    import_refused(null, BYTES);
+    close(null);
+    ur_bool_t exportable = false;
+    ck_assert_ur_ok(urDeviceGetInfo(T.device,
+                                    UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP,
+                                    sizeof exportable, &exportable, NULL));
+    if (!exportable)
+        return;
+    void *p = NULL;
+    ck_assert_ur_ok(urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, BYTES,
+                                                           UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &p));
+    int fd = -1;
+    ck_assert_ur_ok(urMemoryExportExportMemoryHandleExp(
+        T.context, T.device, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, p, &fd));
+    struct stat st;
+    ck_assert_int_eq(fstat(fd, &st), 0);
+    // Where the descriptor tells its size (the simulators' memfds), 16 times it is refused.
+    if (S_ISREG(st.st_mode) && st.st_size > 0)
+        import_refused(fd, 16 * (size_t)st.st_size);
+    close(fd);
+    ck_assert_ur_ok(urMemoryExportFreeExportableMemoryExp(T.context, T.device, p));
+}
+END_TEST
+
 enum { EXT_SIZE = 2 << 20 }; // one 2 MiB granule, the H100's allocation granularity
 
 static uint8_t ext_pattern(size_t i) {
@@ -909,6 +1008,7 @@ int main(void) {
     tcase_add_test(tc, every_shape_allocates_answers_info_and_round_trips_a_box);
     tcase_add_test(tc, mipmaps_have_levels_to_copy_sample_and_free);
     tcase_add_test(tc, refusals_get_clear_results);
+    tcase_add_test(tc, freed_memory_outlives_its_handles);
     tcase_add_test(tc, support_queries_and_device_infos_agree);
     tcase_add_test(tc, threads_make_and_free_images_at_once);
     suite_add_tcase(s, tc);
@@ -923,6 +1023,7 @@ int main(void) {
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urBindlessImagesImportExternalMemoryExp");
     tcase_add_test(tc, external_memory_maps_as_linear_memory_and_images);
+    tcase_add_test(tc, external_import_checks_the_descriptor);
     tcase_add_test(tc, external_semaphores_order_queue_work);
     suite_add_tcase(s, tc);
     return cudat_main(s, true);

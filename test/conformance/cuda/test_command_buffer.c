@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // urCommandBuffer* and urEnqueueCommandBufferExp of the CUDA adapter (explicit CUDA graphs):
-// chains of fills, kernels and copies replayed 1000 times, updates of arguments, sizes,
+// chains of fills, kernels and copies replayed 1000 times, the rule table's shared cases
+// (appends and updates answer as their urEnqueue* twins), copy nodes past an allocation
+// refused by the simulated driver, updates of arguments, sizes,
 // offsets and kernels between replays, sync points, overlapping runs, native commands (stream
 // work captured into a child buffer's graph), command events (signalled by each run, waited for
 // by queues and other buffers, updated between runs), and UR's results for bad input. Runs on a
@@ -13,6 +15,7 @@
 
 #include <cuda.h>
 
+#include "../common/command_rules_cases.h"
 #include "cudat.h"
 
 enum { N = 256 };
@@ -777,6 +780,65 @@ START_TEST(event_bad_input) {
 }
 END_TEST
 
+static ur_kernel_handle_t rules_kernel;
+
+static void rules_bind(void) {
+    rules_kernel = kernel("add_value");
+    command_rules_cases_bind(T.context, T.device, T.queue, rules_kernel);
+}
+
+static void rules_unbind(void) {
+    urKernelRelease(rules_kernel);
+}
+
+typedef CUresult (*graph_add_memcpy_fn)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t,
+                                        const CUDA_MEMCPY3D *, CUcontext);
+
+// What the real driver records without a word and runs past the allocation's end, the
+// simulated driver refuses: a copy node 4097 bytes long between two 4096-byte allocations,
+// added behind the adapter's back, makes the run fail instead of overflowing.
+START_TEST(simulator_refuses_a_copy_node_past_an_allocation) {
+    if (!urc_test_device_simulated(T.device))
+        return; // on a GPU the node would really corrupt memory
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    ck_assert_ptr_nonnull(lib);
+    void *sym = dlsym(lib, "cuGraphAddMemcpyNode");
+    ck_assert_ptr_nonnull(sym);
+    graph_add_memcpy_fn add_memcpy;
+    memcpy(&add_memcpy, &sym, sizeof sym);
+    char *a = NULL, *b = NULL;
+    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 4096, (void **)&a));
+    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 4096, (void **)&b));
+    ur_exp_command_buffer_handle_t cb = make_cb(false, true);
+    ur_native_handle_t native = 0;
+    ck_assert_ur_ok(urCommandBufferGetNativeHandleExp(cb, &native));
+    CUDA_MEMCPY3D p;
+    memset(&p, 0, sizeof p);
+    p.srcMemoryType = p.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+    p.srcDevice = (CUdeviceptr)(uintptr_t)a;
+    p.dstDevice = (CUdeviceptr)(uintptr_t)b;
+    p.WidthInBytes = p.srcPitch = p.dstPitch = 4097;
+    p.Height = p.Depth = p.srcHeight = p.dstHeight = 1;
+    CUgraphNode node = NULL;
+    ck_assert_int_eq(add_memcpy(&node, (CUgraph)native, NULL, 0, &p, NULL), CUDA_SUCCESS);
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    ck_assert_ur(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    p.WidthInBytes = p.srcPitch = p.dstPitch = 4096; // the same node in bounds runs
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    cb = make_cb(false, true);
+    ck_assert_ur_ok(urCommandBufferGetNativeHandleExp(cb, &native));
+    ck_assert_int_eq(add_memcpy(&node, (CUgraph)native, NULL, 0, &p, NULL), CUDA_SUCCESS);
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+    ck_assert_ur_ok(urUSMFree(T.context, b));
+    dlclose(lib);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("cuda_command_buffer");
     TCase *tc = cudat_program_tcase("urCommandBuffer");
@@ -795,6 +857,12 @@ int main(void) {
     tcase_add_test(tc, command_event_signalled_by_each_run);
     tcase_add_test(tc, event_updates_between_replays);
     tcase_add_test(tc, event_bad_input);
+    tcase_add_test(tc, simulator_refuses_a_copy_node_past_an_allocation);
+    suite_add_tcase(s, tc);
+    // The rule table's cases every adapter shares (test/conformance/common).
+    tc = cudat_program_tcase("command rules");
+    tcase_add_checked_fixture(tc, rules_bind, rules_unbind);
+    command_rules_cases_add(tc);
     suite_add_tcase(s, tc);
     return cudat_main(s, true);
 }

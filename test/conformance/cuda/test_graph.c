@@ -118,10 +118,9 @@ START_TEST(capture_into_existing_graph) {
     ck_assert_ur_ok(urQueueFinish(T.queue));
     ck_assert_int_eq(calls, 2);
     // A dump names the graph's nodes.
-    char path[] = "/tmp/urc_graph_dump_XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    close(fd);
+    char dir[1024], path[1100];
+    urc_test_temp_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/graph.dot", dir);
     ck_assert_ur_ok(urGraphDumpContentsExp(g, path));
     FILE *f = fopen(path, "r");
     ck_assert_ptr_nonnull(f);

@@ -2,8 +2,9 @@
 // Images and samplers of the CUDA adapter (CUDA arrays). The cases every adapter shares
 // (creation and its refusals, round trips of every format in every shape, edge boxes, copies,
 // info, native handles) are in ../common/image_cases.c; here: the device's limits, the formats
-// CUDA cannot map; kernels get an image as its surface object and a sampler as the 32-bit word
-// SYCL's CUDA device code decodes, write an image through its surface and read it back; on a
+// CUDA cannot map, native handles that are not CUDA arrays; kernels get an image as its
+// surface object and a sampler as the 32-bit word SYCL's CUDA device code decodes, write an
+// image through its surface and read it back; on a
 // GPU, textures over an image's CUDA array read every addressing x filter x coordinate mode as
 // the host reference sampler says. Runs on a GPU and on the simulated driver (test/cuda_sim),
 // whose textures sample through that same reference (so there the texture case checks the
@@ -58,6 +59,34 @@ START_TEST(formats_cuda_cannot_map) {
     ur_image_format_t packed = {UR_IMAGE_CHANNEL_ORDER_RGB, UR_IMAGE_CHANNEL_TYPE_UNORM_SHORT_565};
     ck_assert_ur(urMemImageCreate(T.context, UR_MEM_FLAG_READ_WRITE, &packed, &d, NULL, &m),
                  UR_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
+}
+END_TEST
+
+// A native handle must be a CUarray: a buffer's CUdeviceptr, or USM, is refused before the
+// driver's surface call (which crashed inside libcuda on an H200 given a CUdeviceptr).
+START_TEST(native_handle_must_be_an_array) {
+    ur_image_desc_t d = image_cases_desc_of(UR_MEM_TYPE_IMAGE2D);
+    ur_mem_handle_t img = image_cases_2d(&image_cases_rgba8, 4, 4);
+    ur_native_handle_t native = 0;
+    ck_assert_ur_ok(urMemGetNativeHandle(img, T.device, &native));
+    ur_mem_handle_t wrapped = NULL;
+    ck_assert_ur_ok(urMemImageCreateWithNativeHandle(native, T.context, &image_cases_rgba8, &d,
+                                                     NULL, &wrapped));
+    ck_assert_ur_ok(urMemRelease(wrapped));
+    ur_mem_handle_t buf = NULL;
+    ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, 4096, NULL, &buf));
+    ck_assert_ur_ok(urMemGetNativeHandle(buf, T.device, &native)); // a CUdeviceptr
+    ck_assert_ur(
+        urMemImageCreateWithNativeHandle(native, T.context, &image_cases_rgba8, &d, NULL, &wrapped),
+        UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    void *usm = NULL;
+    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 4096, &usm));
+    ck_assert_ur(urMemImageCreateWithNativeHandle((ur_native_handle_t)(uintptr_t)usm, T.context,
+                                                  &image_cases_rgba8, &d, NULL, &wrapped),
+                 UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    ck_assert_ur_ok(urUSMFree(T.context, usm));
+    ck_assert_ur_ok(urMemRelease(buf));
+    ck_assert_ur_ok(urMemRelease(img));
 }
 END_TEST
 
@@ -270,6 +299,7 @@ int main(void) {
     tcase_add_test(tc, device_reports_image_limits);
     image_cases_add_creation(tc);
     tcase_add_test(tc, formats_cuda_cannot_map);
+    tcase_add_test(tc, native_handle_must_be_an_array);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urMemImageGetInfo");
     image_cases_add_info(tc);

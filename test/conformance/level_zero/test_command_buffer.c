@@ -4,9 +4,11 @@
 // 1000 times with the data checked, kernel launches counted per run, runs back to back and
 // chained by events, updates through mutable command lists between replays (each launch's
 // recorded arguments, sizes and offset checked), rectangles, native commands, and UR's results
-// for bad input. Runs with immediate and regular queues.
+// for bad input; the rule table's shared cases (appends and updates answer as their urEnqueue*
+// twins). Runs with immediate and regular queues.
 #include <string.h>
 
+#include "../common/command_rules_cases.h"
 #include "l0t.h"
 
 enum { N = 64 };
@@ -702,6 +704,20 @@ START_TEST(events_between_buffers_and_their_updates) {
 }
 END_TEST
 
+static ur_program_handle_t rules_program;
+static ur_kernel_handle_t rules_kernel;
+
+static void rules_bind(void) {
+    rules_program = l0t_built("cb_kernels.spv");
+    ck_assert_ur_ok(urKernelCreate(rules_program, "add_value", &rules_kernel));
+    command_rules_cases_bind(T.context, T.device, T.queue, rules_kernel);
+}
+
+static void rules_unbind(void) {
+    urKernelRelease(rules_kernel);
+    urProgramRelease(rules_program);
+}
+
 int main(void) {
     Suite *s = suite_create("l0_command_buffer");
     TCase *tc = l0t_tcase("urCommandBuffer");
@@ -717,6 +733,11 @@ int main(void) {
     tcase_add_test(tc, update_bad_input);
     tcase_add_test(tc, sync_points_order_an_out_of_order_buffer);
     tcase_add_test(tc, events_between_buffers_and_their_updates);
+    suite_add_tcase(s, tc);
+    // The rule table's cases every adapter shares (test/conformance/common).
+    tc = l0t_tcase("command rules");
+    tcase_add_checked_fixture(tc, rules_bind, rules_unbind);
+    command_rules_cases_add(tc);
     suite_add_tcase(s, tc);
     return l0t_main(s);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // urCommandBuffer* and urEnqueueCommandBufferExp of the OpenCL adapter: chains of kernels and
 // copies replayed many times, updates between replays, sync points, runs that overlap, and
-// UR's results for bad input. On a device without usable command buffers (PoCL 3.1 reports a
+// UR's results for bad input, and the rule table's shared cases (appends and updates answer as
+// their urEnqueue* twins). On a device without usable command buffers (PoCL 3.1 reports a
 // provisional cl_khr_command_buffer 0.9.0) the device info says so and creation is refused.
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
+#include "../common/command_rules_cases.h"
 #include "oclt.h"
 
 enum { N = 64 };
@@ -710,6 +712,17 @@ START_TEST(native_command_records_into_the_buffer) {
 }
 END_TEST
 
+static ur_kernel_handle_t rules_kernel;
+
+static void rules_bind(void) {
+    rules_kernel = kernel("add_value");
+    command_rules_cases_bind(T.context, T.device, T.queue, rules_kernel);
+}
+
+static void rules_unbind(void) {
+    urKernelRelease(rules_kernel);
+}
+
 int main(void) {
     Suite *s = suite_create("opencl_command_buffer");
     TCase *tc = oclt_tcase("urCommandBufferCreateExp");
@@ -736,6 +749,11 @@ int main(void) {
     tcase_add_test(tc, kernel_of_another_context_is_invalid_kernel);
     tcase_add_test(tc, launch_checks);
     tcase_add_test(tc, native_command_records_into_the_buffer);
+    suite_add_tcase(s, tc);
+    // The rule table's cases every adapter shares (test/conformance/common).
+    tc = oclt_tcase("command rules");
+    tcase_add_checked_fixture(tc, rules_bind, rules_unbind);
+    command_rules_cases_add(tc);
     suite_add_tcase(s, tc);
     return oclt_main(s);
 }

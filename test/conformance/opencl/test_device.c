@@ -137,6 +137,32 @@ START_TEST(sub_group_sizes_are_listed) {
 }
 END_TEST
 
+// cl_intel_device_attribute_query's slices, sub-slices, EUs per sub-slice and threads per EU are
+// answered on any device with the extension (UR's CTS SuccessIntelGPU* tests pass with UR's
+// adapter on Intel's CPU runtime); the EU count only on a GPU. Without it, all five are
+// unsupported (PoCL).
+START_TEST(intel_device_attributes_follow_the_extension) {
+    const ur_device_info_t queries[] = {
+        UR_DEVICE_INFO_GPU_EU_SLICES, UR_DEVICE_INFO_GPU_SUBSLICES_PER_SLICE,
+        UR_DEVICE_INFO_GPU_EU_COUNT_PER_SUBSLICE, UR_DEVICE_INFO_GPU_HW_THREADS_PER_EU};
+    bool listed = extension_listed("cl_intel_device_attribute_query");
+    for (size_t i = 0; i < sizeof queries / sizeof queries[0]; ++i) {
+        uint32_t v = 0;
+        size_t size = 0;
+        ur_result_t r = urDeviceGetInfo(T.device, queries[i], sizeof v, &v, &size);
+        if (listed) {
+            ck_assert_ur_ok(r);
+            ck_assert_uint_eq(size, sizeof v);
+        } else {
+            ck_assert_ur(r, UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
+        }
+    }
+    uint32_t eus = 0;
+    ck_assert_ur(urDeviceGetInfo(T.device, UR_DEVICE_INFO_GPU_EU_COUNT, sizeof eus, &eus, NULL),
+                 UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION); // both runtimes here are CPUs
+}
+END_TEST
+
 START_TEST(unanswerable_query_is_unsupported_enumeration) {
     uint64_t v = 0;
     ck_assert_ur(urDeviceGetInfo(T.device, UR_DEVICE_INFO_GLOBAL_MEM_FREE, sizeof v, &v, NULL),
@@ -406,6 +432,7 @@ int main(void) {
     tcase_add_test(tc, image_support_follows_the_driver);
     tcase_add_test(tc, sub_group_sizes_are_listed);
     tcase_add_test(tc, unanswerable_query_is_unsupported_enumeration);
+    tcase_add_test(tc, intel_device_attributes_follow_the_extension);
     tcase_add_test(tc, il_version_is_answered);
     tcase_add_test(tc, platform_query_returns_the_platform);
     tcase_add_test(tc, partition_type_by_counts_keeps_list_end);

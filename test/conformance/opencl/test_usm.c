@@ -72,6 +72,59 @@ START_TEST(shared_alloc_aligned) {
 }
 END_TEST
 
+// Alignment holds whatever the runtime does (PoCL 5 ignored 4096 for shared memory; the
+// adapter then over-allocates): every type, small and large alignments, the base pointer is
+// the caller's pointer and the memory is usable.
+START_TEST(every_alignment_holds) {
+    if (!T.usm)
+        return;
+    const uint32_t aligns[] = {64, 4096, 65536, 1u << 21};
+    const ur_usm_type_t types[] = {UR_USM_TYPE_HOST, UR_USM_TYPE_DEVICE, UR_USM_TYPE_SHARED};
+    for (size_t a = 0; a < sizeof aligns / sizeof aligns[0]; ++a)
+        for (size_t t = 0; t < 3; ++t) {
+            ur_usm_desc_t desc = {UR_STRUCTURE_TYPE_USM_DESC, NULL, 0, aligns[a]};
+            void *p = NULL;
+            if (types[t] == UR_USM_TYPE_HOST)
+                ck_assert_ur_ok(urUSMHostAlloc(T.context, &desc, NULL, 100, &p));
+            else if (types[t] == UR_USM_TYPE_DEVICE)
+                ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, &desc, NULL, 100, &p));
+            else
+                ck_assert_ur_ok(urUSMSharedAlloc(T.context, T.device, &desc, NULL, 100, &p));
+            ck_assert_uint_eq((uintptr_t)p % aligns[a], 0);
+            void *base = NULL;
+            ck_assert_ur_ok(urUSMGetMemAllocInfo(
+                T.context, (char *)p + 10, UR_USM_ALLOC_INFO_BASE_PTR, sizeof base, &base, NULL));
+            ck_assert_ptr_eq(base, p);
+            uint8_t in[100], out[100] = {0};
+            memset(in, (int)(a * 3 + t), sizeof in);
+            ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, p, in, sizeof in, 0, NULL, NULL));
+            ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, out, p, sizeof out, 0, NULL, NULL));
+            ck_assert_mem_eq(in, out, sizeof in);
+            ck_assert_ur_ok(urUSMFree(T.context, p));
+        }
+}
+END_TEST
+
+// Memory of another context is none of this one's, whatever the runtime answers (PoCL 5
+// answered for any context): its type is UNKNOWN here, and it is not freed here.
+START_TEST(memory_of_another_context_is_unknown) {
+    if (!T.usm)
+        return;
+    ur_context_handle_t other = NULL;
+    ck_assert_ur_ok(urContextCreate(1, &T.device, NULL, &other));
+    void *p = NULL;
+    ck_assert_ur_ok(urUSMSharedAlloc(other, T.device, NULL, NULL, 256, &p));
+    ur_usm_type_t t = UR_USM_TYPE_HOST;
+    ck_assert_ur_ok(urUSMGetMemAllocInfo(T.context, p, UR_USM_ALLOC_INFO_TYPE, sizeof t, &t, NULL));
+    ck_assert_int_eq(t, UR_USM_TYPE_UNKNOWN);
+    ck_assert_ur_ok(urUSMGetMemAllocInfo(other, p, UR_USM_ALLOC_INFO_TYPE, sizeof t, &t, NULL));
+    ck_assert_int_eq(t, UR_USM_TYPE_SHARED);
+    ck_assert_ur(urUSMFree(T.context, p), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    ck_assert_ur_ok(urUSMFree(other, p));
+    ck_assert_ur_ok(urContextRelease(other));
+}
+END_TEST
+
 START_TEST(alignment_not_power_of_two_is_invalid_value) {
     ur_usm_desc_t desc = {UR_STRUCTURE_TYPE_USM_DESC, NULL, 0, 48};
     void *p = NULL;
@@ -316,6 +369,8 @@ int main(void) {
     tc = oclt_tcase("urUSMSharedAlloc");
     tcase_add_test(tc, shared_alloc);
     tcase_add_test(tc, shared_alloc_aligned);
+    tcase_add_test(tc, every_alignment_holds);
+    tcase_add_test(tc, memory_of_another_context_is_unknown);
     tcase_add_test(tc, device_flags_are_checked_with_device_mask);
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urUSMFree");

@@ -6755,9 +6755,9 @@ static ur_result_t check_program_link_exp(const hostile_slot_t *a) {
 
 static const hostile_param_t params_usm_context_memcpy_exp[] = {
     {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pDst", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pSrc", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"pDst", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
+    {"pSrc", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
+    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
 };
 
 static ur_result_t call_usm_context_memcpy_exp(const hostile_slot_t *a) {
@@ -7229,9 +7229,9 @@ static ur_result_t check_command_buffer_append_kernel_launch_with_args_exp(const
 
 static const hostile_param_t params_command_buffer_append_usm_memcpy_exp[] = {
     {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pDst", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pSrc", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"pDst", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
+    {"pSrc", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
+    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
     {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
     {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
     {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
@@ -7295,10 +7295,10 @@ static ur_result_t check_command_buffer_append_usm_memcpy_exp(const hostile_slot
 
 static const hostile_param_t params_command_buffer_append_usm_fill_exp[] = {
     {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMemory", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
+    {"pMemory", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
     {"pPattern", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
     {"patternSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
     {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
     {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
     {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
@@ -7368,9 +7368,9 @@ static const hostile_param_t params_command_buffer_append_mem_buffer_copy_exp[] 
     {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
     {"hSrcMem", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
     {"hDstMem", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"srcOffset", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"dstOffset", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"srcOffset", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"dstOffset", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
     {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
     {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
     {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
@@ -7443,8 +7443,8 @@ static ur_result_t check_command_buffer_append_mem_buffer_copy_exp(const hostile
 static const hostile_param_t params_command_buffer_append_mem_buffer_write_exp[] = {
     {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
     {"hBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"offset", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"offset", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
     {"pSrc", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
     {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
     {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
@@ -7514,8 +7514,8 @@ static ur_result_t check_command_buffer_append_mem_buffer_write_exp(const hostil
 static const hostile_param_t params_command_buffer_append_mem_buffer_read_exp[] = {
     {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
     {"hBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"offset", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"offset", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
     {"pDst", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
     {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
     {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
@@ -7875,8 +7875,8 @@ static const hostile_param_t params_command_buffer_append_mem_buffer_fill_exp[] 
     {"hBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
     {"pPattern", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
     {"patternSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"offset", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"offset", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
     {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
     {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
     {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
@@ -7948,8 +7948,8 @@ static ur_result_t check_command_buffer_append_mem_buffer_fill_exp(const hostile
 
 static const hostile_param_t params_command_buffer_append_usm_prefetch_exp[] = {
     {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMemory", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"pMemory", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
+    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
     {"flags", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_usm_migration_flags_t), -1, false, 0, 0, 0xfffffffc, -1, 0},
     {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
     {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
@@ -8014,8 +8014,8 @@ static ur_result_t check_command_buffer_append_usm_prefetch_exp(const hostile_sl
 
 static const hostile_param_t params_command_buffer_append_usm_advise_exp[] = {
     {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMemory", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"pMemory", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
+    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
     {"advice", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_usm_advice_flags_t), -1, false, 0, 0, 0xfffe0000, -1, 0},
     {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
     {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
