@@ -384,8 +384,6 @@ ur_result_t cuda_bindless_images_image_get_info_exp(ur_context_handle_t hContext
                                                     ur_exp_image_mem_native_handle_t hImageMem,
                                                     ur_image_info_t propName, void *pPropValue,
                                                     size_t *pPropSizeRet) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     cuda_bl_mem_t m;
     if (!cuda_bl_mem_find(CUDA_CONTEXT(hContext), hImageMem, &m))
         return not_ours("image memory", hImageMem);

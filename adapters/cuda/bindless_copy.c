@@ -126,8 +126,6 @@ ur_result_t cuda_bindless_images_image_copy_exp(
     ur_exp_image_copy_flags_t imageCopyFlags, ur_exp_image_copy_input_types_t imageCopyInputTypes,
     uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
     ur_event_handle_t *phEvent) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     cuda_queue_t *q = CUDA_QUEUE(hQueue);
     if (!cuda_bindless_available())
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,

@@ -3,6 +3,7 @@
 // context owns no native object, only its device list and the extended deleters.
 #include "cuda_internal.h"
 #include "pool/pool_handle.h"
+#include "core/release.h"
 
 bool cuda_context_has_device(const cuda_context_t *ctx, const cuda_device_t *dev) {
     for (uint32_t i = 0; i < ctx->ndevices; ++i)
@@ -65,32 +66,11 @@ static void context_destroy(cuda_context_t *ctx) {
     URC_OBJECT_FREE(ctx);
 }
 
-ur_result_t cuda_context_retain(ur_context_handle_t hContext) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
-    urc_user_retain(&CUDA_CONTEXT(hContext)->obj);
-    return UR_RESULT_SUCCESS;
-}
-
-ur_result_t cuda_context_release(ur_context_handle_t hContext) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
-    switch (urc_user_release(&CUDA_CONTEXT(hContext)->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_CONTEXT, "urContextRelease");
-    case URC_RELEASE_DESTROY:
-        context_destroy(CUDA_CONTEXT(hContext));
-        break;
-    default:
-        break;
-    }
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN_RELEASE(cuda_context, ur_context_handle_t, CUDA_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT,
+                   "urContextRelease", context_destroy)
 
 ur_result_t cuda_context_get_info(ur_context_handle_t hContext, ur_context_info_t propName,
                                   size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     const cuda_context_t *ctx = CUDA_CONTEXT(hContext);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     return urc_info_context(&out, propName, ctx->ndevices, (ur_device_handle_t *)ctx->devices,
@@ -100,8 +80,6 @@ ur_result_t cuda_context_get_info(ur_context_handle_t hContext, ur_context_info_
 // The native handle is the first device's primary context, which is what UR hands out.
 ur_result_t cuda_context_get_native_handle(ur_context_handle_t hContext,
                                            ur_native_handle_t *phNativeContext) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     *phNativeContext = (ur_native_handle_t)CUDA_CONTEXT(hContext)->devices[0]->ctx;
     return UR_RESULT_SUCCESS;
 }
@@ -140,8 +118,6 @@ ur_result_t cuda_context_create_with_native_handle(
 ur_result_t cuda_context_set_extended_deleter(ur_context_handle_t hContext,
                                               ur_context_extended_deleter_t pfnDeleter,
                                               void *pUserData) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     cuda_context_t *ctx = CUDA_CONTEXT(hContext);
     cuda_deleter_t *d = URC_NEW(cuda_deleter_t);
     if (d == NULL)

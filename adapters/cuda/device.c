@@ -168,8 +168,6 @@ fail_ctx:
 ur_result_t cuda_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType,
                             uint32_t NumEntries, ur_device_handle_t *phDevices,
                             uint32_t *pNumDevices) {
-    if (!cuda_is(hPlatform, URC_KIND_PLATFORM))
-        return UR_RESULT_ERROR_INVALID_PLATFORM;
     cuda_platform_t *p = CUDA_PLATFORM(hPlatform);
     bool wanted = DeviceType == UR_DEVICE_TYPE_ALL || DeviceType == UR_DEVICE_TYPE_DEFAULT ||
                   DeviceType == UR_DEVICE_TYPE_GPU;
@@ -192,8 +190,6 @@ ur_result_t cuda_device_release(ur_device_handle_t hDevice) {
 
 ur_result_t cuda_device_get_native_handle(ur_device_handle_t hDevice,
                                           ur_native_handle_t *phNativeDevice) {
-    if (!cuda_is(hDevice, URC_KIND_DEVICE))
-        return UR_RESULT_ERROR_INVALID_DEVICE;
     *phNativeDevice = (ur_native_handle_t)(intptr_t)CUDA_DEVICE(hDevice)->cu;
     return UR_RESULT_SUCCESS;
 }
@@ -232,8 +228,6 @@ ur_result_t cuda_device_select_binary(ur_device_handle_t hDevice,
 ur_result_t cuda_device_get_global_timestamps(ur_device_handle_t hDevice,
                                               uint64_t *pDeviceTimestamp,
                                               uint64_t *pHostTimestamp) {
-    if (!cuda_is(hDevice, URC_KIND_DEVICE))
-        return UR_RESULT_ERROR_INVALID_DEVICE;
     cuda_device_t *dev = CUDA_DEVICE(hDevice);
     if (pDeviceTimestamp != NULL) {
         ur_result_t res = cuda_activate(dev);
@@ -491,8 +485,6 @@ static ur_result_t nvml_info(const cuda_device_t *dev, ur_device_info_t propName
 
 ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t propName,
                                  size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    if (!cuda_is(hDevice, URC_KIND_DEVICE))
-        return UR_RESULT_ERROR_INVALID_DEVICE;
     const cuda_device_t *dev = CUDA_DEVICE(hDevice);
     const urc_device_caps_t *caps = &dev->caps;
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};

@@ -64,8 +64,6 @@ ur_result_t cuda_enqueue_barrier(cuda_queue_t *q, ur_command_t command, uint32_t
 ur_result_t cuda_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList,
                                      const ur_event_handle_t *phEventWaitList,
                                      ur_event_handle_t *phEvent) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     return cuda_enqueue_barrier(CUDA_QUEUE(hQueue), UR_COMMAND_EVENTS_WAIT, numEventsInWaitList,
                                 phEventWaitList, phEvent);
 }
@@ -74,8 +72,6 @@ ur_result_t cuda_enqueue_events_wait_with_barrier(ur_queue_handle_t hQueue,
                                                   uint32_t numEventsInWaitList,
                                                   const ur_event_handle_t *phEventWaitList,
                                                   ur_event_handle_t *phEvent) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     return cuda_enqueue_barrier(CUDA_QUEUE(hQueue), UR_COMMAND_EVENTS_WAIT_WITH_BARRIER,
                                 numEventsInWaitList, phEventWaitList, phEvent);
 }
@@ -86,8 +82,6 @@ ur_result_t cuda_enqueue_events_wait_with_barrier_ext(
     uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
     ur_event_handle_t *phEvent) {
     (void)pProperties;
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     // `*phEvent` is compared with the live reusable events, never read through otherwise: for
     // other callers it is an output and may hold anything.
     urc_object_t *reusable = phEvent != NULL ? urc_reusable_claim(*phEvent) : NULL;
@@ -458,13 +452,7 @@ ur_result_t cuda_enqueue_mem_buffer_map(ur_queue_handle_t hQueue, ur_mem_handle_
                           "cuMemcpyDtoHAsync");
         res = cuda_op_end(&op, res, blockingMap, phEvent);
     }
-    if (res != UR_RESULT_SUCCESS) {
-        urc_mapping_free(map);
-        return res;
-    }
-    urc_mappings_add(&m->maps, map);
-    *ppRetMap = map->ptr;
-    return UR_RESULT_SUCCESS;
+    return urc_mappings_finish_map(&m->maps, map, res, ppRetMap);
 }
 
 ur_result_t cuda_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMem, void *pMappedPtr,
@@ -476,10 +464,10 @@ ur_result_t cuda_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMe
     ur_result_t res = queue_and_buffer(hQueue, hMem, &q, &m);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    urc_mapping_t *map = urc_mappings_take(&m->maps, pMappedPtr);
-    if (map == NULL)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
-                             "%p is not a mapping of this buffer", pMappedPtr);
+    urc_mapping_t *map;
+    res = urc_mappings_take_for_unmap(&m->maps, pMappedPtr, &map);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     cuda_op_t op;
     res =
         cuda_op_begin(q, UR_COMMAND_MEM_UNMAP, numEventsInWaitList, phEventWaitList, phEvent, &op);
@@ -491,13 +479,7 @@ ur_result_t cuda_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMe
                           "cuMemcpyHtoDAsync");
         res = cuda_op_end(&op, res, false, phEvent);
     }
-    if (res != UR_RESULT_SUCCESS) {
-        // Still mapped: the caller may try again.
-        urc_mappings_add(&m->maps, map);
-        return res;
-    }
-    urc_mapping_free(map);
-    return UR_RESULT_SUCCESS;
+    return urc_mappings_finish_unmap(&m->maps, map, res);
 }
 
 // ---- USM ----
@@ -515,8 +497,6 @@ ur_result_t cuda_enqueue_usm_fill(ur_queue_handle_t hQueue, void *pMem, size_t p
                                   const void *pPattern, size_t size, uint32_t numEventsInWaitList,
                                   const ur_event_handle_t *phEventWaitList,
                                   ur_event_handle_t *phEvent) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     urc_rules_t rules;
     ur_result_t res = queue_rules(hQueue, &rules);
     if (res == UR_RESULT_SUCCESS)
@@ -540,8 +520,6 @@ ur_result_t cuda_enqueue_usm_fill_2d(ur_queue_handle_t hQueue, void *pMem, size_
                                      size_t height, uint32_t numEventsInWaitList,
                                      const ur_event_handle_t *phEventWaitList,
                                      ur_event_handle_t *phEvent) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     urc_rules_t rules;
     ur_result_t res = queue_rules(hQueue, &rules);
     if (res == UR_RESULT_SUCCESS)
@@ -621,8 +599,6 @@ ur_result_t cuda_enqueue_usm_memcpy(ur_queue_handle_t hQueue, bool blocking, voi
                                     const void *pSrc, size_t size, uint32_t numEventsInWaitList,
                                     const ur_event_handle_t *phEventWaitList,
                                     ur_event_handle_t *phEvent) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     urc_rules_t rules;
     ur_result_t res = queue_rules(hQueue, &rules);
     if (res == UR_RESULT_SUCCESS)
@@ -668,8 +644,6 @@ ur_result_t cuda_enqueue_usm_memcpy_2d(ur_queue_handle_t hQueue, bool blocking, 
                                        size_t width, size_t height, uint32_t numEventsInWaitList,
                                        const ur_event_handle_t *phEventWaitList,
                                        ur_event_handle_t *phEvent) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     urc_rules_t rules;
     ur_result_t res = queue_rules(hQueue, &rules);
     if (res == UR_RESULT_SUCCESS)
@@ -726,8 +700,6 @@ ur_result_t cuda_enqueue_usm_prefetch(ur_queue_handle_t hQueue, const void *pMem
                                       ur_usm_migration_flags_t flags, uint32_t numEventsInWaitList,
                                       const ur_event_handle_t *phEventWaitList,
                                       ur_event_handle_t *phEvent) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     if (flags != UR_USM_MIGRATION_FLAG_HOST_TO_DEVICE &&
         flags != UR_USM_MIGRATION_FLAG_DEVICE_TO_HOST)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
@@ -786,8 +758,6 @@ ur_result_t cuda_enqueue_usm_advise(ur_queue_handle_t hQueue, const void *pMem, 
         {UR_USM_ADVICE_FLAG_SET_ACCESSED_BY_HOST, CU_MEM_ADVISE_SET_ACCESSED_BY, true},
         {UR_USM_ADVICE_FLAG_CLEAR_ACCESSED_BY_HOST, CU_MEM_ADVISE_UNSET_ACCESSED_BY, true},
     };
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     cuda_queue_t *q = CUDA_QUEUE(hQueue);
     bool applies = false;
     ur_result_t res = cuda_activate(q->dev);

@@ -9,6 +9,7 @@
 // old record is unaffected.
 #include "cuda_internal.h"
 #include "queue/event_callbacks.h"
+#include "core/release.h"
 
 void cuda_event_pool_init(cuda_device_t *dev) {
     for (int t = 0; t < 2; ++t) {
@@ -233,8 +234,6 @@ static ur_result_t status(cuda_event_t *e, ur_event_status_t *out) {
 
 ur_result_t cuda_event_get_info(ur_event_handle_t hEvent, ur_event_info_t propName, size_t propSize,
                                 void *pPropValue, size_t *pPropSizeRet) {
-    if (!cuda_is(hEvent, URC_KIND_EVENT))
-        return UR_RESULT_ERROR_INVALID_EVENT;
     cuda_event_t *e = CUDA_EVENT(hEvent);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
@@ -290,8 +289,6 @@ static uint64_t queued_ns(cuda_event_t *e) {
 
 ur_result_t cuda_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling_info_t propName,
                                           size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    if (!cuda_is(hEvent, URC_KIND_EVENT))
-        return UR_RESULT_ERROR_INVALID_EVENT;
     cuda_event_t *e = CUDA_EVENT(hEvent);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     // A reusable event has no queue; it times its latest signal once it has had one.
@@ -351,34 +348,11 @@ ur_result_t cuda_event_wait(uint32_t numEvents, const ur_event_handle_t *phEvent
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t cuda_event_retain(ur_event_handle_t hEvent) {
-    if (!cuda_is(hEvent, URC_KIND_EVENT))
-        return UR_RESULT_ERROR_INVALID_EVENT;
-    urc_user_retain(&CUDA_EVENT(hEvent)->obj);
-    return UR_RESULT_SUCCESS;
-}
-
-ur_result_t cuda_event_release(ur_event_handle_t hEvent) {
-    if (!cuda_is(hEvent, URC_KIND_EVENT))
-        return UR_RESULT_ERROR_INVALID_EVENT;
-    cuda_event_t *e = CUDA_EVENT(hEvent);
-    switch (e->reusable != NULL ? urc_reusable_user_release(e->reusable)
-                                : urc_user_release(&e->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_EVENT, "urEventRelease");
-    case URC_RELEASE_DESTROY:
-        event_destroy(CUDA_EVENT(hEvent));
-        break;
-    default:
-        break;
-    }
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN_RELEASE_BY(cuda_event, ur_event_handle_t, CUDA_EVENT, URC_EVENT_USER_RELEASE,
+                      UR_RESULT_ERROR_INVALID_EVENT, "urEventRelease", event_destroy)
 
 ur_result_t cuda_event_get_native_handle(ur_event_handle_t hEvent,
                                          ur_native_handle_t *phNativeEvent) {
-    if (!cuda_is(hEvent, URC_KIND_EVENT))
-        return UR_RESULT_ERROR_INVALID_EVENT;
     *phNativeEvent = (ur_native_handle_t)CUDA_EVENT(hEvent)->end;
     return UR_RESULT_SUCCESS;
 }
@@ -387,8 +361,6 @@ ur_result_t cuda_event_create_with_native_handle(ur_native_handle_t hNativeEvent
                                                  ur_context_handle_t hContext,
                                                  const ur_event_native_properties_t *pProperties,
                                                  ur_event_handle_t *phEvent) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     cuda_event_t *e = URC_NEW(cuda_event_t);
     if (e == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
@@ -443,8 +415,6 @@ static urc_callback_engine_t callbacks = URC_CALLBACK_ENGINE_INIT(&callback_ops)
 
 ur_result_t cuda_event_set_callback(ur_event_handle_t hEvent, ur_execution_info_t execStatus,
                                     ur_event_callback_t pfnNotify, void *pUserData) {
-    if (!cuda_is(hEvent, URC_KIND_EVENT))
-        return UR_RESULT_ERROR_INVALID_EVENT;
     return urc_callback_engine_add(&callbacks, hEvent, execStatus, pfnNotify, pUserData);
 }
 

@@ -28,8 +28,6 @@ static ur_result_t unavailable(void) {
 static _Atomic uint64_t next_graph_id = 1;
 
 ur_result_t cuda_graph_create_exp(ur_context_handle_t hContext, ur_exp_graph_handle_t *phGraph) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     if (!cuda_graph_capture_available())
         return unavailable();
     cuda_context_t *ctx = CUDA_CONTEXT(hContext);
@@ -187,8 +185,6 @@ ur_result_t cuda_enqueue_graph_exp(ur_queue_handle_t hQueue,
                                    uint32_t numEventsInWaitList,
                                    const ur_event_handle_t *phEventWaitList,
                                    ur_event_handle_t *phEvent) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     if (!cuda_is(hGraph, URC_KIND_EXECUTABLE_GRAPH))
         return UR_RESULT_ERROR_INVALID_GRAPH;
     cuda_queue_t *q = CUDA_QUEUE(hQueue);

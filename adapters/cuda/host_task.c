@@ -10,8 +10,6 @@ ur_result_t cuda_enqueue_host_task_exp(ur_queue_handle_t hQueue,
                                        uint32_t numEventsInWaitList,
                                        const ur_event_handle_t *phEventWaitList,
                                        ur_event_handle_t *phEvent) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     if (pProperties != NULL && pProperties->flags != 0)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     if (cu.LaunchHostFunc == NULL)
@@ -32,8 +30,6 @@ ur_result_t cuda_enqueue_native_command_exp(
     uint32_t numMemsInMemList, const ur_mem_handle_t *phMemList,
     const ur_exp_enqueue_native_command_properties_t *pProperties, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     if (pProperties != NULL && pProperties->flags != 0)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     // Buffers live in device memory already: their native handles are usable as they are.
@@ -58,8 +54,6 @@ ur_result_t cuda_enqueue_timestamp_recording_exp(ur_queue_handle_t hQueue, bool 
                                                  uint32_t numEventsInWaitList,
                                                  const ur_event_handle_t *phEventWaitList,
                                                  ur_event_handle_t *phEvent) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     cuda_op_t op;
     ur_result_t res = cuda_op_begin(CUDA_QUEUE(hQueue), UR_COMMAND_TIMESTAMP_RECORDING_EXP,
                                     numEventsInWaitList, phEventWaitList, phEvent, &op);
@@ -88,8 +82,6 @@ ur_result_t cuda_enqueue_timestamp_recording_exp(ur_queue_handle_t hQueue, bool 
 }
 
 ur_result_t cuda_device_wait_exp(ur_device_handle_t hDevice) {
-    if (!cuda_is(hDevice, URC_KIND_DEVICE))
-        return UR_RESULT_ERROR_INVALID_DEVICE;
     // Every queue of the device has its streams in the device's primary context.
     ur_result_t res = cuda_activate(CUDA_DEVICE(hDevice));
     return res != UR_RESULT_SUCCESS ? res : cuda_ok(cu.CtxSynchronize(), "cuCtxSynchronize");

@@ -158,8 +158,6 @@ ur_result_t cuda_mem_image_create(ur_context_handle_t hContext, ur_mem_flags_t f
                                   const ur_image_format_t *pImageFormat,
                                   const ur_image_desc_t *pImageDesc, void *pHost,
                                   ur_mem_handle_t *phMem) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     cuda_context_t *ctx = CUDA_CONTEXT(hContext);
     urc_image_t img;
     ur_result_t res = urc_buffer_check_create(flags, pHost);
@@ -232,8 +230,6 @@ ur_result_t cuda_mem_image_create_with_native_handle(ur_native_handle_t hNativeM
                                                      const ur_image_desc_t *pImageDesc,
                                                      const ur_mem_native_properties_t *pProps,
                                                      ur_mem_handle_t *phMem) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     if (hNativeMem == 0)
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     cuda_context_t *ctx = CUDA_CONTEXT(hContext);
@@ -282,46 +278,27 @@ ur_result_t cuda_mem_image_create_with_native_handle(ur_native_handle_t hNativeM
     return UR_RESULT_SUCCESS;
 }
 
-static ur_result_t image_of(ur_mem_handle_t h, cuda_mem_t **m) {
-    if (!cuda_is(h, URC_KIND_MEM))
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-    *m = CUDA_MEM(h);
-    if (!(*m)->is_image)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "a buffer is not an image");
-    return UR_RESULT_SUCCESS;
-}
-
 ur_result_t cuda_mem_image_get_info(ur_mem_handle_t hMemory, ur_image_info_t propName,
                                     size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    cuda_mem_t *m;
-    ur_result_t res = image_of(hMemory, &m);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
+    const cuda_mem_t *m = CUDA_MEM(hMemory);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    return urc_image_info(&out, propName, &m->img);
+    return urc_image_info(&out, propName, m->is_image ? &m->img : NULL);
 }
 
 // ---- reads, writes and copies ------------------------------------------------------------------
 
-static ur_result_t queue_image(ur_queue_handle_t hQueue, ur_mem_handle_t hImage, cuda_queue_t **q,
-                               cuda_mem_t **m) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
-    *q = CUDA_QUEUE(hQueue);
-    ur_result_t res = image_of(hImage, m);
-    if (res == UR_RESULT_SUCCESS && (*m)->ctx != (*q)->ctx)
-        res = urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
-                            "the image belongs to another context than the queue");
-    return res;
+// A memory object's image description; NULL for a buffer.
+static const urc_image_t *image_or_null(const cuda_mem_t *m) {
+    return m->is_image ? &m->img : NULL;
 }
 
 static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_t hImage,
                             bool blocking, ur_rect_offset_t origin, ur_rect_region_t region,
                             size_t row, size_t slice, void *host, uint32_t n,
                             const ur_event_handle_t *waits, ur_event_handle_t *phEvent) {
-    cuda_queue_t *q;
-    cuda_mem_t *m;
-    ur_result_t res = queue_image(hQueue, hImage, &q, &m);
+    cuda_queue_t *q = CUDA_QUEUE(hQueue);
+    cuda_mem_t *m = CUDA_MEM(hImage);
+    ur_result_t res = urc_image_check_use(image_or_null(m), m->ctx, q->ctx);
     if (res == UR_RESULT_SUCCESS)
         res = urc_image_check_region(&m->img, origin, region);
     if (res == UR_RESULT_SUCCESS)
@@ -344,24 +321,7 @@ static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_
     return cuda_op_end(&op, cuda_ok(r, "cuMemcpy3DAsync"), blocking, phEvent);
 }
 
-ur_result_t cuda_enqueue_mem_image_read(ur_queue_handle_t hQueue, ur_mem_handle_t hImage,
-                                        bool blockingRead, ur_rect_offset_t origin,
-                                        ur_rect_region_t region, size_t rowPitch, size_t slicePitch,
-                                        void *pDst, uint32_t numEventsInWaitList,
-                                        const ur_event_handle_t *phEventWaitList,
-                                        ur_event_handle_t *phEvent) {
-    return transfer(false, hQueue, hImage, blockingRead, origin, region, rowPitch, slicePitch, pDst,
-                    numEventsInWaitList, phEventWaitList, phEvent);
-}
-
-ur_result_t
-cuda_enqueue_mem_image_write(ur_queue_handle_t hQueue, ur_mem_handle_t hImage, bool blockingWrite,
-                             ur_rect_offset_t origin, ur_rect_region_t region, size_t rowPitch,
-                             size_t slicePitch, void *pSrc, uint32_t numEventsInWaitList,
-                             const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
-    return transfer(true, hQueue, hImage, blockingWrite, origin, region, rowPitch, slicePitch, pSrc,
-                    numEventsInWaitList, phEventWaitList, phEvent);
-}
+URC_IMAGE_READ_WRITE(cuda, transfer)
 
 ur_result_t cuda_enqueue_mem_image_copy(ur_queue_handle_t hQueue, ur_mem_handle_t hImageSrc,
                                         ur_mem_handle_t hImageDst, ur_rect_offset_t srcOrigin,
@@ -369,13 +329,10 @@ ur_result_t cuda_enqueue_mem_image_copy(ur_queue_handle_t hQueue, ur_mem_handle_
                                         uint32_t numEventsInWaitList,
                                         const ur_event_handle_t *phEventWaitList,
                                         ur_event_handle_t *phEvent) {
-    cuda_queue_t *q;
-    cuda_mem_t *src, *dst;
-    ur_result_t res = queue_image(hQueue, hImageSrc, &q, &src);
-    if (res == UR_RESULT_SUCCESS)
-        res = queue_image(hQueue, hImageDst, &q, &dst);
-    if (res == UR_RESULT_SUCCESS)
-        res = urc_image_check_copy(&src->img, &dst->img, srcOrigin, dstOrigin, region);
+    cuda_queue_t *q = CUDA_QUEUE(hQueue);
+    cuda_mem_t *src = CUDA_MEM(hImageSrc), *dst = CUDA_MEM(hImageDst);
+    ur_result_t res = urc_image_check_copy_use(image_or_null(src), src->ctx, image_or_null(dst),
+                                               dst->ctx, q->ctx, srcOrigin, dstOrigin, region);
     if (res != UR_RESULT_SUCCESS)
         return res;
     // Both are arrays; a 1D array on either side moves its layers to z, so the extents follow

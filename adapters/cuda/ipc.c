@@ -47,8 +47,7 @@ ur_result_t cuda_ipc_get_mem_handle_exp(ur_context_handle_t hContext, void *pMem
 }
 
 ur_result_t cuda_ipc_put_mem_handle_exp(ur_context_handle_t hContext, void *pIPCMemHandleData) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    (void)hContext; // checked by the generated wrapper
     // Nothing of the driver's to give back.
     return urc_ipc_put(UR_BACKEND_CUDA, URC_IPC_MEMORY, pIPCMemHandleData, NULL, 0);
 }
@@ -59,8 +58,7 @@ ur_result_t cuda_ipc_open_mem_handle_exp(ur_context_handle_t hContext, ur_device
     ur_result_t res = ipc_ready(hContext);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!cuda_is(hDevice, URC_KIND_DEVICE) ||
-        !cuda_context_has_device(CUDA_CONTEXT(hContext), CUDA_DEVICE(hDevice)))
+    if (!cuda_context_has_device(CUDA_CONTEXT(hContext), CUDA_DEVICE(hDevice)))
         return UR_RESULT_ERROR_INVALID_DEVICE;
     cuda_ipc_mem_payload_t payload;
     res = urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_MEMORY, pIPCMemHandleData, ipcMemHandleDataSize,

@@ -24,8 +24,6 @@ bool cuda_ipc_events_available(void) {
 
 ur_result_t cuda_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPCEventHandleData,
                                           size_t *pIPCEventHandleDataSizeRet) {
-    if (!cuda_is(hEvent, URC_KIND_EVENT))
-        return UR_RESULT_ERROR_INVALID_EVENT;
     cuda_event_t *e = CUDA_EVENT(hEvent);
     ur_result_t res = urc_reusable_check_export(e->reusable);
     if (res != UR_RESULT_SUCCESS)
@@ -43,11 +41,7 @@ ur_result_t cuda_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPC
                         ppIPCEventHandleData, pIPCEventHandleDataSizeRet);
 }
 
-ur_result_t cuda_ipc_put_event_handle_exp(ur_context_handle_t hContext, void *pIPCEventHandleData) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
-    return urc_ipc_put(UR_BACKEND_CUDA, URC_IPC_EVENT, pIPCEventHandleData, NULL, 0);
-}
+URC_IPC_PUT_EVENT_HANDLE(cuda, UR_BACKEND_CUDA)
 
 // An open in the exporting process: the exporter must still be a live IPC event of this adapter
 // (the pointer is compared with the registry of live reusable events, never read before); the
@@ -81,8 +75,6 @@ ur_result_t cuda_ipc_open_event_handle_exp(ur_context_handle_t hContext,
                                            const void *pIPCEventHandleData,
                                            size_t ipcEventHandleDataSize,
                                            ur_event_handle_t *phEvent) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     cuda_ipc_event_payload_t payload;
     uint32_t pid = 0;
     ur_result_t res = urc_ipc_unpack(UR_BACKEND_CUDA, URC_IPC_EVENT, pIPCEventHandleData,

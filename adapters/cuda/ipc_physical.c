@@ -76,8 +76,6 @@ ur_result_t cuda_ipc_get_phys_mem_handle_exp(ur_context_handle_t hContext,
     ur_result_t res = ready(hContext);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!cuda_is(hPhysMem, URC_KIND_PHYSICAL_MEM))
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     cuda_physical_mem_t *m = CUDA_PHYSICAL(hPhysMem);
     if ((void *)m->ctx != (void *)hContext)
         return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
@@ -111,8 +109,7 @@ ur_result_t cuda_ipc_get_phys_mem_handle_exp(ur_context_handle_t hContext,
 
 ur_result_t cuda_ipc_put_phys_mem_handle_exp(ur_context_handle_t hContext,
                                              const void *pIPCPhysMemHandleData) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    (void)hContext; // checked by the generated wrapper
     cuda_phys_ipc_payload_t payload;
     ur_result_t res = urc_ipc_put(UR_BACKEND_CUDA, URC_IPC_PHYSICAL_MEMORY, pIPCPhysMemHandleData,
                                   &payload, sizeof payload);
@@ -176,7 +173,7 @@ ur_result_t cuda_ipc_open_phys_mem_handle_exp(ur_context_handle_t hContext,
     if (res != UR_RESULT_SUCCESS)
         return res;
     cuda_context_t *ctx = CUDA_CONTEXT(hContext);
-    if (!cuda_is(hDevice, URC_KIND_DEVICE) || !cuda_context_has_device(ctx, CUDA_DEVICE(hDevice)))
+    if (!cuda_context_has_device(ctx, CUDA_DEVICE(hDevice)))
         return UR_RESULT_ERROR_INVALID_DEVICE;
     cuda_device_t *dev = CUDA_DEVICE(hDevice);
     cuda_phys_ipc_payload_t d;
@@ -225,8 +222,6 @@ ur_result_t cuda_ipc_close_phys_mem_handle_exp(ur_context_handle_t hContext,
     ur_result_t res = ready(hContext);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!cuda_is(hPhysMem, URC_KIND_PHYSICAL_MEM))
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     cuda_physical_mem_t *m = CUDA_PHYSICAL(hPhysMem);
     if ((void *)m->ctx != (void *)hContext)
         return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,

@@ -8,6 +8,7 @@
 #include "cuda_internal.h"
 #include "core/hashmap.h"
 #include "queue/launch.h"
+#include "core/release.h"
 
 // UR's per-kernel metadata entries are named "<kernel>@<tag>".
 static const urc_prop_t *kernel_prop(const cuda_program_t *p, const char *kernel, const char *tag) {
@@ -178,8 +179,6 @@ static ur_result_t kernel_new_owning(cuda_program_t *p, CUmodule module, CUfunct
 
 ur_result_t cuda_kernel_create(ur_program_handle_t hProgram, const char *pKernelName,
                                ur_kernel_handle_t *phKernel) {
-    if (!cuda_is(hProgram, URC_KIND_PROGRAM))
-        return UR_RESULT_ERROR_INVALID_PROGRAM;
     cuda_program_t *p = CUDA_PROGRAM(hProgram);
     // A kernel made before: no lock, no driver call. A program's module is never replaced
     // once loaded (program.c), so every info in the list belongs to it.
@@ -217,8 +216,6 @@ ur_result_t cuda_kernel_create_with_native_handle(ur_native_handle_t hNativeKern
                                                   const ur_kernel_native_properties_t *pProperties,
                                                   ur_kernel_handle_t *phKernel) {
     (void)pProperties; // a CUfunction lives as long as its module: there is nothing to own
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     if (hProgram != NULL && !cuda_is(hProgram, URC_KIND_PROGRAM))
         return UR_RESULT_ERROR_INVALID_PROGRAM;
     if (hNativeKernel == 0)
@@ -266,25 +263,14 @@ ur_result_t cuda_kernel_create_with_native_handle(ur_native_handle_t hNativeKern
     return res;
 }
 
-ur_result_t cuda_kernel_retain(ur_kernel_handle_t hKernel) {
-    if (!cuda_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
-    urc_user_retain(&CUDA_KERNEL(hKernel)->obj);
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN(cuda_kernel, ur_kernel_handle_t, CUDA_KERNEL)
 
 ur_result_t cuda_kernel_release(ur_kernel_handle_t hKernel) {
-    if (!cuda_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
     cuda_kernel_t *k = CUDA_KERNEL(hKernel);
-    switch (urc_user_release(&k->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelRelease");
-    case URC_RELEASE_DESTROY:
-        break;
-    default:
-        return UR_RESULT_SUCCESS;
-    }
+    ur_result_t released;
+    if (!urc_release_destroys(urc_user_release(&k->obj), UR_RESULT_ERROR_INVALID_KERNEL,
+                              "urKernelRelease", &released))
+        return released;
     cuda_program_release_internal(k->program);
     pthread_mutex_destroy(&k->lock);
     info_free(k->own_info);
@@ -302,8 +288,6 @@ static int func_attr(const cuda_kernel_t *k, CUfunction_attribute a) {
 
 ur_result_t cuda_kernel_get_info(ur_kernel_handle_t hKernel, ur_kernel_info_t propName,
                                  size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    if (!cuda_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
     const cuda_kernel_t *k = CUDA_KERNEL(hKernel);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
@@ -337,8 +321,6 @@ static size_t saturating_mul(size_t a, size_t b) {
 ur_result_t cuda_kernel_get_group_info(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice,
                                        ur_kernel_group_info_t propName, size_t propSize,
                                        void *pPropValue, size_t *pPropSizeRet) {
-    if (!cuda_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
     const cuda_kernel_t *k = CUDA_KERNEL(hKernel);
     const cuda_device_t *dev = hDevice != NULL ? CUDA_DEVICE(hDevice) : k->program->dev;
     if (!cuda_is(dev, URC_KIND_DEVICE))
@@ -377,8 +359,6 @@ ur_result_t cuda_kernel_get_group_info(ur_kernel_handle_t hKernel, ur_device_han
 ur_result_t cuda_kernel_get_sub_group_info(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice,
                                            ur_kernel_sub_group_info_t propName, size_t propSize,
                                            void *pPropValue, size_t *pPropSizeRet) {
-    if (!cuda_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
     const cuda_kernel_t *k = CUDA_KERNEL(hKernel);
     const cuda_device_t *dev = hDevice != NULL ? CUDA_DEVICE(hDevice) : k->program->dev;
     if (!cuda_is(dev, URC_KIND_DEVICE))
@@ -401,8 +381,6 @@ ur_result_t cuda_kernel_get_sub_group_info(ur_kernel_handle_t hKernel, ur_device
 
 ur_result_t cuda_kernel_get_native_handle(ur_kernel_handle_t hKernel,
                                           ur_native_handle_t *phNativeKernel) {
-    if (!cuda_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
     *phNativeKernel = (ur_native_handle_t)CUDA_KERNEL(hKernel)->fn;
     return UR_RESULT_SUCCESS;
 }
@@ -448,10 +426,6 @@ ur_result_t cuda_kernel_get_suggested_local_work_size(ur_kernel_handle_t hKernel
                                                       const size_t *pGlobalWorkSize,
                                                       size_t *pSuggestedLocalWorkSize) {
     (void)pGlobalWorkOffset;
-    if (!cuda_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     if (numWorkDim < 1 || numWorkDim > 3)
         return UR_RESULT_ERROR_INVALID_WORK_DIMENSION;
     cuda_kernel_t *k = CUDA_KERNEL(hKernel);
@@ -472,8 +446,6 @@ ur_result_t cuda_kernel_get_suggested_local_work_size_with_args(
     ur_kernel_handle_t hKernel, ur_queue_handle_t hQueue, uint32_t numWorkDim,
     const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, uint32_t numArgs,
     const ur_exp_kernel_arg_properties_t *pArgs, size_t *pSuggestedLocalWorkSize) {
-    if (!cuda_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
     // Not set, but still the kernel's: an index it does not have is refused as a launch would.
     const cuda_kernel_t *k = CUDA_KERNEL(hKernel);
     for (uint32_t i = 0; i < numArgs; ++i) {
@@ -491,11 +463,10 @@ ur_result_t cuda_kernel_set_exec_info(ur_kernel_handle_t hKernel, ur_kernel_exec
                                       size_t propSize,
                                       const ur_kernel_exec_info_properties_t *pProperties,
                                       const void *pPropValue) {
+    (void)hKernel; // checked by the generated wrapper
     (void)propSize;
     (void)pProperties;
     (void)pPropValue;
-    if (!cuda_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
     switch (propName) {
     case UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS:
     case UR_KERNEL_EXEC_INFO_USM_PTRS:
@@ -509,8 +480,6 @@ ur_result_t cuda_kernel_set_exec_info(ur_kernel_handle_t hKernel, ur_kernel_exec
 ur_result_t cuda_kernel_suggest_max_cooperative_group_count(
     ur_kernel_handle_t hKernel, ur_device_handle_t hDevice, uint32_t workDim,
     const size_t *pLocalWorkSize, size_t dynamicSharedMemorySize, uint32_t *pGroupCountRet) {
-    if (!cuda_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
     if (workDim < 1 || workDim > 3)
         return UR_RESULT_ERROR_INVALID_WORK_DIMENSION;
     cuda_kernel_t *k = CUDA_KERNEL(hKernel);

@@ -562,10 +562,6 @@ ur_result_t cuda_enqueue_kernel_launch_with_args_exp(
     uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs,
     const ur_kernel_launch_ext_properties_t *launchPropList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
-    if (!cuda_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
     cuda_queue_t *q = CUDA_QUEUE(hQueue);
     cuda_kernel_t *k = CUDA_KERNEL(hKernel);
     if (k->program->ctx != q->ctx)

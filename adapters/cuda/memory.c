@@ -3,6 +3,7 @@
 // addressing the other devices of the context reach it through the same pointer (peer access
 // permitting). Images are in image.c.
 #include "cuda_internal.h"
+#include "core/release.h"
 
 cuda_mem_t *cuda_mem_new(cuda_context_t *ctx, ur_mem_flags_t flags, size_t size,
                          cuda_mem_kind_t kind) {
@@ -68,8 +69,6 @@ static ur_result_t back(cuda_mem_t *m, void *user_host, bool copy_in) {
 ur_result_t cuda_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t flags, size_t size,
                                    const ur_buffer_properties_t *pProperties,
                                    ur_mem_handle_t *phBuffer) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     cuda_context_t *ctx = CUDA_CONTEXT(hContext);
     void *host = pProperties != NULL ? pProperties->pHost : NULL;
     ur_result_t res = urc_buffer_check_create(flags, host);
@@ -143,41 +142,16 @@ static void mem_destroy(cuda_mem_t *m) {
     URC_OBJECT_FREE(m);
 }
 
-ur_result_t cuda_mem_retain(ur_mem_handle_t hMem) {
-    if (!cuda_is(hMem, URC_KIND_MEM))
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-    urc_user_retain(&CUDA_MEM(hMem)->obj);
-    return UR_RESULT_SUCCESS;
-}
-
-ur_result_t cuda_mem_release(ur_mem_handle_t hMem) {
-    if (!cuda_is(hMem, URC_KIND_MEM))
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-    switch (urc_user_release(&CUDA_MEM(hMem)->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urMemRelease");
-    case URC_RELEASE_DESTROY:
-        mem_destroy(CUDA_MEM(hMem));
-        break;
-    default:
-        break;
-    }
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN_RELEASE(cuda_mem, ur_mem_handle_t, CUDA_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT,
+                   "urMemRelease", mem_destroy)
 
 ur_result_t cuda_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t flags,
                                       ur_buffer_create_type_t bufferCreateType,
                                       const ur_buffer_region_t *pRegion, ur_mem_handle_t *phMem) {
     (void)bufferCreateType; // REGION is the only type
-    if (!cuda_is(hBuffer, URC_KIND_MEM))
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
     cuda_mem_t *parent = CUDA_MEM(hBuffer);
-    if (parent->is_image)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "an image has no sub-buffers");
-    if (flags == 0)
-        flags = UR_MEM_FLAG_READ_WRITE;
-    ur_result_t res = urc_buffer_check_partition(parent->parent != NULL, parent->size,
-                                                 parent->flags, flags, pRegion);
+    ur_result_t res = urc_buffer_check_sub_buffer(parent->is_image, parent->parent != NULL,
+                                                  parent->size, parent->flags, &flags, pRegion);
     if (res != UR_RESULT_SUCCESS)
         return res;
     cuda_mem_t *m = cuda_mem_new(parent->ctx, flags, pRegion->size, parent->kind);
@@ -195,8 +169,6 @@ ur_result_t cuda_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t fl
 
 ur_result_t cuda_mem_get_native_handle(ur_mem_handle_t hMem, ur_device_handle_t hDevice,
                                        ur_native_handle_t *phNativeMem) {
-    if (!cuda_is(hMem, URC_KIND_MEM))
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
     cuda_mem_t *m = CUDA_MEM(hMem);
     if (hDevice != NULL && (!cuda_is(hDevice, URC_KIND_DEVICE) ||
                             !cuda_context_has_device(m->ctx, CUDA_DEVICE(hDevice))))
@@ -209,8 +181,6 @@ ur_result_t cuda_mem_buffer_create_with_native_handle(ur_native_handle_t hNative
                                                       ur_context_handle_t hContext,
                                                       const ur_mem_native_properties_t *pProperties,
                                                       ur_mem_handle_t *phMem) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     cuda_context_t *ctx = CUDA_CONTEXT(hContext);
     CUdeviceptr ptr = (CUdeviceptr)hNativeMem, base = 0;
     size_t range = 0;
@@ -233,8 +203,6 @@ ur_result_t cuda_mem_buffer_create_with_native_handle(ur_native_handle_t hNative
 
 ur_result_t cuda_mem_get_info(ur_mem_handle_t hMemory, ur_mem_info_t propName, size_t propSize,
                               void *pPropValue, size_t *pPropSizeRet) {
-    if (!cuda_is(hMemory, URC_KIND_MEM))
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
     const cuda_mem_t *m = CUDA_MEM(hMemory);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     return urc_info_mem(&out, propName, m->size, (ur_context_handle_t)m->ctx,

@@ -134,8 +134,6 @@ ur_result_t cuda_platform_get(ur_adapter_handle_t hAdapter, uint32_t NumEntries,
 
 ur_result_t cuda_platform_get_info(ur_platform_handle_t hPlatform, ur_platform_info_t propName,
                                    size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    if (!cuda_is(hPlatform, URC_KIND_PLATFORM))
-        return UR_RESULT_ERROR_INVALID_PLATFORM;
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_PLATFORM_INFO_NAME:

@@ -12,6 +12,7 @@
 
 #include "cuda_internal.h"
 #include "program/vfselect.h"
+#include "core/release.h"
 
 // First word of a fatbinary file (nvcc -fatbin), little endian.
 #define CUDA_FATBIN_MAGIC 0xBA55ED50u
@@ -294,27 +295,11 @@ ur_result_t cuda_program_create_with_il(ur_context_handle_t hContext, const void
     return create_spirv(ctx, ctx->devices[0], pIL, length, pProperties, phProgram);
 }
 
-static ur_result_t parse_metadata(const ur_program_properties_t *props, urc_props_t **out) {
-    uint32_t count = props != NULL ? props->count : 0;
-    const ur_program_metadata_t *entries = props != NULL ? props->pMetadatas : NULL;
-    if (count > 0 && entries == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (count == 0 && entries != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
-    char err[256] = "";
-    ur_result_t res = urc_props_parse(entries, count, out, err, sizeof err);
-    if (res != UR_RESULT_SUCCESS)
-        return urc_error_set(res, 0, "program metadata: %s", err);
-    return UR_RESULT_SUCCESS;
-}
-
 ur_result_t cuda_program_create_with_binary(ur_context_handle_t hContext, uint32_t numDevices,
                                             ur_device_handle_t *phDevices, size_t *pLengths,
                                             const uint8_t **ppBinaries,
                                             const ur_program_properties_t *pProperties,
                                             ur_program_handle_t *phProgram) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     cuda_context_t *ctx = CUDA_CONTEXT(hContext);
     if (numDevices > 1)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
@@ -335,7 +320,7 @@ ur_result_t cuda_program_create_with_binary(ur_context_handle_t hContext, uint32
         return urc_error_set(UR_RESULT_ERROR_INVALID_BINARY, 0,
                              "the binary is neither PTX, a cubin (ELF) nor a fatbinary");
     urc_props_t *props = NULL;
-    ur_result_t res = parse_metadata(pProperties, &props);
+    ur_result_t res = urc_props_from_program_properties(pProperties, &props);
     if (res != UR_RESULT_SUCCESS)
         return res;
     cuda_program_t *p = program_new(ctx, CUDA_DEVICE(phDevices[0]));
@@ -363,12 +348,10 @@ ur_result_t cuda_program_create_with_binary(ur_context_handle_t hContext, uint32
 ur_result_t cuda_program_create_with_native_handle(
     ur_native_handle_t hNativeProgram, ur_context_handle_t hContext,
     const ur_program_native_properties_t *pProperties, ur_program_handle_t *phProgram) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     if (hNativeProgram == 0)
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     urc_props_t *props = NULL;
-    ur_result_t res = parse_metadata(NULL, &props);
+    ur_result_t res = urc_props_from_program_properties(NULL, &props);
     if (res != UR_RESULT_SUCCESS)
         return res;
     cuda_context_t *ctx = CUDA_CONTEXT(hContext);
@@ -768,7 +751,8 @@ static ur_result_t link_programs(cuda_context_t *ctx, uint32_t count,
 failed_link:
     // UR lets a failed link return a program whose only use is its build log; DPC++ reads
     // that log to explain the failure.
-    if (out->props == NULL && parse_metadata(NULL, &out->props) != UR_RESULT_SUCCESS)
+    if (out->props == NULL &&
+        urc_props_from_program_properties(NULL, &out->props) != UR_RESULT_SUCCESS)
         goto fail;
     *phProgram = (ur_program_handle_t)out;
     goto done;
@@ -796,8 +780,6 @@ static ur_result_t check_devices(const cuda_device_t *dev, uint32_t n,
 
 ur_result_t cuda_program_build(ur_context_handle_t hContext, ur_program_handle_t hProgram,
                                const char *pOptions) {
-    if (!cuda_is(hProgram, URC_KIND_PROGRAM))
-        return UR_RESULT_ERROR_INVALID_PROGRAM;
     if (CUDA_PROGRAM(hProgram)->ctx != CUDA_CONTEXT(hContext))
         return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
                              "the program belongs to another context");
@@ -806,8 +788,6 @@ ur_result_t cuda_program_build(ur_context_handle_t hContext, ur_program_handle_t
 
 ur_result_t cuda_program_compile(ur_context_handle_t hContext, ur_program_handle_t hProgram,
                                  const char *pOptions) {
-    if (!cuda_is(hProgram, URC_KIND_PROGRAM))
-        return UR_RESULT_ERROR_INVALID_PROGRAM;
     if (CUDA_PROGRAM(hProgram)->ctx != CUDA_CONTEXT(hContext))
         return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
                              "the program belongs to another context");
@@ -818,8 +798,6 @@ ur_result_t cuda_program_link(ur_context_handle_t hContext, uint32_t count,
                               const ur_program_handle_t *phPrograms, const char *pOptions,
                               ur_program_handle_t *phProgram) {
     *phProgram = NULL;
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     return link_programs(CUDA_CONTEXT(hContext), count, phPrograms, pOptions, phProgram);
 }
 
@@ -827,8 +805,6 @@ ur_result_t cuda_program_build_exp(ur_program_handle_t hProgram, uint32_t numDev
                                    ur_device_handle_t *phDevices, ur_exp_program_flags_t flags,
                                    const char *pOptions) {
     (void)flags;
-    if (!cuda_is(hProgram, URC_KIND_PROGRAM))
-        return UR_RESULT_ERROR_INVALID_PROGRAM;
     ur_result_t res = check_devices(CUDA_PROGRAM(hProgram)->dev, numDevices, phDevices);
     return res != UR_RESULT_SUCCESS ? res : build(CUDA_PROGRAM(hProgram), pOptions);
 }
@@ -837,8 +813,6 @@ ur_result_t cuda_program_compile_exp(ur_program_handle_t hProgram, uint32_t numD
                                      ur_device_handle_t *phDevices, ur_exp_program_flags_t flags,
                                      const char *pOptions) {
     (void)flags;
-    if (!cuda_is(hProgram, URC_KIND_PROGRAM))
-        return UR_RESULT_ERROR_INVALID_PROGRAM;
     ur_result_t res = check_devices(CUDA_PROGRAM(hProgram)->dev, numDevices, phDevices);
     return res != UR_RESULT_SUCCESS ? res : compile(CUDA_PROGRAM(hProgram), pOptions);
 }
@@ -851,8 +825,6 @@ ur_result_t cuda_program_link_exp(ur_context_handle_t hContext, uint32_t numDevi
                                   const char *pOptions, ur_program_handle_t *phProgram) {
     (void)flags;
     *phProgram = NULL;
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     for (uint32_t i = 0; i < count; ++i)
         if (!cuda_is(phPrograms[i], URC_KIND_PROGRAM))
             return UR_RESULT_ERROR_INVALID_PROGRAM;
@@ -864,27 +836,8 @@ ur_result_t cuda_program_link_exp(ur_context_handle_t hContext, uint32_t numDevi
 
 // ---- queries and the rest ----
 
-ur_result_t cuda_program_retain(ur_program_handle_t hProgram) {
-    if (!cuda_is(hProgram, URC_KIND_PROGRAM))
-        return UR_RESULT_ERROR_INVALID_PROGRAM;
-    urc_user_retain(&CUDA_PROGRAM(hProgram)->obj);
-    return UR_RESULT_SUCCESS;
-}
-
-ur_result_t cuda_program_release(ur_program_handle_t hProgram) {
-    if (!cuda_is(hProgram, URC_KIND_PROGRAM))
-        return UR_RESULT_ERROR_INVALID_PROGRAM;
-    switch (urc_user_release(&CUDA_PROGRAM(hProgram)->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramRelease");
-    case URC_RELEASE_DESTROY:
-        program_destroy(CUDA_PROGRAM(hProgram));
-        break;
-    default:
-        break;
-    }
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN_RELEASE(cuda_program, ur_program_handle_t, CUDA_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM,
+                   "urProgramRelease", program_destroy)
 
 bool cuda_program_module(cuda_program_t *p, CUmodule *module) {
     pthread_mutex_lock(&p->lock);
@@ -897,10 +850,8 @@ bool cuda_program_module(cuda_program_t *p, CUmodule *module) {
 ur_result_t cuda_program_get_function_pointer(ur_device_handle_t hDevice,
                                               ur_program_handle_t hProgram,
                                               const char *pFunctionName, void **ppFunctionPointer) {
-    if (!cuda_is(hProgram, URC_KIND_PROGRAM))
-        return UR_RESULT_ERROR_INVALID_PROGRAM;
     cuda_program_t *p = CUDA_PROGRAM(hProgram);
-    if (!cuda_is(hDevice, URC_KIND_DEVICE) || CUDA_DEVICE(hDevice) != p->dev)
+    if (CUDA_DEVICE(hDevice) != p->dev)
         return UR_RESULT_ERROR_INVALID_DEVICE;
     CUmodule module;
     if (!cuda_program_module(p, &module))
@@ -922,10 +873,8 @@ ur_result_t cuda_program_get_global_variable_pointer(ur_device_handle_t hDevice,
                                                      const char *pGlobalVariableName,
                                                      size_t *pGlobalVariableSizeRet,
                                                      void **ppGlobalVariablePointerRet) {
-    if (!cuda_is(hProgram, URC_KIND_PROGRAM))
-        return UR_RESULT_ERROR_INVALID_PROGRAM;
     cuda_program_t *p = CUDA_PROGRAM(hProgram);
-    if (!cuda_is(hDevice, URC_KIND_DEVICE) || CUDA_DEVICE(hDevice) != p->dev)
+    if (CUDA_DEVICE(hDevice) != p->dev)
         return UR_RESULT_ERROR_INVALID_DEVICE;
     CUdeviceptr address = 0;
     size_t size = 0;
@@ -940,8 +889,6 @@ ur_result_t cuda_program_get_global_variable_pointer(ur_device_handle_t hDevice,
 
 ur_result_t cuda_program_get_info(ur_program_handle_t hProgram, ur_program_info_t propName,
                                   size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    if (!cuda_is(hProgram, URC_KIND_PROGRAM))
-        return UR_RESULT_ERROR_INVALID_PROGRAM;
     cuda_program_t *p = CUDA_PROGRAM(hProgram);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
@@ -1002,10 +949,8 @@ ur_result_t cuda_program_get_info(ur_program_handle_t hProgram, ur_program_info_
 ur_result_t cuda_program_get_build_info(ur_program_handle_t hProgram, ur_device_handle_t hDevice,
                                         ur_program_build_info_t propName, size_t propSize,
                                         void *pPropValue, size_t *pPropSizeRet) {
-    if (!cuda_is(hProgram, URC_KIND_PROGRAM))
-        return UR_RESULT_ERROR_INVALID_PROGRAM;
     cuda_program_t *p = CUDA_PROGRAM(hProgram);
-    if (!cuda_is(hDevice, URC_KIND_DEVICE) || CUDA_DEVICE(hDevice) != p->dev)
+    if (CUDA_DEVICE(hDevice) != p->dev)
         return UR_RESULT_ERROR_INVALID_DEVICE;
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     ur_result_t res;
@@ -1033,8 +978,6 @@ ur_result_t cuda_program_get_build_info(ur_program_handle_t hProgram, ur_device_
 
 ur_result_t cuda_program_get_native_handle(ur_program_handle_t hProgram,
                                            ur_native_handle_t *phNativeProgram) {
-    if (!cuda_is(hProgram, URC_KIND_PROGRAM))
-        return UR_RESULT_ERROR_INVALID_PROGRAM;
     CUmodule module;
     if (!cuda_program_module(CUDA_PROGRAM(hProgram), &module))
         return UR_RESULT_ERROR_INVALID_PROGRAM_EXECUTABLE;

@@ -8,6 +8,7 @@
 // queue's default-kind streams go, synchronised, to a pool of its device, so the next queue
 // made and used pays neither creation nor destruction.
 #include "cuda_internal.h"
+#include "core/release.h"
 
 // Only the kind of stream urQueueCreate makes by default is pooled.
 static bool poolable(const cuda_queue_t *q) {
@@ -128,10 +129,7 @@ static cuda_queue_t *alloc_queue(cuda_context_t *ctx, cuda_device_t *dev, ur_que
 ur_result_t cuda_queue_create(ur_context_handle_t hContext, ur_device_handle_t hDevice,
                               const ur_queue_properties_t *pProperties,
                               ur_queue_handle_t *phQueue) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
-    if (!cuda_is(hDevice, URC_KIND_DEVICE) ||
-        !cuda_context_has_device(CUDA_CONTEXT(hContext), CUDA_DEVICE(hDevice)))
+    if (!cuda_context_has_device(CUDA_CONTEXT(hContext), CUDA_DEVICE(hDevice)))
         return UR_RESULT_ERROR_INVALID_DEVICE;
     ur_queue_flags_t flags = pProperties != NULL ? pProperties->flags : 0;
     if ((flags & UR_QUEUE_FLAG_PRIORITY_LOW) && (flags & UR_QUEUE_FLAG_PRIORITY_HIGH))
@@ -159,31 +157,10 @@ void cuda_queue_release_internal(cuda_queue_t *q) {
         destroy(q);
 }
 
-ur_result_t cuda_queue_retain(ur_queue_handle_t hQueue) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
-    urc_user_retain(&CUDA_QUEUE(hQueue)->obj);
-    return UR_RESULT_SUCCESS;
-}
-
-ur_result_t cuda_queue_release(ur_queue_handle_t hQueue) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
-    switch (urc_user_release(&CUDA_QUEUE(hQueue)->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueRelease");
-    case URC_RELEASE_DESTROY:
-        destroy(CUDA_QUEUE(hQueue));
-        break;
-    default:
-        break;
-    }
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN_RELEASE(cuda_queue, ur_queue_handle_t, CUDA_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE,
+                   "urQueueRelease", destroy)
 
 ur_result_t cuda_queue_finish(ur_queue_handle_t hQueue) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     cuda_queue_t *q = CUDA_QUEUE(hQueue);
     ur_result_t res = UR_RESULT_SUCCESS;
     bool activated = false;
@@ -230,8 +207,6 @@ static ur_result_t queue_empty(cuda_queue_t *q, bool *empty) {
 
 ur_result_t cuda_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propName, size_t propSize,
                                 void *pPropValue, size_t *pPropSizeRet) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     cuda_queue_t *q = CUDA_QUEUE(hQueue);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
@@ -252,8 +227,6 @@ ur_result_t cuda_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propNa
 ur_result_t cuda_queue_get_native_handle(ur_queue_handle_t hQueue, ur_queue_native_desc_t *pDesc,
                                          ur_native_handle_t *phNativeQueue) {
     (void)pDesc;
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     // The caller may enqueue on the stream itself: it must exist from now on.
     CUstream s = NULL;
     ur_result_t res = cuda_queue_make_stream(CUDA_QUEUE(hQueue), 0, &s);
@@ -267,8 +240,6 @@ ur_result_t cuda_queue_create_with_native_handle(ur_native_handle_t hNativeQueue
                                                  ur_device_handle_t hDevice,
                                                  const ur_queue_native_properties_t *pProperties,
                                                  ur_queue_handle_t *phQueue) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     cuda_context_t *ctx = CUDA_CONTEXT(hContext);
     cuda_device_t *dev = hDevice != NULL ? CUDA_DEVICE(hDevice) : ctx->devices[0];
     if (!cuda_is(dev, URC_KIND_DEVICE) || !cuda_context_has_device(ctx, dev))

@@ -34,10 +34,7 @@ ur_result_t cuda_reusable_make(cuda_context_t *ctx, cuda_device_t *dev, ur_exp_e
 ur_result_t cuda_event_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice,
                                   const ur_exp_event_desc_t *pEventDesc,
                                   ur_event_handle_t *phEvent) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
-    if (!cuda_is(hDevice, URC_KIND_DEVICE) ||
-        !cuda_context_has_device(CUDA_CONTEXT(hContext), CUDA_DEVICE(hDevice)))
+    if (!cuda_context_has_device(CUDA_CONTEXT(hContext), CUDA_DEVICE(hDevice)))
         return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0,
                              "urEventCreateExp: the device is not in the context");
     // CUevents time themselves: per-event profiling is always there.

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "cuda_internal.h"
+#include "core/release.h"
 
 static uint32_t encode(const urc_sampler_t *s) {
     uint32_t props = s->normalized ? 1u : 0u;
@@ -18,8 +19,6 @@ static uint32_t encode(const urc_sampler_t *s) {
 
 ur_result_t cuda_sampler_create(ur_context_handle_t hContext, const ur_sampler_desc_t *pDesc,
                                 ur_sampler_handle_t *phSampler) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     urc_sampler_t desc;
     ur_result_t res = urc_sampler_describe(&desc, pDesc);
     if (res != UR_RESULT_SUCCESS)
@@ -39,33 +38,21 @@ ur_result_t cuda_sampler_create(ur_context_handle_t hContext, const ur_sampler_d
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t cuda_sampler_retain(ur_sampler_handle_t hSampler) {
-    if (!cuda_is(hSampler, URC_KIND_SAMPLER))
-        return UR_RESULT_ERROR_INVALID_SAMPLER;
-    urc_user_retain(&CUDA_SAMPLER(hSampler)->obj);
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN(cuda_sampler, ur_sampler_handle_t, CUDA_SAMPLER)
 
 ur_result_t cuda_sampler_release(ur_sampler_handle_t hSampler) {
-    if (!cuda_is(hSampler, URC_KIND_SAMPLER))
-        return UR_RESULT_ERROR_INVALID_SAMPLER;
     cuda_sampler_t *s = CUDA_SAMPLER(hSampler);
-    switch (urc_user_release(&s->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_SAMPLER, "urSamplerRelease");
-    case URC_RELEASE_DESTROY:
-        cuda_context_release_internal(s->ctx);
-        URC_OBJECT_FREE(s);
-        return UR_RESULT_SUCCESS;
-    default:
-        return UR_RESULT_SUCCESS;
-    }
+    ur_result_t released;
+    if (!urc_release_destroys(urc_user_release(&s->obj), UR_RESULT_ERROR_INVALID_SAMPLER,
+                              "urSamplerRelease", &released))
+        return released;
+    cuda_context_release_internal(s->ctx);
+    URC_OBJECT_FREE(s);
+    return UR_RESULT_SUCCESS;
 }
 
 ur_result_t cuda_sampler_get_info(ur_sampler_handle_t hSampler, ur_sampler_info_t propName,
                                   size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    if (!cuda_is(hSampler, URC_KIND_SAMPLER))
-        return UR_RESULT_ERROR_INVALID_SAMPLER;
     const cuda_sampler_t *s = CUDA_SAMPLER(hSampler);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     return urc_sampler_info(&out, propName, &s->desc, (ur_context_handle_t)s->ctx,

@@ -45,8 +45,6 @@ static ur_result_t check_device(cuda_context_t *ctx, ur_device_handle_t hDevice,
 
 ur_result_t cuda_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t *pUSMDesc,
                                 ur_usm_pool_handle_t pool, size_t size, void **ppMem) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     ur_result_t res = check_request(pUSMDesc, (size_t)sysconf(_SC_PAGESIZE));
     // UR's rule: larger than a device of the context can allocate (here its memory; pinned
     // host memory is mapped into every device) is INVALID_USM_SIZE, not a driver's attempt.
@@ -74,8 +72,6 @@ ur_result_t cuda_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_
 ur_result_t cuda_usm_device_alloc(ur_context_handle_t hContext, ur_device_handle_t hDevice,
                                   const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool,
                                   size_t size, void **ppMem) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     ur_result_t res = check_request(pUSMDesc, CUDA_DEVICE_ALIGN);
     if (res == UR_RESULT_SUCCESS)
         res = check_device(CUDA_CONTEXT(hContext), hDevice, size);
@@ -94,8 +90,6 @@ ur_result_t cuda_usm_device_alloc(ur_context_handle_t hContext, ur_device_handle
 ur_result_t cuda_usm_shared_alloc(ur_context_handle_t hContext, ur_device_handle_t hDevice,
                                   const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool,
                                   size_t size, void **ppMem) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     ur_result_t res = check_request(pUSMDesc, CUDA_DEVICE_ALIGN);
     if (res == UR_RESULT_SUCCESS)
         res = check_device(CUDA_CONTEXT(hContext), hDevice, size);
@@ -126,8 +120,6 @@ ur_result_t cuda_usm_shared_alloc(ur_context_handle_t hContext, ur_device_handle
 }
 
 ur_result_t cuda_usm_free(ur_context_handle_t hContext, void *pMem) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     cuda_context_t *ctx = CUDA_CONTEXT(hContext);
     bool pooled = false;
     ur_result_t res = urc_usm_free_pooled(hContext, pMem, &pooled);
@@ -158,8 +150,6 @@ ur_result_t cuda_usm_free(ur_context_handle_t hContext, void *pMem) {
 ur_result_t cuda_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void *pMem,
                                         ur_usm_alloc_info_t propName, size_t propSize,
                                         void *pPropValue, size_t *pPropSizeRet) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     bool answered = false;
     ur_result_t res = urc_usm_alloc_info_pooled(hContext, pMem, propName, &out, &answered);

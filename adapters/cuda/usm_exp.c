@@ -14,10 +14,7 @@ ur_result_t cuda_usm_pitched_alloc_exp(ur_context_handle_t hContext, ur_device_h
                                        const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool,
                                        size_t widthInBytes, size_t height, size_t elementSizeBytes,
                                        void **ppMem, size_t *pResultPitch) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
-    if (!cuda_is(hDevice, URC_KIND_DEVICE) ||
-        !cuda_context_has_device(CUDA_CONTEXT(hContext), CUDA_DEVICE(hDevice)))
+    if (!cuda_context_has_device(CUDA_CONTEXT(hContext), CUDA_DEVICE(hDevice)))
         return UR_RESULT_ERROR_INVALID_DEVICE;
     size_t pitch = 0, bytes = 0;
     ur_result_t res =
@@ -71,8 +68,6 @@ static ur_result_t host_unregister(ur_context_handle_t hContext, void *p) {
 ur_result_t
 cuda_usm_host_alloc_register_exp(ur_context_handle_t hContext, void *pHostMem, size_t size,
                                  const ur_exp_usm_host_alloc_register_properties_t *pProperties) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     bool read_only = false;
     ur_result_t res = urc_usm_host_register_check(pHostMem, size, pProperties, &read_only);
     if (res != UR_RESULT_SUCCESS)
@@ -89,8 +84,6 @@ ur_result_t cuda_usm_host_alloc_unregister_exp(ur_context_handle_t hContext, voi
 
 // Importing pins host memory for faster copies, which is what registration does.
 ur_result_t cuda_usm_import_exp(ur_context_handle_t hContext, void *pMem, size_t size) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     ur_result_t res = urc_usm_import_check(pMem, size);
     return res != UR_RESULT_SUCCESS ? res : host_register(hContext, pMem, size, 0);
 }
@@ -101,8 +94,6 @@ ur_result_t cuda_usm_release_exp(ur_context_handle_t hContext, void *pMem) {
 
 ur_result_t cuda_usm_context_memcpy_exp(ur_context_handle_t hContext, void *pDst, const void *pSrc,
                                         size_t size) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     cuda_device_t *dev = CUDA_CONTEXT(hContext)->devices[0];
     ur_result_t res = cuda_activate(dev);
     // The rule of urEnqueueUSMMemcpy, before the driver copies past an allocation's end.

@@ -229,8 +229,6 @@ ur_result_t cuda_enqueue_usm_device_alloc_exp(
     ur_queue_handle_t hQueue, ur_usm_pool_handle_t pPool, const size_t size,
     const ur_exp_async_usm_alloc_properties_t *pProperties, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, void **ppMem, ur_event_handle_t *phEvent) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     cuda_queue_t *q = CUDA_QUEUE(hQueue);
     if (!native_async(q, pPool))
         return urc_usm_enqueue_alloc(&cuda_async_adapter, hQueue, pPool, UR_USM_TYPE_DEVICE, size,
@@ -265,8 +263,6 @@ ur_result_t cuda_enqueue_usm_free_exp(ur_queue_handle_t hQueue, ur_usm_pool_hand
                                       void *pMem, uint32_t numEventsInWaitList,
                                       const ur_event_handle_t *phEventWaitList,
                                       ur_event_handle_t *phEvent) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     cuda_queue_t *q = CUDA_QUEUE(hQueue);
     // Memory of a common pool goes back there; the rest came from the driver's pool.
     if (pPool != NULL || urc_usm_pool_of(pMem, NULL, NULL, NULL) != NULL || cu.MemFreeAsync == NULL)

@@ -5,6 +5,7 @@
 // be multiples of the granularity (INVALID_SIZE / INVALID_VALUE before the driver sees them).
 #include "physical_mem.h"
 #include "memory/virtual_mem.h"
+#include "core/release.h"
 #include "memory/vm_map.h"
 
 static bool have_vmm(void) {
@@ -138,9 +139,6 @@ ur_result_t cuda_virtual_mem_map(ur_context_handle_t hContext, const void *pStar
     ur_result_t res = check_context(hContext);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!cuda_is(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
-        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0,
-                             "not a CUDA adapter physical memory handle");
     cuda_context_t *ctx = CUDA_CONTEXT(hContext);
     cuda_physical_mem_t *m = CUDA_PHYSICAL(hPhysicalMem);
     res = check_granular(ctx, pStart, size, UR_RESULT_ERROR_INVALID_SIZE);
@@ -214,7 +212,7 @@ ur_result_t cuda_physical_mem_create(ur_context_handle_t hContext, ur_device_han
     if (res != UR_RESULT_SUCCESS)
         return res;
     cuda_context_t *ctx = CUDA_CONTEXT(hContext);
-    if (!cuda_is(hDevice, URC_KIND_DEVICE) || !cuda_context_has_device(ctx, CUDA_DEVICE(hDevice)))
+    if (!cuda_context_has_device(ctx, CUDA_DEVICE(hDevice)))
         return UR_RESULT_ERROR_INVALID_DEVICE;
     ur_physical_mem_flags_t flags = pProperties != NULL ? pProperties->flags : 0;
     if (flags & UR_PHYSICAL_MEM_FLAGS_MASK)
@@ -260,25 +258,7 @@ ur_result_t cuda_physical_mem_wrap(cuda_context_t *ctx, cuda_device_t *dev, size
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t cuda_physical_mem_retain(ur_physical_mem_handle_t hPhysicalMem) {
-    if (!cuda_is(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    urc_user_retain(&CUDA_PHYSICAL(hPhysicalMem)->obj);
-    return UR_RESULT_SUCCESS;
-}
-
-ur_result_t cuda_physical_mem_release(ur_physical_mem_handle_t hPhysicalMem) {
-    if (!cuda_is(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    cuda_physical_mem_t *m = CUDA_PHYSICAL(hPhysicalMem);
-    switch (urc_user_release(&m->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPhysicalMemRelease");
-    case URC_RELEASE_DESTROY:
-        break;
-    default:
-        return UR_RESULT_SUCCESS;
-    }
+static ur_result_t physical_destroy(cuda_physical_mem_t *m) {
     // Mappings still in place keep the memory until they are unmapped, as CUDA documents.
     ur_result_t res = cuda_activate(m->dev);
     if (res == UR_RESULT_SUCCESS)
@@ -288,14 +268,8 @@ ur_result_t cuda_physical_mem_release(ur_physical_mem_handle_t hPhysicalMem) {
     return res;
 }
 
-ur_result_t cuda_physical_mem_get_info(ur_physical_mem_handle_t hPhysicalMem,
-                                       ur_physical_mem_info_t propName, size_t propSize,
-                                       void *pPropValue, size_t *pPropSizeRet) {
-    if (!cuda_is(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    cuda_physical_mem_t *m = CUDA_PHYSICAL(hPhysicalMem);
-    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    return urc_physical_mem_info(&out, propName, (ur_context_handle_t)m->ctx,
-                                 (ur_device_handle_t)m->dev, m->size, &m->props,
-                                 urc_refcount(&m->obj));
-}
+URC_RETAIN_RELEASE_RESULT(cuda_physical_mem, ur_physical_mem_handle_t, CUDA_PHYSICAL,
+                          UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPhysicalMemRelease",
+                          physical_destroy)
+
+URC_PHYSICAL_MEM_GET_INFO(cuda, CUDA_PHYSICAL)

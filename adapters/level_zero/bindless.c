@@ -246,8 +246,6 @@ ur_result_t l0_bindless_images_image_get_info_exp(ur_context_handle_t hContext,
                                                   ur_exp_image_mem_native_handle_t hImageMem,
                                                   ur_image_info_t propName, void *pPropValue,
                                                   size_t *pPropSizeRet) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     bl_mem_t m;
     if (!mem_find(L0_CONTEXT(hContext), hImageMem, &m))
         return not_ours("image memory", hImageMem);
@@ -558,8 +556,6 @@ ur_result_t l0_bindless_images_image_copy_exp(
     ur_exp_image_copy_flags_t imageCopyFlags, ur_exp_image_copy_input_types_t imageCopyInputTypes,
     uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
     ur_event_handle_t *phEvent) {
-    if (!l0_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     l0_queue_t *q = L0_QUEUE(hQueue);
     if (!available(q->dev))
         return unsupported("the driver lacks " ZE_BINDLESS_IMAGE_EXP_NAME " or images");

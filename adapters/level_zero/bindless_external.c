@@ -222,8 +222,6 @@ ur_result_t
 l0_bindless_images_supports_importing_handle_type_exp(ur_device_handle_t hDevice,
                                                       ur_exp_external_mem_type_t memHandleType,
                                                       ur_bool_t *pSupportedRet) {
-    if (!l0_is(hDevice, URC_KIND_DEVICE))
-        return UR_RESULT_ERROR_INVALID_DEVICE;
     if ((uint32_t)memHandleType > UR_EXP_EXTERNAL_MEM_TYPE_WIN32_NT_DX11_RESOURCE)
         return urc_error_set(UR_RESULT_ERROR_INVALID_ENUMERATION, 0,
                              "unknown external memory type %u", (unsigned)memHandleType);

@@ -4,6 +4,7 @@
 // the UR event is destroyed, so steady enqueueing creates no new Level Zero objects.
 #include "l0_internal.h"
 #include "pool/pool_handle.h"
+#include "core/release.h"
 
 bool l0_context_has_device(const l0_context_t *ctx, const l0_device_t *dev) {
     for (uint32_t i = 0; i < ctx->ndevices; ++i) {
@@ -183,32 +184,11 @@ ur_result_t l0_context_create(uint32_t DeviceCount, const ur_device_handle_t *ph
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t l0_context_retain(ur_context_handle_t hContext) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
-    urc_user_retain(&L0_CONTEXT(hContext)->obj);
-    return UR_RESULT_SUCCESS;
-}
-
-ur_result_t l0_context_release(ur_context_handle_t hContext) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
-    switch (urc_user_release(&L0_CONTEXT(hContext)->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_CONTEXT, "urContextRelease");
-    case URC_RELEASE_DESTROY:
-        context_destroy(L0_CONTEXT(hContext));
-        break;
-    default:
-        break;
-    }
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN_RELEASE(l0_context, ur_context_handle_t, L0_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT,
+                   "urContextRelease", context_destroy)
 
 ur_result_t l0_context_get_info(ur_context_handle_t hContext, ur_context_info_t propName,
                                 size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     const l0_context_t *ctx = L0_CONTEXT(hContext);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     return urc_info_context(&out, propName, ctx->ndevices, (ur_device_handle_t *)ctx->devices,
@@ -217,8 +197,6 @@ ur_result_t l0_context_get_info(ur_context_handle_t hContext, ur_context_info_t 
 
 ur_result_t l0_context_get_native_handle(ur_context_handle_t hContext,
                                          ur_native_handle_t *phNativeContext) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     *phNativeContext = (ur_native_handle_t)L0_CONTEXT(hContext)->ze;
     return UR_RESULT_SUCCESS;
 }
@@ -249,8 +227,6 @@ ur_result_t l0_context_create_with_native_handle(ur_native_handle_t hNativeConte
 ur_result_t l0_context_set_extended_deleter(ur_context_handle_t hContext,
                                             ur_context_extended_deleter_t pfnDeleter,
                                             void *pUserData) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     l0_deleter_t *d = URC_NEW(l0_deleter_t);
     if (d == NULL)

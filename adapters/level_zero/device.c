@@ -9,6 +9,7 @@
 
 #include "program/assert_record.h"
 #include "l0_internal.h"
+#include "core/flags.h"
 
 static ur_result_t read_memory(l0_device_t *dev) {
     uint32_t n = 0;
@@ -192,8 +193,6 @@ ur_result_t l0_device_ticks(const l0_device_t *dev, uint64_t *ticks) {
 ur_result_t l0_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType,
                           uint32_t NumEntries, ur_device_handle_t *phDevices,
                           uint32_t *pNumDevices) {
-    if (!l0_is(hPlatform, URC_KIND_PLATFORM))
-        return UR_RESULT_ERROR_INVALID_PLATFORM;
     l0_platform_t *p = L0_PLATFORM(hPlatform);
     uint32_t n = 0;
     for (uint32_t i = 0; i < p->ndevices; ++i) {
@@ -229,8 +228,6 @@ ur_result_t l0_device_partition(ur_device_handle_t hDevice,
                                 const ur_device_partition_properties_t *pProperties,
                                 uint32_t NumDevices, ur_device_handle_t *phSubDevices,
                                 uint32_t *pNumDevicesRet) {
-    if (!l0_is(hDevice, URC_KIND_DEVICE))
-        return UR_RESULT_ERROR_INVALID_DEVICE;
     l0_device_t *dev = L0_DEVICE(hDevice);
     if (pProperties->PropCount != 1 || pProperties->pProperties == NULL)
         return UR_RESULT_ERROR_INVALID_VALUE;
@@ -254,8 +251,6 @@ ur_result_t l0_device_partition(ur_device_handle_t hDevice,
 
 ur_result_t l0_device_get_native_handle(ur_device_handle_t hDevice,
                                         ur_native_handle_t *phNativeDevice) {
-    if (!l0_is(hDevice, URC_KIND_DEVICE))
-        return UR_RESULT_ERROR_INVALID_DEVICE;
     *phNativeDevice = (ur_native_handle_t)L0_DEVICE(hDevice)->ze;
     return UR_RESULT_SUCCESS;
 }
@@ -300,8 +295,6 @@ ur_result_t l0_device_select_binary(ur_device_handle_t hDevice, const ur_device_
 // timeline every profiling answer uses.
 ur_result_t l0_device_get_global_timestamps(ur_device_handle_t hDevice, uint64_t *pDeviceTimestamp,
                                             uint64_t *pHostTimestamp) {
-    if (!l0_is(hDevice, URC_KIND_DEVICE))
-        return UR_RESULT_ERROR_INVALID_DEVICE;
     const l0_device_t *dev = L0_DEVICE(hDevice);
     uint64_t host = 0, ticks = 0;
     ur_result_t res =
@@ -334,17 +327,16 @@ static void extensions(const l0_device_t *dev, char *buf, size_t size) {
                  : "");
 }
 
+static const urc_flag_pair_t usm_caps_pairs[] = {
+    {ZE_MEMORY_ACCESS_CAP_FLAG_RW, UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ACCESS},
+    {ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC, UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_ACCESS},
+    {ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT, UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_CONCURRENT_ACCESS},
+    {ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT_ATOMIC,
+     UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_CONCURRENT_ACCESS},
+};
+
 static uint32_t usm_caps(ze_memory_access_cap_flags_t f) {
-    uint32_t v = 0;
-    if (f & ZE_MEMORY_ACCESS_CAP_FLAG_RW)
-        v |= UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ACCESS;
-    if (f & ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC)
-        v |= UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_ACCESS;
-    if (f & ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT)
-        v |= UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_CONCURRENT_ACCESS;
-    if (f & ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT_ATOMIC)
-        v |= UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_CONCURRENT_ACCESS;
-    return v;
+    return (uint32_t)URC_FLAGS_MAP(f, usm_caps_pairs);
 }
 
 // A USM kind whose aspect is masked is reported as not accessible at all.
@@ -352,23 +344,19 @@ static uint32_t usm_query(const l0_device_t *dev, uint32_t aspect, ze_memory_acc
     return urc_caps_has_aspect(&dev->caps, aspect) ? usm_caps(f) : 0;
 }
 
+static const urc_flag_pair_t fp_config_pairs[] = {
+    {ZE_DEVICE_FP_FLAG_DENORM, UR_DEVICE_FP_CAPABILITY_FLAG_DENORM},
+    {ZE_DEVICE_FP_FLAG_INF_NAN, UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN},
+    {ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST, UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST},
+    {ZE_DEVICE_FP_FLAG_ROUND_TO_ZERO, UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO},
+    {ZE_DEVICE_FP_FLAG_ROUND_TO_INF, UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_INF},
+    {ZE_DEVICE_FP_FLAG_FMA, UR_DEVICE_FP_CAPABILITY_FLAG_FMA},
+    {ZE_DEVICE_FP_FLAG_ROUNDED_DIVIDE_SQRT,
+     UR_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT},
+};
+
 static uint32_t fp_config(ze_device_fp_flags_t f) {
-    uint32_t v = 0;
-    if (f & ZE_DEVICE_FP_FLAG_DENORM)
-        v |= UR_DEVICE_FP_CAPABILITY_FLAG_DENORM;
-    if (f & ZE_DEVICE_FP_FLAG_INF_NAN)
-        v |= UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN;
-    if (f & ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST)
-        v |= UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST;
-    if (f & ZE_DEVICE_FP_FLAG_ROUND_TO_ZERO)
-        v |= UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO;
-    if (f & ZE_DEVICE_FP_FLAG_ROUND_TO_INF)
-        v |= UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_INF;
-    if (f & ZE_DEVICE_FP_FLAG_FMA)
-        v |= UR_DEVICE_FP_CAPABILITY_FLAG_FMA;
-    if (f & ZE_DEVICE_FP_FLAG_ROUNDED_DIVIDE_SQRT)
-        v |= UR_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT;
-    return v;
+    return (uint32_t)URC_FLAGS_MAP(f, fp_config_pairs);
 }
 
 // Queries whose answer is a fixed boolean.
@@ -514,8 +502,6 @@ static ur_result_t size3(const urc_info_t *out, size_t x, size_t y, size_t z) {
 
 ur_result_t l0_device_get_info(ur_device_handle_t hDevice, ur_device_info_t propName,
                                size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    if (!l0_is(hDevice, URC_KIND_DEVICE))
-        return UR_RESULT_ERROR_INVALID_DEVICE;
     const l0_device_t *dev = L0_DEVICE(hDevice);
     const ze_device_properties_t *p = &dev->props;
     const ze_device_compute_properties_t *c = &dev->compute;

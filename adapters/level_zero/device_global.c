@@ -126,10 +126,8 @@ ur_result_t l0_program_get_global_variable_pointer(ur_device_handle_t hDevice,
                                                    const char *pGlobalVariableName,
                                                    size_t *pGlobalVariableSizeRet,
                                                    void **ppGlobalVariablePointerRet) {
-    if (!l0_is(hProgram, URC_KIND_PROGRAM))
-        return UR_RESULT_ERROR_INVALID_PROGRAM;
     l0_program_t *p = L0_PROGRAM(hProgram);
-    if (!l0_is(hDevice, URC_KIND_DEVICE) || l0_program_dev(p, L0_DEVICE(hDevice)) == NULL)
+    if (l0_program_dev(p, L0_DEVICE(hDevice)) == NULL)
         return UR_RESULT_ERROR_INVALID_DEVICE;
     void *address = NULL;
     size_t size = 0;

@@ -9,6 +9,7 @@
 #include "l0_internal.h"
 #include "queue/command_rules.h"
 #include "memory/usm_range.h"
+#include "memory/buffer.h"
 #include "memory/vm_map.h"
 
 static ur_result_t queue_of(ur_queue_handle_t hQueue, l0_queue_t **q) {
@@ -307,31 +308,7 @@ static ur_result_t transfer_rect(bool write, ur_queue_handle_t hQueue, ur_mem_ha
                 waits, phEvent);
 }
 
-ur_result_t l0_enqueue_mem_buffer_read_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
-                                            bool blockingRead, ur_rect_offset_t bufferOrigin,
-                                            ur_rect_offset_t hostOrigin, ur_rect_region_t region,
-                                            size_t bufferRowPitch, size_t bufferSlicePitch,
-                                            size_t hostRowPitch, size_t hostSlicePitch, void *pDst,
-                                            uint32_t numEventsInWaitList,
-                                            const ur_event_handle_t *phEventWaitList,
-                                            ur_event_handle_t *phEvent) {
-    return transfer_rect(false, hQueue, hBuffer, blockingRead, bufferOrigin, hostOrigin, region,
-                         bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst,
-                         numEventsInWaitList, phEventWaitList, phEvent);
-}
-
-ur_result_t l0_enqueue_mem_buffer_write_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
-                                             bool blockingWrite, ur_rect_offset_t bufferOrigin,
-                                             ur_rect_offset_t hostOrigin, ur_rect_region_t region,
-                                             size_t bufferRowPitch, size_t bufferSlicePitch,
-                                             size_t hostRowPitch, size_t hostSlicePitch, void *pSrc,
-                                             uint32_t numEventsInWaitList,
-                                             const ur_event_handle_t *phEventWaitList,
-                                             ur_event_handle_t *phEvent) {
-    return transfer_rect(true, hQueue, hBuffer, blockingWrite, bufferOrigin, hostOrigin, region,
-                         bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc,
-                         numEventsInWaitList, phEventWaitList, phEvent);
-}
+URC_BUFFER_RECT_READ_WRITE(l0, transfer_rect)
 
 ur_result_t l0_enqueue_mem_buffer_copy_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBufferSrc,
                                             ur_mem_handle_t hBufferDst, ur_rect_offset_t srcOrigin,
@@ -390,13 +367,7 @@ ur_result_t l0_enqueue_mem_buffer_map(ur_queue_handle_t hQueue, ur_mem_handle_t 
                             ? append_copy(&op, map->ptr, (char *)m->ptr + offset, size)
                             : append_signal(&op),
                         blockingMap, phEvent);
-    if (res != UR_RESULT_SUCCESS) {
-        urc_mapping_free(map);
-        return res;
-    }
-    urc_mappings_add(&m->maps, map);
-    *ppRetMap = map->ptr;
-    return UR_RESULT_SUCCESS;
+    return urc_mappings_finish_map(&m->maps, map, res, ppRetMap);
 }
 
 ur_result_t l0_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMem, void *pMappedPtr,
@@ -410,10 +381,10 @@ ur_result_t l0_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMem,
         res = buffer_of(q, hMem, &m);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    urc_mapping_t *map = urc_mappings_take(&m->maps, pMappedPtr);
-    if (map == NULL)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
-                             "%p is not a mapping of this buffer", pMappedPtr);
+    urc_mapping_t *map;
+    res = urc_mappings_take_for_unmap(&m->maps, pMappedPtr, &map);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     l0_op_t op;
     res = l0_op_begin(q, UR_COMMAND_MEM_UNMAP, numEventsInWaitList, phEventWaitList, &op);
     if (res == UR_RESULT_SUCCESS) {
@@ -427,13 +398,8 @@ ur_result_t l0_enqueue_mem_unmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMem,
         }
         res = l0_op_end(&op, r, false, phEvent);
     }
-    if (res != UR_RESULT_SUCCESS) {
-        // The mapping stays, so the caller can try again.
-        urc_mappings_add(&m->maps, map);
-        return res;
-    }
-    urc_mapping_free(map); // its staging buffer, if any, is the event's now
-    return UR_RESULT_SUCCESS;
+    // On success the staging buffer, if any, is the event's now.
+    return urc_mappings_finish_unmap(&m->maps, map, res);
 }
 
 // ---- USM ----

@@ -6,6 +6,7 @@
 
 #include "queue/event_callbacks.h"
 #include "l0_internal.h"
+#include "core/release.h"
 
 ur_result_t l0_event_create(l0_queue_t *q, ur_command_t command, l0_event_t **out) {
     l0_event_t *e = URC_NEW(l0_event_t);
@@ -142,8 +143,6 @@ static ur_event_status_t status(l0_event_t *e) {
 
 ur_result_t l0_event_get_info(ur_event_handle_t hEvent, ur_event_info_t propName, size_t propSize,
                               void *pPropValue, size_t *pPropSizeRet) {
-    if (!l0_is(hEvent, URC_KIND_EVENT))
-        return UR_RESULT_ERROR_INVALID_EVENT;
     l0_event_t *e = L0_EVENT(hEvent);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     if (e->reusable != NULL && (propName == UR_EVENT_INFO_COMMAND_QUEUE ||
@@ -195,8 +194,6 @@ static uint64_t unwrap(uint64_t value, uint64_t near, uint64_t mask) {
 
 ur_result_t l0_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling_info_t propName,
                                         size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    if (!l0_is(hEvent, URC_KIND_EVENT))
-        return UR_RESULT_ERROR_INVALID_EVENT;
     l0_event_t *e = L0_EVENT(hEvent);
     if (e->reusable != NULL) {
         // Its latest signal's times, when the signalling queue profiles.
@@ -253,34 +250,11 @@ ur_result_t l0_event_wait(uint32_t numEvents, const ur_event_handle_t *phEventWa
     return res;
 }
 
-ur_result_t l0_event_retain(ur_event_handle_t hEvent) {
-    if (!l0_is(hEvent, URC_KIND_EVENT))
-        return UR_RESULT_ERROR_INVALID_EVENT;
-    urc_user_retain(&L0_EVENT(hEvent)->obj);
-    return UR_RESULT_SUCCESS;
-}
-
-ur_result_t l0_event_release(ur_event_handle_t hEvent) {
-    if (!l0_is(hEvent, URC_KIND_EVENT))
-        return UR_RESULT_ERROR_INVALID_EVENT;
-    l0_event_t *e = L0_EVENT(hEvent);
-    switch (e->reusable != NULL ? urc_reusable_user_release(e->reusable)
-                                : urc_user_release(&e->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_EVENT, "urEventRelease");
-    case URC_RELEASE_DESTROY:
-        event_destroy(L0_EVENT(hEvent));
-        break;
-    default:
-        break;
-    }
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN_RELEASE_BY(l0_event, ur_event_handle_t, L0_EVENT, URC_EVENT_USER_RELEASE,
+                      UR_RESULT_ERROR_INVALID_EVENT, "urEventRelease", event_destroy)
 
 ur_result_t l0_event_get_native_handle(ur_event_handle_t hEvent,
                                        ur_native_handle_t *phNativeEvent) {
-    if (!l0_is(hEvent, URC_KIND_EVENT))
-        return UR_RESULT_ERROR_INVALID_EVENT;
     l0_event_t *e = L0_EVENT(hEvent);
     if (e->reusable != NULL) {
         // Its latest signal's, valid until the next signal; none before the first.
@@ -298,8 +272,6 @@ ur_result_t l0_event_create_with_native_handle(ur_native_handle_t hNativeEvent,
                                                ur_context_handle_t hContext,
                                                const ur_event_native_properties_t *pProperties,
                                                ur_event_handle_t *phEvent) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_event_t *e = URC_NEW(l0_event_t);
     if (e == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
@@ -379,8 +351,6 @@ static urc_callback_engine_t callbacks = URC_CALLBACK_ENGINE_INIT(&callback_ops)
 
 ur_result_t l0_event_set_callback(ur_event_handle_t hEvent, ur_execution_info_t execStatus,
                                   ur_event_callback_t pfnNotify, void *pUserData) {
-    if (!l0_is(hEvent, URC_KIND_EVENT))
-        return UR_RESULT_ERROR_INVALID_EVENT;
     return urc_callback_engine_add(&callbacks, hEvent, execStatus, pfnNotify, pUserData);
 }
 

@@ -119,8 +119,6 @@ ur_result_t l0_enqueue_host_task_exp(ur_queue_handle_t hQueue,
                                      uint32_t numEventsInWaitList,
                                      const ur_event_handle_t *phEventWaitList,
                                      ur_event_handle_t *phEvent) {
-    if (!l0_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     ur_result_t res = check_flags(pProperties);
     if (res != UR_RESULT_SUCCESS)
         return res;
@@ -153,8 +151,6 @@ ur_result_t l0_enqueue_native_command_exp(
     uint32_t numMemsInMemList, const ur_mem_handle_t *phMemList,
     const ur_exp_enqueue_native_command_properties_t *pProperties, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
-    if (!l0_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     ur_result_t res = check_flags((const ur_exp_host_task_properties_t *)pProperties);
     if (res != UR_RESULT_SUCCESS)
         return res;
@@ -196,8 +192,6 @@ ur_result_t l0_enqueue_timestamp_recording_exp(ur_queue_handle_t hQueue, bool bl
                                                uint32_t numEventsInWaitList,
                                                const ur_event_handle_t *phEventWaitList,
                                                ur_event_handle_t *phEvent) {
-    if (!l0_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     l0_queue_t *q = L0_QUEUE(hQueue);
     l0_op_t op;
     ur_result_t res = l0_op_begin(q, UR_COMMAND_TIMESTAMP_RECORDING_EXP, numEventsInWaitList,
@@ -238,7 +232,5 @@ static const urc_queue_wait_ops_t wait_ops = {finish_queue, release_queue};
 // Level Zero cannot wait for a device: every queue made on it (common/queue/queue_registry) is
 // finished, as urQueueFinish would.
 ur_result_t l0_device_wait_exp(ur_device_handle_t hDevice) {
-    if (!l0_is(hDevice, URC_KIND_DEVICE))
-        return UR_RESULT_ERROR_INVALID_DEVICE;
     return urc_queue_registry_wait(&L0_DEVICE(hDevice)->queues, &wait_ops);
 }

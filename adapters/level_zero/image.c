@@ -153,8 +153,6 @@ ur_result_t l0_mem_image_create(ur_context_handle_t hContext, ur_mem_flags_t fla
                                 const ur_image_format_t *pImageFormat,
                                 const ur_image_desc_t *pImageDesc, void *pHost,
                                 ur_mem_handle_t *phMem) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     ur_result_t res = urc_buffer_check_create(flags, pHost);
     urc_image_t img;
@@ -226,8 +224,6 @@ ur_result_t l0_mem_image_create_with_native_handle(ur_native_handle_t hNativeMem
                                                    const ur_image_desc_t *pImageDesc,
                                                    const ur_mem_native_properties_t *pProps,
                                                    ur_mem_handle_t *phMem) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     if (hNativeMem == 0)
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     urc_image_t img;
@@ -245,37 +241,18 @@ ur_result_t l0_mem_image_create_with_native_handle(ur_native_handle_t hNativeMem
     return UR_RESULT_SUCCESS;
 }
 
-static ur_result_t image_of(ur_mem_handle_t h, l0_mem_t **m) {
-    if (!l0_is(h, URC_KIND_MEM))
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-    *m = L0_MEM(h);
-    if (!(*m)->is_image)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "a buffer is not an image");
-    return UR_RESULT_SUCCESS;
-}
-
 ur_result_t l0_mem_image_get_info(ur_mem_handle_t hMemory, ur_image_info_t propName,
                                   size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    l0_mem_t *m;
-    ur_result_t res = image_of(hMemory, &m);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
+    const l0_mem_t *m = L0_MEM(hMemory);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    return urc_image_info(&out, propName, &m->img);
+    return urc_image_info(&out, propName, m->is_image ? &m->img : NULL);
 }
 
 // ---- reads, writes and copies ------------------------------------------------------------------
 
-static ur_result_t queue_image(ur_queue_handle_t hQueue, ur_mem_handle_t hImage, l0_queue_t **q,
-                               l0_mem_t **m) {
-    if (!l0_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
-    *q = L0_QUEUE(hQueue);
-    ur_result_t res = image_of(hImage, m);
-    if (res == UR_RESULT_SUCCESS && (*m)->ctx != (*q)->ctx)
-        res = urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
-                            "the image belongs to another context than the queue");
-    return res;
+// A memory object's image description; NULL for a buffer.
+static const urc_image_t *image_or_null(const l0_mem_t *m) {
+    return m->is_image ? &m->img : NULL;
 }
 
 static ze_image_region_t ze_region(ur_rect_offset_t o, ur_rect_region_t r) {
@@ -288,9 +265,9 @@ static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_
                             bool blocking, ur_rect_offset_t origin, ur_rect_region_t region,
                             size_t row, size_t slice, void *host, uint32_t n,
                             const ur_event_handle_t *waits, ur_event_handle_t *phEvent) {
-    l0_queue_t *q;
-    l0_mem_t *m;
-    ur_result_t res = queue_image(hQueue, hImage, &q, &m);
+    l0_queue_t *q = L0_QUEUE(hQueue);
+    l0_mem_t *m = L0_MEM(hImage);
+    ur_result_t res = urc_image_check_use(image_or_null(m), m->ctx, q->ctx);
     if (res == UR_RESULT_SUCCESS)
         res = urc_image_check_region(&m->img, origin, region);
     if (res == UR_RESULT_SUCCESS)
@@ -331,25 +308,7 @@ static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_
     return l0_op_end(&op, l0_ok(zr, "zeCommandListAppendImageCopy"), blocking, phEvent);
 }
 
-ur_result_t l0_enqueue_mem_image_read(ur_queue_handle_t hQueue, ur_mem_handle_t hImage,
-                                      bool blockingRead, ur_rect_offset_t origin,
-                                      ur_rect_region_t region, size_t rowPitch, size_t slicePitch,
-                                      void *pDst, uint32_t numEventsInWaitList,
-                                      const ur_event_handle_t *phEventWaitList,
-                                      ur_event_handle_t *phEvent) {
-    return transfer(false, hQueue, hImage, blockingRead, origin, region, rowPitch, slicePitch, pDst,
-                    numEventsInWaitList, phEventWaitList, phEvent);
-}
-
-ur_result_t l0_enqueue_mem_image_write(ur_queue_handle_t hQueue, ur_mem_handle_t hImage,
-                                       bool blockingWrite, ur_rect_offset_t origin,
-                                       ur_rect_region_t region, size_t rowPitch, size_t slicePitch,
-                                       void *pSrc, uint32_t numEventsInWaitList,
-                                       const ur_event_handle_t *phEventWaitList,
-                                       ur_event_handle_t *phEvent) {
-    return transfer(true, hQueue, hImage, blockingWrite, origin, region, rowPitch, slicePitch, pSrc,
-                    numEventsInWaitList, phEventWaitList, phEvent);
-}
+URC_IMAGE_READ_WRITE(l0, transfer)
 
 ur_result_t l0_enqueue_mem_image_copy(ur_queue_handle_t hQueue, ur_mem_handle_t hImageSrc,
                                       ur_mem_handle_t hImageDst, ur_rect_offset_t srcOrigin,
@@ -357,13 +316,10 @@ ur_result_t l0_enqueue_mem_image_copy(ur_queue_handle_t hQueue, ur_mem_handle_t 
                                       uint32_t numEventsInWaitList,
                                       const ur_event_handle_t *phEventWaitList,
                                       ur_event_handle_t *phEvent) {
-    l0_queue_t *q;
-    l0_mem_t *src, *dst;
-    ur_result_t res = queue_image(hQueue, hImageSrc, &q, &src);
-    if (res == UR_RESULT_SUCCESS)
-        res = queue_image(hQueue, hImageDst, &q, &dst);
-    if (res == UR_RESULT_SUCCESS)
-        res = urc_image_check_copy(&src->img, &dst->img, srcOrigin, dstOrigin, region);
+    l0_queue_t *q = L0_QUEUE(hQueue);
+    l0_mem_t *src = L0_MEM(hImageSrc), *dst = L0_MEM(hImageDst);
+    ur_result_t res = urc_image_check_copy_use(image_or_null(src), src->ctx, image_or_null(dst),
+                                               dst->ctx, q->ctx, srcOrigin, dstOrigin, region);
     if (res != UR_RESULT_SUCCESS)
         return res;
     ze_image_region_t sr = ze_region(srcOrigin, region), dr = ze_region(dstOrigin, region);

@@ -69,7 +69,7 @@ ur_result_t l0_ipc_open_mem_handle_exp(ur_context_handle_t hContext, ur_device_h
     if (res != UR_RESULT_SUCCESS)
         return res;
     l0_context_t *ctx = L0_CONTEXT(hContext);
-    if (!l0_is(hDevice, URC_KIND_DEVICE) || !l0_context_has_device(ctx, L0_DEVICE(hDevice)))
+    if (!l0_context_has_device(ctx, L0_DEVICE(hDevice)))
         return UR_RESULT_ERROR_INVALID_DEVICE;
     l0_ipc_mem_payload_t payload;
     res = urc_ipc_unpack(UR_BACKEND_LEVEL_ZERO, URC_IPC_MEMORY, pIPCMemHandleData,

@@ -9,8 +9,6 @@
 
 ur_result_t l0_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPCEventHandleData,
                                         size_t *pIPCEventHandleDataSizeRet) {
-    if (!l0_is(hEvent, URC_KIND_EVENT))
-        return UR_RESULT_ERROR_INVALID_EVENT;
     l0_event_t *e = L0_EVENT(hEvent);
     ur_result_t res = urc_reusable_check_export(e->reusable);
     if (res != UR_RESULT_SUCCESS)
@@ -27,18 +25,12 @@ ur_result_t l0_ipc_get_event_handle_exp(ur_event_handle_t hEvent, void **ppIPCEv
 }
 
 // The driver of this header has no zeEventPoolPutIpcHandle: the handle holds nothing to give back.
-ur_result_t l0_ipc_put_event_handle_exp(ur_context_handle_t hContext, void *pIPCEventHandleData) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
-    return urc_ipc_put(UR_BACKEND_LEVEL_ZERO, URC_IPC_EVENT, pIPCEventHandleData, NULL, 0);
-}
+URC_IPC_PUT_EVENT_HANDLE(l0, UR_BACKEND_LEVEL_ZERO)
 
 ur_result_t l0_ipc_open_event_handle_exp(ur_context_handle_t hContext,
                                          const void *pIPCEventHandleData,
                                          size_t ipcEventHandleDataSize,
                                          ur_event_handle_t *phEvent) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     ze_ipc_event_pool_handle_t handle;
     ur_result_t res = urc_ipc_unpack(UR_BACKEND_LEVEL_ZERO, URC_IPC_EVENT, pIPCEventHandleData,

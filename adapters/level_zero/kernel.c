@@ -9,6 +9,7 @@
 #include "l0_internal.h"
 #include "queue/launch.h"
 #include "core/pnext.h"
+#include "core/release.h"
 
 static void kernel_destroy(l0_kernel_t *k) {
     for (uint32_t i = 0; i < k->ndevs; ++i)
@@ -62,8 +63,6 @@ static ze_kernel_handle_t first_kernel(const l0_kernel_t *k) {
 
 ur_result_t l0_kernel_create(ur_program_handle_t hProgram, const char *pKernelName,
                              ur_kernel_handle_t *phKernel) {
-    if (!l0_is(hProgram, URC_KIND_PROGRAM))
-        return UR_RESULT_ERROR_INVALID_PROGRAM;
     l0_program_t *p = L0_PROGRAM(hProgram);
     l0_kernel_t *k = kernel_new(p);
     if (k == NULL)
@@ -97,37 +96,16 @@ ur_result_t l0_kernel_create(ur_program_handle_t hProgram, const char *pKernelNa
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t l0_kernel_retain(ur_kernel_handle_t hKernel) {
-    if (!l0_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
-    urc_user_retain(&L0_KERNEL(hKernel)->obj);
-    return UR_RESULT_SUCCESS;
-}
-
 void l0_kernel_release_internal(l0_kernel_t *k) {
     if (urc_unhold(&k->obj))
         kernel_destroy(k);
 }
 
-ur_result_t l0_kernel_release(ur_kernel_handle_t hKernel) {
-    if (!l0_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
-    switch (urc_user_release(&L0_KERNEL(hKernel)->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelRelease");
-    case URC_RELEASE_DESTROY:
-        kernel_destroy(L0_KERNEL(hKernel));
-        break;
-    default:
-        break;
-    }
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN_RELEASE(l0_kernel, ur_kernel_handle_t, L0_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL,
+                   "urKernelRelease", kernel_destroy)
 
 ur_result_t l0_kernel_get_info(ur_kernel_handle_t hKernel, ur_kernel_info_t propName,
                                size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    if (!l0_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
     l0_kernel_t *k = L0_KERNEL(hKernel);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
@@ -176,10 +154,6 @@ ur_result_t l0_kernel_get_info(ur_kernel_handle_t hKernel, ur_kernel_info_t prop
 ur_result_t l0_kernel_get_group_info(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice,
                                      ur_kernel_group_info_t propName, size_t propSize,
                                      void *pPropValue, size_t *pPropSizeRet) {
-    if (!l0_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
-    if (!l0_is(hDevice, URC_KIND_DEVICE))
-        return UR_RESULT_ERROR_INVALID_DEVICE;
     l0_kernel_t *k = L0_KERNEL(hKernel);
     const l0_device_t *dev = L0_DEVICE(hDevice);
     ze_kernel_handle_t zk = kernel_for(k, dev);
@@ -227,8 +201,6 @@ ur_result_t l0_kernel_get_sub_group_info(ur_kernel_handle_t hKernel, ur_device_h
                                          ur_kernel_sub_group_info_t propName, size_t propSize,
                                          void *pPropValue, size_t *pPropSizeRet) {
     (void)hDevice;
-    if (!l0_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
     const ze_kernel_properties_t *p = &L0_KERNEL(hKernel)->props;
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
@@ -251,8 +223,6 @@ ur_result_t l0_kernel_set_exec_info(ur_kernel_handle_t hKernel, ur_kernel_exec_i
                                     const void *pPropValue) {
     (void)propSize;
     (void)pProperties;
-    if (!l0_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
     l0_kernel_t *k = L0_KERNEL(hKernel);
     ur_result_t res = UR_RESULT_SUCCESS;
     pthread_mutex_lock(&k->lock);
@@ -295,8 +265,6 @@ ur_result_t l0_kernel_set_exec_info(ur_kernel_handle_t hKernel, ur_kernel_exec_i
 
 ur_result_t l0_kernel_get_native_handle(ur_kernel_handle_t hKernel,
                                         ur_native_handle_t *phNativeKernel) {
-    if (!l0_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
     *phNativeKernel = (ur_native_handle_t)first_kernel(L0_KERNEL(hKernel));
     return UR_RESULT_SUCCESS;
 }
@@ -307,8 +275,7 @@ ur_result_t l0_kernel_create_with_native_handle(ur_native_handle_t hNativeKernel
                                                 ur_program_handle_t hProgram,
                                                 const ur_kernel_native_properties_t *pProperties,
                                                 ur_kernel_handle_t *phKernel) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
+    (void)hContext; // checked by the generated wrapper
     if (!l0_is(hProgram, URC_KIND_PROGRAM))
         return urc_error_set(UR_RESULT_ERROR_INVALID_PROGRAM, 0,
                              "a Level Zero kernel needs its program");
@@ -406,8 +373,6 @@ ur_result_t l0_kernel_get_suggested_local_work_size_with_args(
     ur_kernel_handle_t hKernel, ur_queue_handle_t hQueue, uint32_t numWorkDim,
     const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, uint32_t numArgs,
     const ur_exp_kernel_arg_properties_t *pArgs, size_t *pSuggestedLocalWorkSize) {
-    if (!l0_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
     // Not set, but still the kernel's: an index it does not have is refused as a launch would.
     for (uint32_t i = 0; i < numArgs; ++i) {
         ur_result_t res =
@@ -422,10 +387,6 @@ ur_result_t l0_kernel_get_suggested_local_work_size_with_args(
 ur_result_t l0_kernel_suggest_max_cooperative_group_count(
     ur_kernel_handle_t hKernel, ur_device_handle_t hDevice, uint32_t workDim,
     const size_t *pLocalWorkSize, size_t dynamicSharedMemorySize, uint32_t *pGroupCountRet) {
-    if (!l0_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
-    if (!l0_is(hDevice, URC_KIND_DEVICE))
-        return UR_RESULT_ERROR_INVALID_DEVICE;
     l0_kernel_t *k = L0_KERNEL(hKernel);
     const l0_device_t *dev = L0_DEVICE(hDevice);
     ze_kernel_handle_t zk = kernel_for(k, dev);

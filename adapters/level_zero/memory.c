@@ -4,6 +4,7 @@
 // for host memory. UR_MEM_FLAG_USE_HOST_POINTER buffers copy the caller's memory in and keep it
 // in step at map and unmap, OpenCL's caching model. Images are in image.c.
 #include "l0_internal.h"
+#include "core/release.h"
 
 ur_result_t l0_run_now(l0_context_t *ctx, l0_device_t *dev, l0_append_fn append, void *arg,
                        const char *what) {
@@ -91,8 +92,6 @@ void l0_mem_release_internal(l0_mem_t *m) {
 ur_result_t l0_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t flags, size_t size,
                                  const ur_buffer_properties_t *pProperties,
                                  ur_mem_handle_t *phBuffer) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     void *host = pProperties != NULL ? pProperties->pHost : NULL;
     ur_result_t res = urc_buffer_check_create(flags, host);
@@ -138,41 +137,16 @@ ur_result_t l0_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t fl
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t l0_mem_retain(ur_mem_handle_t hMem) {
-    if (!l0_is(hMem, URC_KIND_MEM))
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-    urc_user_retain(&L0_MEM(hMem)->obj);
-    return UR_RESULT_SUCCESS;
-}
-
-ur_result_t l0_mem_release(ur_mem_handle_t hMem) {
-    if (!l0_is(hMem, URC_KIND_MEM))
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
-    switch (urc_user_release(&L0_MEM(hMem)->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urMemRelease");
-    case URC_RELEASE_DESTROY:
-        mem_destroy(L0_MEM(hMem));
-        break;
-    default:
-        break;
-    }
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN_RELEASE(l0_mem, ur_mem_handle_t, L0_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT,
+                   "urMemRelease", mem_destroy)
 
 ur_result_t l0_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t flags,
                                     ur_buffer_create_type_t bufferCreateType,
                                     const ur_buffer_region_t *pRegion, ur_mem_handle_t *phMem) {
     (void)bufferCreateType; // REGION is the only type
-    if (!l0_is(hBuffer, URC_KIND_MEM))
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
     l0_mem_t *parent = L0_MEM(hBuffer);
-    if (parent->is_image)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "an image has no sub-buffers");
-    if (flags == 0)
-        flags = UR_MEM_FLAG_READ_WRITE;
-    ur_result_t res = urc_buffer_check_partition(parent->parent != NULL, parent->size,
-                                                 parent->flags, flags, pRegion);
+    ur_result_t res = urc_buffer_check_sub_buffer(parent->is_image, parent->parent != NULL,
+                                                  parent->size, parent->flags, &flags, pRegion);
     if (res != UR_RESULT_SUCCESS)
         return res;
     l0_mem_t *m = l0_mem_new(parent->ctx, flags, pRegion->size, parent->kind);
@@ -189,8 +163,6 @@ ur_result_t l0_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t flag
 
 ur_result_t l0_mem_get_native_handle(ur_mem_handle_t hMem, ur_device_handle_t hDevice,
                                      ur_native_handle_t *phNativeMem) {
-    if (!l0_is(hMem, URC_KIND_MEM))
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
     l0_mem_t *m = L0_MEM(hMem);
     if (hDevice != NULL &&
         (!l0_is(hDevice, URC_KIND_DEVICE) || !l0_context_has_device(m->ctx, L0_DEVICE(hDevice))))
@@ -204,8 +176,6 @@ ur_result_t l0_mem_buffer_create_with_native_handle(ur_native_handle_t hNativeMe
                                                     ur_context_handle_t hContext,
                                                     const ur_mem_native_properties_t *pProperties,
                                                     ur_mem_handle_t *phMem) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     if (hNativeMem == 0)
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     l0_context_t *ctx = L0_CONTEXT(hContext);
@@ -236,8 +206,6 @@ ur_result_t l0_mem_buffer_create_with_native_handle(ur_native_handle_t hNativeMe
 
 ur_result_t l0_mem_get_info(ur_mem_handle_t hMemory, ur_mem_info_t propName, size_t propSize,
                             void *pPropValue, size_t *pPropSizeRet) {
-    if (!l0_is(hMemory, URC_KIND_MEM))
-        return UR_RESULT_ERROR_INVALID_MEM_OBJECT;
     const l0_mem_t *m = L0_MEM(hMemory);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     return urc_info_mem(&out, propName, m->size, (ur_context_handle_t)m->ctx,

@@ -162,8 +162,6 @@ ur_result_t l0_platform_get(ur_adapter_handle_t hAdapter, uint32_t NumEntries,
 
 ur_result_t l0_platform_get_info(ur_platform_handle_t hPlatform, ur_platform_info_t propName,
                                  size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    if (!l0_is(hPlatform, URC_KIND_PLATFORM))
-        return UR_RESULT_ERROR_INVALID_PLATFORM;
     const l0_platform_t *p = L0_PLATFORM(hPlatform);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
@@ -195,8 +193,6 @@ ur_result_t l0_platform_get_api_version(ur_platform_handle_t hPlatform,
 
 ur_result_t l0_platform_get_native_handle(ur_platform_handle_t hPlatform,
                                           ur_native_handle_t *phNativePlatform) {
-    if (!l0_is(hPlatform, URC_KIND_PLATFORM))
-        return UR_RESULT_ERROR_INVALID_PLATFORM;
     *phNativePlatform = (ur_native_handle_t)L0_PLATFORM(hPlatform)->ze;
     return UR_RESULT_SUCCESS;
 }

@@ -18,6 +18,7 @@
 
 #include "l0_internal.h"
 #include "program/vfselect.h"
+#include "core/release.h"
 
 #define SPIRV_MAGIC 0x07230203u
 
@@ -150,25 +151,9 @@ static void take_log(ze_module_build_log_handle_t log, char **field) {
 
 // ---- creation ----
 
-static ur_result_t parse_metadata(const ur_program_properties_t *props, urc_props_t **out) {
-    uint32_t count = props != NULL ? props->count : 0;
-    const ur_program_metadata_t *entries = props != NULL ? props->pMetadatas : NULL;
-    if (count > 0 && entries == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (count == 0 && entries != NULL)
-        return UR_RESULT_ERROR_INVALID_SIZE;
-    char err[256] = "";
-    ur_result_t res = urc_props_parse(entries, count, out, err, sizeof err);
-    if (res != UR_RESULT_SUCCESS)
-        return urc_error_set(res, 0, "program metadata: %s", err);
-    return UR_RESULT_SUCCESS;
-}
-
 ur_result_t l0_program_create_with_il(ur_context_handle_t hContext, const void *pIL, size_t length,
                                       const ur_program_properties_t *pProperties,
                                       ur_program_handle_t *phProgram) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     // Level Zero takes SPIR-V only; UR recognises it by its first word.
     uint32_t magic = 0;
@@ -178,7 +163,7 @@ ur_result_t l0_program_create_with_il(ur_context_handle_t hContext, const void *
         return urc_error_set(UR_RESULT_ERROR_INVALID_BINARY, 0,
                              "the IL is not SPIR-V (magic 0x%08x, %zu bytes)", magic, length);
     urc_props_t *props = NULL;
-    ur_result_t res = parse_metadata(pProperties, &props);
+    ur_result_t res = urc_props_from_program_properties(pProperties, &props);
     if (res != UR_RESULT_SUCCESS)
         return res;
     l0_program_t *p = program_new(ctx, ctx->ndevices, ctx->devices, L0_STATE_IL);
@@ -202,8 +187,6 @@ ur_result_t l0_program_create_with_binary(ur_context_handle_t hContext, uint32_t
                                           const uint8_t **ppBinaries,
                                           const ur_program_properties_t *pProperties,
                                           ur_program_handle_t *phProgram) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     for (uint32_t i = 0; i < numDevices; ++i) {
         if (!l0_is(phDevices[i], URC_KIND_DEVICE) ||
@@ -214,7 +197,7 @@ ur_result_t l0_program_create_with_binary(ur_context_handle_t hContext, uint32_t
                                  i);
     }
     urc_props_t *props = NULL;
-    ur_result_t res = parse_metadata(pProperties, &props);
+    ur_result_t res = urc_props_from_program_properties(pProperties, &props);
     if (res != UR_RESULT_SUCCESS)
         return res;
     l0_program_t *p =
@@ -241,13 +224,11 @@ ur_result_t l0_program_create_with_native_handle(ur_native_handle_t hNativeProgr
                                                  ur_context_handle_t hContext,
                                                  const ur_program_native_properties_t *pProperties,
                                                  ur_program_handle_t *phProgram) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     if (hNativeProgram == 0)
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     urc_props_t *props = NULL;
-    ur_result_t res = parse_metadata(NULL, &props);
+    ur_result_t res = urc_props_from_program_properties(NULL, &props);
     if (res != UR_RESULT_SUCCESS)
         return res;
     l0_program_t *p = program_new(ctx, ctx->ndevices, ctx->devices, L0_STATE_EXE);
@@ -761,8 +742,6 @@ ur_result_t l0_program_link(ur_context_handle_t hContext, uint32_t count,
                             const ur_program_handle_t *phPrograms, const char *pOptions,
                             ur_program_handle_t *phProgram) {
     *phProgram = NULL;
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     if (!l0_is(phPrograms[0], URC_KIND_PROGRAM))
         return UR_RESULT_ERROR_INVALID_PROGRAM;
     l0_program_t *p0 = L0_PROGRAM(phPrograms[0]);
@@ -782,8 +761,6 @@ ur_result_t l0_program_link_exp(ur_context_handle_t hContext, uint32_t numDevice
                                 uint32_t count, const ur_program_handle_t *phPrograms,
                                 const char *pOptions, ur_program_handle_t *phProgram) {
     *phProgram = NULL;
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     if (numDevices == 0)
         return UR_RESULT_ERROR_INVALID_SIZE;
     for (uint32_t i = 0; i < numDevices; ++i)
@@ -797,8 +774,6 @@ ur_result_t l0_program_link_exp(ur_context_handle_t hContext, uint32_t numDevice
 // program's log for that device (UR discarded it).
 ur_result_t l0_program_dynamic_link_exp(ur_context_handle_t hContext, uint32_t count,
                                         const ur_program_handle_t *phPrograms) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     for (uint32_t i = 0; i < count; ++i)
         if (!l0_is(phPrograms[i], URC_KIND_PROGRAM))
@@ -853,16 +828,11 @@ ur_result_t l0_program_release(ur_program_handle_t hProgram) {
     ur_result_t res = program_of(hProgram, &p);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    switch (urc_user_release(&p->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramRelease");
-    case URC_RELEASE_DESTROY:
+    ur_result_t released;
+    if (urc_release_destroys(urc_user_release(&p->obj), UR_RESULT_ERROR_INVALID_PROGRAM,
+                             "urProgramRelease", &released))
         program_destroy(p);
-        break;
-    default:
-        break;
-    }
-    return UR_RESULT_SUCCESS;
+    return released;
 }
 
 // Values are copied, so the caller's memory may go as soon as this returns; a constant set
@@ -908,7 +878,7 @@ ur_result_t l0_program_get_function_pointer(ur_device_handle_t hDevice,
     ur_result_t res = program_of(hProgram, &p);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!l0_is(hDevice, URC_KIND_DEVICE) || l0_program_dev(p, L0_DEVICE(hDevice)) == NULL)
+    if (l0_program_dev(p, L0_DEVICE(hDevice)) == NULL)
         return UR_RESULT_ERROR_INVALID_DEVICE;
     ze_module_handle_t module;
     if (!l0_program_module(p, L0_DEVICE(hDevice), &module, NULL))
@@ -1073,8 +1043,6 @@ ur_result_t l0_program_get_build_info(ur_program_handle_t hProgram, ur_device_ha
     ur_result_t res = program_of(hProgram, &p);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (!l0_is(hDevice, URC_KIND_DEVICE))
-        return UR_RESULT_ERROR_INVALID_DEVICE;
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     pthread_mutex_lock(&p->lock);
     l0_program_dev_t *d = l0_program_dev(p, L0_DEVICE(hDevice));

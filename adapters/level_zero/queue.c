@@ -12,6 +12,7 @@
 #include "env/env.h"
 #include "l0_internal.h"
 #include "core/pnext.h"
+#include "core/release.h"
 
 static bool grow(void **array, uint32_t *cap, uint32_t need, size_t elem) {
     if (need <= *cap)
@@ -435,18 +436,11 @@ ur_result_t l0_queue_create(ur_context_handle_t hContext, ur_device_handle_t hDe
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t l0_queue_retain(ur_queue_handle_t hQueue) {
-    if (!l0_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
-    urc_user_retain(&L0_QUEUE(hQueue)->obj);
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN(l0_queue, ur_queue_handle_t, L0_QUEUE)
 
 // The user's last release finishes the queue's work and drops what the queue holds; the object
 // itself goes when the last event made on it goes too.
 ur_result_t l0_queue_release(ur_queue_handle_t hQueue) {
-    if (!l0_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     l0_queue_t *q = L0_QUEUE(hQueue);
     urc_release_t dropped = urc_user_drop(&q->obj);
     if (dropped == URC_RELEASE_REFUSED)
@@ -463,8 +457,6 @@ ur_result_t l0_queue_release(ur_queue_handle_t hQueue) {
 
 ur_result_t l0_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propName, size_t propSize,
                               void *pPropValue, size_t *pPropSizeRet) {
-    if (!l0_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     l0_queue_t *q = L0_QUEUE(hQueue);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
@@ -489,8 +481,6 @@ ur_result_t l0_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propName
 // handle is the command list the command goes to, also on a batched queue (host_task.c).
 ur_result_t l0_queue_get_native_handle(ur_queue_handle_t hQueue, ur_queue_native_desc_t *pDesc,
                                        ur_native_handle_t *phNativeQueue) {
-    if (!l0_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     l0_queue_t *q = L0_QUEUE(hQueue);
     ze_command_list_handle_t native = atomic_load_explicit(&q->native_list, memory_order_acquire);
     if (native != NULL && pthread_equal(atomic_load(&q->native_thread), pthread_self())) {
@@ -547,14 +537,10 @@ ur_result_t l0_queue_create_with_native_handle(ur_native_handle_t hNativeQueue,
 }
 
 ur_result_t l0_queue_finish(ur_queue_handle_t hQueue) {
-    if (!l0_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     return l0_queue_sync(L0_QUEUE(hQueue));
 }
 
 ur_result_t l0_queue_flush(ur_queue_handle_t hQueue) {
-    if (!l0_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
     l0_queue_t *q = L0_QUEUE(hQueue);
     pthread_mutex_lock(&q->lock);
     ur_result_t res = l0_queue_submit_locked(q);

@@ -147,8 +147,6 @@ ur_result_t l0_reusable_make(l0_context_t *ctx, l0_device_t *dev, ur_exp_event_f
 
 ur_result_t l0_event_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice,
                                 const ur_exp_event_desc_t *pEventDesc, ur_event_handle_t *phEvent) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     bool member = false;
     for (uint32_t i = 0; i < ctx->ndevices && l0_is(hDevice, URC_KIND_DEVICE); ++i)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "l0_internal.h"
+#include "core/release.h"
 
 static ze_sampler_address_mode_t ze_address(ur_sampler_addressing_mode_t m) {
     switch (m) {
@@ -57,8 +58,6 @@ static l0_sampler_t *sampler_new(l0_context_t *ctx, const urc_sampler_t *desc) {
 
 ur_result_t l0_sampler_create(ur_context_handle_t hContext, const ur_sampler_desc_t *pDesc,
                               ur_sampler_handle_t *phSampler) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     urc_sampler_t desc;
     ur_result_t res = urc_sampler_describe(&desc, pDesc);
@@ -83,31 +82,19 @@ ur_result_t l0_sampler_create(ur_context_handle_t hContext, const ur_sampler_des
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t l0_sampler_retain(ur_sampler_handle_t hSampler) {
-    if (!l0_is(hSampler, URC_KIND_SAMPLER))
-        return UR_RESULT_ERROR_INVALID_SAMPLER;
-    urc_user_retain(&L0_SAMPLER(hSampler)->obj);
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN(l0_sampler, ur_sampler_handle_t, L0_SAMPLER)
 
 ur_result_t l0_sampler_release(ur_sampler_handle_t hSampler) {
-    if (!l0_is(hSampler, URC_KIND_SAMPLER))
-        return UR_RESULT_ERROR_INVALID_SAMPLER;
-    switch (urc_user_release(&L0_SAMPLER(hSampler)->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_SAMPLER, "urSamplerRelease");
-    case URC_RELEASE_DESTROY:
-        sampler_destroy(L0_SAMPLER(hSampler));
-        return UR_RESULT_SUCCESS;
-    default:
-        return UR_RESULT_SUCCESS;
-    }
+    ur_result_t released;
+    if (!urc_release_destroys(urc_user_release(&L0_SAMPLER(hSampler)->obj),
+                              UR_RESULT_ERROR_INVALID_SAMPLER, "urSamplerRelease", &released))
+        return released;
+    sampler_destroy(L0_SAMPLER(hSampler));
+    return UR_RESULT_SUCCESS;
 }
 
 ur_result_t l0_sampler_get_info(ur_sampler_handle_t hSampler, ur_sampler_info_t propName,
                                 size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    if (!l0_is(hSampler, URC_KIND_SAMPLER))
-        return UR_RESULT_ERROR_INVALID_SAMPLER;
     const l0_sampler_t *s = L0_SAMPLER(hSampler);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     return urc_sampler_info(&out, propName, &s->desc, (ur_context_handle_t)s->ctx,
@@ -117,8 +104,6 @@ ur_result_t l0_sampler_get_info(ur_sampler_handle_t hSampler, ur_sampler_info_t 
 /// The sampler of the first device (the one a native handle stands for).
 ur_result_t l0_sampler_get_native_handle(ur_sampler_handle_t hSampler,
                                          ur_native_handle_t *phNativeSampler) {
-    if (!l0_is(hSampler, URC_KIND_SAMPLER))
-        return UR_RESULT_ERROR_INVALID_SAMPLER;
     *phNativeSampler = (ur_native_handle_t)L0_SAMPLER(hSampler)->ze[0];
     return UR_RESULT_SUCCESS;
 }
@@ -129,8 +114,6 @@ ur_result_t l0_sampler_create_with_native_handle(ur_native_handle_t hNativeSampl
                                                  ur_context_handle_t hContext,
                                                  const ur_sampler_native_properties_t *pProps,
                                                  ur_sampler_handle_t *phSampler) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     if (hNativeSampler == 0)
         return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     urc_sampler_t desc = {true,

@@ -37,8 +37,6 @@ static ur_result_t alloc_result(ze_result_t r, const char *call) {
 
 ur_result_t l0_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t *pUSMDesc,
                               ur_usm_pool_handle_t pool, size_t size, void **ppMem) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     uint32_t align = 0;
     ur_result_t res = check_request(pUSMDesc, &align);
     if (res != UR_RESULT_SUCCESS)
@@ -54,8 +52,6 @@ ur_result_t l0_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t 
 ur_result_t l0_usm_device_alloc(ur_context_handle_t hContext, ur_device_handle_t hDevice,
                                 const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool,
                                 size_t size, void **ppMem) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     uint32_t align = 0;
     ur_result_t res = check_request(pUSMDesc, &align);
@@ -75,8 +71,6 @@ ur_result_t l0_usm_device_alloc(ur_context_handle_t hContext, ur_device_handle_t
 ur_result_t l0_usm_shared_alloc(ur_context_handle_t hContext, ur_device_handle_t hDevice,
                                 const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool,
                                 size_t size, void **ppMem) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     uint32_t align = 0;
     ur_result_t res = check_request(pUSMDesc, &align);
@@ -107,8 +101,6 @@ ur_result_t l0_usm_release(l0_context_t *ctx, void *ptr) {
 }
 
 ur_result_t l0_usm_free(ur_context_handle_t hContext, void *pMem) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     bool pooled = false;
     ur_result_t res = urc_usm_free_pooled(hContext, pMem, &pooled);
@@ -136,8 +128,6 @@ ur_result_t l0_usm_free(ur_context_handle_t hContext, void *pMem) {
 ur_result_t l0_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void *pMem,
                                       ur_usm_alloc_info_t propName, size_t propSize,
                                       void *pPropValue, size_t *pPropSizeRet) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     bool answered = false;

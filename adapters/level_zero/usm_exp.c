@@ -29,8 +29,6 @@ ur_result_t l0_usm_pitched_alloc_exp(ur_context_handle_t hContext, ur_device_han
 
 ur_result_t l0_usm_context_memcpy_exp(ur_context_handle_t hContext, void *pDst, const void *pSrc,
                                       size_t size) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     // The rule of urEnqueueUSMMemcpy, before the driver copies past an allocation's end.
     urc_rules_t rules;
@@ -88,8 +86,6 @@ static ur_result_t host_release(ur_context_handle_t hContext, void *p) {
 ur_result_t
 l0_usm_host_alloc_register_exp(ur_context_handle_t hContext, void *pHostMem, size_t size,
                                const ur_exp_usm_host_alloc_register_properties_t *pProperties) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     bool read_only = false; // a hint Level Zero has no word for: the memory stays writable
     ur_result_t res = urc_usm_host_register_check(pHostMem, size, pProperties, &read_only);
     return res != UR_RESULT_SUCCESS ? res : host_import(hContext, pHostMem, size);
@@ -101,8 +97,6 @@ ur_result_t l0_usm_host_alloc_unregister_exp(ur_context_handle_t hContext, void 
 
 // Importing pins host memory for faster copies, which is what registration does (as in UR).
 ur_result_t l0_usm_import_exp(ur_context_handle_t hContext, void *pMem, size_t size) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     ur_result_t res = urc_usm_import_check(pMem, size);
     return res != UR_RESULT_SUCCESS ? res : host_import(hContext, pMem, size);
 }
@@ -170,8 +164,6 @@ ur_result_t l0_usm_p_2p_enable_peer_access_exp(ur_device_handle_t commandDevice,
 
 ur_result_t l0_usm_p_2p_disable_peer_access_exp(ur_device_handle_t commandDevice,
                                                 ur_device_handle_t peerDevice) {
-    if (!l0_is(commandDevice, URC_KIND_DEVICE) || !l0_is(peerDevice, URC_KIND_DEVICE))
-        return UR_RESULT_ERROR_INVALID_DEVICE;
     l0_peer_pair_t *found = NULL;
     pthread_mutex_lock(&g_peer_lock);
     for (l0_peer_pair_t **at = &g_peers; *at != NULL; at = &(*at)->next)

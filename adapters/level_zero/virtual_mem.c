@@ -3,6 +3,7 @@
 // zeVirtualMemQueryPageSize's page size on the context's first device (or the one named).
 #include "l0_internal.h"
 #include "memory/virtual_mem.h"
+#include "core/release.h"
 #include "memory/vm_map.h"
 
 typedef struct l0_physical_mem_t {
@@ -41,8 +42,6 @@ ur_result_t l0_virtual_mem_granularity_get_info(ur_context_handle_t hContext,
                                                 ur_virtual_mem_granularity_info_t propName,
                                                 size_t propSize, void *pPropValue,
                                                 size_t *pPropSizeRet) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     l0_device_t *dev = ctx->devices[0];
     if (hDevice != NULL) {
@@ -63,8 +62,6 @@ ur_result_t l0_virtual_mem_granularity_get_info(ur_context_handle_t hContext,
 
 ur_result_t l0_virtual_mem_reserve(ur_context_handle_t hContext, const void *pStart, size_t size,
                                    void **ppStart) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     ur_result_t res = check_range(ctx, NULL, size, UR_RESULT_ERROR_INVALID_SIZE);
     if (res != UR_RESULT_SUCCESS)
@@ -79,8 +76,6 @@ ur_result_t l0_virtual_mem_reserve(ur_context_handle_t hContext, const void *pSt
 }
 
 ur_result_t l0_virtual_mem_free(ur_context_handle_t hContext, const void *pStart, size_t size) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     // A range with memory mapped in it is refused before the driver, which frees it.
     bool known = false;
     ur_result_t res = urc_vm_free_claim(pStart, size, &known);
@@ -95,11 +90,6 @@ ur_result_t l0_virtual_mem_free(ur_context_handle_t hContext, const void *pStart
 ur_result_t l0_virtual_mem_map(ur_context_handle_t hContext, const void *pStart, size_t size,
                                ur_physical_mem_handle_t hPhysicalMem, size_t offset,
                                ur_virtual_mem_access_flags_t flags) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
-    if (!l0_is(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
-        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0,
-                             "not a Level Zero adapter physical memory handle");
     l0_context_t *ctx = L0_CONTEXT(hContext);
     l0_physical_mem_t *m = L0_PHYSICAL(hPhysicalMem);
     ur_result_t res = check_range(ctx, pStart, size, UR_RESULT_ERROR_INVALID_SIZE);
@@ -117,8 +107,6 @@ ur_result_t l0_virtual_mem_map(ur_context_handle_t hContext, const void *pStart,
 }
 
 ur_result_t l0_virtual_mem_unmap(ur_context_handle_t hContext, const void *pStart, size_t size) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     // A second unmap of a range is refused before the driver, which may accept it.
     bool known = false;
     ur_result_t res = urc_vm_unmap_claim(pStart, size, &known);
@@ -132,8 +120,6 @@ ur_result_t l0_virtual_mem_unmap(ur_context_handle_t hContext, const void *pStar
 
 ur_result_t l0_virtual_mem_set_access(ur_context_handle_t hContext, const void *pStart, size_t size,
                                       ur_virtual_mem_access_flags_t flags) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     return l0_ok(
         zeVirtualMemSetAccessAttribute(L0_CONTEXT(hContext)->ze, pStart, size, access_of(flags)),
         "zeVirtualMemSetAccessAttribute");
@@ -142,8 +128,6 @@ ur_result_t l0_virtual_mem_set_access(ur_context_handle_t hContext, const void *
 ur_result_t l0_virtual_mem_get_info(ur_context_handle_t hContext, const void *pStart, size_t size,
                                     ur_virtual_mem_info_t propName, size_t propSize,
                                     void *pPropValue, size_t *pPropSizeRet) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     if (propName != UR_VIRTUAL_MEM_INFO_ACCESS_MODE)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     ze_memory_access_attribute_t a = ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;
@@ -165,10 +149,8 @@ ur_result_t l0_virtual_mem_get_info(ur_context_handle_t hContext, const void *pS
 ur_result_t l0_physical_mem_create(ur_context_handle_t hContext, ur_device_handle_t hDevice,
                                    size_t size, const ur_physical_mem_properties_t *pProperties,
                                    ur_physical_mem_handle_t *phPhysicalMem) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
     l0_context_t *ctx = L0_CONTEXT(hContext);
-    if (!l0_is(hDevice, URC_KIND_DEVICE) || !l0_context_has_device(ctx, L0_DEVICE(hDevice)))
+    if (!l0_context_has_device(ctx, L0_DEVICE(hDevice)))
         return UR_RESULT_ERROR_INVALID_DEVICE;
     ur_physical_mem_flags_t flags = pProperties != NULL ? pProperties->flags : 0;
     if (flags & UR_PHYSICAL_MEM_FLAGS_MASK)
@@ -204,39 +186,15 @@ ur_result_t l0_physical_mem_create(ur_context_handle_t hContext, ur_device_handl
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t l0_physical_mem_retain(ur_physical_mem_handle_t hPhysicalMem) {
-    if (!l0_is(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    urc_user_retain(&L0_PHYSICAL(hPhysicalMem)->obj);
-    return UR_RESULT_SUCCESS;
-}
-
-ur_result_t l0_physical_mem_release(ur_physical_mem_handle_t hPhysicalMem) {
-    if (!l0_is(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    l0_physical_mem_t *m = L0_PHYSICAL(hPhysicalMem);
-    switch (urc_user_release(&m->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPhysicalMemRelease");
-    case URC_RELEASE_DESTROY:
-        break;
-    default:
-        return UR_RESULT_SUCCESS;
-    }
+static ur_result_t physical_destroy(l0_physical_mem_t *m) {
     ur_result_t res = l0_ok(zePhysicalMemDestroy(m->ctx->ze, m->ze), "zePhysicalMemDestroy");
     l0_context_release_internal(m->ctx);
     URC_OBJECT_FREE(m);
     return res;
 }
 
-ur_result_t l0_physical_mem_get_info(ur_physical_mem_handle_t hPhysicalMem,
-                                     ur_physical_mem_info_t propName, size_t propSize,
-                                     void *pPropValue, size_t *pPropSizeRet) {
-    if (!l0_is(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
-    l0_physical_mem_t *m = L0_PHYSICAL(hPhysicalMem);
-    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    return urc_physical_mem_info(&out, propName, (ur_context_handle_t)m->ctx,
-                                 (ur_device_handle_t)m->dev, m->size, &m->props,
-                                 urc_refcount(&m->obj));
-}
+URC_RETAIN_RELEASE_RESULT(l0_physical_mem, ur_physical_mem_handle_t, L0_PHYSICAL,
+                          UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPhysicalMemRelease",
+                          physical_destroy)
+
+URC_PHYSICAL_MEM_GET_INFO(l0, L0_PHYSICAL)

@@ -2,6 +2,7 @@
 // The adapter object: one per process, created on the first urAdapterGet, its platforms
 // destroyed when the last reference goes.
 #include "ocl_internal.h"
+#include "core/release.h"
 
 static struct ur_adapter_handle_t_ the_adapter = {
     .obj = {.ddi = &ocl_ddi, .refcount = 0, .kind = URC_KIND_ADAPTER},
@@ -34,14 +35,9 @@ ur_result_t ocl_adapter_get(uint32_t NumEntries, ur_adapter_handle_t *phAdapters
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t ocl_adapter_retain(ur_adapter_handle_t hAdapter) {
-    OCL_CHECK_HANDLE(hAdapter, URC_KIND_ADAPTER, UR_RESULT_ERROR_INVALID_NULL_HANDLE);
-    urc_user_retain(&hAdapter->obj);
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN(ocl_adapter, ur_adapter_handle_t, )
 
 ur_result_t ocl_adapter_release(ur_adapter_handle_t hAdapter) {
-    OCL_CHECK_HANDLE(hAdapter, URC_KIND_ADAPTER, UR_RESULT_ERROR_INVALID_NULL_HANDLE);
     switch (urc_user_release(&hAdapter->obj)) {
     case URC_RELEASE_REFUSED:
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0,
@@ -66,14 +62,13 @@ ur_result_t ocl_adapter_release(ur_adapter_handle_t hAdapter) {
 
 ur_result_t ocl_adapter_get_last_error(ur_adapter_handle_t hAdapter, const char **ppMessage,
                                        int32_t *pError) {
-    OCL_CHECK_HANDLE(hAdapter, URC_KIND_ADAPTER, UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    (void)hAdapter; // checked by the generated wrapper
     urc_error_get(ppMessage, pError);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t ocl_adapter_get_info(ur_adapter_handle_t hAdapter, ur_adapter_info_t propName,
                                  size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    OCL_CHECK_HANDLE(hAdapter, URC_KIND_ADAPTER, UR_RESULT_ERROR_INVALID_NULL_HANDLE);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     return urc_info_adapter(&out, propName, UR_BACKEND_OPENCL, urc_refcount(&hAdapter->obj));
 }
@@ -81,14 +76,14 @@ ur_result_t ocl_adapter_get_info(ur_adapter_handle_t hAdapter, ur_adapter_info_t
 ur_result_t ocl_adapter_set_logger_callback(ur_adapter_handle_t hAdapter,
                                             ur_logger_callback_t pfnLoggerCallback, void *pUserData,
                                             ur_logger_level_t level) {
-    OCL_CHECK_HANDLE(hAdapter, URC_KIND_ADAPTER, UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    (void)hAdapter; // checked by the generated wrapper
     urc_log_set_callback(ocl_log(), pfnLoggerCallback, pUserData, level);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t ocl_adapter_set_logger_callback_level(ur_adapter_handle_t hAdapter,
                                                   ur_logger_level_t level) {
-    OCL_CHECK_HANDLE(hAdapter, URC_KIND_ADAPTER, UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    (void)hAdapter; // checked by the generated wrapper
     urc_log_set_callback_level(ocl_log(), level);
     return UR_RESULT_SUCCESS;
 }

@@ -5,6 +5,7 @@
 #include "core/alloc.h"
 #include "ocl_internal.h"
 #include "pool/pool_handle.h"
+#include "core/release.h"
 
 /// Makes the UR context around `cl` (owning one reference to it when `owns` is set).
 static ur_result_t context_make(cl_context cl, uint32_t n, const ur_device_handle_t *devices,
@@ -95,29 +96,11 @@ ur_result_t ocl_context_create(uint32_t DeviceCount, const ur_device_handle_t *p
     return result;
 }
 
-ur_result_t ocl_context_retain(ur_context_handle_t hContext) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
-    urc_user_retain(&hContext->obj);
-    return UR_RESULT_SUCCESS;
-}
-
-ur_result_t ocl_context_release(ur_context_handle_t hContext) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
-    switch (urc_user_release(&hContext->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_CONTEXT, "urContextRelease");
-    case URC_RELEASE_DESTROY:
-        context_destroy(hContext);
-        break;
-    default:
-        break;
-    }
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN_RELEASE(ocl_context, ur_context_handle_t, , UR_RESULT_ERROR_INVALID_CONTEXT,
+                   "urContextRelease", context_destroy)
 
 ur_result_t ocl_context_get_info(ur_context_handle_t hContext, ur_context_info_t propName,
                                  size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     // The 2D USM operations are rows of cl_intel_unified_shared_memory copies and fills.
     bool usm = true;
@@ -129,7 +112,6 @@ ur_result_t ocl_context_get_info(ur_context_handle_t hContext, ur_context_info_t
 
 ur_result_t ocl_context_get_native_handle(ur_context_handle_t hContext,
                                           ur_native_handle_t *phNativeContext) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     *phNativeContext = (ur_native_handle_t)hContext->cl;
     return UR_RESULT_SUCCESS;
 }
@@ -139,7 +121,6 @@ ur_result_t ocl_context_create_with_native_handle(ur_native_handle_t hNativeCont
                                                   const ur_device_handle_t *phDevices,
                                                   const ur_context_native_properties_t *pProps,
                                                   ur_context_handle_t *phContext) {
-    OCL_CHECK_HANDLE(hAdapter, URC_KIND_ADAPTER, UR_RESULT_ERROR_INVALID_NULL_HANDLE);
     cl_context cl = (cl_context)hNativeContext;
     cl_uint count = 0;
     OCL_TRY("clGetContextInfo",
@@ -189,7 +170,6 @@ done:
 ur_result_t ocl_context_set_extended_deleter(ur_context_handle_t hContext,
                                              ur_context_extended_deleter_t pfnDeleter,
                                              void *pUserData) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     // Kept by the handle rather than clSetContextDestructorCallback (OpenCL 3.0), so it
     // works on every platform; it runs when the last reference to the handle goes.
     ocl_deleter_t *d = URC_NEW(ocl_deleter_t);

@@ -8,6 +8,8 @@
 
 #include "core/alloc.h"
 #include "ocl_internal.h"
+#include "core/release.h"
+#include "core/flags.h"
 
 #ifndef CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR // cl_khr_kernel_clock, newer than our headers
 #define CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR     0x1076
@@ -219,7 +221,6 @@ ur_result_t ocl_device_caps(ur_device_handle_t d, const urc_device_caps_t **out)
 ur_result_t ocl_device_get(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType,
                            uint32_t NumEntries, ur_device_handle_t *phDevices,
                            uint32_t *pNumDevices) {
-    OCL_CHECK_HANDLE(hPlatform, URC_KIND_PLATFORM, UR_RESULT_ERROR_INVALID_PLATFORM);
     cl_device_type want;
     switch (DeviceType) {
     case UR_DEVICE_TYPE_ALL:
@@ -325,25 +326,20 @@ static ur_result_t cl_array(ur_device_handle_t d, cl_device_info p, void **v, si
     return UR_RESULT_SUCCESS;
 }
 
+static const urc_flag_pair_t fp_flags_pairs[] = {
+    {CL_FP_DENORM, UR_DEVICE_FP_CAPABILITY_FLAG_DENORM},
+    {CL_FP_INF_NAN, UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN},
+    {CL_FP_ROUND_TO_NEAREST, UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST},
+    {CL_FP_ROUND_TO_ZERO, UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO},
+    {CL_FP_ROUND_TO_INF, UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_INF},
+    {CL_FP_FMA, UR_DEVICE_FP_CAPABILITY_FLAG_FMA},
+    {CL_FP_SOFT_FLOAT, UR_DEVICE_FP_CAPABILITY_FLAG_SOFT_FLOAT},
+    {CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT,
+     UR_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT},
+};
+
 static ur_device_fp_capability_flags_t fp_flags(cl_device_fp_config c) {
-    ur_device_fp_capability_flags_t f = 0;
-    if (c & CL_FP_DENORM)
-        f |= UR_DEVICE_FP_CAPABILITY_FLAG_DENORM;
-    if (c & CL_FP_INF_NAN)
-        f |= UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN;
-    if (c & CL_FP_ROUND_TO_NEAREST)
-        f |= UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST;
-    if (c & CL_FP_ROUND_TO_ZERO)
-        f |= UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO;
-    if (c & CL_FP_ROUND_TO_INF)
-        f |= UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_INF;
-    if (c & CL_FP_FMA)
-        f |= UR_DEVICE_FP_CAPABILITY_FLAG_FMA;
-    if (c & CL_FP_SOFT_FLOAT)
-        f |= UR_DEVICE_FP_CAPABILITY_FLAG_SOFT_FLOAT;
-    if (c & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)
-        f |= UR_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT;
-    return f;
+    return (ur_device_fp_capability_flags_t)URC_FLAGS_MAP(c, fp_flags_pairs);
 }
 
 static ur_result_t put_fp_config(const urc_info_t *out, ur_device_handle_t d, cl_device_info p,
@@ -538,7 +534,6 @@ static ur_result_t put_clock_support(const urc_info_t *out, ur_device_handle_t d
 
 ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t propName,
                                 size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     ur_device_handle_t d = hDevice;
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
@@ -929,33 +924,25 @@ ur_result_t ocl_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pro
 // REFERENCE_COUNT stays 1, so callers that release handles they did not retain (the loader's
 // urDeviceGetSelected drops the devices it filters out) can never destroy or skew them.
 ur_result_t ocl_device_retain(ur_device_handle_t hDevice) {
-    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     if (hDevice->parent != NULL)
         urc_user_retain(&hDevice->obj);
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t ocl_device_release(ur_device_handle_t hDevice) {
-    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     if (hDevice->parent == NULL)
         return UR_RESULT_SUCCESS;
-    switch (urc_user_release(&hDevice->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_DEVICE, "urDeviceRelease");
-    case URC_RELEASE_DESTROY:
+    ur_result_t released;
+    if (urc_release_destroys(urc_user_release(&hDevice->obj), UR_RESULT_ERROR_INVALID_DEVICE,
+                             "urDeviceRelease", &released))
         ocl_device_destroy(hDevice);
-        break;
-    default:
-        break;
-    }
-    return UR_RESULT_SUCCESS;
+    return released;
 }
 
 ur_result_t ocl_device_partition(ur_device_handle_t hDevice,
                                  const ur_device_partition_properties_t *pProperties,
                                  uint32_t NumDevices, ur_device_handle_t *phSubDevices,
                                  uint32_t *pNumDevicesRet) {
-    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     if (pProperties->PropCount == 0 || pProperties->PropCount > 64)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "urDevicePartition: %zu properties (1 to 64 accepted)",
@@ -1027,7 +1014,6 @@ ur_result_t ocl_device_partition(ur_device_handle_t hDevice,
 ur_result_t ocl_device_select_binary(ur_device_handle_t hDevice,
                                      const ur_device_binary_t *pBinaries, uint32_t NumBinaries,
                                      uint32_t *pSelectedBinary) {
-    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     // The device's own target first, generic SPIR-V (spir64) otherwise.
     const char *target = UR_DEVICE_BINARY_TARGET_SPIRV64;
     if (hDevice->type & CL_DEVICE_TYPE_CPU)
@@ -1057,7 +1043,6 @@ ur_result_t ocl_device_select_binary(ur_device_handle_t hDevice,
 
 ur_result_t ocl_device_get_native_handle(ur_device_handle_t hDevice,
                                          ur_native_handle_t *phNativeDevice) {
-    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     *phNativeDevice = (ur_native_handle_t)hDevice->cl;
     return UR_RESULT_SUCCESS;
 }
@@ -1067,7 +1052,6 @@ ur_result_t ocl_device_create_with_native_handle(ur_native_handle_t hNativeDevic
                                                  const ur_device_native_properties_t *pProps,
                                                  ur_device_handle_t *phDevice) {
     (void)pProps; // root devices are never owned by a handle; sub-devices always are
-    OCL_CHECK_HANDLE(hAdapter, URC_KIND_ADAPTER, UR_RESULT_ERROR_INVALID_NULL_HANDLE);
     cl_device_id cl = (cl_device_id)hNativeDevice;
     ur_device_handle_t root = ocl_device_find(cl);
     if (root != NULL) {
@@ -1102,7 +1086,6 @@ ur_result_t ocl_device_create_with_native_handle(ur_native_handle_t hNativeDevic
 
 ur_result_t ocl_device_get_global_timestamps(ur_device_handle_t hDevice, uint64_t *pDeviceTimestamp,
                                              uint64_t *pHostTimestamp) {
-    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     // clGetDeviceAndHostTimer is OpenCL 2.1.
     if (hDevice->version < 21 || hDevice->platform->version < 21)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,

@@ -154,8 +154,6 @@ ur_result_t ocl_program_get_global_variable_pointer(ur_device_handle_t hDevice,
                                                     const char *pGlobalVariableName,
                                                     size_t *pGlobalVariableSizeRet,
                                                     void **ppGlobalVariablePointerRet) {
-    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
-    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
     *ppGlobalVariablePointerRet = NULL;
     OCL_TRY_UR(ocl_program_has_native(hProgram));
     if (!hDevice->global_variables)

@@ -10,12 +10,12 @@
 #include "queue/launch.h"
 #include "core/pnext.h"
 #include "memory/usm_range.h"
+#include "memory/buffer.h"
 #include "queue/command_rules.h"
 
 ur_result_t ocl_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList,
                                     const ur_event_handle_t *phEventWaitList,
                                     ur_event_handle_t *phEvent) {
-    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     ocl_wait_list_t wl;
     OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
@@ -29,7 +29,6 @@ ur_result_t ocl_enqueue_events_wait_with_barrier(ur_queue_handle_t hQueue,
                                                  uint32_t numEventsInWaitList,
                                                  const ur_event_handle_t *phEventWaitList,
                                                  ur_event_handle_t *phEvent) {
-    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     ocl_wait_list_t wl;
     OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
@@ -45,7 +44,6 @@ ur_result_t ocl_enqueue_events_wait_with_barrier_ext(ur_queue_handle_t hQueue,
                                                      const ur_event_handle_t *phEventWaitList,
                                                      ur_event_handle_t *phEvent) {
     (void)pProps; // low-power events are a hint
-    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     // `*phEvent` is compared with the live reusable events, never read through otherwise: for
     // other callers it is an output and may hold anything.
     urc_object_t *reusable = phEvent != NULL ? urc_reusable_claim(*phEvent) : NULL;
@@ -159,31 +157,7 @@ static ur_result_t transfer_rect(bool write, ur_queue_handle_t hQueue, ur_mem_ha
     return ocl_assert_after_blocking(hQueue, blocking, res, phEvent);
 }
 
-ur_result_t ocl_enqueue_mem_buffer_read_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
-                                             bool blockingRead, ur_rect_offset_t bufferOrigin,
-                                             ur_rect_offset_t hostOrigin, ur_rect_region_t region,
-                                             size_t bufferRowPitch, size_t bufferSlicePitch,
-                                             size_t hostRowPitch, size_t hostSlicePitch, void *pDst,
-                                             uint32_t numEventsInWaitList,
-                                             const ur_event_handle_t *phEventWaitList,
-                                             ur_event_handle_t *phEvent) {
-    return transfer_rect(false, hQueue, hBuffer, blockingRead, bufferOrigin, hostOrigin, region,
-                         bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst,
-                         numEventsInWaitList, phEventWaitList, phEvent);
-}
-
-ur_result_t ocl_enqueue_mem_buffer_write_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
-                                              bool blockingWrite, ur_rect_offset_t bufferOrigin,
-                                              ur_rect_offset_t hostOrigin, ur_rect_region_t region,
-                                              size_t bufferRowPitch, size_t bufferSlicePitch,
-                                              size_t hostRowPitch, size_t hostSlicePitch,
-                                              void *pSrc, uint32_t numEventsInWaitList,
-                                              const ur_event_handle_t *phEventWaitList,
-                                              ur_event_handle_t *phEvent) {
-    return transfer_rect(true, hQueue, hBuffer, blockingWrite, bufferOrigin, hostOrigin, region,
-                         bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc,
-                         numEventsInWaitList, phEventWaitList, phEvent);
-}
+URC_BUFFER_RECT_READ_WRITE(ocl, transfer_rect)
 
 ur_result_t ocl_enqueue_mem_buffer_copy(ur_queue_handle_t hQueue, ur_mem_handle_t hBufferSrc,
                                         ur_mem_handle_t hBufferDst, size_t srcOffset,
@@ -398,8 +372,6 @@ ur_result_t ocl_enqueue_kernel_launch_with_args_exp(
     uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs,
     const ur_kernel_launch_ext_properties_t *launchPropList, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
-    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
-    OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
     urc_rules_t rules;
     ocl_rules(hQueue->context, hQueue->device, &rules);
     OCL_TRY_UR(

@@ -5,6 +5,7 @@
 
 #include "core/alloc.h"
 #include "ocl_internal.h"
+#include "core/release.h"
 
 // cl_intel_global_variable_access command types (not in our CL headers).
 #define OCL_COMMAND_READ_GLOBAL_VARIABLE_INTEL  0x418E
@@ -166,27 +167,8 @@ void ocl_event_release_internal(ur_event_handle_t e) {
         event_destroy(e);
 }
 
-ur_result_t ocl_event_retain(ur_event_handle_t hEvent) {
-    OCL_CHECK_HANDLE(hEvent, URC_KIND_EVENT, UR_RESULT_ERROR_INVALID_EVENT);
-    urc_user_retain(&hEvent->obj);
-    return UR_RESULT_SUCCESS;
-}
-
-ur_result_t ocl_event_release(ur_event_handle_t hEvent) {
-    OCL_CHECK_HANDLE(hEvent, URC_KIND_EVENT, UR_RESULT_ERROR_INVALID_EVENT);
-    urc_release_t released = hEvent->reusable != NULL ? urc_reusable_user_release(hEvent->reusable)
-                                                      : urc_user_release(&hEvent->obj);
-    switch (released) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_EVENT, "urEventRelease");
-    case URC_RELEASE_DESTROY:
-        event_destroy(hEvent);
-        break;
-    default:
-        break;
-    }
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN_RELEASE_BY(ocl_event, ur_event_handle_t, , URC_EVENT_USER_RELEASE,
+                      UR_RESULT_ERROR_INVALID_EVENT, "urEventRelease", event_destroy)
 
 /// The command behind `e` is known to have completed: its fallback assert record, and those of
 /// other completed assert-marked launches on its queue, are read (assert.c).
@@ -314,7 +296,6 @@ static ur_result_t event_queue(ur_event_handle_t e, ur_queue_handle_t *out) {
 
 ur_result_t ocl_event_get_info(ur_event_handle_t hEvent, ur_event_info_t propName, size_t propSize,
                                void *pPropValue, size_t *pPropSizeRet) {
-    OCL_CHECK_HANDLE(hEvent, URC_KIND_EVENT, UR_RESULT_ERROR_INVALID_EVENT);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_EVENT_INFO_COMMAND_QUEUE: {
@@ -355,7 +336,6 @@ ur_result_t ocl_event_get_info(ur_event_handle_t hEvent, ur_event_info_t propNam
 
 ur_result_t ocl_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling_info_t propName,
                                          size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    OCL_CHECK_HANDLE(hEvent, URC_KIND_EVENT, UR_RESULT_ERROR_INVALID_EVENT);
     cl_profiling_info param;
     switch (propName) {
     case UR_PROFILING_INFO_COMMAND_QUEUED:
@@ -387,7 +367,6 @@ ur_result_t ocl_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling_
 
 ur_result_t ocl_event_get_native_handle(ur_event_handle_t hEvent,
                                         ur_native_handle_t *phNativeEvent) {
-    OCL_CHECK_HANDLE(hEvent, URC_KIND_EVENT, UR_RESULT_ERROR_INVALID_EVENT);
     // A reusable event's is its latest signal's, valid until the next one.
     cl_event cl = ocl_event_native(hEvent);
     clReleaseEvent(cl);
@@ -399,7 +378,6 @@ ur_result_t ocl_event_create_with_native_handle(ur_native_handle_t hNativeEvent,
                                                 ur_context_handle_t hContext,
                                                 const ur_event_native_properties_t *pProps,
                                                 ur_event_handle_t *phEvent) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     cl_event cl = (cl_event)hNativeEvent;
     if (cl == NULL) {
         // Native handle 0 gives an event that is already complete, as in UR: SYCL and test
@@ -446,7 +424,6 @@ static void CL_CALLBACK run_callback(cl_event ev, cl_int status, void *data) {
 
 ur_result_t ocl_event_set_callback(ur_event_handle_t hEvent, ur_execution_info_t execStatus,
                                    ur_event_callback_t pfnNotify, void *pUserData) {
-    OCL_CHECK_HANDLE(hEvent, URC_KIND_EVENT, UR_RESULT_ERROR_INVALID_EVENT);
     cl_int when;
     switch (execStatus) {
     case UR_EXECUTION_INFO_COMPLETE:

@@ -42,7 +42,6 @@ ur_result_t ocl_enqueue_host_task_exp(ur_queue_handle_t hQueue,
                                       uint32_t numEventsInWaitList,
                                       const ur_event_handle_t *phEventWaitList,
                                       ur_event_handle_t *phEvent) {
-    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     OCL_TRY_UR(check_flags(pProperties));
     host_task_t *t = URC_NEW(host_task_t);
     if (t == NULL)
@@ -93,7 +92,6 @@ ur_result_t ocl_enqueue_native_command_exp(
     uint32_t numMemsInMemList, const ur_mem_handle_t *phMemList,
     const ur_exp_enqueue_native_command_properties_t *pProperties, uint32_t numEventsInWaitList,
     const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
-    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     OCL_TRY_UR(check_flags(pProperties));
     // OpenCL buffers need no migration before native use: their cl_mem is the native handle.
     for (uint32_t i = 0; i < numMemsInMemList; ++i)
@@ -214,6 +212,5 @@ static const urc_queue_wait_ops_t wait_ops = {finish_queue, release_queue};
 // OpenCL cannot wait for a device: every queue urc made or wrapped on it is finished
 // (common/queue/queue_registry). Queues the application made with OpenCL alone are not known.
 ur_result_t ocl_device_wait_exp(ur_device_handle_t hDevice) {
-    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     return urc_queue_registry_wait(&hDevice->queues, &wait_ops);
 }

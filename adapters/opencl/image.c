@@ -140,7 +140,6 @@ ur_result_t ocl_mem_image_create(ur_context_handle_t hContext, ur_mem_flags_t fl
                                  const ur_image_format_t *pImageFormat,
                                  const ur_image_desc_t *pImageDesc, void *pHost,
                                  ur_mem_handle_t *phMem) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     OCL_TRY_UR(urc_buffer_check_create(flags, pHost));
     urc_image_t img;
     OCL_TRY_UR(urc_image_describe(&img, pImageFormat, pImageDesc, pHost));
@@ -177,7 +176,6 @@ ur_result_t ocl_mem_image_create_with_native_handle(ur_native_handle_t hNativeMe
                                                     const ur_image_desc_t *pImageDesc,
                                                     const ur_mem_native_properties_t *pProps,
                                                     ur_mem_handle_t *phMem) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     urc_image_t img;
     OCL_TRY_UR(urc_image_describe(&img, pImageFormat, pImageDesc, NULL));
     cl_mem cl = (cl_mem)hNativeMem;
@@ -196,29 +194,16 @@ ur_result_t ocl_mem_image_create_with_native_handle(ur_native_handle_t hNativeMe
     return image_wrap(cl, hContext, owns, &img, phMem);
 }
 
-static ur_result_t check_image(ur_mem_handle_t m) {
-    OCL_CHECK_HANDLE(m, URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
-    if (!m->is_image)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "a buffer is not an image");
-    return UR_RESULT_SUCCESS;
-}
-
 ur_result_t ocl_mem_image_get_info(ur_mem_handle_t hMemory, ur_image_info_t propName,
                                    size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    OCL_TRY_UR(check_image(hMemory));
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    return urc_image_info(&out, propName, &hMemory->image);
+    return urc_image_info(&out, propName, hMemory->is_image ? &hMemory->image : NULL);
 }
 
 // ---- reads, writes and copies ------------------------------------------------------------------
 
 static ur_result_t check_queue_image(ur_queue_handle_t q, ur_mem_handle_t m) {
-    OCL_CHECK_HANDLE(q, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
-    OCL_TRY_UR(check_image(m));
-    if (m->context != q->context)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
-                             "the image and the queue belong to different contexts");
-    return UR_RESULT_SUCCESS;
+    return urc_image_check_use(m->is_image ? &m->image : NULL, m->context, q->context);
 }
 
 // Reads and writes differ in the OpenCL call and the command; `host` is written only by reads.
@@ -258,25 +243,7 @@ static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_
     return ocl_assert_after_blocking(hQueue, blocking, res, phEvent);
 }
 
-ur_result_t ocl_enqueue_mem_image_read(ur_queue_handle_t hQueue, ur_mem_handle_t hImage,
-                                       bool blockingRead, ur_rect_offset_t origin,
-                                       ur_rect_region_t region, size_t rowPitch, size_t slicePitch,
-                                       void *pDst, uint32_t numEventsInWaitList,
-                                       const ur_event_handle_t *phEventWaitList,
-                                       ur_event_handle_t *phEvent) {
-    return transfer(false, hQueue, hImage, blockingRead, origin, region, rowPitch, slicePitch, pDst,
-                    numEventsInWaitList, phEventWaitList, phEvent);
-}
-
-ur_result_t ocl_enqueue_mem_image_write(ur_queue_handle_t hQueue, ur_mem_handle_t hImage,
-                                        bool blockingWrite, ur_rect_offset_t origin,
-                                        ur_rect_region_t region, size_t rowPitch, size_t slicePitch,
-                                        void *pSrc, uint32_t numEventsInWaitList,
-                                        const ur_event_handle_t *phEventWaitList,
-                                        ur_event_handle_t *phEvent) {
-    return transfer(true, hQueue, hImage, blockingWrite, origin, region, rowPitch, slicePitch, pSrc,
-                    numEventsInWaitList, phEventWaitList, phEvent);
-}
+URC_IMAGE_READ_WRITE(ocl, transfer)
 
 ur_result_t ocl_enqueue_mem_image_copy(ur_queue_handle_t hQueue, ur_mem_handle_t hImageSrc,
                                        ur_mem_handle_t hImageDst, ur_rect_offset_t srcOrigin,

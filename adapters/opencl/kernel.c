@@ -5,6 +5,7 @@
 
 #include "core/alloc.h"
 #include "ocl_internal.h"
+#include "core/release.h"
 #include "queue/command_rules.h"
 
 #ifndef CL_KERNEL_REGISTER_COUNT_INTEL // not in our headers; Intel's value
@@ -54,7 +55,6 @@ uint32_t ocl_kernel_arg_count(const void *kernel) {
 
 ur_result_t ocl_kernel_create(ur_program_handle_t hProgram, const char *pKernelName,
                               ur_kernel_handle_t *phKernel) {
-    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
     OCL_TRY_UR(ocl_program_has_native(hProgram));
     cl_int err = CL_SUCCESS;
     cl_kernel cl = clCreateKernel(hProgram->cl, pKernelName, &err);
@@ -66,22 +66,13 @@ ur_result_t ocl_kernel_create(ur_program_handle_t hProgram, const char *pKernelN
     return result;
 }
 
-ur_result_t ocl_kernel_retain(ur_kernel_handle_t hKernel) {
-    OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
-    urc_user_retain(&hKernel->obj);
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN(ocl_kernel, ur_kernel_handle_t, )
 
 ur_result_t ocl_kernel_release(ur_kernel_handle_t hKernel) {
-    OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
-    switch (urc_user_release(&hKernel->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_KERNEL, "urKernelRelease");
-    case URC_RELEASE_DESTROY:
-        break;
-    default:
-        return UR_RESULT_SUCCESS;
-    }
+    ur_result_t released;
+    if (!urc_release_destroys(urc_user_release(&hKernel->obj), UR_RESULT_ERROR_INVALID_KERNEL,
+                              "urKernelRelease", &released))
+        return released;
     if (hKernel->owns_native)
         clReleaseKernel(hKernel->cl);
     ocl_program_release_internal(hKernel->program);
@@ -93,7 +84,6 @@ ur_result_t ocl_kernel_release(ur_kernel_handle_t hKernel) {
 
 ur_result_t ocl_kernel_get_info(ur_kernel_handle_t hKernel, ur_kernel_info_t propName,
                                 size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     cl_kernel_info param;
     switch (propName) {
@@ -160,8 +150,6 @@ ur_result_t ocl_kernel_get_info(ur_kernel_handle_t hKernel, ur_kernel_info_t pro
 ur_result_t ocl_kernel_get_group_info(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice,
                                       ur_kernel_group_info_t propName, size_t propSize,
                                       void *pPropValue, size_t *pPropSizeRet) {
-    OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
-    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     cl_kernel_work_group_info param;
     size_t value[3] = {0, 0, 0};
@@ -210,8 +198,6 @@ ur_result_t ocl_kernel_get_group_info(ur_kernel_handle_t hKernel, ur_device_hand
 ur_result_t ocl_kernel_get_sub_group_info(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice,
                                           ur_kernel_sub_group_info_t propName, size_t propSize,
                                           void *pPropValue, size_t *pPropSizeRet) {
-    OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
-    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     ocl_get_kernel_sub_group_info_fn fn = NULL;
     if (hDevice->version >= 21)
@@ -272,7 +258,6 @@ ur_result_t ocl_kernel_set_exec_info(ur_kernel_handle_t hKernel, ur_kernel_exec_
                                      const ur_kernel_exec_info_properties_t *pProperties,
                                      const void *pPropValue) {
     (void)pProperties;
-    OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
     bool usm = true;
     for (uint32_t i = 0; i < hKernel->program->num_devices; ++i)
         usm = usm && hKernel->program->devices[i]->usm;
@@ -312,9 +297,9 @@ ur_result_t ocl_kernel_set_exec_info(ur_kernel_handle_t hKernel, ur_kernel_exec_
 ur_result_t
 ocl_kernel_set_specialization_constants(ur_kernel_handle_t hKernel, uint32_t count,
                                         const ur_specialization_constant_info_t *pSpecConstants) {
+    (void)hKernel; // checked by the generated wrapper
     (void)count;
     (void)pSpecConstants;
-    OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
     // OpenCL sets specialization constants on programs before building, never on kernels
     // (UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS reports false).
     return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
@@ -323,7 +308,6 @@ ocl_kernel_set_specialization_constants(ur_kernel_handle_t hKernel, uint32_t cou
 
 ur_result_t ocl_kernel_get_native_handle(ur_kernel_handle_t hKernel,
                                          ur_native_handle_t *phNativeKernel) {
-    OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
     *phNativeKernel = (ur_native_handle_t)hKernel->cl;
     return UR_RESULT_SUCCESS;
 }
@@ -333,7 +317,6 @@ ur_result_t ocl_kernel_create_with_native_handle(ur_native_handle_t hNativeKerne
                                                  ur_program_handle_t hProgram,
                                                  const ur_kernel_native_properties_t *pProps,
                                                  ur_kernel_handle_t *phKernel) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     cl_kernel cl = (cl_kernel)hNativeKernel;
     cl_context cl_ctx = NULL;
     cl_program cl_prog = NULL;
@@ -373,8 +356,6 @@ ur_result_t ocl_kernel_get_suggested_local_work_size(ur_kernel_handle_t hKernel,
                                                      const size_t *pGlobalWorkOffset,
                                                      const size_t *pGlobalWorkSize,
                                                      size_t *pSuggestedLocalWorkSize) {
-    OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
-    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     if (numWorkDim < 1 || numWorkDim > 3)
         return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_DIMENSION, 0,
                              "work dimension %u (1 to 3)", numWorkDim);
@@ -392,8 +373,6 @@ ur_result_t ocl_kernel_get_suggested_local_work_size_with_args(
     ur_kernel_handle_t hKernel, ur_queue_handle_t hQueue, uint32_t numWorkDim,
     const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, uint32_t numArgs,
     const ur_exp_kernel_arg_properties_t *pArgs, size_t *pSuggestedLocalWorkSize) {
-    OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
-    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     if (numWorkDim < 1 || numWorkDim > 3)
         return urc_error_set(UR_RESULT_ERROR_INVALID_WORK_DIMENSION, 0,
                              "work dimension %u (1 to 3)", numWorkDim);
@@ -439,12 +418,12 @@ ur_result_t ocl_kernel_get_suggested_local_work_size_with_args(
 ur_result_t ocl_kernel_suggest_max_cooperative_group_count(
     ur_kernel_handle_t hKernel, ur_device_handle_t hDevice, uint32_t workDim,
     const size_t *pLocalWorkSize, size_t dynamicSharedMemorySize, uint32_t *pGroupCountRet) {
+    (void)hKernel; // checked by the generated wrapper
     (void)hDevice;
     (void)workDim;
     (void)pLocalWorkSize;
     (void)dynamicSharedMemorySize;
     (void)pGroupCountRet;
-    OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
     return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                          "OpenCL has no cooperative launches");
 }

@@ -5,22 +5,20 @@
 #include "core/alloc.h"
 #include "ocl_internal.h"
 #include "core/pnext.h"
+#include "core/release.h"
+#include "core/flags.h"
+
+static const urc_flag_pair_t ocl_mem_flags_pairs[] = {
+    {UR_MEM_FLAG_READ_WRITE, CL_MEM_READ_WRITE},
+    {UR_MEM_FLAG_WRITE_ONLY, CL_MEM_WRITE_ONLY},
+    {UR_MEM_FLAG_READ_ONLY, CL_MEM_READ_ONLY},
+    {UR_MEM_FLAG_USE_HOST_POINTER, CL_MEM_USE_HOST_PTR},
+    {UR_MEM_FLAG_ALLOC_HOST_POINTER, CL_MEM_ALLOC_HOST_PTR},
+    {UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER, CL_MEM_COPY_HOST_PTR},
+};
 
 cl_mem_flags ocl_mem_flags(ur_mem_flags_t f) {
-    cl_mem_flags cl = 0;
-    if (f & UR_MEM_FLAG_READ_WRITE)
-        cl |= CL_MEM_READ_WRITE;
-    if (f & UR_MEM_FLAG_WRITE_ONLY)
-        cl |= CL_MEM_WRITE_ONLY;
-    if (f & UR_MEM_FLAG_READ_ONLY)
-        cl |= CL_MEM_READ_ONLY;
-    if (f & UR_MEM_FLAG_USE_HOST_POINTER)
-        cl |= CL_MEM_USE_HOST_PTR;
-    if (f & UR_MEM_FLAG_ALLOC_HOST_POINTER)
-        cl |= CL_MEM_ALLOC_HOST_PTR;
-    if (f & UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER)
-        cl |= CL_MEM_COPY_HOST_PTR;
-    return cl;
+    return (cl_mem_flags)URC_FLAGS_MAP(f, ocl_mem_flags_pairs);
 }
 
 ur_result_t ocl_mem_make(cl_mem cl, ur_context_handle_t context, ur_mem_handle_t parent, bool owns,
@@ -46,7 +44,6 @@ ur_result_t ocl_mem_make(cl_mem cl, ur_context_handle_t context, ur_mem_handle_t
 ur_result_t ocl_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t flags, size_t size,
                                   const ur_buffer_properties_t *pProperties,
                                   ur_mem_handle_t *phBuffer) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     void *host = pProperties != NULL ? pProperties->pHost : NULL;
     OCL_TRY_UR(urc_buffer_check_create(flags, host));
     // Channel and location properties need cl_intel_create_buffer_with_properties; where
@@ -81,22 +78,13 @@ ur_result_t ocl_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t f
     return result;
 }
 
-ur_result_t ocl_mem_retain(ur_mem_handle_t hMem) {
-    OCL_CHECK_HANDLE(hMem, URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
-    urc_user_retain(&hMem->obj);
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN(ocl_mem, ur_mem_handle_t, )
 
 ur_result_t ocl_mem_release(ur_mem_handle_t hMem) {
-    OCL_CHECK_HANDLE(hMem, URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
-    switch (urc_user_release(&hMem->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urMemRelease");
-    default:
-        return UR_RESULT_SUCCESS;
-    case URC_RELEASE_DESTROY:
-        break;
-    }
+    ur_result_t released;
+    if (!urc_release_destroys(urc_user_release(&hMem->obj), UR_RESULT_ERROR_INVALID_MEM_OBJECT,
+                              "urMemRelease", &released))
+        return released;
     // A sub-buffer holds one adapter reference to the buffer it was cut from.
     for (bool last = true; last; last = hMem != NULL && urc_unhold(&hMem->obj)) {
         ur_mem_handle_t parent = hMem->parent;
@@ -112,7 +100,6 @@ ur_result_t ocl_mem_release(ur_mem_handle_t hMem) {
 ur_result_t ocl_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t flags,
                                      ur_buffer_create_type_t bufferCreateType,
                                      const ur_buffer_region_t *pRegion, ur_mem_handle_t *phMem) {
-    OCL_CHECK_HANDLE(hBuffer, URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
     if (hBuffer->is_image)
         return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "an image has no sub-buffers");
     if (bufferCreateType != UR_BUFFER_CREATE_TYPE_REGION)
@@ -136,7 +123,6 @@ ur_result_t ocl_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t fla
 ur_result_t ocl_mem_get_native_handle(ur_mem_handle_t hMem, ur_device_handle_t hDevice,
                                       ur_native_handle_t *phNativeMem) {
     (void)hDevice; // one cl_mem serves every device of the context
-    OCL_CHECK_HANDLE(hMem, URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
     *phNativeMem = (ur_native_handle_t)hMem->cl;
     return UR_RESULT_SUCCESS;
 }
@@ -145,7 +131,6 @@ ur_result_t ocl_mem_buffer_create_with_native_handle(ur_native_handle_t hNativeM
                                                      ur_context_handle_t hContext,
                                                      const ur_mem_native_properties_t *pProps,
                                                      ur_mem_handle_t *phMem) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     cl_mem cl = (cl_mem)hNativeMem;
     cl_context cl_ctx = NULL;
     cl_mem_object_type type = 0;
@@ -164,7 +149,6 @@ ur_result_t ocl_mem_buffer_create_with_native_handle(ur_native_handle_t hNativeM
 
 ur_result_t ocl_mem_get_info(ur_mem_handle_t hMemory, ur_mem_info_t propName, size_t propSize,
                              void *pPropValue, size_t *pPropSizeRet) {
-    OCL_CHECK_HANDLE(hMemory, URC_KIND_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     return urc_info_mem(&out, propName, hMemory->size, hMemory->context,
                         urc_refcount(&hMemory->obj));

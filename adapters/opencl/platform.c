@@ -229,7 +229,6 @@ ur_device_handle_t ocl_device_find(cl_device_id cl) {
 
 ur_result_t ocl_platform_get(ur_adapter_handle_t hAdapter, uint32_t NumEntries,
                              ur_platform_handle_t *phPlatforms, uint32_t *pNumPlatforms) {
-    OCL_CHECK_HANDLE(hAdapter, URC_KIND_ADAPTER, UR_RESULT_ERROR_INVALID_NULL_HANDLE);
     OCL_TRY_UR(ocl_platform_discover(hAdapter));
     // Only as many as exist are written, whatever NumEntries says (UR wrote NumEntries).
     uint32_t n = hAdapter->num_platforms;
@@ -246,7 +245,6 @@ ur_result_t ocl_platform_get(ur_adapter_handle_t hAdapter, uint32_t NumEntries,
 
 ur_result_t ocl_platform_get_info(ur_platform_handle_t hPlatform, ur_platform_info_t propName,
                                   size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    OCL_CHECK_HANDLE(hPlatform, URC_KIND_PLATFORM, UR_RESULT_ERROR_INVALID_PLATFORM);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     cl_platform_info param;
     switch (propName) {
@@ -285,14 +283,13 @@ ur_result_t ocl_platform_get_info(ur_platform_handle_t hPlatform, ur_platform_in
 
 ur_result_t ocl_platform_get_api_version(ur_platform_handle_t hPlatform,
                                          ur_api_version_t *pVersion) {
-    OCL_CHECK_HANDLE(hPlatform, URC_KIND_PLATFORM, UR_RESULT_ERROR_INVALID_PLATFORM);
+    (void)hPlatform; // checked by the generated wrapper
     *pVersion = UR_API_VERSION_CURRENT;
     return UR_RESULT_SUCCESS;
 }
 
 ur_result_t ocl_platform_get_native_handle(ur_platform_handle_t hPlatform,
                                            ur_native_handle_t *phNativePlatform) {
-    OCL_CHECK_HANDLE(hPlatform, URC_KIND_PLATFORM, UR_RESULT_ERROR_INVALID_PLATFORM);
     *phNativePlatform = (ur_native_handle_t)hPlatform->cl;
     return UR_RESULT_SUCCESS;
 }
@@ -302,7 +299,6 @@ ur_result_t ocl_platform_create_with_native_handle(ur_native_handle_t hNativePla
                                                    const ur_platform_native_properties_t *pProps,
                                                    ur_platform_handle_t *phPlatform) {
     (void)pProps; // platforms are never owned by their UR handle
-    OCL_CHECK_HANDLE(hAdapter, URC_KIND_ADAPTER, UR_RESULT_ERROR_INVALID_NULL_HANDLE);
     OCL_TRY_UR(ocl_platform_discover(hAdapter));
     for (uint32_t i = 0; i < hAdapter->num_platforms; ++i) {
         if ((ur_native_handle_t)hAdapter->platforms[i]->cl == hNativePlatform) {
@@ -317,7 +313,7 @@ ur_result_t ocl_platform_create_with_native_handle(ur_native_handle_t hNativePla
 ur_result_t ocl_platform_get_backend_option(ur_platform_handle_t hPlatform,
                                             const char *pFrontendOption,
                                             const char **ppPlatformOption) {
-    OCL_CHECK_HANDLE(hPlatform, URC_KIND_PLATFORM, UR_RESULT_ERROR_INVALID_PLATFORM);
+    (void)hPlatform; // checked by the generated wrapper
     // The translations of UR's OpenCL adapter for the options SYCL passes.
     static const struct {
         const char *frontend, *backend;

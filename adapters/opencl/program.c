@@ -14,6 +14,7 @@
 #include "core/alloc.h"
 #include "ocl_internal.h"
 #include "program/vfselect.h"
+#include "core/release.h"
 
 /// Room for urc's own messages: the requirement and selection messages are one or two lines.
 #define LOG_SIZE 1024
@@ -144,7 +145,6 @@ static ur_result_t parse_props(const ur_program_properties_t *props, urc_props_t
 ur_result_t ocl_program_create_with_il(ur_context_handle_t hContext, const void *pIL, size_t length,
                                        const ur_program_properties_t *pProperties,
                                        ur_program_handle_t *phProgram) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     for (uint32_t i = 0; i < hContext->num_devices; ++i)
         if (!hContext->devices[i]->il)
             return urc_error_set(UR_RESULT_ERROR_COMPILER_NOT_AVAILABLE, 0,
@@ -192,7 +192,6 @@ ur_result_t ocl_program_create_with_binary(ur_context_handle_t hContext, uint32_
                                            const uint8_t **ppBinaries,
                                            const ur_program_properties_t *pProperties,
                                            ur_program_handle_t *phProgram) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     for (uint32_t i = 0; i < numDevices; ++i)
         if (ppBinaries[i] == NULL || pLengths[i] == 0)
             return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "binary %u is empty", i);
@@ -365,7 +364,6 @@ static ur_result_t build_step(step_t step, ur_program_handle_t p, uint32_t n,
 
 ur_result_t ocl_program_build(ur_context_handle_t hContext, ur_program_handle_t hProgram,
                               const char *pOptions) {
-    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
     if (hContext != hProgram->context)
         return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0, "not the program's context");
     return build_step(STEP_BUILD, hProgram, 0, NULL, pOptions);
@@ -373,7 +371,6 @@ ur_result_t ocl_program_build(ur_context_handle_t hContext, ur_program_handle_t 
 
 ur_result_t ocl_program_compile(ur_context_handle_t hContext, ur_program_handle_t hProgram,
                                 const char *pOptions) {
-    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
     if (hContext != hProgram->context)
         return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0, "not the program's context");
     return build_step(STEP_COMPILE, hProgram, 0, NULL, pOptions);
@@ -382,7 +379,6 @@ ur_result_t ocl_program_compile(ur_context_handle_t hContext, ur_program_handle_
 ur_result_t ocl_program_build_exp(ur_program_handle_t hProgram, uint32_t numDevices,
                                   ur_device_handle_t *phDevices, ur_exp_program_flags_t flags,
                                   const char *pOptions) {
-    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
     if (flags & UR_EXP_PROGRAM_FLAG_ALLOW_UNRESOLVED_SYMBOLS)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "OpenCL cannot build with unresolved symbols");
@@ -395,7 +391,6 @@ ur_result_t ocl_program_compile_exp(ur_program_handle_t hProgram, uint32_t numDe
                                     ur_device_handle_t *phDevices, ur_exp_program_flags_t flags,
                                     const char *pOptions) {
     (void)flags; // compiling never resolves symbols, so allowing unresolved ones changes nothing
-    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
     if (numDevices == 0)
         return UR_RESULT_ERROR_INVALID_SIZE;
     return build_step(STEP_COMPILE, hProgram, numDevices, phDevices, pOptions);
@@ -567,25 +562,8 @@ ur_result_t ocl_program_link_exp(ur_context_handle_t hContext, uint32_t numDevic
     return link(hContext, numDevices, phDevices, count, phPrograms, pOptions, phProgram);
 }
 
-ur_result_t ocl_program_retain(ur_program_handle_t hProgram) {
-    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
-    urc_user_retain(&hProgram->obj);
-    return UR_RESULT_SUCCESS;
-}
-
-ur_result_t ocl_program_release(ur_program_handle_t hProgram) {
-    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
-    switch (urc_user_release(&hProgram->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_PROGRAM, "urProgramRelease");
-    case URC_RELEASE_DESTROY:
-        program_destroy(hProgram);
-        break;
-    default:
-        break;
-    }
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN_RELEASE(ocl_program, ur_program_handle_t, , UR_RESULT_ERROR_INVALID_PROGRAM,
+                   "urProgramRelease", program_destroy)
 
 static ur_result_t put_program_info(const urc_info_t *out, ur_program_handle_t p,
                                     cl_program_info param) {
@@ -603,7 +581,6 @@ static ur_result_t put_program_info(const urc_info_t *out, ur_program_handle_t p
 
 ur_result_t ocl_program_get_info(ur_program_handle_t hProgram, ur_program_info_t propName,
                                  size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_PROGRAM_INFO_REFERENCE_COUNT:
@@ -679,8 +656,6 @@ static ur_result_t put_native_text(ur_program_handle_t p, cl_device_id dev,
 ur_result_t ocl_program_get_build_info(ur_program_handle_t hProgram, ur_device_handle_t hDevice,
                                        ur_program_build_info_t propName, size_t propSize,
                                        void *pPropValue, size_t *pPropSizeRet) {
-    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
-    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     cl_device_id dev = hDevice->cl;
     int at = ocl_program_device_index(hProgram, hDevice);
@@ -740,7 +715,6 @@ ur_result_t ocl_program_get_build_info(ur_program_handle_t hProgram, ur_device_h
 ur_result_t
 ocl_program_set_specialization_constants(ur_program_handle_t hProgram, uint32_t count,
                                          const ur_specialization_constant_info_t *pSpecConstants) {
-    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
     OCL_TRY_UR(ocl_program_has_native(hProgram));
     // The same rule as UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS: OpenCL 2.2 and
     // SPIR-V, on every device of the program.
@@ -760,7 +734,6 @@ ocl_program_set_specialization_constants(ur_program_handle_t hProgram, uint32_t 
 
 ur_result_t ocl_program_get_native_handle(ur_program_handle_t hProgram,
                                           ur_native_handle_t *phNativeProgram) {
-    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
     OCL_TRY_UR(ocl_program_has_native(hProgram));
     *phNativeProgram = (ur_native_handle_t)hProgram->cl;
     return UR_RESULT_SUCCESS;
@@ -770,7 +743,6 @@ ur_result_t ocl_program_create_with_native_handle(ur_native_handle_t hNativeProg
                                                   ur_context_handle_t hContext,
                                                   const ur_program_native_properties_t *pProps,
                                                   ur_program_handle_t *phProgram) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     cl_program cl = (cl_program)hNativeProgram;
     cl_context cl_ctx = NULL;
     OCL_TRY("clGetProgramInfo",
@@ -822,8 +794,6 @@ static bool in_kernel_names(const char *list, const char *name) {
 ur_result_t ocl_program_get_function_pointer(ur_device_handle_t hDevice,
                                              ur_program_handle_t hProgram,
                                              const char *pFunctionName, void **ppFunctionPointer) {
-    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
-    OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);
     *ppFunctionPointer = NULL;
     OCL_TRY_UR(ocl_program_has_native(hProgram));
     ocl_get_function_pointer_fn fn = hProgram->context->platform->ext.get_function_pointer;

@@ -6,6 +6,8 @@
 
 #include "core/alloc.h"
 #include "ocl_internal.h"
+#include "core/release.h"
+#include "core/flags.h"
 
 static ur_result_t queue_make(cl_command_queue cl, ur_context_handle_t context,
                               ur_device_handle_t device, bool owns, ur_queue_handle_t *out) {
@@ -62,8 +64,6 @@ static bool context_has(ur_context_handle_t c, ur_device_handle_t d) {
 
 ur_result_t ocl_queue_create(ur_context_handle_t hContext, ur_device_handle_t hDevice,
                              const ur_queue_properties_t *pProperties, ur_queue_handle_t *phQueue) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
-    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     if (!context_has(hContext, hDevice))
         return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0,
                              "urQueueCreate: the device is not in the context");
@@ -99,42 +99,22 @@ ur_result_t ocl_queue_create(ur_context_handle_t hContext, ur_device_handle_t hD
     return result;
 }
 
-ur_result_t ocl_queue_retain(ur_queue_handle_t hQueue) {
-    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
-    urc_user_retain(&hQueue->obj);
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN_RELEASE(ocl_queue, ur_queue_handle_t, , UR_RESULT_ERROR_INVALID_QUEUE, "urQueueRelease",
+                   queue_destroy)
 
-ur_result_t ocl_queue_release(ur_queue_handle_t hQueue) {
-    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
-    switch (urc_user_release(&hQueue->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_QUEUE, "urQueueRelease");
-    case URC_RELEASE_DESTROY:
-        queue_destroy(hQueue);
-        break;
-    default:
-        break;
-    }
-    return UR_RESULT_SUCCESS;
-}
+static const urc_flag_pair_t queue_flags_pairs[] = {
+    {CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE},
+    {CL_QUEUE_PROFILING_ENABLE, UR_QUEUE_FLAG_PROFILING_ENABLE},
+    {CL_QUEUE_ON_DEVICE, UR_QUEUE_FLAG_ON_DEVICE},
+    {CL_QUEUE_ON_DEVICE_DEFAULT, UR_QUEUE_FLAG_ON_DEVICE_DEFAULT},
+};
 
 static ur_queue_flags_t queue_flags(cl_command_queue_properties p) {
-    ur_queue_flags_t f = 0;
-    if (p & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
-        f |= UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE;
-    if (p & CL_QUEUE_PROFILING_ENABLE)
-        f |= UR_QUEUE_FLAG_PROFILING_ENABLE;
-    if (p & CL_QUEUE_ON_DEVICE)
-        f |= UR_QUEUE_FLAG_ON_DEVICE;
-    if (p & CL_QUEUE_ON_DEVICE_DEFAULT)
-        f |= UR_QUEUE_FLAG_ON_DEVICE_DEFAULT;
-    return f;
+    return (ur_queue_flags_t)URC_FLAGS_MAP(p, queue_flags_pairs);
 }
 
 ur_result_t ocl_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propName, size_t propSize,
                                void *pPropValue, size_t *pPropSizeRet) {
-    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     switch (propName) {
     case UR_QUEUE_INFO_DEVICE_DEFAULT:
@@ -190,7 +170,6 @@ ur_result_t ocl_queue_get_info(ur_queue_handle_t hQueue, ur_queue_info_t propNam
 ur_result_t ocl_queue_get_native_handle(ur_queue_handle_t hQueue, ur_queue_native_desc_t *pDesc,
                                         ur_native_handle_t *phNativeQueue) {
     (void)pDesc;
-    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     *phNativeQueue = (ur_native_handle_t)hQueue->cl;
     return UR_RESULT_SUCCESS;
 }
@@ -200,7 +179,6 @@ ur_result_t ocl_queue_create_with_native_handle(ur_native_handle_t hNativeQueue,
                                                 ur_device_handle_t hDevice,
                                                 const ur_queue_native_properties_t *pProps,
                                                 ur_queue_handle_t *phQueue) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     cl_command_queue cl = (cl_command_queue)hNativeQueue;
     cl_context cl_ctx = NULL;
     cl_device_id cl_dev = NULL;
@@ -223,13 +201,11 @@ ur_result_t ocl_queue_create_with_native_handle(ur_native_handle_t hNativeQueue,
 }
 
 ur_result_t ocl_queue_finish(ur_queue_handle_t hQueue) {
-    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     OCL_TRY("clFinish", clFinish(hQueue->cl));
     return ocl_assert_observe(hQueue, true);
 }
 
 ur_result_t ocl_queue_flush(ur_queue_handle_t hQueue) {
-    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
     OCL_TRY("clFlush", clFlush(hQueue->cl));
     return UR_RESULT_SUCCESS;
 }

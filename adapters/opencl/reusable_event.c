@@ -32,8 +32,6 @@ static bool context_has(ur_context_handle_t c, ur_device_handle_t d) {
 ur_result_t ocl_event_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice,
                                  const ur_exp_event_desc_t *pEventDesc,
                                  ur_event_handle_t *phEvent) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
-    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     if (!context_has(hContext, hDevice))
         return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0,
                              "urEventCreateExp: the device is not in the context");

@@ -6,6 +6,7 @@
 
 #include "core/alloc.h"
 #include "ocl_internal.h"
+#include "core/release.h"
 
 static cl_addressing_mode cl_addressing(ur_sampler_addressing_mode_t mode) {
     switch (mode) {
@@ -54,7 +55,6 @@ static ur_result_t sampler_make(cl_sampler cl, ur_context_handle_t ctx, const ur
 
 ur_result_t ocl_sampler_create(ur_context_handle_t hContext, const ur_sampler_desc_t *pDesc,
                                ur_sampler_handle_t *phSampler) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     urc_sampler_t desc;
     OCL_TRY_UR(urc_sampler_describe(&desc, pDesc));
     // OpenCL has one addressing mode for every dimension and no mip or anisotropy settings
@@ -91,31 +91,22 @@ ur_result_t ocl_sampler_create(ur_context_handle_t hContext, const ur_sampler_de
     return result;
 }
 
-ur_result_t ocl_sampler_retain(ur_sampler_handle_t hSampler) {
-    OCL_CHECK_HANDLE(hSampler, URC_KIND_SAMPLER, UR_RESULT_ERROR_INVALID_SAMPLER);
-    urc_user_retain(&hSampler->obj);
-    return UR_RESULT_SUCCESS;
-}
+URC_RETAIN(ocl_sampler, ur_sampler_handle_t, )
 
 ur_result_t ocl_sampler_release(ur_sampler_handle_t hSampler) {
-    OCL_CHECK_HANDLE(hSampler, URC_KIND_SAMPLER, UR_RESULT_ERROR_INVALID_SAMPLER);
-    switch (urc_user_release(&hSampler->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_SAMPLER, "urSamplerRelease");
-    case URC_RELEASE_DESTROY:
-        if (hSampler->owns_native)
-            clReleaseSampler(hSampler->cl);
-        ocl_context_release_internal(hSampler->context);
-        URC_OBJECT_FREE(hSampler);
-        return UR_RESULT_SUCCESS;
-    default:
-        return UR_RESULT_SUCCESS;
-    }
+    ur_result_t released;
+    if (!urc_release_destroys(urc_user_release(&hSampler->obj), UR_RESULT_ERROR_INVALID_SAMPLER,
+                              "urSamplerRelease", &released))
+        return released;
+    if (hSampler->owns_native)
+        clReleaseSampler(hSampler->cl);
+    ocl_context_release_internal(hSampler->context);
+    URC_OBJECT_FREE(hSampler);
+    return UR_RESULT_SUCCESS;
 }
 
 ur_result_t ocl_sampler_get_info(ur_sampler_handle_t hSampler, ur_sampler_info_t propName,
                                  size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    OCL_CHECK_HANDLE(hSampler, URC_KIND_SAMPLER, UR_RESULT_ERROR_INVALID_SAMPLER);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
     return urc_sampler_info(&out, propName, &hSampler->desc, hSampler->context,
                             urc_refcount(&hSampler->obj));
@@ -123,7 +114,6 @@ ur_result_t ocl_sampler_get_info(ur_sampler_handle_t hSampler, ur_sampler_info_t
 
 ur_result_t ocl_sampler_get_native_handle(ur_sampler_handle_t hSampler,
                                           ur_native_handle_t *phNativeSampler) {
-    OCL_CHECK_HANDLE(hSampler, URC_KIND_SAMPLER, UR_RESULT_ERROR_INVALID_SAMPLER);
     *phNativeSampler = (ur_native_handle_t)hSampler->cl;
     return UR_RESULT_SUCCESS;
 }
@@ -132,7 +122,6 @@ ur_result_t ocl_sampler_create_with_native_handle(ur_native_handle_t hNativeSamp
                                                   ur_context_handle_t hContext,
                                                   const ur_sampler_native_properties_t *pProps,
                                                   ur_sampler_handle_t *phSampler) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     cl_sampler cl = (cl_sampler)hNativeSampler;
     cl_context cl_ctx = NULL;
     cl_bool normalized = CL_FALSE;

@@ -265,7 +265,6 @@ static ur_result_t check_device(ur_context_handle_t c, ur_device_handle_t d) {
 
 ur_result_t ocl_usm_host_alloc(ur_context_handle_t hContext, const ur_usm_desc_t *pUSMDesc,
                                ur_usm_pool_handle_t pool, size_t size, void **ppMem) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     if (!context_usm(hContext))
         return no_usm("urUSMHostAlloc");
     cl_mem_properties_intel props[5];
@@ -298,7 +297,6 @@ ur_result_t ocl_usm_device_alloc(ur_context_handle_t hContext, ur_device_handle_
                                  const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool,
                                  size_t size, void **ppMem) {
     // The context is checked before its platform's entry points are read.
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     return device_alloc(hContext->platform->ext.device_mem_alloc, UR_USM_TYPE_DEVICE, hContext,
                         hDevice, pUSMDesc, pool, size, ppMem);
 }
@@ -306,13 +304,11 @@ ur_result_t ocl_usm_device_alloc(ur_context_handle_t hContext, ur_device_handle_
 ur_result_t ocl_usm_shared_alloc(ur_context_handle_t hContext, ur_device_handle_t hDevice,
                                  const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool,
                                  size_t size, void **ppMem) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     return device_alloc(hContext->platform->ext.shared_mem_alloc, UR_USM_TYPE_SHARED, hContext,
                         hDevice, pUSMDesc, pool, size, ppMem);
 }
 
 ur_result_t ocl_usm_free(ur_context_handle_t hContext, void *pMem) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     if (!context_usm(hContext))
         return no_usm("urUSMFree");
     bool pooled = false;
@@ -343,7 +339,6 @@ ur_result_t ocl_usm_free(ur_context_handle_t hContext, void *pMem) {
 ur_result_t ocl_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void *pMem,
                                        ur_usm_alloc_info_t propName, size_t propSize,
                                        void *pPropValue, size_t *pPropSizeRet) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     if (!context_usm(hContext))
         return no_usm("urUSMGetMemAllocInfo");
     clGetMemAllocInfoINTEL_fn info = hContext->platform->ext.get_mem_alloc_info;

@@ -22,7 +22,6 @@ ur_result_t ocl_usm_pitched_alloc_exp(ur_context_handle_t hContext, ur_device_ha
 // A copy needs a queue: a short-lived one on the context's first device.
 ur_result_t ocl_usm_context_memcpy_exp(ur_context_handle_t hContext, void *pDst, const void *pSrc,
                                        size_t size) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
     ur_device_handle_t dev = hContext->devices[0];
     if (!dev->usm)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,

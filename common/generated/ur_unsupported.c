@@ -875,6 +875,8 @@ ur_result_t UR_APICALL urc_unsupported_physical_mem_retain(ur_physical_mem_handl
     ur_result_t result = urc_check_physical_mem_retain(hPhysicalMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPhysicalMemRetain", "hPhysicalMem");
     return UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
 
@@ -882,6 +884,8 @@ ur_result_t UR_APICALL urc_unsupported_physical_mem_release(ur_physical_mem_hand
     ur_result_t result = urc_check_physical_mem_release(hPhysicalMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPhysicalMemRelease", "hPhysicalMem");
     return UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
 
@@ -889,6 +893,8 @@ ur_result_t UR_APICALL urc_unsupported_physical_mem_get_info(ur_physical_mem_han
     ur_result_t result = urc_check_physical_mem_get_info(hPhysicalMem, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPhysicalMemGetInfo", "hPhysicalMem");
     return UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
 
@@ -2202,6 +2208,8 @@ ur_result_t UR_APICALL urc_unsupported_ipc_get_phys_mem_handle_exp(ur_context_ha
         return result;
     if (!urc_is_kind_or_null(hContext, URC_KIND_CONTEXT))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCGetPhysMemHandleExp", "hContext");
+    if (!urc_is_kind_or_null(hPhysMem, URC_KIND_PHYSICAL_MEM))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urIPCGetPhysMemHandleExp", "hPhysMem");
     return UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
 
@@ -2231,6 +2239,8 @@ ur_result_t UR_APICALL urc_unsupported_ipc_close_phys_mem_handle_exp(ur_context_
         return result;
     if (!urc_is_kind_or_null(hContext, URC_KIND_CONTEXT))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCClosePhysMemHandleExp", "hContext");
+    if (!urc_is_kind_or_null(hPhysMem, URC_KIND_PHYSICAL_MEM))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urIPCClosePhysMemHandleExp", "hPhysMem");
     return UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
 
@@ -2362,6 +2372,8 @@ ur_result_t UR_APICALL urc_unsupported_virtual_mem_map(ur_context_handle_t hCont
         return result;
     if (!urc_is_kind_or_null(hContext, URC_KIND_CONTEXT))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urVirtualMemMap", "hContext");
+    if (!urc_is_kind_or_null(hPhysicalMem, URC_KIND_PHYSICAL_MEM))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urVirtualMemMap", "hPhysicalMem");
     return UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
 

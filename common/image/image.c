@@ -283,7 +283,35 @@ ur_result_t urc_image_check_copy(const urc_image_t *src, const urc_image_t *dst,
     return r != UR_RESULT_SUCCESS ? r : urc_image_check_region(dst, dst_origin, region);
 }
 
+static ur_result_t not_an_image(void) {
+    return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "a buffer is not an image");
+}
+
+ur_result_t urc_image_check_use(const urc_image_t *img, const void *mem_context,
+                                const void *queue_context) {
+    if (img == NULL)
+        return not_an_image();
+    if (mem_context != queue_context)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                             "the image belongs to another context than the queue");
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t urc_image_check_copy_use(const urc_image_t *src, const void *src_context,
+                                     const urc_image_t *dst, const void *dst_context,
+                                     const void *queue_context, ur_rect_offset_t src_origin,
+                                     ur_rect_offset_t dst_origin, ur_rect_region_t region) {
+    ur_result_t res = urc_image_check_use(src, src_context, queue_context);
+    if (res == UR_RESULT_SUCCESS)
+        res = urc_image_check_use(dst, dst_context, queue_context);
+    if (res == UR_RESULT_SUCCESS)
+        res = urc_image_check_copy(src, dst, src_origin, dst_origin, region);
+    return res;
+}
+
 ur_result_t urc_image_info(const urc_info_t *out, ur_image_info_t prop, const urc_image_t *img) {
+    if (img == NULL)
+        return not_an_image();
     switch (prop) {
     case UR_IMAGE_INFO_FORMAT:
         return urc_info_bytes(out, &img->format, sizeof img->format);

@@ -75,8 +75,37 @@ ur_result_t urc_image_check_copy(const urc_image_t *src, const urc_image_t *dst,
                                  ur_rect_region_t region);
 
 /// Answers urMemImageGetInfo from `img`: the slice pitch of a 1D or 2D image is 0 and mip
-/// levels and samples are 0, as OpenCL answers.
+/// levels and samples are 0, as OpenCL answers. `img` NULL stands for a buffer:
+/// UR_RESULT_ERROR_INVALID_MEM_OBJECT.
 ur_result_t urc_image_info(const urc_info_t *out, ur_image_info_t prop, const urc_image_t *img);
+
+/// The memory of an image command (`img` NULL for a buffer: UR_RESULT_ERROR_INVALID_MEM_OBJECT)
+/// and its context against the queue's (UR_RESULT_ERROR_INVALID_CONTEXT when they differ).
+ur_result_t urc_image_check_use(const urc_image_t *img, const void *mem_context,
+                                const void *queue_context);
+
+/// urEnqueueMemImageCopy's checks: both memories are images of the queue's context
+/// (urc_image_check_use), then both boxes (urc_image_check_copy).
+ur_result_t urc_image_check_copy_use(const urc_image_t *src, const void *src_context,
+                                     const urc_image_t *dst, const void *dst_context,
+                                     const void *queue_context, ur_rect_offset_t src_origin,
+                                     ur_rect_offset_t dst_origin, ur_rect_region_t region);
+
+/// One image read or write entry point `name`, forwarded to `transfer(write, <its arguments>)`.
+#define URC_IMAGE_TRANSFER_ENTRY(name, transfer, write, blocking, host)                            \
+    ur_result_t name(ur_queue_handle_t hQueue, ur_mem_handle_t hImage, bool blocking,              \
+                     ur_rect_offset_t origin, ur_rect_region_t region, size_t rowPitch,            \
+                     size_t slicePitch, void *host, uint32_t numEventsInWaitList,                  \
+                     const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {       \
+        return transfer(write, hQueue, hImage, blocking, origin, region, rowPitch, slicePitch,     \
+                        host, numEventsInWaitList, phEventWaitList, phEvent);                      \
+    }
+
+/// urEnqueueMemImageRead and urEnqueueMemImageWrite of adapter `prefix`, both forwarded to its
+/// `transfer(bool write, <the entry point's arguments>)`.
+#define URC_IMAGE_READ_WRITE(prefix, transfer)                                                     \
+    URC_IMAGE_TRANSFER_ENTRY(prefix##_enqueue_mem_image_read, transfer, false, blockingRead, pDst) \
+    URC_IMAGE_TRANSFER_ENTRY(prefix##_enqueue_mem_image_write, transfer, true, blockingWrite, pSrc)
 
 /// Host pitches of a read or write of `region`: 0 means tight (row = width * element size,
 /// slice = row * rows, a 1D array's slice being one row); a given row pitch must cover the

@@ -59,6 +59,15 @@ ur_result_t urc_ipc_unpack(ur_backend_t backend, urc_ipc_kind_t kind, const void
 ur_result_t urc_ipc_put(ur_backend_t backend, urc_ipc_kind_t kind, const void *data, void *payload,
                         size_t payload_size);
 
+/// urIPCPutEventHandleExp of adapter `prefix` for `backend`, whose event handle data hold
+/// nothing to give back to the driver: urc_ipc_put of the data.
+#define URC_IPC_PUT_EVENT_HANDLE(prefix, backend)                                                  \
+    ur_result_t prefix##_ipc_put_event_handle_exp(ur_context_handle_t hContext,                    \
+                                                  void *pIPCEventHandleData) {                     \
+        (void)hContext; /* the generated wrapper checked it */                                     \
+        return urc_ipc_put(backend, URC_IPC_EVENT, pIPCEventHandleData, NULL, 0);                  \
+    }
+
 /// How many handle data this process holds (tests: every put found its data).
 size_t urc_ipc_outstanding(void);
 

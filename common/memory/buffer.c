@@ -55,3 +55,13 @@ ur_result_t urc_buffer_check_partition(bool parent_is_sub, size_t parent_size,
                              region->size, parent_size);
     return UR_RESULT_SUCCESS;
 }
+
+ur_result_t urc_buffer_check_sub_buffer(bool parent_is_image, bool parent_is_sub,
+                                        size_t parent_size, ur_mem_flags_t parent_flags,
+                                        ur_mem_flags_t *flags, const ur_buffer_region_t *region) {
+    if (parent_is_image)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0, "an image has no sub-buffers");
+    if (*flags == 0)
+        *flags = UR_MEM_FLAG_READ_WRITE;
+    return urc_buffer_check_partition(parent_is_sub, parent_size, parent_flags, *flags, region);
+}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The argument rules of urMemBufferCreate and urMemBufferPartition that hold whatever the
-// backend: which flags go with a host pointer, and what a sub-buffer may be.
+// backend: which flags go with a host pointer, and what a sub-buffer may be; the entry points
+// of rectangular reads and writes over one adapter function.
 #ifndef URC_COMMON_MEMORY_BUFFER_H
 #define URC_COMMON_MEMORY_BUFFER_H
 
@@ -22,5 +23,34 @@ ur_result_t urc_buffer_check_create(ur_mem_flags_t flags, const void *host);
 ur_result_t urc_buffer_check_partition(bool parent_is_sub, size_t parent_size,
                                        ur_mem_flags_t parent_flags, ur_mem_flags_t flags,
                                        const ur_buffer_region_t *region);
+
+/// urMemBufferPartition where the backend keeps no access flags of its own: an image has no
+/// sub-buffers (INVALID_MEM_OBJECT), `*flags` 0 become READ_WRITE, then
+/// urc_buffer_check_partition.
+ur_result_t urc_buffer_check_sub_buffer(bool parent_is_image, bool parent_is_sub,
+                                        size_t parent_size, ur_mem_flags_t parent_flags,
+                                        ur_mem_flags_t *flags, const ur_buffer_region_t *region);
+
+/// One rectangular buffer read or write entry point `name`, forwarded to
+/// `transfer_rect(write, <its arguments>)`.
+#define URC_BUFFER_RECT_ENTRY(name, transfer_rect, write, blocking, host)                          \
+    ur_result_t name(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer, bool blocking,             \
+                     ur_rect_offset_t bufferOrigin, ur_rect_offset_t hostOrigin,                   \
+                     ur_rect_region_t region, size_t bufferRowPitch, size_t bufferSlicePitch,      \
+                     size_t hostRowPitch, size_t hostSlicePitch, void *host,                       \
+                     uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,       \
+                     ur_event_handle_t *phEvent) {                                                 \
+        return transfer_rect(write, hQueue, hBuffer, blocking, bufferOrigin, hostOrigin, region,   \
+                             bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, host, \
+                             numEventsInWaitList, phEventWaitList, phEvent);                       \
+    }
+
+/// urEnqueueMemBufferReadRect and urEnqueueMemBufferWriteRect of adapter `prefix`, both
+/// forwarded to its `transfer_rect(bool write, <the entry point's arguments>)`.
+#define URC_BUFFER_RECT_READ_WRITE(prefix, transfer_rect)                                          \
+    URC_BUFFER_RECT_ENTRY(prefix##_enqueue_mem_buffer_read_rect, transfer_rect, false,             \
+                          blockingRead, pDst)                                                      \
+    URC_BUFFER_RECT_ENTRY(prefix##_enqueue_mem_buffer_write_rect, transfer_rect, true,             \
+                          blockingWrite, pSrc)
 
 #endif // URC_COMMON_MEMORY_BUFFER_H

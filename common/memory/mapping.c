@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 
 void urc_mappings_init(urc_mappings_t *list) {
     pthread_mutex_init(&list->lock, NULL);
@@ -65,4 +66,33 @@ urc_mapping_t *urc_mappings_take(urc_mappings_t *list, const void *ptr) {
         *at = m->next;
     pthread_mutex_unlock(&list->lock);
     return m;
+}
+
+ur_result_t urc_mappings_finish_map(urc_mappings_t *list, urc_mapping_t *mapping, ur_result_t res,
+                                    void **out) {
+    if (res != UR_RESULT_SUCCESS) {
+        urc_mapping_free(mapping);
+        return res;
+    }
+    urc_mappings_add(list, mapping);
+    *out = mapping->ptr;
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t urc_mappings_take_for_unmap(urc_mappings_t *list, const void *ptr,
+                                        urc_mapping_t **out) {
+    *out = urc_mappings_take(list, ptr);
+    if (*out == NULL)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
+                             "%p is not a mapping of this buffer", ptr);
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t urc_mappings_finish_unmap(urc_mappings_t *list, urc_mapping_t *mapping,
+                                      ur_result_t res) {
+    if (res != UR_RESULT_SUCCESS)
+        urc_mappings_add(list, mapping);
+    else
+        urc_mapping_free(mapping);
+    return res;
 }

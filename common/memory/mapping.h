@@ -45,6 +45,20 @@ void urc_mappings_add(urc_mappings_t *list, urc_mapping_t *mapping);
 /// Unlinks and returns the mapping the caller got as `ptr`; NULL when there is none.
 urc_mapping_t *urc_mappings_take(urc_mappings_t *list, const void *ptr);
 
+/// The end of urEnqueueMemBufferMap: on success (`res`) the mapping joins the list and `*out`
+/// is its pointer; otherwise it is freed. Answers `res`.
+ur_result_t urc_mappings_finish_map(urc_mappings_t *list, urc_mapping_t *mapping, ur_result_t res,
+                                    void **out);
+
+/// The start of urEnqueueMemUnmap: unlinks the mapping the caller got as `ptr` into `*out`;
+/// UR_RESULT_ERROR_INVALID_MEM_OBJECT when there is none.
+ur_result_t urc_mappings_take_for_unmap(urc_mappings_t *list, const void *ptr, urc_mapping_t **out);
+
+/// The end of urEnqueueMemUnmap: on success (`res`) the mapping is freed; otherwise it stays,
+/// so the caller can try again. Answers `res`.
+ur_result_t urc_mappings_finish_unmap(urc_mappings_t *list, urc_mapping_t *mapping,
+                                      ur_result_t res);
+
 /// The map copies the buffer's contents in unless the mapping is in place or discards them.
 static inline bool urc_mapping_reads_in(const urc_mapping_t *mapping) {
     return mapping->staged && !(mapping->flags & UR_MAP_FLAG_WRITE_INVALIDATE_REGION);

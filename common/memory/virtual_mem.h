@@ -20,4 +20,17 @@ ur_result_t urc_physical_mem_info(const urc_info_t *out, ur_physical_mem_info_t 
                                   size_t size, const ur_physical_mem_properties_t *props,
                                   uint32_t refcount);
 
+/// urPhysicalMemGetInfo of adapter `prefix`, whose physical-memory object `object(h)` keeps
+/// `ctx`, `dev`, `size`, `props` and its header `obj`.
+#define URC_PHYSICAL_MEM_GET_INFO(prefix, object)                                                  \
+    ur_result_t prefix##_physical_mem_get_info(ur_physical_mem_handle_t hPhysicalMem,              \
+                                               ur_physical_mem_info_t propName, size_t propSize,   \
+                                               void *pPropValue, size_t *pPropSizeRet) {           \
+        const urc_info_t out = {propSize, pPropValue, pPropSizeRet};                               \
+        return urc_physical_mem_info(                                                              \
+            &out, propName, (ur_context_handle_t)object(hPhysicalMem)->ctx,                        \
+            (ur_device_handle_t)object(hPhysicalMem)->dev, object(hPhysicalMem)->size,             \
+            &object(hPhysicalMem)->props, urc_refcount(&object(hPhysicalMem)->obj));               \
+    }
+
 #endif // URC_COMMON_MEMORY_VIRTUAL_MEM_H

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "core/hashmap.h"
 
 struct urc_props_t {
@@ -570,4 +571,19 @@ const char *urc_props_global_symbol(const urc_props_t *props, const char *name, 
     if (key != stack)
         free(key);
     return urc_prop_text(p, buf, size);
+}
+
+ur_result_t urc_props_from_program_properties(const ur_program_properties_t *props,
+                                              urc_props_t **out) {
+    uint32_t count = props != NULL ? props->count : 0;
+    const ur_program_metadata_t *entries = props != NULL ? props->pMetadatas : NULL;
+    if (count > 0 && entries == NULL)
+        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (count == 0 && entries != NULL)
+        return UR_RESULT_ERROR_INVALID_SIZE;
+    char err[256] = "";
+    ur_result_t res = urc_props_parse(entries, count, out, err, sizeof err);
+    if (res != UR_RESULT_SUCCESS)
+        return urc_error_set(res, 0, "program metadata: %s", err);
+    return UR_RESULT_SUCCESS;
 }

@@ -75,6 +75,12 @@ typedef struct urc_props_t urc_props_t;
 ur_result_t urc_props_parse(const ur_program_metadata_t *entries, uint32_t count, urc_props_t **out,
                             char *err, size_t err_size);
 
+/// urc_props_parse of a program's creation properties (NULL: none): a count without entries
+/// is UR_RESULT_ERROR_INVALID_NULL_POINTER, entries without a count
+/// UR_RESULT_ERROR_INVALID_SIZE, a parse error its result with the parser's message.
+ur_result_t urc_props_from_program_properties(const ur_program_properties_t *props,
+                                              urc_props_t **out);
+
 /// The union of several programs' properties (for urProgramLink), in input order; NULL inputs
 /// are skipped. Entries with the same set, name and value are kept once; for conflicting
 /// values of one strict name the first is kept.

@@ -49,6 +49,11 @@ void urc_reusable_delete(urc_reusable_t *r);
 /// the event leaves the registry before the users' hold is dropped.
 urc_release_t urc_reusable_user_release(urc_reusable_t *r);
 
+/// The user's release of an adapter event `e` (with its `reusable` state, NULL for a plain
+/// event and its header `obj`), for URC_RETAIN_RELEASE_BY.
+#define URC_EVENT_USER_RELEASE(e)                                                                  \
+    ((e)->reusable != NULL ? urc_reusable_user_release((e)->reusable) : urc_user_release(&(e)->obj))
+
 /// At destruction (the registry has already forgotten the event).
 void urc_reusable_fini(urc_reusable_t *r);
 

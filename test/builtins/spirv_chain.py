@@ -9,10 +9,10 @@ to test urc's builtins library (docs/spirv-builtins.md):
 
 and to report every builtin left undefined after linking.
 
-    spirv_chain.py --lib BC --clc BC --out DIR [--ptxas PTXAS] kernels KERNEL.cl...
+    spirv_chain.py --lib BC --clc BC --out DIR [--scratch] [--ptxas PTXAS] kernels KERNEL.cl...
         translates each file; fails on any undefined builtin or a ptxas error; the PTX of each
         lands in DIR/<name>.ptx.
-    spirv_chain.py --lib BC --clc BC --out DIR [--ptxas PTXAS] [--sample N] [--provided NAME]...
+    spirv_chain.py --lib BC --clc BC --out DIR [--scratch] [--ptxas PTXAS] [--sample N] [--provided NAME]...
                    carve FILE...
         carves the SPIR-V modules in binaries or in the shared libraries of wheels (the magic
         word 0x07230203), translates each
@@ -244,6 +244,8 @@ def main():
                     help="carve: at most this many modules per binary, picked at random")
     ap.add_argument("--provided", action="append", default=[],
                     help="carve: a function the adapter's translation defines itself")
+    ap.add_argument("--scratch", action="store_true",
+                    help="remove --out at the end (a test leaves nothing behind)")
     ap.add_argument("mode", choices=["kernels", "carve"])
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
@@ -252,6 +254,14 @@ def main():
     if not os.environ.get("URC_TEST_KEEP"):
         atexit.register(shutil.rmtree, args.out, True)
     os.makedirs(args.out, exist_ok=True)
+    try:
+        return run_mode(args)
+    finally:
+        if args.scratch:
+            shutil.rmtree(args.out, ignore_errors=True)
+
+
+def run_mode(args):
     failures = 0
     if args.mode == "kernels":
         for cl in args.files:

@@ -40,6 +40,8 @@ int urc_test_main_with_platform(Suite *suite, const char *why) {
     return found == 0 ? urc_test_skip(suite, why) : urc_test_run(suite);
 }
 
+urc_test_handles_t urc_test_opened;
+
 void urc_test_open(ur_adapter_handle_t *adapter, ur_platform_handle_t *platform,
                    ur_device_handle_t *device, ur_context_handle_t *context,
                    ur_queue_handle_t *queue) {
@@ -49,6 +51,7 @@ void urc_test_open(ur_adapter_handle_t *adapter, ur_platform_handle_t *platform,
     ck_assert_ur_ok(urDeviceGet(*platform, UR_DEVICE_TYPE_ALL, 1, device, NULL));
     ck_assert_ur_ok(urContextCreate(1, device, NULL, context));
     ck_assert_ur_ok(urQueueCreate(*context, *device, NULL, queue));
+    urc_test_opened = (urc_test_handles_t){*adapter, *platform, *device, *context, *queue};
 }
 
 void urc_test_handles_open(urc_test_handles_t *h) {
@@ -160,4 +163,41 @@ void urc_test_assert_device_answers(ur_device_handle_t device, const ur_device_i
         ck_assert_msg(r == UR_RESULT_SUCCESS, "query %d: %s", (int)queries[i],
                       urc_test_result_name(r));
     }
+}
+
+void urc_test_update_value_and_replay(ur_exp_command_buffer_handle_t cb,
+                                      ur_exp_command_buffer_command_handle_t cmd, uint32_t index,
+                                      size_t size, const void *value, ur_queue_handle_t queue) {
+    ur_exp_command_buffer_update_value_arg_desc_t val = urc_test_update_value(index, size, value);
+    ur_exp_command_buffer_update_kernel_launch_desc_t u = urc_test_update_of(cmd);
+    u.numNewValueArgs = 1;
+    u.pNewValueArgList = &val;
+    ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u));
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(queue, cb, 0, NULL, NULL));
+}
+
+ur_exp_image_mem_native_handle_t urc_test_image_alloc(ur_context_handle_t context,
+                                                      ur_device_handle_t device,
+                                                      const ur_image_format_t *f,
+                                                      const ur_image_desc_t *d) {
+    ur_exp_image_mem_native_handle_t m = 0;
+    ck_assert_ur_ok(urBindlessImagesImageAllocateExp(context, device, f, d, &m));
+    ck_assert(m != 0);
+    return m;
+}
+
+ur_program_build_status_t urc_test_build_status(ur_program_handle_t program,
+                                                ur_device_handle_t device) {
+    ur_program_build_status_t s = UR_PROGRAM_BUILD_STATUS_FORCE_UINT32;
+    ck_assert_ur_ok(
+        urProgramGetBuildInfo(program, device, UR_PROGRAM_BUILD_INFO_STATUS, sizeof s, &s, NULL));
+    return s;
+}
+
+ur_program_binary_type_t urc_test_binary_type(ur_program_handle_t program,
+                                              ur_device_handle_t device) {
+    ur_program_binary_type_t t = UR_PROGRAM_BINARY_TYPE_FORCE_UINT32;
+    ck_assert_ur_ok(urProgramGetBuildInfo(program, device, UR_PROGRAM_BUILD_INFO_BINARY_TYPE,
+                                          sizeof t, &t, NULL));
+    return t;
 }

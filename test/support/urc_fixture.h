@@ -20,7 +20,8 @@ int urc_test_probe_platform(void);
 int urc_test_main_with_platform(Suite *suite, const char *why);
 
 /// urLoaderInit, then the first adapter, its first platform, that platform's first device, a
-/// context of that device and an in-order queue on it; each step asserted.
+/// context of that device and an in-order queue on it; each step asserted. Also recorded in
+/// urc_test_opened.
 void urc_test_open(ur_adapter_handle_t *adapter, ur_platform_handle_t *platform,
                    ur_device_handle_t *device, ur_context_handle_t *context,
                    ur_queue_handle_t *queue);
@@ -33,6 +34,10 @@ typedef struct urc_test_handles_t {
     ur_context_handle_t context;
     ur_queue_handle_t queue;
 } urc_test_handles_t;
+
+/// What the latest urc_test_open made: the handles cases shared by several adapters' suites
+/// (test/conformance/common/*_cases.c) run on, whichever adapter's fixture opened them.
+extern urc_test_handles_t urc_test_opened;
 
 /// Zeroes `h`, then urc_test_open into it: a checked fixture's set-up.
 void urc_test_handles_open(urc_test_handles_t *h);
@@ -59,5 +64,23 @@ extern const size_t urc_test_sycl_startup_query_count;
 /// Asserts that the device answers each query (its size, through urDeviceGetInfo).
 void urc_test_assert_device_answers(ur_device_handle_t device, const ur_device_info_t *queries,
                                     size_t n);
+
+/// Updates kernel argument `index` of command `cmd` in `cb` to `size` bytes at `value`, then
+/// enqueues `cb` on `queue`.
+void urc_test_update_value_and_replay(ur_exp_command_buffer_handle_t cb,
+                                      ur_exp_command_buffer_command_handle_t cmd, uint32_t index,
+                                      size_t size, const void *value, ur_queue_handle_t queue);
+
+/// urBindlessImagesImageAllocateExp that must succeed.
+ur_exp_image_mem_native_handle_t urc_test_image_alloc(ur_context_handle_t context,
+                                                      ur_device_handle_t device,
+                                                      const ur_image_format_t *f,
+                                                      const ur_image_desc_t *d);
+
+/// urProgramGetBuildInfo's STATUS and BINARY_TYPE of `program` on `device`, asserted to answer.
+ur_program_build_status_t urc_test_build_status(ur_program_handle_t program,
+                                                ur_device_handle_t device);
+ur_program_binary_type_t urc_test_binary_type(ur_program_handle_t program,
+                                              ur_device_handle_t device);
 
 #endif // URC_TEST_SUPPORT_URC_FIXTURE_H

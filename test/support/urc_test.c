@@ -170,3 +170,28 @@ ur_exp_kernel_arg_properties_t urc_test_arg_local(uint32_t index, size_t size) {
     a.size = size;
     return a;
 }
+
+ur_exp_command_buffer_update_kernel_launch_desc_t
+urc_test_update_of(ur_exp_command_buffer_command_handle_t cmd) {
+    ur_exp_command_buffer_update_kernel_launch_desc_t u;
+    memset(&u, 0, sizeof u);
+    u.stype = UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_KERNEL_LAUNCH_DESC;
+    u.hCommand = cmd;
+    u.newWorkDim = 1;
+    return u;
+}
+
+ur_exp_command_buffer_update_value_arg_desc_t urc_test_update_value(uint32_t index, size_t size,
+                                                                    const void *value) {
+    ur_exp_command_buffer_update_value_arg_desc_t v = {
+        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC, NULL, index, size, NULL, value};
+    return v;
+}
+
+ur_exp_image_copy_region_t urc_test_copy_region(size_t sx, size_t sy, size_t sz, size_t dx,
+                                                size_t dy, size_t dz, size_t w, size_t h,
+                                                size_t d) {
+    ur_exp_image_copy_region_t r = {
+        UR_STRUCTURE_TYPE_EXP_IMAGE_COPY_REGION, NULL, {sx, sy, sz}, {dx, dy, dz}, {w, h, d}};
+    return r;
+}

@@ -62,4 +62,17 @@ ur_exp_kernel_arg_properties_t urc_test_arg_pointer(uint32_t index, const void *
 ur_exp_kernel_arg_properties_t urc_test_arg_value(uint32_t index, const void *value, size_t size);
 ur_exp_kernel_arg_properties_t urc_test_arg_local(uint32_t index, size_t size);
 
+/// An update of command-buffer kernel command `cmd` that changes nothing yet (work dimension 1,
+/// no argument lists, no sizes); a test sets what it updates.
+ur_exp_command_buffer_update_kernel_launch_desc_t
+urc_test_update_of(ur_exp_command_buffer_command_handle_t cmd);
+
+/// A new value for kernel argument `index` in a command-buffer update.
+ur_exp_command_buffer_update_value_arg_desc_t urc_test_update_value(uint32_t index, size_t size,
+                                                                    const void *value);
+
+/// A bindless-image copy region: source and destination offsets and the extent.
+ur_exp_image_copy_region_t urc_test_copy_region(size_t sx, size_t sy, size_t sz, size_t dx,
+                                                size_t dy, size_t dz, size_t w, size_t h, size_t d);
+
 #endif // URC_TEST_SUPPORT_URC_TEST_H

@@ -822,6 +822,8 @@ static ur_result_t UR_APICALL checked_physical_mem_retain(ur_physical_mem_handle
     ur_result_t result = urc_check_physical_mem_retain(hPhysicalMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hPhysicalMem, URC_KIND_PHYSICAL_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPhysicalMemRetain", "hPhysicalMem");
     return cuda_physical_mem_retain(hPhysicalMem);
 }
 
@@ -829,6 +831,8 @@ static ur_result_t UR_APICALL checked_physical_mem_release(ur_physical_mem_handl
     ur_result_t result = urc_check_physical_mem_release(hPhysicalMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hPhysicalMem, URC_KIND_PHYSICAL_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPhysicalMemRelease", "hPhysicalMem");
     return cuda_physical_mem_release(hPhysicalMem);
 }
 
@@ -836,6 +840,8 @@ static ur_result_t UR_APICALL checked_physical_mem_get_info(ur_physical_mem_hand
     ur_result_t result = urc_check_physical_mem_get_info(hPhysicalMem, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hPhysicalMem, URC_KIND_PHYSICAL_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPhysicalMemGetInfo", "hPhysicalMem");
     return cuda_physical_mem_get_info(hPhysicalMem, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -2121,6 +2127,8 @@ static ur_result_t UR_APICALL checked_ipc_get_phys_mem_handle_exp(ur_context_han
         return result;
     if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCGetPhysMemHandleExp", "hContext");
+    if (!urc_is_own(hPhysMem, URC_KIND_PHYSICAL_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urIPCGetPhysMemHandleExp", "hPhysMem");
     return cuda_ipc_get_phys_mem_handle_exp(hContext, hPhysMem, ppIPCPhysMemHandleData, pIPCPhysMemHandleDataSizeRet);
 }
 
@@ -2150,6 +2158,8 @@ static ur_result_t UR_APICALL checked_ipc_close_phys_mem_handle_exp(ur_context_h
         return result;
     if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urIPCClosePhysMemHandleExp", "hContext");
+    if (!urc_is_own(hPhysMem, URC_KIND_PHYSICAL_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urIPCClosePhysMemHandleExp", "hPhysMem");
     return cuda_ipc_close_phys_mem_handle_exp(hContext, hPhysMem);
 }
 
@@ -2281,6 +2291,8 @@ static ur_result_t UR_APICALL checked_virtual_mem_map(ur_context_handle_t hConte
         return result;
     if (!urc_is_own(hContext, URC_KIND_CONTEXT, &cuda_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urVirtualMemMap", "hContext");
+    if (!urc_is_own(hPhysicalMem, URC_KIND_PHYSICAL_MEM, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urVirtualMemMap", "hPhysicalMem");
     return cuda_virtual_mem_map(hContext, pStart, size, hPhysicalMem, offset, flags);
 }
 

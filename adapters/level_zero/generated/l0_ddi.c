@@ -825,6 +825,8 @@ static ur_result_t UR_APICALL checked_physical_mem_retain(ur_physical_mem_handle
     ur_result_t result = urc_check_physical_mem_retain(hPhysicalMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hPhysicalMem, URC_KIND_PHYSICAL_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPhysicalMemRetain", "hPhysicalMem");
     return l0_physical_mem_retain(hPhysicalMem);
 }
 
@@ -832,6 +834,8 @@ static ur_result_t UR_APICALL checked_physical_mem_release(ur_physical_mem_handl
     ur_result_t result = urc_check_physical_mem_release(hPhysicalMem);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hPhysicalMem, URC_KIND_PHYSICAL_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPhysicalMemRelease", "hPhysicalMem");
     return l0_physical_mem_release(hPhysicalMem);
 }
 
@@ -839,6 +843,8 @@ static ur_result_t UR_APICALL checked_physical_mem_get_info(ur_physical_mem_hand
     ur_result_t result = urc_check_physical_mem_get_info(hPhysicalMem, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hPhysicalMem, URC_KIND_PHYSICAL_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urPhysicalMemGetInfo", "hPhysicalMem");
     return l0_physical_mem_get_info(hPhysicalMem, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -2094,6 +2100,8 @@ static ur_result_t UR_APICALL checked_virtual_mem_map(ur_context_handle_t hConte
         return result;
     if (!urc_is_own(hContext, URC_KIND_CONTEXT, &l0_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_CONTEXT, "urVirtualMemMap", "hContext");
+    if (!urc_is_own(hPhysicalMem, URC_KIND_PHYSICAL_MEM, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "urVirtualMemMap", "hPhysicalMem");
     return l0_virtual_mem_map(hContext, pStart, size, hPhysicalMem, offset, flags);
 }
 

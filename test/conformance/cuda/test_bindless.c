@@ -37,21 +37,6 @@ static ur_image_desc_t desc(ur_mem_type_t type, size_t w, size_t h, size_t d, si
     return x;
 }
 
-static ur_exp_image_mem_native_handle_t alloc_image(const ur_image_format_t *f,
-                                                    const ur_image_desc_t *d) {
-    ur_exp_image_mem_native_handle_t m = 0;
-    ck_assert_ur_ok(urBindlessImagesImageAllocateExp(T.context, T.device, f, d, &m));
-    ck_assert(m != 0);
-    return m;
-}
-
-static ur_exp_image_copy_region_t region(size_t sx, size_t sy, size_t sz, size_t dx, size_t dy,
-                                         size_t dz, size_t w, size_t h, size_t d) {
-    ur_exp_image_copy_region_t r = {
-        UR_STRUCTURE_TYPE_EXP_IMAGE_COPY_REGION, NULL, {sx, sy, sz}, {dx, dy, dz}, {w, h, d}};
-    return r;
-}
-
 static ur_result_t copy(const void *src, void *dst, const ur_image_desc_t *sd,
                         const ur_image_desc_t *dd, const ur_image_format_t *f,
                         ur_exp_image_copy_region_t r, ur_exp_image_copy_flags_t flags,
@@ -94,7 +79,7 @@ START_TEST(every_shape_allocates_answers_info_and_round_trips_a_box) {
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k) {
         const shape_t *s = &shapes[k];
         ur_image_desc_t d = desc(s->type, s->w, s->h, s->d, s->layers, 1);
-        ur_exp_image_mem_native_handle_t m = alloc_image(&r8, &d);
+        ur_exp_image_mem_native_handle_t m = urc_test_image_alloc(T.context, T.device, &r8, &d);
         ck_assert_uint_eq(info_size(m, UR_IMAGE_INFO_WIDTH), s->w);
         ck_assert_uint_eq(info_size(m, UR_IMAGE_INFO_HEIGHT), s->h);
         ck_assert_uint_eq(info_size(m, UR_IMAGE_INFO_DEPTH), s->d);
@@ -110,15 +95,16 @@ START_TEST(every_shape_allocates_answers_info_and_round_trips_a_box) {
         for (size_t i = 0; i < total; ++i)
             src[i] = pattern(i);
         ck_assert_ur_ok(copy(
-            src, (void *)m, &d, &d, &r8, region(0, 0, 0, 0, 0, 0, e[0], e[1], e[2]),
+            src, (void *)m, &d, &d, &r8, urc_test_copy_region(0, 0, 0, 0, 0, 0, e[0], e[1], e[2]),
             UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE));
         // The far corner box back into a host layout of the same shape, at the same place.
         size_t bw = e[0] > 2 ? e[0] - 2 : 1, bh = e[1] > 1 ? e[1] - 1 : 1, bd = e[2];
         size_t ox = e[0] - bw, oy = e[1] - bh;
         memset(back, 0xEE, sizeof back);
-        ck_assert_ur_ok(copy(
-            (void *)m, back, &d, &d, &r8, region(ox, oy, 0, ox, oy, 0, bw, s->h ? bh : 0, bd),
-            UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST, UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM));
+        ck_assert_ur_ok(copy((void *)m, back, &d, &d, &r8,
+                             urc_test_copy_region(ox, oy, 0, ox, oy, 0, bw, s->h ? bh : 0, bd),
+                             UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
+                             UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM));
         ck_assert_ur_ok(urQueueFinish(T.queue));
         for (size_t z = 0; z < e[2]; ++z)
             for (size_t y = 0; y < e[1]; ++y)
@@ -140,18 +126,20 @@ END_TEST
 START_TEST(copies_between_images_pitched_usm_and_host) {
     enum { W = 8, H = 5 };
     ur_image_desc_t d = desc(UR_MEM_TYPE_IMAGE2D, W, H, 0, 0, 1);
-    ur_exp_image_mem_native_handle_t a = alloc_image(&rgba32f, &d), b = alloc_image(&rgba32f, &d);
+    ur_exp_image_mem_native_handle_t a = urc_test_image_alloc(T.context, T.device, &rgba32f, &d),
+                                     b = urc_test_image_alloc(T.context, T.device, &rgba32f, &d);
     float src[W * H * 4], back[W * H * 4];
     for (int i = 0; i < W * H * 4; ++i)
         src[i] = (float)i;
     const size_t es = 16;
-    ck_assert_ur_ok(copy(src, (void *)a, &d, &d, &rgba32f, region(0, 0, 0, 0, 0, 0, W * es, H, 1),
-                         UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
-                         UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE));
+    ck_assert_ur_ok(
+        copy(src, (void *)a, &d, &d, &rgba32f, urc_test_copy_region(0, 0, 0, 0, 0, 0, W * es, H, 1),
+             UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE));
     // Image to image, shifted: b's (1..7, 1..4) = a's (0..6, 0..3).
-    ck_assert_ur_ok(copy(
-        (void *)a, (void *)b, &d, &d, &rgba32f, region(0, 0, 0, es, 1, 0, (W - 1) * es, H - 1, 1),
-        UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_IMAGE));
+    ck_assert_ur_ok(copy((void *)a, (void *)b, &d, &d, &rgba32f,
+                         urc_test_copy_region(0, 0, 0, es, 1, 0, (W - 1) * es, H - 1, 1),
+                         UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_DEVICE,
+                         UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_IMAGE));
     // Image to pitched USM, USM to host.
     void *usm = NULL;
     size_t pitch = 0;
@@ -160,12 +148,12 @@ START_TEST(copies_between_images_pitched_usm_and_host) {
     ck_assert_uint_ge(pitch, W * es);
     ur_image_desc_t pd = d;
     pd.rowPitch = pitch;
-    ck_assert_ur_ok(copy((void *)b, usm, &d, &pd, &rgba32f, region(0, 0, 0, 0, 0, 0, W * es, H, 1),
-                         UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_DEVICE,
-                         UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM));
+    ck_assert_ur_ok(copy(
+        (void *)b, usm, &d, &pd, &rgba32f, urc_test_copy_region(0, 0, 0, 0, 0, 0, W * es, H, 1),
+        UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM));
     memset(back, 0, sizeof back);
     ur_event_handle_t ev = NULL;
-    ur_exp_image_copy_region_t all = region(0, 0, 0, 0, 0, 0, W * es, H, 1);
+    ur_exp_image_copy_region_t all = urc_test_copy_region(0, 0, 0, 0, 0, 0, W * es, H, 1);
     ck_assert_ur_ok(urBindlessImagesImageCopyExp(T.queue, usm, back, &pd, &d, &rgba32f, &rgba32f,
                                                  &all, UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
                                                  UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, 0, NULL,
@@ -196,7 +184,7 @@ END_TEST
 
 START_TEST(mipmaps_have_levels_to_copy_sample_and_free) {
     ur_image_desc_t d = desc(UR_MEM_TYPE_IMAGE2D, 8, 4, 0, 0, 3);
-    ur_exp_image_mem_native_handle_t mip = alloc_image(&r8n, &d);
+    ur_exp_image_mem_native_handle_t mip = urc_test_image_alloc(T.context, T.device, &r8n, &d);
     ck_assert_uint_eq(info_size(mip, UR_IMAGE_INFO_WIDTH), 8);
     uint32_t levels = 0;
     ck_assert_ur_ok(urBindlessImagesImageGetInfoExp(T.context, mip, UR_IMAGE_INFO_NUM_MIP_LEVELS,
@@ -212,7 +200,8 @@ START_TEST(mipmaps_have_levels_to_copy_sample_and_free) {
         uint8_t src[32], back[32] = {0};
         for (size_t i = 0; i < widths[l] * heights[l]; ++i)
             src[i] = (uint8_t)(l * 50 + i);
-        ur_exp_image_copy_region_t all = region(0, 0, 0, 0, 0, 0, widths[l], heights[l], 1);
+        ur_exp_image_copy_region_t all =
+            urc_test_copy_region(0, 0, 0, 0, 0, 0, widths[l], heights[l], 1);
         ck_assert_ur_ok(copy(src, (void *)lv, &ld, &ld, &r8n, all,
                              UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
                              UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE));
@@ -371,10 +360,10 @@ START_TEST(kernels_sample_images_through_sampled_handles) {
     for (int i = 0; i < W * H * 4; ++i)
         texels[i] = (float)((i * 37) % 97) / 96.0f;
     ur_image_desc_t d = desc(UR_MEM_TYPE_IMAGE2D, W, H, 0, 0, 1);
-    ur_exp_image_mem_native_handle_t m = alloc_image(&rgba32f, &d);
-    ck_assert_ur_ok(
-        copy(texels, (void *)m, &d, &d, &rgba32f, region(0, 0, 0, 0, 0, 0, W * 16, H, 1),
-             UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE));
+    ur_exp_image_mem_native_handle_t m = urc_test_image_alloc(T.context, T.device, &rgba32f, &d);
+    ck_assert_ur_ok(copy(
+        texels, (void *)m, &d, &d, &rgba32f, urc_test_copy_region(0, 0, 0, 0, 0, 0, W * 16, H, 1),
+        UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE));
     ck_assert_ur_ok(urQueueFinish(T.queue));
     // 16 mode combinations x 64 samples, less those the rules leave undefined (as test_image).
     ck_assert_int_ge(sample_every_mode(m, &d, texels, false), 768);
@@ -393,9 +382,9 @@ START_TEST(kernels_sample_pitched_usm_through_sampled_handles) {
         urUSMPitchedAllocExp(T.context, T.device, NULL, NULL, W * 16, H, 16, &usm, &pitch));
     ur_image_desc_t host = desc(UR_MEM_TYPE_IMAGE2D, W, H, 0, 0, 1), d = host;
     d.rowPitch = pitch;
-    ck_assert_ur_ok(copy(texels, usm, &host, &d, &rgba32f, region(0, 0, 0, 0, 0, 0, W * 16, H, 1),
-                         UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
-                         UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM));
+    ck_assert_ur_ok(
+        copy(texels, usm, &host, &d, &rgba32f, urc_test_copy_region(0, 0, 0, 0, 0, 0, W * 16, H, 1),
+             UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM));
     ck_assert_ur_ok(urQueueFinish(T.queue));
     ck_assert_int_ge(sample_every_mode((ur_exp_image_mem_native_handle_t)usm, &d, texels, true),
                      768);
@@ -410,7 +399,7 @@ START_TEST(kernels_write_and_read_through_unsampled_handles) {
     ck_assert_ur_ok(urKernelCreate(p, "surface_fill", &fill));
     ck_assert_ur_ok(urKernelCreate(p, "surface_read", &read));
     ur_image_desc_t d = desc(UR_MEM_TYPE_IMAGE2D, W, H, 0, 0, 1);
-    ur_exp_image_mem_native_handle_t m = alloc_image(&rgba32f, &d);
+    ur_exp_image_mem_native_handle_t m = urc_test_image_alloc(T.context, T.device, &rgba32f, &d);
     ur_exp_image_native_handle_t surf = 0;
     ck_assert_ur_ok(
         urBindlessImagesUnsampledImageCreateExp(T.context, T.device, m, &rgba32f, &d, &surf));
@@ -424,7 +413,7 @@ START_TEST(kernels_write_and_read_through_unsampled_handles) {
     ck_assert_ur_ok(urEnqueueKernelLaunchWithArgsExp(T.queue, fill, 2, NULL, global, local, 4, args,
                                                      NULL, 0, NULL, NULL));
     float back[W * H * 4];
-    ur_exp_image_copy_region_t all = region(0, 0, 0, 0, 0, 0, W * 16, H, 1);
+    ur_exp_image_copy_region_t all = urc_test_copy_region(0, 0, 0, 0, 0, 0, W * 16, H, 1);
     ck_assert_ur_ok(copy((void *)m, back, &d, &d, &rgba32f, all,
                          UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
                          UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM));
@@ -460,7 +449,8 @@ END_TEST
 
 START_TEST(refusals_get_clear_results) {
     ur_image_desc_t d = desc(UR_MEM_TYPE_IMAGE2D, 4, 4, 0, 0, 1);
-    ur_exp_image_mem_native_handle_t m = alloc_image(&rgba32f, &d), out = 0;
+    ur_exp_image_mem_native_handle_t m = urc_test_image_alloc(T.context, T.device, &rgba32f, &d),
+                                     out = 0;
     ur_exp_image_native_handle_t h = 0;
     // Values this adapter never handed out.
     const uintptr_t junk = (uintptr_t)0x1234560;
@@ -506,7 +496,7 @@ START_TEST(refusals_get_clear_results) {
     // not whole elements; nothing is enqueued and no event made.
     float host[64];
     ur_event_handle_t ev = NULL;
-    ur_exp_image_copy_region_t r = region(0, 0, 0, 0, 0, 0, 64, 4, 1);
+    ur_exp_image_copy_region_t r = urc_test_copy_region(0, 0, 0, 0, 0, 0, 64, 4, 1);
     ck_assert_ur(copy(host, (void *)m, &d, &d, &rgba32f, r, UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
                       UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE),
                  UR_RESULT_ERROR_INVALID_VALUE);
@@ -514,14 +504,14 @@ START_TEST(refusals_get_clear_results) {
                       UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE | UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
                       UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE),
                  UR_RESULT_ERROR_INVALID_VALUE);
-    ur_exp_image_copy_region_t past = region(0, 0, 0, 16, 0, 0, 64, 4, 1);
+    ur_exp_image_copy_region_t past = urc_test_copy_region(0, 0, 0, 16, 0, 0, 64, 4, 1);
     ck_assert_ur(urBindlessImagesImageCopyExp(T.queue, host, (void *)m, &d, &d, &rgba32f, &rgba32f,
                                               &past, UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
                                               UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, 0, NULL,
                                               &ev),
                  UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ptr_null(ev);
-    ur_exp_image_copy_region_t ragged = region(0, 0, 0, 0, 0, 0, 20, 4, 1);
+    ur_exp_image_copy_region_t ragged = urc_test_copy_region(0, 0, 0, 0, 0, 0, 20, 4, 1);
     ck_assert_ur(copy(host, (void *)m, &d, &d, &rgba32f, ragged,
                       UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
                       UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE),
@@ -601,7 +591,7 @@ START_TEST(kernels_read_mip_levels_and_integer_3d_textures) {
     ck_assert_ur_ok(urKernelCreate(p, "fetch3d_uint", &fetch_k));
     // An 8x8 R8 unorm mipmap of 4 levels, level l holding 40 * (l + 1) everywhere.
     ur_image_desc_t d = desc(UR_MEM_TYPE_IMAGE2D, 8, 8, 0, 0, 4);
-    ur_exp_image_mem_native_handle_t mip = alloc_image(&r8n, &d);
+    ur_exp_image_mem_native_handle_t mip = urc_test_image_alloc(T.context, T.device, &r8n, &d);
     for (uint32_t l = 0; l < 4; ++l) {
         ur_exp_image_mem_native_handle_t lv = 0;
         ck_assert_ur_ok(urBindlessImagesMipmapGetLevelExp(T.context, T.device, mip, l, &lv));
@@ -609,9 +599,9 @@ START_TEST(kernels_read_mip_levels_and_integer_3d_textures) {
         ur_image_desc_t ld = desc(UR_MEM_TYPE_IMAGE2D, e, e, 0, 0, 1);
         uint8_t bytes[64];
         memset(bytes, 40 * (int)(l + 1), sizeof bytes);
-        ck_assert_ur_ok(copy(bytes, (void *)lv, &ld, &ld, &r8n, region(0, 0, 0, 0, 0, 0, e, e, 1),
-                             UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
-                             UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE));
+        ck_assert_ur_ok(copy(
+            bytes, (void *)lv, &ld, &ld, &r8n, urc_test_copy_region(0, 0, 0, 0, 0, 0, e, e, 1),
+            UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE));
     }
     ck_assert_ur_ok(urQueueFinish(T.queue));
     // Point sampling between levels, levels clamped to [0, 2] by the sampler.
@@ -652,13 +642,13 @@ START_TEST(kernels_read_mip_levels_and_integer_3d_textures) {
     // A 4x3x2 3D image of unsigned bytes reads back as integers (READ_AS_INTEGER).
     enum { W = 4, H = 3, D = 2 };
     ur_image_desc_t d3 = desc(UR_MEM_TYPE_IMAGE3D, W, H, D, 0, 1);
-    ur_exp_image_mem_native_handle_t vol = alloc_image(&r8, &d3);
+    ur_exp_image_mem_native_handle_t vol = urc_test_image_alloc(T.context, T.device, &r8, &d3);
     uint8_t bytes[W * H * D];
     for (int i = 0; i < W * H * D; ++i)
         bytes[i] = (uint8_t)(i * 11 + 3);
-    ck_assert_ur_ok(copy(bytes, (void *)vol, &d3, &d3, &r8, region(0, 0, 0, 0, 0, 0, W, H, D),
-                         UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
-                         UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE));
+    ck_assert_ur_ok(
+        copy(bytes, (void *)vol, &d3, &d3, &r8, urc_test_copy_region(0, 0, 0, 0, 0, 0, W, H, D),
+             UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE));
     ur_sampler_desc_t nearest = {UR_STRUCTURE_TYPE_SAMPLER_DESC, NULL, false,
                                  UR_SAMPLER_ADDRESSING_MODE_CLAMP_TO_EDGE,
                                  UR_SAMPLER_FILTER_MODE_NEAREST};
@@ -751,7 +741,7 @@ START_TEST(freed_memory_outlives_its_handles) {
     *(void **)&describe = dlsym(lib, "cuArray3DGetDescriptor_v2");
     ck_assert_ptr_nonnull(describe);
     ur_image_desc_t d = desc(UR_MEM_TYPE_IMAGE2D, 8, 8, 0, 0, 1);
-    ur_exp_image_mem_native_handle_t m = alloc_image(&rgba32f, &d);
+    ur_exp_image_mem_native_handle_t m = urc_test_image_alloc(T.context, T.device, &rgba32f, &d);
     ur_exp_image_native_handle_t surf = 0, tex = 0;
     ck_assert_ur_ok(
         urBindlessImagesUnsampledImageCreateExp(T.context, T.device, m, &rgba32f, &d, &surf));
@@ -774,7 +764,7 @@ START_TEST(freed_memory_outlives_its_handles) {
     if (on_simulator()) // the real driver may hand the value out again at once
         ck_assert_int_ne(describe(&ad, (CUarray)m), CUDA_SUCCESS);
     // Without handles, the free destroys at once.
-    m = alloc_image(&rgba32f, &d);
+    m = urc_test_image_alloc(T.context, T.device, &rgba32f, &d);
     ck_assert_ur_ok(urBindlessImagesImageFreeExp(T.context, T.device, m));
     if (on_simulator())
         ck_assert_int_ne(describe(&ad, (CUarray)m), CUDA_SUCCESS);

@@ -77,26 +77,6 @@ static ur_result_t append_add_events(ur_exp_command_buffer_handle_t cb, ur_kerne
                                                         cmd);
 }
 
-static ur_exp_command_buffer_update_kernel_launch_desc_t
-update_of(ur_exp_command_buffer_command_handle_t cmd) {
-    ur_exp_command_buffer_update_kernel_launch_desc_t u = {
-        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_KERNEL_LAUNCH_DESC,
-        NULL,
-        cmd,
-        NULL,
-        0,
-        0,
-        0,
-        1,
-        NULL,
-        NULL,
-        NULL,
-        NULL,
-        NULL,
-        NULL};
-    return u;
-}
-
 START_TEST(device_info) {
     ur_bool_t b = 0;
     ck_assert_ur_ok(
@@ -263,19 +243,7 @@ START_TEST(updates_between_replays) {
     ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
     int sum = 0;
     for (int run = 1; run <= 100; ++run) {
-        int nv = run;
-        ur_exp_command_buffer_update_value_arg_desc_t val = {
-            UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC,
-            NULL,
-            1,
-            sizeof nv,
-            NULL,
-            &nv};
-        ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
-        u.numNewValueArgs = 1;
-        u.pNewValueArgList = &val;
-        ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u));
-        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+        urc_test_update_value_and_replay(cb, cmd, 1, sizeof run, &run, T.queue);
         sum += run;
         read_ints(out, a, N);
         expect_all(out, N, sum, run);
@@ -284,7 +252,7 @@ START_TEST(updates_between_replays) {
     ur_exp_command_buffer_update_pointer_arg_desc_t ptr = {
         UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_POINTER_ARG_DESC, NULL, 0, NULL, &b};
     size_t small = 64;
-    ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
+    ur_exp_command_buffer_update_kernel_launch_desc_t u = urc_test_update_of(cmd);
     u.numNewPointerArgs = 1;
     u.pNewPointerArgList = &ptr;
     u.pNewGlobalWorkSize = &small;
@@ -295,7 +263,7 @@ START_TEST(updates_between_replays) {
     for (int i = 0; i < N; ++i)
         ck_assert_int_eq(out[i], i < 64 ? 100 : 0);
     // The kernel alternative: fill_value(b, 100) takes the same arguments, over all of b.
-    u = update_of(cmd);
+    u = urc_test_update_of(cmd);
     u.hNewKernel = fill;
     u.pNewGlobalWorkSize = &global;
     u.pNewLocalWorkSize = &local;
@@ -324,7 +292,7 @@ START_TEST(update_global_offset) {
     ck_assert_ur_ok(urCommandBufferAppendKernelLaunchWithArgsExp(
         cb, k, 1, NULL, &global, &local, 1, &arg, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, &cmd));
     ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
-    ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
+    ur_exp_command_buffer_update_kernel_launch_desc_t u = urc_test_update_of(cmd);
     u.pNewGlobalWorkOffset = &offset;
     ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u));
     ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
@@ -370,7 +338,7 @@ START_TEST(bad_input) {
     ck_assert_ur(append_add(cb, k, a, &v, 0, NULL, NULL, NULL), UR_RESULT_ERROR_INVALID_OPERATION);
     // Updates: not finalized, not updatable, a command of another buffer, a kernel not given.
     ck_assert_ur_ok(append_add(up, k, a, &v, 0, NULL, NULL, &cmd));
-    ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
+    ur_exp_command_buffer_update_kernel_launch_desc_t u = urc_test_update_of(cmd);
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(up, 1, &u),
                  UR_RESULT_ERROR_INVALID_OPERATION);
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u),
@@ -379,10 +347,10 @@ START_TEST(bad_input) {
     ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(up, 1, &u));
     ck_assert_ur_ok(append_add(up2, k, a, &v, 0, NULL, NULL, &cmd2));
     ck_assert_ur_ok(urCommandBufferFinalizeExp(up2));
-    u = update_of(cmd2);
+    u = urc_test_update_of(cmd2);
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(up, 1, &u),
                  UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP);
-    u = update_of(cmd);
+    u = urc_test_update_of(cmd);
     u.hNewKernel = other;
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(up, 1, &u), UR_RESULT_ERROR_INVALID_VALUE);
     // The command was appended without an event.

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Images and samplers of the CUDA adapter (CUDA arrays): every format it maps round-trips in
-// every shape with edge boxes and wide host pitches, copies between images, refusals, info,
-// native handles; kernels get an image as its surface object and a sampler as the 32-bit word
-// SYCL's CUDA device code decodes, write an image through its surface and read it back; on a
+// Images and samplers of the CUDA adapter (CUDA arrays). The cases every adapter shares
+// (creation and its refusals, round trips of every format in every shape, edge boxes, copies,
+// info, native handles) are in ../common/image_cases.c; here: the device's limits, the formats
+// CUDA cannot map, native handles that are not CUDA arrays; kernels get an image as its
+// surface object and a sampler as the 32-bit word SYCL's CUDA device code decodes, write an
+// image through its surface and read it back; on a
 // GPU, textures over an image's CUDA array read every addressing x filter x coordinate mode as
 // the host reference sampler says. Runs on a GPU and on the simulated driver (test/cuda_sim),
 // whose textures sample through that same reference (so there the texture case checks the
@@ -16,148 +18,12 @@
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
+#include "../common/image_cases.h"
 #include "cudat.h"
 #include "urc_image_ref.h"
 
-static const ur_mem_type_t shapes[] = {UR_MEM_TYPE_IMAGE1D, UR_MEM_TYPE_IMAGE1D_ARRAY,
-                                       UR_MEM_TYPE_IMAGE2D, UR_MEM_TYPE_IMAGE2D_ARRAY,
-                                       UR_MEM_TYPE_IMAGE3D};
-
-static const ur_image_format_t rgba8 = {UR_IMAGE_CHANNEL_ORDER_RGBA,
-                                        UR_IMAGE_CHANNEL_TYPE_UNORM_INT8};
-static const ur_image_format_t rgba32f = {UR_IMAGE_CHANNEL_ORDER_RGBA, UR_IMAGE_CHANNEL_TYPE_FLOAT};
-
-static ur_image_desc_t desc_of(ur_mem_type_t type) {
-    ur_image_desc_t d = {UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, type, 5, 0, 0, 0, 0, 0, 0, 0};
-    if (type == UR_MEM_TYPE_IMAGE1D_ARRAY)
-        d.arraySize = 3;
-    if (type == UR_MEM_TYPE_IMAGE2D || type == UR_MEM_TYPE_IMAGE2D_ARRAY ||
-        type == UR_MEM_TYPE_IMAGE3D)
-        d.height = 3;
-    if (type == UR_MEM_TYPE_IMAGE2D_ARRAY)
-        d.arraySize = 2;
-    if (type == UR_MEM_TYPE_IMAGE3D)
-        d.depth = 2;
-    return d;
-}
-
-static void extent_of(const ur_image_desc_t *d, size_t e[3]) {
-    e[0] = d->width;
-    e[1] = d->type == UR_MEM_TYPE_IMAGE1D_ARRAY ? d->arraySize : d->height ? d->height : 1;
-    e[2] = d->type == UR_MEM_TYPE_IMAGE2D_ARRAY ? d->arraySize : d->depth ? d->depth : 1;
-}
-
-static size_t at(ur_mem_type_t t, size_t es, size_t row, size_t slice, size_t x, size_t y,
-                 size_t z) {
-    return t == UR_MEM_TYPE_IMAGE1D_ARRAY ? x * es + y * slice : x * es + y * row + z * slice;
-}
-
-static uint8_t pattern(size_t i) {
-    return (uint8_t)(i * 7 + 3);
-}
-
-static ur_mem_handle_t image(const ur_image_format_t *f, size_t w, size_t h) {
-    ur_image_desc_t d = {
-        UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, w, h, 0, 0, 0, 0, 0, 0};
-    ur_mem_handle_t m = NULL;
-    ck_assert_ur_ok(urMemImageCreate(T.context, UR_MEM_FLAG_READ_WRITE, f, &d, NULL, &m));
-    return m;
-}
-
-// Whole-image write (non-blocking), then a read of the far-corner box with wide host pitches
-// whose slice pitch is not a whole number of rows.
-static void round_trip(ur_mem_handle_t m, const ur_image_desc_t *d, size_t es, const char *what) {
-    size_t e[3];
-    extent_of(d, e);
-    size_t row = e[0] * es, slice = d->type == UR_MEM_TYPE_IMAGE1D_ARRAY ? row : row * e[1];
-    size_t total = d->type == UR_MEM_TYPE_IMAGE1D_ARRAY ? slice * e[1] : slice * e[2];
-    uint8_t src[4096], back[8192];
-    for (size_t i = 0; i < total; ++i)
-        src[i] = pattern(i);
-    ur_rect_offset_t o0 = {0, 0, 0};
-    ur_rect_region_t all = {e[0], e[1], e[2]};
-    ck_assert_ur_ok(urEnqueueMemImageWrite(T.queue, m, false, o0, all, 0, 0, src, 0, NULL, NULL));
-    ur_rect_region_t r = {e[0] > 1 ? e[0] - 2 : 1, e[1] > 1 ? e[1] - 1 : 1, e[2]};
-    ur_rect_offset_t o = {e[0] - r.width, e[1] - r.height, e[2] - r.depth};
-    size_t rows = d->type == UR_MEM_TYPE_IMAGE1D_ARRAY ? 1 : r.height;
-    size_t hrow = r.width * es + 3 * es, hslice = hrow * rows + 5 * es;
-    memset(back, 0xEE, sizeof back);
-    ck_assert_ur_ok(
-        urEnqueueMemImageRead(T.queue, m, true, o, r, hrow, hslice, back, 0, NULL, NULL));
-    for (size_t z = 0; z < r.depth; ++z)
-        for (size_t y = 0; y < r.height; ++y)
-            for (size_t x = 0; x < r.width; ++x)
-                for (size_t b = 0; b < es; ++b) {
-                    size_t want = at(d->type, es, row, slice, o.x + x, o.y + y, o.z + z) + b;
-                    size_t got = at(d->type, es, hrow, hslice, x, y, z) + b;
-                    ck_assert_msg(back[got] == pattern(want),
-                                  "%s: element (%zu,%zu,%zu) byte %zu: %u, expected %u", what, x, y,
-                                  z, b, back[got], pattern(want));
-                }
-}
-
-START_TEST(every_mapped_format_round_trips_in_every_shape) {
-    size_t tried = 0;
-    for (unsigned s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
-        ur_image_desc_t d = desc_of(shapes[s]);
-        for (unsigned o = UR_IMAGE_CHANNEL_ORDER_A; o <= UR_IMAGE_CHANNEL_ORDER_SRGBA; ++o)
-            for (unsigned t = UR_IMAGE_CHANNEL_TYPE_SNORM_INT8; t <= UR_IMAGE_CHANNEL_TYPE_FLOAT;
-                 ++t) {
-                ur_image_format_t f = {(ur_image_channel_order_t)o, (ur_image_channel_type_t)t};
-                char what[64];
-                snprintf(what, sizeof what, "shape %u order %u type %u", (unsigned)shapes[s], o, t);
-                ur_mem_handle_t m = NULL;
-                ur_result_t r =
-                    urMemImageCreate(T.context, UR_MEM_FLAG_READ_WRITE, &f, &d, NULL, &m);
-                if (r == UR_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT)
-                    continue;
-                ck_assert_msg(r == UR_RESULT_SUCCESS, "%s: %s", what, urc_test_result_name(r));
-                size_t es = 0;
-                ck_assert_ur_ok(
-                    urMemImageGetInfo(m, UR_IMAGE_INFO_ELEMENT_SIZE, sizeof es, &es, NULL));
-                round_trip(m, &d, es, what);
-                ck_assert_ur_ok(urMemRelease(m));
-                ++tried;
-            }
-    }
-    // R, RG and RGBA with the 12 unpacked channel types.
-    ck_assert_uint_eq(tried, 5 * 3 * 12);
-}
-END_TEST
-
-START_TEST(copy_host_pointer_and_copies_between_images) {
-    ur_image_desc_t d = desc_of(UR_MEM_TYPE_IMAGE3D);
-    d.rowPitch = 5 * 4 + 12;
-    d.slicePitch = d.rowPitch * 4; // a spare row per slice
-    uint8_t host[32 * 4 * 2], back[5 * 3 * 4];
-    for (size_t i = 0; i < sizeof host; ++i)
-        host[i] = (uint8_t)i;
-    ur_mem_handle_t vol = NULL, flat = image(&rgba8, 5, 3);
-    ck_assert_ur_ok(
-        urMemImageCreate(T.context, UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER, &rgba8, &d, host, &vol));
-    // The second slice of the volume into the 2D image, then read back.
-    ur_rect_offset_t o0 = {0, 0, 0}, second = {0, 0, 1};
-    ur_rect_region_t plane = {5, 3, 1};
-    ur_event_handle_t ev = NULL;
-    ck_assert_ur_ok(urEnqueueMemImageCopy(T.queue, vol, flat, second, o0, plane, 0, NULL, &ev));
-    ck_assert_int_eq(cudat_event_command(ev), UR_COMMAND_MEM_IMAGE_COPY);
-    ck_assert_ur_ok(urEventRelease(ev));
-    ck_assert_ur_ok(
-        urEnqueueMemImageRead(T.queue, flat, true, o0, plane, 0, 0, back, 0, NULL, NULL));
-    for (size_t y = 0; y < 3; ++y)
-        ck_assert_mem_eq(back + y * 20, host + 128 + y * 32, 20);
-    // Past an edge, and different formats.
-    ur_rect_offset_t past = {1, 0, 0};
-    ck_assert_ur(urEnqueueMemImageCopy(T.queue, vol, flat, second, past, plane, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ur_mem_handle_t f32 = image(&rgba32f, 5, 3);
-    ck_assert_ur(urEnqueueMemImageCopy(T.queue, flat, f32, o0, o0, plane, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_MEM_OBJECT);
-    ck_assert_ur_ok(urMemRelease(f32));
-    ck_assert_ur_ok(urMemRelease(vol));
-    ck_assert_ur_ok(urMemRelease(flat));
-}
-END_TEST
+// R, RG and RGBA with the 12 unpacked channel types, in each of the 5 shapes.
+static const image_cases_formats_t formats = {NULL, 5 * 3 * 12, false};
 
 START_TEST(device_reports_image_limits) {
     ur_bool_t images = false;
@@ -184,62 +50,39 @@ START_TEST(device_reports_image_limits) {
 }
 END_TEST
 
-START_TEST(refusals_get_the_spec_results) {
-    ur_image_desc_t d = desc_of(UR_MEM_TYPE_IMAGE2D), bad = d;
+START_TEST(formats_cuda_cannot_map) {
+    ur_image_desc_t d = image_cases_desc_of(UR_MEM_TYPE_IMAGE2D);
     ur_mem_handle_t m = NULL;
-    size_t max_w = 0;
-    ck_assert_ur_ok(
-        urDeviceGetInfo(T.device, UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH, sizeof max_w, &max_w, NULL));
-    ck_assert_uint_gt(max_w, 0);
-    bad.width = max_w + 1;
-    ck_assert_ur(urMemImageCreate(T.context, UR_MEM_FLAG_READ_WRITE, &rgba8, &bad, NULL, &m),
-                 UR_RESULT_ERROR_INVALID_IMAGE_SIZE);
     ur_image_format_t bgra = {UR_IMAGE_CHANNEL_ORDER_BGRA, UR_IMAGE_CHANNEL_TYPE_UNORM_INT8};
     ck_assert_ur(urMemImageCreate(T.context, UR_MEM_FLAG_READ_WRITE, &bgra, &d, NULL, &m),
                  UR_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
     ur_image_format_t packed = {UR_IMAGE_CHANNEL_ORDER_RGB, UR_IMAGE_CHANNEL_TYPE_UNORM_SHORT_565};
     ck_assert_ur(urMemImageCreate(T.context, UR_MEM_FLAG_READ_WRITE, &packed, &d, NULL, &m),
                  UR_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
-    m = image(&rgba8, 4, 4);
-    uint8_t host[256];
-    ur_rect_region_t r = {2, 2, 1};
-    ur_rect_offset_t past = {3, 0, 0}, o0 = {0, 0, 0};
-    ck_assert_ur(urEnqueueMemImageRead(T.queue, m, true, past, r, 0, 0, host, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urEnqueueMemImageRead(T.queue, m, true, o0, r, 7, 0, host, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urEnqueueMemBufferRead(T.queue, m, true, 0, 4, host, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_MEM_OBJECT);
-    size_t v = 0;
-    ck_assert_ur_ok(urMemImageGetInfo(m, UR_IMAGE_INFO_HEIGHT, sizeof v, &v, NULL));
-    ck_assert_uint_eq(v, 4);
-    ur_native_handle_t native = 0;
-    ck_assert_ur_ok(urMemGetNativeHandle(m, T.device, &native)); // the CUarray
-    ck_assert(native != 0);
-    ck_assert_ur_ok(urMemRelease(m));
 }
 END_TEST
 
 // A native handle must be a CUarray: a buffer's CUdeviceptr, or USM, is refused before the
 // driver's surface call (which crashed inside libcuda on an H200 given a CUdeviceptr).
 START_TEST(native_handle_must_be_an_array) {
-    ur_image_desc_t d = desc_of(UR_MEM_TYPE_IMAGE2D);
-    ur_mem_handle_t img = image(&rgba8, 4, 4);
+    ur_image_desc_t d = image_cases_desc_of(UR_MEM_TYPE_IMAGE2D);
+    ur_mem_handle_t img = image_cases_2d(&image_cases_rgba8, 4, 4);
     ur_native_handle_t native = 0;
     ck_assert_ur_ok(urMemGetNativeHandle(img, T.device, &native));
     ur_mem_handle_t wrapped = NULL;
-    ck_assert_ur_ok(
-        urMemImageCreateWithNativeHandle(native, T.context, &rgba8, &d, NULL, &wrapped));
+    ck_assert_ur_ok(urMemImageCreateWithNativeHandle(native, T.context, &image_cases_rgba8, &d,
+                                                     NULL, &wrapped));
     ck_assert_ur_ok(urMemRelease(wrapped));
     ur_mem_handle_t buf = NULL;
     ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, 4096, NULL, &buf));
     ck_assert_ur_ok(urMemGetNativeHandle(buf, T.device, &native)); // a CUdeviceptr
-    ck_assert_ur(urMemImageCreateWithNativeHandle(native, T.context, &rgba8, &d, NULL, &wrapped),
-                 UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    ck_assert_ur(
+        urMemImageCreateWithNativeHandle(native, T.context, &image_cases_rgba8, &d, NULL, &wrapped),
+        UR_RESULT_ERROR_INVALID_MEM_OBJECT);
     void *usm = NULL;
     ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 4096, &usm));
     ck_assert_ur(urMemImageCreateWithNativeHandle((ur_native_handle_t)(uintptr_t)usm, T.context,
-                                                  &rgba8, &d, NULL, &wrapped),
+                                                  &image_cases_rgba8, &d, NULL, &wrapped),
                  UR_RESULT_ERROR_INVALID_MEM_OBJECT);
     ck_assert_ur_ok(urUSMFree(T.context, usm));
     ck_assert_ur_ok(urMemRelease(buf));
@@ -263,7 +106,7 @@ START_TEST(sampler_words_and_surfaces_reach_kernels) {
     ur_program_handle_t p = cudat_built_program("images.ptx", NULL);
     ur_kernel_handle_t k = NULL;
     ck_assert_ur_ok(urKernelCreate(p, "image_args", &k));
-    ur_mem_handle_t img = image(&rgba32f, 2, 2);
+    ur_mem_handle_t img = image_cases_2d(&image_cases_rgba32f, 2, 2);
     unsigned long long *out = NULL;
     ck_assert_ur_ok(urUSMSharedAlloc(T.context, T.device, NULL, NULL, 16, (void **)&out));
     for (int n = 0; n < 2; ++n)
@@ -300,7 +143,7 @@ START_TEST(kernels_write_and_read_through_surfaces) {
     ck_assert_ur_ok(urKernelCreate(p, "surface_fill", &fill));
     ck_assert_ur_ok(urKernelCreate(p, "surface_read", &read));
     enum { W = 6, H = 4 };
-    ur_mem_handle_t img = image(&rgba32f, W, H);
+    ur_mem_handle_t img = image_cases_2d(&image_cases_rgba32f, W, H);
     float zero[W * H * 4] = {0};
     ur_rect_offset_t o0 = {0, 0, 0};
     ur_rect_region_t all = {W, H, 1};
@@ -369,7 +212,7 @@ START_TEST(textures_read_every_mode_as_the_reference) {
     float texels[W * H * 4];
     for (int i = 0; i < W * H * 4; ++i)
         texels[i] = (float)((i * 37) % 97) / 96.0f;
-    ur_mem_handle_t img = image(&rgba32f, W, H);
+    ur_mem_handle_t img = image_cases_2d(&image_cases_rgba32f, W, H);
     ur_rect_offset_t o0 = {0, 0, 0};
     ur_rect_region_t all = {W, H, 1};
     ck_assert_ur_ok(
@@ -447,15 +290,19 @@ END_TEST
 int main(void) {
     Suite *s = suite_create("cuda image");
     TCase *tc = cudat_tcase("urEnqueueMemImageReadWrite");
-    tcase_add_test(tc, every_mapped_format_round_trips_in_every_shape);
+    image_cases_add_transfers(tc, &formats);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urEnqueueMemImageCopy");
-    tcase_add_test(tc, copy_host_pointer_and_copies_between_images);
+    image_cases_add_copies(tc);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urMemImageCreate");
     tcase_add_test(tc, device_reports_image_limits);
-    tcase_add_test(tc, refusals_get_the_spec_results);
+    image_cases_add_creation(tc);
+    tcase_add_test(tc, formats_cuda_cannot_map);
     tcase_add_test(tc, native_handle_must_be_an_array);
+    suite_add_tcase(s, tc);
+    tc = cudat_tcase("urMemImageGetInfo");
+    image_cases_add_info(tc);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urEnqueueKernelLaunchWithArgsExp");
     tcase_add_test(tc, sampler_words_and_surfaces_reach_kernels);

@@ -1,120 +1,19 @@
 // SPDX-License-Identifier: MIT
 // Object lifetimes (docs/shared-code.md, "Object lifetimes") and handle checks of the CUDA
-// adapter: the user's reference count, over-release, wrong-kind handles.
-#include <pthread.h>
-#include <string.h>
-
+// adapter: the cases every adapter shares, in ../common/lifetime_cases.c.
+#include "../common/lifetime_cases.h"
 #include "cudat.h"
-
-START_TEST(event_holds_its_queue_apart_from_the_user) {
-    ur_queue_handle_t q = NULL;
-    ck_assert_ur_ok(urQueueCreate(T.context, T.device, NULL, &q));
-    ur_event_handle_t e = NULL;
-    ck_assert_ur_ok(urEnqueueEventsWait(q, 0, NULL, &e));
-    uint32_t n = 99;
-    ck_assert_ur_ok(urQueueGetInfo(q, UR_QUEUE_INFO_REFERENCE_COUNT, sizeof n, &n, NULL));
-    ck_assert_uint_eq(n, 1); // the event's reference is the adapter's
-    ck_assert_ur_ok(urQueueRelease(q));
-    ck_assert_ur(urQueueRelease(q), UR_RESULT_ERROR_INVALID_QUEUE);
-    ur_queue_handle_t got = NULL;
-    ck_assert_ur_ok(urEventGetInfo(e, UR_EVENT_INFO_COMMAND_QUEUE, sizeof got, &got, NULL));
-    ck_assert_ptr_eq(got, q);
-    ck_assert_ur_ok(urEventWait(1, &e));
-    ck_assert_ur_ok(urEventRelease(e));
-}
-END_TEST
-
-START_TEST(queue_holds_its_context_apart_from_the_user) {
-    ur_context_handle_t c = NULL;
-    ck_assert_ur_ok(urContextCreate(1, &T.device, NULL, &c));
-    ur_queue_handle_t q = NULL;
-    ck_assert_ur_ok(urQueueCreate(c, T.device, NULL, &q));
-    uint32_t n = 99;
-    ck_assert_ur_ok(urContextGetInfo(c, UR_CONTEXT_INFO_REFERENCE_COUNT, sizeof n, &n, NULL));
-    ck_assert_uint_eq(n, 1);
-    ck_assert_ur_ok(urContextRelease(c));
-    ck_assert_ur(urContextRelease(c), UR_RESULT_ERROR_INVALID_CONTEXT);
-    ck_assert_ur_ok(urQueueFinish(q));
-    ck_assert_ur_ok(urQueueRelease(q));
-}
-END_TEST
-
-START_TEST(sub_buffer_holds_its_buffer_apart_from_the_user) {
-    ur_mem_handle_t b = NULL, sub = NULL;
-    ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, 256, NULL, &b));
-    ur_buffer_region_t region = {UR_STRUCTURE_TYPE_BUFFER_REGION, NULL, 0, 64};
-    ck_assert_ur_ok(urMemBufferPartition(b, UR_MEM_FLAG_READ_WRITE, UR_BUFFER_CREATE_TYPE_REGION,
-                                         &region, &sub));
-    ck_assert_ur_ok(urMemRelease(b));
-    ck_assert_ur(urMemRelease(b), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
-    uint8_t data[64];
-    memset(data, 7, sizeof data);
-    ck_assert_ur_ok(
-        urEnqueueMemBufferWrite(T.queue, sub, true, 0, sizeof data, data, 0, NULL, NULL));
-    ck_assert_ur_ok(urMemRelease(sub));
-}
-END_TEST
-
-START_TEST(wrong_kind_handles_get_the_kinds_result) {
-    ur_device_handle_t not_device = (ur_device_handle_t)T.context;
-    ur_queue_handle_t q = NULL;
-    void *p = NULL;
-    ck_assert_ur(urQueueCreate(T.context, not_device, NULL, &q), UR_RESULT_ERROR_INVALID_DEVICE);
-    ck_assert_ur(urUSMDeviceAlloc(T.context, not_device, NULL, NULL, 64, &p),
-                 UR_RESULT_ERROR_INVALID_DEVICE);
-    ck_assert_ur(urQueueFlush((ur_queue_handle_t)T.context), UR_RESULT_ERROR_INVALID_QUEUE);
-    ck_assert_ur(urEventRelease((ur_event_handle_t)T.queue), UR_RESULT_ERROR_INVALID_EVENT);
-    ck_assert_ur(urProgramRetain((ur_program_handle_t)T.queue), UR_RESULT_ERROR_INVALID_PROGRAM);
-    ur_event_handle_t bad = (ur_event_handle_t)T.context;
-    ck_assert_ur(urEnqueueEventsWait(T.queue, 1, &bad, NULL),
-                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
-    ck_assert_ur(urSamplerRetain((ur_sampler_handle_t)T.queue), UR_RESULT_ERROR_INVALID_SAMPLER);
-}
-END_TEST
-
-// ---- many threads on one handle ----
-
-enum { STORM_THREADS = 8, STORM_ROUNDS = 5000 };
-
-static void *retain_release_storm(void *arg) {
-    ur_event_handle_t e = arg;
-    for (int i = 0; i < STORM_ROUNDS; ++i) {
-        if (urEventRetain(e) != UR_RESULT_SUCCESS || urEventRelease(e) != UR_RESULT_SUCCESS)
-            return (void *)1;
-    }
-    return NULL;
-}
-
-START_TEST(retain_release_storm_on_one_event) {
-    ur_event_handle_t e = NULL;
-    ck_assert_ur_ok(urEnqueueEventsWait(T.queue, 0, NULL, &e));
-    pthread_t t[STORM_THREADS];
-    for (int i = 0; i < STORM_THREADS; ++i)
-        ck_assert_int_eq(pthread_create(&t[i], NULL, retain_release_storm, e), 0);
-    for (int i = 0; i < STORM_THREADS; ++i) {
-        void *failed = NULL;
-        pthread_join(t[i], &failed);
-        ck_assert_ptr_null(failed);
-    }
-    uint32_t n = 0;
-    ck_assert_ur_ok(urEventGetInfo(e, UR_EVENT_INFO_REFERENCE_COUNT, sizeof n, &n, NULL));
-    ck_assert_uint_eq(n, 1);
-    ck_assert_ur_ok(urEventRelease(e));
-}
-END_TEST
 
 int main(void) {
     Suite *s = suite_create("cuda lifetimes");
     TCase *tc = cudat_tcase("reference counts");
-    tcase_add_test(tc, event_holds_its_queue_apart_from_the_user);
-    tcase_add_test(tc, queue_holds_its_context_apart_from_the_user);
-    tcase_add_test(tc, sub_buffer_holds_its_buffer_apart_from_the_user);
+    lifetime_cases_add_counts(tc);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("threads");
-    tcase_add_test(tc, retain_release_storm_on_one_event);
+    lifetime_cases_add_threads(tc);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("handles");
-    tcase_add_test(tc, wrong_kind_handles_get_the_kinds_result);
+    lifetime_cases_add_handles(tc);
     suite_add_tcase(s, tc);
     return cudat_main(s, false);
 }

@@ -5,20 +5,6 @@
 
 #include "cudat.h"
 
-static ur_program_build_status_t status_of(ur_program_handle_t p) {
-    ur_program_build_status_t s = UR_PROGRAM_BUILD_STATUS_IN_PROGRESS;
-    ck_assert_ur_ok(
-        urProgramGetBuildInfo(p, T.device, UR_PROGRAM_BUILD_INFO_STATUS, sizeof s, &s, NULL));
-    return s;
-}
-
-static ur_program_binary_type_t binary_type_of(ur_program_handle_t p) {
-    ur_program_binary_type_t t = UR_PROGRAM_BINARY_TYPE_NONE;
-    ck_assert_ur_ok(
-        urProgramGetBuildInfo(p, T.device, UR_PROGRAM_BUILD_INFO_BINARY_TYPE, sizeof t, &t, NULL));
-    return t;
-}
-
 static char *log_of(ur_program_handle_t p) {
     size_t size = 0;
     ck_assert_ur_ok(urProgramGetBuildInfo(p, T.device, UR_PROGRAM_BUILD_INFO_LOG, 0, NULL, &size));
@@ -36,10 +22,10 @@ static ur_program_handle_t program_from_bytes(const void *data, size_t size) {
 
 static void builds_and_runs(const char *file) {
     ur_program_handle_t p = cudat_program(file, NULL);
-    ck_assert_int_eq(status_of(p), UR_PROGRAM_BUILD_STATUS_NONE);
+    ck_assert_int_eq(urc_test_build_status(p, T.device), UR_PROGRAM_BUILD_STATUS_NONE);
     ck_assert_ur_ok(urProgramBuild(T.context, p, NULL));
-    ck_assert_int_eq(status_of(p), UR_PROGRAM_BUILD_STATUS_SUCCESS);
-    ck_assert_int_eq(binary_type_of(p), UR_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    ck_assert_int_eq(urc_test_build_status(p, T.device), UR_PROGRAM_BUILD_STATUS_SUCCESS);
+    ck_assert_int_eq(urc_test_binary_type(p, T.device), UR_PROGRAM_BINARY_TYPE_EXECUTABLE);
     ur_kernel_handle_t k = NULL;
     ck_assert_ur_ok(urKernelCreate(p, "inc_dev_var", &k));
     ck_assert_ur_ok(urKernelRelease(k));
@@ -98,7 +84,7 @@ START_TEST(build_failure_keeps_error_log) {
     ur_program_handle_t p = program_from_bytes(ptx, size);
     free(ptx);
     ck_assert_ur(urProgramBuild(T.context, p, NULL), UR_RESULT_ERROR_PROGRAM_BUILD_FAILURE);
-    ck_assert_int_eq(status_of(p), UR_PROGRAM_BUILD_STATUS_ERROR);
+    ck_assert_int_eq(urc_test_build_status(p, T.device), UR_PROGRAM_BUILD_STATUS_ERROR);
     char *log = log_of(p);
     ck_assert_msg(strstr(log, "rror") != NULL, "log: %s", log);
     free(log);
@@ -116,7 +102,7 @@ START_TEST(compile_failure_keeps_error_log) {
     ur_program_handle_t p = program_from_bytes(ptx, size);
     free(ptx);
     ck_assert_ur(urProgramCompile(T.context, p, NULL), UR_RESULT_ERROR_PROGRAM_BUILD_FAILURE);
-    ck_assert_int_eq(status_of(p), UR_PROGRAM_BUILD_STATUS_ERROR);
+    ck_assert_int_eq(urc_test_build_status(p, T.device), UR_PROGRAM_BUILD_STATUS_ERROR);
     char *log = log_of(p);
     ck_assert_msg(strstr(log, "rror") != NULL, "log: %s", log);
     free(log);
@@ -156,11 +142,12 @@ START_TEST(compile_and_link_two_modules) {
     ur_program_handle_t linked = NULL;
     for (int i = 0; i < 2; ++i) {
         ck_assert_ur_ok(urProgramCompile(T.context, in[i], NULL));
-        ck_assert_int_eq(binary_type_of(in[i]), UR_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+        ck_assert_int_eq(urc_test_binary_type(in[i], T.device),
+                         UR_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
     }
     ck_assert_ur_ok(urProgramLink(T.context, 2, in, NULL, &linked));
-    ck_assert_int_eq(binary_type_of(linked), UR_PROGRAM_BINARY_TYPE_EXECUTABLE);
-    ck_assert_int_eq(status_of(linked), UR_PROGRAM_BUILD_STATUS_SUCCESS);
+    ck_assert_int_eq(urc_test_binary_type(linked, T.device), UR_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    ck_assert_int_eq(urc_test_build_status(linked, T.device), UR_PROGRAM_BUILD_STATUS_SUCCESS);
     ur_kernel_handle_t k = NULL;
     ck_assert_ur_ok(urKernelCreate(linked, "bump_linked", &k));
     ck_assert_ur_ok(urKernelRelease(k));
@@ -191,7 +178,7 @@ START_TEST(link_failure_returns_program_with_log) {
     ck_assert_ur(urProgramLink(T.context, 1, &in, NULL, &linked),
                  UR_RESULT_ERROR_PROGRAM_LINK_FAILURE);
     ck_assert_ptr_nonnull(linked);
-    ck_assert_int_eq(status_of(linked), UR_PROGRAM_BUILD_STATUS_ERROR);
+    ck_assert_int_eq(urc_test_build_status(linked, T.device), UR_PROGRAM_BUILD_STATUS_ERROR);
     char *log = log_of(linked);
     ck_assert_msg(strstr(log, "linked_var") != NULL || strstr(log, "linked_step") != NULL,
                   "log: %s", log);

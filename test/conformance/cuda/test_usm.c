@@ -3,46 +3,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../common/usm_cases.h"
 #include "cudat.h"
-
-START_TEST(alloc_kinds_and_info) {
-    void *h = NULL, *d = NULL, *s = NULL;
-    ck_assert_ur_ok(urUSMHostAlloc(T.context, NULL, NULL, 4096, &h));
-    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 4096, &d));
-    ck_assert_ur_ok(urUSMSharedAlloc(T.context, T.device, NULL, NULL, 4096, &s));
-    void *const ptrs[3] = {h, d, s};
-    const ur_usm_type_t types[3] = {UR_USM_TYPE_HOST, UR_USM_TYPE_DEVICE, UR_USM_TYPE_SHARED};
-    for (int i = 0; i < 3; ++i) {
-        ur_usm_type_t type = UR_USM_TYPE_UNKNOWN;
-        void *base = NULL;
-        size_t size = 0;
-        ck_assert_ur_ok(urUSMGetMemAllocInfo(T.context, (char *)ptrs[i] + 100,
-                                             UR_USM_ALLOC_INFO_TYPE, sizeof type, &type, NULL));
-        ck_assert_ur_ok(urUSMGetMemAllocInfo(T.context, (char *)ptrs[i] + 100,
-                                             UR_USM_ALLOC_INFO_BASE_PTR, sizeof base, &base, NULL));
-        ck_assert_ur_ok(urUSMGetMemAllocInfo(T.context, ptrs[i], UR_USM_ALLOC_INFO_SIZE,
-                                             sizeof size, &size, NULL));
-        ck_assert_int_eq(type, types[i]);
-        ck_assert_ptr_eq(base, ptrs[i]);
-        ck_assert_uint_ge(size, 4096);
-    }
-    ur_device_handle_t dev = NULL;
-    ck_assert_ur_ok(
-        urUSMGetMemAllocInfo(T.context, d, UR_USM_ALLOC_INFO_DEVICE, sizeof dev, &dev, NULL));
-    ck_assert_ptr_eq(dev, T.device);
-    for (int i = 0; i < 3; ++i)
-        ck_assert_ur_ok(urUSMFree(T.context, ptrs[i]));
-}
-END_TEST
-
-START_TEST(alloc_info_of_unknown_pointer) {
-    int local = 0;
-    ur_usm_type_t type = UR_USM_TYPE_HOST;
-    ck_assert_ur_ok(
-        urUSMGetMemAllocInfo(T.context, &local, UR_USM_ALLOC_INFO_TYPE, sizeof type, &type, NULL));
-    ck_assert_int_eq(type, UR_USM_TYPE_UNKNOWN);
-}
-END_TEST
 
 START_TEST(alloc_alignment_rules) {
     void *p = NULL;
@@ -68,28 +30,6 @@ START_TEST(host_alloc_beyond_device_memory_refused) {
     ck_assert_ur(urUSMHostAlloc(T.context, NULL, NULL, SIZE_MAX / 2 + 1, &p),
                  UR_RESULT_ERROR_INVALID_USM_SIZE);
     ck_assert_ptr_null(p);
-}
-END_TEST
-
-// USM commands are checked against the allocation that holds their pointer, without overflow.
-START_TEST(usm_ranges_past_their_allocation_refused) {
-    void *d = NULL;
-    uint8_t host[128] = {0};
-    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 64, &d));
-    uint8_t *end = (uint8_t *)d + 64;
-    ck_assert_ur(urEnqueueUSMMemcpy(T.queue, true, d, host, 65, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urEnqueueUSMMemcpy(T.queue, true, host, end - 8, 16, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urEnqueueUSMFill(T.queue, d, 1, host, SIZE_MAX, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urEnqueueUSMPrefetch(T.queue, (uint8_t *)d + 1, 64,
-                                      UR_USM_MIGRATION_FLAG_HOST_TO_DEVICE, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urEnqueueUSMMemcpy2D(T.queue, true, d, 32, host, 32, 32, 3, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur_ok(urEnqueueUSMMemcpy2D(T.queue, true, d, 32, host, 32, 32, 2, 0, NULL, NULL));
-    ck_assert_ur_ok(urUSMFree(T.context, d));
 }
 END_TEST
 
@@ -188,17 +128,16 @@ END_TEST
 int main(void) {
     Suite *s = suite_create("cuda usm");
     TCase *tc = cudat_tcase("urUSMDeviceAlloc");
-    tcase_add_test(tc, alloc_kinds_and_info);
     tcase_add_test(tc, alloc_alignment_rules);
     tcase_add_test(tc, device_alloc_beyond_device_is_invalid_size);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urUSMSharedAlloc");
     tcase_add_test(tc, shared_alloc_beyond_free_memory_refused);
     tcase_add_test(tc, host_alloc_beyond_device_memory_refused);
-    tcase_add_test(tc, usm_ranges_past_their_allocation_refused);
+    usm_cases_add_ranges(tc);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urUSMGetMemAllocInfo");
-    tcase_add_test(tc, alloc_info_of_unknown_pointer);
+    usm_cases_add_info(tc);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urUSMFree");
     tcase_add_test(tc, free_unknown_pointer_is_invalid);

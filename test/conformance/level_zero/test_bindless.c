@@ -53,21 +53,6 @@ static ur_image_desc_t shape(ur_mem_type_t t, size_t e[3]) {
     }
 }
 
-static ur_exp_image_mem_native_handle_t alloc_image(const ur_image_format_t *f,
-                                                    const ur_image_desc_t *d) {
-    ur_exp_image_mem_native_handle_t m = 0;
-    ck_assert_ur_ok(urBindlessImagesImageAllocateExp(T.context, T.device, f, d, &m));
-    ck_assert(m != 0);
-    return m;
-}
-
-static ur_exp_image_copy_region_t region(size_t sx, size_t sy, size_t sz, size_t dx, size_t dy,
-                                         size_t dz, size_t w, size_t h, size_t d) {
-    ur_exp_image_copy_region_t r = {
-        UR_STRUCTURE_TYPE_EXP_IMAGE_COPY_REGION, NULL, {sx, sy, sz}, {dx, dy, dz}, {w, h, d}};
-    return r;
-}
-
 static ur_result_t copy(const void *src, void *dst, const ur_image_desc_t *sd,
                         const ur_image_desc_t *dd, const ur_image_format_t *f,
                         ur_exp_image_copy_region_t r, ur_exp_image_copy_flags_t flags,
@@ -122,7 +107,8 @@ START_TEST(every_shape_round_trips_through_two_images) {
     ur_mem_type_t t = shapes[_i];
     size_t e[3];
     ur_image_desc_t d = shape(t, e);
-    ur_exp_image_mem_native_handle_t a = alloc_image(&rgba8, &d), b = alloc_image(&rgba8, &d);
+    ur_exp_image_mem_native_handle_t a = urc_test_image_alloc(T.context, T.device, &rgba8, &d),
+                                     b = urc_test_image_alloc(T.context, T.device, &rgba8, &d);
     ck_assert_uint_eq(info_size(a, UR_IMAGE_INFO_WIDTH), 6);
     ck_assert_uint_eq(info_size(a, UR_IMAGE_INFO_HEIGHT), d.height);
     ck_assert_uint_eq(info_size(a, UR_IMAGE_INFO_DEPTH), d.depth);
@@ -147,14 +133,15 @@ START_TEST(every_shape_round_trips_through_two_images) {
     for (size_t i = 0; i < bytes; ++i)
         src[i] = pattern(i);
     ur_image_desc_t host = d;
-    ck_assert_ur_ok(copy(
-        src, (void *)a, &host, &d, &rgba8, region(0, 0, 0, 0, 0, 0, e[0] * es, e[1], e[2]),
-        UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL));
+    ck_assert_ur_ok(copy(src, (void *)a, &host, &d, &rgba8,
+                         urc_test_copy_region(0, 0, 0, 0, 0, 0, e[0] * es, e[1], e[2]),
+                         UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
+                         UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL));
     // Image to image: the box from x 1, row 1 (where there are rows), the last slice.
     size_t w = e[0] - 1, h = e[1] > 1 ? e[1] - 1 : 1, y = e[1] > 1 ? 1 : 0, z = e[2] - 1;
     ur_event_handle_t ev = NULL;
     ck_assert_ur_ok(copy((void *)a, (void *)b, &d, &d, &rgba8,
-                         region(es, y, z, 0, 0, 0, w * es, h, 1),
+                         urc_test_copy_region(es, y, z, 0, 0, 0, w * es, h, 1),
                          UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_DEVICE,
                          UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_IMAGE, &ev));
     ck_assert_int_eq(l0t_command(ev), UR_COMMAND_MEM_IMAGE_COPY);
@@ -163,9 +150,9 @@ START_TEST(every_shape_round_trips_through_two_images) {
     ur_image_desc_t wide = desc(UR_MEM_TYPE_IMAGE2D, w, h, 0, 0);
     wide.rowPitch = (w + 3) * es;
     memset(back, 0xEE, bytes * 4);
-    ck_assert_ur_ok(copy((void *)b, back, &d, &wide, &rgba8, region(0, 0, 0, 0, 0, 0, w * es, h, 1),
-                         UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
-                         UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM, NULL));
+    ck_assert_ur_ok(copy(
+        (void *)b, back, &d, &wide, &rgba8, urc_test_copy_region(0, 0, 0, 0, 0, 0, w * es, h, 1),
+        UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST, UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM, NULL));
     ck_assert_ur_ok(urQueueFinish(T.queue));
     for (size_t r = 0; r < h; ++r)
         for (size_t x = 0; x < w * es; ++x) {
@@ -199,16 +186,17 @@ START_TEST(pitched_usm_holds_images) {
     float src[15], back[15], mid[15];
     for (size_t i = 0; i < 15; ++i)
         src[i] = (float)i * 1.5f;
-    ck_assert_ur_ok(copy(src, usm, &host, &pd, &r32f, region(0, 0, 0, 0, 0, 0, w * es, h, 1),
-                         UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
-                         UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, NULL));
-    ur_exp_image_mem_native_handle_t img = alloc_image(&r32f, &host);
     ck_assert_ur_ok(copy(
-        usm, (void *)img, &pd, &host, &r32f, region(0, 0, 0, 0, 0, 0, w * es, h, 1),
+        src, usm, &host, &pd, &r32f, urc_test_copy_region(0, 0, 0, 0, 0, 0, w * es, h, 1),
+        UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, NULL));
+    ur_exp_image_mem_native_handle_t img = urc_test_image_alloc(T.context, T.device, &r32f, &host);
+    ck_assert_ur_ok(copy(
+        usm, (void *)img, &pd, &host, &r32f, urc_test_copy_region(0, 0, 0, 0, 0, 0, w * es, h, 1),
         UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL));
-    ck_assert_ur_ok(copy(
-        (void *)img, back, &host, &host, &r32f, region(0, 0, 0, 0, 0, 0, w * es, h, 1),
-        UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST, UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM, NULL));
+    ck_assert_ur_ok(copy((void *)img, back, &host, &host, &r32f,
+                         urc_test_copy_region(0, 0, 0, 0, 0, 0, w * es, h, 1),
+                         UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
+                         UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM, NULL));
     ck_assert_ur_ok(urQueueFinish(T.queue));
     ck_assert_mem_eq(back, src, sizeof src);
 
@@ -236,14 +224,14 @@ START_TEST(pitched_usm_holds_images) {
     for (size_t i = 0; i < 15; ++i)
         mid[i] = -1.0f;
     ck_assert_ur_ok(copy(
-        mid, (void *)img, &host, &host, &r32f, region(0, 0, 0, 0, 0, 0, w * es, h, 1),
+        mid, (void *)img, &host, &host, &r32f, urc_test_copy_region(0, 0, 0, 0, 0, 0, w * es, h, 1),
         UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL));
     ck_assert_ur_ok(copy(
-        (void *)img, usm, &host, &pd, &r32f, region(0, 0, 0, es, 1, 0, 2 * es, 2, 1),
+        (void *)img, usm, &host, &pd, &r32f, urc_test_copy_region(0, 0, 0, es, 1, 0, 2 * es, 2, 1),
         UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_DEVICE, UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM, NULL));
-    ck_assert_ur_ok(copy(usm, back, &pd, &host, &r32f, region(0, 0, 0, 0, 0, 0, w * es, h, 1),
-                         UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
-                         UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, NULL));
+    ck_assert_ur_ok(copy(
+        usm, back, &pd, &host, &r32f, urc_test_copy_region(0, 0, 0, 0, 0, 0, w * es, h, 1),
+        UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, NULL));
     ck_assert_ur_ok(urQueueFinish(T.queue));
     for (size_t r = 0; r < h; ++r)
         for (size_t c = 0; c < w; ++c) {
@@ -266,9 +254,9 @@ START_TEST(host_to_host_copies_boxes) {
     memset(dst, 0, sizeof dst);
     ur_image_desc_t sd = desc(UR_MEM_TYPE_IMAGE2D, 4, 3, 0, 0), dd = sd;
     dd.rowPitch = 8 * 4;
-    ck_assert_ur_ok(copy(src, dst, &sd, &dd, &rgba8, region(4, 1, 0, 0, 0, 0, 8, 2, 1),
-                         UR_EXP_IMAGE_COPY_FLAG_HOST_TO_HOST,
-                         UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, NULL));
+    ck_assert_ur_ok(
+        copy(src, dst, &sd, &dd, &rgba8, urc_test_copy_region(4, 1, 0, 0, 0, 0, 8, 2, 1),
+             UR_EXP_IMAGE_COPY_FLAG_HOST_TO_HOST, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, NULL));
     ck_assert_ur_ok(urQueueFinish(T.queue));
     for (size_t r = 0; r < 2; ++r)
         ck_assert_mem_eq(dst + r * 32, src + (r + 1) * 16 + 4, 8);
@@ -277,7 +265,8 @@ END_TEST
 
 START_TEST(refusals_get_clear_results) {
     ur_image_desc_t d = desc(UR_MEM_TYPE_IMAGE2D, 4, 4, 0, 0);
-    ur_exp_image_mem_native_handle_t m = alloc_image(&rgba8, &d), bogus = 0x1234;
+    ur_exp_image_mem_native_handle_t m = urc_test_image_alloc(T.context, T.device, &rgba8, &d),
+                                     bogus = 0x1234;
     ur_exp_image_native_handle_t h = 0;
     uint8_t host[64] = {0};
     // Values never made, freed, or of the other kind.
@@ -289,7 +278,8 @@ START_TEST(refusals_get_clear_results) {
     size_t v;
     ck_assert_ur(urBindlessImagesImageGetInfoExp(T.context, bogus, UR_IMAGE_INFO_WIDTH, &v, NULL),
                  UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(copy(host, (void *)bogus, &d, &d, &rgba8, region(0, 0, 0, 0, 0, 0, 16, 4, 1),
+    ck_assert_ur(copy(host, (void *)bogus, &d, &d, &rgba8,
+                      urc_test_copy_region(0, 0, 0, 0, 0, 0, 16, 4, 1),
                       UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
                       UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL),
                  UR_RESULT_ERROR_INVALID_VALUE);
@@ -318,20 +308,24 @@ START_TEST(refusals_get_clear_results) {
     ck_assert_ur(urBindlessImagesSampledImageCreateExp(T.context, T.device, m, &rgba8, &d, &sd, &h),
                  UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
     // Boxes outside a side, bad directions, a host side called an image.
-    ck_assert_ur(copy(host, (void *)m, &d, &d, &rgba8, region(0, 0, 0, 4, 0, 0, 16, 4, 1),
+    ck_assert_ur(copy(host, (void *)m, &d, &d, &rgba8,
+                      urc_test_copy_region(0, 0, 0, 4, 0, 0, 16, 4, 1),
                       UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
                       UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL),
                  UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(copy(host, (void *)m, &d, &d, &rgba8, region(0, 0, 0, 0, 0, 0, 16, 4, 1),
+    ck_assert_ur(copy(host, (void *)m, &d, &d, &rgba8,
+                      urc_test_copy_region(0, 0, 0, 0, 0, 0, 16, 4, 1),
                       UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE | UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
                       UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL),
                  UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(copy((void *)m, host, &d, &d, &rgba8, region(0, 0, 0, 0, 0, 0, 16, 4, 1),
+    ck_assert_ur(copy((void *)m, host, &d, &d, &rgba8,
+                      urc_test_copy_region(0, 0, 0, 0, 0, 0, 16, 4, 1),
                       UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
                       UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM, NULL),
                  UR_RESULT_ERROR_INVALID_VALUE);
     // Device memory that is not USM.
-    ck_assert_ur(copy(host, (void *)m, &d, &d, &rgba8, region(0, 0, 0, 0, 0, 0, 16, 4, 1),
+    ck_assert_ur(copy(host, (void *)m, &d, &d, &rgba8,
+                      urc_test_copy_region(0, 0, 0, 0, 0, 0, 16, 4, 1),
                       UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_DEVICE,
                       UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL),
                  UR_RESULT_ERROR_INVALID_VALUE);
@@ -341,7 +335,8 @@ START_TEST(refusals_get_clear_results) {
                  UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur(urBindlessImagesUnsampledImageCreateExp(T.context, T.device, m, &rgba8, &d, &h),
                  UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(copy(host, (void *)m, &d, &d, &rgba8, region(0, 0, 0, 0, 0, 0, 16, 4, 1),
+    ck_assert_ur(copy(host, (void *)m, &d, &d, &rgba8,
+                      urc_test_copy_region(0, 0, 0, 0, 0, 0, 16, 4, 1),
                       UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
                       UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL),
                  UR_RESULT_ERROR_INVALID_VALUE);
@@ -485,9 +480,9 @@ START_TEST(external_memory_maps_as_linear_memory_and_images) {
     ck_assert_ur_ok(
         urBindlessImagesMapExternalArrayExp(T.context, T.device, &rgba8, &d, ext, &img));
     uint8_t pixels[8 * 4 * 4];
-    ck_assert_ur_ok(copy((void *)img, pixels, &d, &d, &rgba8, region(0, 0, 0, 0, 0, 0, w * 4, h, 1),
-                         UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
-                         UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM, NULL));
+    ck_assert_ur_ok(copy(
+        (void *)img, pixels, &d, &d, &rgba8, urc_test_copy_region(0, 0, 0, 0, 0, 0, w * 4, h, 1),
+        UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST, UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM, NULL));
     ck_assert_ur_ok(urQueueFinish(T.queue));
     ck_assert_mem_eq(pixels, file, sizeof pixels);
     ur_image_desc_t huge = desc(UR_MEM_TYPE_IMAGE2D, 64, 64, 0, 0);
@@ -566,7 +561,7 @@ static void *image_worker(void *arg) {
             return (void *)"make";
         for (size_t i = 0; i < sizeof src; ++i)
             src[i] = (uint8_t)(id * 31 + (uintptr_t)round + i);
-        ur_exp_image_copy_region_t r = region(0, 0, 0, 0, 0, 0, 32, 2, 1);
+        ur_exp_image_copy_region_t r = urc_test_copy_region(0, 0, 0, 0, 0, 0, 32, 2, 1);
         ur_event_handle_t ev = NULL;
         if (copy(src, (void *)m, &d, &d, &rgba8, r, UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
                  UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, NULL) != UR_RESULT_SUCCESS ||

@@ -227,26 +227,6 @@ static ur_exp_command_buffer_handle_t make_updatable_cb(void) {
     return cb;
 }
 
-static ur_exp_command_buffer_update_kernel_launch_desc_t
-update_of(ur_exp_command_buffer_command_handle_t cmd) {
-    ur_exp_command_buffer_update_kernel_launch_desc_t u = {
-        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_KERNEL_LAUNCH_DESC,
-        NULL,
-        cmd,
-        NULL,
-        0,
-        0,
-        0,
-        1,
-        NULL,
-        NULL,
-        NULL,
-        NULL,
-        NULL,
-        NULL};
-    return u;
-}
-
 // What the newest recorded launch must show.
 typedef struct expected_t {
     const char *kernel;
@@ -299,17 +279,12 @@ START_TEST(updates_between_replays) {
     ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
     expected_t e = {"add_value", a, 1, 16, N / 16, 0};
     for (int run = 0; run < 200; ++run) {
-        ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
+        ur_exp_command_buffer_update_kernel_launch_desc_t u = urc_test_update_of(cmd);
         int nv = run;
         void *np = run % 2 ? b : a;
         size_t ng = run % 3 ? N / 2 : N, nl = run % 3 ? 8 : 32, noff = (size_t)run;
-        ur_exp_command_buffer_update_value_arg_desc_t val = {
-            UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC,
-            NULL,
-            1,
-            sizeof nv,
-            NULL,
-            &nv};
+        ur_exp_command_buffer_update_value_arg_desc_t val =
+            urc_test_update_value(1, sizeof nv, &nv);
         ur_exp_command_buffer_update_pointer_arg_desc_t ptr = {
             UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_POINTER_ARG_DESC, NULL, 0, NULL, &np};
         switch (run % 5) {
@@ -378,9 +353,9 @@ START_TEST(update_is_whole_or_nothing) {
     // The second description asks for a local size that does not divide the global size.
     int nv = 40;
     size_t bad_local = 7;
-    ur_exp_command_buffer_update_value_arg_desc_t val = {
-        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC, NULL, 1, sizeof nv, NULL, &nv};
-    ur_exp_command_buffer_update_kernel_launch_desc_t u[2] = {update_of(c1), update_of(c2)};
+    ur_exp_command_buffer_update_value_arg_desc_t val = urc_test_update_value(1, sizeof nv, &nv);
+    ur_exp_command_buffer_update_kernel_launch_desc_t u[2] = {urc_test_update_of(c1),
+                                                              urc_test_update_of(c2)};
     u[0].numNewValueArgs = 1;
     u[0].pNewValueArgList = &val;
     u[1].pNewGlobalWorkSize = &global;
@@ -545,7 +520,7 @@ START_TEST(update_bad_input) {
         other, k, 1, NULL, &global, NULL, 2, args, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, &theirs));
     ck_assert_ur_ok(urCommandBufferAppendKernelLaunchWithArgsExp(
         fixed, k, 1, NULL, &global, NULL, 2, args, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, NULL));
-    ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
+    ur_exp_command_buffer_update_kernel_launch_desc_t u = urc_test_update_of(cmd);
     // Not finalized yet.
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u),
                  UR_RESULT_ERROR_INVALID_OPERATION);
@@ -556,7 +531,7 @@ START_TEST(update_bad_input) {
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(fixed, 1, &u),
                  UR_RESULT_ERROR_INVALID_OPERATION);
     // A command of another buffer.
-    ur_exp_command_buffer_update_kernel_launch_desc_t w = update_of(theirs);
+    ur_exp_command_buffer_update_kernel_launch_desc_t w = urc_test_update_of(theirs);
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &w),
                  UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP);
     // A kernel not given as an alternative at append.
@@ -566,8 +541,7 @@ START_TEST(update_bad_input) {
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u), UR_RESULT_ERROR_INVALID_VALUE);
     u.hNewKernel = NULL;
     // An argument index the kernel does not have.
-    ur_exp_command_buffer_update_value_arg_desc_t val = {
-        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC, NULL, 5, sizeof v, NULL, &v};
+    ur_exp_command_buffer_update_value_arg_desc_t val = urc_test_update_value(5, sizeof v, &v);
     u.numNewValueArgs = 1;
     u.pNewValueArgList = &val;
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u),

@@ -6,67 +6,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "../common/event_callback_cases.h"
 #include "l0t.h"
 
 // ---- helpers ----
-
-// What the callbacks saw; a callback bumps `calls` and signals.
-typedef struct seen_t {
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    int calls;
-    int by_status[4]; // indexed by ur_execution_info_t
-    ur_event_handle_t event;
-    ur_event_status_t status_then; // the event's status when a COMPLETE callback ran
-} seen_t;
-
-// One per test (each runs in its own process); the teardown waits for every callback.
-static seen_t seen;
-
-static seen_t *seen_new(void) {
-    seen_t *s = &seen;
-    memset(s, 0, sizeof *s);
-    pthread_mutex_init(&s->lock, NULL);
-    pthread_cond_init(&s->cond, NULL);
-    s->status_then = UR_EVENT_STATUS_ERROR;
-    return s;
-}
-
-static void on_event(ur_event_handle_t ev, ur_execution_info_t status, void *data) {
-    seen_t *s = data;
-    ur_event_status_t now = UR_EVENT_STATUS_ERROR;
-    if (status == UR_EXECUTION_INFO_COMPLETE)
-        (void)urEventGetInfo(ev, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof now, &now, NULL);
-    pthread_mutex_lock(&s->lock);
-    s->event = ev;
-    if (status == UR_EXECUTION_INFO_COMPLETE)
-        s->status_then = now;
-    if ((unsigned)status < 4)
-        s->by_status[status]++;
-    s->calls++;
-    pthread_cond_broadcast(&s->cond);
-    pthread_mutex_unlock(&s->lock);
-}
-
-static int seen_calls(seen_t *s) {
-    pthread_mutex_lock(&s->lock);
-    int n = s->calls;
-    pthread_mutex_unlock(&s->lock);
-    return n;
-}
-
-// Waits up to 10 s for `calls` callbacks; returns how many ran.
-static int seen_wait(seen_t *s, int calls) {
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 10;
-    pthread_mutex_lock(&s->lock);
-    while (s->calls < calls && pthread_cond_timedwait(&s->cond, &s->lock, &until) == 0) {
-    }
-    int n = s->calls;
-    pthread_mutex_unlock(&s->lock);
-    return n;
-}
 
 static void sleep_ms(long ms) {
     nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000L}, NULL);
@@ -182,24 +125,6 @@ START_TEST(callback_every_status) {
 }
 END_TEST
 
-// UR's CTS "EventAlreadyCompleted".
-START_TEST(callback_on_completed_event) {
-    seen_t *s = seen_new();
-    ur_event_handle_t ev = NULL;
-    ck_assert_ur_ok(urEnqueueEventsWait(T.queue, 0, NULL, &ev));
-    ck_assert_ur_ok(urEventWait(1, &ev));
-    ck_assert_ur_ok(urEventSetCallback(ev, UR_EXECUTION_INFO_COMPLETE, on_event, s));
-    ck_assert_ur_ok(urEventRelease(ev));
-    ck_assert_int_eq(seen_wait(s, 1), 1);
-}
-END_TEST
-
-// A callback may call UR, including registering another callback on the same event.
-static void register_again(ur_event_handle_t ev, ur_execution_info_t status, void *data) {
-    (void)status;
-    ck_assert_ur_ok(urEventSetCallback(ev, UR_EXECUTION_INFO_COMPLETE, on_event, data));
-}
-
 START_TEST(callback_registers_another) {
     seen_t *s = seen_new();
     gated_t g = gated_copy(T.queue);
@@ -226,18 +151,6 @@ START_TEST(callback_releases_the_event) {
     ck_assert_int_eq(seen_wait(s, 1), 1);
     ck_assert_int_eq(s->status_then, UR_EVENT_STATUS_COMPLETE);
     gated_free(&g);
-}
-END_TEST
-
-START_TEST(callback_queued_is_unsupported) {
-    seen_t *s = seen_new();
-    ur_event_handle_t ev = NULL;
-    ck_assert_ur_ok(urEnqueueEventsWait(T.queue, 0, NULL, &ev));
-    ck_assert_ur(urEventSetCallback(ev, UR_EXECUTION_INFO_QUEUED, on_event, s),
-                 UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
-    ck_assert_ur_ok(urEventRelease(ev));
-    sleep_ms(10);
-    ck_assert_int_eq(seen_calls(s), 0);
 }
 END_TEST
 
@@ -351,14 +264,16 @@ static Suite *suite(void) {
     const urc_test_case_t cases[] = {
         {"urEventSetCallback",
          {callback_complete_after_release, callback_complete_waits_for_the_command,
-          callback_every_status, callback_on_completed_event, callback_registers_another,
-          callback_releases_the_event, callback_queued_is_unsupported}},
+          callback_every_status, callback_registers_another, callback_releases_the_event}},
         {"urEventSetCallback",
          {callback_needs_an_event, callback_on_a_native_event, callback_executes_a_pending_batch,
           callbacks_from_many_threads}},
         {"urAdapterRelease", {last_adapter_release_waits_for_callbacks}},
     };
     urc_test_add_cases(s, tcase, cases, sizeof cases / sizeof cases[0]);
+    TCase *shared = tcase("urEventSetCallback");
+    event_callback_cases_add(shared);
+    suite_add_tcase(s, shared);
     return s;
 }
 

@@ -1,33 +1,15 @@
 // SPDX-License-Identifier: MIT
 // Object lifetimes (docs/shared-code.md, "Object lifetimes") and handle checks of the Level Zero
-// adapter over the simulated driver: the user's reference count, over-release, wrong-kind and
-// cross-context handles. Runs with immediate and with regular command lists.
+// adapter over the simulated driver: the cases every adapter shares
+// (../common/lifetime_cases.c), and over-release of pending events, a kernel's program,
+// cross-context handles and callbacks racing releases. Runs with immediate and with regular
+// command lists.
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
+#include "../common/lifetime_cases.h"
 #include "l0t.h"
-
-static uint32_t event_refs(ur_event_handle_t e) {
-    uint32_t n = 99;
-    ck_assert_ur_ok(urEventGetInfo(e, UR_EVENT_INFO_REFERENCE_COUNT, sizeof n, &n, NULL));
-    return n;
-}
-
-// The queue keeps its last event and every pending one; those are the adapter's references,
-// not the user's (reported 2 or 3 before).
-START_TEST(event_reference_count_is_the_users) {
-    ur_event_handle_t e = NULL;
-    ck_assert_ur_ok(urEnqueueEventsWait(T.queue, 0, NULL, &e));
-    ck_assert_uint_eq(event_refs(e), 1);
-    ck_assert_ur_ok(urEventRetain(e));
-    ck_assert_uint_eq(event_refs(e), 2);
-    ck_assert_ur_ok(urEventRelease(e));
-    ck_assert_uint_eq(event_refs(e), 1);
-    ck_assert_ur_ok(urQueueFinish(T.queue));
-    ck_assert_ur_ok(urEventRelease(e));
-}
-END_TEST
 
 // Released by the user while its command is held back: the queue still holds the event, so a
 // second release is refused instead of freeing it under the queue.
@@ -44,21 +26,6 @@ START_TEST(over_release_of_a_pending_event_is_refused) {
 }
 END_TEST
 
-START_TEST(event_holds_its_queue_apart_from_the_user) {
-    ur_queue_handle_t q = l0t_queue(0);
-    ur_event_handle_t e = NULL;
-    ck_assert_ur_ok(urEnqueueEventsWait(q, 0, NULL, &e));
-    ck_assert_ur_ok(urQueueRelease(q));
-    ck_assert_ur(urQueueRelease(q), UR_RESULT_ERROR_INVALID_QUEUE);
-    ck_assert_ur(urQueueRetain(q), UR_RESULT_SUCCESS); // handed out again: the user's once more
-    ck_assert_ur_ok(urQueueRelease(q));
-    ur_queue_handle_t got = NULL;
-    ck_assert_ur_ok(urEventGetInfo(e, UR_EVENT_INFO_COMMAND_QUEUE, sizeof got, &got, NULL));
-    ck_assert_ptr_eq(got, q);
-    ck_assert_ur_ok(urEventRelease(e));
-}
-END_TEST
-
 START_TEST(kernel_holds_its_program_apart_from_the_user) {
     ur_program_handle_t p = l0t_built("add_one.spv");
     ur_kernel_handle_t k = NULL;
@@ -69,23 +36,6 @@ START_TEST(kernel_holds_its_program_apart_from_the_user) {
     ck_assert_ur_ok(urProgramGetInfo(p, UR_PROGRAM_INFO_REFERENCE_COUNT, sizeof n, &n, NULL));
     ck_assert_uint_eq(n, 0);
     ck_assert_ur_ok(urKernelRelease(k));
-}
-END_TEST
-
-START_TEST(wrong_kind_handles_get_the_kinds_result) {
-    ur_device_handle_t not_device = (ur_device_handle_t)T.context;
-    ur_queue_handle_t q = NULL;
-    void *p = NULL;
-    ck_assert_ur(urQueueCreate(T.context, not_device, NULL, &q), UR_RESULT_ERROR_INVALID_DEVICE);
-    ck_assert_ur(urUSMSharedAlloc(T.context, not_device, NULL, NULL, 64, &p),
-                 UR_RESULT_ERROR_INVALID_DEVICE);
-    ck_assert_ur(urQueueFinish((ur_queue_handle_t)T.context), UR_RESULT_ERROR_INVALID_QUEUE);
-    ck_assert_ur(urEventRetain((ur_event_handle_t)T.queue), UR_RESULT_ERROR_INVALID_EVENT);
-    ck_assert_ur(urMemRelease((ur_mem_handle_t)T.queue), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
-    ur_event_handle_t bad = (ur_event_handle_t)T.context;
-    ck_assert_ur(urEnqueueEventsWait(T.queue, 1, &bad, NULL),
-                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
-    ck_assert_ur(urSamplerRelease((ur_sampler_handle_t)T.queue), UR_RESULT_ERROR_INVALID_SAMPLER);
 }
 END_TEST
 
@@ -115,35 +65,6 @@ START_TEST(objects_of_another_context_are_refused) {
 END_TEST
 
 // ---- many threads on one handle ----
-
-enum { STORM_THREADS = 8, STORM_ROUNDS = 5000 };
-
-static void *retain_release_storm(void *arg) {
-    ur_event_handle_t e = arg;
-    for (int i = 0; i < STORM_ROUNDS; ++i) {
-        if (urEventRetain(e) != UR_RESULT_SUCCESS || urEventRelease(e) != UR_RESULT_SUCCESS)
-            return (void *)1;
-    }
-    return NULL;
-}
-
-START_TEST(retain_release_storm_on_one_event) {
-    ur_event_handle_t e = NULL;
-    ck_assert_ur_ok(urEnqueueEventsWait(T.queue, 0, NULL, &e));
-    pthread_t t[STORM_THREADS];
-    for (int i = 0; i < STORM_THREADS; ++i)
-        ck_assert_int_eq(pthread_create(&t[i], NULL, retain_release_storm, e), 0);
-    for (int i = 0; i < STORM_THREADS; ++i) {
-        void *failed = NULL;
-        pthread_join(t[i], &failed);
-        ck_assert_ptr_null(failed);
-    }
-    uint32_t n = 0;
-    ck_assert_ur_ok(urEventGetInfo(e, UR_EVENT_INFO_REFERENCE_COUNT, sizeof n, &n, NULL));
-    ck_assert_uint_eq(n, 1);
-    ck_assert_ur_ok(urEventRelease(e));
-}
-END_TEST
 
 // Callbacks pending on gated events while other threads release those events: every callback
 // runs once, with a live event.
@@ -212,17 +133,16 @@ END_TEST
 int main(void) {
     Suite *s = suite_create("level zero lifetimes");
     TCase *tc = l0t_tcase("reference counts");
-    tcase_add_test(tc, event_reference_count_is_the_users);
+    lifetime_cases_add_counts(tc);
     tcase_add_test(tc, over_release_of_a_pending_event_is_refused);
-    tcase_add_test(tc, event_holds_its_queue_apart_from_the_user);
     tcase_add_test(tc, kernel_holds_its_program_apart_from_the_user);
     suite_add_tcase(s, tc);
     tc = l0t_tcase("threads");
-    tcase_add_test(tc, retain_release_storm_on_one_event);
+    lifetime_cases_add_threads(tc);
     tcase_add_test(tc, releases_race_callbacks);
     suite_add_tcase(s, tc);
     tc = l0t_tcase("handles");
-    tcase_add_test(tc, wrong_kind_handles_get_the_kinds_result);
+    lifetime_cases_add_handles(tc);
     tcase_add_test(tc, objects_of_another_context_are_refused);
     suite_add_tcase(s, tc);
     return l0t_main(s);

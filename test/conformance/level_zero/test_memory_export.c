@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../common/memory_export_cases.h"
 #include "l0t.h"
 
 static const ur_exp_external_mem_type_t fd_type = UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD;
@@ -60,74 +61,15 @@ START_TEST(aligned) {
 }
 END_TEST
 
+// Memory made for one handle type is exported as that type only.
 START_TEST(bad_arguments) {
     void *p = NULL;
     int fd = -1;
-    ck_assert_ur(urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, 0, fd_type, &p),
-                 UR_RESULT_ERROR_INVALID_USM_SIZE);
-    ck_assert_ur(urMemoryExportAllocExportableMemoryExp(T.context, T.device, 6, 64, fd_type, &p),
-                 UR_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
-    ck_assert_ur(
-        urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, SIZE_MAX / 2, fd_type, &p),
-        UR_RESULT_ERROR_UNSUPPORTED_SIZE);
-    ck_assert_ur(urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, 64,
-                                                        UR_EXP_EXTERNAL_MEM_TYPE_WIN32_NT, &p),
-                 UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
-    ck_assert_ur(urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, 64,
-                                                        (ur_exp_external_mem_type_t)5, &p),
-                 UR_RESULT_ERROR_INVALID_ENUMERATION);
-    void *plain = NULL;
-    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 64, &plain));
-    ck_assert_ur(urMemoryExportExportMemoryHandleExp(T.context, T.device, fd_type, plain, &fd),
-                 UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(urMemoryExportFreeExportableMemoryExp(T.context, T.device, plain),
-                 UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur_ok(urUSMFree(T.context, plain));
     ck_assert_ur_ok(
         urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, 64, fd_type, &p));
-    // Exported as the type it was made for, and only from its start.
     ck_assert_ur(urMemoryExportExportMemoryHandleExp(T.context, T.device,
                                                      UR_EXP_EXTERNAL_MEM_TYPE_DMA_BUF, p, &fd),
                  UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(
-        urMemoryExportExportMemoryHandleExp(T.context, T.device, fd_type, (char *)p + 4, &fd),
-        UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(urMemoryExportExportMemoryHandleExp(T.context, T.device, fd_type, p, NULL),
-                 UR_RESULT_ERROR_INVALID_NULL_POINTER);
-    ck_assert_ur_ok(urMemoryExportFreeExportableMemoryExp(T.context, T.device, p));
-    ck_assert_ur(urMemoryExportFreeExportableMemoryExp(T.context, T.device, p),
-                 UR_RESULT_ERROR_INVALID_VALUE);
-}
-END_TEST
-
-START_TEST(other_context) {
-    ur_context_handle_t other = NULL;
-    ck_assert_ur_ok(urContextCreate(1, &T.device, NULL, &other));
-    void *p = NULL;
-    ck_assert_ur_ok(
-        urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, 64, fd_type, &p));
-    int fd = -1;
-    ck_assert_ur(urMemoryExportExportMemoryHandleExp(other, T.device, fd_type, p, &fd),
-                 UR_RESULT_ERROR_INVALID_CONTEXT);
-    ck_assert_ur(urMemoryExportFreeExportableMemoryExp(other, T.device, p),
-                 UR_RESULT_ERROR_INVALID_CONTEXT);
-    ck_assert_ur_ok(urMemoryExportFreeExportableMemoryExp(T.context, T.device, p));
-    ck_assert_ur_ok(urContextRelease(other));
-}
-END_TEST
-
-// Memory with its own free call is refused by urUSMFree (the CUDA driver's cuMemFree of it
-// corrupted the allocation's bookkeeping), inside as at its start, and stays usable.
-START_TEST(usm_free_refused) {
-    void *p = NULL;
-    ck_assert_ur_ok(
-        urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, 4096, fd_type, &p));
-    ck_assert_ur(urUSMFree(T.context, p), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
-    ck_assert_ur(urUSMFree(T.context, (char *)p + 64), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
-    uint32_t in[16] = {1, 2, 3}, out[16] = {0};
-    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, p, in, sizeof in, 0, NULL, NULL));
-    ck_assert_ur_ok(urEnqueueUSMMemcpy(T.queue, true, out, p, sizeof out, 0, NULL, NULL));
-    ck_assert_mem_eq(in, out, sizeof in);
     ck_assert_ur_ok(urMemoryExportFreeExportableMemoryExp(T.context, T.device, p));
 }
 END_TEST
@@ -140,8 +82,7 @@ int main(void) {
     tcase_add_test(tc, dma_buf_same_bytes);
     tcase_add_test(tc, aligned);
     tcase_add_test(tc, bad_arguments);
-    tcase_add_test(tc, other_context);
-    tcase_add_test(tc, usm_free_refused);
+    memory_export_cases_add(tc);
     suite_add_tcase(s, tc);
     return l0t_main(s);
 }

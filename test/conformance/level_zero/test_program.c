@@ -13,20 +13,6 @@
 #include "l0t.h"
 #include "md_builder.h"
 
-static ur_program_binary_type_t binary_type(ur_program_handle_t p) {
-    ur_program_binary_type_t t = UR_PROGRAM_BINARY_TYPE_FORCE_UINT32;
-    ck_assert_ur_ok(
-        urProgramGetBuildInfo(p, T.device, UR_PROGRAM_BUILD_INFO_BINARY_TYPE, sizeof t, &t, NULL));
-    return t;
-}
-
-static ur_program_build_status_t build_status(ur_program_handle_t p) {
-    ur_program_build_status_t s = UR_PROGRAM_BUILD_STATUS_FORCE_UINT32;
-    ck_assert_ur_ok(
-        urProgramGetBuildInfo(p, T.device, UR_PROGRAM_BUILD_INFO_STATUS, sizeof s, &s, NULL));
-    return s;
-}
-
 static char *last_flags(uint32_t index) {
     size_t size = 0;
     ck_assert_int_eq(T.sim.GetLastBuildFlags(index, &size, NULL), ZE_RESULT_SUCCESS);
@@ -42,11 +28,11 @@ static const uint32_t broken_spirv[] = {0x07230203, 0x00010200, 0, 100, 0, 0x000
 
 START_TEST(program_create_and_build) {
     ur_program_handle_t p = l0t_program("globals.spv", NULL);
-    ck_assert_int_eq(binary_type(p), UR_PROGRAM_BINARY_TYPE_NONE);
-    ck_assert_int_eq(build_status(p), UR_PROGRAM_BUILD_STATUS_NONE);
+    ck_assert_int_eq(urc_test_binary_type(p, T.device), UR_PROGRAM_BINARY_TYPE_NONE);
+    ck_assert_int_eq(urc_test_build_status(p, T.device), UR_PROGRAM_BUILD_STATUS_NONE);
     ck_assert_ur_ok(urProgramBuild(T.context, p, NULL));
-    ck_assert_int_eq(binary_type(p), UR_PROGRAM_BINARY_TYPE_EXECUTABLE);
-    ck_assert_int_eq(build_status(p), UR_PROGRAM_BUILD_STATUS_SUCCESS);
+    ck_assert_int_eq(urc_test_binary_type(p, T.device), UR_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    ck_assert_int_eq(urc_test_build_status(p, T.device), UR_PROGRAM_BUILD_STATUS_SUCCESS);
     size_t n = 0;
     char names[256] = "";
     ck_assert_ur_ok(urProgramGetInfo(p, UR_PROGRAM_INFO_NUM_KERNELS, sizeof n, &n, NULL));
@@ -103,7 +89,7 @@ START_TEST(program_build_failure_log_reads_twice) {
     ur_program_handle_t p = NULL;
     ck_assert_ur_ok(urProgramCreateWithIL(T.context, broken_spirv, sizeof broken_spirv, NULL, &p));
     ck_assert_ur(urProgramBuild(T.context, p, "-DMARK"), UR_RESULT_ERROR_PROGRAM_BUILD_FAILURE);
-    ck_assert_int_eq(build_status(p), UR_PROGRAM_BUILD_STATUS_ERROR);
+    ck_assert_int_eq(urc_test_build_status(p, T.device), UR_PROGRAM_BUILD_STATUS_ERROR);
     char *first = l0t_log(p), *second = l0t_log(p);
     ck_assert_uint_gt(strlen(first), 0);
     ck_assert_str_eq(first, second);
@@ -198,10 +184,10 @@ START_TEST(program_compile_then_link) {
     ur_program_handle_t b = l0t_program("globals.spv", NULL);
     ck_assert_ur_ok(urProgramCompile(T.context, a, "-DA"));
     ck_assert_ur_ok(urProgramCompile(T.context, b, "-DB"));
-    ck_assert_int_eq(binary_type(a), UR_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+    ck_assert_int_eq(urc_test_binary_type(a, T.device), UR_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
     ur_program_handle_t in[2] = {a, b}, linked = NULL;
     ck_assert_ur_ok(urProgramLink(T.context, 2, in, "-DL", &linked));
-    ck_assert_int_eq(binary_type(linked), UR_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    ck_assert_int_eq(urc_test_binary_type(linked, T.device), UR_PROGRAM_BINARY_TYPE_EXECUTABLE);
     // Both inputs reached the driver in one module, each with its compile and link options.
     char *f0 = last_flags(0), *f1 = last_flags(1);
     ck_assert_str_eq(f0, "-DA -DL");
@@ -225,7 +211,7 @@ START_TEST(program_link_failure_returns_the_log) {
     ck_assert_ur(urProgramLink(T.context, 1, &a, NULL, &linked),
                  UR_RESULT_ERROR_PROGRAM_LINK_FAILURE);
     ck_assert_ptr_nonnull(linked);
-    ck_assert_int_eq(build_status(linked), UR_PROGRAM_BUILD_STATUS_ERROR);
+    ck_assert_int_eq(urc_test_build_status(linked, T.device), UR_PROGRAM_BUILD_STATUS_ERROR);
     char *first = l0t_log(linked), *second = l0t_log(linked);
     ck_assert_ptr_nonnull(strstr(first, "Unresolved Symbol <missing_fn>"));
     ck_assert_str_eq(first, second);
@@ -246,7 +232,7 @@ START_TEST(program_link_exp_may_leave_symbols_unresolved) {
     ck_assert_ur_ok(urProgramLinkExp(T.context, 1, &T.device,
                                      UR_EXP_PROGRAM_FLAG_ALLOW_UNRESOLVED_SYMBOLS, 1, &a, NULL,
                                      &linked));
-    ck_assert_int_eq(binary_type(linked), UR_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    ck_assert_int_eq(urc_test_binary_type(linked, T.device), UR_PROGRAM_BINARY_TYPE_EXECUTABLE);
     ck_assert_ur_ok(urProgramRelease(linked));
     ck_assert_ur_ok(urProgramRelease(a));
 }

@@ -328,26 +328,6 @@ END_TEST
 
 // ---- updates ---------------------------------------------------------------------------------
 
-static ur_exp_command_buffer_update_kernel_launch_desc_t
-update_of(ur_exp_command_buffer_command_handle_t cmd) {
-    ur_exp_command_buffer_update_kernel_launch_desc_t u = {
-        UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_KERNEL_LAUNCH_DESC,
-        NULL,
-        cmd,
-        NULL,
-        0,
-        0,
-        0,
-        1,
-        NULL,
-        NULL,
-        NULL,
-        NULL,
-        NULL,
-        NULL};
-    return u;
-}
-
 // Between replays: the value argument, then the buffer argument, then global size and offset.
 START_TEST(updates_between_replays) {
     if (!supported() || update_caps() == 0)
@@ -368,19 +348,7 @@ START_TEST(updates_between_replays) {
     // 100 replays, the added value changing each time: a == sum of 1..100.
     int sum = 0;
     for (int run = 1; run <= 100; ++run) {
-        int nv = run;
-        ur_exp_command_buffer_update_value_arg_desc_t val = {
-            UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_VALUE_ARG_DESC,
-            NULL,
-            1,
-            sizeof nv,
-            NULL,
-            &nv};
-        ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
-        u.numNewValueArgs = 1;
-        u.pNewValueArgList = &val;
-        ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u));
-        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+        urc_test_update_value_and_replay(cb, cmd, 1, sizeof run, &run, T.queue);
         sum += run;
         read_ints(a, out);
         expect_all(out, sum, run);
@@ -388,7 +356,7 @@ START_TEST(updates_between_replays) {
     // The buffer argument: now b gets the last value (100).
     ur_exp_command_buffer_update_memobj_arg_desc_t mem = {
         UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_MEMOBJ_ARG_DESC, NULL, 0, NULL, b};
-    ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
+    ur_exp_command_buffer_update_kernel_launch_desc_t u = urc_test_update_of(cmd);
     u.numNewMemObjArgs = 1;
     u.pNewMemObjArgList = &mem;
     ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u));
@@ -399,7 +367,7 @@ START_TEST(updates_between_replays) {
     expect_all(out, sum, 0);
     // Global size 16 at offset 8: only items 8..23 of b change.
     size_t offset = 8, global = 16;
-    u = update_of(cmd);
+    u = urc_test_update_of(cmd);
     u.pNewGlobalWorkOffset = &offset;
     u.pNewGlobalWorkSize = &global;
     ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u));
@@ -431,7 +399,7 @@ START_TEST(update_local_and_global_size) {
         cb, k, 1, NULL, &global, &local, 2, args, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, &cmd));
     ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
     size_t g2 = 32, l2 = 16;
-    ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
+    ur_exp_command_buffer_update_kernel_launch_desc_t u = urc_test_update_of(cmd);
     u.pNewGlobalWorkSize = &g2;
     u.pNewLocalWorkSize = &l2;
     ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u));
@@ -474,7 +442,7 @@ START_TEST(update_pointer_argument) {
     ck_assert_ur_ok(urQueueFinish(T.queue));
     ur_exp_command_buffer_update_pointer_arg_desc_t ptr = {
         UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_POINTER_ARG_DESC, NULL, 0, NULL, &q};
-    ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
+    ur_exp_command_buffer_update_kernel_launch_desc_t u = urc_test_update_of(cmd);
     u.numNewPointerArgs = 1;
     u.pNewPointerArgList = &ptr;
     ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u));
@@ -632,7 +600,7 @@ START_TEST(update_rules) {
     ur_exp_command_buffer_command_handle_t cmd = NULL, cmd2 = NULL;
     ck_assert_ur_ok(append_add(cb, k, a, &v, 0, NULL, NULL, &cmd));
     ck_assert_ur_ok(append_add(cb2, k, a, &v, 0, NULL, NULL, &cmd2));
-    ur_exp_command_buffer_update_kernel_launch_desc_t u = update_of(cmd);
+    ur_exp_command_buffer_update_kernel_launch_desc_t u = urc_test_update_of(cmd);
     // Before finalisation, and on a buffer that is not updatable.
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u),
                  UR_RESULT_ERROR_INVALID_OPERATION);
@@ -642,16 +610,17 @@ START_TEST(update_rules) {
     ck_assert_ur_ok(urCommandBufferFinalizeExp(cb2));
     ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u)); // no change at all
     // A command of another buffer.
-    u = update_of(cmd2);
+    u = urc_test_update_of(cmd2);
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u),
                  UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP);
     // A NULL command in the second description (the generated check sees the first only).
-    ur_exp_command_buffer_update_kernel_launch_desc_t two[2] = {update_of(cmd), update_of(NULL)};
+    ur_exp_command_buffer_update_kernel_launch_desc_t two[2] = {urc_test_update_of(cmd),
+                                                                urc_test_update_of(NULL)};
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 2, two),
                  UR_RESULT_ERROR_INVALID_NULL_HANDLE);
     // A new dimension needs a new global size and offset.
     size_t sizes[2] = {8, 8};
-    u = update_of(cmd);
+    u = urc_test_update_of(cmd);
     u.newWorkDim = 2;
     u.pNewGlobalWorkSize = sizes;
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u), UR_RESULT_ERROR_INVALID_VALUE);
@@ -659,14 +628,14 @@ START_TEST(update_rules) {
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u),
                  UR_RESULT_ERROR_INVALID_WORK_DIMENSION);
     // A kernel switch: OpenCL cannot make one.
-    u = update_of(cmd);
+    u = urc_test_update_of(cmd);
     u.hNewKernel = other_k;
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u),
                  UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
     u.hNewKernel = k; // the command's own kernel is no switch
     ck_assert_ur_ok(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u));
     // An argument list missing.
-    u = update_of(cmd);
+    u = urc_test_update_of(cmd);
     u.numNewValueArgs = 1;
     ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &u),
                  UR_RESULT_ERROR_INVALID_NULL_POINTER);

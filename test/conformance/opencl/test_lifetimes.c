@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Object lifetimes (docs/shared-code.md, "Object lifetimes") and handle checks of the OpenCL
-// adapter: over-release, callbacks racing a release, wrong-kind, foreign and cross-context
-// handles.
+// adapter: the cases every adapter shares (../common/lifetime_cases.c), and callbacks racing a
+// release, routes of the wrong kind, foreign and cross-context handles.
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
@@ -9,79 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/lifetime_cases.h"
 #include "oclt.h"
-
-static uint32_t queue_refs(ur_queue_handle_t q) {
-    uint32_t n = 99;
-    ck_assert_ur_ok(urQueueGetInfo(q, UR_QUEUE_INFO_REFERENCE_COUNT, sizeof n, &n, NULL));
-    return n;
-}
-
-static ur_queue_handle_t new_queue(void) {
-    ur_queue_handle_t q = NULL;
-    ck_assert_ur_ok(urQueueCreate(T.context, T.device, NULL, &q));
-    return q;
-}
-
-// ---- over-release ----
-
-START_TEST(event_holds_its_queue_apart_from_the_user) {
-    ur_queue_handle_t q = new_queue();
-    ur_event_handle_t e = NULL;
-    ck_assert_ur_ok(urEnqueueEventsWait(q, 0, NULL, &e));
-    ck_assert_uint_eq(queue_refs(q), 1); // the event's reference is not the user's
-    ck_assert_ur_ok(urQueueRelease(q));
-    // The user's count is 0, the event still holds the queue: a second release is refused
-    // instead of freeing what the event uses.
-    ck_assert_ur(urQueueRelease(q), UR_RESULT_ERROR_INVALID_QUEUE);
-    ur_queue_handle_t got = NULL;
-    ck_assert_ur_ok(urEventGetInfo(e, UR_EVENT_INFO_COMMAND_QUEUE, sizeof got, &got, NULL));
-    ck_assert_ptr_eq(got, q);
-    ck_assert_uint_eq(queue_refs(q), 0);
-    ck_assert_ur_ok(urEventWait(1, &e));
-    ck_assert_ur_ok(urEventRelease(e));
-}
-END_TEST
-
-START_TEST(queue_holds_its_context_apart_from_the_user) {
-    ur_context_handle_t c = NULL;
-    ck_assert_ur_ok(urContextCreate(1, &T.device, NULL, &c));
-    ur_queue_handle_t q = NULL;
-    ck_assert_ur_ok(urQueueCreate(c, T.device, NULL, &q));
-    ck_assert_ur_ok(urContextRelease(c));
-    ck_assert_ur(urContextRelease(c), UR_RESULT_ERROR_INVALID_CONTEXT);
-    ck_assert_ur_ok(urQueueFinish(q));
-    ck_assert_ur_ok(urQueueRelease(q));
-}
-END_TEST
-
-START_TEST(sub_buffer_holds_its_buffer_apart_from_the_user) {
-    ur_mem_handle_t b = NULL, sub = NULL;
-    ck_assert_ur_ok(urMemBufferCreate(T.context, UR_MEM_FLAG_READ_WRITE, 256, NULL, &b));
-    ur_buffer_region_t region = {UR_STRUCTURE_TYPE_BUFFER_REGION, NULL, 0, 64};
-    ck_assert_ur_ok(urMemBufferPartition(b, UR_MEM_FLAG_READ_WRITE, UR_BUFFER_CREATE_TYPE_REGION,
-                                         &region, &sub));
-    ck_assert_ur_ok(urMemRelease(b));
-    ck_assert_ur(urMemRelease(b), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
-    uint8_t data[64];
-    memset(data, 7, sizeof data);
-    ck_assert_ur_ok(
-        urEnqueueMemBufferWrite(T.queue, sub, true, 0, sizeof data, data, 0, NULL, NULL));
-    ck_assert_ur_ok(urMemRelease(sub));
-}
-END_TEST
-
-START_TEST(event_reference_count_is_the_users) {
-    ur_event_handle_t e = NULL;
-    ck_assert_ur_ok(urEnqueueEventsWait(T.queue, 0, NULL, &e));
-    uint32_t n = 0;
-    ck_assert_ur_ok(urEventRetain(e));
-    ck_assert_ur_ok(urEventGetInfo(e, UR_EVENT_INFO_REFERENCE_COUNT, sizeof n, &n, NULL));
-    ck_assert_uint_eq(n, 2);
-    ck_assert_ur_ok(urEventRelease(e));
-    ck_assert_ur_ok(urEventRelease(e));
-}
-END_TEST
 
 // ---- callbacks racing the user's release ----
 
@@ -166,32 +95,17 @@ END_TEST
 
 // ---- wrong-kind, foreign and cross-context handles ----
 
-START_TEST(wrong_kind_handles_get_the_kinds_result) {
+// The route itself of the wrong kind (its table is the same adapter's), and the argument
+// checks of sampler creation before the kind checks.
+START_TEST(routes_of_the_wrong_kind_get_the_kinds_result) {
     ur_context_handle_t not_context = (ur_context_handle_t)T.queue;
-    ur_queue_handle_t not_queue = (ur_queue_handle_t)T.context;
-    ur_device_handle_t not_device = (ur_device_handle_t)T.context;
-    ur_queue_handle_t q = NULL;
     ur_mem_handle_t m = NULL;
-    void *p = NULL;
-    // The route is fine; the other handle is of the wrong kind.
-    ck_assert_ur(urQueueCreate(T.context, not_device, NULL, &q), UR_RESULT_ERROR_INVALID_DEVICE);
-    ck_assert_ur(urUSMDeviceAlloc(T.context, not_device, NULL, NULL, 64, &p),
-                 UR_RESULT_ERROR_INVALID_DEVICE);
-    // The route itself of the wrong kind (its table is the same adapter's).
     ck_assert_ur(urMemBufferCreate(not_context, UR_MEM_FLAG_READ_WRITE, 64, NULL, &m),
                  UR_RESULT_ERROR_INVALID_CONTEXT);
-    ck_assert_ur(urQueueFinish(not_queue), UR_RESULT_ERROR_INVALID_QUEUE);
-    ck_assert_ur(urEventRetain((ur_event_handle_t)T.queue), UR_RESULT_ERROR_INVALID_EVENT);
-    ck_assert_ur(urKernelRetain((ur_kernel_handle_t)T.queue), UR_RESULT_ERROR_INVALID_KERNEL);
-    ck_assert_ur(urProgramRelease((ur_program_handle_t)T.queue), UR_RESULT_ERROR_INVALID_PROGRAM);
     ck_assert_ur(urMemRetain((ur_mem_handle_t)T.queue), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
-    ur_event_handle_t bad = (ur_event_handle_t)T.queue;
-    ck_assert_ur(urEnqueueEventsWait(T.queue, 1, &bad, NULL),
-                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
-    // Entry points the adapter does not implement check their arguments first.
+    ck_assert_ur(urProgramRelease((ur_program_handle_t)T.queue), UR_RESULT_ERROR_INVALID_PROGRAM);
     ur_sampler_handle_t s = NULL;
     ck_assert_ur(urSamplerCreate(not_context, NULL, &s), UR_RESULT_ERROR_INVALID_NULL_POINTER);
-    ck_assert_ur(urSamplerRetain((ur_sampler_handle_t)T.queue), UR_RESULT_ERROR_INVALID_SAMPLER);
     ur_sampler_desc_t desc = {UR_STRUCTURE_TYPE_SAMPLER_DESC, NULL, false,
                               (ur_sampler_addressing_mode_t)99, UR_SAMPLER_FILTER_MODE_NEAREST};
     ck_assert_ur(urSamplerCreate(T.context, &desc, &s), UR_RESULT_ERROR_INVALID_ENUMERATION);
@@ -260,17 +174,18 @@ END_TEST
 int main(void) {
     Suite *s = suite_create("opencl lifetimes");
     TCase *tc = oclt_tcase("over-release");
-    tcase_add_test(tc, event_holds_its_queue_apart_from_the_user);
-    tcase_add_test(tc, queue_holds_its_context_apart_from_the_user);
-    tcase_add_test(tc, sub_buffer_holds_its_buffer_apart_from_the_user);
-    tcase_add_test(tc, event_reference_count_is_the_users);
+    lifetime_cases_add_counts(tc);
+    suite_add_tcase(s, tc);
+    tc = oclt_tcase("threads");
+    lifetime_cases_add_threads(tc);
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urEventSetCallback");
     tcase_add_test(tc, callback_gets_a_live_event_after_the_users_release);
     tcase_add_test(tc, releases_race_callbacks);
     suite_add_tcase(s, tc);
     tc = oclt_tcase("handles");
-    tcase_add_test(tc, wrong_kind_handles_get_the_kinds_result);
+    lifetime_cases_add_handles(tc);
+    tcase_add_test(tc, routes_of_the_wrong_kind_get_the_kinds_result);
     tcase_add_test(tc, foreign_handles_are_refused);
     tcase_add_test(tc, program_of_another_context_is_refused);
     tcase_add_test(tc, queue_device_outside_the_context_is_refused);

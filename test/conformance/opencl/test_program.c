@@ -7,13 +7,6 @@
 
 #include "oclt.h"
 
-static ur_program_binary_type_t binary_type(ur_program_handle_t p) {
-    ur_program_binary_type_t t = UR_PROGRAM_BINARY_TYPE_NONE;
-    ck_assert_ur_ok(
-        urProgramGetBuildInfo(p, T.device, UR_PROGRAM_BUILD_INFO_BINARY_TYPE, sizeof t, &t, NULL));
-    return t;
-}
-
 /// The build log (static buffer).
 static const char *log_of(ur_program_handle_t p) {
     static char log[16384];
@@ -107,7 +100,7 @@ START_TEST(build_makes_executable) {
     ck_assert_ur_ok(urProgramGetBuildInfo(p, T.device, UR_PROGRAM_BUILD_INFO_STATUS, sizeof status,
                                           &status, NULL));
     ck_assert_int_eq(status, UR_PROGRAM_BUILD_STATUS_SUCCESS);
-    ck_assert_int_eq(binary_type(p), UR_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    ck_assert_int_eq(urc_test_binary_type(p, T.device), UR_PROGRAM_BINARY_TYPE_EXECUTABLE);
     ck_assert_ur_ok(urProgramRelease(p));
 }
 END_TEST
@@ -133,7 +126,7 @@ END_TEST
 START_TEST(build_exp_for_the_device) {
     ur_program_handle_t p = oclt_program("add_one", NULL);
     ck_assert_ur_ok(urProgramBuildExp(p, 1, &T.device, 0, NULL));
-    ck_assert_int_eq(binary_type(p), UR_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    ck_assert_int_eq(urc_test_binary_type(p, T.device), UR_PROGRAM_BINARY_TYPE_EXECUTABLE);
     ck_assert_ur_ok(urProgramRelease(p));
 }
 END_TEST
@@ -163,7 +156,7 @@ START_TEST(compile_makes_object) {
         ck_assert_ur(r, UR_RESULT_ERROR_INVALID_OPERATION);
     } else {
         ck_assert_ur_ok(r);
-        ck_assert_int_eq(binary_type(p), UR_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+        ck_assert_int_eq(urc_test_binary_type(p, T.device), UR_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
     }
     ck_assert_ur_ok(urProgramRelease(p));
 }
@@ -174,7 +167,7 @@ START_TEST(compile_exp_for_the_device) {
         return;
     ur_program_handle_t p = oclt_program("vf_provider", NULL);
     ck_assert_ur_ok(urProgramCompileExp(p, 1, &T.device, 0, NULL));
-    ck_assert_int_eq(binary_type(p), UR_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+    ck_assert_int_eq(urc_test_binary_type(p, T.device), UR_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
     ck_assert_ur_ok(urProgramRelease(p));
 }
 END_TEST
@@ -191,7 +184,7 @@ START_TEST(link_kernel_with_provider_runs) {
     ur_program_handle_t in[2] = {compiled("vf_kernel"), compiled("vf_provider")};
     ur_program_handle_t linked = NULL;
     ck_assert_ur_ok(urProgramLink(T.context, 2, in, NULL, &linked));
-    ck_assert_int_eq(binary_type(linked), UR_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    ck_assert_int_eq(urc_test_binary_type(linked, T.device), UR_PROGRAM_BINARY_TYPE_EXECUTABLE);
     ur_kernel_handle_t k = NULL;
     ck_assert_ur_ok(urKernelCreate(linked, "vf_kernel", &k));
     ur_mem_handle_t m = NULL;
@@ -262,7 +255,7 @@ START_TEST(link_exp_for_the_device) {
     ur_program_handle_t in[2] = {compiled("vf_kernel"), compiled("vf_provider")};
     ur_program_handle_t linked = NULL;
     ck_assert_ur_ok(urProgramLinkExp(T.context, 1, &T.device, 0, 2, in, NULL, &linked));
-    ck_assert_int_eq(binary_type(linked), UR_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    ck_assert_int_eq(urc_test_binary_type(linked, T.device), UR_PROGRAM_BINARY_TYPE_EXECUTABLE);
     ck_assert_ur_ok(urProgramRelease(linked));
     ck_assert_ur_ok(urProgramRelease(in[0]));
     ck_assert_ur_ok(urProgramRelease(in[1]));

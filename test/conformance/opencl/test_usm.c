@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../common/usm_cases.h"
 #include "oclt.h"
 
 static void *alloc(ur_usm_type_t type, size_t size) {
@@ -165,48 +166,13 @@ START_TEST(free_unsupported_without_usm) {
 }
 END_TEST
 
-START_TEST(alloc_info_of_each_kind) {
-    if (!T.usm) {
-        ur_usm_type_t t;
-        int x = 0;
-        ck_assert_ur(
-            urUSMGetMemAllocInfo(T.context, &x, UR_USM_ALLOC_INFO_TYPE, sizeof t, &t, NULL),
-            UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
-        return;
-    }
-    static const ur_usm_type_t kinds[] = {UR_USM_TYPE_HOST, UR_USM_TYPE_DEVICE, UR_USM_TYPE_SHARED};
-    for (int i = 0; i < 3; ++i) {
-        char *p = alloc(kinds[i], 256);
-        ur_usm_type_t t = UR_USM_TYPE_UNKNOWN;
-        void *base = NULL;
-        size_t size = 0;
-        ur_device_handle_t d = NULL;
-        ck_assert_ur_ok(
-            urUSMGetMemAllocInfo(T.context, p + 10, UR_USM_ALLOC_INFO_TYPE, sizeof t, &t, NULL));
-        ck_assert_ur_ok(urUSMGetMemAllocInfo(T.context, p + 10, UR_USM_ALLOC_INFO_BASE_PTR,
-                                             sizeof base, &base, NULL));
-        ck_assert_ur_ok(
-            urUSMGetMemAllocInfo(T.context, p, UR_USM_ALLOC_INFO_SIZE, sizeof size, &size, NULL));
-        ck_assert_ur_ok(
-            urUSMGetMemAllocInfo(T.context, p, UR_USM_ALLOC_INFO_DEVICE, sizeof d, &d, NULL));
-        ck_assert_int_eq(t, kinds[i]);
-        ck_assert_ptr_eq(base, p);
-        ck_assert_uint_ge(size, 256);
-        if (kinds[i] != UR_USM_TYPE_HOST)
-            ck_assert_ptr_eq(d, T.device);
-        ck_assert_ur_ok(urUSMFree(T.context, p));
-    }
-}
-END_TEST
-
-START_TEST(alloc_info_of_plain_memory_is_unknown) {
-    if (!T.usm)
-        return;
+START_TEST(alloc_info_without_usm_is_unsupported) {
+    if (T.usm)
+        return; // answered by the shared cases
+    ur_usm_type_t t;
     int x = 0;
-    ur_usm_type_t t = UR_USM_TYPE_HOST;
-    ck_assert_ur_ok(
-        urUSMGetMemAllocInfo(T.context, &x, UR_USM_ALLOC_INFO_TYPE, sizeof t, &t, NULL));
-    ck_assert_int_eq(t, UR_USM_TYPE_UNKNOWN);
+    ck_assert_ur(urUSMGetMemAllocInfo(T.context, &x, UR_USM_ALLOC_INFO_TYPE, sizeof t, &t, NULL),
+                 UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
 }
 END_TEST
 
@@ -391,29 +357,6 @@ START_TEST(launch_with_pointer_argument) {
 }
 END_TEST
 
-// USM commands are checked against the allocation that holds their pointer, without overflow.
-START_TEST(usm_ranges_past_their_allocation_refused) {
-    if (!T.usm)
-        return;
-    void *d = NULL;
-    ck_assert_ur_ok(urUSMDeviceAlloc(T.context, T.device, NULL, NULL, 64, &d));
-    uint8_t host[128] = {0};
-    uint8_t *end = (uint8_t *)d + 64;
-    ck_assert_ur(urEnqueueUSMMemcpy(T.queue, true, d, host, 65, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urEnqueueUSMMemcpy(T.queue, true, host, end - 8, 16, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urEnqueueUSMFill(T.queue, d, 1, host, SIZE_MAX, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urEnqueueUSMAdvise(T.queue, (uint8_t *)d + 1, 64, 0, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur(urEnqueueUSMMemcpy2D(T.queue, true, d, 32, host, 32, 32, 3, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-    ck_assert_ur_ok(urEnqueueUSMMemcpy2D(T.queue, true, d, 32, host, 32, 32, 2, 0, NULL, NULL));
-    ck_assert_ur_ok(urUSMFree(T.context, d));
-}
-END_TEST
-
 int main(void) {
     Suite *s = suite_create("opencl usm");
     TCase *tc = oclt_tcase("urUSMHostAlloc");
@@ -437,8 +380,8 @@ int main(void) {
     tcase_add_test(tc, pool_is_unsupported);
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urUSMGetMemAllocInfo");
-    tcase_add_test(tc, alloc_info_of_each_kind);
-    tcase_add_test(tc, alloc_info_of_plain_memory_is_unknown);
+    tcase_add_test(tc, alloc_info_without_usm_is_unsupported);
+    usm_cases_add_info(tc);
     tcase_add_test(tc, alloc_info_pool_is_unsupported_enumeration);
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urEnqueueUSMFill");
@@ -460,7 +403,7 @@ int main(void) {
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urEnqueueUSMMemcpy2D");
     tcase_add_test(tc, memcpy_2d_copies_rows);
-    tcase_add_test(tc, usm_ranges_past_their_allocation_refused);
+    usm_cases_add_ranges(tc);
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urEnqueueKernelLaunchWithArgsExp");
     tcase_add_test(tc, launch_with_pointer_argument);
