@@ -227,8 +227,6 @@ void cuda_program_release_internal(cuda_program_t *p) {
 
 // ---- creation ----
 
-static ur_result_t parse_metadata(const ur_program_properties_t *props, urc_props_t **out);
-
 // A program holding a SPIR-V module for `dev`: checked (INVALID_BINARY with the scanner's
 // reason), kept as given, translated to PTX by the first build, compile or link.
 static ur_result_t create_spirv(cuda_context_t *ctx, cuda_device_t *dev, const uint8_t *il,
@@ -246,7 +244,7 @@ static ur_result_t create_spirv(cuda_context_t *ctx, cuda_device_t *dev, const u
         return urc_error_set(UR_RESULT_ERROR_INVALID_BINARY, 0, "%s", err);
     }
     urc_props_t *props = NULL;
-    ur_result_t res = parse_metadata(properties, &props);
+    ur_result_t res = urc_props_from_program_properties(properties, &props);
     if (res != UR_RESULT_SUCCESS) {
         urc_spirv_info_free(info);
         free(info);

@@ -24,7 +24,6 @@ whose first lines say "spirv-chain: uniform-group-rewrite" gets its SPIR-V rewri
 SPV_KHR_uniform_group_instructions operations (spirv-dis, spirv-as; see rewrite_uniform).
 """
 import argparse
-import atexit
 import os
 import random
 import re
@@ -249,10 +248,6 @@ def main():
     ap.add_argument("mode", choices=["kernels", "carve"])
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
-    # Tests leave nothing in the build tree (docs/testing.md): the folder goes when the script
-    # ends, unless URC_TEST_KEEP is set to look at what it made.
-    if not os.environ.get("URC_TEST_KEEP"):
-        atexit.register(shutil.rmtree, args.out, True)
     os.makedirs(args.out, exist_ok=True)
     try:
         return run_mode(args)

@@ -142,7 +142,10 @@ static void setup(void) {
         char here[4096];
         if (!folder_of((const void *)&setup, here, sizeof here))
             here[0] = '\0';
-        snprintf(ours, sizeof ours, "%s/%s", here, CUDA_ADAPTER);
+        // A path too long to hold is no adapter libsycl could load: compared as empty.
+        int n = snprintf(ours, sizeof ours, "%s/%s", here, CUDA_ADAPTER);
+        if (n < 0 || (size_t)n >= sizeof ours)
+            ours[0] = '\0';
     }
     if (!folder_of((const void *)next_register, libsycl_dir, sizeof libsycl_dir))
         libsycl_dir[0] = '\0';
