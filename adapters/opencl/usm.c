@@ -189,6 +189,16 @@ void ocl_usm_context_destroyed(ur_context_handle_t ctx) {
     }
 }
 
+// What a context that was never destroyed (a leaked one, or one the quarantine still parks)
+// left in the shards goes with the library.
+__attribute__((destructor)) static void records_free(void) {
+    for (size_t s = 0; s < RECORD_SHARDS; ++s) {
+        free(records[s].items);
+        records[s].items = NULL;
+        records[s].count = records[s].cap = 0;
+    }
+}
+
 // The runtime's base of the allocation holding `p`, or NULL.
 static void *runtime_base(ur_context_handle_t c, const void *p) {
     void *base = NULL;
