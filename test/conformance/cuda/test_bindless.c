@@ -771,52 +771,6 @@ START_TEST(freed_memory_outlives_its_handles) {
 }
 END_TEST
 
-// urBindlessImagesImportExternalMemoryExp checks the descriptor before the driver maps it: a
-// closed descriptor, /dev/null and a size 16 times what the descriptor holds are refused (they
-// were accepted), both for a memfd and for memory urMemoryExport* exported.
-static void import_refused(int fd, size_t size) {
-    ur_exp_file_descriptor_t f = {UR_STRUCTURE_TYPE_EXP_FILE_DESCRIPTOR, NULL, fd};
-    ur_exp_external_mem_desc_t md = {UR_STRUCTURE_TYPE_EXP_EXTERNAL_MEM_DESC, &f};
-    ur_exp_external_mem_handle_t ext = NULL;
-    ck_assert_ur(urBindlessImagesImportExternalMemoryExp(
-                     T.context, T.device, size, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &md, &ext),
-                 UR_RESULT_ERROR_INVALID_VALUE);
-}
-
-START_TEST(external_import_checks_the_descriptor) {
-    enum { BYTES = 4096 };
-    int mfd = memfd_create("urc_import_checks", MFD_CLOEXEC);
-    ck_assert_int_ge(mfd, 0);
-    ck_assert_int_eq(ftruncate(mfd, BYTES), 0);
-    import_refused(mfd, 16 * BYTES);
-    close(mfd);
-    import_refused(mfd, BYTES); // closed
-    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-    ck_assert_int_ge(null, 0);
-    import_refused(null, BYTES);
-    close(null);
-    ur_bool_t exportable = false;
-    ck_assert_ur_ok(urDeviceGetInfo(T.device,
-                                    UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP,
-                                    sizeof exportable, &exportable, NULL));
-    if (!exportable)
-        return;
-    void *p = NULL;
-    ck_assert_ur_ok(urMemoryExportAllocExportableMemoryExp(T.context, T.device, 0, BYTES,
-                                                           UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &p));
-    int fd = -1;
-    ck_assert_ur_ok(urMemoryExportExportMemoryHandleExp(
-        T.context, T.device, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, p, &fd));
-    struct stat st;
-    ck_assert_int_eq(fstat(fd, &st), 0);
-    // Where the descriptor tells its size (the simulators' memfds), 16 times it is refused.
-    if (S_ISREG(st.st_mode) && st.st_size > 0)
-        import_refused(fd, 16 * (size_t)st.st_size);
-    close(fd);
-    ck_assert_ur_ok(urMemoryExportFreeExportableMemoryExp(T.context, T.device, p));
-}
-END_TEST
-
 enum { EXT_SIZE = 2 << 20 }; // one 2 MiB granule, the H100's allocation granularity
 
 static uint8_t ext_pattern(size_t i) {
@@ -1023,7 +977,6 @@ int main(void) {
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urBindlessImagesImportExternalMemoryExp");
     tcase_add_test(tc, external_memory_maps_as_linear_memory_and_images);
-    tcase_add_test(tc, external_import_checks_the_descriptor);
     tcase_add_test(tc, external_semaphores_order_queue_work);
     suite_add_tcase(s, tc);
     return cudat_main(s, true);
