@@ -28,6 +28,44 @@ foreach(target ${_urc_wheel_libs})
   set_property(TARGET ${target} PROPERTY VERSION)
 endforeach()
 
+# The SPIR-V helper links libclc's nvptx bitcode into every module it translates. A machine that
+# got urc from pip has no libclc-15 package, so the wheel carries the file in lib/urc/, where the
+# CUDA adapter looks when the system has none (docs/spirv.md), and the helper's LLVM and
+# translator libraries go there too.
+#
+# The helper is installed as <prefix>/lib/urc/urc-spirv-ptx, outside the package folder, so
+# auditwheel's copies in site-packages/urc.libs are out of its reach (their relative path
+# depends on the Python version). Its libraries go beside it instead, each named by its soname,
+# found through a DT_RPATH of $ORIGIN (unlike RUNPATH, it also serves their own dependencies);
+# scripts/build-wheel tells auditwheel to leave them where they are.
+set(_urc_libclc /usr/lib/clc/nvptx64--nvidiacl.bc)
+if(TARGET urc-spirv-ptx)
+  set_target_properties(urc-spirv-ptx PROPERTIES INSTALL_RPATH "$ORIGIN")
+  target_link_options(urc-spirv-ptx PRIVATE -Wl,--disable-new-dtags)
+  if(EXISTS ${_urc_libclc})
+    install(FILES ${_urc_libclc} DESTINATION lib/urc COMPONENT runtime)
+  endif()
+  install(CODE "
+    file(GET_RUNTIME_DEPENDENCIES EXECUTABLES \"$<TARGET_FILE:urc-spirv-ptx>\"
+      RESOLVED_DEPENDENCIES_VAR deps UNRESOLVED_DEPENDENCIES_VAR missing
+      PRE_EXCLUDE_REGEXES \"^ld-linux\" \"^libc[.]so\" \"^libm[.]so\" \"^libstdc[+][+]\"
+                          \"^libgcc_s\" \"^libpthread\" \"^libdl[.]\" \"^librt[.]\")
+    if(missing)
+      message(FATAL_ERROR \"urc-spirv-ptx: unresolved libraries: \${missing}\")
+    endif()
+    # Debian's libLLVM-15 has a RUNPATH of its own ($ORIGIN/../lib), which would hide the
+    # helper's RPATH from its dependencies: each copy gets $ORIGIN instead (scripts/build-wheel
+    # puts patchelf on PATH).
+    find_program(patchelf patchelf REQUIRED)
+    foreach(dep \${deps})
+      get_filename_component(name \${dep} NAME)
+      set(copy \"\${CMAKE_INSTALL_PREFIX}/lib/urc/\${name}\")
+      configure_file(\${dep} \${copy} COPYONLY)
+      execute_process(COMMAND \${patchelf} --set-rpath $ORIGIN \${copy} COMMAND_ERROR_IS_FATAL ANY)
+    endforeach()
+  " COMPONENT runtime)
+endif()
+
 # Runs after every other install rule (CMP0082: rules run in the order they were declared).
 install(CODE "
   set(lib \"\${CMAKE_INSTALL_PREFIX}/lib\")

@@ -66,6 +66,17 @@ venv_lib="$venv/lib"
 check "intel-cmplr-lib-ur's Level Zero adapter is Intel's, not urc's" \
   bash -c "[ -f '$venv_lib/libur_adapter_level_zero.so.0' ] && ! cmp -s '$venv_lib/libur_adapter_level_zero.so.0' '$venv'/lib/python3*/site-packages/urc/lib/libur_adapter_level_zero.so.0"
 
+# SPIR-V on NVIDIA from a pip install: the helper lies outside the package folder, with its LLVM
+# and translator libraries and libclc's bitcode beside it (cmake/UrcWheel.cmake).
+if grep -qx "urc-$version.data/data/lib/urc/urc-spirv-ptx" "$list"; then
+  check "the installed SPIR-V helper starts on the libraries beside it" \
+    env -u LD_LIBRARY_PATH "$venv_lib/urc/urc-spirv-ptx" --version
+  check "libclc's nvptx bitcode is installed beside the helper" \
+    test -s "$venv_lib/urc/nvptx64--nvidiacl.bc"
+  check "auditwheel left no copy of the helper's libraries in urc.libs" \
+    bash -c "! ls '$venv'/lib/python3*/site-packages/urc.libs/libLLVM* 2>/dev/null"
+fi
+
 # dpctl_run <what>: the dpctl checks with the simulated driver first on the library path.
 dpctl_run() {
   check "$1" env LD_LIBRARY_PATH="$sim${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
@@ -87,6 +98,20 @@ check "urc-sycl preloads the wheel's interposer and names the wheel's CUDA adapt
   bash -c "'$venv/bin/urc-sycl' env > '$work/urc-sycl.txt' && grep -q '^LD_PRELOAD=.*/site-packages/urc/lib/liburc_sycl_interpose.so' '$work/urc-sycl.txt' && grep -qx 'URC_SYCL_CUDA_ADAPTER=$venv_lib/libur_adapter_cuda.so.0' '$work/urc-sycl.txt'"
 check "under urc-sycl, dpctl's SPIR-V images get NVIDIA twins" \
   bash -c "URC_SYCL_LOG=1 LD_LIBRARY_PATH='$sim' '$venv/bin/urc-sycl' '$py' -c 'import dpctl; dpctl.get_devices()' > '$work/twins.txt' 2>&1 && grep -q 'NVIDIA twins registered' '$work/twins.txt'"
+
+# dpnp.tensor from dpnp's wheel, without the oneMKL wheels dpnp's top level needs (the way
+# scripts/gpu-python-check runs it on NVIDIA GPUs), on Intel's CPU OpenCL runtime: proves the
+# operations script and that loading, against NumPy.
+dpnp_whl="$(ls "$root"/.deps/wheels/dpnp-*-cp3"$("$py" -c 'import sys; print(sys.version_info[1])')"-*.whl 2>/dev/null | head -n 1)"
+intel_icd="$root/.deps/icd/intel-cpu.icd"
+if [ -n "$dpnp_whl" ] && [ -f "$intel_icd" ]; then
+  check "dpnp.tensor runs on the CPU OpenCL device, equal to NumPy (dpnp without oneMKL)" \
+    bash -c "'$py' -m pip install --quiet --no-deps '$dpnp_whl' > '$work/dpnp-pip.log' 2>&1 &&
+      OCL_ICD_FILENAMES=\$(cat '$intel_icd') OCL_ICD_VENDORS=\$(cat '$intel_icd') \
+      '$py' '$root/test/sycl/dpnp_tensor_ops.py' --device opencl:cpu --size 65536 --reps 1 \
+      > '$work/dpnp-ops.txt' 2>&1"
+  grep -q '^summary' "$work/dpnp-ops.txt" || tail -n 20 "$work/dpnp-ops.txt"
+fi
 
 # A C program built against the wheel with pkg-config (-lur_loader through the linker script)
 # runs on urc's loader from the wheel, with urc's CUDA adapter on the simulated driver.
