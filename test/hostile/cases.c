@@ -619,6 +619,21 @@ static int32_t mutate(const hostile_fixture_t *f, const hostile_fn_t *fn, unsign
     }
 }
 
+// A mapping a case made or took away (a valid variation, or a bug) would change what the next
+// virtual-memory cases start from: it is put back as the fixture made it.
+static void restore_mappings(const hostile_fixture_t *f, const hostile_fn_t *fn,
+                             const hostile_slot_t *a) {
+    ur_context_handle_t ctx = f->handles[HOSTILE_HK_CONTEXT];
+    const void *start = get_ptr(&a[1]);
+    size_t size = 0;
+    memcpy(&size, a[2].bytes, sizeof size);
+    if (strcmp(fn->name, "urVirtualMemMap") == 0)
+        (void)urVirtualMemUnmap(ctx, start, size);
+    else if (strcmp(fn->name, "urVirtualMemUnmap") == 0 && start == f->va)
+        (void)urVirtualMemMap(ctx, f->va, f->granule, f->handles[HOSTILE_HK_PHYSICAL_MEM], 0,
+                              UR_VIRTUAL_MEM_ACCESS_FLAG_READ_WRITE);
+}
+
 void hostile_run_case(const hostile_fixture_t *f, const hostile_case_t *c, int32_t *result,
                       int32_t *expected) {
     const hostile_fn_t *fn = &hostile_fns[c->fn];
@@ -634,4 +649,6 @@ void hostile_run_case(const hostile_fixture_t *f, const hostile_case_t *c, int32
     else
         *expected = baseline_valid ? rule : HOSTILE_EXPECT_ANY;
     *result = fn->call(args);
+    if (*result == UR_RESULT_SUCCESS && is_named(fn, "urVirtualMem"))
+        restore_mappings(f, fn, args);
 }
