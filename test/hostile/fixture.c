@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define USM_BYTES (64u * 1024u)
 
@@ -190,6 +192,37 @@ static void make_virtual_memory(hostile_fixture_t *f) {
         f->va_free = va;
 }
 
+// External memory and a semaphore imported from memfds (what the simulated drivers take for
+// another API's export; a real driver refuses them and the cases start from NULL handles).
+static void make_external(hostile_fixture_t *f) {
+    ur_context_handle_t ctx = f->handles[HOSTILE_HK_CONTEXT];
+    ur_device_handle_t dev = f->handles[HOSTILE_HK_DEVICE];
+    int fd = memfd_create("urc-hostile-external", MFD_CLOEXEC);
+    if (fd < 0)
+        return;
+    ur_exp_file_descriptor_t file = {UR_STRUCTURE_TYPE_EXP_FILE_DESCRIPTOR, NULL, fd};
+    ur_exp_external_mem_desc_t md = {UR_STRUCTURE_TYPE_EXP_EXTERNAL_MEM_DESC, &file};
+    ur_exp_external_mem_handle_t ext = NULL;
+    if (ftruncate(fd, USM_BYTES) == 0 &&
+        urBindlessImagesImportExternalMemoryExp(ctx, dev, USM_BYTES,
+                                                UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &md,
+                                                &ext) == UR_RESULT_SUCCESS)
+        f->handles[HOSTILE_HK_EXP_EXTERNAL_MEM] = ext;
+    else
+        close(fd);
+    fd = memfd_create("urc-hostile-semaphore", MFD_CLOEXEC);
+    if (fd < 0)
+        return;
+    file.fd = fd;
+    ur_exp_external_semaphore_desc_t sd = {UR_STRUCTURE_TYPE_EXP_EXTERNAL_SEMAPHORE_DESC, &file};
+    ur_exp_external_semaphore_handle_t sem = NULL;
+    if (urBindlessImagesImportExternalSemaphoreExp(
+            ctx, dev, UR_EXP_EXTERNAL_SEMAPHORE_TYPE_OPAQUE_FD, &sd, &sem) == UR_RESULT_SUCCESS)
+        f->handles[HOSTILE_HK_EXP_EXTERNAL_SEMAPHORE] = sem;
+    else
+        close(fd);
+}
+
 static void make_bindless_images(hostile_fixture_t *f) {
     ur_context_handle_t ctx = f->handles[HOSTILE_HK_CONTEXT];
     ur_device_handle_t dev = f->handles[HOSTILE_HK_DEVICE];
@@ -246,6 +279,7 @@ int hostile_fixture_open(hostile_fixture_t *f) {
     make_other_handles(f);
     make_virtual_memory(f);
     make_bindless_images(f);
+    make_external(f);
     urPlatformGetInfo(platform, UR_PLATFORM_INFO_NAME, sizeof f->platform_name, f->platform_name,
                       NULL);
     return 1;

@@ -34,7 +34,7 @@ typedef struct hostile_fixture_t {
 /// event, USM, (with URC_HOSTILE_IL or _BINARY and _KERNEL) a program and a kernel, and
 /// where the device has them, command buffers (one recording, one finalized with a kernel
 /// command to update), a sampler, a USM pool, physical and virtual memory, exportable memory,
-/// IPC handle data and bindless images.
+/// IPC handle data, bindless images, and external memory and a semaphore.
 /// 1 when there is a device, 0 when there is none, -1 when making the basics failed.
 int hostile_fixture_open(hostile_fixture_t *f);
 

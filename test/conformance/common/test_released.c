@@ -317,11 +317,11 @@ START_TEST(external_memory_twice_and_after) {
     }
     ck_assert_ur_ok(urBindlessImagesReleaseExternalMemoryExp(T.context, T.device, ext));
     ck_assert_ur(urBindlessImagesReleaseExternalMemoryExp(T.context, T.device, ext),
-                 UR_RESULT_ERROR_INVALID_VALUE);
+                 UR_RESULT_ERROR_INVALID_NULL_HANDLE);
     void *ptr = NULL;
     ck_assert_ur(
         urBindlessImagesMapExternalLinearMemoryExp(T.context, T.device, 0, BYTES, ext, &ptr),
-        UR_RESULT_ERROR_INVALID_VALUE);
+        UR_RESULT_ERROR_INVALID_NULL_HANDLE);
 }
 END_TEST
 
@@ -338,9 +338,9 @@ START_TEST(external_semaphore_twice_and_after) {
     }
     ck_assert_ur_ok(urBindlessImagesReleaseExternalSemaphoreExp(T.context, T.device, sem));
     ck_assert_ur(urBindlessImagesReleaseExternalSemaphoreExp(T.context, T.device, sem),
-                 UR_RESULT_ERROR_INVALID_VALUE);
+                 UR_RESULT_ERROR_INVALID_NULL_HANDLE);
     ck_assert_ur(urBindlessImagesSignalExternalSemaphoreExp(T.queue, sem, false, 0, 0, NULL, NULL),
-                 UR_RESULT_ERROR_INVALID_VALUE);
+                 UR_RESULT_ERROR_INVALID_NULL_HANDLE);
 }
 END_TEST
 
