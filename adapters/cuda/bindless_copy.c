@@ -131,8 +131,9 @@ ur_result_t cuda_bindless_images_image_copy_exp(
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "the CUDA driver lacks what bindless images need");
     bool src_image, dst_image, src_host, dst_host;
-    ur_result_t r = urc_bindless_copy_sides(imageCopyFlags, imageCopyInputTypes, &src_image,
-                                            &dst_image, &src_host, &dst_host);
+    ur_result_t r =
+        urc_bindless_copy_sides(imageCopyFlags, imageCopyInputTypes, pSrcImageFormat,
+                                pDstImageFormat, &src_image, &dst_image, &src_host, &dst_host);
     if (r != UR_RESULT_SUCCESS)
         return r;
     if (pCopyRegion->stype != UR_STRUCTURE_TYPE_EXP_IMAGE_COPY_REGION)

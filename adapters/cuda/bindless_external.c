@@ -160,7 +160,12 @@ ur_result_t cuda_bindless_images_import_external_memory_exp(
 
 static ur_result_t external_mem_of(ur_exp_external_mem_handle_t h, const cuda_context_t *ctx,
                                    cuda_external_mem_t **m) {
-    if (!cuda_is(h, CUDA_KIND_EXTERNAL_MEM) || ((cuda_external_mem_t *)h)->ctx != ctx)
+    // Not a handle of this kind (or one released): INVALID_NULL_HANDLE, the answer of every kind
+    // without an error of its own (docs/released-handles.md).
+    if (!cuda_is(h, CUDA_KIND_EXTERNAL_MEM))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0,
+                             "%p is not external memory (released already?)", (void *)h);
+    if (((cuda_external_mem_t *)h)->ctx != ctx)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "not external memory imported in this context");
     *m = (cuda_external_mem_t *)h;
@@ -341,7 +346,10 @@ ur_result_t cuda_bindless_images_import_external_semaphore_exp(
 
 static ur_result_t semaphore_of(ur_exp_external_semaphore_handle_t h, const cuda_context_t *ctx,
                                 cuda_external_semaphore_t **s) {
-    if (!cuda_is(h, CUDA_KIND_EXTERNAL_SEMAPHORE) || ((cuda_external_semaphore_t *)h)->ctx != ctx)
+    if (!cuda_is(h, CUDA_KIND_EXTERNAL_SEMAPHORE))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0,
+                             "%p is not an external semaphore (released already?)", (void *)h);
+    if (((cuda_external_semaphore_t *)h)->ctx != ctx)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "not an external semaphore imported in this context");
     *s = (cuda_external_semaphore_t *)h;

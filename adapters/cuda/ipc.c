@@ -6,6 +6,7 @@
 
 #include "cuda_internal.h"
 #include "ipc/ipc_handle.h"
+#include "memory/vm_map.h"
 #include "pool/pool_handle.h"
 
 /// The payload of CUDA's IPC memory handle data.
@@ -32,6 +33,9 @@ ur_result_t cuda_ipc_get_mem_handle_exp(ur_context_handle_t hContext, void *pMem
     if (urc_usm_pool_of(pMem, NULL, NULL, NULL) != NULL)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "%p is a pooled allocation: it cannot be shared alone", pMem);
+    // cuIpcGetMemHandle takes only cuMemAlloc's memory (the simulated driver would take more).
+    if ((res = urc_vm_refuse_for(pMem, "urIPCGetMemHandleExp")) != UR_RESULT_SUCCESS)
+        return res;
     cuda_pointer_t info;
     if ((res = cuda_pointer_query(pMem, &info)) != UR_RESULT_SUCCESS)
         return res;

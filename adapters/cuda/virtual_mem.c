@@ -104,6 +104,7 @@ ur_result_t cuda_virtual_mem_free(ur_context_handle_t hContext, const void *pSta
     // urc's record refuses it first.
     bool known = false;
     if (res != UR_RESULT_SUCCESS ||
+        (res = urc_vm_check_user_range(pStart, size, false)) != UR_RESULT_SUCCESS ||
         (res = urc_vm_free_claim(pStart, size, &known)) != UR_RESULT_SUCCESS)
         return res;
     res = cuda_ok(cu.MemAddressFree((CUdeviceptr)(uintptr_t)pStart, size), "cuMemAddressFree");
@@ -144,7 +145,8 @@ ur_result_t cuda_virtual_mem_map(ur_context_handle_t hContext, const void *pStar
     res = check_granular(ctx, pStart, size, UR_RESULT_ERROR_INVALID_SIZE);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if ((res = urc_vm_check_offset(offset, size, m->size)) != UR_RESULT_SUCCESS)
+    if ((res = urc_vm_check_offset(offset, size, m->size)) != UR_RESULT_SUCCESS ||
+        (res = urc_vm_check_user_range(pStart, size, false)) != UR_RESULT_SUCCESS)
         return res;
     bool known = false;
     if ((res = urc_vm_map_claim(pStart, size, &known)) != UR_RESULT_SUCCESS)
@@ -164,6 +166,7 @@ ur_result_t cuda_virtual_mem_unmap(ur_context_handle_t hContext, const void *pSt
     // CUDA's driver accepts a second unmap of a range: urc's record refuses it.
     bool known = false;
     if (res != UR_RESULT_SUCCESS ||
+        (res = urc_vm_check_user_range(pStart, size, true)) != UR_RESULT_SUCCESS ||
         (res = urc_vm_unmap_claim(pStart, size, &known)) != UR_RESULT_SUCCESS)
         return res;
     res = cuda_ok(cu.MemUnmap((CUdeviceptr)(uintptr_t)pStart, size), "cuMemUnmap");
@@ -175,7 +178,8 @@ ur_result_t cuda_virtual_mem_unmap(ur_context_handle_t hContext, const void *pSt
 ur_result_t cuda_virtual_mem_set_access(ur_context_handle_t hContext, const void *pStart,
                                         size_t size, ur_virtual_mem_access_flags_t flags) {
     ur_result_t res = check_context(hContext);
-    if (res != UR_RESULT_SUCCESS)
+    if (res != UR_RESULT_SUCCESS ||
+        (res = urc_vm_check_user_range(pStart, size, true)) != UR_RESULT_SUCCESS)
         return res;
     return set_access(CUDA_CONTEXT(hContext), pStart, size, flags);
 }
@@ -183,12 +187,13 @@ ur_result_t cuda_virtual_mem_set_access(ur_context_handle_t hContext, const void
 ur_result_t cuda_virtual_mem_get_info(ur_context_handle_t hContext, const void *pStart, size_t size,
                                       ur_virtual_mem_info_t propName, size_t propSize,
                                       void *pPropValue, size_t *pPropSizeRet) {
-    (void)size;
     ur_result_t res = check_context(hContext);
     if (res != UR_RESULT_SUCCESS)
         return res;
     if (propName != UR_VIRTUAL_MEM_INFO_ACCESS_MODE)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    if ((res = urc_vm_check_user_range(pStart, size, true)) != UR_RESULT_SUCCESS)
+        return res;
     if (cu.MemGetAccess == NULL)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0, "no cuMemGetAccess");
     CUmemLocation loc = {CU_MEM_LOCATION_TYPE_DEVICE, CUDA_CONTEXT(hContext)->devices[0]->cu};

@@ -560,8 +560,9 @@ ur_result_t l0_bindless_images_image_copy_exp(
     if (!available(q->dev))
         return unsupported("the driver lacks " ZE_BINDLESS_IMAGE_EXP_NAME " or images");
     bool src_image, dst_image, src_host, dst_host;
-    ur_result_t r = urc_bindless_copy_sides(imageCopyFlags, imageCopyInputTypes, &src_image,
-                                            &dst_image, &src_host, &dst_host);
+    ur_result_t r =
+        urc_bindless_copy_sides(imageCopyFlags, imageCopyInputTypes, pSrcImageFormat,
+                                pDstImageFormat, &src_image, &dst_image, &src_host, &dst_host);
     if (r != UR_RESULT_SUCCESS)
         return r;
     if (pCopyRegion->stype != UR_STRUCTURE_TYPE_EXP_IMAGE_COPY_REGION)

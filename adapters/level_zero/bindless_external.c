@@ -52,17 +52,22 @@ static ur_result_t ze_type(ur_exp_external_mem_type_t type, ze_external_memory_t
     }
 }
 
-// The record of an imported handle of `ctx`, or NULL (never read through before it is known).
-static l0_ext_mem_t *ext_of(const l0_context_t *ctx, ur_exp_external_mem_handle_t h) {
+// The record of an imported handle of `ctx` (never read through before it is known): a value
+// that is no imported handle (or one released) is INVALID_NULL_HANDLE, the answer of every kind
+// without an error of its own (docs/released-handles.md); one of another context INVALID_VALUE.
+static ur_result_t ext_of(const l0_context_t *ctx, ur_exp_external_mem_handle_t h,
+                          l0_ext_mem_t **out) {
     if (h == NULL || !urc_ptrset_claim(&ext_mems, h, NULL))
-        return NULL;
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0,
+                             "external memory: %p is not imported memory (released already?)",
+                             (const void *)h);
     l0_ext_mem_t *e = (l0_ext_mem_t *)h;
-    return e->ctx == ctx ? e : NULL;
-}
-
-static ur_result_t not_imported(const void *h) {
-    return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                         "external memory: %p is not imported memory of this context", h);
+    if (e->ctx != ctx)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "external memory: %p is imported memory of another context",
+                             (const void *)h);
+    *out = e;
+    return UR_RESULT_SUCCESS;
 }
 
 ur_result_t l0_bindless_images_import_external_memory_exp(
@@ -114,10 +119,13 @@ l0_bindless_images_release_external_memory_exp(ur_context_handle_t hContext,
     ur_result_t r = l0_bl_enter(hContext, hDevice, &ctx, &dev);
     if (r != UR_RESULT_SUCCESS)
         return r;
-    l0_ext_mem_t *e = ext_of(ctx, hExternalMem);
+    l0_ext_mem_t *e = NULL;
+    if ((r = ext_of(ctx, hExternalMem, &e)) != UR_RESULT_SUCCESS)
+        return r;
     // Mappings made from it are allocations and images of their own and stay valid.
-    if (e == NULL || !urc_ptrset_remove(&ext_mems, e))
-        return not_imported(hExternalMem);
+    if (!urc_ptrset_remove(&ext_mems, e))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0,
+                             "external memory: %p was released by another thread", (void *)e);
     free(e);
     return UR_RESULT_SUCCESS;
 }
@@ -130,9 +138,9 @@ ur_result_t l0_bindless_images_map_external_linear_memory_exp(
     ur_result_t r = l0_bl_enter(hContext, hDevice, &ctx, &dev);
     if (r != UR_RESULT_SUCCESS)
         return r;
-    l0_ext_mem_t *e = ext_of(ctx, hExternalMem);
-    if (e == NULL)
-        return not_imported(hExternalMem);
+    l0_ext_mem_t *e = NULL;
+    if ((r = ext_of(ctx, hExternalMem, &e)) != UR_RESULT_SUCCESS)
+        return r;
     if (offset > e->size || size > e->size - offset || e->size > SIZE_MAX)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "external memory: %llu bytes at %llu leave the %llu imported",
@@ -196,9 +204,9 @@ ur_result_t l0_bindless_images_map_external_array_exp(
     ur_result_t r = l0_bl_enter(hContext, hDevice, &ctx, &dev);
     if (r != UR_RESULT_SUCCESS)
         return r;
-    l0_ext_mem_t *e = ext_of(ctx, hExternalMem);
-    if (e == NULL)
-        return not_imported(hExternalMem);
+    l0_ext_mem_t *e = NULL;
+    if ((r = ext_of(ctx, hExternalMem, &e)) != UR_RESULT_SUCCESS)
+        return r;
     urc_bindless_t b;
     ze_image_desc_t zd;
     if ((r = l0_bl_describe(dev, pImageFormat, pImageDesc, false, &b, &zd)) != UR_RESULT_SUCCESS)

@@ -78,8 +78,9 @@ ur_result_t l0_virtual_mem_reserve(ur_context_handle_t hContext, const void *pSt
 ur_result_t l0_virtual_mem_free(ur_context_handle_t hContext, const void *pStart, size_t size) {
     // A range with memory mapped in it is refused before the driver, which frees it.
     bool known = false;
-    ur_result_t res = urc_vm_free_claim(pStart, size, &known);
-    if (res != UR_RESULT_SUCCESS)
+    ur_result_t res = urc_vm_check_user_range(pStart, size, false);
+    if (res != UR_RESULT_SUCCESS ||
+        (res = urc_vm_free_claim(pStart, size, &known)) != UR_RESULT_SUCCESS)
         return res;
     res = l0_ok(zeVirtualMemFree(L0_CONTEXT(hContext)->ze, pStart, size), "zeVirtualMemFree");
     if (res != UR_RESULT_SUCCESS && known)
@@ -95,6 +96,8 @@ ur_result_t l0_virtual_mem_map(ur_context_handle_t hContext, const void *pStart,
     ur_result_t res = check_range(ctx, pStart, size, UR_RESULT_ERROR_INVALID_SIZE);
     if (res == UR_RESULT_SUCCESS)
         res = urc_vm_check_offset(offset, size, m->size);
+    if (res == UR_RESULT_SUCCESS)
+        res = urc_vm_check_user_range(pStart, size, false);
     bool known = false;
     if (res != UR_RESULT_SUCCESS ||
         (res = urc_vm_map_claim(pStart, size, &known)) != UR_RESULT_SUCCESS)
@@ -109,8 +112,9 @@ ur_result_t l0_virtual_mem_map(ur_context_handle_t hContext, const void *pStart,
 ur_result_t l0_virtual_mem_unmap(ur_context_handle_t hContext, const void *pStart, size_t size) {
     // A second unmap of a range is refused before the driver, which may accept it.
     bool known = false;
-    ur_result_t res = urc_vm_unmap_claim(pStart, size, &known);
-    if (res != UR_RESULT_SUCCESS)
+    ur_result_t res = urc_vm_check_user_range(pStart, size, true);
+    if (res != UR_RESULT_SUCCESS ||
+        (res = urc_vm_unmap_claim(pStart, size, &known)) != UR_RESULT_SUCCESS)
         return res;
     res = l0_ok(zeVirtualMemUnmap(L0_CONTEXT(hContext)->ze, pStart, size), "zeVirtualMemUnmap");
     if (res != UR_RESULT_SUCCESS && known)
@@ -120,6 +124,9 @@ ur_result_t l0_virtual_mem_unmap(ur_context_handle_t hContext, const void *pStar
 
 ur_result_t l0_virtual_mem_set_access(ur_context_handle_t hContext, const void *pStart, size_t size,
                                       ur_virtual_mem_access_flags_t flags) {
+    ur_result_t res = urc_vm_check_user_range(pStart, size, true);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     return l0_ok(
         zeVirtualMemSetAccessAttribute(L0_CONTEXT(hContext)->ze, pStart, size, access_of(flags)),
         "zeVirtualMemSetAccessAttribute");
@@ -130,9 +137,12 @@ ur_result_t l0_virtual_mem_get_info(ur_context_handle_t hContext, const void *pS
                                     void *pPropValue, size_t *pPropSizeRet) {
     if (propName != UR_VIRTUAL_MEM_INFO_ACCESS_MODE)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
+    ur_result_t res = urc_vm_check_user_range(pStart, size, true);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
     ze_memory_access_attribute_t a = ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;
     size_t out_size = 0;
-    ur_result_t res =
+    res =
         l0_ok(zeVirtualMemGetAccessAttribute(L0_CONTEXT(hContext)->ze, pStart, size, &a, &out_size),
               "zeVirtualMemGetAccessAttribute");
     if (res != UR_RESULT_SUCCESS)

@@ -167,8 +167,15 @@ ur_result_t urc_bindless_level(const urc_bindless_t *b, uint32_t level, urc_bind
 }
 
 ur_result_t urc_bindless_copy_sides(ur_exp_image_copy_flags_t flags,
-                                    ur_exp_image_copy_input_types_t types, bool *src_image,
+                                    ur_exp_image_copy_input_types_t types,
+                                    const ur_image_format_t *src_format,
+                                    const ur_image_format_t *dst_format, bool *src_image,
                                     bool *dst_image, bool *src_host, bool *dst_host) {
+    ur_result_t r = urc_image_check_format(src_format);
+    if (r == UR_RESULT_SUCCESS)
+        r = urc_image_check_format(dst_format);
+    if (r != UR_RESULT_SUCCESS)
+        return r;
     *src_image = types == UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM ||
                  types == UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_IMAGE;
     *dst_image = types == UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE ||

@@ -55,9 +55,13 @@ ur_result_t urc_bindless_level(const urc_bindless_t *b, uint32_t level, urc_bind
 
 /// Which sides of a copy are image memory and which are host memory, from the direction flag
 /// (exactly one) and the input types: a host side is never an image, HOST_TO_HOST copies memory
-/// only. UR_RESULT_ERROR_INVALID_VALUE otherwise.
+/// only. UR_RESULT_ERROR_INVALID_VALUE otherwise. Both formats must be formats
+/// (urc_image_check_format), also on a side whose image brings its own: the caller describes
+/// every side it names.
 ur_result_t urc_bindless_copy_sides(ur_exp_image_copy_flags_t flags,
-                                    ur_exp_image_copy_input_types_t types, bool *src_image,
+                                    ur_exp_image_copy_input_types_t types,
+                                    const ur_image_format_t *src_format,
+                                    const ur_image_format_t *dst_format, bool *src_image,
                                     bool *dst_image, bool *src_host, bool *dst_host);
 
 /// The boxes of one copy: origins and extent in bytes (x), rows (y) and slices (z).

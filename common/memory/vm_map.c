@@ -258,6 +258,43 @@ bool urc_vm_mapped_run(const void *ptr, const void **base, size_t *size) {
     return found;
 }
 
+ur_result_t urc_vm_check_user_range(const void *start, size_t size, bool mapped) {
+    if (urc_mem_export_holds(start))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "%p is exportable memory, not a range of urVirtualMemReserve", start);
+    if (atomic_load_explicit(&live, memory_order_relaxed) == 0)
+        return UR_RESULT_SUCCESS;
+    uintptr_t p = (uintptr_t)start, b = 0, e = 0;
+    bool whole = range_of(start, size, &b, &e);
+    ur_result_t res = UR_RESULT_SUCCESS;
+    pthread_rwlock_rdlock(&lock);
+    reservation_t *r = p < UINTPTR_MAX ? find(p, p + 1) : NULL;
+    if (r != NULL && size != 0 && (!whole || e > r->end)) {
+        res = urc_error_set(UR_RESULT_ERROR_INVALID_SIZE, 0,
+                            "%p..+%zu runs past the end of its reservation (%p..+%zu)", start, size,
+                            (void *)r->begin, (size_t)(r->end - r->begin));
+    } else if (r != NULL && mapped && size != 0) {
+        bool covered = false;
+        for (size_t i = 0; i < r->npieces && !covered; ++i)
+            covered = r->pieces[i].begin <= b && e <= r->pieces[i].end;
+        if (!covered)
+            res = urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                                "%p..+%zu is not (or not all) mapped", start, size);
+    }
+    pthread_rwlock_unlock(&lock);
+    return res;
+}
+
+ur_result_t urc_vm_refuse_for(const void *ptr, const char *call) {
+    if (urc_mem_export_holds(ptr))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "%s: %p is exportable memory, not USM", call, ptr);
+    if (urc_vm_holds(ptr))
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "%s: %p is reserved virtual memory, not USM", call, ptr);
+    return UR_RESULT_SUCCESS;
+}
+
 ur_result_t urc_usm_free_not_virtual(const void *ptr) {
     if (urc_mem_export_holds(ptr))
         return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,

@@ -42,6 +42,18 @@ bool urc_vm_holds(const void *ptr);
 /// is in no mapped piece. Reads nothing when no reservation exists.
 bool urc_vm_mapped_run(const void *ptr, const void **base, size_t *size);
 
+/// The range check of the urVirtualMem* calls that take a range of a reservation (map, unmap,
+/// free, set access, get info), before the driver sees it: INVALID_VALUE for exportable memory
+/// (its reservation is urMemoryExport*'s, not the caller's), INVALID_SIZE for a range that
+/// wraps or starts inside a reservation urc made and runs past its end; with `mapped`,
+/// INVALID_VALUE too for a range of a known reservation not all mapped. A range outside every
+/// reservation urc made is left to the driver (SUCCESS).
+ur_result_t urc_vm_check_user_range(const void *start, size_t size, bool mapped);
+
+/// INVALID_VALUE (with a message naming `call`) when `ptr` lies in exportable or reserved
+/// virtual memory, which no USM-only call (urIPCGetMemHandleExp, for one) may take.
+ur_result_t urc_vm_refuse_for(const void *ptr, const char *call);
+
 /// urUSMFree's refusal of memory that has its own free (INVALID_MEM_OBJECT, with a message):
 /// exportable memory (urMemoryExportFreeExportableMemoryExp) and reserved virtual memory
 /// (urVirtualMemUnmap, urVirtualMemFree). SUCCESS for anything else.

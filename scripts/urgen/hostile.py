@@ -31,12 +31,23 @@ HOST_LENGTHS = {
     ("urUSMImportExp", "size"),
     ("urEnqueueReadHostPipe", "size"),
     ("urEnqueueWriteHostPipe", "size"),
+}
+
+# Sizes and offsets that must stay inside memory urc made and knows the extent of (a virtual
+# reservation, a physical allocation): past it is an error, like a USM range past its end.
+RANGE_SIZES = {
     ("urVirtualMemFree", "size"),
     ("urVirtualMemMap", "size"),
+    ("urVirtualMemMap", "offset"),
     ("urVirtualMemUnmap", "size"),
     ("urVirtualMemSetAccess", "size"),
     ("urVirtualMemGetInfo", "size"),
+    ("urPhysicalMemCreate", "size"),
 }
+
+# Integer values that name an object urc made (bindless image memory and image handles): the
+# suite gives them values no call made.
+VALUE_HANDLES = {"ur_exp_image_mem_native_handle_t", "ur_exp_image_native_handle_t"}
 
 # Flag bits of hostile_param_t.flags (mirrored in test/hostile/hostile.h).
 FLAGS = ["OPT", "COUNT", "HOST_LENGTH", "BOUNDS_SIZE", "ALLOC_SIZE", "WORK_DIM", "ARRAY",
@@ -85,6 +96,34 @@ class _Model:
             bad += 1
         return first, bad
 
+    def first_member(self, sname, test):
+        """The first member of struct `sname` that `test` accepts, or None."""
+        item = self.structs.get(sname)
+        if item is None or item.kind != "struct":
+            return None
+        for m in item.members:
+            if not m.array and test(m.ctype.replace("const ", "").strip()):
+                return m
+        return None
+
+    def desc_facts(self, sname):
+        """Where a descriptor's first enum (or else flags) member lies and its bad value, and
+        its first size member: "offset, width, bad, size offset" of the descriptor's fields."""
+        e = self.first_member(sname, lambda t: t in self.enums and t != "ur_structure_type_t")
+        f = self.first_member(sname, lambda t: t in self.flags)
+        off, width, bad = "0", "0", "0"
+        if e is not None:
+            off = "offsetof(%s, %s)" % (sname, e.name)
+            width = "sizeof(%s)" % e.ctype.replace("const ", "").strip()
+            bad = "%#x" % self.enum_values(e.ctype.replace("const ", "").strip())[1]
+        elif f is not None:
+            off = "offsetof(%s, %s)" % (sname, f.name)
+            width = "sizeof(%s)" % f.ctype.replace("const ", "").strip()
+            bad = self.flags[f.ctype.replace("const ", "").strip()].mask
+        z = self.first_member(sname, lambda t: t == "size_t")
+        size_off = "offsetof(%s, %s)" % (sname, z.name) if z is not None else "SIZE_MAX"
+        return off, width, bad, size_off
+
     def struct_facts(self, sname):
         item = self.structs.get(sname)
         if item is None or item.kind != "struct":
@@ -131,6 +170,7 @@ def _describe(model, fn, p, counts):
         flags.append("OUT")
     kind, handle, size, stype, pnext, first, bad, mask, count = (
         "OTHER", "HOSTILE_HK_NONE", "sizeof(%s)" % p.ctype, "-1", "false", "0", "0", "0", "-1")
+    desc = ("0", "0", "0", "SIZE_MAX")
     if p.range and fn.param(p.range[1].strip()) is not None:
         flags.append("ARRAY")
         count = str([q.name for q in fn.params].index(p.range[1].strip()))
@@ -149,6 +189,8 @@ def _describe(model, fn, p, counts):
             pnext = "true"
         if pointee == "ur_exp_kernel_arg_properties_t":
             flags.append("KERNEL_ARGS")
+        if "in" in p.tags and "out" not in p.tags:
+            desc = model.desc_facts(pointee)
     elif pointer and pointee == "char" and "in" in p.tags and "out" not in p.tags:
         kind = "STRING"
     elif pointer and pointee == "size_t" and "in" in p.tags and "out" not in p.tags:
@@ -171,7 +213,7 @@ def _describe(model, fn, p, counts):
             flags.append("COUNT")
         if (fn.name, p.name) in HOST_LENGTHS:
             flags.append("HOST_LENGTH")
-        if p.name in _bounds_sizes(fn):
+        if p.name in _bounds_sizes(fn) or (fn.name, p.name) in RANGE_SIZES:
             flags.append("BOUNDS_SIZE")
         if base == "size_t" and any(q.ctype == "void **" and "out" in q.tags for q in fn.params):
             flags.append("ALLOC_SIZE")
@@ -179,6 +221,8 @@ def _describe(model, fn, p, counts):
             flags.append("WORK_DIM")
     elif base == "bool":
         kind = "BOOL"
+    elif base in VALUE_HANDLES:
+        kind = "VALUE_HANDLE"
     elif base == "ur_native_handle_t":
         kind = "NATIVE"
     elif base in ("ur_rect_offset_t", "ur_rect_region_t"):
@@ -186,9 +230,9 @@ def _describe(model, fn, p, counts):
     elif base in model.structs:
         kind = "VALUE_STRUCT"
     baseline = str(counts.get(p.name, 0))
-    return ('    {"%s", HOSTILE_%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s},'
-            % (p.name, kind, _flag(*flags), handle, size, stype, pnext, first, bad, mask,
-               count, baseline))
+    return ('    {"%s", "%s", HOSTILE_%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, {%s}},'
+            % (p.name, pointee or base, kind, _flag(*flags), handle, size, stype, pnext, first,
+               bad, mask, count, baseline, ", ".join(desc)))
 
 
 def _local_type(ctype):
@@ -222,6 +266,7 @@ def hostile_table(spec):
 
     c = HEADER + ["// One descriptor per parameter and two trampolines per entry point: the loader's",
                   "// export, and the generated checks of the same arguments.", "",
+                  "#include <stddef.h>",
                   "#include <string.h>", "",
                   '#include "hostile.h"',
                   '#include "ur_checks.h"', "",

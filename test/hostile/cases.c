@@ -39,6 +39,146 @@ static bool is_work_array(const hostile_param_t *p) {
     return (p->flags & HOSTILE_SIZE_ARRAY) && strstr(p->name, "Work") != NULL;
 }
 
+static void put_ptr(hostile_slot_t *s, const void *p);
+static void put_number(hostile_slot_t *s, size_t size, uint64_t v);
+static const void *get_ptr(const hostile_slot_t *s);
+
+// ---- memory of one kind ----
+
+// The memory kinds the fixture makes (bits, so that a parameter can list the kinds that are
+// wrong for it).
+enum {
+    MK_HOST = 1u << 0,
+    MK_USM = 1u << 1,
+    MK_VA = 1u << 2,
+    MK_VA_FREE = 1u << 3,
+    MK_EXPORT = 1u << 4,
+};
+
+// Parameters that must name memory of one kind (what the baseline passes) and the kinds that
+// are wrong there. Given another kind, the call must fail: freeing a reservation with
+// urUSMFree, or mapping over a mapped range, is the caller's error, never a crash.
+typedef struct memory_role_t {
+    const char *fn, *param;
+    unsigned kind, wrong;
+} memory_role_t;
+
+static const memory_role_t memory_roles[] = {
+    {"urUSMFree", "pMem", MK_USM, MK_HOST | MK_VA | MK_EXPORT},
+    {"urVirtualMemFree", "pStart", MK_VA_FREE, MK_HOST | MK_USM | MK_EXPORT},
+    {"urVirtualMemMap", "pStart", MK_VA_FREE, MK_HOST | MK_USM | MK_VA | MK_EXPORT},
+    {"urVirtualMemUnmap", "pStart", MK_VA, MK_HOST | MK_USM | MK_VA_FREE | MK_EXPORT},
+    {"urVirtualMemSetAccess", "pStart", MK_VA, MK_HOST | MK_USM | MK_VA_FREE | MK_EXPORT},
+    {"urVirtualMemGetInfo", "pStart", MK_VA, MK_HOST | MK_USM | MK_EXPORT},
+    {"urIPCGetMemHandleExp", "pMem", MK_USM, MK_HOST | MK_VA},
+    {"urIPCCloseMemHandleExp", "pMem", MK_USM, MK_HOST | MK_VA | MK_EXPORT},
+    {"urMemoryExportFreeExportableMemoryExp", "pMem", MK_EXPORT, MK_HOST | MK_USM | MK_VA},
+    {"urMemoryExportExportMemoryHandleExp", "pMem", MK_EXPORT, MK_HOST | MK_USM | MK_VA},
+};
+
+static const memory_role_t *memory_role(const hostile_fn_t *fn, const hostile_param_t *p) {
+    for (size_t i = 0; i < sizeof memory_roles / sizeof memory_roles[0]; ++i)
+        if (strcmp(memory_roles[i].fn, fn->name) == 0 &&
+            strcmp(memory_roles[i].param, p->name) == 0)
+            return &memory_roles[i];
+    return NULL;
+}
+
+static unsigned mutation_memory(hostile_mutation_t m) {
+    switch (m) {
+    case HM_MEM_HOST:
+        return MK_HOST;
+    case HM_MEM_USM:
+        return MK_USM;
+    case HM_MEM_VA:
+        return MK_VA;
+    case HM_MEM_VA_FREE:
+        return MK_VA_FREE;
+    case HM_MEM_EXPORT:
+        return MK_EXPORT;
+    default:
+        return 0;
+    }
+}
+
+// The fixture's memory of a kind; plain host memory where the device makes none of it.
+static void *memory_of(const hostile_fixture_t *f, unsigned kind, int i) {
+    void *p = kind == MK_USM       ? f->usm_device
+              : kind == MK_VA      ? f->va
+              : kind == MK_VA_FREE ? f->va_free
+              : kind == MK_EXPORT  ? f->exportable
+                                   : NULL;
+    return p != NULL ? p : scratch[i];
+}
+
+static bool is_named(const hostile_fn_t *fn, const char *prefix) {
+    return strncmp(fn->name, prefix, strlen(prefix)) == 0;
+}
+
+// What a parameter of the newer features starts from, beyond the generic baseline: the
+// fixture's memory of the kind it names, sizes that fit it, IPC handle data, bindless image
+// handles and descriptors that describe the fixture's image.
+static void baseline_features(const hostile_fixture_t *f, const hostile_fn_t *fn, unsigned i,
+                              hostile_slot_t *a) {
+    const hostile_param_t *p = &fn->params[i];
+    const memory_role_t *role = memory_role(fn, p);
+    if (role != NULL) {
+        // The mapped range is what every call but urVirtualMemMap and urVirtualMemFree takes;
+        // those take the unmapped one (a free of a mapped range is refused).
+        put_ptr(&a[i], memory_of(f, role->kind, (int)i));
+        return;
+    }
+    if (p->kind == HOSTILE_NUMBER && p->size == sizeof(size_t) && f->granule != 0 &&
+        (is_named(fn, "urVirtualMem") || is_named(fn, "urPhysicalMemCreate")) &&
+        (strcmp(p->name, "size") == 0 || strcmp(p->name, "allocationSize") == 0)) {
+        put_number(&a[i], p->size, f->granule);
+        return;
+    }
+    if (p->kind == HOSTILE_NUMBER && p->size == sizeof(size_t) && is_named(fn, "urIPCOpen")) {
+        size_t n = strstr(fn->name, "Phys") != NULL    ? f->ipc_phys_bytes
+                   : strstr(fn->name, "Event") != NULL ? f->ipc_event_bytes
+                                                       : f->ipc_mem_bytes;
+        put_number(&a[i], p->size, n);
+        return;
+    }
+    if ((p->kind == HOSTILE_PTR || p->kind == HOSTILE_BOUNDS_PTR) && is_named(fn, "urIPC") &&
+        strstr(p->name, "HandleData") != NULL && !(p->flags & HOSTILE_OUT)) {
+        const void *d = strstr(p->name, "Phys") != NULL    ? f->ipc_phys
+                        : strstr(p->name, "Event") != NULL ? f->ipc_event
+                                                           : f->ipc_mem;
+        put_ptr(&a[i], d != NULL ? d : scratch[i]);
+        return;
+    }
+    if (p->kind == HOSTILE_VALUE_HANDLE) {
+        uintptr_t v = strcmp(p->type, "ur_exp_image_mem_native_handle_t") == 0 ? f->image_mem
+                      : strstr(fn->name, "Sampled") != NULL && strstr(fn->name, "Unsampled") == NULL
+                          ? f->sampled_image
+                          : f->image;
+        memcpy(a[i].bytes, &v, sizeof v);
+        return;
+    }
+    if (p->kind == HOSTILE_STRUCT && get_ptr(&a[i]) != NULL) {
+        if (strcmp(p->type, "ur_image_format_t") == 0)
+            memcpy(structs[i], &hostile_image_format, sizeof hostile_image_format);
+        else if (strcmp(p->type, "ur_image_desc_t") == 0)
+            memcpy(structs[i], &hostile_image_desc, sizeof hostile_image_desc);
+        else if (strcmp(p->type, "ur_sampler_desc_t") == 0)
+            memcpy(structs[i], &hostile_sampler_desc, sizeof hostile_sampler_desc);
+        else if (strcmp(p->type, "ur_exp_image_copy_region_t") == 0) {
+            ur_exp_image_copy_region_t *r = (void *)structs[i];
+            r->copyExtent =
+                (ur_rect_region_t){hostile_image_desc.width, hostile_image_desc.height, 1};
+        }
+    }
+    // A copy from host memory into the fixture's image.
+    if (strcmp(fn->name, "urBindlessImagesImageCopyExp") == 0) {
+        if (strcmp(p->name, "pDst") == 0 && f->image_mem != 0)
+            memcpy(a[i].bytes, &f->image_mem, sizeof f->image_mem);
+        else if (strcmp(p->name, "imageCopyFlags") == 0)
+            put_number(&a[i], p->size, UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE);
+    }
+}
+
 static void put_ptr(hostile_slot_t *s, const void *p) {
     memcpy(s->bytes, &p, sizeof p);
 }
@@ -126,6 +266,7 @@ static void baseline(const hostile_fixture_t *f, const hostile_fn_t *fn, hostile
         default: // flags 0, native handles 0, offsets and other structs zero
             break;
         }
+        baseline_features(f, fn, i, a);
     }
     // An append's optional outputs start NULL: a signal event needs device support and a
     // command handle an updatable buffer, and a case should meet the rules of its own
@@ -192,6 +333,23 @@ static bool applies(const hostile_fn_t *fn, const hostile_param_t *p, hostile_mu
         return p->kind == HOSTILE_NUMBER && (p->flags & HOSTILE_WORK_DIM);
     case HM_ARG_INDEX:
         return p->kind == HOSTILE_STRUCT && (p->flags & HOSTILE_KERNEL_ARGS);
+    case HM_DESC_ENUM:
+        return p->kind == HOSTILE_STRUCT && p->desc.enum_width != 0;
+    case HM_DESC_SIZE:
+        return p->kind == HOSTILE_STRUCT && p->desc.size_off != SIZE_MAX;
+    case HM_VALUE_ZERO:
+    case HM_VALUE_FORGED:
+        return p->kind == HOSTILE_VALUE_HANDLE;
+    case HM_MEM_HOST:
+    case HM_MEM_USM:
+    case HM_MEM_VA:
+    case HM_MEM_VA_FREE:
+    case HM_MEM_EXPORT: {
+        const memory_role_t *role = memory_role(fn, p);
+        return role != NULL && (role->wrong & mutation_memory(m)) != 0;
+    }
+    case HM_DATA_FORGED:
+        return is_named(fn, "urIPCOpen") && strstr(p->name, "HandleData") != NULL;
     default:
         return false;
     }
@@ -242,6 +400,20 @@ const char *hostile_mutation_class(hostile_mutation_t m) {
         return "work";
     case HM_ARG_INDEX:
         return "argindex";
+    case HM_DESC_ENUM:
+    case HM_DESC_SIZE:
+        return "desc";
+    case HM_VALUE_ZERO:
+    case HM_VALUE_FORGED:
+        return "value";
+    case HM_MEM_HOST:
+    case HM_MEM_USM:
+    case HM_MEM_VA:
+    case HM_MEM_VA_FREE:
+    case HM_MEM_EXPORT:
+        return "memory";
+    case HM_DATA_FORGED:
+        return "data";
     default:
         return "size";
     }
@@ -268,7 +440,17 @@ const char *hostile_mutation_name(hostile_mutation_t m) {
                                                  "{SIZE_MAX,1,1}",
                                                  "{SIZE_MAX/2+1,4,1}",
                                                  "4",
-                                                 "argument index 1000"};
+                                                 "argument index 1000",
+                                                 "descriptor enum undeclared",
+                                                 "descriptor size SIZE_MAX",
+                                                 "0",
+                                                 "forged",
+                                                 "host memory",
+                                                 "device USM",
+                                                 "mapped reservation",
+                                                 "unmapped reservation",
+                                                 "exportable memory",
+                                                 "forged handle data"};
     return m < HM_COUNT_ ? names[m] : "?";
 }
 
@@ -388,9 +570,68 @@ static int32_t mutate(const hostile_fixture_t *f, const hostile_fn_t *fn, unsign
         put_ptr(&a[i], &bad_arg);
         set_count(fn, p, a, 1);
         return UR_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX;
+    case HM_DESC_ENUM:
+    case HM_DESC_SIZE: {
+        // On the baseline's descriptor (a fresh one where the baseline passes none).
+        unsigned char *d = (unsigned char *)(uintptr_t)get_ptr(&a[i]);
+        if (d == NULL) {
+            d = fresh_struct(p, (int)i);
+            put_ptr(&a[i], d);
+            set_count(fn, p, a, 1);
+        }
+        if (m == HM_DESC_ENUM) {
+            uint64_t v = p->desc.enum_bad;
+            memcpy(d + p->desc.enum_off, &v,
+                   p->desc.enum_width < sizeof v ? p->desc.enum_width : sizeof v);
+            // A query of what is supported may answer "not this"; anything else refuses.
+            return strstr(fn->name, "Support") != NULL ? HOSTILE_EXPECT_ANY
+                                                       : HOSTILE_EXPECT_FAILURE;
+        }
+        size_t huge = SIZE_MAX;
+        memcpy(d + p->desc.size_off, &huge, sizeof huge);
+        // Only what makes something from the descriptor must refuse an extent of SIZE_MAX.
+        return strstr(fn->name, "Create") != NULL || strstr(fn->name, "Alloc") != NULL ||
+                       strstr(fn->name, "Partition") != NULL
+                   ? HOSTILE_EXPECT_FAILURE
+                   : HOSTILE_EXPECT_ANY;
+    }
+    case HM_VALUE_ZERO:
+    case HM_VALUE_FORGED: {
+        // Forged: the address of memory that is no image (what a stale or made-up value
+        // would look like to an adapter that takes it for a pointer).
+        uintptr_t v = m == HM_VALUE_ZERO ? 0 : (uintptr_t)(void *)scratch[i];
+        memcpy(a[i].bytes, &v, sizeof v);
+        return HOSTILE_EXPECT_FAILURE;
+    }
+    case HM_MEM_HOST:
+    case HM_MEM_USM:
+    case HM_MEM_VA:
+    case HM_MEM_VA_FREE:
+    case HM_MEM_EXPORT:
+        put_ptr(&a[i], memory_of(f, mutation_memory(m), (int)i));
+        return HOSTILE_EXPECT_FAILURE;
+    case HM_DATA_FORGED:
+        memset(scratch[i], 0xa5, SCRATCH_BYTES);
+        put_ptr(&a[i], scratch[i]);
+        return HOSTILE_EXPECT_FAILURE;
     default:
         return HOSTILE_EXPECT_ANY;
     }
+}
+
+// A mapping a case made or took away (a valid variation, or a bug) would change what the next
+// virtual-memory cases start from: it is put back as the fixture made it.
+static void restore_mappings(const hostile_fixture_t *f, const hostile_fn_t *fn,
+                             const hostile_slot_t *a) {
+    ur_context_handle_t ctx = f->handles[HOSTILE_HK_CONTEXT];
+    const void *start = get_ptr(&a[1]);
+    size_t size = 0;
+    memcpy(&size, a[2].bytes, sizeof size);
+    if (strcmp(fn->name, "urVirtualMemMap") == 0)
+        (void)urVirtualMemUnmap(ctx, start, size);
+    else if (strcmp(fn->name, "urVirtualMemUnmap") == 0 && start == f->va)
+        (void)urVirtualMemMap(ctx, f->va, f->granule, f->handles[HOSTILE_HK_PHYSICAL_MEM], 0,
+                              UR_VIRTUAL_MEM_ACCESS_FLAG_READ_WRITE);
 }
 
 void hostile_run_case(const hostile_fixture_t *f, const hostile_case_t *c, int32_t *result,
@@ -408,4 +649,6 @@ void hostile_run_case(const hostile_fixture_t *f, const hostile_case_t *c, int32
     else
         *expected = baseline_valid ? rule : HOSTILE_EXPECT_ANY;
     *result = fn->call(args);
+    if (*result == UR_RESULT_SUCCESS && is_named(fn, "urVirtualMem"))
+        restore_mappings(f, fn, args);
 }

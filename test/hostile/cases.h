@@ -32,6 +32,16 @@ typedef enum hostile_mutation_t {
     HM_WORK_OVERFLOW, // {SIZE_MAX / 2 + 1, 4, 1}: the product overflows
     HM_WORK_DIM_FOUR, // a work dimension of 4
     HM_ARG_INDEX,     // a kernel argument index past the kernel's arguments
+    HM_DESC_ENUM,     // a descriptor's first enum member undeclared (or its flags reserved)
+    HM_DESC_SIZE,     // a descriptor's first size member SIZE_MAX
+    HM_VALUE_ZERO,    // an image memory or image handle 0
+    HM_VALUE_FORGED,  // an image memory or image handle no call made
+    HM_MEM_HOST,      // memory of another kind where one kind is named: plain host memory,
+    HM_MEM_USM,       // device USM,
+    HM_MEM_VA,        // a mapped virtual reservation,
+    HM_MEM_VA_FREE,   // an unmapped one,
+    HM_MEM_EXPORT,    // exportable memory
+    HM_DATA_FORGED,   // IPC handle data of bytes no export wrote
     HM_COUNT_
 } hostile_mutation_t;
 
@@ -53,7 +63,8 @@ enum {
 size_t hostile_cases(hostile_case_t *out, size_t max);
 
 /// The short name of a mutation's class, as the known-failures list names it: "null",
-/// "kind", "enum", "flags", "pnext", "size", "count", "rect", "work", "argindex".
+/// "kind", "enum", "flags", "pnext", "size", "count", "rect", "work", "argindex", "desc",
+/// "value", "memory", "data".
 const char *hostile_mutation_class(hostile_mutation_t m);
 const char *hostile_mutation_name(hostile_mutation_t m);
 

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define USM_BYTES (64u * 1024u)
 
@@ -127,6 +129,118 @@ static void make_command_buffers(hostile_fixture_t *f) {
     f->update_cb = up;
 }
 
+const ur_image_format_t hostile_image_format = {UR_IMAGE_CHANNEL_ORDER_RGBA,
+                                                UR_IMAGE_CHANNEL_TYPE_UNSIGNED_INT8};
+const ur_image_desc_t hostile_image_desc = {
+    UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, 16, 16, 0, 0, 0, 0, 1, 0};
+const ur_sampler_desc_t hostile_sampler_desc = {UR_STRUCTURE_TYPE_SAMPLER_DESC, NULL, false,
+                                                UR_SAMPLER_ADDRESSING_MODE_CLAMP,
+                                                UR_SAMPLER_FILTER_MODE_NEAREST};
+
+// Handles of the kinds the core cases do not make: each only where the device has it.
+static void make_other_handles(hostile_fixture_t *f) {
+    ur_context_handle_t ctx = f->handles[HOSTILE_HK_CONTEXT];
+    ur_device_handle_t dev = f->handles[HOSTILE_HK_DEVICE];
+    ur_sampler_handle_t sampler = NULL;
+    if (urSamplerCreate(ctx, &hostile_sampler_desc, &sampler) == UR_RESULT_SUCCESS)
+        f->handles[HOSTILE_HK_SAMPLER] = sampler;
+    ur_usm_pool_desc_t pool_desc = {UR_STRUCTURE_TYPE_USM_POOL_DESC, NULL, 0};
+    ur_usm_pool_handle_t pool = NULL;
+    if (urUSMPoolCreate(ctx, &pool_desc, &pool) == UR_RESULT_SUCCESS)
+        f->handles[HOSTILE_HK_USM_POOL] = pool;
+    void *p = NULL;
+    if (urUSMDeviceAlloc(ctx, dev, NULL, NULL, USM_BYTES, &p) == UR_RESULT_SUCCESS)
+        f->usm_device = p;
+    if (urMemoryExportAllocExportableMemoryExp(
+            ctx, dev, 0, USM_BYTES, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &p) == UR_RESULT_SUCCESS)
+        f->exportable = p;
+    if (f->usm_device != NULL && urIPCGetMemHandleExp(ctx, f->usm_device, &f->ipc_mem,
+                                                      &f->ipc_mem_bytes) != UR_RESULT_SUCCESS)
+        f->ipc_mem = NULL;
+    if (f->handles[HOSTILE_HK_EVENT] != NULL &&
+        urIPCGetEventHandleExp(f->handles[HOSTILE_HK_EVENT], &f->ipc_event, &f->ipc_event_bytes) !=
+            UR_RESULT_SUCCESS)
+        f->ipc_event = NULL;
+}
+
+// One granule of physical memory mapped into a reservation of its own, and a second
+// reservation left unmapped (what urVirtualMemMap starts from).
+static void make_virtual_memory(hostile_fixture_t *f) {
+    ur_context_handle_t ctx = f->handles[HOSTILE_HK_CONTEXT];
+    ur_device_handle_t dev = f->handles[HOSTILE_HK_DEVICE];
+    size_t g = 0;
+    if (urVirtualMemGranularityGetInfo(ctx, dev, 1, UR_VIRTUAL_MEM_GRANULARITY_INFO_MINIMUM,
+                                       sizeof g, &g, NULL) != UR_RESULT_SUCCESS ||
+        g == 0)
+        return;
+    f->granule = g;
+    ur_physical_mem_handle_t phys = NULL;
+    if (urPhysicalMemCreate(ctx, dev, g, NULL, &phys) != UR_RESULT_SUCCESS)
+        return;
+    f->handles[HOSTILE_HK_PHYSICAL_MEM] = phys;
+    if (urIPCGetPhysMemHandleExp(ctx, phys, &f->ipc_phys, &f->ipc_phys_bytes) != UR_RESULT_SUCCESS)
+        f->ipc_phys = NULL;
+    void *va = NULL;
+    if (urVirtualMemReserve(ctx, NULL, g, &va) == UR_RESULT_SUCCESS) {
+        if (urVirtualMemMap(ctx, va, g, phys, 0, UR_VIRTUAL_MEM_ACCESS_FLAG_READ_WRITE) ==
+            UR_RESULT_SUCCESS)
+            f->va = va;
+        else
+            urVirtualMemFree(ctx, va, g);
+    }
+    if (urVirtualMemReserve(ctx, NULL, g, &va) == UR_RESULT_SUCCESS)
+        f->va_free = va;
+}
+
+// External memory and a semaphore imported from memfds (what the simulated drivers take for
+// another API's export; a real driver refuses them and the cases start from NULL handles).
+static void make_external(hostile_fixture_t *f) {
+    ur_context_handle_t ctx = f->handles[HOSTILE_HK_CONTEXT];
+    ur_device_handle_t dev = f->handles[HOSTILE_HK_DEVICE];
+    int fd = memfd_create("urc-hostile-external", MFD_CLOEXEC);
+    if (fd < 0)
+        return;
+    ur_exp_file_descriptor_t file = {UR_STRUCTURE_TYPE_EXP_FILE_DESCRIPTOR, NULL, fd};
+    ur_exp_external_mem_desc_t md = {UR_STRUCTURE_TYPE_EXP_EXTERNAL_MEM_DESC, &file};
+    ur_exp_external_mem_handle_t ext = NULL;
+    if (ftruncate(fd, USM_BYTES) == 0 &&
+        urBindlessImagesImportExternalMemoryExp(ctx, dev, USM_BYTES,
+                                                UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &md,
+                                                &ext) == UR_RESULT_SUCCESS)
+        f->handles[HOSTILE_HK_EXP_EXTERNAL_MEM] = ext;
+    else
+        close(fd);
+    fd = memfd_create("urc-hostile-semaphore", MFD_CLOEXEC);
+    if (fd < 0)
+        return;
+    file.fd = fd;
+    ur_exp_external_semaphore_desc_t sd = {UR_STRUCTURE_TYPE_EXP_EXTERNAL_SEMAPHORE_DESC, &file};
+    ur_exp_external_semaphore_handle_t sem = NULL;
+    if (urBindlessImagesImportExternalSemaphoreExp(
+            ctx, dev, UR_EXP_EXTERNAL_SEMAPHORE_TYPE_OPAQUE_FD, &sd, &sem) == UR_RESULT_SUCCESS)
+        f->handles[HOSTILE_HK_EXP_EXTERNAL_SEMAPHORE] = sem;
+    else
+        close(fd);
+}
+
+static void make_bindless_images(hostile_fixture_t *f) {
+    ur_context_handle_t ctx = f->handles[HOSTILE_HK_CONTEXT];
+    ur_device_handle_t dev = f->handles[HOSTILE_HK_DEVICE];
+    ur_exp_image_mem_native_handle_t mem = 0;
+    if (urBindlessImagesImageAllocateExp(ctx, dev, &hostile_image_format, &hostile_image_desc,
+                                         &mem) != UR_RESULT_SUCCESS)
+        return;
+    f->image_mem = mem;
+    ur_exp_image_native_handle_t h = 0;
+    if (urBindlessImagesUnsampledImageCreateExp(ctx, dev, mem, &hostile_image_format,
+                                                &hostile_image_desc, &h) == UR_RESULT_SUCCESS)
+        f->image = h;
+    if (urBindlessImagesSampledImageCreateExp(ctx, dev, mem, &hostile_image_format,
+                                              &hostile_image_desc, &hostile_sampler_desc,
+                                              &h) == UR_RESULT_SUCCESS)
+        f->sampled_image = h;
+}
+
 int hostile_fixture_open(hostile_fixture_t *f) {
     memset(f, 0, sizeof *f);
     if (urLoaderInit(0, NULL) != UR_RESULT_SUCCESS)
@@ -162,6 +276,10 @@ int hostile_fixture_open(hostile_fixture_t *f) {
     make_usm(f);
     make_kernel(f);
     make_command_buffers(f);
+    make_other_handles(f);
+    make_virtual_memory(f);
+    make_bindless_images(f);
+    make_external(f);
     urPlatformGetInfo(platform, UR_PLATFORM_INFO_NAME, sizeof f->platform_name, f->platform_name,
                       NULL);
     return 1;

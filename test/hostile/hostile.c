@@ -35,7 +35,7 @@ typedef struct shared_t {
     volatile uint64_t beats;  // bumped after every case
     volatile int no_device;
     char platform[256];
-    char fixture[128]; // what the fixture could make beyond the basics
+    char fixture[256]; // what the fixture could make beyond the basics
     // followed by per-case results
 } shared_t;
 
@@ -79,10 +79,16 @@ static void child_run(size_t begin, size_t end, int log_fd) {
     if (ok < 0)
         _exit(78);
     memcpy(shm->platform, f.platform_name, sizeof shm->platform);
-    snprintf(shm->fixture, sizeof shm->fixture, "%s%s%s",
+    snprintf(shm->fixture, sizeof shm->fixture, "%s%s%s%s%s%s%s%s%s%s%s",
              f.handles[HOSTILE_HK_KERNEL] != NULL ? "kernel" : "no kernel",
              f.usm != NULL ? ", USM" : ", no USM",
-             f.handles[HOSTILE_HK_MEM] != NULL ? ", buffer" : ", no buffer");
+             f.handles[HOSTILE_HK_MEM] != NULL ? ", buffer" : ", no buffer",
+             f.handles[HOSTILE_HK_EXP_COMMAND_BUFFER] != NULL ? ", command buffers" : "",
+             f.handles[HOSTILE_HK_SAMPLER] != NULL ? ", sampler" : "",
+             f.handles[HOSTILE_HK_USM_POOL] != NULL ? ", pool" : "",
+             f.va != NULL ? ", virtual memory" : "", f.image_mem != 0 ? ", bindless images" : "",
+             f.exportable != NULL ? ", exportable memory" : "", f.ipc_mem != NULL ? ", IPC" : "",
+             f.handles[HOSTILE_HK_EXP_EXTERNAL_MEM] != NULL ? ", external memory" : "");
     for (size_t i = begin; i < end; ++i) {
         shm->current = (int64_t)i;
         outcome_t *o = &outcomes[i];

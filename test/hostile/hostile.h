@@ -29,6 +29,7 @@ typedef enum hostile_param_kind_t {
     HOSTILE_RECT_OFFSET,
     HOSTILE_RECT_REGION,
     HOSTILE_VALUE_STRUCT,
+    HOSTILE_VALUE_HANDLE, // an integer naming an object urc made (bindless image memory)
     HOSTILE_OTHER,
 } hostile_param_kind_t;
 
@@ -46,8 +47,17 @@ enum {
     HOSTILE_SIZE_ARRAY = 1u << 9,  // const size_t * input (work sizes, lengths)
 };
 
+/// An input descriptor's fields the suite spoils (all 0 where the struct has none).
+typedef struct hostile_desc_t {
+    size_t enum_off;   // its first enum member (else flags member)
+    size_t enum_width; // that member's size, 0 without one
+    uint32_t enum_bad; // an undeclared enumerator, or the flags' reserved bits
+    size_t size_off;   // its first size_t member, SIZE_MAX without one
+} hostile_desc_t;
+
 typedef struct hostile_param_t {
     const char *name;
+    const char *type; // the type, or the type pointed at, without const
     hostile_param_kind_t kind;
     unsigned flags;
     hostile_handle_kind_t handle; // HANDLE, HANDLE_ARRAY
@@ -59,6 +69,7 @@ typedef struct hostile_param_t {
     uint32_t mask;                // FLAGS: the reserved bits
     int count;                    // ARRAY: index of the count parameter, else -1
     int baseline_count;           // COUNT: 1 when a required array goes with it, else 0
+    hostile_desc_t desc;          // STRUCT inputs
 } hostile_param_t;
 
 /// One argument, whatever its type (the trampolines memcpy their parameter out of it).

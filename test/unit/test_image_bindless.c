@@ -107,29 +107,35 @@ END_TEST
 START_TEST(copy_sides_follow_direction_and_types) {
     bool si, di, sh, dh;
     ck_assert_ur_ok(urc_bindless_copy_sides(UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
-                                            UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, &si, &di,
-                                            &sh, &dh));
+                                            UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, &r8, &r8,
+                                            &si, &di, &sh, &dh));
     ck_assert(!si && di && sh && !dh);
     ck_assert_ur_ok(urc_bindless_copy_sides(UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_DEVICE,
-                                            UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM, &si, &di,
-                                            &sh, &dh));
+                                            UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_MEM, &r8, &r8,
+                                            &si, &di, &sh, &dh));
     ck_assert(si && !di && !sh && !dh);
     ck_assert_ur_ok(urc_bindless_copy_sides(UR_EXP_IMAGE_COPY_FLAG_HOST_TO_HOST,
-                                            UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, &si, &di, &sh,
-                                            &dh));
+                                            UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, &r8, &r8, &si,
+                                            &di, &sh, &dh));
     ck_assert(sh && dh);
     // A host side cannot be an image; one direction exactly.
     ck_assert_ur(urc_bindless_copy_sides(UR_EXP_IMAGE_COPY_FLAG_DEVICE_TO_HOST,
-                                         UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, &si, &di, &sh,
-                                         &dh),
+                                         UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, &r8, &r8, &si,
+                                         &di, &sh, &dh),
                  UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur(urc_bindless_copy_sides(UR_EXP_IMAGE_COPY_FLAG_HOST_TO_HOST,
-                                         UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_IMAGE, &si, &di,
-                                         &sh, &dh),
+                                         UR_EXP_IMAGE_COPY_INPUT_TYPES_IMAGE_TO_IMAGE, &r8, &r8,
+                                         &si, &di, &sh, &dh),
                  UR_RESULT_ERROR_INVALID_VALUE);
-    ck_assert_ur(
-        urc_bindless_copy_sides(0, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, &si, &di, &sh, &dh),
-        UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urc_bindless_copy_sides(0, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_MEM, &r8, &r8, &si,
+                                         &di, &sh, &dh),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    // Every side's format is checked, also an image side's, whose memory brings its own.
+    ur_image_format_t bad = {(ur_image_channel_order_t)0x7777, UR_IMAGE_CHANNEL_TYPE_UNORM_INT8};
+    ck_assert_ur(urc_bindless_copy_sides(UR_EXP_IMAGE_COPY_FLAG_HOST_TO_DEVICE,
+                                         UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, &r8, &bad, &si,
+                                         &di, &sh, &dh),
+                 UR_RESULT_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR);
 }
 END_TEST
 

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "urc_fixture.h"
 
@@ -188,6 +190,30 @@ START_TEST(sub_buffer_keeps_its_parent) {
 }
 END_TEST
 
+START_TEST(image_twice_and_after) {
+    ur_image_format_t format = {UR_IMAGE_CHANNEL_ORDER_RGBA, UR_IMAGE_CHANNEL_TYPE_UNSIGNED_INT8};
+    ur_image_desc_t desc = {
+        UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, 8, 8, 1, 1, 0, 0, 0, 0};
+    ur_mem_handle_t m = NULL;
+    ur_result_t r = urMemImageCreate(T.context, UR_MEM_FLAG_READ_WRITE, &format, &desc, NULL, &m);
+    if (r == UR_RESULT_ERROR_UNSUPPORTED_FEATURE)
+        NOT_HERE("images");
+    ck_assert_ur_ok(r);
+    ck_assert_ur_ok(urMemRelease(m));
+    ck_assert_ur(urMemRelease(m), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    ck_assert_ur(urMemRetain(m), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    size_t width = 0;
+    ck_assert_ur(urMemImageGetInfo(m, UR_IMAGE_INFO_WIDTH, sizeof width, &width, NULL),
+                 UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    // Through a live queue: the adapter's own check refuses it.
+    unsigned char out[8 * 8 * 4];
+    ur_rect_offset_t origin = {0, 0, 0};
+    ur_rect_region_t region = {8, 8, 1};
+    ck_assert_ur(urEnqueueMemImageRead(T.queue, m, true, origin, region, 0, 0, out, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+}
+END_TEST
+
 START_TEST(sampler_twice_and_after) {
     ur_sampler_desc_t desc = {UR_STRUCTURE_TYPE_SAMPLER_DESC, NULL, false,
                               UR_SAMPLER_ADDRESSING_MODE_CLAMP, UR_SAMPLER_FILTER_MODE_NEAREST};
@@ -247,6 +273,107 @@ START_TEST(usm_pool_twice_and_after) {
     void *ptr = NULL;
     ck_assert_ur(urUSMDeviceAlloc(T.context, T.device, NULL, pool, 64, &ptr),
                  UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+}
+END_TEST
+
+START_TEST(usm_pool_exp_destroyed_twice) {
+    ur_usm_pool_desc_t desc = {UR_STRUCTURE_TYPE_USM_POOL_DESC, NULL, 0};
+    ur_usm_pool_handle_t pool = NULL;
+    ur_result_t r = urUSMPoolCreateExp(T.context, T.device, &desc, &pool);
+    if (r == UR_RESULT_ERROR_UNSUPPORTED_FEATURE)
+        NOT_HERE("device USM pools");
+    ck_assert_ur_ok(r);
+    ck_assert_ur_ok(urUSMPoolDestroyExp(T.context, T.device, pool));
+    // Routed by the live context: the adapter's pool check answers.
+    ck_assert_ur(urUSMPoolDestroyExp(T.context, T.device, pool),
+                 UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    ck_assert_ur(urUSMPoolRelease(pool), UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    void *ptr = NULL;
+    ck_assert_ur(urUSMDeviceAlloc(T.context, T.device, NULL, pool, 64, &ptr),
+                 UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+}
+END_TEST
+
+// A memfd of `bytes` bytes, what the simulated drivers import as another API's export (a real
+// CUDA driver refuses it, and the cases that need it say so).
+static int plain_fd(size_t bytes) {
+    int fd = memfd_create("urc_released_import", MFD_CLOEXEC);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ftruncate(fd, (off_t)bytes), 0);
+    return fd;
+}
+
+START_TEST(external_memory_twice_and_after) {
+    enum { BYTES = 65536 };
+    int fd = plain_fd(BYTES);
+    ur_exp_file_descriptor_t file = {UR_STRUCTURE_TYPE_EXP_FILE_DESCRIPTOR, NULL, fd};
+    ur_exp_external_mem_desc_t desc = {UR_STRUCTURE_TYPE_EXP_EXTERNAL_MEM_DESC, &file};
+    ur_exp_external_mem_handle_t ext = NULL;
+    ur_result_t r = urBindlessImagesImportExternalMemoryExp(
+        T.context, T.device, BYTES, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &desc, &ext);
+    if (r != UR_RESULT_SUCCESS) {
+        close(fd);
+        NOT_HERE("imports of a plain file as external memory");
+    }
+    ck_assert_ur_ok(urBindlessImagesReleaseExternalMemoryExp(T.context, T.device, ext));
+    ck_assert_ur(urBindlessImagesReleaseExternalMemoryExp(T.context, T.device, ext),
+                 UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    void *ptr = NULL;
+    ck_assert_ur(
+        urBindlessImagesMapExternalLinearMemoryExp(T.context, T.device, 0, BYTES, ext, &ptr),
+        UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+}
+END_TEST
+
+START_TEST(external_semaphore_twice_and_after) {
+    int fd = plain_fd(64);
+    ur_exp_file_descriptor_t file = {UR_STRUCTURE_TYPE_EXP_FILE_DESCRIPTOR, NULL, fd};
+    ur_exp_external_semaphore_desc_t desc = {UR_STRUCTURE_TYPE_EXP_EXTERNAL_SEMAPHORE_DESC, &file};
+    ur_exp_external_semaphore_handle_t sem = NULL;
+    ur_result_t r = urBindlessImagesImportExternalSemaphoreExp(
+        T.context, T.device, UR_EXP_EXTERNAL_SEMAPHORE_TYPE_OPAQUE_FD, &desc, &sem);
+    if (r != UR_RESULT_SUCCESS) {
+        close(fd);
+        NOT_HERE("imports of a plain file as an external semaphore");
+    }
+    ck_assert_ur_ok(urBindlessImagesReleaseExternalSemaphoreExp(T.context, T.device, sem));
+    ck_assert_ur(urBindlessImagesReleaseExternalSemaphoreExp(T.context, T.device, sem),
+                 UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    ck_assert_ur(urBindlessImagesSignalExternalSemaphoreExp(T.queue, sem, false, 0, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+}
+END_TEST
+
+// Bindless image memory and image handles are values, not urc objects: each adapter's
+// registry of them refuses a second free and any use after the free.
+START_TEST(bindless_image_memory_and_handles_twice) {
+    ur_image_format_t format = {UR_IMAGE_CHANNEL_ORDER_RGBA, UR_IMAGE_CHANNEL_TYPE_UNSIGNED_INT8};
+    ur_image_desc_t desc = {
+        UR_STRUCTURE_TYPE_IMAGE_DESC, NULL, UR_MEM_TYPE_IMAGE2D, 16, 16, 0, 0, 0, 0, 1, 0};
+    ur_sampler_desc_t sdesc = {UR_STRUCTURE_TYPE_SAMPLER_DESC, NULL, false,
+                               UR_SAMPLER_ADDRESSING_MODE_CLAMP, UR_SAMPLER_FILTER_MODE_NEAREST};
+    ur_exp_image_mem_native_handle_t mem = 0;
+    ur_result_t r = urBindlessImagesImageAllocateExp(T.context, T.device, &format, &desc, &mem);
+    if (r == UR_RESULT_ERROR_UNSUPPORTED_FEATURE)
+        NOT_HERE("bindless images");
+    ck_assert_ur_ok(r);
+    ur_exp_image_native_handle_t image = 0, sampled = 0;
+    ck_assert_ur_ok(
+        urBindlessImagesUnsampledImageCreateExp(T.context, T.device, mem, &format, &desc, &image));
+    ck_assert_ur_ok(urBindlessImagesSampledImageCreateExp(T.context, T.device, mem, &format, &desc,
+                                                          &sdesc, &sampled));
+    ck_assert_ur_ok(urBindlessImagesUnsampledImageHandleDestroyExp(T.context, T.device, image));
+    ck_assert_int_ne(urBindlessImagesUnsampledImageHandleDestroyExp(T.context, T.device, image),
+                     UR_RESULT_SUCCESS);
+    ck_assert_ur_ok(urBindlessImagesSampledImageHandleDestroyExp(T.context, T.device, sampled));
+    ck_assert_int_ne(urBindlessImagesSampledImageHandleDestroyExp(T.context, T.device, sampled),
+                     UR_RESULT_SUCCESS);
+    ck_assert_ur_ok(urBindlessImagesImageFreeExp(T.context, T.device, mem));
+    ck_assert_int_ne(urBindlessImagesImageFreeExp(T.context, T.device, mem), UR_RESULT_SUCCESS);
+    size_t width = 0;
+    ck_assert_int_ne(
+        urBindlessImagesImageGetInfoExp(T.context, mem, UR_IMAGE_INFO_WIDTH, &width, NULL),
+        UR_RESULT_SUCCESS);
 }
 END_TEST
 
@@ -408,10 +535,15 @@ int main(void) {
     tcase_add_test(tc, event_twice_and_after);
     tcase_add_test(tc, mem_twice_and_after);
     tcase_add_test(tc, sub_buffer_keeps_its_parent);
+    tcase_add_test(tc, image_twice_and_after);
     tcase_add_test(tc, sampler_twice_and_after);
     tcase_add_test(tc, program_twice_and_after);
     tcase_add_test(tc, kernel_twice_and_after_and_its_program);
     tcase_add_test(tc, usm_pool_twice_and_after);
+    tcase_add_test(tc, usm_pool_exp_destroyed_twice);
+    tcase_add_test(tc, external_memory_twice_and_after);
+    tcase_add_test(tc, external_semaphore_twice_and_after);
+    tcase_add_test(tc, bindless_image_memory_and_handles_twice);
     tcase_add_test(tc, command_buffer_and_command_after_release);
     tcase_add_test(tc, physical_mem_twice_and_after);
     tcase_add_test(tc, graph_and_executable_graph_after_destroy);

@@ -447,10 +447,11 @@ START_TEST(external_memory_maps_as_linear_memory_and_images) {
 
     // The mappings outlive the imported handle; each is freed once.
     ck_assert_ur_ok(urBindlessImagesReleaseExternalMemoryExp(T.context, T.device, ext));
+    // A released handle is no handle: INVALID_NULL_HANDLE (docs/released-handles.md).
     ck_assert_ur(urBindlessImagesReleaseExternalMemoryExp(T.context, T.device, ext),
-                 UR_RESULT_ERROR_INVALID_VALUE);
+                 UR_RESULT_ERROR_INVALID_NULL_HANDLE);
     ck_assert_ur(urBindlessImagesMapExternalLinearMemoryExp(T.context, T.device, 0, 16, ext, &lin),
-                 UR_RESULT_ERROR_INVALID_VALUE);
+                 UR_RESULT_ERROR_INVALID_NULL_HANDLE);
     ck_assert_ur(urBindlessImagesFreeMappedLinearMemoryExp(T.context, T.device, back),
                  UR_RESULT_ERROR_INVALID_VALUE);
     ck_assert_ur_ok(urBindlessImagesFreeMappedLinearMemoryExp(T.context, T.device, lin));

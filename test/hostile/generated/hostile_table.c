@@ -3,6 +3,7 @@
 // One descriptor per parameter and two trampolines per entry point: the loader's
 // export, and the generated checks of the same arguments.
 
+#include <stddef.h>
 #include <string.h>
 
 #include "hostile.h"
@@ -57,7 +58,7 @@ const ur_result_t hostile_kind_results[HOSTILE_HK_COUNT] = {
 };
 
 static const hostile_param_t params_loader_config_create[] = {
-    {"phLoaderConfig", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_loader_config_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"phLoaderConfig", "ur_loader_config_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_loader_config_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_loader_config_create(const hostile_slot_t *a) {
@@ -73,7 +74,7 @@ static ur_result_t check_loader_config_create(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_loader_config_retain[] = {
-    {"hLoaderConfig", HOSTILE_HANDLE, 0, HOSTILE_HK_LOADER_CONFIG, sizeof(ur_loader_config_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hLoaderConfig", "ur_loader_config_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_LOADER_CONFIG, sizeof(ur_loader_config_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_loader_config_retain(const hostile_slot_t *a) {
@@ -89,7 +90,7 @@ static ur_result_t check_loader_config_retain(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_loader_config_release[] = {
-    {"hLoaderConfig", HOSTILE_HANDLE, 0, HOSTILE_HK_LOADER_CONFIG, sizeof(ur_loader_config_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hLoaderConfig", "ur_loader_config_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_LOADER_CONFIG, sizeof(ur_loader_config_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_loader_config_release(const hostile_slot_t *a) {
@@ -105,11 +106,11 @@ static ur_result_t check_loader_config_release(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_loader_config_get_info[] = {
-    {"hLoaderConfig", HOSTILE_HANDLE, 0, HOSTILE_HK_LOADER_CONFIG, sizeof(ur_loader_config_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_loader_config_info_t), -1, false, UR_LOADER_CONFIG_INFO_AVAILABLE_LAYERS, 0x2, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hLoaderConfig", "ur_loader_config_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_LOADER_CONFIG, sizeof(ur_loader_config_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_loader_config_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_loader_config_info_t), -1, false, UR_LOADER_CONFIG_INFO_AVAILABLE_LAYERS, 0x2, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_loader_config_get_info(const hostile_slot_t *a) {
@@ -141,8 +142,8 @@ static ur_result_t check_loader_config_get_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_loader_config_enable_layer[] = {
-    {"hLoaderConfig", HOSTILE_HANDLE, 0, HOSTILE_HK_LOADER_CONFIG, sizeof(ur_loader_config_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pLayerName", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0},
+    {"hLoaderConfig", "ur_loader_config_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_LOADER_CONFIG, sizeof(ur_loader_config_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pLayerName", "char", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_loader_config_enable_layer(const hostile_slot_t *a) {
@@ -162,9 +163,9 @@ static ur_result_t check_loader_config_enable_layer(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_loader_config_set_code_location_callback[] = {
-    {"hLoaderConfig", HOSTILE_HANDLE, 0, HOSTILE_HK_LOADER_CONFIG, sizeof(ur_loader_config_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pfnCodeloc", HOSTILE_CALLBACK, 0, HOSTILE_HK_NONE, sizeof(ur_code_location_callback_t), -1, false, 0, 0, 0, -1, 0},
-    {"pUserData", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
+    {"hLoaderConfig", "ur_loader_config_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_LOADER_CONFIG, sizeof(ur_loader_config_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pfnCodeloc", "ur_code_location_callback_t", HOSTILE_CALLBACK, 0, HOSTILE_HK_NONE, sizeof(ur_code_location_callback_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pUserData", "void", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_loader_config_set_code_location_callback(const hostile_slot_t *a) {
@@ -188,8 +189,8 @@ static ur_result_t check_loader_config_set_code_location_callback(const hostile_
 }
 
 static const hostile_param_t params_loader_config_set_mocking_enabled[] = {
-    {"hLoaderConfig", HOSTILE_HANDLE, 0, HOSTILE_HK_LOADER_CONFIG, sizeof(ur_loader_config_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"enable", HOSTILE_OTHER, 0, HOSTILE_HK_NONE, sizeof(ur_bool_t), -1, false, 0, 0, 0, -1, 0},
+    {"hLoaderConfig", "ur_loader_config_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_LOADER_CONFIG, sizeof(ur_loader_config_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"enable", "ur_bool_t", HOSTILE_OTHER, 0, HOSTILE_HK_NONE, sizeof(ur_bool_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_loader_config_set_mocking_enabled(const hostile_slot_t *a) {
@@ -209,8 +210,8 @@ static ur_result_t check_loader_config_set_mocking_enabled(const hostile_slot_t 
 }
 
 static const hostile_param_t params_loader_init[] = {
-    {"device_flags", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_device_init_flags_t), -1, false, 0, 0, 0xffffffe0, -1, 0},
-    {"hLoaderConfig", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_LOADER_CONFIG, sizeof(ur_loader_config_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"device_flags", "ur_device_init_flags_t", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_device_init_flags_t), -1, false, 0, 0, 0xffffffe0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hLoaderConfig", "ur_loader_config_handle_t", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_LOADER_CONFIG, sizeof(ur_loader_config_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_loader_init(const hostile_slot_t *a) {
@@ -244,9 +245,9 @@ static ur_result_t check_loader_tear_down(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_adapter_get[] = {
-    {"NumEntries", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phAdapters", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT | HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(ur_adapter_handle_t *), -1, false, 0, 0, 0, 0, 0},
-    {"pNumAdapters", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint32_t *), -1, false, 0, 0, 0, -1, 0},
+    {"NumEntries", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phAdapters", "ur_adapter_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT | HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(ur_adapter_handle_t *), -1, false, 0, 0, 0, 0, 0, {0, 0, 0, SIZE_MAX}},
+    {"pNumAdapters", "uint32_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint32_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_adapter_get(const hostile_slot_t *a) {
@@ -270,7 +271,7 @@ static ur_result_t check_adapter_get(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_adapter_release[] = {
-    {"hAdapter", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hAdapter", "ur_adapter_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_adapter_release(const hostile_slot_t *a) {
@@ -286,7 +287,7 @@ static ur_result_t check_adapter_release(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_adapter_retain[] = {
-    {"hAdapter", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hAdapter", "ur_adapter_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_adapter_retain(const hostile_slot_t *a) {
@@ -302,9 +303,9 @@ static ur_result_t check_adapter_retain(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_adapter_get_last_error[] = {
-    {"hAdapter", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"ppMessage", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(const char **), -1, false, 0, 0, 0, -1, 0},
-    {"pError", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(int32_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hAdapter", "ur_adapter_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppMessage", "char *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(const char **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pError", "int32_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(int32_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_adapter_get_last_error(const hostile_slot_t *a) {
@@ -328,11 +329,11 @@ static ur_result_t check_adapter_get_last_error(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_adapter_get_info[] = {
-    {"hAdapter", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_adapter_info_t), -1, false, UR_ADAPTER_INFO_BACKEND, 0x3, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hAdapter", "ur_adapter_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_adapter_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_adapter_info_t), -1, false, UR_ADAPTER_INFO_BACKEND, 0x3, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_adapter_get_info(const hostile_slot_t *a) {
@@ -364,10 +365,10 @@ static ur_result_t check_adapter_get_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_adapter_set_logger_callback[] = {
-    {"hAdapter", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pfnLoggerCallback", HOSTILE_CALLBACK, 0, HOSTILE_HK_NONE, sizeof(ur_logger_callback_t), -1, false, 0, 0, 0, -1, 0},
-    {"pUserData", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"level", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_logger_level_t), -1, false, UR_LOGGER_LEVEL_DEBUG, 0x5, 0, -1, 0},
+    {"hAdapter", "ur_adapter_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pfnLoggerCallback", "ur_logger_callback_t", HOSTILE_CALLBACK, 0, HOSTILE_HK_NONE, sizeof(ur_logger_callback_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pUserData", "void", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"level", "ur_logger_level_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_logger_level_t), -1, false, UR_LOGGER_LEVEL_DEBUG, 0x5, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_adapter_set_logger_callback(const hostile_slot_t *a) {
@@ -395,8 +396,8 @@ static ur_result_t check_adapter_set_logger_callback(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_adapter_set_logger_callback_level[] = {
-    {"hAdapter", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"level", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_logger_level_t), -1, false, UR_LOGGER_LEVEL_DEBUG, 0x5, 0, -1, 0},
+    {"hAdapter", "ur_adapter_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"level", "ur_logger_level_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_logger_level_t), -1, false, UR_LOGGER_LEVEL_DEBUG, 0x5, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_adapter_set_logger_callback_level(const hostile_slot_t *a) {
@@ -416,10 +417,10 @@ static ur_result_t check_adapter_set_logger_callback_level(const hostile_slot_t 
 }
 
 static const hostile_param_t params_platform_get[] = {
-    {"hAdapter", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"NumEntries", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phPlatforms", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT | HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(ur_platform_handle_t *), -1, false, 0, 0, 0, 1, 0},
-    {"pNumPlatforms", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint32_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hAdapter", "ur_adapter_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"NumEntries", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phPlatforms", "ur_platform_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT | HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(ur_platform_handle_t *), -1, false, 0, 0, 0, 1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pNumPlatforms", "uint32_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint32_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_platform_get(const hostile_slot_t *a) {
@@ -447,11 +448,11 @@ static ur_result_t check_platform_get(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_platform_get_info[] = {
-    {"hPlatform", HOSTILE_HANDLE, 0, HOSTILE_HK_PLATFORM, sizeof(ur_platform_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_platform_info_t), -1, false, UR_PLATFORM_INFO_NAME, 0x8, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hPlatform", "ur_platform_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PLATFORM, sizeof(ur_platform_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_platform_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_platform_info_t), -1, false, UR_PLATFORM_INFO_NAME, 0x8, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_platform_get_info(const hostile_slot_t *a) {
@@ -483,8 +484,8 @@ static ur_result_t check_platform_get_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_platform_get_api_version[] = {
-    {"hPlatform", HOSTILE_HANDLE, 0, HOSTILE_HK_PLATFORM, sizeof(ur_platform_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pVersion", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_api_version_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hPlatform", "ur_platform_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PLATFORM, sizeof(ur_platform_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pVersion", "ur_api_version_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_api_version_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_platform_get_api_version(const hostile_slot_t *a) {
@@ -504,8 +505,8 @@ static ur_result_t check_platform_get_api_version(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_platform_get_native_handle[] = {
-    {"hPlatform", HOSTILE_HANDLE, 0, HOSTILE_HK_PLATFORM, sizeof(ur_platform_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"phNativePlatform", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hPlatform", "ur_platform_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PLATFORM, sizeof(ur_platform_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phNativePlatform", "ur_native_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_platform_get_native_handle(const hostile_slot_t *a) {
@@ -525,10 +526,10 @@ static ur_result_t check_platform_get_native_handle(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_platform_create_with_native_handle[] = {
-    {"hNativePlatform", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hAdapter", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_platform_native_properties_t), UR_STRUCTURE_TYPE_PLATFORM_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"phPlatform", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_platform_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hNativePlatform", "ur_native_handle_t", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hAdapter", "ur_adapter_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_platform_native_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_platform_native_properties_t), UR_STRUCTURE_TYPE_PLATFORM_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phPlatform", "ur_platform_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_platform_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_platform_create_with_native_handle(const hostile_slot_t *a) {
@@ -556,9 +557,9 @@ static ur_result_t check_platform_create_with_native_handle(const hostile_slot_t
 }
 
 static const hostile_param_t params_platform_get_backend_option[] = {
-    {"hPlatform", HOSTILE_HANDLE, 0, HOSTILE_HK_PLATFORM, sizeof(ur_platform_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pFrontendOption", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0},
-    {"ppPlatformOption", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(const char **), -1, false, 0, 0, 0, -1, 0},
+    {"hPlatform", "ur_platform_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PLATFORM, sizeof(ur_platform_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pFrontendOption", "char", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppPlatformOption", "char *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(const char **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_platform_get_backend_option(const hostile_slot_t *a) {
@@ -582,11 +583,11 @@ static ur_result_t check_platform_get_backend_option(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_device_get[] = {
-    {"hPlatform", HOSTILE_HANDLE, 0, HOSTILE_HK_PLATFORM, sizeof(ur_platform_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"DeviceType", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_device_type_t), -1, false, UR_DEVICE_TYPE_DEFAULT, 0x9, 0, -1, 0},
-    {"NumEntries", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phDevices", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT | HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(ur_device_handle_t *), -1, false, 0, 0, 0, 2, 0},
-    {"pNumDevices", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint32_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hPlatform", "ur_platform_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PLATFORM, sizeof(ur_platform_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"DeviceType", "ur_device_type_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_device_type_t), -1, false, UR_DEVICE_TYPE_DEFAULT, 0x9, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"NumEntries", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phDevices", "ur_device_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT | HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(ur_device_handle_t *), -1, false, 0, 0, 0, 2, 0, {0, 0, 0, SIZE_MAX}},
+    {"pNumDevices", "uint32_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint32_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_device_get(const hostile_slot_t *a) {
@@ -618,11 +619,11 @@ static ur_result_t check_device_get(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_device_get_selected[] = {
-    {"hPlatform", HOSTILE_HANDLE, 0, HOSTILE_HK_PLATFORM, sizeof(ur_platform_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"DeviceType", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_device_type_t), -1, false, UR_DEVICE_TYPE_DEFAULT, 0x9, 0, -1, 0},
-    {"NumEntries", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phDevices", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT | HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(ur_device_handle_t *), -1, false, 0, 0, 0, 2, 0},
-    {"pNumDevices", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint32_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hPlatform", "ur_platform_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PLATFORM, sizeof(ur_platform_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"DeviceType", "ur_device_type_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_device_type_t), -1, false, UR_DEVICE_TYPE_DEFAULT, 0x9, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"NumEntries", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phDevices", "ur_device_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT | HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(ur_device_handle_t *), -1, false, 0, 0, 0, 2, 0, {0, 0, 0, SIZE_MAX}},
+    {"pNumDevices", "uint32_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint32_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_device_get_selected(const hostile_slot_t *a) {
@@ -654,11 +655,11 @@ static ur_result_t check_device_get_selected(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_device_get_info[] = {
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_device_info_t), -1, false, UR_DEVICE_INFO_TYPE, 0x9001, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_device_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_device_info_t), -1, false, UR_DEVICE_INFO_TYPE, 0x9001, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_device_get_info(const hostile_slot_t *a) {
@@ -690,7 +691,7 @@ static ur_result_t check_device_get_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_device_retain[] = {
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_device_retain(const hostile_slot_t *a) {
@@ -706,7 +707,7 @@ static ur_result_t check_device_retain(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_device_release[] = {
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_device_release(const hostile_slot_t *a) {
@@ -722,11 +723,11 @@ static ur_result_t check_device_release(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_device_partition[] = {
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_device_partition_properties_t), UR_STRUCTURE_TYPE_DEVICE_PARTITION_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"NumDevices", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phSubDevices", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT | HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(ur_device_handle_t *), -1, false, 0, 0, 0, 2, 0},
-    {"pNumDevicesRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint32_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_device_partition_properties_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_device_partition_properties_t), UR_STRUCTURE_TYPE_DEVICE_PARTITION_PROPERTIES, true, 0, 0, 0, -1, 0, {0, 0, 0, offsetof(ur_device_partition_properties_t, PropCount)}},
+    {"NumDevices", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phSubDevices", "ur_device_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT | HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(ur_device_handle_t *), -1, false, 0, 0, 0, 2, 0, {0, 0, 0, SIZE_MAX}},
+    {"pNumDevicesRet", "uint32_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint32_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_device_partition(const hostile_slot_t *a) {
@@ -758,10 +759,10 @@ static ur_result_t check_device_partition(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_device_select_binary[] = {
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pBinaries", HOSTILE_STRUCT, HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(ur_device_binary_t), UR_STRUCTURE_TYPE_DEVICE_BINARY, true, 0, 0, 0, 2, 0},
-    {"NumBinaries", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1},
-    {"pSelectedBinary", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint32_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pBinaries", "ur_device_binary_t", HOSTILE_STRUCT, HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(ur_device_binary_t), UR_STRUCTURE_TYPE_DEVICE_BINARY, true, 0, 0, 0, 2, 0, {0, 0, 0, SIZE_MAX}},
+    {"NumBinaries", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1, {0, 0, 0, SIZE_MAX}},
+    {"pSelectedBinary", "uint32_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint32_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_device_select_binary(const hostile_slot_t *a) {
@@ -789,8 +790,8 @@ static ur_result_t check_device_select_binary(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_device_get_native_handle[] = {
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"phNativeDevice", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phNativeDevice", "ur_native_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_device_get_native_handle(const hostile_slot_t *a) {
@@ -810,10 +811,10 @@ static ur_result_t check_device_get_native_handle(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_device_create_with_native_handle[] = {
-    {"hNativeDevice", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hAdapter", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_device_native_properties_t), UR_STRUCTURE_TYPE_DEVICE_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"phDevice", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_device_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hNativeDevice", "ur_native_handle_t", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hAdapter", "ur_adapter_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_device_native_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_device_native_properties_t), UR_STRUCTURE_TYPE_DEVICE_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phDevice", "ur_device_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_device_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_device_create_with_native_handle(const hostile_slot_t *a) {
@@ -841,9 +842,9 @@ static ur_result_t check_device_create_with_native_handle(const hostile_slot_t *
 }
 
 static const hostile_param_t params_device_get_global_timestamps[] = {
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pDeviceTimestamp", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint64_t *), -1, false, 0, 0, 0, -1, 0},
-    {"pHostTimestamp", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint64_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pDeviceTimestamp", "uint64_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint64_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pHostTimestamp", "uint64_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint64_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_device_get_global_timestamps(const hostile_slot_t *a) {
@@ -867,10 +868,10 @@ static ur_result_t check_device_get_global_timestamps(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_context_create[] = {
-    {"DeviceCount", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1},
-    {"phDevices", HOSTILE_HANDLE_ARRAY, HOSTILE_ARRAY, HOSTILE_HK_DEVICE, sizeof(const ur_device_handle_t *), -1, false, 0, 0, 0, 0, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_context_properties_t), UR_STRUCTURE_TYPE_CONTEXT_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"phContext", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_context_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"DeviceCount", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1, {0, 0, 0, SIZE_MAX}},
+    {"phDevices", "ur_device_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_ARRAY, HOSTILE_HK_DEVICE, sizeof(const ur_device_handle_t *), -1, false, 0, 0, 0, 0, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_context_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_context_properties_t), UR_STRUCTURE_TYPE_CONTEXT_PROPERTIES, true, 0, 0, 0, -1, 0, {offsetof(ur_context_properties_t, flags), sizeof(ur_context_flags_t), 0xfffffffe, SIZE_MAX}},
+    {"phContext", "ur_context_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_context_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_context_create(const hostile_slot_t *a) {
@@ -898,7 +899,7 @@ static ur_result_t check_context_create(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_context_retain[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_context_retain(const hostile_slot_t *a) {
@@ -914,7 +915,7 @@ static ur_result_t check_context_retain(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_context_release[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_context_release(const hostile_slot_t *a) {
@@ -930,11 +931,11 @@ static ur_result_t check_context_release(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_context_get_info[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_context_info_t), -1, false, UR_CONTEXT_INFO_NUM_DEVICES, 0x5, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_context_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_context_info_t), -1, false, UR_CONTEXT_INFO_NUM_DEVICES, 0x5, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_context_get_info(const hostile_slot_t *a) {
@@ -966,8 +967,8 @@ static ur_result_t check_context_get_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_context_get_native_handle[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"phNativeContext", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phNativeContext", "ur_native_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_context_get_native_handle(const hostile_slot_t *a) {
@@ -987,12 +988,12 @@ static ur_result_t check_context_get_native_handle(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_context_create_with_native_handle[] = {
-    {"hNativeContext", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hAdapter", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"numDevices", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phDevices", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_DEVICE, sizeof(const ur_device_handle_t *), -1, false, 0, 0, 0, 2, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_context_native_properties_t), UR_STRUCTURE_TYPE_CONTEXT_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"phContext", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_context_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hNativeContext", "ur_native_handle_t", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hAdapter", "ur_adapter_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_ADAPTER, sizeof(ur_adapter_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numDevices", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phDevices", "ur_device_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_DEVICE, sizeof(const ur_device_handle_t *), -1, false, 0, 0, 0, 2, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_context_native_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_context_native_properties_t), UR_STRUCTURE_TYPE_CONTEXT_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phContext", "ur_context_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_context_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_context_create_with_native_handle(const hostile_slot_t *a) {
@@ -1028,9 +1029,9 @@ static ur_result_t check_context_create_with_native_handle(const hostile_slot_t 
 }
 
 static const hostile_param_t params_context_set_extended_deleter[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pfnDeleter", HOSTILE_CALLBACK, 0, HOSTILE_HK_NONE, sizeof(ur_context_extended_deleter_t), -1, false, 0, 0, 0, -1, 0},
-    {"pUserData", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pfnDeleter", "ur_context_extended_deleter_t", HOSTILE_CALLBACK, 0, HOSTILE_HK_NONE, sizeof(ur_context_extended_deleter_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pUserData", "void", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_context_set_extended_deleter(const hostile_slot_t *a) {
@@ -1054,12 +1055,12 @@ static ur_result_t check_context_set_extended_deleter(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_mem_image_create[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"flags", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_mem_flags_t), -1, false, 0, 0, 0xffffffc0, -1, 0},
-    {"pImageFormat", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0},
-    {"pImageDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0},
-    {"pHost", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"phMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_mem_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"flags", "ur_mem_flags_t", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_mem_flags_t), -1, false, 0, 0, 0xffffffc0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pImageFormat", "ur_image_format_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0, {offsetof(ur_image_format_t, channelOrder), sizeof(ur_image_channel_order_t), 0xf, SIZE_MAX}},
+    {"pImageDesc", "ur_image_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_image_desc_t, type), sizeof(ur_mem_type_t), 0x2002, offsetof(ur_image_desc_t, width)}},
+    {"pHost", "void", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phMem", "ur_mem_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_mem_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_mem_image_create(const hostile_slot_t *a) {
@@ -1095,11 +1096,11 @@ static ur_result_t check_mem_image_create(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_mem_buffer_create[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"flags", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_mem_flags_t), -1, false, 0, 0, 0xffffffc0, -1, 0},
-    {"size", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_buffer_properties_t), UR_STRUCTURE_TYPE_BUFFER_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"phBuffer", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_mem_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"flags", "ur_mem_flags_t", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_mem_flags_t), -1, false, 0, 0, 0xffffffc0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_buffer_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_buffer_properties_t), UR_STRUCTURE_TYPE_BUFFER_PROPERTIES, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phBuffer", "ur_mem_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_mem_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_mem_buffer_create(const hostile_slot_t *a) {
@@ -1131,7 +1132,7 @@ static ur_result_t check_mem_buffer_create(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_mem_retain[] = {
-    {"hMem", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hMem", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_mem_retain(const hostile_slot_t *a) {
@@ -1147,7 +1148,7 @@ static ur_result_t check_mem_retain(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_mem_release[] = {
-    {"hMem", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hMem", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_mem_release(const hostile_slot_t *a) {
@@ -1163,11 +1164,11 @@ static ur_result_t check_mem_release(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_mem_buffer_partition[] = {
-    {"hBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"flags", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_mem_flags_t), -1, false, 0, 0, 0xffffffc0, -1, 0},
-    {"bufferCreateType", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_buffer_create_type_t), -1, false, UR_BUFFER_CREATE_TYPE_REGION, 0x1, 0, -1, 0},
-    {"pRegion", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_buffer_region_t), UR_STRUCTURE_TYPE_BUFFER_REGION, true, 0, 0, 0, -1, 0},
-    {"phMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_mem_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hBuffer", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"flags", "ur_mem_flags_t", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_mem_flags_t), -1, false, 0, 0, 0xffffffc0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"bufferCreateType", "ur_buffer_create_type_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_buffer_create_type_t), -1, false, UR_BUFFER_CREATE_TYPE_REGION, 0x1, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pRegion", "ur_buffer_region_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_buffer_region_t), UR_STRUCTURE_TYPE_BUFFER_REGION, true, 0, 0, 0, -1, 0, {0, 0, 0, offsetof(ur_buffer_region_t, origin)}},
+    {"phMem", "ur_mem_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_mem_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_mem_buffer_partition(const hostile_slot_t *a) {
@@ -1199,9 +1200,9 @@ static ur_result_t check_mem_buffer_partition(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_mem_get_native_handle[] = {
-    {"hMem", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"phNativeMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hMem", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phNativeMem", "ur_native_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_mem_get_native_handle(const hostile_slot_t *a) {
@@ -1225,10 +1226,10 @@ static ur_result_t check_mem_get_native_handle(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_mem_buffer_create_with_native_handle[] = {
-    {"hNativeMem", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_mem_native_properties_t), UR_STRUCTURE_TYPE_MEM_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"phMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_mem_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hNativeMem", "ur_native_handle_t", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_mem_native_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_mem_native_properties_t), UR_STRUCTURE_TYPE_MEM_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phMem", "ur_mem_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_mem_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_mem_buffer_create_with_native_handle(const hostile_slot_t *a) {
@@ -1256,12 +1257,12 @@ static ur_result_t check_mem_buffer_create_with_native_handle(const hostile_slot
 }
 
 static const hostile_param_t params_mem_image_create_with_native_handle[] = {
-    {"hNativeMem", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pImageFormat", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0},
-    {"pImageDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_mem_native_properties_t), UR_STRUCTURE_TYPE_MEM_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"phMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_mem_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hNativeMem", "ur_native_handle_t", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pImageFormat", "ur_image_format_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0, {offsetof(ur_image_format_t, channelOrder), sizeof(ur_image_channel_order_t), 0xf, SIZE_MAX}},
+    {"pImageDesc", "ur_image_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_image_desc_t, type), sizeof(ur_mem_type_t), 0x2002, offsetof(ur_image_desc_t, width)}},
+    {"pProperties", "ur_mem_native_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_mem_native_properties_t), UR_STRUCTURE_TYPE_MEM_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phMem", "ur_mem_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_mem_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_mem_image_create_with_native_handle(const hostile_slot_t *a) {
@@ -1297,11 +1298,11 @@ static ur_result_t check_mem_image_create_with_native_handle(const hostile_slot_
 }
 
 static const hostile_param_t params_mem_get_info[] = {
-    {"hMemory", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_mem_info_t), -1, false, UR_MEM_INFO_SIZE, 0x3, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hMemory", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_mem_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_mem_info_t), -1, false, UR_MEM_INFO_SIZE, 0x3, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_mem_get_info(const hostile_slot_t *a) {
@@ -1333,11 +1334,11 @@ static ur_result_t check_mem_get_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_mem_image_get_info[] = {
-    {"hMemory", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_image_info_t), -1, false, UR_IMAGE_INFO_FORMAT, 0xa, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hMemory", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_image_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_image_info_t), -1, false, UR_IMAGE_INFO_FORMAT, 0xa, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_mem_image_get_info(const hostile_slot_t *a) {
@@ -1369,9 +1370,9 @@ static ur_result_t check_mem_image_get_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_sampler_create[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_sampler_desc_t), UR_STRUCTURE_TYPE_SAMPLER_DESC, true, 0, 0, 0, -1, 0},
-    {"phSampler", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_sampler_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pDesc", "ur_sampler_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_sampler_desc_t), UR_STRUCTURE_TYPE_SAMPLER_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_sampler_desc_t, addressingMode), sizeof(ur_sampler_addressing_mode_t), 0x5, SIZE_MAX}},
+    {"phSampler", "ur_sampler_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_sampler_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_sampler_create(const hostile_slot_t *a) {
@@ -1395,7 +1396,7 @@ static ur_result_t check_sampler_create(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_sampler_retain[] = {
-    {"hSampler", HOSTILE_HANDLE, 0, HOSTILE_HK_SAMPLER, sizeof(ur_sampler_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hSampler", "ur_sampler_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_SAMPLER, sizeof(ur_sampler_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_sampler_retain(const hostile_slot_t *a) {
@@ -1411,7 +1412,7 @@ static ur_result_t check_sampler_retain(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_sampler_release[] = {
-    {"hSampler", HOSTILE_HANDLE, 0, HOSTILE_HK_SAMPLER, sizeof(ur_sampler_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hSampler", "ur_sampler_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_SAMPLER, sizeof(ur_sampler_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_sampler_release(const hostile_slot_t *a) {
@@ -1427,11 +1428,11 @@ static ur_result_t check_sampler_release(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_sampler_get_info[] = {
-    {"hSampler", HOSTILE_HANDLE, 0, HOSTILE_HK_SAMPLER, sizeof(ur_sampler_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_sampler_info_t), -1, false, UR_SAMPLER_INFO_REFERENCE_COUNT, 0x5, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hSampler", "ur_sampler_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_SAMPLER, sizeof(ur_sampler_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_sampler_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_sampler_info_t), -1, false, UR_SAMPLER_INFO_REFERENCE_COUNT, 0x5, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_sampler_get_info(const hostile_slot_t *a) {
@@ -1463,8 +1464,8 @@ static ur_result_t check_sampler_get_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_sampler_get_native_handle[] = {
-    {"hSampler", HOSTILE_HANDLE, 0, HOSTILE_HK_SAMPLER, sizeof(ur_sampler_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"phNativeSampler", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hSampler", "ur_sampler_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_SAMPLER, sizeof(ur_sampler_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phNativeSampler", "ur_native_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_sampler_get_native_handle(const hostile_slot_t *a) {
@@ -1484,10 +1485,10 @@ static ur_result_t check_sampler_get_native_handle(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_sampler_create_with_native_handle[] = {
-    {"hNativeSampler", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_sampler_native_properties_t), UR_STRUCTURE_TYPE_SAMPLER_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"phSampler", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_sampler_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hNativeSampler", "ur_native_handle_t", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_sampler_native_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_sampler_native_properties_t), UR_STRUCTURE_TYPE_SAMPLER_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phSampler", "ur_sampler_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_sampler_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_sampler_create_with_native_handle(const hostile_slot_t *a) {
@@ -1515,11 +1516,11 @@ static ur_result_t check_sampler_create_with_native_handle(const hostile_slot_t 
 }
 
 static const hostile_param_t params_usm_host_alloc[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pUSMDesc", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_usm_desc_t), UR_STRUCTURE_TYPE_USM_DESC, true, 0, 0, 0, -1, 0},
-    {"pool", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"ppMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pUSMDesc", "ur_usm_desc_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_usm_desc_t), UR_STRUCTURE_TYPE_USM_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_usm_desc_t, hints), sizeof(ur_usm_advice_flags_t), 0xfffe0000, SIZE_MAX}},
+    {"pool", "ur_usm_pool_handle_t", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppMem", "void *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_host_alloc(const hostile_slot_t *a) {
@@ -1551,12 +1552,12 @@ static ur_result_t check_usm_host_alloc(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_device_alloc[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pUSMDesc", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_usm_desc_t), UR_STRUCTURE_TYPE_USM_DESC, true, 0, 0, 0, -1, 0},
-    {"pool", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"ppMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pUSMDesc", "ur_usm_desc_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_usm_desc_t), UR_STRUCTURE_TYPE_USM_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_usm_desc_t, hints), sizeof(ur_usm_advice_flags_t), 0xfffe0000, SIZE_MAX}},
+    {"pool", "ur_usm_pool_handle_t", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppMem", "void *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_device_alloc(const hostile_slot_t *a) {
@@ -1592,12 +1593,12 @@ static ur_result_t check_usm_device_alloc(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_shared_alloc[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pUSMDesc", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_usm_desc_t), UR_STRUCTURE_TYPE_USM_DESC, true, 0, 0, 0, -1, 0},
-    {"pool", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"ppMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pUSMDesc", "ur_usm_desc_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_usm_desc_t), UR_STRUCTURE_TYPE_USM_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_usm_desc_t, hints), sizeof(ur_usm_advice_flags_t), 0xfffe0000, SIZE_MAX}},
+    {"pool", "ur_usm_pool_handle_t", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppMem", "void *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_shared_alloc(const hostile_slot_t *a) {
@@ -1633,8 +1634,8 @@ static ur_result_t check_usm_shared_alloc(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_free[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMem", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMem", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_free(const hostile_slot_t *a) {
@@ -1654,12 +1655,12 @@ static ur_result_t check_usm_free(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_get_mem_alloc_info[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMem", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_usm_alloc_info_t), -1, false, UR_USM_ALLOC_INFO_TYPE, 0x5, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMem", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_usm_alloc_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_usm_alloc_info_t), -1, false, UR_USM_ALLOC_INFO_TYPE, 0x5, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_get_mem_alloc_info(const hostile_slot_t *a) {
@@ -1695,9 +1696,9 @@ static ur_result_t check_usm_get_mem_alloc_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_pool_create[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPoolDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_usm_pool_desc_t), UR_STRUCTURE_TYPE_USM_POOL_DESC, true, 0, 0, 0, -1, 0},
-    {"ppPool", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_usm_pool_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPoolDesc", "ur_usm_pool_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_usm_pool_desc_t), UR_STRUCTURE_TYPE_USM_POOL_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_usm_pool_desc_t, flags), sizeof(ur_usm_pool_flags_t), 0xfffffff8, SIZE_MAX}},
+    {"ppPool", "ur_usm_pool_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_usm_pool_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_pool_create(const hostile_slot_t *a) {
@@ -1721,7 +1722,7 @@ static ur_result_t check_usm_pool_create(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_pool_retain[] = {
-    {"pPool", HOSTILE_HANDLE, 0, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"pPool", "ur_usm_pool_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_pool_retain(const hostile_slot_t *a) {
@@ -1737,7 +1738,7 @@ static ur_result_t check_usm_pool_retain(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_pool_release[] = {
-    {"pPool", HOSTILE_HANDLE, 0, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"pPool", "ur_usm_pool_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_pool_release(const hostile_slot_t *a) {
@@ -1753,11 +1754,11 @@ static ur_result_t check_usm_pool_release(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_pool_get_info[] = {
-    {"hPool", HOSTILE_HANDLE, 0, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_usm_pool_info_t), -1, false, UR_USM_POOL_INFO_REFERENCE_COUNT, 0x2056, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hPool", "ur_usm_pool_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_usm_pool_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_usm_pool_info_t), -1, false, UR_USM_POOL_INFO_REFERENCE_COUNT, 0x2056, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_pool_get_info(const hostile_slot_t *a) {
@@ -1789,13 +1790,13 @@ static ur_result_t check_usm_pool_get_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_virtual_mem_granularity_get_info[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"allocationSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_virtual_mem_granularity_info_t), -1, false, UR_VIRTUAL_MEM_GRANULARITY_INFO_MINIMUM, 0x30102, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"allocationSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_virtual_mem_granularity_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_virtual_mem_granularity_info_t), -1, false, UR_VIRTUAL_MEM_GRANULARITY_INFO_MINIMUM, 0x30102, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_virtual_mem_granularity_get_info(const hostile_slot_t *a) {
@@ -1835,10 +1836,10 @@ static ur_result_t check_virtual_mem_granularity_get_info(const hostile_slot_t *
 }
 
 static const hostile_param_t params_virtual_mem_reserve[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pStart", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"ppStart", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pStart", "void", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppStart", "void *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_virtual_mem_reserve(const hostile_slot_t *a) {
@@ -1866,9 +1867,9 @@ static ur_result_t check_virtual_mem_reserve(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_virtual_mem_free[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pStart", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pStart", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_virtual_mem_free(const hostile_slot_t *a) {
@@ -1892,12 +1893,12 @@ static ur_result_t check_virtual_mem_free(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_virtual_mem_map[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pStart", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"hPhysicalMem", HOSTILE_HANDLE, 0, HOSTILE_HK_PHYSICAL_MEM, sizeof(ur_physical_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"offset", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"flags", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_virtual_mem_access_flags_t), -1, false, 0, 0, 0xfffffff8, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pStart", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hPhysicalMem", "ur_physical_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PHYSICAL_MEM, sizeof(ur_physical_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"offset", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"flags", "ur_virtual_mem_access_flags_t", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_virtual_mem_access_flags_t), -1, false, 0, 0, 0xfffffff8, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_virtual_mem_map(const hostile_slot_t *a) {
@@ -1933,9 +1934,9 @@ static ur_result_t check_virtual_mem_map(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_virtual_mem_unmap[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pStart", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pStart", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_virtual_mem_unmap(const hostile_slot_t *a) {
@@ -1959,10 +1960,10 @@ static ur_result_t check_virtual_mem_unmap(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_virtual_mem_set_access[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pStart", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"flags", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_virtual_mem_access_flags_t), -1, false, 0, 0, 0xfffffff8, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pStart", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"flags", "ur_virtual_mem_access_flags_t", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_virtual_mem_access_flags_t), -1, false, 0, 0, 0xfffffff8, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_virtual_mem_set_access(const hostile_slot_t *a) {
@@ -1990,13 +1991,13 @@ static ur_result_t check_virtual_mem_set_access(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_virtual_mem_get_info[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pStart", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_virtual_mem_info_t), -1, false, UR_VIRTUAL_MEM_INFO_ACCESS_MODE, 0x1, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pStart", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_virtual_mem_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_virtual_mem_info_t), -1, false, UR_VIRTUAL_MEM_INFO_ACCESS_MODE, 0x1, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_virtual_mem_get_info(const hostile_slot_t *a) {
@@ -2036,11 +2037,11 @@ static ur_result_t check_virtual_mem_get_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_physical_mem_create[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_physical_mem_properties_t), UR_STRUCTURE_TYPE_PHYSICAL_MEM_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"phPhysicalMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_physical_mem_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_physical_mem_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_physical_mem_properties_t), UR_STRUCTURE_TYPE_PHYSICAL_MEM_PROPERTIES, true, 0, 0, 0, -1, 0, {offsetof(ur_physical_mem_properties_t, flags), sizeof(ur_physical_mem_flags_t), 0xfffffffd, SIZE_MAX}},
+    {"phPhysicalMem", "ur_physical_mem_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_physical_mem_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_physical_mem_create(const hostile_slot_t *a) {
@@ -2072,7 +2073,7 @@ static ur_result_t check_physical_mem_create(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_physical_mem_retain[] = {
-    {"hPhysicalMem", HOSTILE_HANDLE, 0, HOSTILE_HK_PHYSICAL_MEM, sizeof(ur_physical_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hPhysicalMem", "ur_physical_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PHYSICAL_MEM, sizeof(ur_physical_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_physical_mem_retain(const hostile_slot_t *a) {
@@ -2088,7 +2089,7 @@ static ur_result_t check_physical_mem_retain(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_physical_mem_release[] = {
-    {"hPhysicalMem", HOSTILE_HANDLE, 0, HOSTILE_HK_PHYSICAL_MEM, sizeof(ur_physical_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hPhysicalMem", "ur_physical_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PHYSICAL_MEM, sizeof(ur_physical_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_physical_mem_release(const hostile_slot_t *a) {
@@ -2104,11 +2105,11 @@ static ur_result_t check_physical_mem_release(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_physical_mem_get_info[] = {
-    {"hPhysicalMem", HOSTILE_HANDLE, 0, HOSTILE_HK_PHYSICAL_MEM, sizeof(ur_physical_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_physical_mem_info_t), -1, false, UR_PHYSICAL_MEM_INFO_CONTEXT, 0x5, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hPhysicalMem", "ur_physical_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PHYSICAL_MEM, sizeof(ur_physical_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_physical_mem_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_physical_mem_info_t), -1, false, UR_PHYSICAL_MEM_INFO_CONTEXT, 0x5, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_physical_mem_get_info(const hostile_slot_t *a) {
@@ -2140,11 +2141,11 @@ static ur_result_t check_physical_mem_get_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_program_create_with_il[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pIL", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"length", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_program_properties_t), UR_STRUCTURE_TYPE_PROGRAM_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"phProgram", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_program_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pIL", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"length", "size_t", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_program_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_program_properties_t), UR_STRUCTURE_TYPE_PROGRAM_PROPERTIES, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phProgram", "ur_program_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_program_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_program_create_with_il(const hostile_slot_t *a) {
@@ -2176,13 +2177,13 @@ static ur_result_t check_program_create_with_il(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_program_create_with_binary[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"numDevices", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1},
-    {"phDevices", HOSTILE_HANDLE_ARRAY, HOSTILE_ARRAY, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t *), -1, false, 0, 0, 0, 1, 0},
-    {"pLengths", HOSTILE_PTR, HOSTILE_ARRAY | HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, 1, 0},
-    {"ppBinaries", HOSTILE_PTR, HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(const uint8_t **), -1, false, 0, 0, 0, 1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_program_properties_t), UR_STRUCTURE_TYPE_PROGRAM_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"phProgram", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_program_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numDevices", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1, {0, 0, 0, SIZE_MAX}},
+    {"phDevices", "ur_device_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_ARRAY, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t *), -1, false, 0, 0, 0, 1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pLengths", "size_t", HOSTILE_PTR, HOSTILE_ARRAY | HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, 1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppBinaries", "uint8_t *", HOSTILE_PTR, HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(const uint8_t **), -1, false, 0, 0, 0, 1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_program_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_program_properties_t), UR_STRUCTURE_TYPE_PROGRAM_PROPERTIES, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phProgram", "ur_program_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_program_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_program_create_with_binary(const hostile_slot_t *a) {
@@ -2222,9 +2223,9 @@ static ur_result_t check_program_create_with_binary(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_program_build[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hProgram", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pOptions", HOSTILE_STRING, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hProgram", "ur_program_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pOptions", "char", HOSTILE_STRING, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_program_build(const hostile_slot_t *a) {
@@ -2248,9 +2249,9 @@ static ur_result_t check_program_build(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_program_compile[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hProgram", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pOptions", HOSTILE_STRING, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hProgram", "ur_program_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pOptions", "char", HOSTILE_STRING, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_program_compile(const hostile_slot_t *a) {
@@ -2274,11 +2275,11 @@ static ur_result_t check_program_compile(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_program_link[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"count", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1},
-    {"phPrograms", HOSTILE_HANDLE_ARRAY, HOSTILE_ARRAY, HOSTILE_HK_PROGRAM, sizeof(const ur_program_handle_t *), -1, false, 0, 0, 0, 1, 0},
-    {"pOptions", HOSTILE_STRING, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0},
-    {"phProgram", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_program_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"count", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1, {0, 0, 0, SIZE_MAX}},
+    {"phPrograms", "ur_program_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_ARRAY, HOSTILE_HK_PROGRAM, sizeof(const ur_program_handle_t *), -1, false, 0, 0, 0, 1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pOptions", "char", HOSTILE_STRING, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phProgram", "ur_program_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_program_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_program_link(const hostile_slot_t *a) {
@@ -2310,7 +2311,7 @@ static ur_result_t check_program_link(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_program_retain[] = {
-    {"hProgram", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hProgram", "ur_program_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_program_retain(const hostile_slot_t *a) {
@@ -2326,7 +2327,7 @@ static ur_result_t check_program_retain(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_program_release[] = {
-    {"hProgram", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hProgram", "ur_program_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_program_release(const hostile_slot_t *a) {
@@ -2342,10 +2343,10 @@ static ur_result_t check_program_release(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_program_get_function_pointer[] = {
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hProgram", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pFunctionName", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0},
-    {"ppFunctionPointer", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hProgram", "ur_program_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pFunctionName", "char", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppFunctionPointer", "void *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_program_get_function_pointer(const hostile_slot_t *a) {
@@ -2373,11 +2374,11 @@ static ur_result_t check_program_get_function_pointer(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_program_get_global_variable_pointer[] = {
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hProgram", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pGlobalVariableName", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0},
-    {"pGlobalVariableSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
-    {"ppGlobalVariablePointerRet", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hProgram", "ur_program_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pGlobalVariableName", "char", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pGlobalVariableSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppGlobalVariablePointerRet", "void *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_program_get_global_variable_pointer(const hostile_slot_t *a) {
@@ -2409,11 +2410,11 @@ static ur_result_t check_program_get_global_variable_pointer(const hostile_slot_
 }
 
 static const hostile_param_t params_program_get_info[] = {
-    {"hProgram", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_program_info_t), -1, false, UR_PROGRAM_INFO_REFERENCE_COUNT, 0x9, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hProgram", "ur_program_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_program_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_program_info_t), -1, false, UR_PROGRAM_INFO_REFERENCE_COUNT, 0x9, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_program_get_info(const hostile_slot_t *a) {
@@ -2445,12 +2446,12 @@ static ur_result_t check_program_get_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_program_get_build_info[] = {
-    {"hProgram", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_program_build_info_t), -1, false, UR_PROGRAM_BUILD_INFO_STATUS, 0x4, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hProgram", "ur_program_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_program_build_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_program_build_info_t), -1, false, UR_PROGRAM_BUILD_INFO_STATUS, 0x4, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_program_get_build_info(const hostile_slot_t *a) {
@@ -2486,9 +2487,9 @@ static ur_result_t check_program_get_build_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_program_set_specialization_constants[] = {
-    {"hProgram", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"count", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1},
-    {"pSpecConstants", HOSTILE_STRUCT, HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(ur_specialization_constant_info_t), -1, false, 0, 0, 0, 1, 0},
+    {"hProgram", "ur_program_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"count", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1, {0, 0, 0, SIZE_MAX}},
+    {"pSpecConstants", "ur_specialization_constant_info_t", HOSTILE_STRUCT, HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(ur_specialization_constant_info_t), -1, false, 0, 0, 0, 1, 0, {0, 0, 0, offsetof(ur_specialization_constant_info_t, size)}},
 };
 
 static ur_result_t call_program_set_specialization_constants(const hostile_slot_t *a) {
@@ -2512,8 +2513,8 @@ static ur_result_t check_program_set_specialization_constants(const hostile_slot
 }
 
 static const hostile_param_t params_program_get_native_handle[] = {
-    {"hProgram", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"phNativeProgram", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hProgram", "ur_program_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phNativeProgram", "ur_native_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_program_get_native_handle(const hostile_slot_t *a) {
@@ -2533,10 +2534,10 @@ static ur_result_t check_program_get_native_handle(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_program_create_with_native_handle[] = {
-    {"hNativeProgram", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_program_native_properties_t), UR_STRUCTURE_TYPE_PROGRAM_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"phProgram", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_program_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hNativeProgram", "ur_native_handle_t", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_program_native_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_program_native_properties_t), UR_STRUCTURE_TYPE_PROGRAM_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phProgram", "ur_program_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_program_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_program_create_with_native_handle(const hostile_slot_t *a) {
@@ -2564,11 +2565,11 @@ static ur_result_t check_program_create_with_native_handle(const hostile_slot_t 
 }
 
 static const hostile_param_t params_queue_get_info[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_queue_info_t), -1, false, UR_QUEUE_INFO_CONTEXT, 0x7, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_queue_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_queue_info_t), -1, false, UR_QUEUE_INFO_CONTEXT, 0x7, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_queue_get_info(const hostile_slot_t *a) {
@@ -2600,10 +2601,10 @@ static ur_result_t check_queue_get_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_queue_create[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_queue_properties_t), UR_STRUCTURE_TYPE_QUEUE_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"phQueue", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_queue_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_queue_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_queue_properties_t), UR_STRUCTURE_TYPE_QUEUE_PROPERTIES, true, 0, 0, 0, -1, 0, {offsetof(ur_queue_properties_t, flags), sizeof(ur_queue_flags_t), 0xfffff000, SIZE_MAX}},
+    {"phQueue", "ur_queue_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_queue_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_queue_create(const hostile_slot_t *a) {
@@ -2631,7 +2632,7 @@ static ur_result_t check_queue_create(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_queue_retain[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_queue_retain(const hostile_slot_t *a) {
@@ -2647,7 +2648,7 @@ static ur_result_t check_queue_retain(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_queue_release[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_queue_release(const hostile_slot_t *a) {
@@ -2663,9 +2664,9 @@ static ur_result_t check_queue_release(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_queue_get_native_handle[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pDesc", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_queue_native_desc_t), UR_STRUCTURE_TYPE_QUEUE_NATIVE_DESC, true, 0, 0, 0, -1, 0},
-    {"phNativeQueue", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pDesc", "ur_queue_native_desc_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_queue_native_desc_t), UR_STRUCTURE_TYPE_QUEUE_NATIVE_DESC, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phNativeQueue", "ur_native_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_queue_get_native_handle(const hostile_slot_t *a) {
@@ -2689,11 +2690,11 @@ static ur_result_t check_queue_get_native_handle(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_queue_create_with_native_handle[] = {
-    {"hNativeQueue", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_queue_native_properties_t), UR_STRUCTURE_TYPE_QUEUE_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"phQueue", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_queue_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hNativeQueue", "ur_native_handle_t", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_queue_native_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_queue_native_properties_t), UR_STRUCTURE_TYPE_QUEUE_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phQueue", "ur_queue_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_queue_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_queue_create_with_native_handle(const hostile_slot_t *a) {
@@ -2725,7 +2726,7 @@ static ur_result_t check_queue_create_with_native_handle(const hostile_slot_t *a
 }
 
 static const hostile_param_t params_queue_finish[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_queue_finish(const hostile_slot_t *a) {
@@ -2741,7 +2742,7 @@ static ur_result_t check_queue_finish(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_queue_flush[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_queue_flush(const hostile_slot_t *a) {
@@ -2757,11 +2758,11 @@ static ur_result_t check_queue_flush(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_event_get_info[] = {
-    {"hEvent", HOSTILE_HANDLE, 0, HOSTILE_HK_EVENT, sizeof(ur_event_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_event_info_t), -1, false, UR_EVENT_INFO_COMMAND_QUEUE, 0x5, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hEvent", "ur_event_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EVENT, sizeof(ur_event_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_event_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_event_info_t), -1, false, UR_EVENT_INFO_COMMAND_QUEUE, 0x5, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_event_get_info(const hostile_slot_t *a) {
@@ -2793,11 +2794,11 @@ static ur_result_t check_event_get_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_event_get_profiling_info[] = {
-    {"hEvent", HOSTILE_HANDLE, 0, HOSTILE_HK_EVENT, sizeof(ur_event_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_profiling_info_t), -1, false, UR_PROFILING_INFO_COMMAND_QUEUED, 0x5, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hEvent", "ur_event_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EVENT, sizeof(ur_event_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_profiling_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_profiling_info_t), -1, false, UR_PROFILING_INFO_COMMAND_QUEUED, 0x5, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_event_get_profiling_info(const hostile_slot_t *a) {
@@ -2829,8 +2830,8 @@ static ur_result_t check_event_get_profiling_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_event_wait[] = {
-    {"numEvents", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 0, 0},
+    {"numEvents", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 0, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_event_wait(const hostile_slot_t *a) {
@@ -2850,7 +2851,7 @@ static ur_result_t check_event_wait(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_event_retain[] = {
-    {"hEvent", HOSTILE_HANDLE, 0, HOSTILE_HK_EVENT, sizeof(ur_event_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hEvent", "ur_event_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EVENT, sizeof(ur_event_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_event_retain(const hostile_slot_t *a) {
@@ -2866,7 +2867,7 @@ static ur_result_t check_event_retain(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_event_release[] = {
-    {"hEvent", HOSTILE_HANDLE, 0, HOSTILE_HK_EVENT, sizeof(ur_event_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hEvent", "ur_event_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EVENT, sizeof(ur_event_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_event_release(const hostile_slot_t *a) {
@@ -2882,8 +2883,8 @@ static ur_result_t check_event_release(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_event_get_native_handle[] = {
-    {"hEvent", HOSTILE_HANDLE, 0, HOSTILE_HK_EVENT, sizeof(ur_event_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"phNativeEvent", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hEvent", "ur_event_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EVENT, sizeof(ur_event_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phNativeEvent", "ur_native_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_event_get_native_handle(const hostile_slot_t *a) {
@@ -2903,10 +2904,10 @@ static ur_result_t check_event_get_native_handle(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_event_create_with_native_handle[] = {
-    {"hNativeEvent", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_event_native_properties_t), UR_STRUCTURE_TYPE_EVENT_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hNativeEvent", "ur_native_handle_t", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_event_native_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_event_native_properties_t), UR_STRUCTURE_TYPE_EVENT_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_event_create_with_native_handle(const hostile_slot_t *a) {
@@ -2934,10 +2935,10 @@ static ur_result_t check_event_create_with_native_handle(const hostile_slot_t *a
 }
 
 static const hostile_param_t params_event_set_callback[] = {
-    {"hEvent", HOSTILE_HANDLE, 0, HOSTILE_HK_EVENT, sizeof(ur_event_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"execStatus", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_execution_info_t), -1, false, UR_EXECUTION_INFO_COMPLETE, 0x4, 0, -1, 0},
-    {"pfnNotify", HOSTILE_CALLBACK, 0, HOSTILE_HK_NONE, sizeof(ur_event_callback_t), -1, false, 0, 0, 0, -1, 0},
-    {"pUserData", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
+    {"hEvent", "ur_event_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EVENT, sizeof(ur_event_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"execStatus", "ur_execution_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_execution_info_t), -1, false, UR_EXECUTION_INFO_COMPLETE, 0x4, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pfnNotify", "ur_event_callback_t", HOSTILE_CALLBACK, 0, HOSTILE_HK_NONE, sizeof(ur_event_callback_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pUserData", "void", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_event_set_callback(const hostile_slot_t *a) {
@@ -2965,10 +2966,10 @@ static ur_result_t check_event_set_callback(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_events_wait[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_events_wait(const hostile_slot_t *a) {
@@ -2996,10 +2997,10 @@ static ur_result_t check_enqueue_events_wait(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_events_wait_with_barrier[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_events_wait_with_barrier(const hostile_slot_t *a) {
@@ -3027,15 +3028,15 @@ static ur_result_t check_enqueue_events_wait_with_barrier(const hostile_slot_t *
 }
 
 static const hostile_param_t params_enqueue_mem_buffer_read[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"blockingRead", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0},
-    {"offset", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pDst", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hBuffer", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"blockingRead", "bool", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"offset", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pDst", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_mem_buffer_read(const hostile_slot_t *a) {
@@ -3083,15 +3084,15 @@ static ur_result_t check_enqueue_mem_buffer_read(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_mem_buffer_write[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"blockingWrite", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0},
-    {"offset", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSrc", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hBuffer", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"blockingWrite", "bool", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"offset", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSrc", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_mem_buffer_write(const hostile_slot_t *a) {
@@ -3139,20 +3140,20 @@ static ur_result_t check_enqueue_mem_buffer_write(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_mem_buffer_read_rect[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"blockingRead", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0},
-    {"bufferOrigin", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0},
-    {"hostOrigin", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0},
-    {"region", HOSTILE_RECT_REGION, 0, HOSTILE_HK_NONE, sizeof(ur_rect_region_t), -1, false, 0, 0, 0, -1, 0},
-    {"bufferRowPitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"bufferSlicePitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"hostRowPitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"hostSlicePitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pDst", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 11, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hBuffer", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"blockingRead", "bool", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"bufferOrigin", "ur_rect_offset_t", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hostOrigin", "ur_rect_offset_t", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"region", "ur_rect_region_t", HOSTILE_RECT_REGION, 0, HOSTILE_HK_NONE, sizeof(ur_rect_region_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"bufferRowPitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"bufferSlicePitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hostRowPitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hostSlicePitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pDst", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 11, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_mem_buffer_read_rect(const hostile_slot_t *a) {
@@ -3220,20 +3221,20 @@ static ur_result_t check_enqueue_mem_buffer_read_rect(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_mem_buffer_write_rect[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"blockingWrite", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0},
-    {"bufferOrigin", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0},
-    {"hostOrigin", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0},
-    {"region", HOSTILE_RECT_REGION, 0, HOSTILE_HK_NONE, sizeof(ur_rect_region_t), -1, false, 0, 0, 0, -1, 0},
-    {"bufferRowPitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"bufferSlicePitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"hostRowPitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"hostSlicePitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSrc", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 11, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hBuffer", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"blockingWrite", "bool", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"bufferOrigin", "ur_rect_offset_t", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hostOrigin", "ur_rect_offset_t", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"region", "ur_rect_region_t", HOSTILE_RECT_REGION, 0, HOSTILE_HK_NONE, sizeof(ur_rect_region_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"bufferRowPitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"bufferSlicePitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hostRowPitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hostSlicePitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSrc", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 11, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_mem_buffer_write_rect(const hostile_slot_t *a) {
@@ -3301,15 +3302,15 @@ static ur_result_t check_enqueue_mem_buffer_write_rect(const hostile_slot_t *a) 
 }
 
 static const hostile_param_t params_enqueue_mem_buffer_copy[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hBufferSrc", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hBufferDst", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"srcOffset", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"dstOffset", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hBufferSrc", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hBufferDst", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"srcOffset", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"dstOffset", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_mem_buffer_copy(const hostile_slot_t *a) {
@@ -3357,19 +3358,19 @@ static ur_result_t check_enqueue_mem_buffer_copy(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_mem_buffer_copy_rect[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hBufferSrc", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hBufferDst", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"srcOrigin", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0},
-    {"dstOrigin", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0},
-    {"region", HOSTILE_RECT_REGION, 0, HOSTILE_HK_NONE, sizeof(ur_rect_region_t), -1, false, 0, 0, 0, -1, 0},
-    {"srcRowPitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"srcSlicePitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"dstRowPitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"dstSlicePitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 10, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hBufferSrc", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hBufferDst", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"srcOrigin", "ur_rect_offset_t", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"dstOrigin", "ur_rect_offset_t", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"region", "ur_rect_region_t", HOSTILE_RECT_REGION, 0, HOSTILE_HK_NONE, sizeof(ur_rect_region_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"srcRowPitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"srcSlicePitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"dstRowPitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"dstSlicePitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 10, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_mem_buffer_copy_rect(const hostile_slot_t *a) {
@@ -3433,15 +3434,15 @@ static ur_result_t check_enqueue_mem_buffer_copy_rect(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_mem_buffer_fill[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPattern", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"patternSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"offset", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hBuffer", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPattern", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"patternSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"offset", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_mem_buffer_fill(const hostile_slot_t *a) {
@@ -3489,17 +3490,17 @@ static ur_result_t check_enqueue_mem_buffer_fill(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_mem_image_read[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hImage", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"blockingRead", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0},
-    {"origin", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0},
-    {"region", HOSTILE_RECT_REGION, 0, HOSTILE_HK_NONE, sizeof(ur_rect_region_t), -1, false, 0, 0, 0, -1, 0},
-    {"rowPitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"slicePitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pDst", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 8, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hImage", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"blockingRead", "bool", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"origin", "ur_rect_offset_t", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"region", "ur_rect_region_t", HOSTILE_RECT_REGION, 0, HOSTILE_HK_NONE, sizeof(ur_rect_region_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"rowPitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"slicePitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pDst", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 8, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_mem_image_read(const hostile_slot_t *a) {
@@ -3555,17 +3556,17 @@ static ur_result_t check_enqueue_mem_image_read(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_mem_image_write[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hImage", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"blockingWrite", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0},
-    {"origin", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0},
-    {"region", HOSTILE_RECT_REGION, 0, HOSTILE_HK_NONE, sizeof(ur_rect_region_t), -1, false, 0, 0, 0, -1, 0},
-    {"rowPitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"slicePitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSrc", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 8, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hImage", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"blockingWrite", "bool", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"origin", "ur_rect_offset_t", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"region", "ur_rect_region_t", HOSTILE_RECT_REGION, 0, HOSTILE_HK_NONE, sizeof(ur_rect_region_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"rowPitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"slicePitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSrc", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 8, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_mem_image_write(const hostile_slot_t *a) {
@@ -3621,15 +3622,15 @@ static ur_result_t check_enqueue_mem_image_write(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_mem_image_copy[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hImageSrc", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hImageDst", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"srcOrigin", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0},
-    {"dstOrigin", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0},
-    {"region", HOSTILE_RECT_REGION, 0, HOSTILE_HK_NONE, sizeof(ur_rect_region_t), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hImageSrc", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hImageDst", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"srcOrigin", "ur_rect_offset_t", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"dstOrigin", "ur_rect_offset_t", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"region", "ur_rect_region_t", HOSTILE_RECT_REGION, 0, HOSTILE_HK_NONE, sizeof(ur_rect_region_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_mem_image_copy(const hostile_slot_t *a) {
@@ -3677,16 +3678,16 @@ static ur_result_t check_enqueue_mem_image_copy(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_mem_buffer_map[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"blockingMap", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0},
-    {"mapFlags", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_map_flags_t), -1, false, 0, 0, 0xfffffff8, -1, 0},
-    {"offset", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE | HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE | HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
-    {"ppRetMap", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hBuffer", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"blockingMap", "bool", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"mapFlags", "ur_map_flags_t", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_map_flags_t), -1, false, 0, 0, 0xfffffff8, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"offset", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE | HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE | HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppRetMap", "void *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_mem_buffer_map(const hostile_slot_t *a) {
@@ -3738,12 +3739,12 @@ static ur_result_t check_enqueue_mem_buffer_map(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_mem_unmap[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hMem", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMappedPtr", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 3, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hMem", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMappedPtr", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 3, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_mem_unmap(const hostile_slot_t *a) {
@@ -3779,14 +3780,14 @@ static ur_result_t check_enqueue_mem_unmap(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_usm_fill[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMem", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"patternSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPattern", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 5, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMem", "void", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"patternSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPattern", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 5, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_usm_fill(const hostile_slot_t *a) {
@@ -3830,14 +3831,14 @@ static ur_result_t check_enqueue_usm_fill(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_usm_memcpy[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"blocking", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0},
-    {"pDst", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pSrc", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 5, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"blocking", "bool", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pDst", "void", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSrc", "void", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 5, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_usm_memcpy(const hostile_slot_t *a) {
@@ -3881,13 +3882,13 @@ static ur_result_t check_enqueue_usm_memcpy(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_usm_prefetch[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMem", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"flags", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_usm_migration_flags_t), -1, false, 0, 0, 0xfffffffc, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 4, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMem", "void", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"flags", "ur_usm_migration_flags_t", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_usm_migration_flags_t), -1, false, 0, 0, 0xfffffffc, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 4, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_usm_prefetch(const hostile_slot_t *a) {
@@ -3927,11 +3928,11 @@ static ur_result_t check_enqueue_usm_prefetch(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_usm_advise[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMem", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"advice", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_usm_advice_flags_t), -1, false, 0, 0, 0xfffe0000, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMem", "void", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"advice", "ur_usm_advice_flags_t", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_usm_advice_flags_t), -1, false, 0, 0, 0xfffe0000, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_usm_advise(const hostile_slot_t *a) {
@@ -3963,16 +3964,16 @@ static ur_result_t check_enqueue_usm_advise(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_usm_fill_2d[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMem", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pitch", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"patternSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPattern", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"width", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"height", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 7, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMem", "void", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pitch", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"patternSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPattern", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"width", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"height", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 7, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_usm_fill_2d(const hostile_slot_t *a) {
@@ -4024,17 +4025,17 @@ static ur_result_t check_enqueue_usm_fill_2d(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_usm_memcpy_2d[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"blocking", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0},
-    {"pDst", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"dstPitch", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSrc", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"srcPitch", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"width", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"height", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 8, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"blocking", "bool", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pDst", "void", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"dstPitch", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSrc", "void", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"srcPitch", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"width", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"height", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 8, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_usm_memcpy_2d(const hostile_slot_t *a) {
@@ -4090,16 +4091,16 @@ static ur_result_t check_enqueue_usm_memcpy_2d(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_device_global_variable_write[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hProgram", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"name", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0},
-    {"blockingWrite", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0},
-    {"count", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"offset", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSrc", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 7, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hProgram", "ur_program_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"name", "char", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"blockingWrite", "bool", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"count", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"offset", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSrc", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 7, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_device_global_variable_write(const hostile_slot_t *a) {
@@ -4151,16 +4152,16 @@ static ur_result_t check_enqueue_device_global_variable_write(const hostile_slot
 }
 
 static const hostile_param_t params_enqueue_device_global_variable_read[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hProgram", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"name", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0},
-    {"blockingRead", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0},
-    {"count", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"offset", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pDst", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 7, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hProgram", "ur_program_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"name", "char", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"blockingRead", "bool", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"count", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"offset", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pDst", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 7, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_device_global_variable_read(const hostile_slot_t *a) {
@@ -4212,15 +4213,15 @@ static ur_result_t check_enqueue_device_global_variable_read(const hostile_slot_
 }
 
 static const hostile_param_t params_enqueue_read_host_pipe[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hProgram", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pipe_symbol", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0},
-    {"blocking", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0},
-    {"pDst", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hProgram", "ur_program_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pipe_symbol", "char", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"blocking", "bool", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pDst", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_read_host_pipe(const hostile_slot_t *a) {
@@ -4268,15 +4269,15 @@ static ur_result_t check_enqueue_read_host_pipe(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_write_host_pipe[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hProgram", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pipe_symbol", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0},
-    {"blocking", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0},
-    {"pSrc", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hProgram", "ur_program_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pipe_symbol", "char", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"blocking", "bool", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSrc", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_write_host_pipe(const hostile_slot_t *a) {
@@ -4324,18 +4325,18 @@ static ur_result_t check_enqueue_write_host_pipe(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_kernel_launch_with_args_exp[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hKernel", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"workDim", HOSTILE_NUMBER, HOSTILE_WORK_DIM, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pGlobalWorkOffset", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0},
-    {"pGlobalWorkSize", HOSTILE_PTR, HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0},
-    {"pLocalWorkSize", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0},
-    {"numArgs", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pArgs", HOSTILE_STRUCT, HOSTILE_OPT | HOSTILE_ARRAY | HOSTILE_KERNEL_ARGS, HOSTILE_HK_NONE, sizeof(ur_exp_kernel_arg_properties_t), UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES, true, 0, 0, 0, 6, 0},
-    {"launchPropList", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_kernel_launch_ext_properties_t), UR_STRUCTURE_TYPE_KERNEL_LAUNCH_EXT_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 9, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hKernel", "ur_kernel_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"workDim", "uint32_t", HOSTILE_NUMBER, HOSTILE_WORK_DIM, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pGlobalWorkOffset", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pGlobalWorkSize", "size_t", HOSTILE_PTR, HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pLocalWorkSize", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numArgs", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pArgs", "ur_exp_kernel_arg_properties_t", HOSTILE_STRUCT, HOSTILE_OPT | HOSTILE_ARRAY | HOSTILE_KERNEL_ARGS, HOSTILE_HK_NONE, sizeof(ur_exp_kernel_arg_properties_t), UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES, true, 0, 0, 0, 6, 0, {offsetof(ur_exp_kernel_arg_properties_t, type), sizeof(ur_exp_kernel_arg_type_t), 0x5, offsetof(ur_exp_kernel_arg_properties_t, size)}},
+    {"launchPropList", "ur_kernel_launch_ext_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_kernel_launch_ext_properties_t), UR_STRUCTURE_TYPE_KERNEL_LAUNCH_EXT_PROPERTIES, true, 0, 0, 0, -1, 0, {offsetof(ur_kernel_launch_ext_properties_t, flags), sizeof(ur_kernel_launch_flags_t), 0xfffffffc, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 9, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_kernel_launch_with_args_exp(const hostile_slot_t *a) {
@@ -4395,9 +4396,9 @@ static ur_result_t check_enqueue_kernel_launch_with_args_exp(const hostile_slot_
 }
 
 static const hostile_param_t params_kernel_create[] = {
-    {"hProgram", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pKernelName", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0},
-    {"phKernel", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_kernel_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hProgram", "ur_program_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pKernelName", "char", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phKernel", "ur_kernel_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_kernel_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_kernel_create(const hostile_slot_t *a) {
@@ -4421,11 +4422,11 @@ static ur_result_t check_kernel_create(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_kernel_get_info[] = {
-    {"hKernel", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_kernel_info_t), -1, false, UR_KERNEL_INFO_FUNCTION_NAME, 0x8, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hKernel", "ur_kernel_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_kernel_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_kernel_info_t), -1, false, UR_KERNEL_INFO_FUNCTION_NAME, 0x8, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_kernel_get_info(const hostile_slot_t *a) {
@@ -4457,12 +4458,12 @@ static ur_result_t check_kernel_get_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_kernel_get_group_info[] = {
-    {"hKernel", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_kernel_group_info_t), -1, false, UR_KERNEL_GROUP_INFO_GLOBAL_WORK_SIZE, 0x8, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hKernel", "ur_kernel_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_kernel_group_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_kernel_group_info_t), -1, false, UR_KERNEL_GROUP_INFO_GLOBAL_WORK_SIZE, 0x8, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_kernel_get_group_info(const hostile_slot_t *a) {
@@ -4498,12 +4499,12 @@ static ur_result_t check_kernel_get_group_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_kernel_get_sub_group_info[] = {
-    {"hKernel", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_kernel_sub_group_info_t), -1, false, UR_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE, 0x4, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hKernel", "ur_kernel_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_kernel_sub_group_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_kernel_sub_group_info_t), -1, false, UR_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE, 0x4, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_kernel_get_sub_group_info(const hostile_slot_t *a) {
@@ -4539,7 +4540,7 @@ static ur_result_t check_kernel_get_sub_group_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_kernel_retain[] = {
-    {"hKernel", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hKernel", "ur_kernel_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_kernel_retain(const hostile_slot_t *a) {
@@ -4555,7 +4556,7 @@ static ur_result_t check_kernel_retain(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_kernel_release[] = {
-    {"hKernel", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hKernel", "ur_kernel_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_kernel_release(const hostile_slot_t *a) {
@@ -4571,11 +4572,11 @@ static ur_result_t check_kernel_release(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_kernel_set_exec_info[] = {
-    {"hKernel", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_kernel_exec_info_t), -1, false, UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS, 0x3, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_kernel_exec_info_properties_t), UR_STRUCTURE_TYPE_KERNEL_EXEC_INFO_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
+    {"hKernel", "ur_kernel_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_kernel_exec_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_kernel_exec_info_t), -1, false, UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS, 0x3, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_kernel_exec_info_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_kernel_exec_info_properties_t), UR_STRUCTURE_TYPE_KERNEL_EXEC_INFO_PROPERTIES, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_kernel_set_exec_info(const hostile_slot_t *a) {
@@ -4607,9 +4608,9 @@ static ur_result_t check_kernel_set_exec_info(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_kernel_set_specialization_constants[] = {
-    {"hKernel", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"count", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSpecConstants", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_specialization_constant_info_t), -1, false, 0, 0, 0, -1, 0},
+    {"hKernel", "ur_kernel_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"count", "uint32_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSpecConstants", "ur_specialization_constant_info_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_specialization_constant_info_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, offsetof(ur_specialization_constant_info_t, size)}},
 };
 
 static ur_result_t call_kernel_set_specialization_constants(const hostile_slot_t *a) {
@@ -4633,8 +4634,8 @@ static ur_result_t check_kernel_set_specialization_constants(const hostile_slot_
 }
 
 static const hostile_param_t params_kernel_get_native_handle[] = {
-    {"hKernel", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"phNativeKernel", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hKernel", "ur_kernel_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phNativeKernel", "ur_native_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_kernel_get_native_handle(const hostile_slot_t *a) {
@@ -4654,11 +4655,11 @@ static ur_result_t check_kernel_get_native_handle(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_kernel_create_with_native_handle[] = {
-    {"hNativeKernel", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hProgram", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_kernel_native_properties_t), UR_STRUCTURE_TYPE_KERNEL_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"phKernel", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_kernel_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hNativeKernel", "ur_native_handle_t", HOSTILE_NATIVE, 0, HOSTILE_HK_NONE, sizeof(ur_native_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hProgram", "ur_program_handle_t", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_kernel_native_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_kernel_native_properties_t), UR_STRUCTURE_TYPE_KERNEL_NATIVE_PROPERTIES, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phKernel", "ur_kernel_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_kernel_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_kernel_create_with_native_handle(const hostile_slot_t *a) {
@@ -4690,12 +4691,12 @@ static ur_result_t check_kernel_create_with_native_handle(const hostile_slot_t *
 }
 
 static const hostile_param_t params_kernel_get_suggested_local_work_size[] = {
-    {"hKernel", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"numWorkDim", HOSTILE_NUMBER, HOSTILE_WORK_DIM, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pGlobalWorkOffset", HOSTILE_PTR, HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0},
-    {"pGlobalWorkSize", HOSTILE_PTR, HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0},
-    {"pSuggestedLocalWorkSize", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hKernel", "ur_kernel_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numWorkDim", "uint32_t", HOSTILE_NUMBER, HOSTILE_WORK_DIM, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pGlobalWorkOffset", "size_t", HOSTILE_PTR, HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pGlobalWorkSize", "size_t", HOSTILE_PTR, HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSuggestedLocalWorkSize", "size_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_kernel_get_suggested_local_work_size(const hostile_slot_t *a) {
@@ -4731,14 +4732,14 @@ static ur_result_t check_kernel_get_suggested_local_work_size(const hostile_slot
 }
 
 static const hostile_param_t params_kernel_get_suggested_local_work_size_with_args[] = {
-    {"hKernel", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"numWorkDim", HOSTILE_NUMBER, HOSTILE_WORK_DIM, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pGlobalWorkOffset", HOSTILE_PTR, HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0},
-    {"pGlobalWorkSize", HOSTILE_PTR, HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0},
-    {"numArgs", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pArgs", HOSTILE_STRUCT, HOSTILE_OPT | HOSTILE_ARRAY | HOSTILE_KERNEL_ARGS, HOSTILE_HK_NONE, sizeof(ur_exp_kernel_arg_properties_t), UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES, true, 0, 0, 0, 5, 0},
-    {"pSuggestedLocalWorkSize", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hKernel", "ur_kernel_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numWorkDim", "uint32_t", HOSTILE_NUMBER, HOSTILE_WORK_DIM, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pGlobalWorkOffset", "size_t", HOSTILE_PTR, HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pGlobalWorkSize", "size_t", HOSTILE_PTR, HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numArgs", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pArgs", "ur_exp_kernel_arg_properties_t", HOSTILE_STRUCT, HOSTILE_OPT | HOSTILE_ARRAY | HOSTILE_KERNEL_ARGS, HOSTILE_HK_NONE, sizeof(ur_exp_kernel_arg_properties_t), UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES, true, 0, 0, 0, 5, 0, {offsetof(ur_exp_kernel_arg_properties_t, type), sizeof(ur_exp_kernel_arg_type_t), 0x5, offsetof(ur_exp_kernel_arg_properties_t, size)}},
+    {"pSuggestedLocalWorkSize", "size_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_kernel_get_suggested_local_work_size_with_args(const hostile_slot_t *a) {
@@ -4782,12 +4783,12 @@ static ur_result_t check_kernel_get_suggested_local_work_size_with_args(const ho
 }
 
 static const hostile_param_t params_kernel_suggest_max_cooperative_group_count[] = {
-    {"hKernel", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"workDim", HOSTILE_NUMBER, HOSTILE_WORK_DIM, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pLocalWorkSize", HOSTILE_PTR, HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0},
-    {"dynamicSharedMemorySize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pGroupCountRet", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint32_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hKernel", "ur_kernel_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"workDim", "uint32_t", HOSTILE_NUMBER, HOSTILE_WORK_DIM, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pLocalWorkSize", "size_t", HOSTILE_PTR, HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"dynamicSharedMemorySize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pGroupCountRet", "uint32_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint32_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_kernel_suggest_max_cooperative_group_count(const hostile_slot_t *a) {
@@ -4823,14 +4824,14 @@ static ur_result_t check_kernel_suggest_max_cooperative_group_count(const hostil
 }
 
 static const hostile_param_t params_enqueue_usm_device_alloc_exp[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPool", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(const size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_exp_async_usm_alloc_properties_t), UR_STRUCTURE_TYPE_EXP_ASYNC_USM_ALLOC_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 4, 0},
-    {"ppMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPool", "ur_usm_pool_handle_t", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(const size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_exp_async_usm_alloc_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_exp_async_usm_alloc_properties_t), UR_STRUCTURE_TYPE_EXP_ASYNC_USM_ALLOC_PROPERTIES, true, 0, 0, 0, -1, 0, {offsetof(ur_exp_async_usm_alloc_properties_t, flags), sizeof(ur_exp_async_usm_alloc_flags_t), 0xfffffffe, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 4, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppMem", "void *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_usm_device_alloc_exp(const hostile_slot_t *a) {
@@ -4874,14 +4875,14 @@ static ur_result_t check_enqueue_usm_device_alloc_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_usm_shared_alloc_exp[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPool", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(const size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_exp_async_usm_alloc_properties_t), UR_STRUCTURE_TYPE_EXP_ASYNC_USM_ALLOC_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 4, 0},
-    {"ppMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPool", "ur_usm_pool_handle_t", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(const size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_exp_async_usm_alloc_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_exp_async_usm_alloc_properties_t), UR_STRUCTURE_TYPE_EXP_ASYNC_USM_ALLOC_PROPERTIES, true, 0, 0, 0, -1, 0, {offsetof(ur_exp_async_usm_alloc_properties_t, flags), sizeof(ur_exp_async_usm_alloc_flags_t), 0xfffffffe, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 4, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppMem", "void *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_usm_shared_alloc_exp(const hostile_slot_t *a) {
@@ -4925,14 +4926,14 @@ static ur_result_t check_enqueue_usm_shared_alloc_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_usm_host_alloc_exp[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPool", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(const size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_exp_async_usm_alloc_properties_t), UR_STRUCTURE_TYPE_EXP_ASYNC_USM_ALLOC_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 4, 0},
-    {"ppMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPool", "ur_usm_pool_handle_t", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(const size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_exp_async_usm_alloc_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_exp_async_usm_alloc_properties_t), UR_STRUCTURE_TYPE_EXP_ASYNC_USM_ALLOC_PROPERTIES, true, 0, 0, 0, -1, 0, {offsetof(ur_exp_async_usm_alloc_properties_t, flags), sizeof(ur_exp_async_usm_alloc_flags_t), 0xfffffffe, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 4, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppMem", "void *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_usm_host_alloc_exp(const hostile_slot_t *a) {
@@ -4976,12 +4977,12 @@ static ur_result_t check_enqueue_usm_host_alloc_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_usm_free_exp[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPool", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMem", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 3, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPool", "ur_usm_pool_handle_t", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMem", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 3, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_usm_free_exp(const hostile_slot_t *a) {
@@ -5017,10 +5018,10 @@ static ur_result_t check_enqueue_usm_free_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_pool_create_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPoolDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_usm_pool_desc_t), UR_STRUCTURE_TYPE_USM_POOL_DESC, true, 0, 0, 0, -1, 0},
-    {"pPool", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_usm_pool_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPoolDesc", "ur_usm_pool_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_usm_pool_desc_t), UR_STRUCTURE_TYPE_USM_POOL_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_usm_pool_desc_t, flags), sizeof(ur_usm_pool_flags_t), 0xfffffff8, SIZE_MAX}},
+    {"pPool", "ur_usm_pool_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_usm_pool_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_pool_create_exp(const hostile_slot_t *a) {
@@ -5048,9 +5049,9 @@ static ur_result_t check_usm_pool_create_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_pool_destroy_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hPool", HOSTILE_HANDLE, 0, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hPool", "ur_usm_pool_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_pool_destroy_exp(const hostile_slot_t *a) {
@@ -5074,9 +5075,9 @@ static ur_result_t check_usm_pool_destroy_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_pool_get_default_device_pool_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPool", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_usm_pool_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPool", "ur_usm_pool_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_usm_pool_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_pool_get_default_device_pool_exp(const hostile_slot_t *a) {
@@ -5100,10 +5101,10 @@ static ur_result_t check_usm_pool_get_default_device_pool_exp(const hostile_slot
 }
 
 static const hostile_param_t params_usm_pool_get_info_exp[] = {
-    {"hPool", HOSTILE_HANDLE, 0, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_usm_pool_info_t), -1, false, UR_USM_POOL_INFO_REFERENCE_COUNT, 0x2056, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hPool", "ur_usm_pool_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_usm_pool_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_usm_pool_info_t), -1, false, UR_USM_POOL_INFO_REFERENCE_COUNT, 0x2056, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_pool_get_info_exp(const hostile_slot_t *a) {
@@ -5131,10 +5132,10 @@ static ur_result_t check_usm_pool_get_info_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_pool_set_info_exp[] = {
-    {"hPool", HOSTILE_HANDLE, 0, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_usm_pool_info_t), -1, false, UR_USM_POOL_INFO_REFERENCE_COUNT, 0x2056, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"hPool", "ur_usm_pool_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_usm_pool_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_usm_pool_info_t), -1, false, UR_USM_POOL_INFO_REFERENCE_COUNT, 0x2056, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_pool_set_info_exp(const hostile_slot_t *a) {
@@ -5162,9 +5163,9 @@ static ur_result_t check_usm_pool_set_info_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_pool_set_device_pool_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hPool", HOSTILE_HANDLE, 0, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hPool", "ur_usm_pool_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_pool_set_device_pool_exp(const hostile_slot_t *a) {
@@ -5188,9 +5189,9 @@ static ur_result_t check_usm_pool_set_device_pool_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_pool_get_device_pool_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPool", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_usm_pool_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPool", "ur_usm_pool_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_usm_pool_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_pool_get_device_pool_exp(const hostile_slot_t *a) {
@@ -5214,10 +5215,10 @@ static ur_result_t check_usm_pool_get_device_pool_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_pool_trim_to_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hPool", HOSTILE_HANDLE, 0, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"minBytesToKeep", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hPool", "ur_usm_pool_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"minBytesToKeep", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_pool_trim_to_exp(const hostile_slot_t *a) {
@@ -5245,15 +5246,15 @@ static ur_result_t check_usm_pool_trim_to_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_pitched_alloc_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pUSMDesc", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_usm_desc_t), UR_STRUCTURE_TYPE_USM_DESC, true, 0, 0, 0, -1, 0},
-    {"pool", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"widthInBytes", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"height", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"elementSizeBytes", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"ppMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0},
-    {"pResultPitch", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pUSMDesc", "ur_usm_desc_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_usm_desc_t), UR_STRUCTURE_TYPE_USM_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_usm_desc_t, hints), sizeof(ur_usm_advice_flags_t), 0xfffe0000, SIZE_MAX}},
+    {"pool", "ur_usm_pool_handle_t", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_USM_POOL, sizeof(ur_usm_pool_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"widthInBytes", "size_t", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"height", "size_t", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"elementSizeBytes", "size_t", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppMem", "void *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pResultPitch", "size_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_pitched_alloc_exp(const hostile_slot_t *a) {
@@ -5301,9 +5302,9 @@ static ur_result_t check_usm_pitched_alloc_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_bindless_images_unsampled_image_handle_destroy_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hImage", HOSTILE_OTHER, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_native_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hImage", "ur_exp_image_native_handle_t", HOSTILE_VALUE_HANDLE, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_native_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_unsampled_image_handle_destroy_exp(const hostile_slot_t *a) {
@@ -5327,9 +5328,9 @@ static ur_result_t check_bindless_images_unsampled_image_handle_destroy_exp(cons
 }
 
 static const hostile_param_t params_bindless_images_sampled_image_handle_destroy_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hImage", HOSTILE_OTHER, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_native_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hImage", "ur_exp_image_native_handle_t", HOSTILE_VALUE_HANDLE, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_native_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_sampled_image_handle_destroy_exp(const hostile_slot_t *a) {
@@ -5353,11 +5354,11 @@ static ur_result_t check_bindless_images_sampled_image_handle_destroy_exp(const 
 }
 
 static const hostile_param_t params_bindless_images_image_allocate_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pImageFormat", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0},
-    {"pImageDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0},
-    {"phImageMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_native_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pImageFormat", "ur_image_format_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0, {offsetof(ur_image_format_t, channelOrder), sizeof(ur_image_channel_order_t), 0xf, SIZE_MAX}},
+    {"pImageDesc", "ur_image_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_image_desc_t, type), sizeof(ur_mem_type_t), 0x2002, offsetof(ur_image_desc_t, width)}},
+    {"phImageMem", "ur_exp_image_mem_native_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_native_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_image_allocate_exp(const hostile_slot_t *a) {
@@ -5389,9 +5390,9 @@ static ur_result_t check_bindless_images_image_allocate_exp(const hostile_slot_t
 }
 
 static const hostile_param_t params_bindless_images_image_free_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hImageMem", HOSTILE_OTHER, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_native_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hImageMem", "ur_exp_image_mem_native_handle_t", HOSTILE_VALUE_HANDLE, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_native_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_image_free_exp(const hostile_slot_t *a) {
@@ -5415,12 +5416,12 @@ static ur_result_t check_bindless_images_image_free_exp(const hostile_slot_t *a)
 }
 
 static const hostile_param_t params_bindless_images_unsampled_image_create_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hImageMem", HOSTILE_OTHER, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_native_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pImageFormat", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0},
-    {"pImageDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0},
-    {"phImage", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_image_native_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hImageMem", "ur_exp_image_mem_native_handle_t", HOSTILE_VALUE_HANDLE, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_native_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pImageFormat", "ur_image_format_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0, {offsetof(ur_image_format_t, channelOrder), sizeof(ur_image_channel_order_t), 0xf, SIZE_MAX}},
+    {"pImageDesc", "ur_image_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_image_desc_t, type), sizeof(ur_mem_type_t), 0x2002, offsetof(ur_image_desc_t, width)}},
+    {"phImage", "ur_exp_image_native_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_image_native_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_unsampled_image_create_exp(const hostile_slot_t *a) {
@@ -5456,13 +5457,13 @@ static ur_result_t check_bindless_images_unsampled_image_create_exp(const hostil
 }
 
 static const hostile_param_t params_bindless_images_sampled_image_create_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hImageMem", HOSTILE_OTHER, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_native_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pImageFormat", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0},
-    {"pImageDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0},
-    {"pSamplerDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_sampler_desc_t), UR_STRUCTURE_TYPE_SAMPLER_DESC, true, 0, 0, 0, -1, 0},
-    {"phImage", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_image_native_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hImageMem", "ur_exp_image_mem_native_handle_t", HOSTILE_VALUE_HANDLE, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_native_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pImageFormat", "ur_image_format_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0, {offsetof(ur_image_format_t, channelOrder), sizeof(ur_image_channel_order_t), 0xf, SIZE_MAX}},
+    {"pImageDesc", "ur_image_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_image_desc_t, type), sizeof(ur_mem_type_t), 0x2002, offsetof(ur_image_desc_t, width)}},
+    {"pSamplerDesc", "ur_sampler_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_sampler_desc_t), UR_STRUCTURE_TYPE_SAMPLER_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_sampler_desc_t, addressingMode), sizeof(ur_sampler_addressing_mode_t), 0x5, SIZE_MAX}},
+    {"phImage", "ur_exp_image_native_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_image_native_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_sampled_image_create_exp(const hostile_slot_t *a) {
@@ -5502,19 +5503,19 @@ static ur_result_t check_bindless_images_sampled_image_create_exp(const hostile_
 }
 
 static const hostile_param_t params_bindless_images_image_copy_exp[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSrc", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"pDst", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pSrcImageDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0},
-    {"pDstImageDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0},
-    {"pSrcImageFormat", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0},
-    {"pDstImageFormat", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0},
-    {"pCopyRegion", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_copy_region_t), UR_STRUCTURE_TYPE_EXP_IMAGE_COPY_REGION, true, 0, 0, 0, -1, 0},
-    {"imageCopyFlags", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_copy_flags_t), -1, false, 0, 0, 0xfffffff0, -1, 0},
-    {"imageCopyInputTypes", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_copy_input_types_t), -1, false, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, 0x4, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 10, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSrc", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pDst", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSrcImageDesc", "ur_image_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_image_desc_t, type), sizeof(ur_mem_type_t), 0x2002, offsetof(ur_image_desc_t, width)}},
+    {"pDstImageDesc", "ur_image_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_image_desc_t, type), sizeof(ur_mem_type_t), 0x2002, offsetof(ur_image_desc_t, width)}},
+    {"pSrcImageFormat", "ur_image_format_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0, {offsetof(ur_image_format_t, channelOrder), sizeof(ur_image_channel_order_t), 0xf, SIZE_MAX}},
+    {"pDstImageFormat", "ur_image_format_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0, {offsetof(ur_image_format_t, channelOrder), sizeof(ur_image_channel_order_t), 0xf, SIZE_MAX}},
+    {"pCopyRegion", "ur_exp_image_copy_region_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_copy_region_t), UR_STRUCTURE_TYPE_EXP_IMAGE_COPY_REGION, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"imageCopyFlags", "ur_exp_image_copy_flags_t", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_copy_flags_t), -1, false, 0, 0, 0xfffffff0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"imageCopyInputTypes", "ur_exp_image_copy_input_types_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_copy_input_types_t), -1, false, UR_EXP_IMAGE_COPY_INPUT_TYPES_MEM_TO_IMAGE, 0x4, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 10, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_image_copy_exp(const hostile_slot_t *a) {
@@ -5578,11 +5579,11 @@ static ur_result_t check_bindless_images_image_copy_exp(const hostile_slot_t *a)
 }
 
 static const hostile_param_t params_bindless_images_image_get_info_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hImageMem", HOSTILE_OTHER, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_native_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_image_info_t), -1, false, UR_IMAGE_INFO_FORMAT, 0xa, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hImageMem", "ur_exp_image_mem_native_handle_t", HOSTILE_VALUE_HANDLE, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_native_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_image_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_image_info_t), -1, false, UR_IMAGE_INFO_FORMAT, 0xa, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_image_get_info_exp(const hostile_slot_t *a) {
@@ -5614,12 +5615,12 @@ static ur_result_t check_bindless_images_image_get_info_exp(const hostile_slot_t
 }
 
 static const hostile_param_t params_bindless_images_get_image_memory_handle_type_support_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pImageDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0},
-    {"pImageFormat", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0},
-    {"imageMemHandleType", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_type_t), -1, false, UR_EXP_IMAGE_MEM_TYPE_USM_POINTER, 0x2, 0, -1, 0},
-    {"pSupportedRet", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_bool_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pImageDesc", "ur_image_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_image_desc_t, type), sizeof(ur_mem_type_t), 0x2002, offsetof(ur_image_desc_t, width)}},
+    {"pImageFormat", "ur_image_format_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0, {offsetof(ur_image_format_t, channelOrder), sizeof(ur_image_channel_order_t), 0xf, SIZE_MAX}},
+    {"imageMemHandleType", "ur_exp_image_mem_type_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_type_t), -1, false, UR_EXP_IMAGE_MEM_TYPE_USM_POINTER, 0x2, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSupportedRet", "ur_bool_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_bool_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_get_image_memory_handle_type_support_exp(const hostile_slot_t *a) {
@@ -5655,12 +5656,12 @@ static ur_result_t check_bindless_images_get_image_memory_handle_type_support_ex
 }
 
 static const hostile_param_t params_bindless_images_get_image_unsampled_handle_support_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pImageDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0},
-    {"pImageFormat", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0},
-    {"imageMemHandleType", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_type_t), -1, false, UR_EXP_IMAGE_MEM_TYPE_USM_POINTER, 0x2, 0, -1, 0},
-    {"pSupportedRet", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_bool_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pImageDesc", "ur_image_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_image_desc_t, type), sizeof(ur_mem_type_t), 0x2002, offsetof(ur_image_desc_t, width)}},
+    {"pImageFormat", "ur_image_format_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0, {offsetof(ur_image_format_t, channelOrder), sizeof(ur_image_channel_order_t), 0xf, SIZE_MAX}},
+    {"imageMemHandleType", "ur_exp_image_mem_type_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_type_t), -1, false, UR_EXP_IMAGE_MEM_TYPE_USM_POINTER, 0x2, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSupportedRet", "ur_bool_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_bool_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_get_image_unsampled_handle_support_exp(const hostile_slot_t *a) {
@@ -5696,12 +5697,12 @@ static ur_result_t check_bindless_images_get_image_unsampled_handle_support_exp(
 }
 
 static const hostile_param_t params_bindless_images_get_image_sampled_handle_support_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pImageDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0},
-    {"pImageFormat", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0},
-    {"imageMemHandleType", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_type_t), -1, false, UR_EXP_IMAGE_MEM_TYPE_USM_POINTER, 0x2, 0, -1, 0},
-    {"pSupportedRet", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_bool_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pImageDesc", "ur_image_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_image_desc_t, type), sizeof(ur_mem_type_t), 0x2002, offsetof(ur_image_desc_t, width)}},
+    {"pImageFormat", "ur_image_format_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0, {offsetof(ur_image_format_t, channelOrder), sizeof(ur_image_channel_order_t), 0xf, SIZE_MAX}},
+    {"imageMemHandleType", "ur_exp_image_mem_type_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_type_t), -1, false, UR_EXP_IMAGE_MEM_TYPE_USM_POINTER, 0x2, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSupportedRet", "ur_bool_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_bool_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_get_image_sampled_handle_support_exp(const hostile_slot_t *a) {
@@ -5737,11 +5738,11 @@ static ur_result_t check_bindless_images_get_image_sampled_handle_support_exp(co
 }
 
 static const hostile_param_t params_bindless_images_mipmap_get_level_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hImageMem", HOSTILE_OTHER, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_native_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"mipmapLevel", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phImageMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_native_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hImageMem", "ur_exp_image_mem_native_handle_t", HOSTILE_VALUE_HANDLE, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_native_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"mipmapLevel", "uint32_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phImageMem", "ur_exp_image_mem_native_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_native_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_mipmap_get_level_exp(const hostile_slot_t *a) {
@@ -5773,9 +5774,9 @@ static ur_result_t check_bindless_images_mipmap_get_level_exp(const hostile_slot
 }
 
 static const hostile_param_t params_bindless_images_mipmap_free_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hMem", HOSTILE_OTHER, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_native_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hMem", "ur_exp_image_mem_native_handle_t", HOSTILE_VALUE_HANDLE, 0, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_native_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_mipmap_free_exp(const hostile_slot_t *a) {
@@ -5799,12 +5800,12 @@ static ur_result_t check_bindless_images_mipmap_free_exp(const hostile_slot_t *a
 }
 
 static const hostile_param_t params_bindless_images_import_external_memory_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"memHandleType", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_external_mem_type_t), -1, false, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, 0x5, 0, -1, 0},
-    {"pExternalMemDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_exp_external_mem_desc_t), UR_STRUCTURE_TYPE_EXP_EXTERNAL_MEM_DESC, true, 0, 0, 0, -1, 0},
-    {"phExternalMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_external_mem_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"memHandleType", "ur_exp_external_mem_type_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_external_mem_type_t), -1, false, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, 0x5, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pExternalMemDesc", "ur_exp_external_mem_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_exp_external_mem_desc_t), UR_STRUCTURE_TYPE_EXP_EXTERNAL_MEM_DESC, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phExternalMem", "ur_exp_external_mem_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_external_mem_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_import_external_memory_exp(const hostile_slot_t *a) {
@@ -5840,12 +5841,12 @@ static ur_result_t check_bindless_images_import_external_memory_exp(const hostil
 }
 
 static const hostile_param_t params_bindless_images_map_external_array_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pImageFormat", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0},
-    {"pImageDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0},
-    {"hExternalMem", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXTERNAL_MEM, sizeof(ur_exp_external_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"phImageMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_native_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pImageFormat", "ur_image_format_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_format_t), -1, false, 0, 0, 0, -1, 0, {offsetof(ur_image_format_t, channelOrder), sizeof(ur_image_channel_order_t), 0xf, SIZE_MAX}},
+    {"pImageDesc", "ur_image_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_image_desc_t), UR_STRUCTURE_TYPE_IMAGE_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_image_desc_t, type), sizeof(ur_mem_type_t), 0x2002, offsetof(ur_image_desc_t, width)}},
+    {"hExternalMem", "ur_exp_external_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXTERNAL_MEM, sizeof(ur_exp_external_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phImageMem", "ur_exp_image_mem_native_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_image_mem_native_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_map_external_array_exp(const hostile_slot_t *a) {
@@ -5881,12 +5882,12 @@ static ur_result_t check_bindless_images_map_external_array_exp(const hostile_sl
 }
 
 static const hostile_param_t params_bindless_images_map_external_linear_memory_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"offset", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint64_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint64_t), -1, false, 0, 0, 0, -1, 0},
-    {"hExternalMem", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXTERNAL_MEM, sizeof(ur_exp_external_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"ppRetMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"offset", "uint64_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint64_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "uint64_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint64_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hExternalMem", "ur_exp_external_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXTERNAL_MEM, sizeof(ur_exp_external_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppRetMem", "void *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_map_external_linear_memory_exp(const hostile_slot_t *a) {
@@ -5922,9 +5923,9 @@ static ur_result_t check_bindless_images_map_external_linear_memory_exp(const ho
 }
 
 static const hostile_param_t params_bindless_images_release_external_memory_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hExternalMem", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXTERNAL_MEM, sizeof(ur_exp_external_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hExternalMem", "ur_exp_external_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXTERNAL_MEM, sizeof(ur_exp_external_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_release_external_memory_exp(const hostile_slot_t *a) {
@@ -5948,9 +5949,9 @@ static ur_result_t check_bindless_images_release_external_memory_exp(const hosti
 }
 
 static const hostile_param_t params_bindless_images_free_mapped_linear_memory_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMem", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMem", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_free_mapped_linear_memory_exp(const hostile_slot_t *a) {
@@ -5974,9 +5975,9 @@ static ur_result_t check_bindless_images_free_mapped_linear_memory_exp(const hos
 }
 
 static const hostile_param_t params_bindless_images_supports_importing_handle_type_exp[] = {
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"memHandleType", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_external_mem_type_t), -1, false, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, 0x5, 0, -1, 0},
-    {"pSupportedRet", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_bool_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"memHandleType", "ur_exp_external_mem_type_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_external_mem_type_t), -1, false, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, 0x5, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSupportedRet", "ur_bool_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_bool_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_supports_importing_handle_type_exp(const hostile_slot_t *a) {
@@ -6000,11 +6001,11 @@ static ur_result_t check_bindless_images_supports_importing_handle_type_exp(cons
 }
 
 static const hostile_param_t params_bindless_images_import_external_semaphore_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"semHandleType", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_external_semaphore_type_t), -1, false, UR_EXP_EXTERNAL_SEMAPHORE_TYPE_OPAQUE_FD, 0x6, 0, -1, 0},
-    {"pExternalSemaphoreDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_exp_external_semaphore_desc_t), UR_STRUCTURE_TYPE_EXP_EXTERNAL_SEMAPHORE_DESC, true, 0, 0, 0, -1, 0},
-    {"phExternalSemaphore", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_external_semaphore_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"semHandleType", "ur_exp_external_semaphore_type_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_external_semaphore_type_t), -1, false, UR_EXP_EXTERNAL_SEMAPHORE_TYPE_OPAQUE_FD, 0x6, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pExternalSemaphoreDesc", "ur_exp_external_semaphore_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_exp_external_semaphore_desc_t), UR_STRUCTURE_TYPE_EXP_EXTERNAL_SEMAPHORE_DESC, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phExternalSemaphore", "ur_exp_external_semaphore_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_external_semaphore_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_import_external_semaphore_exp(const hostile_slot_t *a) {
@@ -6036,9 +6037,9 @@ static ur_result_t check_bindless_images_import_external_semaphore_exp(const hos
 }
 
 static const hostile_param_t params_bindless_images_release_external_semaphore_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hExternalSemaphore", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXTERNAL_SEMAPHORE, sizeof(ur_exp_external_semaphore_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hExternalSemaphore", "ur_exp_external_semaphore_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXTERNAL_SEMAPHORE, sizeof(ur_exp_external_semaphore_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_release_external_semaphore_exp(const hostile_slot_t *a) {
@@ -6062,13 +6063,13 @@ static ur_result_t check_bindless_images_release_external_semaphore_exp(const ho
 }
 
 static const hostile_param_t params_bindless_images_wait_external_semaphore_exp[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hSemaphore", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXTERNAL_SEMAPHORE, sizeof(ur_exp_external_semaphore_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hasWaitValue", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0},
-    {"waitValue", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint64_t), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 4, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hSemaphore", "ur_exp_external_semaphore_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXTERNAL_SEMAPHORE, sizeof(ur_exp_external_semaphore_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hasWaitValue", "bool", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"waitValue", "uint64_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint64_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 4, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_wait_external_semaphore_exp(const hostile_slot_t *a) {
@@ -6108,13 +6109,13 @@ static ur_result_t check_bindless_images_wait_external_semaphore_exp(const hosti
 }
 
 static const hostile_param_t params_bindless_images_signal_external_semaphore_exp[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hSemaphore", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXTERNAL_SEMAPHORE, sizeof(ur_exp_external_semaphore_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hasSignalValue", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0},
-    {"signalValue", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint64_t), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 4, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hSemaphore", "ur_exp_external_semaphore_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXTERNAL_SEMAPHORE, sizeof(ur_exp_external_semaphore_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hasSignalValue", "bool", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"signalValue", "uint64_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint64_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 4, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_bindless_images_signal_external_semaphore_exp(const hostile_slot_t *a) {
@@ -6154,7 +6155,7 @@ static ur_result_t check_bindless_images_signal_external_semaphore_exp(const hos
 }
 
 static const hostile_param_t params_device_wait_exp[] = {
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_device_wait_exp(const hostile_slot_t *a) {
@@ -6170,9 +6171,9 @@ static ur_result_t check_device_wait_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_program_dynamic_link_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"count", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1},
-    {"phPrograms", HOSTILE_HANDLE_ARRAY, HOSTILE_ARRAY, HOSTILE_HK_PROGRAM, sizeof(const ur_program_handle_t *), -1, false, 0, 0, 0, 1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"count", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1, {0, 0, 0, SIZE_MAX}},
+    {"phPrograms", "ur_program_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_ARRAY, HOSTILE_HK_PROGRAM, sizeof(const ur_program_handle_t *), -1, false, 0, 0, 0, 1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_program_dynamic_link_exp(const hostile_slot_t *a) {
@@ -6196,11 +6197,11 @@ static ur_result_t check_program_dynamic_link_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_timestamp_recording_exp[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"blocking", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 2, 0},
-    {"phEvent", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"blocking", "bool", HOSTILE_BOOL, 0, HOSTILE_HK_NONE, sizeof(bool), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 2, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_timestamp_recording_exp(const hostile_slot_t *a) {
@@ -6232,10 +6233,10 @@ static ur_result_t check_enqueue_timestamp_recording_exp(const hostile_slot_t *a
 }
 
 static const hostile_param_t params_ipc_get_mem_handle_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMem", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"ppIPCMemHandleData", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0},
-    {"pIPCMemHandleDataSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMem", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppIPCMemHandleData", "void *", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pIPCMemHandleDataSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_ipc_get_mem_handle_exp(const hostile_slot_t *a) {
@@ -6263,8 +6264,8 @@ static ur_result_t check_ipc_get_mem_handle_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_ipc_put_mem_handle_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pIPCMemHandleData", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pIPCMemHandleData", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_ipc_put_mem_handle_exp(const hostile_slot_t *a) {
@@ -6284,11 +6285,11 @@ static ur_result_t check_ipc_put_mem_handle_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_ipc_open_mem_handle_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pIPCMemHandleData", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"ipcMemHandleDataSize", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH | HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"ppMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pIPCMemHandleData", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ipcMemHandleDataSize", "size_t", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH | HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppMem", "void *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_ipc_open_mem_handle_exp(const hostile_slot_t *a) {
@@ -6320,8 +6321,8 @@ static ur_result_t check_ipc_open_mem_handle_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_ipc_close_mem_handle_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMem", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMem", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_ipc_close_mem_handle_exp(const hostile_slot_t *a) {
@@ -6341,10 +6342,10 @@ static ur_result_t check_ipc_close_mem_handle_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_ipc_get_phys_mem_handle_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hPhysMem", HOSTILE_HANDLE, 0, HOSTILE_HK_PHYSICAL_MEM, sizeof(ur_physical_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"ppIPCPhysMemHandleData", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0},
-    {"pIPCPhysMemHandleDataSizeRet", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hPhysMem", "ur_physical_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PHYSICAL_MEM, sizeof(ur_physical_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppIPCPhysMemHandleData", "void *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pIPCPhysMemHandleDataSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_ipc_get_phys_mem_handle_exp(const hostile_slot_t *a) {
@@ -6372,8 +6373,8 @@ static ur_result_t check_ipc_get_phys_mem_handle_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_ipc_put_phys_mem_handle_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pIPCPhysMemHandleData", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pIPCPhysMemHandleData", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_ipc_put_phys_mem_handle_exp(const hostile_slot_t *a) {
@@ -6393,11 +6394,11 @@ static ur_result_t check_ipc_put_phys_mem_handle_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_ipc_open_phys_mem_handle_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pIPCPhysMemHandleData", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"ipcPhysMemHandleDataSize", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"phPhysMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_physical_mem_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pIPCPhysMemHandleData", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ipcPhysMemHandleDataSize", "size_t", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phPhysMem", "ur_physical_mem_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_physical_mem_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_ipc_open_phys_mem_handle_exp(const hostile_slot_t *a) {
@@ -6429,8 +6430,8 @@ static ur_result_t check_ipc_open_phys_mem_handle_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_ipc_close_phys_mem_handle_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hPhysMem", HOSTILE_HANDLE, 0, HOSTILE_HK_PHYSICAL_MEM, sizeof(ur_physical_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hPhysMem", "ur_physical_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PHYSICAL_MEM, sizeof(ur_physical_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_ipc_close_phys_mem_handle_exp(const hostile_slot_t *a) {
@@ -6450,9 +6451,9 @@ static ur_result_t check_ipc_close_phys_mem_handle_exp(const hostile_slot_t *a) 
 }
 
 static const hostile_param_t params_ipc_get_event_handle_exp[] = {
-    {"hEvent", HOSTILE_HANDLE, 0, HOSTILE_HK_EVENT, sizeof(ur_event_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"ppIPCEventHandleData", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0},
-    {"pIPCEventHandleDataSizeRet", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hEvent", "ur_event_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EVENT, sizeof(ur_event_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppIPCEventHandleData", "void *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pIPCEventHandleDataSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_ipc_get_event_handle_exp(const hostile_slot_t *a) {
@@ -6476,8 +6477,8 @@ static ur_result_t check_ipc_get_event_handle_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_ipc_put_event_handle_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pIPCEventHandleData", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pIPCEventHandleData", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_ipc_put_event_handle_exp(const hostile_slot_t *a) {
@@ -6497,10 +6498,10 @@ static ur_result_t check_ipc_put_event_handle_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_ipc_open_event_handle_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pIPCEventHandleData", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"ipcEventHandleDataSize", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pIPCEventHandleData", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ipcEventHandleDataSize", "size_t", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_ipc_open_event_handle_exp(const hostile_slot_t *a) {
@@ -6528,12 +6529,12 @@ static ur_result_t check_ipc_open_event_handle_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_memory_export_alloc_exportable_memory_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"alignment", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"handleTypeToExport", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_external_mem_type_t), -1, false, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, 0x5, 0, -1, 0},
-    {"ppMem", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"alignment", "size_t", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_ALLOC_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"handleTypeToExport", "ur_exp_external_mem_type_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_external_mem_type_t), -1, false, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, 0x5, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"ppMem", "void *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_memory_export_alloc_exportable_memory_exp(const hostile_slot_t *a) {
@@ -6569,9 +6570,9 @@ static ur_result_t check_memory_export_alloc_exportable_memory_exp(const hostile
 }
 
 static const hostile_param_t params_memory_export_free_exportable_memory_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMem", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMem", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_memory_export_free_exportable_memory_exp(const hostile_slot_t *a) {
@@ -6595,11 +6596,11 @@ static ur_result_t check_memory_export_free_exportable_memory_exp(const hostile_
 }
 
 static const hostile_param_t params_memory_export_export_memory_handle_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"handleTypeToExport", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_external_mem_type_t), -1, false, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, 0x5, 0, -1, 0},
-    {"pMem", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pMemHandleRet", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"handleTypeToExport", "ur_exp_external_mem_type_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_external_mem_type_t), -1, false, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, 0x5, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMem", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMemHandleRet", "void", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_memory_export_export_memory_handle_exp(const hostile_slot_t *a) {
@@ -6631,11 +6632,11 @@ static ur_result_t check_memory_export_export_memory_handle_exp(const hostile_sl
 }
 
 static const hostile_param_t params_program_build_exp[] = {
-    {"hProgram", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"numDevices", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1},
-    {"phDevices", HOSTILE_HANDLE_ARRAY, HOSTILE_ARRAY, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t *), -1, false, 0, 0, 0, 1, 0},
-    {"flags", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_exp_program_flags_t), -1, false, 0, 0, 0xfffffffe, -1, 0},
-    {"pOptions", HOSTILE_STRING, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0},
+    {"hProgram", "ur_program_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numDevices", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1, {0, 0, 0, SIZE_MAX}},
+    {"phDevices", "ur_device_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_ARRAY, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t *), -1, false, 0, 0, 0, 1, 0, {0, 0, 0, SIZE_MAX}},
+    {"flags", "ur_exp_program_flags_t", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_exp_program_flags_t), -1, false, 0, 0, 0xfffffffe, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pOptions", "char", HOSTILE_STRING, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_program_build_exp(const hostile_slot_t *a) {
@@ -6667,11 +6668,11 @@ static ur_result_t check_program_build_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_program_compile_exp[] = {
-    {"hProgram", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"numDevices", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1},
-    {"phDevices", HOSTILE_HANDLE_ARRAY, HOSTILE_ARRAY, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t *), -1, false, 0, 0, 0, 1, 0},
-    {"flags", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_exp_program_flags_t), -1, false, 0, 0, 0xfffffffe, -1, 0},
-    {"pOptions", HOSTILE_STRING, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0},
+    {"hProgram", "ur_program_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_PROGRAM, sizeof(ur_program_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numDevices", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1, {0, 0, 0, SIZE_MAX}},
+    {"phDevices", "ur_device_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_ARRAY, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t *), -1, false, 0, 0, 0, 1, 0, {0, 0, 0, SIZE_MAX}},
+    {"flags", "ur_exp_program_flags_t", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_exp_program_flags_t), -1, false, 0, 0, 0xfffffffe, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pOptions", "char", HOSTILE_STRING, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_program_compile_exp(const hostile_slot_t *a) {
@@ -6703,14 +6704,14 @@ static ur_result_t check_program_compile_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_program_link_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"numDevices", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1},
-    {"phDevices", HOSTILE_HANDLE_ARRAY, HOSTILE_ARRAY, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t *), -1, false, 0, 0, 0, 1, 0},
-    {"flags", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_exp_program_flags_t), -1, false, 0, 0, 0xfffffffe, -1, 0},
-    {"count", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1},
-    {"phPrograms", HOSTILE_HANDLE_ARRAY, HOSTILE_ARRAY, HOSTILE_HK_PROGRAM, sizeof(const ur_program_handle_t *), -1, false, 0, 0, 0, 4, 0},
-    {"pOptions", HOSTILE_STRING, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0},
-    {"phProgram", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_program_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numDevices", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1, {0, 0, 0, SIZE_MAX}},
+    {"phDevices", "ur_device_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_ARRAY, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t *), -1, false, 0, 0, 0, 1, 0, {0, 0, 0, SIZE_MAX}},
+    {"flags", "ur_exp_program_flags_t", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_exp_program_flags_t), -1, false, 0, 0, 0xfffffffe, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"count", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1, {0, 0, 0, SIZE_MAX}},
+    {"phPrograms", "ur_program_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_ARRAY, HOSTILE_HK_PROGRAM, sizeof(const ur_program_handle_t *), -1, false, 0, 0, 0, 4, 0, {0, 0, 0, SIZE_MAX}},
+    {"pOptions", "char", HOSTILE_STRING, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phProgram", "ur_program_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_program_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_program_link_exp(const hostile_slot_t *a) {
@@ -6754,10 +6755,10 @@ static ur_result_t check_program_link_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_context_memcpy_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pDst", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pSrc", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pDst", "void", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSrc", "void", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_context_memcpy_exp(const hostile_slot_t *a) {
@@ -6785,10 +6786,10 @@ static ur_result_t check_usm_context_memcpy_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_host_alloc_register_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pHostMem", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_exp_usm_host_alloc_register_properties_t), UR_STRUCTURE_TYPE_EXP_USM_HOST_ALLOC_REGISTER_PROPERTIES, true, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pHostMem", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_exp_usm_host_alloc_register_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_exp_usm_host_alloc_register_properties_t), UR_STRUCTURE_TYPE_EXP_USM_HOST_ALLOC_REGISTER_PROPERTIES, true, 0, 0, 0, -1, 0, {offsetof(ur_exp_usm_host_alloc_register_properties_t, flags), sizeof(ur_exp_usm_host_alloc_register_flags_t), 0xfffffffe, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_host_alloc_register_exp(const hostile_slot_t *a) {
@@ -6816,8 +6817,8 @@ static ur_result_t check_usm_host_alloc_register_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_host_alloc_unregister_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pHostMem", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pHostMem", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_host_alloc_unregister_exp(const hostile_slot_t *a) {
@@ -6837,9 +6838,9 @@ static ur_result_t check_usm_host_alloc_unregister_exp(const hostile_slot_t *a) 
 }
 
 static const hostile_param_t params_usm_import_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMem", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMem", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_HOST_LENGTH, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_import_exp(const hostile_slot_t *a) {
@@ -6863,8 +6864,8 @@ static ur_result_t check_usm_import_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_release_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMem", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMem", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_release_exp(const hostile_slot_t *a) {
@@ -6884,8 +6885,8 @@ static ur_result_t check_usm_release_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_usm_p_2p_enable_peer_access_exp[] = {
-    {"commandDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"peerDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"commandDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"peerDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_p_2p_enable_peer_access_exp(const hostile_slot_t *a) {
@@ -6905,8 +6906,8 @@ static ur_result_t check_usm_p_2p_enable_peer_access_exp(const hostile_slot_t *a
 }
 
 static const hostile_param_t params_usm_p_2p_disable_peer_access_exp[] = {
-    {"commandDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"peerDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"commandDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"peerDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_p_2p_disable_peer_access_exp(const hostile_slot_t *a) {
@@ -6926,12 +6927,12 @@ static ur_result_t check_usm_p_2p_disable_peer_access_exp(const hostile_slot_t *
 }
 
 static const hostile_param_t params_usm_p_2p_peer_access_get_info_exp[] = {
-    {"commandDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"peerDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_peer_info_t), -1, false, UR_EXP_PEER_INFO_UR_PEER_ACCESS_SUPPORT, 0x2, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"commandDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"peerDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_exp_peer_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_peer_info_t), -1, false, UR_EXP_PEER_INFO_UR_PEER_ACCESS_SUPPORT, 0x2, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_usm_p_2p_peer_access_get_info_exp(const hostile_slot_t *a) {
@@ -6967,10 +6968,10 @@ static ur_result_t check_usm_p_2p_peer_access_get_info_exp(const hostile_slot_t 
 }
 
 static const hostile_param_t params_command_buffer_create_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pCommandBufferDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_desc_t), UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC, true, 0, 0, 0, -1, 0},
-    {"phCommandBuffer", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pCommandBufferDesc", "ur_exp_command_buffer_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_desc_t), UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_create_exp(const hostile_slot_t *a) {
@@ -6998,7 +6999,7 @@ static ur_result_t check_command_buffer_create_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_command_buffer_retain_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_retain_exp(const hostile_slot_t *a) {
@@ -7014,7 +7015,7 @@ static ur_result_t check_command_buffer_retain_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_command_buffer_release_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_release_exp(const hostile_slot_t *a) {
@@ -7030,7 +7031,7 @@ static ur_result_t check_command_buffer_release_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_command_buffer_finalize_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_finalize_exp(const hostile_slot_t *a) {
@@ -7046,21 +7047,21 @@ static ur_result_t check_command_buffer_finalize_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_command_buffer_append_kernel_launch_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hKernel", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"workDim", HOSTILE_NUMBER, HOSTILE_WORK_DIM, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pGlobalWorkOffset", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0},
-    {"pGlobalWorkSize", HOSTILE_PTR, HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0},
-    {"pLocalWorkSize", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0},
-    {"numKernelAlternatives", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phKernelAlternatives", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t *), -1, false, 0, 0, 0, 6, 0},
-    {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 10, 0},
-    {"pSyncPoint", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phCommand", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hKernel", "ur_kernel_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"workDim", "uint32_t", HOSTILE_NUMBER, HOSTILE_WORK_DIM, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pGlobalWorkOffset", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pGlobalWorkSize", "size_t", HOSTILE_PTR, HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pLocalWorkSize", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numKernelAlternatives", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phKernelAlternatives", "ur_kernel_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t *), -1, false, 0, 0, 0, 6, 0, {0, 0, 0, SIZE_MAX}},
+    {"numSyncPointsInWaitList", "uint32_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPointWaitList", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 10, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPoint", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phCommand", "ur_exp_command_buffer_command_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_append_kernel_launch_exp(const hostile_slot_t *a) {
@@ -7132,23 +7133,23 @@ static ur_result_t check_command_buffer_append_kernel_launch_exp(const hostile_s
 }
 
 static const hostile_param_t params_command_buffer_append_kernel_launch_with_args_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hKernel", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"workDim", HOSTILE_NUMBER, HOSTILE_WORK_DIM, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pGlobalWorkOffset", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0},
-    {"pGlobalWorkSize", HOSTILE_PTR, HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0},
-    {"pLocalWorkSize", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0},
-    {"numArgs", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pArgs", HOSTILE_STRUCT, HOSTILE_OPT | HOSTILE_ARRAY | HOSTILE_KERNEL_ARGS, HOSTILE_HK_NONE, sizeof(ur_exp_kernel_arg_properties_t), UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES, true, 0, 0, 0, 6, 0},
-    {"numKernelAlternatives", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phKernelAlternatives", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t *), -1, false, 0, 0, 0, 8, 0},
-    {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 12, 0},
-    {"pSyncPoint", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phCommand", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hKernel", "ur_kernel_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"workDim", "uint32_t", HOSTILE_NUMBER, HOSTILE_WORK_DIM, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pGlobalWorkOffset", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pGlobalWorkSize", "size_t", HOSTILE_PTR, HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pLocalWorkSize", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_SIZE_ARRAY, HOSTILE_HK_NONE, sizeof(const size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numArgs", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pArgs", "ur_exp_kernel_arg_properties_t", HOSTILE_STRUCT, HOSTILE_OPT | HOSTILE_ARRAY | HOSTILE_KERNEL_ARGS, HOSTILE_HK_NONE, sizeof(ur_exp_kernel_arg_properties_t), UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES, true, 0, 0, 0, 6, 0, {offsetof(ur_exp_kernel_arg_properties_t, type), sizeof(ur_exp_kernel_arg_type_t), 0x5, offsetof(ur_exp_kernel_arg_properties_t, size)}},
+    {"numKernelAlternatives", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phKernelAlternatives", "ur_kernel_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_KERNEL, sizeof(ur_kernel_handle_t *), -1, false, 0, 0, 0, 8, 0, {0, 0, 0, SIZE_MAX}},
+    {"numSyncPointsInWaitList", "uint32_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPointWaitList", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 12, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPoint", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phCommand", "ur_exp_command_buffer_command_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_append_kernel_launch_with_args_exp(const hostile_slot_t *a) {
@@ -7228,17 +7229,17 @@ static ur_result_t check_command_buffer_append_kernel_launch_with_args_exp(const
 }
 
 static const hostile_param_t params_command_buffer_append_usm_memcpy_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pDst", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pSrc", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0},
-    {"pSyncPoint", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phCommand", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pDst", "void", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSrc", "void", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numSyncPointsInWaitList", "uint32_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPointWaitList", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPoint", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phCommand", "ur_exp_command_buffer_command_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_append_usm_memcpy_exp(const hostile_slot_t *a) {
@@ -7294,18 +7295,18 @@ static ur_result_t check_command_buffer_append_usm_memcpy_exp(const hostile_slot
 }
 
 static const hostile_param_t params_command_buffer_append_usm_fill_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMemory", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPattern", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"patternSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 7, 0},
-    {"pSyncPoint", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phCommand", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMemory", "void", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPattern", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"patternSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numSyncPointsInWaitList", "uint32_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPointWaitList", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 7, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPoint", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phCommand", "ur_exp_command_buffer_command_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_append_usm_fill_exp(const hostile_slot_t *a) {
@@ -7365,19 +7366,19 @@ static ur_result_t check_command_buffer_append_usm_fill_exp(const hostile_slot_t
 }
 
 static const hostile_param_t params_command_buffer_append_mem_buffer_copy_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hSrcMem", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDstMem", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"srcOffset", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"dstOffset", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 8, 0},
-    {"pSyncPoint", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phCommand", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hSrcMem", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDstMem", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"srcOffset", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"dstOffset", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numSyncPointsInWaitList", "uint32_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPointWaitList", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 8, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPoint", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phCommand", "ur_exp_command_buffer_command_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_append_mem_buffer_copy_exp(const hostile_slot_t *a) {
@@ -7441,18 +7442,18 @@ static ur_result_t check_command_buffer_append_mem_buffer_copy_exp(const hostile
 }
 
 static const hostile_param_t params_command_buffer_append_mem_buffer_write_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"offset", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSrc", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 7, 0},
-    {"pSyncPoint", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phCommand", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hBuffer", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"offset", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSrc", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numSyncPointsInWaitList", "uint32_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPointWaitList", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 7, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPoint", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phCommand", "ur_exp_command_buffer_command_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_append_mem_buffer_write_exp(const hostile_slot_t *a) {
@@ -7512,18 +7513,18 @@ static ur_result_t check_command_buffer_append_mem_buffer_write_exp(const hostil
 }
 
 static const hostile_param_t params_command_buffer_append_mem_buffer_read_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"offset", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pDst", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 7, 0},
-    {"pSyncPoint", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phCommand", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hBuffer", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"offset", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pDst", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numSyncPointsInWaitList", "uint32_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPointWaitList", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 7, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPoint", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phCommand", "ur_exp_command_buffer_command_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_append_mem_buffer_read_exp(const hostile_slot_t *a) {
@@ -7583,23 +7584,23 @@ static ur_result_t check_command_buffer_append_mem_buffer_read_exp(const hostile
 }
 
 static const hostile_param_t params_command_buffer_append_mem_buffer_copy_rect_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hSrcMem", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDstMem", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"srcOrigin", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0},
-    {"dstOrigin", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0},
-    {"region", HOSTILE_RECT_REGION, 0, HOSTILE_HK_NONE, sizeof(ur_rect_region_t), -1, false, 0, 0, 0, -1, 0},
-    {"srcRowPitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"srcSlicePitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"dstRowPitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"dstSlicePitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 12, 0},
-    {"pSyncPoint", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phCommand", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hSrcMem", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDstMem", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"srcOrigin", "ur_rect_offset_t", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"dstOrigin", "ur_rect_offset_t", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"region", "ur_rect_region_t", HOSTILE_RECT_REGION, 0, HOSTILE_HK_NONE, sizeof(ur_rect_region_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"srcRowPitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"srcSlicePitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"dstRowPitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"dstSlicePitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numSyncPointsInWaitList", "uint32_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPointWaitList", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 12, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPoint", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phCommand", "ur_exp_command_buffer_command_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_append_mem_buffer_copy_rect_exp(const hostile_slot_t *a) {
@@ -7679,23 +7680,23 @@ static ur_result_t check_command_buffer_append_mem_buffer_copy_rect_exp(const ho
 }
 
 static const hostile_param_t params_command_buffer_append_mem_buffer_write_rect_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"bufferOffset", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0},
-    {"hostOffset", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0},
-    {"region", HOSTILE_RECT_REGION, 0, HOSTILE_HK_NONE, sizeof(ur_rect_region_t), -1, false, 0, 0, 0, -1, 0},
-    {"bufferRowPitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"bufferSlicePitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"hostRowPitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"hostSlicePitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSrc", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 12, 0},
-    {"pSyncPoint", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phCommand", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hBuffer", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"bufferOffset", "ur_rect_offset_t", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hostOffset", "ur_rect_offset_t", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"region", "ur_rect_region_t", HOSTILE_RECT_REGION, 0, HOSTILE_HK_NONE, sizeof(ur_rect_region_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"bufferRowPitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"bufferSlicePitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hostRowPitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hostSlicePitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSrc", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numSyncPointsInWaitList", "uint32_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPointWaitList", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 12, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPoint", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phCommand", "ur_exp_command_buffer_command_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_append_mem_buffer_write_rect_exp(const hostile_slot_t *a) {
@@ -7775,23 +7776,23 @@ static ur_result_t check_command_buffer_append_mem_buffer_write_rect_exp(const h
 }
 
 static const hostile_param_t params_command_buffer_append_mem_buffer_read_rect_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"bufferOffset", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0},
-    {"hostOffset", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0},
-    {"region", HOSTILE_RECT_REGION, 0, HOSTILE_HK_NONE, sizeof(ur_rect_region_t), -1, false, 0, 0, 0, -1, 0},
-    {"bufferRowPitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"bufferSlicePitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"hostRowPitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"hostSlicePitch", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pDst", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 12, 0},
-    {"pSyncPoint", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phCommand", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hBuffer", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"bufferOffset", "ur_rect_offset_t", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hostOffset", "ur_rect_offset_t", HOSTILE_RECT_OFFSET, 0, HOSTILE_HK_NONE, sizeof(ur_rect_offset_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"region", "ur_rect_region_t", HOSTILE_RECT_REGION, 0, HOSTILE_HK_NONE, sizeof(ur_rect_region_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"bufferRowPitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"bufferSlicePitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hostRowPitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hostSlicePitch", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pDst", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numSyncPointsInWaitList", "uint32_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPointWaitList", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 12, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPoint", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phCommand", "ur_exp_command_buffer_command_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_append_mem_buffer_read_rect_exp(const hostile_slot_t *a) {
@@ -7871,19 +7872,19 @@ static ur_result_t check_command_buffer_append_mem_buffer_read_rect_exp(const ho
 }
 
 static const hostile_param_t params_command_buffer_append_mem_buffer_fill_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPattern", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"patternSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"offset", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 8, 0},
-    {"pSyncPoint", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phCommand", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hBuffer", "ur_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_MEM, sizeof(ur_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPattern", "void", HOSTILE_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"patternSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"offset", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numSyncPointsInWaitList", "uint32_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPointWaitList", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 8, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPoint", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phCommand", "ur_exp_command_buffer_command_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_append_mem_buffer_fill_exp(const hostile_slot_t *a) {
@@ -7947,17 +7948,17 @@ static ur_result_t check_command_buffer_append_mem_buffer_fill_exp(const hostile
 }
 
 static const hostile_param_t params_command_buffer_append_usm_prefetch_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMemory", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"flags", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_usm_migration_flags_t), -1, false, 0, 0, 0xfffffffc, -1, 0},
-    {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0},
-    {"pSyncPoint", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phCommand", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMemory", "void", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"flags", "ur_usm_migration_flags_t", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_usm_migration_flags_t), -1, false, 0, 0, 0xfffffffc, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numSyncPointsInWaitList", "uint32_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPointWaitList", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPoint", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phCommand", "ur_exp_command_buffer_command_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_append_usm_prefetch_exp(const hostile_slot_t *a) {
@@ -8013,17 +8014,17 @@ static ur_result_t check_command_buffer_append_usm_prefetch_exp(const hostile_sl
 }
 
 static const hostile_param_t params_command_buffer_append_usm_advise_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pMemory", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0},
-    {"size", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"advice", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_usm_advice_flags_t), -1, false, 0, 0, 0xfffe0000, -1, 0},
-    {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0},
-    {"pSyncPoint", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
-    {"phCommand", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pMemory", "void", HOSTILE_BOUNDS_PTR, 0, HOSTILE_HK_NONE, sizeof(const void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"advice", "ur_usm_advice_flags_t", HOSTILE_FLAGS, 0, HOSTILE_HK_NONE, sizeof(ur_usm_advice_flags_t), -1, false, 0, 0, 0xfffe0000, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numSyncPointsInWaitList", "uint32_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPointWaitList", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPoint", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phCommand", "ur_exp_command_buffer_command_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_command_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_append_usm_advise_exp(const hostile_slot_t *a) {
@@ -8079,13 +8080,13 @@ static ur_result_t check_command_buffer_append_usm_advise_exp(const hostile_slot
 }
 
 static const hostile_param_t params_command_buffer_append_native_command_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pfnNativeCommand", HOSTILE_CALLBACK, 0, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_native_command_function_t), -1, false, 0, 0, 0, -1, 0},
-    {"pData", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"hChildCommandBuffer", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"numSyncPointsInWaitList", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"pSyncPointWaitList", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
-    {"pSyncPoint", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pfnNativeCommand", "ur_exp_command_buffer_native_command_function_t", HOSTILE_CALLBACK, 0, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_native_command_function_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pData", "void", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hChildCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, HOSTILE_OPT, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numSyncPointsInWaitList", "uint32_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPointWaitList", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(const ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pSyncPoint", "ur_exp_command_buffer_sync_point_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_sync_point_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_append_native_command_exp(const hostile_slot_t *a) {
@@ -8125,11 +8126,11 @@ static ur_result_t check_command_buffer_append_native_command_exp(const hostile_
 }
 
 static const hostile_param_t params_enqueue_command_buffer_exp[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 2, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 2, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_command_buffer_exp(const hostile_slot_t *a) {
@@ -8161,9 +8162,9 @@ static ur_result_t check_enqueue_command_buffer_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_command_buffer_update_kernel_launch_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"numKernelUpdates", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1},
-    {"pUpdateKernelLaunch", HOSTILE_STRUCT, HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_update_kernel_launch_desc_t), UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_KERNEL_LAUNCH_DESC, true, 0, 0, 0, 1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numKernelUpdates", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 1, {0, 0, 0, SIZE_MAX}},
+    {"pUpdateKernelLaunch", "ur_exp_command_buffer_update_kernel_launch_desc_t", HOSTILE_STRUCT, HOSTILE_ARRAY, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_update_kernel_launch_desc_t), UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_KERNEL_LAUNCH_DESC, true, 0, 0, 0, 1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_update_kernel_launch_exp(const hostile_slot_t *a) {
@@ -8187,8 +8188,8 @@ static ur_result_t check_command_buffer_update_kernel_launch_exp(const hostile_s
 }
 
 static const hostile_param_t params_command_buffer_update_signal_event_exp[] = {
-    {"hCommand", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER_COMMAND, sizeof(ur_exp_command_buffer_command_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"phSignalEvent", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hCommand", "ur_exp_command_buffer_command_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER_COMMAND, sizeof(ur_exp_command_buffer_command_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phSignalEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_update_signal_event_exp(const hostile_slot_t *a) {
@@ -8208,9 +8209,9 @@ static ur_result_t check_command_buffer_update_signal_event_exp(const hostile_sl
 }
 
 static const hostile_param_t params_command_buffer_update_wait_events_exp[] = {
-    {"hCommand", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER_COMMAND, sizeof(ur_exp_command_buffer_command_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 1, 0},
+    {"hCommand", "ur_exp_command_buffer_command_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER_COMMAND, sizeof(ur_exp_command_buffer_command_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_update_wait_events_exp(const hostile_slot_t *a) {
@@ -8234,11 +8235,11 @@ static ur_result_t check_command_buffer_update_wait_events_exp(const hostile_slo
 }
 
 static const hostile_param_t params_command_buffer_get_info_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"propName", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_info_t), -1, false, UR_EXP_COMMAND_BUFFER_INFO_REFERENCE_COUNT, 0x2, 0, -1, 0},
-    {"propSize", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0},
-    {"pPropValue", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pPropSizeRet", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propName", "ur_exp_command_buffer_info_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_command_buffer_info_t), -1, false, UR_EXP_COMMAND_BUFFER_INFO_REFERENCE_COUNT, 0x2, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"propSize", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropValue", "void", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pPropSizeRet", "size_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(size_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_get_info_exp(const hostile_slot_t *a) {
@@ -8270,8 +8271,8 @@ static ur_result_t check_command_buffer_get_info_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_command_buffer_get_native_handle_exp[] = {
-    {"hCommandBuffer", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"phNativeCommandBuffer", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hCommandBuffer", "ur_exp_command_buffer_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_COMMAND_BUFFER, sizeof(ur_exp_command_buffer_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phNativeCommandBuffer", "ur_native_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_command_buffer_get_native_handle_exp(const hostile_slot_t *a) {
@@ -8291,13 +8292,13 @@ static ur_result_t check_command_buffer_get_native_handle_exp(const hostile_slot
 }
 
 static const hostile_param_t params_enqueue_host_task_exp[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pfnHostTask", HOSTILE_CALLBACK, 0, HOSTILE_HK_NONE, sizeof(ur_exp_host_task_function_t), -1, false, 0, 0, 0, -1, 0},
-    {"data", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_exp_host_task_properties_t), UR_STRUCTURE_TYPE_EXP_HOST_TASK_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 4, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pfnHostTask", "ur_exp_host_task_function_t", HOSTILE_CALLBACK, 0, HOSTILE_HK_NONE, sizeof(ur_exp_host_task_function_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"data", "void", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_exp_host_task_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_exp_host_task_properties_t), UR_STRUCTURE_TYPE_EXP_HOST_TASK_PROPERTIES, true, 0, 0, 0, -1, 0, {offsetof(ur_exp_host_task_properties_t, flags), sizeof(ur_exp_host_task_flags_t), 0xfffffffe, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 4, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_host_task_exp(const hostile_slot_t *a) {
@@ -8337,11 +8338,11 @@ static ur_result_t check_enqueue_host_task_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_events_wait_with_barrier_ext[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_exp_enqueue_ext_properties_t), UR_STRUCTURE_TYPE_EXP_ENQUEUE_EXT_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 2, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_exp_enqueue_ext_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_exp_enqueue_ext_properties_t), UR_STRUCTURE_TYPE_EXP_ENQUEUE_EXT_PROPERTIES, true, 0, 0, 0, -1, 0, {offsetof(ur_exp_enqueue_ext_properties_t, flags), sizeof(ur_exp_enqueue_ext_flags_t), 0xfffff7ff, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 2, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_events_wait_with_barrier_ext(const hostile_slot_t *a) {
@@ -8373,15 +8374,15 @@ static ur_result_t check_enqueue_events_wait_with_barrier_ext(const hostile_slot
 }
 
 static const hostile_param_t params_enqueue_native_command_exp[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pfnNativeEnqueue", HOSTILE_CALLBACK, 0, HOSTILE_HK_NONE, sizeof(ur_exp_enqueue_native_command_function_t), -1, false, 0, 0, 0, -1, 0},
-    {"data", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
-    {"numMemsInMemList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phMemList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_MEM, sizeof(const ur_mem_handle_t *), -1, false, 0, 0, 0, 3, 0},
-    {"pProperties", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_exp_enqueue_native_command_properties_t), UR_STRUCTURE_TYPE_EXP_ENQUEUE_NATIVE_COMMAND_PROPERTIES, true, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pfnNativeEnqueue", "ur_exp_enqueue_native_command_function_t", HOSTILE_CALLBACK, 0, HOSTILE_HK_NONE, sizeof(ur_exp_enqueue_native_command_function_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"data", "void", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numMemsInMemList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phMemList", "ur_mem_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_MEM, sizeof(const ur_mem_handle_t *), -1, false, 0, 0, 0, 3, 0, {0, 0, 0, SIZE_MAX}},
+    {"pProperties", "ur_exp_enqueue_native_command_properties_t", HOSTILE_STRUCT, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(ur_exp_enqueue_native_command_properties_t), UR_STRUCTURE_TYPE_EXP_ENQUEUE_NATIVE_COMMAND_PROPERTIES, true, 0, 0, 0, -1, 0, {offsetof(ur_exp_enqueue_native_command_properties_t, flags), sizeof(ur_exp_enqueue_native_command_flags_t), 0xfffffffe, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 6, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_native_command_exp(const hostile_slot_t *a) {
@@ -8429,10 +8430,10 @@ static ur_result_t check_enqueue_native_command_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_event_create_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hDevice", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pEventDesc", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_exp_event_desc_t), UR_STRUCTURE_TYPE_EXP_EVENT_DESC, true, 0, 0, 0, -1, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pEventDesc", "ur_exp_event_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_exp_event_desc_t), UR_STRUCTURE_TYPE_EXP_EVENT_DESC, true, 0, 0, 0, -1, 0, {offsetof(ur_exp_event_desc_t, flags), sizeof(ur_exp_event_flags_t), 0xfffffffc, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_event_create_exp(const hostile_slot_t *a) {
@@ -8460,8 +8461,8 @@ static ur_result_t check_event_create_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_graph_create_exp[] = {
-    {"hContext", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"phGraph", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_graph_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phGraph", "ur_exp_graph_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_graph_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_graph_create_exp(const hostile_slot_t *a) {
@@ -8481,7 +8482,7 @@ static ur_result_t check_graph_create_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_queue_begin_graph_capture_exp[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_queue_begin_graph_capture_exp(const hostile_slot_t *a) {
@@ -8497,8 +8498,8 @@ static ur_result_t check_queue_begin_graph_capture_exp(const hostile_slot_t *a) 
 }
 
 static const hostile_param_t params_queue_begin_capture_into_graph_exp[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hGraph", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_GRAPH, sizeof(ur_exp_graph_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hGraph", "ur_exp_graph_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_GRAPH, sizeof(ur_exp_graph_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_queue_begin_capture_into_graph_exp(const hostile_slot_t *a) {
@@ -8518,8 +8519,8 @@ static ur_result_t check_queue_begin_capture_into_graph_exp(const hostile_slot_t
 }
 
 static const hostile_param_t params_queue_end_graph_capture_exp[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"phGraph", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_graph_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phGraph", "ur_exp_graph_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_graph_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_queue_end_graph_capture_exp(const hostile_slot_t *a) {
@@ -8539,8 +8540,8 @@ static ur_result_t check_queue_end_graph_capture_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_graph_instantiate_graph_exp[] = {
-    {"hGraph", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_GRAPH, sizeof(ur_exp_graph_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"phExecGraph", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_executable_graph_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hGraph", "ur_exp_graph_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_GRAPH, sizeof(ur_exp_graph_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phExecGraph", "ur_exp_executable_graph_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_executable_graph_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_graph_instantiate_graph_exp(const hostile_slot_t *a) {
@@ -8560,11 +8561,11 @@ static ur_result_t check_graph_instantiate_graph_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_enqueue_graph_exp[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"hGraph", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXECUTABLE_GRAPH, sizeof(ur_exp_executable_graph_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"numEventsInWaitList", HOSTILE_NUMBER, HOSTILE_OPT | HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0},
-    {"phEventWaitList", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 2, 0},
-    {"phEvent", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"hGraph", "ur_exp_executable_graph_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXECUTABLE_GRAPH, sizeof(ur_exp_executable_graph_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"numEventsInWaitList", "uint32_t", HOSTILE_NUMBER, HOSTILE_OPT | HOSTILE_COUNT, HOSTILE_HK_NONE, sizeof(uint32_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEventWaitList", "ur_event_handle_t", HOSTILE_HANDLE_ARRAY, HOSTILE_OPT | HOSTILE_ARRAY, HOSTILE_HK_EVENT, sizeof(const ur_event_handle_t *), -1, false, 0, 0, 0, 2, 0, {0, 0, 0, SIZE_MAX}},
+    {"phEvent", "ur_event_handle_t", HOSTILE_PTR, HOSTILE_OPT | HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_event_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_enqueue_graph_exp(const hostile_slot_t *a) {
@@ -8596,7 +8597,7 @@ static ur_result_t check_enqueue_graph_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_graph_destroy_exp[] = {
-    {"hGraph", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_GRAPH, sizeof(ur_exp_graph_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hGraph", "ur_exp_graph_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_GRAPH, sizeof(ur_exp_graph_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_graph_destroy_exp(const hostile_slot_t *a) {
@@ -8612,7 +8613,7 @@ static ur_result_t check_graph_destroy_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_graph_executable_graph_destroy_exp[] = {
-    {"hExecutableGraph", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXECUTABLE_GRAPH, sizeof(ur_exp_executable_graph_handle_t), -1, false, 0, 0, 0, -1, 0},
+    {"hExecutableGraph", "ur_exp_executable_graph_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXECUTABLE_GRAPH, sizeof(ur_exp_executable_graph_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_graph_executable_graph_destroy_exp(const hostile_slot_t *a) {
@@ -8628,8 +8629,8 @@ static ur_result_t check_graph_executable_graph_destroy_exp(const hostile_slot_t
 }
 
 static const hostile_param_t params_queue_is_graph_capture_enabled_exp[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pResult", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(bool *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pResult", "bool", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(bool *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_queue_is_graph_capture_enabled_exp(const hostile_slot_t *a) {
@@ -8649,8 +8650,8 @@ static ur_result_t check_queue_is_graph_capture_enabled_exp(const hostile_slot_t
 }
 
 static const hostile_param_t params_queue_get_graph_exp[] = {
-    {"hQueue", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"phGraph", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_graph_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hQueue", "ur_queue_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_QUEUE, sizeof(ur_queue_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phGraph", "ur_exp_graph_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_graph_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_queue_get_graph_exp(const hostile_slot_t *a) {
@@ -8670,8 +8671,8 @@ static ur_result_t check_queue_get_graph_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_graph_is_empty_exp[] = {
-    {"hGraph", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_GRAPH, sizeof(ur_exp_graph_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pResult", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(bool *), -1, false, 0, 0, 0, -1, 0},
+    {"hGraph", "ur_exp_graph_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_GRAPH, sizeof(ur_exp_graph_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pResult", "bool", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(bool *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_graph_is_empty_exp(const hostile_slot_t *a) {
@@ -8691,8 +8692,8 @@ static ur_result_t check_graph_is_empty_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_graph_get_id_exp[] = {
-    {"hGraph", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_GRAPH, sizeof(ur_exp_graph_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pGraphId", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint64_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hGraph", "ur_exp_graph_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_GRAPH, sizeof(ur_exp_graph_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pGraphId", "uint64_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(uint64_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_graph_get_id_exp(const hostile_slot_t *a) {
@@ -8712,9 +8713,9 @@ static ur_result_t check_graph_get_id_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_graph_set_destruction_callback_exp[] = {
-    {"hGraph", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_GRAPH, sizeof(ur_exp_graph_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"pfnCallback", HOSTILE_CALLBACK, 0, HOSTILE_HK_NONE, sizeof(ur_exp_graph_destruction_callback_t), -1, false, 0, 0, 0, -1, 0},
-    {"pUserData", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0},
+    {"hGraph", "ur_exp_graph_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_GRAPH, sizeof(ur_exp_graph_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pfnCallback", "ur_exp_graph_destruction_callback_t", HOSTILE_CALLBACK, 0, HOSTILE_HK_NONE, sizeof(ur_exp_graph_destruction_callback_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"pUserData", "void", HOSTILE_PTR, HOSTILE_OPT, HOSTILE_HK_NONE, sizeof(void *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_graph_set_destruction_callback_exp(const hostile_slot_t *a) {
@@ -8738,8 +8739,8 @@ static ur_result_t check_graph_set_destruction_callback_exp(const hostile_slot_t
 }
 
 static const hostile_param_t params_graph_dump_contents_exp[] = {
-    {"hGraph", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_GRAPH, sizeof(ur_exp_graph_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"filePath", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0},
+    {"hGraph", "ur_exp_graph_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_GRAPH, sizeof(ur_exp_graph_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"filePath", "char", HOSTILE_STRING, 0, HOSTILE_HK_NONE, sizeof(const char *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_graph_dump_contents_exp(const hostile_slot_t *a) {
@@ -8759,8 +8760,8 @@ static ur_result_t check_graph_dump_contents_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_graph_get_native_handle_exp[] = {
-    {"hGraph", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_GRAPH, sizeof(ur_exp_graph_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"phNativeGraph", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hGraph", "ur_exp_graph_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_GRAPH, sizeof(ur_exp_graph_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phNativeGraph", "ur_native_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_graph_get_native_handle_exp(const hostile_slot_t *a) {
@@ -8780,8 +8781,8 @@ static ur_result_t check_graph_get_native_handle_exp(const hostile_slot_t *a) {
 }
 
 static const hostile_param_t params_graph_executable_graph_get_native_handle_exp[] = {
-    {"hExecutableGraph", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXECUTABLE_GRAPH, sizeof(ur_exp_executable_graph_handle_t), -1, false, 0, 0, 0, -1, 0},
-    {"phNativeExecutableGraph", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0},
+    {"hExecutableGraph", "ur_exp_executable_graph_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXECUTABLE_GRAPH, sizeof(ur_exp_executable_graph_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"phNativeExecutableGraph", "ur_native_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_native_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
 
 static ur_result_t call_graph_executable_graph_get_native_handle_exp(const hostile_slot_t *a) {
