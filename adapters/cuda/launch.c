@@ -258,13 +258,32 @@ static ur_result_t lay_out_any_order(launch_args_t *l, cuda_kernel_t *k, uint32_
     return UR_RESULT_SUCCESS;
 }
 
+// SYCL code written for Intel GPUs and CPUs reads past the end of its local arrays where
+// those devices do not fault: dpctl's masked extraction sizes its array for the elements
+// present plus one, and every work-item of a larger work-group reads the element after its
+// own, discarding the value. On NVIDIA GPUs such a read is an illegal address that ends the
+// context. So a launch with local memory gets it rounded up to whole KiB, where that stays
+// within CUDA's default limit (no opt-in, and at most 1 KiB of a block's share of the SM);
+// the reads see unused memory instead of faulting.
+#define LOCAL_SLACK 1024u
+
+static size_t local_with_slack(const cuda_kernel_t *k, size_t bytes) {
+    if (bytes == 0 || bytes > SHARED_DEFAULT_LIMIT)
+        return bytes;
+    size_t padded = (bytes + LOCAL_SLACK - 1) / LOCAL_SLACK * LOCAL_SLACK;
+    return padded + (size_t)k->static_shared <= SHARED_DEFAULT_LIMIT ? padded : bytes;
+}
+
 // On failure, whatever frame was taken is still in `l` for args_done.
 static ur_result_t build_args(launch_args_t *l, cuda_kernel_t *k, uint32_t n,
                               const ur_exp_kernel_arg_properties_t *args, size_t wg_mem,
                               uint8_t *stack, size_t stack_size) {
     memset(l, 0, sizeof *l);
     l->local_bytes = wg_mem;
-    return lay_out_any_order(l, k, n, args, stack, stack_size);
+    ur_result_t res = lay_out_any_order(l, k, n, args, stack, stack_size);
+    if (res == UR_RESULT_SUCCESS)
+        l->local_bytes = local_with_slack(k, l->local_bytes);
+    return res;
 }
 
 // UR's rules for a work-group size in one dimension: it divides the global size and fits the

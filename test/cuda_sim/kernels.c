@@ -73,6 +73,23 @@ static void local_reverse(const sim_launch_t *l) {
     free(shared);
 }
 
+// dpctl's masked-extraction pattern (kernels/globals.cu): every work-item reads the element
+// after its own in a local array of n + 1 elements. Shared memory is bounded as on the
+// hardware: a read past the launch's dynamic shared memory is an illegal address, sticky.
+static void local_next(const sim_launch_t *l) {
+    int *out = arg_ptr(l, 0);
+    unsigned long long offset = 0;
+    memcpy(&offset, l->args + l->arg_offset[1], sizeof offset);
+    int n = arg_int(l, 2);
+    for (unsigned t = 0; t < l->block[0]; ++t)
+        if (offset + (t + 2) * sizeof(int) > l->shared) {
+            atomic_store(&sim_sticky, CUDA_ERROR_ILLEGAL_ADDRESS);
+            return;
+        }
+    for (int t = 0; t < n && (unsigned)t < l->block[0]; ++t)
+        out[t] = (t + 1) * 10;
+}
+
 static void global_id(const sim_launch_t *l) {
     int *out = arg_ptr(l, 0);
     for (size_t i = 0; i < threads(l); ++i)
@@ -178,6 +195,7 @@ static const struct {
     {"fill_value", fill_value},
     {"add_value", add_value},
     {"local_reverse", local_reverse},
+    {"local_next", local_next},
     {"global_id", global_id},
     {"global_id_with_offset", global_id_with_offset},
     {"spin", spin},

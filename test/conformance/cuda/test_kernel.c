@@ -223,6 +223,29 @@ START_TEST(launch_local_argument) {
 }
 END_TEST
 
+// A work-group reading past its small local array, as dpctl's masked extraction does, reads
+// unused memory instead of ending the context: local memory comes in whole KiB.
+START_TEST(launch_local_read_past_end) {
+    enum { n = 5 };
+    int out[n];
+    int *dout = device_ints(n);
+    size_t local = 64, global = 64;
+    ur_kernel_handle_t k = kernel("local_next");
+    int count = n;
+    ur_exp_kernel_arg_properties_t args[3] = {cudat_arg_pointer(0, dout),
+                                              cudat_arg_local(1, (n + 1) * sizeof(int)),
+                                              cudat_arg_value(2, &count, sizeof count)};
+    ck_assert_ur_ok(urEnqueueKernelLaunchWithArgsExp(T.queue, k, 1, NULL, &global, &local, 3, args,
+                                                     NULL, 0, NULL, NULL));
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    read_ints(out, dout, n);
+    for (int t = 0; t < n; ++t)
+        ck_assert_int_eq(out[t], (t + 1) * 10);
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urUSMFree(T.context, dout));
+}
+END_TEST
+
 // A non-zero global offset runs DPC++'s "<name>_with_offset" variant.
 START_TEST(launch_with_global_offset) {
     int out[64];
@@ -495,6 +518,7 @@ int main(void) {
     tcase_add_test(tc, launch_arguments_out_of_order_and_without_local_size);
     tcase_add_test(tc, launch_buffer_argument);
     tcase_add_test(tc, launch_local_argument);
+    tcase_add_test(tc, launch_local_read_past_end);
     tcase_add_test(tc, launch_with_global_offset);
     tcase_add_test(tc, launch_offset_without_variant_is_unsupported);
     tcase_add_test(tc, launch_missing_argument_is_refused);

@@ -33,6 +33,20 @@ extern "C" __global__ void local_reverse(int *out, unsigned long long local_offs
     out[blockIdx.x * blockDim.x + t] = tile[blockDim.x - 1 - t];
 }
 
+// dpctl's masked-extraction pattern: a local array of n + 1 elements, and every work-item
+// reads the element after its own, past the end for those beyond n (the value is unused).
+extern "C" __global__ void local_next(int *out, unsigned long long local_offset, int n) {
+    extern __shared__ char smem[];
+    int *tile = (int *)(smem + local_offset);
+    int t = threadIdx.x;
+    if (t <= n)
+        tile[t] = t * 10;
+    __syncthreads();
+    int next = tile[t + 1];
+    if (t < n)
+        out[t] = next;
+}
+
 // DPC++'s pair for a global offset: the plain kernel, and "<name>_with_offset" taking the
 // offset by value as the last parameter.
 struct offset3 {
