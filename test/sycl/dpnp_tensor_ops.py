@@ -9,17 +9,19 @@ argmax), cumulative sums, sort and argsort, where, take and put, and matmul thro
 kernels, on the device that FILTER selects (a dpctl filter string such as "cuda:gpu" or
 "opencl:cpu"; default: dpctl's default device). Each operation's first call (which builds its
 kernel: on urc's CUDA adapter, the SPIR-V translation) and the median of its later calls are
-timed, and its result is compared with the same operation in NumPy on the host: integers,
+timed (the operation and a wait for the queue; not the copy of the result back), and its result
+is compared with the same operation in NumPy on the host: integers,
 sorting and indexing exactly, floating point within a tolerance of a few ulps per element
 (sums: of the magnitude summed).
 
 Prints one line per operation and a summary; exits 0 when every result matched, 1 otherwise.
 
-dpnp's top-level module needs oneMKL's wheels; dpnp.tensor does not. When `import dpnp` fails
-for that reason, dpnp.tensor is loaded on its own (see load_dpnp_tensor).
+dpnp's top-level module needs oneMKL's wheels; dpnp.tensor does not, and is loaded on its own
+(see bare_package).
 """
 import argparse
 import importlib
+import importlib.util
 import statistics
 import sys
 import time
@@ -29,31 +31,29 @@ from pathlib import Path
 import numpy as np
 
 
-def load_dpnp_tensor():
-    """Imports dpnp.tensor, without dpnp's top level when that cannot be imported.
+def bare_package(name):
+    """Puts a module for package `name` in sys.modules without running its __init__.py.
 
-    dpnp/__init__.py imports the oneMKL-backed parts of dpnp; dpnp.tensor needs only dpctl and
-    libsycl. A package whose parent is already in sys.modules is imported without running the
-    parent's __init__, so a bare module standing for dpnp, whose path is dpnp's folder, lets
-    `import dpnp.tensor` load dpnp's own files unchanged.
+    Its submodules then import from the package's folder as usual. An __init__.py that fails
+    half-way (dpnp's, without oneMKL) must not run at all: the extension modules it imported
+    stay loaded, and importing them again under fresh parents gives a second set of classes
+    that the first set does not recognise.
     """
-    try:
-        tensor = importlib.import_module("dpnp.tensor")
-        whole = getattr(sys.modules["dpnp"], "__file__", None) is not None
-        return tensor, "dpnp" if whole else "dpnp.tensor (dpnp's top level not installed)"
-    except ImportError as whole:
-        for entry in sys.path:
-            folder = Path(entry or ".") / "dpnp"
-            if (folder / "tensor" / "__init__.py").is_file():
-                break
-        else:
-            raise SystemExit(f"dpnp.tensor not found on sys.path ({whole})")
-        for name in [n for n in sys.modules if n == "dpnp" or n.startswith("dpnp.")]:
-            del sys.modules[name]
-        bare = types.ModuleType("dpnp")
-        bare.__path__ = [str(folder)]
-        sys.modules["dpnp"] = bare
-        return importlib.import_module("dpnp.tensor"), f"dpnp.tensor alone ({whole})"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.submodule_search_locations is None:
+        raise SystemExit(f"{name} is not an installed package")
+    module = types.ModuleType(name)
+    module.__path__ = list(spec.submodule_search_locations)
+    sys.modules[name] = module
+    return module
+
+
+def load_dpnp_tensor():
+    """Imports dpnp.tensor without dpnp's top level, which needs oneMKL's wheels."""
+    bare_package("dpnp")
+    return importlib.import_module("dpnp.tensor")
 
 
 def host_data(rng, dtype, n):
@@ -160,13 +160,13 @@ def main():
     parser.add_argument("--ops", help="comma-separated operation names (default: all)")
     args = parser.parse_args()
 
-    dpt, how = load_dpnp_tensor()
+    dpt = load_dpnp_tensor()
     import dpctl
 
     device = dpctl.SyclDevice(args.device) if args.device else dpctl.select_default_device()
     queue = dpctl.SyclQueue(device)
     print(f"device: {device.name} [{device.backend.name}:{device.device_type.name}], "
-          f"driver {device.driver_version}; {how}")
+          f"driver {device.driver_version}")
     wanted = set(args.ops.split(",")) if args.ops else None
     failed = 0
     ran = 0
@@ -181,9 +181,16 @@ def main():
         inputs = make()
         try:
             dev_inputs = [dpt.asarray(a, sycl_queue=queue) for a in inputs]
-            run = lambda: dpt.asnumpy(dev_fn(*dev_inputs))
-            got, first = timed(run)
+            queue.wait()
+
+            def run():
+                result = dev_fn(*dev_inputs)
+                queue.wait()
+                return result
+
+            result, first = timed(run)
             later = statistics.median(timed(run)[1] for _ in range(args.reps))
+            got = dpt.asnumpy(result)
             want, host_ms = timed(lambda: host_fn(*inputs))
             ok, why = matches(compare, got, want, inputs)
         except Exception as error:  # an operation that cannot run is a failure, not the end

@@ -3,29 +3,31 @@
 
   python -m pytest -p dpnp_tensor_pytest ...   (this folder on PYTHONPATH)
 
-The suite's conftest takes one fixture, suppress_invalid_numpy_warnings, from dpnp's own
-tests/conftest.py, which imports dpnp's top level and so needs oneMKL's wheels. When that
-cannot be imported, this plugin gives the fixture the same meaning (NumPy ignores invalid
-floating-point operations while the test runs) under the module name the suite imports.
-scripts/gpu-python-check installs dpnp's wheel without that file (scripts/pack-gpu-python).
+dpnp's top level and the package files of dpnp/tests import oneMKL-backed parts of dpnp. The
+plugin puts dpnp and dpnp.tests in place without running either __init__.py (see
+dpnp_tensor_ops.bare_package), and stands in for the one fixture the tensor suite's conftest
+takes from dpnp/tests/conftest.py: suppress_invalid_numpy_warnings (NumPy ignores invalid
+floating-point operations while the test runs).
 """
-import importlib
 import sys
 import types
 
 import numpy
 import pytest
 
-try:
-    importlib.import_module("dpnp.tests.conftest")
-except ImportError:
+from dpnp_tensor_ops import bare_package
 
-    @pytest.fixture
-    def suppress_invalid_numpy_warnings():
-        old = numpy.seterr(invalid="ignore")
-        yield
-        numpy.seterr(**old)
+bare_package("dpnp")
+bare_package("dpnp.tests")
 
-    stand_in = types.ModuleType("dpnp.tests.conftest")
-    stand_in.suppress_invalid_numpy_warnings = suppress_invalid_numpy_warnings
-    sys.modules["dpnp.tests.conftest"] = stand_in
+
+@pytest.fixture
+def suppress_invalid_numpy_warnings():
+    old = numpy.seterr(invalid="ignore")
+    yield
+    numpy.seterr(**old)
+
+
+stand_in = types.ModuleType("dpnp.tests.conftest")
+stand_in.suppress_invalid_numpy_warnings = suppress_invalid_numpy_warnings
+sys.modules["dpnp.tests.conftest"] = stand_in
