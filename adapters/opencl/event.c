@@ -334,6 +334,33 @@ ur_result_t ocl_event_get_info(ur_event_handle_t hEvent, ur_event_info_t propNam
     }
 }
 
+static cl_int profiling_ns(ur_event_handle_t e, cl_profiling_info param, cl_ulong *ns) {
+    cl_event cl = ocl_event_native(e);
+    cl_int err = clGetEventProfilingInfo(cl, param, sizeof *ns, ns, NULL);
+    clReleaseEvent(cl);
+    return err;
+}
+
+// A timestamp recording has two times in UR: QUEUED and SUBMIT are the call's, START, END and
+// COMPLETE the one instant the device ran the marker (its START; never before the call).
+static ur_result_t timestamp_profiling(ur_event_handle_t e, ur_profiling_info_t propName,
+                                       const urc_info_t *out) {
+    cl_ulong call = e->stamp_call_ns, ran = 0;
+    // Without the device timer: the marker's QUEUED, else its SUBMIT, else when it ran.
+    if (call == 0 && profiling_ns(e, CL_PROFILING_COMMAND_QUEUED, &call) == CL_SUCCESS && call == 0)
+        OCL_TRY("clGetEventProfilingInfo", profiling_ns(e, CL_PROFILING_COMMAND_SUBMIT, &call));
+    if (call != 0 && (propName == UR_PROFILING_INFO_COMMAND_QUEUED ||
+                      propName == UR_PROFILING_INFO_COMMAND_SUBMIT))
+        return urc_info_u64(out, call);
+    OCL_TRY("clGetEventProfilingInfo", profiling_ns(e, CL_PROFILING_COMMAND_START, &ran));
+    if (call == 0)
+        call = ran;
+    if (propName == UR_PROFILING_INFO_COMMAND_QUEUED ||
+        propName == UR_PROFILING_INFO_COMMAND_SUBMIT)
+        return urc_info_u64(out, call);
+    return urc_info_u64(out, ran > call ? ran : call);
+}
+
 ur_result_t ocl_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling_info_t propName,
                                          size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
     cl_profiling_info param;
@@ -356,12 +383,11 @@ ur_result_t ocl_event_get_profiling_info(ur_event_handle_t hEvent, ur_profiling_
     default:
         return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
     }
-    cl_ulong ns = 0;
-    cl_event cl = ocl_event_native(hEvent);
-    cl_int err = clGetEventProfilingInfo(cl, param, sizeof ns, &ns, NULL);
-    clReleaseEvent(cl);
-    OCL_TRY("clGetEventProfilingInfo", err);
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
+    if (hEvent->command == UR_COMMAND_TIMESTAMP_RECORDING_EXP)
+        return timestamp_profiling(hEvent, propName, &out);
+    cl_ulong ns = 0;
+    OCL_TRY("clGetEventProfilingInfo", profiling_ns(hEvent, param, &ns));
     return urc_info_u64(&out, ns);
 }
 

@@ -178,6 +178,12 @@ ur_result_t ocl_enqueue_timestamp_recording_exp(ur_queue_handle_t hQueue, bool b
                                                 ur_event_handle_t *phEvent) {
     ocl_wait_list_t wl;
     OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
+    // UR reports the time of this call as the event's QUEUED and SUBMIT. The device timer is
+    // the profiling clock (OpenCL 2.1); without it the marker's own times stand in.
+    cl_ulong call_ns = 0, host_ns = 0;
+    if (hQueue->device->version >= 21 && hQueue->context->platform->version >= 21 &&
+        clGetDeviceAndHostTimer(hQueue->device->cl, &call_ns, &host_ns) != CL_SUCCESS)
+        call_ns = 0;
     cl_event stamp = NULL;
     cl_int err;
     if (hQueue->properties & CL_QUEUE_PROFILING_ENABLE)
@@ -191,8 +197,11 @@ ur_result_t ocl_enqueue_timestamp_recording_exp(ur_queue_handle_t hQueue, bool b
             stamp = NULL;
         }
     }
-    return ocl_enqueue_done(err, "clEnqueueMarkerWithWaitList", &wl, hQueue,
-                            UR_COMMAND_TIMESTAMP_RECORDING_EXP, stamp, phEvent);
+    ur_result_t res = ocl_enqueue_done(err, "clEnqueueMarkerWithWaitList", &wl, hQueue,
+                                       UR_COMMAND_TIMESTAMP_RECORDING_EXP, stamp, phEvent);
+    if (res == UR_RESULT_SUCCESS && phEvent != NULL)
+        (*phEvent)->stamp_call_ns = call_ns;
+    return res;
 }
 
 // ---- urDeviceWaitExp ----

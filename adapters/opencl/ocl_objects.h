@@ -166,6 +166,9 @@ struct ur_event_handle_t_ {
     ur_command_t command;             // UR_COMMAND_FORCE_UINT32 when unknown (native events)
     bool owns_native;
     ur_program_handle_t assert_program; // retained; set on launches that need a fallback check
+    // urEnqueueTimestampRecordingExp's events: the device's time at the call (0: not known),
+    // which UR reports as QUEUED and SUBMIT.
+    uint64_t stamp_call_ns;
     // urEventCreateExp's events: each signal replaces `cl` and `queue`, under reusable->lock
     // (reusable_event.c); NULL for every other event.
     urc_reusable_t *reusable;

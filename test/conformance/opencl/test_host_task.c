@@ -120,7 +120,8 @@ static ur_event_status_t status_of(ur_event_handle_t ev) {
 }
 
 // Three timestamps around a fill, the last one blocking: each event carries device times, in
-// the queue's order, whether or not the queue has profiling.
+// the queue's order, whether or not the queue has profiling. UR's rule (its conformance suite
+// checks it): QUEUED and SUBMIT are the call's time, START and END the one instant it ran.
 static void check_timestamps(ur_queue_handle_t q) {
     ur_mem_handle_t m = NULL;
     ck_assert_ur_ok(
@@ -147,6 +148,9 @@ static void check_timestamps(ur_queue_handle_t q) {
         uint64_t queued = profile(ts[i], UR_PROFILING_INFO_COMMAND_QUEUED);
         uint64_t start = profile(ts[i], UR_PROFILING_INFO_COMMAND_START);
         uint64_t end = profile(ts[i], UR_PROFILING_INFO_COMMAND_END);
+        ck_assert_uint_gt(queued, 0);
+        ck_assert_uint_eq(profile(ts[i], UR_PROFILING_INFO_COMMAND_SUBMIT), queued);
+        ck_assert_uint_eq(start, end);
         ck_assert_uint_gt(start, 0);
         ck_assert_uint_le(queued, start);
         ck_assert_uint_le(start, end);
