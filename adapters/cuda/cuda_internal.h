@@ -313,11 +313,11 @@ typedef struct cuda_cb_cmd_t {
     cuda_cb_t *buffer; // not retained: commands live as long as it
     CUgraphNode node;
     // Events (held by the buffer, see urc_cb_t.events): the event-record node after the
-    // command and its event, and one event-wait node before it per event of its wait list.
+    // command and its event, and one event-wait node before it per event of its wait list
+    // (the events are core.wait_events).
     CUgraphNode signal_node;
     cuda_event_t *signal;
     CUgraphNode *wait_nodes;
-    cuda_event_t **waits;
 } cuda_cb_cmd_t;
 
 // ---- handles (every public handle is one of the structs above) ----

@@ -389,7 +389,7 @@ typedef struct l0_cb_cmd_t {
     l0_cb_t *buffer; // not retained: commands live as long as it
     uint64_t id;
     struct l0_event_t *signal; // the event the command signals now (held by the buffer), or NULL
-    struct l0_event_t **waits; // the events it waits for now (held by the buffer)
+    // The events it waits for now are core.wait_events.
 } l0_cb_cmd_t;
 
 /// A command's event: signalled by the command in every run, reset before the next (a Level
