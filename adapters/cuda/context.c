@@ -69,13 +69,7 @@ static void context_destroy(cuda_context_t *ctx) {
 URC_RETAIN_RELEASE(cuda_context, ur_context_handle_t, CUDA_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT,
                    "urContextRelease", context_destroy)
 
-ur_result_t cuda_context_get_info(ur_context_handle_t hContext, ur_context_info_t propName,
-                                  size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    const cuda_context_t *ctx = CUDA_CONTEXT(hContext);
-    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    return urc_info_context(&out, propName, ctx->ndevices, (ur_device_handle_t *)ctx->devices,
-                            urc_refcount(&ctx->obj), true);
-}
+URC_CONTEXT_GET_INFO(cuda, CUDA_CONTEXT)
 
 // The native handle is the first device's primary context, which is what UR hands out.
 ur_result_t cuda_context_get_native_handle(ur_context_handle_t hContext,

@@ -187,13 +187,7 @@ ur_result_t l0_context_create(uint32_t DeviceCount, const ur_device_handle_t *ph
 URC_RETAIN_RELEASE(l0_context, ur_context_handle_t, L0_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT,
                    "urContextRelease", context_destroy)
 
-ur_result_t l0_context_get_info(ur_context_handle_t hContext, ur_context_info_t propName,
-                                size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    const l0_context_t *ctx = L0_CONTEXT(hContext);
-    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    return urc_info_context(&out, propName, ctx->ndevices, (ur_device_handle_t *)ctx->devices,
-                            urc_refcount(&ctx->obj), true);
-}
+URC_CONTEXT_GET_INFO(l0, L0_CONTEXT)
 
 ur_result_t l0_context_get_native_handle(ur_context_handle_t hContext,
                                          ur_native_handle_t *phNativeContext) {
