@@ -9,13 +9,8 @@
 #include <string.h>
 
 #include "cuda_internal.h"
+#include "core/release.h"
 #include "queue/command_append.h"
-
-#define CB_CHECK(h)                                                                                \
-    do {                                                                                           \
-        if (!cuda_is((h), URC_KIND_COMMAND_BUFFER))                                                \
-            return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP;                                     \
-    } while (0)
 
 static bool graphs_available(void) {
     return cu.GraphCreate != NULL && cu.GraphDestroy != NULL && cu.GraphAddKernelNode != NULL &&
@@ -59,7 +54,6 @@ static void cb_destroy(cuda_cb_t *cb) {
             cuda_kernel_release((ur_kernel_handle_t)c->core.k.alternatives[k]);
         urc_cb_command_fini(&c->core);
         free(c->wait_nodes);
-        free(c->waits);
         URC_OBJECT_FREE(c);
     }
     if (cb->exec != NULL || cb->graph != NULL)
@@ -83,28 +77,15 @@ static void cb_destroy(cuda_cb_t *cb) {
 ur_result_t cuda_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice,
                                            const ur_exp_command_buffer_desc_t *pCommandBufferDesc,
                                            ur_exp_command_buffer_handle_t *phCommandBuffer) {
-    if (!cuda_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
-    if (!cuda_is(hDevice, URC_KIND_DEVICE))
-        return UR_RESULT_ERROR_INVALID_DEVICE;
     cuda_context_t *ctx = CUDA_CONTEXT(hContext);
     cuda_device_t *dev = CUDA_DEVICE(hDevice);
-    if (!cuda_context_has_device(ctx, dev))
-        return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0, "the device is not in the context");
     urc_cb_caps_t caps;
     cuda_cb_caps(dev, &caps);
-    ur_result_t res = urc_cb_check_create(pCommandBufferDesc, &caps);
+    cuda_cb_t *cb = NULL;
+    ur_result_t res = URC_CB_CREATE(cuda_cb_t, cuda_context_has_device(ctx, dev),
+                                    pCommandBufferDesc, &caps, hContext, &cuda_ddi, &cb);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    cuda_cb_t *cb = URC_NEW(cuda_cb_t);
-    if (cb == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    res = urc_cb_init(&cb->core, pCommandBufferDesc, &caps, hContext);
-    if (res != UR_RESULT_SUCCESS) {
-        free(cb);
-        return res;
-    }
-    urc_object_init(&cb->obj, &cuda_ddi, URC_KIND_COMMAND_BUFFER);
     cb->ctx = ctx;
     cb->dev = dev;
     cuda_rules(dev, &cb->core.rules);
@@ -120,52 +101,21 @@ ur_result_t cuda_command_buffer_create_exp(ur_context_handle_t hContext, ur_devi
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t cuda_command_buffer_retain_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
-    CB_CHECK(hCommandBuffer);
-    urc_user_retain(&((cuda_cb_t *)hCommandBuffer)->obj);
-    return UR_RESULT_SUCCESS;
+#define CUDA_CMDBUF(h) ((cuda_cb_t *)(h))
+URC_COMMAND_BUFFER_RETAIN_RELEASE(cuda, CUDA_CMDBUF, cb_destroy)
+
+/// Finalisation instantiates the graph.
+static ur_result_t cb_close(cuda_cb_t *cb) {
+    ur_result_t res = cuda_activate(cb->dev);
+    return res != UR_RESULT_SUCCESS ? res
+                                    : cuda_ok(cu.GraphInstantiateWithFlags(&cb->exec, cb->graph, 0),
+                                              "cuGraphInstantiateWithFlags");
 }
 
-ur_result_t cuda_command_buffer_release_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
-    CB_CHECK(hCommandBuffer);
-    cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
-    switch (urc_user_release(&cb->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP,
-                                  "urCommandBufferReleaseExp");
-    case URC_RELEASE_DESTROY:
-        cb_destroy(cb);
-        return UR_RESULT_SUCCESS;
-    default:
-        return UR_RESULT_SUCCESS;
-    }
-}
-
-ur_result_t cuda_command_buffer_finalize_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
-    CB_CHECK(hCommandBuffer);
-    cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
-    ur_result_t res = urc_cb_finalize_begin(&cb->core);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    res = cuda_activate(cb->dev);
-    if (res == UR_RESULT_SUCCESS)
-        res = cuda_ok(cu.GraphInstantiateWithFlags(&cb->exec, cb->graph, 0),
-                      "cuGraphInstantiateWithFlags");
-    return urc_cb_finalize_end(&cb->core, res);
-}
-
-ur_result_t cuda_command_buffer_get_info_exp(ur_exp_command_buffer_handle_t hCommandBuffer,
-                                             ur_exp_command_buffer_info_t propName, size_t propSize,
-                                             void *pPropValue, size_t *pPropSizeRet) {
-    CB_CHECK(hCommandBuffer);
-    cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
-    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    return urc_cb_get_info(&cb->core, urc_refcount(&cb->obj), propName, &out);
-}
+URC_COMMAND_BUFFER_FINALIZE_INFO(cuda, CUDA_CMDBUF, cb_close)
 
 ur_result_t cuda_command_buffer_get_native_handle_exp(ur_exp_command_buffer_handle_t hCommandBuffer,
                                                       ur_native_handle_t *phNativeCommandBuffer) {
-    CB_CHECK(hCommandBuffer);
     *phNativeCommandBuffer = (ur_native_handle_t)((cuda_cb_t *)hCommandBuffer)->graph;
     return UR_RESULT_SUCCESS;
 }
@@ -224,7 +174,6 @@ static ur_result_t append_begin(append_t *a, ur_exp_command_buffer_handle_t h, u
                                 const ur_exp_command_buffer_sync_point_t *sync, bool want_command,
                                 uint32_t num_events, const ur_event_handle_t *waits,
                                 ur_event_handle_t *phEvent) {
-    CB_CHECK(h);
     cuda_cb_t *cb = (cuda_cb_t *)h;
     a->cb = cb;
     a->ndeps = 0;
@@ -349,134 +298,65 @@ static CUresult add_kernel_node(const CUDA_KERNEL_NODE_PARAMS *p, void *ctx) {
     return cu.GraphAddKernelNode(&a->node, a->cb->graph, a->deps, a->ndeps, p);
 }
 
-static ur_result_t
-append_kernel(ur_exp_command_buffer_handle_t h, ur_kernel_handle_t hKernel, uint32_t workDim,
-              const size_t *offset, const size_t *global, const size_t *local, uint32_t numArgs,
-              const ur_exp_kernel_arg_properties_t *pArgs, uint32_t numAlt,
-              ur_kernel_handle_t *phAlt, uint32_t numSync,
-              const ur_exp_command_buffer_sync_point_t *pSync, uint32_t numEvents,
-              const ur_event_handle_t *phWaits, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-              ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    CB_CHECK(h);
-    if (!cuda_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
-    cuda_cb_t *cb = (cuda_cb_t *)h;
-    const void *ctx_inline[8];
-    const void **contexts =
-        numAlt < 8 ? ctx_inline : (const void **)urc_calloc(numAlt + 1u, sizeof(void *));
-    if (contexts == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    // A kernel belongs to its program's context and device.
-    for (uint32_t i = 0; i <= numAlt; ++i) {
-        ur_kernel_handle_t k = i == 0 ? hKernel : phAlt[i - 1];
-        contexts[i] = NULL;
-        if (k != NULL && !cuda_is(k, URC_KIND_KERNEL)) {
-            if (contexts != ctx_inline)
-                free(contexts);
-            return UR_RESULT_ERROR_INVALID_KERNEL;
-        }
-        if (k != NULL && CUDA_KERNEL(k)->program->dev == cb->dev)
-            contexts[i] = CUDA_KERNEL(k)->program->ctx;
-    }
+/// A kernel counts as of the buffer's context only where its program is built for the
+/// buffer's device.
+static bool kernel_context(ur_exp_command_buffer_handle_t h, ur_kernel_handle_t k,
+                           const void **context) {
+    if (!cuda_is(k, URC_KIND_KERNEL))
+        return false;
+    if (CUDA_KERNEL(k)->program->dev == CUDA_CMDBUF(h)->dev)
+        *context = CUDA_KERNEL(k)->program->ctx;
+    return true;
+}
+
+static ur_result_t append_kernel(ur_exp_command_buffer_handle_t h, const urc_append_kernel_t *k,
+                                 const urc_append_sync_t *s) {
+    cuda_cb_t *cb = CUDA_CMDBUF(h);
     urc_cb_command_t snap;
-    ur_result_t res = urc_cb_kernel_record(&snap, &cb->core, hKernel, workDim, offset, global,
-                                           local, numAlt, (const void *const *)phAlt, contexts);
-    if (contexts != ctx_inline)
-        free(contexts);
+    ur_result_t res = urc_append_kernel_record(&snap, &cb->core, h, k, kernel_context);
     if (res != UR_RESULT_SUCCESS)
         return res;
     cuda_cb_cmd_t *cmd = NULL;
-    if (phCommand != NULL && cb->core.updatable) {
-        cmd = URC_NEW(cuda_cb_cmd_t);
-        res = cmd == NULL ? UR_RESULT_ERROR_OUT_OF_HOST_MEMORY
-                          : urc_cb_args_copy(&snap.args, numArgs, pArgs);
-        // The events an update may replace.
-        if (res == UR_RESULT_SUCCESS &&
-            (cmd->waits = urc_calloc(numEvents + 1u, sizeof *cmd->waits)) == NULL)
-            res = UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-        if (res != UR_RESULT_SUCCESS) {
-            if (cmd != NULL)
-                free(cmd->waits);
-            free(cmd);
-            urc_cb_command_fini(&snap);
-            return res;
-        }
-    }
+    res = urc_append_command_new(&snap, &cb->core, k, s, sizeof *cmd, (void **)&cmd);
+    if (res != UR_RESULT_SUCCESS)
+        return urc_append_command_discard(cmd, &snap, res);
     append_t a;
-    res = append_begin(&a, h, numSync, pSync, phCommand != NULL, numEvents, phWaits, phEvent);
-    if (res != UR_RESULT_SUCCESS) {
-        if (cmd != NULL)
-            free(cmd->waits);
-        free(cmd);
-        urc_cb_command_fini(&snap);
-        return res;
-    }
+    res = append_begin(&a, h, s->num_sync, s->sync, s->out_command != NULL, s->num_events,
+                       s->events, s->out_event);
+    if (res != UR_RESULT_SUCCESS)
+        return urc_append_command_discard(cmd, &snap, res);
     kernel_node_ctx_t kctx = {&a};
     // The node runs the kernel's module code: the kernel (and so its program) stays alive as
     // long as the buffer.
-    res = urc_cb_hold(&cb->core, hKernel);
+    res = urc_cb_hold(&cb->core, k->kernel);
     if (res == UR_RESULT_SUCCESS) {
-        cuda_kernel_retain(hKernel);
-        res = cuda_launch_node_params(CUDA_KERNEL(hKernel), cb->dev, workDim, offset, global, local,
-                                      numArgs, pArgs, add_kernel_node, &kctx);
+        cuda_kernel_retain(k->kernel);
+        res = cuda_launch_node_params(CUDA_KERNEL(k->kernel), cb->dev, k->work_dim, k->offset,
+                                      k->global, k->local, k->num_args, k->args, add_kernel_node,
+                                      &kctx);
     }
     if (res == UR_RESULT_SUCCESS)
         res = add_signal(&a); // now, so that nothing fails once the handle is made
-    if (res != UR_RESULT_SUCCESS) {
-        if (cmd != NULL)
-            free(cmd->waits);
-        free(cmd);
-        urc_cb_command_fini(&snap);
-        return append_end(&a, res, NULL, NULL);
-    }
+    if (res != UR_RESULT_SUCCESS)
+        return append_end(&a, urc_append_command_discard(cmd, &snap, res), NULL, NULL);
     if (cmd != NULL) {
         urc_object_init(&cmd->obj, &cuda_ddi, URC_KIND_COMMAND_BUFFER_COMMAND);
         cmd->core = snap;
         cmd->buffer = cb;
         cmd->node = a.node;
-        cmd->core.has_event = phEvent != NULL;
-        cmd->core.num_wait_events = numEvents;
+        cmd->core.has_event = s->out_event != NULL;
+        cmd->core.num_wait_events = s->num_events;
         cmd->signal = a.signal;
         cmd->signal_node = a.signal_node;
         cmd->wait_nodes = a.wait_nodes; // taken over from the append
         a.wait_nodes = NULL;
-        for (uint32_t i = 0; i < numEvents; ++i)
-            cmd->waits[i] = CUDA_EVENT(phWaits[i]);
         for (uint32_t i = 0; i < snap.k.num_alternatives; ++i)
             cuda_kernel_retain((ur_kernel_handle_t)snap.k.alternatives[i]);
-        *phCommand = (ur_exp_command_buffer_command_handle_t)cmd;
+        *s->out_command = (ur_exp_command_buffer_command_handle_t)cmd;
     } else {
         urc_cb_command_fini(&snap);
     }
-    return append_end(&a, UR_RESULT_SUCCESS, cmd, pSyncPoint);
-}
-
-ur_result_t cuda_command_buffer_append_kernel_launch_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_kernel_handle_t hKernel, uint32_t workDim,
-    const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize,
-    uint32_t numKernelAlternatives, ur_kernel_handle_t *phKernelAlternatives,
-    uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-    uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
-    ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
-    ur_exp_command_buffer_command_handle_t *phCommand) {
-    return append_kernel(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize,
-                         pLocalWorkSize, 0, NULL, numKernelAlternatives, phKernelAlternatives,
-                         numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
-                         phEventWaitList, pSyncPoint, phEvent, phCommand);
-}
-
-ur_result_t cuda_command_buffer_append_kernel_launch_with_args_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_kernel_handle_t hKernel, uint32_t workDim,
-    const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize,
-    uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs, uint32_t numKernelAlternatives,
-    ur_kernel_handle_t *phKernelAlternatives, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    return append_kernel(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize,
-                         pLocalWorkSize, numArgs, pArgs, numKernelAlternatives,
-                         phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList,
-                         numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    return append_end(&a, UR_RESULT_SUCCESS, cmd, s->out_sync);
 }
 
 /// append_begin with the ordering parameters of a memory append (common/queue/command_append.h).
@@ -698,19 +578,11 @@ static bool op_mem(ur_mem_handle_t m, void **base, size_t *size, const void **co
     return true;
 }
 
-static const urc_append_ops_t append_ops = {
-    .buffer = op_buffer,
-    .prepare = op_prepare,
-    .mem = op_mem,
-    .copy = op_copy,
-    .fill = op_fill,
-    .rect = op_rect,
-    .hint = op_hint,
-};
-
-#define OPS    (&append_ops)
-#define PREFIX cuda
+#define APPEND_PREPARE op_prepare
+#define APPEND_KERNEL  append_kernel
+#define PREFIX         cuda
 #include "queue/command_append_entry_points.inc"
+#include "queue/command_append_kernel.inc"
 
 /// The callback records into the graph of `hChildCommandBuffer` (urCommandBufferGetNativeHandleExp
 /// gives its CUgraph; cuStreamBeginCaptureToGraph captures stream work into it), which becomes
@@ -722,13 +594,11 @@ ur_result_t cuda_command_buffer_append_native_command_exp(
     ur_exp_command_buffer_handle_t hChildCommandBuffer, uint32_t numSyncPointsInWaitList,
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
     ur_exp_command_buffer_sync_point_t *pSyncPoint) {
-    CB_CHECK(hCommandBuffer);
     cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
     if (hChildCommandBuffer == NULL)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "CUDA native commands record into the graph of a child command "
                              "buffer; none was given");
-    CB_CHECK(hChildCommandBuffer);
     cuda_cb_t *child = (cuda_cb_t *)hChildCommandBuffer;
     if (child == cb || child->dev != cb->dev)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
@@ -757,9 +627,6 @@ ur_result_t cuda_enqueue_command_buffer_exp(ur_queue_handle_t hQueue,
                                             uint32_t numEventsInWaitList,
                                             const ur_event_handle_t *phEventWaitList,
                                             ur_event_handle_t *phEvent) {
-    if (!cuda_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
-    CB_CHECK(hCommandBuffer);
     cuda_queue_t *q = CUDA_QUEUE(hQueue);
     cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
     if (q->ctx != cb->ctx || q->dev != cb->dev)
@@ -802,7 +669,6 @@ static uint32_t kernel_arg_count(const void *kernel) {
 ur_result_t cuda_command_buffer_update_kernel_launch_exp(
     ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numKernelUpdates,
     const ur_exp_command_buffer_update_kernel_launch_desc_t *pUpdateKernelLaunch) {
-    CB_CHECK(hCommandBuffer);
     cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
     ur_result_t res = urc_cb_check_update_buffer(&cb->core);
     for (uint32_t i = 0; i < numKernelUpdates && res == UR_RESULT_SUCCESS; ++i) {
@@ -937,12 +803,13 @@ cuda_command_buffer_update_wait_events_exp(ur_exp_command_buffer_command_handle_
         for (uint32_t i = 0; i < numEventsInWaitList; ++i) {
             cuda_event_t *w = CUDA_EVENT(phEventWaitList[i]);
             cuda_event_retain_internal(w);
-            urc_cb_replace_event(&cb->core, c->waits[i], w);
-            cuda_event_release_internal(c->waits[i]);
-            c->waits[i] = w;
+            urc_cb_replace_event(&cb->core, c->core.wait_events[i], w);
+            cuda_event_release_internal(c->core.wait_events[i]);
+            c->core.wait_events[i] = w;
         }
     } else {
-        set_wait_events(cb, c, c->waits, numEventsInWaitList); // back to the old list
+        // Back to the old list.
+        set_wait_events(cb, c, (cuda_event_t *const *)c->core.wait_events, numEventsInWaitList);
     }
     pthread_mutex_unlock(&cb->core.lock);
     return res;

@@ -56,11 +56,7 @@ static void context_destroy(cuda_context_t *ctx) {
     urc_usm_pool_context_destroyed((ur_context_handle_t)ctx); // its default pool, first
     cuda_usm_async_context_destroyed(ctx); // the record of its enqueued allocations
     // Deleters run last-registered first, as destructors would.
-    for (cuda_deleter_t *d = ctx->deleters, *next; d != NULL; d = next) {
-        next = d->next;
-        d->fn(d->data);
-        free(d);
-    }
+    urc_deleters_run(&ctx->deleters);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx->devices);
     URC_OBJECT_FREE(ctx);
@@ -69,13 +65,7 @@ static void context_destroy(cuda_context_t *ctx) {
 URC_RETAIN_RELEASE(cuda_context, ur_context_handle_t, CUDA_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT,
                    "urContextRelease", context_destroy)
 
-ur_result_t cuda_context_get_info(ur_context_handle_t hContext, ur_context_info_t propName,
-                                  size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    const cuda_context_t *ctx = CUDA_CONTEXT(hContext);
-    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    return urc_info_context(&out, propName, ctx->ndevices, (ur_device_handle_t *)ctx->devices,
-                            urc_refcount(&ctx->obj), true);
-}
+URC_CONTEXT_GET_INFO(cuda, CUDA_CONTEXT)
 
 // The native handle is the first device's primary context, which is what UR hands out.
 ur_result_t cuda_context_get_native_handle(ur_context_handle_t hContext,
@@ -118,15 +108,6 @@ ur_result_t cuda_context_create_with_native_handle(
 ur_result_t cuda_context_set_extended_deleter(ur_context_handle_t hContext,
                                               ur_context_extended_deleter_t pfnDeleter,
                                               void *pUserData) {
-    cuda_context_t *ctx = CUDA_CONTEXT(hContext);
-    cuda_deleter_t *d = URC_NEW(cuda_deleter_t);
-    if (d == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    d->fn = pfnDeleter;
-    d->data = pUserData;
-    pthread_mutex_lock(&ctx->lock);
-    d->next = ctx->deleters;
-    ctx->deleters = d;
-    pthread_mutex_unlock(&ctx->lock);
-    return UR_RESULT_SUCCESS;
+    return urc_deleter_add(&CUDA_CONTEXT(hContext)->deleters, &CUDA_CONTEXT(hContext)->lock,
+                           pfnDeleter, pUserData);
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/alloc.h"
+#include "core/deleters.h"
 #include "memory/buffer.h"
 #include "queue/command_buffer.h"
 #include "cuda_driver.h"
@@ -85,18 +86,12 @@ struct cuda_platform_t {
     int driver_version; // e.g. 13000
 };
 
-typedef struct cuda_deleter_t {
-    ur_context_extended_deleter_t fn;
-    void *data;
-    struct cuda_deleter_t *next;
-} cuda_deleter_t;
-
 typedef struct cuda_context_t {
     urc_object_t obj;
     uint32_t ndevices;
     cuda_device_t **devices;
     pthread_mutex_t lock; // guards deleters
-    cuda_deleter_t *deleters;
+    urc_deleter_t *deleters;
 } cuda_context_t;
 
 typedef struct cuda_queue_t {
@@ -313,11 +308,11 @@ typedef struct cuda_cb_cmd_t {
     cuda_cb_t *buffer; // not retained: commands live as long as it
     CUgraphNode node;
     // Events (held by the buffer, see urc_cb_t.events): the event-record node after the
-    // command and its event, and one event-wait node before it per event of its wait list.
+    // command and its event, and one event-wait node before it per event of its wait list
+    // (the events are core.wait_events).
     CUgraphNode signal_node;
     cuda_event_t *signal;
     CUgraphNode *wait_nodes;
-    cuda_event_t **waits;
 } cuda_cb_cmd_t;
 
 // ---- handles (every public handle is one of the structs above) ----

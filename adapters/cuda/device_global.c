@@ -79,40 +79,29 @@ static ur_result_t prepare(ur_queue_handle_t hQueue, ur_program_handle_t hProgra
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t cuda_enqueue_device_global_variable_write(
-    ur_queue_handle_t hQueue, ur_program_handle_t hProgram, const char *name, bool blockingWrite,
-    size_t count, size_t offset, const void *pSrc, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
-    CUdeviceptr target = 0;
-    ur_result_t res = prepare(hQueue, hProgram, name, count, offset, &target);
+/// urEnqueueDeviceGlobalVariableWrite (`write`: from `host`) and ReadVariable.
+static ur_result_t global_transfer(bool write, ur_queue_handle_t hQueue,
+                                   ur_program_handle_t hProgram, const char *name, bool blocking,
+                                   size_t count, size_t offset, void *host,
+                                   uint32_t numEventsInWaitList,
+                                   const ur_event_handle_t *phEventWaitList,
+                                   ur_event_handle_t *phEvent) {
+    CUdeviceptr global = 0;
+    ur_result_t res = prepare(hQueue, hProgram, name, count, offset, &global);
     if (res != UR_RESULT_SUCCESS)
         return res;
     cuda_op_t op;
-    res = cuda_op_begin(CUDA_QUEUE(hQueue), UR_COMMAND_DEVICE_GLOBAL_VARIABLE_WRITE,
+    res = cuda_op_begin(CUDA_QUEUE(hQueue),
+                        write ? UR_COMMAND_DEVICE_GLOBAL_VARIABLE_WRITE
+                              : UR_COMMAND_DEVICE_GLOBAL_VARIABLE_READ,
                         numEventsInWaitList, phEventWaitList, phEvent, &op);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    if (count > 0)
-        res = cuda_ok(cu.MemcpyHtoDAsync(target, pSrc, count, op.stream), "cuMemcpyHtoDAsync");
-    return cuda_op_end(&op, res, blockingWrite, phEvent);
+    if (count > 0 && write)
+        res = cuda_ok(cu.MemcpyHtoDAsync(global, host, count, op.stream), "cuMemcpyHtoDAsync");
+    else if (count > 0)
+        res = cuda_ok(cu.MemcpyDtoHAsync(host, global, count, op.stream), "cuMemcpyDtoHAsync");
+    return cuda_op_end(&op, res, blocking, phEvent);
 }
 
-ur_result_t cuda_enqueue_device_global_variable_read(ur_queue_handle_t hQueue,
-                                                     ur_program_handle_t hProgram, const char *name,
-                                                     bool blockingRead, size_t count, size_t offset,
-                                                     void *pDst, uint32_t numEventsInWaitList,
-                                                     const ur_event_handle_t *phEventWaitList,
-                                                     ur_event_handle_t *phEvent) {
-    CUdeviceptr source = 0;
-    ur_result_t res = prepare(hQueue, hProgram, name, count, offset, &source);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    cuda_op_t op;
-    res = cuda_op_begin(CUDA_QUEUE(hQueue), UR_COMMAND_DEVICE_GLOBAL_VARIABLE_READ,
-                        numEventsInWaitList, phEventWaitList, phEvent, &op);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    if (count > 0)
-        res = cuda_ok(cu.MemcpyDtoHAsync(pDst, source, count, op.stream), "cuMemcpyDtoHAsync");
-    return cuda_op_end(&op, res, blockingRead, phEvent);
-}
+URC_DEVICE_GLOBAL_READ_WRITE(cuda, global_transfer)

@@ -310,43 +310,27 @@ static ur_result_t enqueue_rect(cuda_queue_t *q, ur_command_t command, rect_side
     return cuda_op_end(&op, res, blocking, phEvent);
 }
 
-ur_result_t cuda_enqueue_mem_buffer_read_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
-                                              bool blockingRead, ur_rect_offset_t bufferOrigin,
-                                              ur_rect_offset_t hostOrigin, ur_rect_region_t region,
-                                              size_t bufferRowPitch, size_t bufferSlicePitch,
-                                              size_t hostRowPitch, size_t hostSlicePitch,
-                                              void *pDst, uint32_t numEventsInWaitList,
-                                              const ur_event_handle_t *phEventWaitList,
-                                              ur_event_handle_t *phEvent) {
+/// urEnqueueMemBufferReadRect (`write` false: buffer to host) and WriteRect.
+static ur_result_t
+transfer_rect(bool write, ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer, bool blocking,
+              ur_rect_offset_t bufferOrigin, ur_rect_offset_t hostOrigin, ur_rect_region_t region,
+              size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch,
+              size_t hostSlicePitch, void *host, uint32_t numEventsInWaitList,
+              const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
     cuda_queue_t *q;
     cuda_mem_t *m;
     ur_result_t res = queue_and_buffer(hQueue, hBuffer, &q, &m);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    rect_side_t src = buffer_side(m, bufferOrigin, bufferRowPitch, bufferSlicePitch);
-    rect_side_t dst = host_side(pDst, hostOrigin, hostRowPitch, hostSlicePitch);
-    return enqueue_rect(q, UR_COMMAND_MEM_BUFFER_READ_RECT, &src, &dst, region, blockingRead,
+    rect_side_t buffer = buffer_side(m, bufferOrigin, bufferRowPitch, bufferSlicePitch);
+    rect_side_t mem = host_side(host, hostOrigin, hostRowPitch, hostSlicePitch);
+    return enqueue_rect(q,
+                        write ? UR_COMMAND_MEM_BUFFER_WRITE_RECT : UR_COMMAND_MEM_BUFFER_READ_RECT,
+                        write ? &mem : &buffer, write ? &buffer : &mem, region, blocking,
                         numEventsInWaitList, phEventWaitList, phEvent);
 }
 
-ur_result_t cuda_enqueue_mem_buffer_write_rect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
-                                               bool blockingWrite, ur_rect_offset_t bufferOrigin,
-                                               ur_rect_offset_t hostOrigin, ur_rect_region_t region,
-                                               size_t bufferRowPitch, size_t bufferSlicePitch,
-                                               size_t hostRowPitch, size_t hostSlicePitch,
-                                               void *pSrc, uint32_t numEventsInWaitList,
-                                               const ur_event_handle_t *phEventWaitList,
-                                               ur_event_handle_t *phEvent) {
-    cuda_queue_t *q;
-    cuda_mem_t *m;
-    ur_result_t res = queue_and_buffer(hQueue, hBuffer, &q, &m);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    rect_side_t src = host_side(pSrc, hostOrigin, hostRowPitch, hostSlicePitch);
-    rect_side_t dst = buffer_side(m, bufferOrigin, bufferRowPitch, bufferSlicePitch);
-    return enqueue_rect(q, UR_COMMAND_MEM_BUFFER_WRITE_RECT, &src, &dst, region, blockingWrite,
-                        numEventsInWaitList, phEventWaitList, phEvent);
-}
+URC_BUFFER_RECT_READ_WRITE(cuda, transfer_rect)
 
 ur_result_t cuda_enqueue_mem_buffer_copy_rect(
     ur_queue_handle_t hQueue, ur_mem_handle_t hBufferSrc, ur_mem_handle_t hBufferDst,

@@ -8,6 +8,19 @@
 
 #include "cuda_internal.h"
 
+// A memory object's image description (NULL for a buffer) and its context.
+static const urc_image_t *image_of(ur_mem_handle_t h, const void **context) {
+    const cuda_mem_t *m = CUDA_MEM(h);
+    *context = m->ctx;
+    return m->is_image ? &m->img : NULL;
+}
+
+static const void *queue_context(ur_queue_handle_t h) {
+    return CUDA_QUEUE(h)->ctx;
+}
+
+URC_IMAGE_GET_INFO(cuda, image_of)
+
 bool cuda_images_available(void) {
     return cu.Array3DCreate != NULL && cu.ArrayDestroy != NULL && cu.SurfObjectCreate != NULL &&
            cu.SurfObjectDestroy != NULL;
@@ -230,11 +243,9 @@ ur_result_t cuda_mem_image_create_with_native_handle(ur_native_handle_t hNativeM
                                                      const ur_image_desc_t *pImageDesc,
                                                      const ur_mem_native_properties_t *pProps,
                                                      ur_mem_handle_t *phMem) {
-    if (hNativeMem == 0)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     cuda_context_t *ctx = CUDA_CONTEXT(hContext);
     urc_image_t img;
-    ur_result_t res = urc_image_describe(&img, pImageFormat, pImageDesc, NULL);
+    ur_result_t res = urc_image_describe_native(&img, hNativeMem, pImageFormat, pImageDesc);
     if (res == UR_RESULT_SUCCESS && !cuda_images_available())
         res = UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
     if (res == UR_RESULT_SUCCESS)
@@ -278,19 +289,7 @@ ur_result_t cuda_mem_image_create_with_native_handle(ur_native_handle_t hNativeM
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t cuda_mem_image_get_info(ur_mem_handle_t hMemory, ur_image_info_t propName,
-                                    size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    const cuda_mem_t *m = CUDA_MEM(hMemory);
-    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    return urc_image_info(&out, propName, m->is_image ? &m->img : NULL);
-}
-
 // ---- reads, writes and copies ------------------------------------------------------------------
-
-// A memory object's image description; NULL for a buffer.
-static const urc_image_t *image_or_null(const cuda_mem_t *m) {
-    return m->is_image ? &m->img : NULL;
-}
 
 static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_t hImage,
                             bool blocking, ur_rect_offset_t origin, ur_rect_region_t region,
@@ -298,21 +297,14 @@ static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_
                             const ur_event_handle_t *waits, ur_event_handle_t *phEvent) {
     cuda_queue_t *q = CUDA_QUEUE(hQueue);
     cuda_mem_t *m = CUDA_MEM(hImage);
-    ur_result_t res = urc_image_check_use(image_or_null(m), m->ctx, q->ctx);
-    if (res == UR_RESULT_SUCCESS)
-        res = urc_image_check_region(&m->img, origin, region);
-    if (res == UR_RESULT_SUCCESS)
-        res = urc_image_host_pitches(&m->img, &region, &row, &slice, NULL);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
     side_t arr, hst;
     size_t host_slice, height, depth;
     array_side(m, origin, &arr);
     host_side(&m->img, host, row, slice, &hst, &host_slice);
     cuda_region(&m->img, region, &height, &depth);
     cuda_op_t op;
-    res = cuda_op_begin(q, write ? UR_COMMAND_MEM_IMAGE_WRITE : UR_COMMAND_MEM_IMAGE_READ, n, waits,
-                        phEvent, &op);
+    ur_result_t res = cuda_op_begin(
+        q, write ? UR_COMMAND_MEM_IMAGE_WRITE : UR_COMMAND_MEM_IMAGE_READ, n, waits, phEvent, &op);
     if (res != UR_RESULT_SUCCESS)
         return res;
     size_t width = (size_t)region.width * m->img.element_size;
@@ -321,20 +313,15 @@ static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_
     return cuda_op_end(&op, cuda_ok(r, "cuMemcpy3DAsync"), blocking, phEvent);
 }
 
-URC_IMAGE_READ_WRITE(cuda, transfer)
+URC_IMAGE_READ_WRITE(cuda, image_of, queue_context, transfer)
 
-ur_result_t cuda_enqueue_mem_image_copy(ur_queue_handle_t hQueue, ur_mem_handle_t hImageSrc,
-                                        ur_mem_handle_t hImageDst, ur_rect_offset_t srcOrigin,
-                                        ur_rect_offset_t dstOrigin, ur_rect_region_t region,
-                                        uint32_t numEventsInWaitList,
-                                        const ur_event_handle_t *phEventWaitList,
-                                        ur_event_handle_t *phEvent) {
+static ur_result_t copy(ur_queue_handle_t hQueue, ur_mem_handle_t hImageSrc,
+                        ur_mem_handle_t hImageDst, ur_rect_offset_t srcOrigin,
+                        ur_rect_offset_t dstOrigin, ur_rect_region_t region,
+                        uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
+                        ur_event_handle_t *phEvent) {
     cuda_queue_t *q = CUDA_QUEUE(hQueue);
     cuda_mem_t *src = CUDA_MEM(hImageSrc), *dst = CUDA_MEM(hImageDst);
-    ur_result_t res = urc_image_check_copy_use(image_or_null(src), src->ctx, image_or_null(dst),
-                                               dst->ctx, q->ctx, srcOrigin, dstOrigin, region);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
     // Both are arrays; a 1D array on either side moves its layers to z, so the extents follow
     // the source's shape and must describe the same box on the destination.
     side_t s, d;
@@ -348,11 +335,13 @@ ur_result_t cuda_enqueue_mem_image_copy(ur_queue_handle_t hQueue, ur_mem_handle_
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "copies of several rows between a 1D array and another shape");
     cuda_op_t op;
-    res = cuda_op_begin(q, UR_COMMAND_MEM_IMAGE_COPY, numEventsInWaitList, phEventWaitList, phEvent,
-                        &op);
+    ur_result_t res = cuda_op_begin(q, UR_COMMAND_MEM_IMAGE_COPY, numEventsInWaitList,
+                                    phEventWaitList, phEvent, &op);
     if (res != UR_RESULT_SUCCESS)
         return res;
     CUresult r =
         copy3d(op.stream, &s, &d, (size_t)region.width * src->img.element_size, height, depth, 0);
     return cuda_op_end(&op, cuda_ok(r, "cuMemcpy3DAsync"), false, phEvent);
 }
+
+URC_IMAGE_COPY(cuda, image_of, queue_context, copy)

@@ -145,27 +145,23 @@ static void mem_destroy(cuda_mem_t *m) {
 URC_RETAIN_RELEASE(cuda_mem, ur_mem_handle_t, CUDA_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT,
                    "urMemRelease", mem_destroy)
 
-ur_result_t cuda_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t flags,
-                                      ur_buffer_create_type_t bufferCreateType,
-                                      const ur_buffer_region_t *pRegion, ur_mem_handle_t *phMem) {
-    (void)bufferCreateType; // REGION is the only type
-    cuda_mem_t *parent = CUDA_MEM(hBuffer);
-    ur_result_t res = urc_buffer_check_sub_buffer(parent->is_image, parent->parent != NULL,
-                                                  parent->size, parent->flags, &flags, pRegion);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    cuda_mem_t *m = cuda_mem_new(parent->ctx, flags, pRegion->size, parent->kind);
+/// A sub-buffer is a window on its parent's memory, which it holds.
+static ur_result_t sub_buffer(cuda_mem_t *parent, ur_mem_flags_t flags,
+                              const ur_buffer_region_t *region, ur_mem_handle_t *phMem) {
+    cuda_mem_t *m = cuda_mem_new(parent->ctx, flags, region->size, parent->kind);
     if (m == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     m->parent = parent;
-    m->origin = pRegion->origin;
-    m->ptr = parent->ptr + pRegion->origin;
-    m->host = parent->host != NULL ? (char *)parent->host + pRegion->origin : NULL;
+    m->origin = region->origin;
+    m->ptr = parent->ptr + region->origin;
+    m->host = parent->host != NULL ? (char *)parent->host + region->origin : NULL;
     cuda_mem_retain_internal(parent);
     cuda_context_retain_internal(m->ctx);
     *phMem = (ur_mem_handle_t)m;
     return UR_RESULT_SUCCESS;
 }
+
+URC_BUFFER_PARTITION(cuda, CUDA_MEM, sub_buffer)
 
 ur_result_t cuda_mem_get_native_handle(ur_mem_handle_t hMem, ur_device_handle_t hDevice,
                                        ur_native_handle_t *phNativeMem) {

@@ -160,28 +160,18 @@ ur_result_t cuda_platform_get_info(ur_platform_handle_t hPlatform, ur_platform_i
     }
 }
 
-ur_result_t cuda_platform_get_api_version(ur_platform_handle_t hPlatform,
-                                          ur_api_version_t *pVersion) {
-    (void)hPlatform;
-    *pVersion = UR_API_VERSION_CURRENT;
-    return UR_RESULT_SUCCESS;
-}
+URC_PLATFORM_GET_API_VERSION(cuda)
 
-// SYCL passes its own options through this; the CUDA JIT takes none of these flags, so those
-// UR knows are accepted and dropped, the rest are refused.
-ur_result_t cuda_platform_get_backend_option(ur_platform_handle_t hPlatform,
-                                             const char *pFrontendOption,
-                                             const char **ppPlatformOption) {
-    (void)hPlatform;
-    static const char *const dropped[] = {
-        "", "-O0", "-O1", "-O2", "-O3", "-foffload-fp32-prec-div", "-foffload-fp32-prec-sqrt"};
-    if (pFrontendOption == NULL || ppPlatformOption == NULL)
-        return UR_RESULT_ERROR_INVALID_NULL_POINTER;
-    for (size_t i = 0; i < sizeof dropped / sizeof dropped[0]; ++i) {
-        if (strcmp(pFrontendOption, dropped[i]) == 0) {
-            *ppPlatformOption = "";
-            return UR_RESULT_SUCCESS;
-        }
-    }
-    return UR_RESULT_ERROR_INVALID_VALUE;
-}
+// SYCL passes its own options through urPlatformGetBackendOption; the CUDA JIT takes none of
+// these flags, so those UR knows are accepted and dropped, the rest are refused.
+static const urc_backend_option_t backend_options[] = {
+    {"", ""},
+    {"-O0", ""},
+    {"-O1", ""},
+    {"-O2", ""},
+    {"-O3", ""},
+    {"-foffload-fp32-prec-div", ""},
+    {"-foffload-fp32-prec-sqrt", ""},
+};
+
+URC_PLATFORM_GET_BACKEND_OPTION(cuda, backend_options)

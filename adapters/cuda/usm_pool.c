@@ -196,20 +196,16 @@ static ur_result_t async_take(CUdeviceptr p, const cuda_context_t *ctx, bool *fo
     return res;
 }
 
+static bool async_of_context(const void *entry, const void *ctx) {
+    return ((const struct async_entry_t *)entry)->ctx == ctx;
+}
+
 void cuda_usm_async_context_destroyed(const cuda_context_t *ctx) {
     for (size_t i = 0; i < ASYNC_SHARDS; ++i) {
         struct async_shard_t *sh = async_shard((CUdeviceptr)i << 8);
         pthread_mutex_lock(&sh->lock);
-        for (size_t k = 0; k < sh->count;)
-            if (sh->items[k].ctx == ctx)
-                sh->items[k] = sh->items[--sh->count];
-            else
-                ++k;
-        if (sh->count == 0) {
-            free(sh->items);
-            sh->items = NULL;
-            sh->cap = 0;
-        }
+        sh->items = urc_array_remove_if(sh->items, &sh->count, &sh->cap, sizeof *sh->items,
+                                        async_of_context, ctx);
         pthread_mutex_unlock(&sh->lock);
     }
 }

@@ -12,13 +12,8 @@
 #include <string.h>
 
 #include "l0_internal.h"
+#include "core/release.h"
 #include "queue/command_append.h"
-
-#define CB_CHECK(h)                                                                                \
-    do {                                                                                           \
-        if (!l0_is((h), URC_KIND_COMMAND_BUFFER))                                                  \
-            return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP;                                     \
-    } while (0)
 
 static void cb_destroy(l0_cb_t *cb) {
     // The last run must be over before its list, queue and events go.
@@ -35,7 +30,6 @@ static void cb_destroy(l0_cb_t *cb) {
         for (uint32_t k = 0; k < c->core.k.num_alternatives; ++k)
             l0_kernel_release((ur_kernel_handle_t)c->core.k.alternatives[k]);
         urc_cb_command_fini(&c->core);
-        free(c->waits);
         URC_OBJECT_FREE(c);
     }
     for (uint32_t i = 0; i < cb->core.num_held; ++i)
@@ -59,28 +53,15 @@ static void cb_destroy(l0_cb_t *cb) {
 ur_result_t l0_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice,
                                          const ur_exp_command_buffer_desc_t *pCommandBufferDesc,
                                          ur_exp_command_buffer_handle_t *phCommandBuffer) {
-    if (!l0_is(hContext, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
-    if (!l0_is(hDevice, URC_KIND_DEVICE))
-        return UR_RESULT_ERROR_INVALID_DEVICE;
     l0_context_t *ctx = L0_CONTEXT(hContext);
     l0_device_t *dev = L0_DEVICE(hDevice);
-    if (!l0_context_has_device(ctx, dev))
-        return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0, "the device is not in the context");
     urc_cb_caps_t caps;
     l0_cb_caps(dev, &caps);
-    ur_result_t res = urc_cb_check_create(pCommandBufferDesc, &caps);
+    l0_cb_t *cb = NULL;
+    ur_result_t res = URC_CB_CREATE(l0_cb_t, l0_context_has_device(ctx, dev), pCommandBufferDesc,
+                                    &caps, hContext, &l0_ddi, &cb);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    l0_cb_t *cb = URC_NEW(l0_cb_t);
-    if (cb == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    res = urc_cb_init(&cb->core, pCommandBufferDesc, &caps, hContext);
-    if (res != UR_RESULT_SUCCESS) {
-        free(cb);
-        return res;
-    }
-    urc_object_init(&cb->obj, &l0_ddi, URC_KIND_COMMAND_BUFFER);
     cb->ctx = ctx;
     cb->dev = dev;
     l0_rules(ctx, dev, &cb->core.rules);
@@ -119,52 +100,21 @@ ur_result_t l0_command_buffer_create_exp(ur_context_handle_t hContext, ur_device
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t l0_command_buffer_retain_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
-    CB_CHECK(hCommandBuffer);
-    urc_user_retain(&((l0_cb_t *)hCommandBuffer)->obj);
-    return UR_RESULT_SUCCESS;
+#define L0_CB(h) ((l0_cb_t *)(h))
+URC_COMMAND_BUFFER_RETAIN_RELEASE(l0, L0_CB, cb_destroy)
+
+/// Finalisation ends the list with the barrier that signals `done`, and closes it.
+static ur_result_t cb_close(l0_cb_t *cb) {
+    ur_result_t res = l0_ok(zeCommandListAppendBarrier(cb->list, cb->done, 0, NULL),
+                            "zeCommandListAppendBarrier");
+    return res != UR_RESULT_SUCCESS ? res
+                                    : l0_ok(zeCommandListClose(cb->list), "zeCommandListClose");
 }
 
-ur_result_t l0_command_buffer_release_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
-    CB_CHECK(hCommandBuffer);
-    l0_cb_t *cb = (l0_cb_t *)hCommandBuffer;
-    switch (urc_user_release(&cb->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP,
-                                  "urCommandBufferReleaseExp");
-    case URC_RELEASE_DESTROY:
-        cb_destroy(cb);
-        return UR_RESULT_SUCCESS;
-    default:
-        return UR_RESULT_SUCCESS;
-    }
-}
-
-ur_result_t l0_command_buffer_finalize_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
-    CB_CHECK(hCommandBuffer);
-    l0_cb_t *cb = (l0_cb_t *)hCommandBuffer;
-    ur_result_t res = urc_cb_finalize_begin(&cb->core);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    res = l0_ok(zeCommandListAppendBarrier(cb->list, cb->done, 0, NULL),
-                "zeCommandListAppendBarrier");
-    if (res == UR_RESULT_SUCCESS)
-        res = l0_ok(zeCommandListClose(cb->list), "zeCommandListClose");
-    return urc_cb_finalize_end(&cb->core, res);
-}
-
-ur_result_t l0_command_buffer_get_info_exp(ur_exp_command_buffer_handle_t hCommandBuffer,
-                                           ur_exp_command_buffer_info_t propName, size_t propSize,
-                                           void *pPropValue, size_t *pPropSizeRet) {
-    CB_CHECK(hCommandBuffer);
-    l0_cb_t *cb = (l0_cb_t *)hCommandBuffer;
-    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    return urc_cb_get_info(&cb->core, urc_refcount(&cb->obj), propName, &out);
-}
+URC_COMMAND_BUFFER_FINALIZE_INFO(l0, L0_CB, cb_close)
 
 ur_result_t l0_command_buffer_get_native_handle_exp(ur_exp_command_buffer_handle_t hCommandBuffer,
                                                     ur_native_handle_t *phNativeCommandBuffer) {
-    CB_CHECK(hCommandBuffer);
     *phNativeCommandBuffer = (ur_native_handle_t)((l0_cb_t *)hCommandBuffer)->list;
     return UR_RESULT_SUCCESS;
 }
@@ -321,123 +271,56 @@ static ur_result_t append_end(l0_cb_t *cb, ur_result_t res,
     return append_end_command(cb, res, NULL, pSyncPoint);
 }
 
-static ur_result_t
-append_kernel(ur_exp_command_buffer_handle_t h, ur_kernel_handle_t hKernel, uint32_t workDim,
-              const size_t *offset, const size_t *global, const size_t *local, uint32_t numArgs,
-              const ur_exp_kernel_arg_properties_t *pArgs, uint32_t numAlt,
-              ur_kernel_handle_t *phAlt, uint32_t numSync,
-              const ur_exp_command_buffer_sync_point_t *pSync, uint32_t numEvents,
-              const ur_event_handle_t *phWaits, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-              ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    CB_CHECK(h);
-    if (!l0_is(hKernel, URC_KIND_KERNEL))
-        return UR_RESULT_ERROR_INVALID_KERNEL;
-    l0_cb_t *cb = (l0_cb_t *)h;
-    const void **contexts = urc_calloc(numAlt + 1u, sizeof *contexts);
-    if (contexts == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    // A kernel counts as of the buffer's context only where it is built for the buffer's device.
-    for (uint32_t i = 0; i <= numAlt; ++i) {
-        ur_kernel_handle_t k = i == 0 ? hKernel : phAlt[i - 1];
-        if (k != NULL && !l0_is(k, URC_KIND_KERNEL)) {
-            free(contexts);
-            return UR_RESULT_ERROR_INVALID_KERNEL;
-        }
-        if (k != NULL && l0_kernel_native(k, cb->dev) != NULL)
-            contexts[i] = L0_KERNEL(k)->program->ctx;
-    }
+/// A kernel counts as of the buffer's context only where it is built for the buffer's device.
+static bool kernel_context(ur_exp_command_buffer_handle_t h, ur_kernel_handle_t k,
+                           const void **context) {
+    if (!l0_is(k, URC_KIND_KERNEL))
+        return false;
+    if (l0_kernel_native(k, L0_CB(h)->dev) != NULL)
+        *context = L0_KERNEL(k)->program->ctx;
+    return true;
+}
+
+static ur_result_t append_kernel(ur_exp_command_buffer_handle_t h, const urc_append_kernel_t *k,
+                                 const urc_append_sync_t *s) {
+    l0_cb_t *cb = L0_CB(h);
     urc_cb_command_t snap;
-    ur_result_t res = urc_cb_kernel_record(&snap, &cb->core, hKernel, workDim, offset, global,
-                                           local, numAlt, (const void *const *)phAlt, contexts);
-    free(contexts);
+    ur_result_t res = urc_append_kernel_record(&snap, &cb->core, h, k, kernel_context);
     if (res != UR_RESULT_SUCCESS)
         return res;
     l0_cb_cmd_t *cmd = NULL;
-    if (phCommand != NULL && cb->core.updatable) {
-        cmd = URC_NEW(l0_cb_cmd_t);
-        res = cmd == NULL ? UR_RESULT_ERROR_OUT_OF_HOST_MEMORY
-                          : urc_cb_args_copy(&snap.args, numArgs, pArgs);
-        if (res == UR_RESULT_SUCCESS &&
-            (cmd->waits = urc_calloc(numEvents + 1u, sizeof *cmd->waits)) == NULL)
-            res = UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-        for (uint32_t i = 0; res == UR_RESULT_SUCCESS && phWaits != NULL && i < numEvents; ++i)
-            cmd->waits[i] = l0_is(phWaits[i], URC_KIND_EVENT) ? L0_EVENT(phWaits[i]) : NULL;
-        if (res != UR_RESULT_SUCCESS) {
-            if (cmd != NULL)
-                free(cmd->waits);
-            free(cmd);
-            urc_cb_command_fini(&snap);
-            return res;
-        }
-    }
-    res = append_begin_events(cb, numSync, pSync, phCommand != NULL, numEvents, phWaits, phEvent,
-                              phCommand, true);
-    if (res != UR_RESULT_SUCCESS) {
-        if (cmd != NULL)
-            free(cmd->waits);
-        free(cmd);
-        urc_cb_command_fini(&snap);
-        return res;
-    }
+    res = urc_append_command_new(&snap, &cb->core, k, s, sizeof *cmd, (void **)&cmd);
+    if (res == UR_RESULT_SUCCESS)
+        res = append_begin_events(cb, s->num_sync, s->sync, s->out_command != NULL, s->num_events,
+                                  s->events, s->out_event, s->out_command, true);
+    if (res != UR_RESULT_SUCCESS)
+        return urc_append_command_discard(cmd, &snap, res);
     // The list runs the kernel's module code: the kernel (and so its program) stays alive as
     // long as the buffer.
-    res = urc_cb_hold(&cb->core, hKernel);
+    res = urc_cb_hold(&cb->core, k->kernel);
     if (res == UR_RESULT_SUCCESS)
-        l0_kernel_retain(hKernel);
+        l0_kernel_retain(k->kernel);
     uint64_t id = 0;
     if (res == UR_RESULT_SUCCESS && cmd != NULL)
-        res = l0_cb_next_command_id(cb, hKernel, numAlt, phAlt, &id);
+        res = l0_cb_next_command_id(cb, k->kernel, k->num_alternatives, k->alternatives, &id);
     if (res == UR_RESULT_SUCCESS)
-        res = l0_kernel_append_launch(hKernel, cb->ctx, cb->dev, workDim, offset, global, local,
-                                      numArgs, pArgs, cb->list,
+        res = l0_kernel_append_launch(k->kernel, cb->ctx, cb->dev, k->work_dim, k->offset,
+                                      k->global, k->local, k->num_args, k->args, cb->list,
                                       cb->pending_signal != NULL ? cb->pending_signal->ze : NULL,
-                                      numEvents, cb->pending_ze_waits);
-    if (res != UR_RESULT_SUCCESS || cmd == NULL) {
-        if (cmd != NULL)
-            free(cmd->waits);
-        free(cmd);
-        urc_cb_command_fini(&snap);
-        return append_end(cb, res, pSyncPoint);
-    }
+                                      s->num_events, cb->pending_ze_waits);
+    if (res != UR_RESULT_SUCCESS || cmd == NULL)
+        return append_end(cb, urc_append_command_discard(cmd, &snap, res), s->out_sync);
     urc_object_init(&cmd->obj, &l0_ddi, URC_KIND_COMMAND_BUFFER_COMMAND);
     cmd->core = snap;
     cmd->buffer = cb;
     cmd->id = id;
-    cmd->core.has_event = phEvent != NULL;
-    cmd->core.num_wait_events = numEvents;
+    cmd->core.has_event = s->out_event != NULL;
+    cmd->core.num_wait_events = s->num_events;
     cmd->signal = cb->pending_signal;
     for (uint32_t i = 0; i < snap.k.num_alternatives; ++i)
         l0_kernel_retain((ur_kernel_handle_t)snap.k.alternatives[i]);
-    *phCommand = (ur_exp_command_buffer_command_handle_t)cmd;
-    return append_end_command(cb, UR_RESULT_SUCCESS, cmd, pSyncPoint);
-}
-
-ur_result_t l0_command_buffer_append_kernel_launch_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_kernel_handle_t hKernel, uint32_t workDim,
-    const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize,
-    uint32_t numKernelAlternatives, ur_kernel_handle_t *phKernelAlternatives,
-    uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-    uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
-    ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
-    ur_exp_command_buffer_command_handle_t *phCommand) {
-    return append_kernel(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize,
-                         pLocalWorkSize, 0, NULL, numKernelAlternatives, phKernelAlternatives,
-                         numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList,
-                         phEventWaitList, pSyncPoint, phEvent, phCommand);
-}
-
-ur_result_t l0_command_buffer_append_kernel_launch_with_args_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_kernel_handle_t hKernel, uint32_t workDim,
-    const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize,
-    uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs, uint32_t numKernelAlternatives,
-    ur_kernel_handle_t *phKernelAlternatives, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    return append_kernel(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize,
-                         pLocalWorkSize, numArgs, pArgs, numKernelAlternatives,
-                         phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList,
-                         numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
+    *s->out_command = (ur_exp_command_buffer_command_handle_t)cmd;
+    return append_end_command(cb, UR_RESULT_SUCCESS, cmd, s->out_sync);
 }
 
 /// append_begin with the ordering parameters of a memory append (common/queue/command_append.h).
@@ -523,18 +406,10 @@ static bool op_mem(ur_mem_handle_t m, void **base, size_t *size, const void **co
     return true;
 }
 
-static const urc_append_ops_t append_ops = {
-    .buffer = op_buffer,
-    .mem = op_mem,
-    .copy = op_copy,
-    .fill = op_fill,
-    .rect = op_rect,
-    .hint = op_hint,
-};
-
-#define OPS    (&append_ops)
-#define PREFIX l0
+#define APPEND_KERNEL append_kernel
+#define PREFIX        l0
 #include "queue/command_append_entry_points.inc"
+#include "queue/command_append_kernel.inc"
 
 /// The callback records into the buffer's command list (what urCommandBufferGetNativeHandleExp
 /// gives, as in UR's adapter) between two barriers; the list runs in order anyway, so the
@@ -546,9 +421,7 @@ ur_result_t l0_command_buffer_append_native_command_exp(
     ur_exp_command_buffer_handle_t hChildCommandBuffer, uint32_t numSyncPointsInWaitList,
     const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
     ur_exp_command_buffer_sync_point_t *pSyncPoint) {
-    CB_CHECK(hCommandBuffer);
-    if (hChildCommandBuffer != NULL)
-        CB_CHECK(hChildCommandBuffer); // unused, but it must be a command buffer
+    (void)hChildCommandBuffer; // unused; the generated checks saw that it is a command buffer
     l0_cb_t *cb = (l0_cb_t *)hCommandBuffer;
     ur_result_t res =
         append_begin(cb, numSyncPointsInWaitList, pSyncPointWaitList, false, 0, NULL, NULL, NULL);
@@ -567,9 +440,6 @@ ur_result_t l0_enqueue_command_buffer_exp(ur_queue_handle_t hQueue,
                                           uint32_t numEventsInWaitList,
                                           const ur_event_handle_t *phEventWaitList,
                                           ur_event_handle_t *phEvent) {
-    if (!l0_is(hQueue, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
-    CB_CHECK(hCommandBuffer);
     l0_queue_t *q = L0_QUEUE(hQueue);
     l0_cb_t *cb = (l0_cb_t *)hCommandBuffer;
     if (q->ctx != cb->ctx || q->dev != cb->dev)

@@ -215,8 +215,6 @@ static uint32_t kernel_arg_count(const void *kernel) {
 ur_result_t l0_command_buffer_update_kernel_launch_exp(
     ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numKernelUpdates,
     const ur_exp_command_buffer_update_kernel_launch_desc_t *pUpdateKernelLaunch) {
-    if (!l0_is(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
-        return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP;
     l0_cb_t *cb = (l0_cb_t *)hCommandBuffer;
     ur_result_t res = urc_cb_check_update_buffer(&cb->core);
     for (uint32_t i = 0; i < numKernelUpdates && res == UR_RESULT_SUCCESS; ++i) {
@@ -324,8 +322,8 @@ l0_command_buffer_update_wait_events_exp(ur_exp_command_buffer_command_handle_t 
                     "zeCommandListUpdateMutableCommandWaitEventsExp");
     for (uint32_t i = 0; res == UR_RESULT_SUCCESS && i < numEventsInWaitList; ++i) {
         l0_event_t *w = L0_EVENT(phEventWaitList[i]);
-        replace_held(cb->waits, cb->nwaits, c->waits[i], w);
-        c->waits[i] = w;
+        replace_held(cb->waits, cb->nwaits, c->core.wait_events[i], w);
+        c->core.wait_events[i] = w;
     }
     res = reclose(cb, res);
     pthread_mutex_unlock(&cb->core.lock);

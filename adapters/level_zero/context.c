@@ -126,11 +126,7 @@ static ur_result_t context_new(uint32_t n, const ur_device_handle_t *phDevices,
 static void context_destroy(l0_context_t *ctx) {
     urc_usm_pool_context_destroyed((ur_context_handle_t)ctx); // its default pool, first
     // Extended deleters run first, while everything they may touch still exists.
-    for (l0_deleter_t *d = ctx->deleters, *next; d != NULL; d = next) {
-        next = d->next;
-        d->fn(d->data);
-        free(d);
-    }
+    urc_deleters_run(&ctx->deleters);
     cache_fini(&ctx->events[0]);
     cache_fini(&ctx->events[1]);
     if (ctx->owns_native)
@@ -187,13 +183,7 @@ ur_result_t l0_context_create(uint32_t DeviceCount, const ur_device_handle_t *ph
 URC_RETAIN_RELEASE(l0_context, ur_context_handle_t, L0_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT,
                    "urContextRelease", context_destroy)
 
-ur_result_t l0_context_get_info(ur_context_handle_t hContext, ur_context_info_t propName,
-                                size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    const l0_context_t *ctx = L0_CONTEXT(hContext);
-    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    return urc_info_context(&out, propName, ctx->ndevices, (ur_device_handle_t *)ctx->devices,
-                            urc_refcount(&ctx->obj), true);
-}
+URC_CONTEXT_GET_INFO(l0, L0_CONTEXT)
 
 ur_result_t l0_context_get_native_handle(ur_context_handle_t hContext,
                                          ur_native_handle_t *phNativeContext) {
@@ -227,15 +217,6 @@ ur_result_t l0_context_create_with_native_handle(ur_native_handle_t hNativeConte
 ur_result_t l0_context_set_extended_deleter(ur_context_handle_t hContext,
                                             ur_context_extended_deleter_t pfnDeleter,
                                             void *pUserData) {
-    l0_context_t *ctx = L0_CONTEXT(hContext);
-    l0_deleter_t *d = URC_NEW(l0_deleter_t);
-    if (d == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    d->fn = pfnDeleter;
-    d->data = pUserData;
-    pthread_mutex_lock(&ctx->lock);
-    d->next = ctx->deleters;
-    ctx->deleters = d;
-    pthread_mutex_unlock(&ctx->lock);
-    return UR_RESULT_SUCCESS;
+    return urc_deleter_add(&L0_CONTEXT(hContext)->deleters, &L0_CONTEXT(hContext)->lock, pfnDeleter,
+                           pUserData);
 }

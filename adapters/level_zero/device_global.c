@@ -91,35 +91,26 @@ static ur_result_t transfer(l0_queue_t *q, l0_program_t *p, ur_command_t command
     return l0_op_end(&op, res, blocking, phEvent);
 }
 
-ur_result_t l0_enqueue_device_global_variable_write(ur_queue_handle_t hQueue,
-                                                    ur_program_handle_t hProgram, const char *name,
-                                                    bool blockingWrite, size_t count, size_t offset,
-                                                    const void *pSrc, uint32_t numEventsInWaitList,
-                                                    const ur_event_handle_t *phEventWaitList,
-                                                    ur_event_handle_t *phEvent) {
+/// urEnqueueDeviceGlobalVariableWrite (`write`: from `host`) and ReadVariable.
+static ur_result_t global_transfer(bool write, ur_queue_handle_t hQueue,
+                                   ur_program_handle_t hProgram, const char *name, bool blocking,
+                                   size_t count, size_t offset, void *host,
+                                   uint32_t numEventsInWaitList,
+                                   const ur_event_handle_t *phEventWaitList,
+                                   ur_event_handle_t *phEvent) {
     l0_queue_t *q = NULL;
-    char *target = NULL;
-    ur_result_t res = prepare(hQueue, hProgram, name, count, offset, &q, &target);
+    char *global = NULL;
+    ur_result_t res = prepare(hQueue, hProgram, name, count, offset, &q, &global);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    return transfer(q, L0_PROGRAM(hProgram), UR_COMMAND_DEVICE_GLOBAL_VARIABLE_WRITE, target, pSrc,
-                    count, blockingWrite, numEventsInWaitList, phEventWaitList, phEvent);
+    return transfer(q, L0_PROGRAM(hProgram),
+                    write ? UR_COMMAND_DEVICE_GLOBAL_VARIABLE_WRITE
+                          : UR_COMMAND_DEVICE_GLOBAL_VARIABLE_READ,
+                    write ? (void *)global : host, write ? host : (const void *)global, count,
+                    blocking, numEventsInWaitList, phEventWaitList, phEvent);
 }
 
-ur_result_t l0_enqueue_device_global_variable_read(ur_queue_handle_t hQueue,
-                                                   ur_program_handle_t hProgram, const char *name,
-                                                   bool blockingRead, size_t count, size_t offset,
-                                                   void *pDst, uint32_t numEventsInWaitList,
-                                                   const ur_event_handle_t *phEventWaitList,
-                                                   ur_event_handle_t *phEvent) {
-    l0_queue_t *q = NULL;
-    char *source = NULL;
-    ur_result_t res = prepare(hQueue, hProgram, name, count, offset, &q, &source);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    return transfer(q, L0_PROGRAM(hProgram), UR_COMMAND_DEVICE_GLOBAL_VARIABLE_READ, pDst, source,
-                    count, blockingRead, numEventsInWaitList, phEventWaitList, phEvent);
-}
+URC_DEVICE_GLOBAL_READ_WRITE(l0, global_transfer)
 
 ur_result_t l0_program_get_global_variable_pointer(ur_device_handle_t hDevice,
                                                    ur_program_handle_t hProgram,

@@ -5,6 +5,19 @@
 // follow Intel's driver and OpenCL: a 1D array's layer is y, a 2D array's z.
 #include "l0_internal.h"
 
+// A memory object's image description (NULL for a buffer) and its context.
+static const urc_image_t *image_of(ur_mem_handle_t h, const void **context) {
+    const l0_mem_t *m = L0_MEM(h);
+    *context = m->ctx;
+    return m->is_image ? &m->img : NULL;
+}
+
+static const void *queue_context(ur_queue_handle_t h) {
+    return L0_QUEUE(h)->ctx;
+}
+
+URC_IMAGE_GET_INFO(l0, image_of)
+
 bool l0_image_format(const ur_image_format_t *f, ze_image_format_t *out) {
     ze_image_format_type_t type;
     unsigned bits;
@@ -224,10 +237,8 @@ ur_result_t l0_mem_image_create_with_native_handle(ur_native_handle_t hNativeMem
                                                    const ur_image_desc_t *pImageDesc,
                                                    const ur_mem_native_properties_t *pProps,
                                                    ur_mem_handle_t *phMem) {
-    if (hNativeMem == 0)
-        return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
     urc_image_t img;
-    ur_result_t res = urc_image_describe(&img, pImageFormat, pImageDesc, NULL);
+    ur_result_t res = urc_image_describe_native(&img, hNativeMem, pImageFormat, pImageDesc);
     if (res != UR_RESULT_SUCCESS)
         return res;
     l0_mem_t *m = l0_mem_new(L0_CONTEXT(hContext), UR_MEM_FLAG_READ_WRITE, img.size, L0_MEM_DEVICE);
@@ -241,19 +252,7 @@ ur_result_t l0_mem_image_create_with_native_handle(ur_native_handle_t hNativeMem
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t l0_mem_image_get_info(ur_mem_handle_t hMemory, ur_image_info_t propName,
-                                  size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    const l0_mem_t *m = L0_MEM(hMemory);
-    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    return urc_image_info(&out, propName, m->is_image ? &m->img : NULL);
-}
-
 // ---- reads, writes and copies ------------------------------------------------------------------
-
-// A memory object's image description; NULL for a buffer.
-static const urc_image_t *image_or_null(const l0_mem_t *m) {
-    return m->is_image ? &m->img : NULL;
-}
 
 static ze_image_region_t ze_region(ur_rect_offset_t o, ur_rect_region_t r) {
     // The region was checked against the image, whose extents are 32-bit.
@@ -267,13 +266,6 @@ static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_
                             const ur_event_handle_t *waits, ur_event_handle_t *phEvent) {
     l0_queue_t *q = L0_QUEUE(hQueue);
     l0_mem_t *m = L0_MEM(hImage);
-    ur_result_t res = urc_image_check_use(image_or_null(m), m->ctx, q->ctx);
-    if (res == UR_RESULT_SUCCESS)
-        res = urc_image_check_region(&m->img, origin, region);
-    if (res == UR_RESULT_SUCCESS)
-        res = urc_image_host_pitches(&m->img, &region, &row, &slice, NULL);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
     size_t rows = m->img.type == UR_MEM_TYPE_IMAGE1D_ARRAY ? 1 : region.height;
     bool tight = row == region.width * m->img.element_size && slice == row * rows;
     // A 1D array's layers are the region's rows to Level Zero: they step by the row pitch.
@@ -286,8 +278,8 @@ static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_
                              "host pitches beyond 32 bits, which Level Zero cannot take");
     ze_image_region_t r = ze_region(origin, region);
     l0_op_t op;
-    res = l0_op_begin(q, write ? UR_COMMAND_MEM_IMAGE_WRITE : UR_COMMAND_MEM_IMAGE_READ, n, waits,
-                      &op);
+    ur_result_t res = l0_op_begin(q, write ? UR_COMMAND_MEM_IMAGE_WRITE : UR_COMMAND_MEM_IMAGE_READ,
+                                  n, waits, &op);
     if (res != UR_RESULT_SUCCESS)
         return res;
     ze_result_t zr;
@@ -308,23 +300,19 @@ static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_
     return l0_op_end(&op, l0_ok(zr, "zeCommandListAppendImageCopy"), blocking, phEvent);
 }
 
-URC_IMAGE_READ_WRITE(l0, transfer)
+URC_IMAGE_READ_WRITE(l0, image_of, queue_context, transfer)
 
-ur_result_t l0_enqueue_mem_image_copy(ur_queue_handle_t hQueue, ur_mem_handle_t hImageSrc,
-                                      ur_mem_handle_t hImageDst, ur_rect_offset_t srcOrigin,
-                                      ur_rect_offset_t dstOrigin, ur_rect_region_t region,
-                                      uint32_t numEventsInWaitList,
-                                      const ur_event_handle_t *phEventWaitList,
-                                      ur_event_handle_t *phEvent) {
+static ur_result_t copy(ur_queue_handle_t hQueue, ur_mem_handle_t hImageSrc,
+                        ur_mem_handle_t hImageDst, ur_rect_offset_t srcOrigin,
+                        ur_rect_offset_t dstOrigin, ur_rect_region_t region,
+                        uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
+                        ur_event_handle_t *phEvent) {
     l0_queue_t *q = L0_QUEUE(hQueue);
     l0_mem_t *src = L0_MEM(hImageSrc), *dst = L0_MEM(hImageDst);
-    ur_result_t res = urc_image_check_copy_use(image_or_null(src), src->ctx, image_or_null(dst),
-                                               dst->ctx, q->ctx, srcOrigin, dstOrigin, region);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
     ze_image_region_t sr = ze_region(srcOrigin, region), dr = ze_region(dstOrigin, region);
     l0_op_t op;
-    res = l0_op_begin(q, UR_COMMAND_MEM_IMAGE_COPY, numEventsInWaitList, phEventWaitList, &op);
+    ur_result_t res =
+        l0_op_begin(q, UR_COMMAND_MEM_IMAGE_COPY, numEventsInWaitList, phEventWaitList, &op);
     if (res != UR_RESULT_SUCCESS)
         return res;
     res = l0_ok(zeCommandListAppendImageCopyRegion(op.list, dst->image, src->image, &dr, &sr,
@@ -332,3 +320,5 @@ ur_result_t l0_enqueue_mem_image_copy(ur_queue_handle_t hQueue, ur_mem_handle_t 
                 "zeCommandListAppendImageCopyRegion");
     return l0_op_end(&op, res, false, phEvent);
 }
+
+URC_IMAGE_COPY(l0, image_of, queue_context, copy)

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/deleters.h"
 #include "memory/buffer.h"
 #include "queue/command_buffer.h"
 #include "program/devglobal.h"
@@ -121,12 +122,6 @@ typedef struct l0_event_cache_t {
     uint32_t nfree, free_cap;
 } l0_event_cache_t;
 
-typedef struct l0_deleter_t {
-    ur_context_extended_deleter_t fn;
-    void *data;
-    struct l0_deleter_t *next;
-} l0_deleter_t;
-
 typedef struct l0_context_t {
     urc_object_t obj;
     ze_context_handle_t ze;
@@ -135,7 +130,7 @@ typedef struct l0_context_t {
     l0_device_t **devices;
     l0_event_cache_t events[2]; // [0] plain, [1] with kernel timestamps (profiling queues)
     pthread_mutex_t lock;       // guards deleters
-    l0_deleter_t *deleters;
+    urc_deleter_t *deleters;
 } l0_context_t;
 
 typedef struct l0_event_t l0_event_t;
@@ -389,7 +384,7 @@ typedef struct l0_cb_cmd_t {
     l0_cb_t *buffer; // not retained: commands live as long as it
     uint64_t id;
     struct l0_event_t *signal; // the event the command signals now (held by the buffer), or NULL
-    struct l0_event_t **waits; // the events it waits for now (held by the buffer)
+    // The events it waits for now are core.wait_events.
 } l0_cb_cmd_t;
 
 /// A command's event: signalled by the command in every run, reset before the next (a Level

@@ -140,26 +140,22 @@ ur_result_t l0_mem_buffer_create(ur_context_handle_t hContext, ur_mem_flags_t fl
 URC_RETAIN_RELEASE(l0_mem, ur_mem_handle_t, L0_MEM, UR_RESULT_ERROR_INVALID_MEM_OBJECT,
                    "urMemRelease", mem_destroy)
 
-ur_result_t l0_mem_buffer_partition(ur_mem_handle_t hBuffer, ur_mem_flags_t flags,
-                                    ur_buffer_create_type_t bufferCreateType,
-                                    const ur_buffer_region_t *pRegion, ur_mem_handle_t *phMem) {
-    (void)bufferCreateType; // REGION is the only type
-    l0_mem_t *parent = L0_MEM(hBuffer);
-    ur_result_t res = urc_buffer_check_sub_buffer(parent->is_image, parent->parent != NULL,
-                                                  parent->size, parent->flags, &flags, pRegion);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    l0_mem_t *m = l0_mem_new(parent->ctx, flags, pRegion->size, parent->kind);
+/// A sub-buffer is a window on its parent's memory, which it holds.
+static ur_result_t sub_buffer(l0_mem_t *parent, ur_mem_flags_t flags,
+                              const ur_buffer_region_t *region, ur_mem_handle_t *phMem) {
+    l0_mem_t *m = l0_mem_new(parent->ctx, flags, region->size, parent->kind);
     if (m == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     m->parent = parent;
-    m->origin = pRegion->origin;
-    m->ptr = (char *)parent->ptr + pRegion->origin;
-    m->user = parent->user != NULL ? (char *)parent->user + pRegion->origin : NULL;
+    m->origin = region->origin;
+    m->ptr = (char *)parent->ptr + region->origin;
+    m->user = parent->user != NULL ? (char *)parent->user + region->origin : NULL;
     l0_mem_retain_internal(parent);
     *phMem = (ur_mem_handle_t)m;
     return UR_RESULT_SUCCESS;
 }
+
+URC_BUFFER_PARTITION(l0, L0_MEM, sub_buffer)
 
 ur_result_t l0_mem_get_native_handle(ur_mem_handle_t hMem, ur_device_handle_t hDevice,
                                      ur_native_handle_t *phNativeMem) {

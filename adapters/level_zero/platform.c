@@ -184,12 +184,7 @@ ur_result_t l0_platform_get_info(ur_platform_handle_t hPlatform, ur_platform_inf
     }
 }
 
-ur_result_t l0_platform_get_api_version(ur_platform_handle_t hPlatform,
-                                        ur_api_version_t *pVersion) {
-    (void)hPlatform;
-    *pVersion = UR_API_VERSION_CURRENT;
-    return UR_RESULT_SUCCESS;
-}
+URC_PLATFORM_GET_API_VERSION(l0)
 
 ur_result_t l0_platform_get_native_handle(ur_platform_handle_t hPlatform,
                                           ur_native_handle_t *phNativePlatform) {
@@ -216,27 +211,15 @@ ur_result_t l0_platform_create_with_native_handle(
 }
 
 // UR's translation of SYCL's front-end options to IGC's (level_zero/common/platform.cpp).
-ur_result_t l0_platform_get_backend_option(ur_platform_handle_t hPlatform,
-                                           const char *pFrontendOption,
-                                           const char **ppPlatformOption) {
-    (void)hPlatform;
-    static const struct {
-        const char *frontend, *backend;
-    } table[] = {
-        {"", ""},
-        {"-O0", "-ze-opt-disable"},
-        {"-O1", "-ze-opt-level=2"},
-        {"-O2", "-ze-opt-level=2"},
-        {"-O3", "-ze-opt-level=2"},
-        {"-ftarget-compile-fast", "-igc_opts 'PartitionUnit=1,SubroutineThreshold=50000'"},
-        {"-foffload-fp32-prec-div", "-ze-fp32-correctly-rounded-divide-sqrt"},
-        {"-foffload-fp32-prec-sqrt", "-ze-fp32-correctly-rounded-divide-sqrt"},
-    };
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i) {
-        if (strcmp(pFrontendOption, table[i].frontend) == 0) {
-            *ppPlatformOption = table[i].backend;
-            return UR_RESULT_SUCCESS;
-        }
-    }
-    return UR_RESULT_ERROR_INVALID_VALUE;
-}
+static const urc_backend_option_t backend_options[] = {
+    {"", ""},
+    {"-O0", "-ze-opt-disable"},
+    {"-O1", "-ze-opt-level=2"},
+    {"-O2", "-ze-opt-level=2"},
+    {"-O3", "-ze-opt-level=2"},
+    {"-ftarget-compile-fast", "-igc_opts 'PartitionUnit=1,SubroutineThreshold=50000'"},
+    {"-foffload-fp32-prec-div", "-ze-fp32-correctly-rounded-divide-sqrt"},
+    {"-foffload-fp32-prec-sqrt", "-ze-fp32-correctly-rounded-divide-sqrt"},
+};
+
+URC_PLATFORM_GET_BACKEND_OPTION(l0, backend_options)

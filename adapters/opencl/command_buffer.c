@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/release.h"
 #include "ocl_internal.h"
+#include "queue/command_append.h"
 #include "queue/command_rules.h"
 
 #ifndef CL_INCOMPATIBLE_COMMAND_QUEUE_KHR
@@ -105,23 +107,12 @@ static void cb_destroy(ur_exp_command_buffer_handle_t cb) {
 ur_result_t ocl_command_buffer_create_exp(ur_context_handle_t hContext, ur_device_handle_t hDevice,
                                           const ur_exp_command_buffer_desc_t *pCommandBufferDesc,
                                           ur_exp_command_buffer_handle_t *phCommandBuffer) {
-    OCL_CHECK_HANDLE(hContext, URC_KIND_CONTEXT, UR_RESULT_ERROR_INVALID_CONTEXT);
-    OCL_CHECK_HANDLE(hDevice, URC_KIND_DEVICE, UR_RESULT_ERROR_INVALID_DEVICE);
     bool in_context = false;
     for (uint32_t i = 0; i < hContext->num_devices; ++i)
         in_context = in_context || hContext->devices[i] == hDevice;
-    if (!in_context)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0, "the device is not in the context");
-    OCL_TRY_UR(urc_cb_check_create(pCommandBufferDesc, &hDevice->cb_caps));
-    ur_exp_command_buffer_handle_t cb = URC_NEW(struct ur_exp_command_buffer_handle_t_);
-    if (cb == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    ur_result_t r = urc_cb_init(&cb->core, pCommandBufferDesc, &hDevice->cb_caps, hContext);
-    if (r != UR_RESULT_SUCCESS) {
-        free(cb);
-        return r;
-    }
-    urc_object_init(&cb->obj, &ocl_ddi, URC_KIND_COMMAND_BUFFER);
+    ur_exp_command_buffer_handle_t cb = NULL;
+    OCL_TRY_UR(URC_CB_CREATE(struct ur_exp_command_buffer_handle_t_, in_context, pCommandBufferDesc,
+                             &hDevice->cb_caps, hContext, &ocl_ddi, &cb));
     cb->context = hContext;
     cb->device = hDevice;
     ocl_rules(hContext, hDevice, &cb->core.rules);
@@ -150,53 +141,18 @@ ur_result_t ocl_command_buffer_create_exp(ur_context_handle_t hContext, ur_devic
     return UR_RESULT_SUCCESS;
 }
 
-ur_result_t ocl_command_buffer_retain_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
-    OCL_CHECK_HANDLE(hCommandBuffer, URC_KIND_COMMAND_BUFFER,
-                     UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
-    urc_user_retain(&hCommandBuffer->obj);
-    return UR_RESULT_SUCCESS;
+// OpenCL keeps a pending buffer alive until its runs end, so a release need not wait.
+URC_COMMAND_BUFFER_RETAIN_RELEASE(ocl, , cb_destroy)
+
+static ur_result_t cb_close(ur_exp_command_buffer_handle_t cb) {
+    cl_int err = cb->device->platform->ext.cb.finalize(cb->cl);
+    return err == CL_SUCCESS ? UR_RESULT_SUCCESS : ocl_fail(err, "clFinalizeCommandBufferKHR");
 }
 
-ur_result_t ocl_command_buffer_release_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
-    OCL_CHECK_HANDLE(hCommandBuffer, URC_KIND_COMMAND_BUFFER,
-                     UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
-    // OpenCL keeps a pending buffer alive until its runs end, so no wait is needed here.
-    switch (urc_user_release(&hCommandBuffer->obj)) {
-    case URC_RELEASE_REFUSED:
-        return urc_error_released(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP,
-                                  "urCommandBufferReleaseExp");
-    case URC_RELEASE_DESTROY:
-        cb_destroy(hCommandBuffer);
-        return UR_RESULT_SUCCESS;
-    default:
-        return UR_RESULT_SUCCESS;
-    }
-}
-
-ur_result_t ocl_command_buffer_finalize_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
-    OCL_CHECK_HANDLE(hCommandBuffer, URC_KIND_COMMAND_BUFFER,
-                     UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
-    OCL_TRY_UR(urc_cb_finalize_begin(&hCommandBuffer->core));
-    cl_int err = hCommandBuffer->device->platform->ext.cb.finalize(hCommandBuffer->cl);
-    return urc_cb_finalize_end(&hCommandBuffer->core,
-                               err == CL_SUCCESS ? UR_RESULT_SUCCESS
-                                                 : ocl_fail(err, "clFinalizeCommandBufferKHR"));
-}
-
-ur_result_t ocl_command_buffer_get_info_exp(ur_exp_command_buffer_handle_t hCommandBuffer,
-                                            ur_exp_command_buffer_info_t propName, size_t propSize,
-                                            void *pPropValue, size_t *pPropSizeRet) {
-    OCL_CHECK_HANDLE(hCommandBuffer, URC_KIND_COMMAND_BUFFER,
-                     UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
-    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    return urc_cb_get_info(&hCommandBuffer->core, urc_refcount(&hCommandBuffer->obj), propName,
-                           &out);
-}
+URC_COMMAND_BUFFER_FINALIZE_INFO(ocl, , cb_close)
 
 ur_result_t ocl_command_buffer_get_native_handle_exp(ur_exp_command_buffer_handle_t hCommandBuffer,
                                                      ur_native_handle_t *phNativeCommandBuffer) {
-    OCL_CHECK_HANDLE(hCommandBuffer, URC_KIND_COMMAND_BUFFER,
-                     UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
     *phNativeCommandBuffer = (ur_native_handle_t)hCommandBuffer->cl;
     return UR_RESULT_SUCCESS;
 }
@@ -217,7 +173,6 @@ typedef struct append_t {
 static ur_result_t append_begin(append_t *a, ur_exp_command_buffer_handle_t cb, uint32_t n,
                                 const ur_exp_command_buffer_sync_point_t *sync, bool want_command,
                                 uint32_t num_events, ur_event_handle_t *phEvent) {
-    OCL_CHECK_HANDLE(cb, URC_KIND_COMMAND_BUFFER, UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
     a->cb = cb;
     a->e = &cb->device->platform->ext.cb;
     a->num_sync = 0;
@@ -268,38 +223,25 @@ static ur_result_t check_mem(ur_exp_command_buffer_handle_t cb, ur_mem_handle_t 
     return UR_RESULT_SUCCESS;
 }
 
-static ur_result_t append_kernel(ur_exp_command_buffer_handle_t cb, ur_kernel_handle_t hKernel,
-                                 uint32_t workDim, const size_t *offset, const size_t *global,
-                                 const size_t *local, uint32_t numArgs,
-                                 const ur_exp_kernel_arg_properties_t *pArgs, bool set_args,
-                                 uint32_t numAlt, ur_kernel_handle_t *phAlt, uint32_t numSync,
-                                 const ur_exp_command_buffer_sync_point_t *pSync,
-                                 uint32_t numEvents, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-                                 ur_event_handle_t *phEvent,
-                                 ur_exp_command_buffer_command_handle_t *phCommand) {
-    OCL_CHECK_HANDLE(cb, URC_KIND_COMMAND_BUFFER, UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
-    OCL_CHECK_HANDLE(hKernel, URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
-    for (uint32_t i = 0; i < numAlt; ++i)
-        if (phAlt[i] != NULL)
-            OCL_CHECK_HANDLE(phAlt[i], URC_KIND_KERNEL, UR_RESULT_ERROR_INVALID_KERNEL);
+/// An OpenCL kernel belongs to one context, built for all its devices.
+static bool kernel_context(ur_exp_command_buffer_handle_t cb, ur_kernel_handle_t k,
+                           const void **context) {
+    (void)cb;
+    if (!ocl_is(k, URC_KIND_KERNEL))
+        return false;
+    *context = k->context;
+    return true;
+}
+
+static ur_result_t append_kernel(ur_exp_command_buffer_handle_t cb, const urc_append_kernel_t *k,
+                                 const urc_append_sync_t *s) {
     // Check the launch (and the kernels' contexts) once, into the command's snapshot.
-    const void *contexts_inline[8];
-    const void **contexts =
-        numAlt < 8 ? contexts_inline : (const void **)urc_calloc(numAlt + 1u, sizeof(void *));
-    if (contexts == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    contexts[0] = hKernel->context;
-    for (uint32_t i = 0; i < numAlt; ++i)
-        contexts[i + 1] = phAlt[i] != NULL ? phAlt[i]->context : NULL;
     urc_cb_command_t snapshot;
-    ur_result_t r = urc_cb_kernel_record(&snapshot, &cb->core, hKernel, workDim, offset, global,
-                                         local, numAlt, (const void *const *)phAlt, contexts);
-    if (contexts != contexts_inline)
-        free(contexts);
+    ur_result_t r = urc_append_kernel_record(&snapshot, &cb->core, cb, k, kernel_context);
     if (r != UR_RESULT_SUCCESS)
         return r;
     ur_exp_command_buffer_command_handle_t cmd = NULL;
-    if (phCommand != NULL && cb->core.updatable) {
+    if (s->out_command != NULL && cb->core.updatable) {
         cmd = URC_NEW(struct ur_exp_command_buffer_command_handle_t_);
         if (cmd == NULL) {
             urc_cb_command_fini(&snapshot);
@@ -307,16 +249,19 @@ static ur_result_t append_kernel(ur_exp_command_buffer_handle_t cb, ur_kernel_ha
         }
     }
     append_t a;
-    r = append_begin(&a, cb, numSync, pSync, phCommand != NULL, numEvents, phEvent);
+    r = append_begin(&a, cb, s->num_sync, s->sync, s->out_command != NULL, s->num_events,
+                     s->out_event);
     if (r != UR_RESULT_SUCCESS) {
         urc_cb_command_fini(&snapshot);
         free(cmd);
         return r;
     }
+    ur_kernel_handle_t kernel = k->kernel;
     // A kernel's compiled local size is used when none is given, as eager launches do.
+    const size_t *local = k->local;
     size_t compiled[3] = {0, 0, 0};
     if (local == NULL &&
-        clGetKernelWorkGroupInfo(hKernel->cl, cb->device->cl, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+        clGetKernelWorkGroupInfo(kernel->cl, cb->device->cl, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
                                  sizeof compiled, compiled, NULL) == CL_SUCCESS &&
         compiled[0] != 0)
         local = compiled;
@@ -328,14 +273,15 @@ static ur_result_t append_kernel(ur_exp_command_buffer_handle_t cb, ur_kernel_ha
     cl_mutable_command_khr mutable_cmd = NULL;
     // The arguments are captured when the command is recorded: set them and record under
     // the kernel's launch lock, as an eager launch does.
-    pthread_mutex_lock(&hKernel->launch_lock);
-    r = set_args ? ocl_kernel_set_args(hKernel, cb->device, numArgs, pArgs) : UR_RESULT_SUCCESS;
+    pthread_mutex_lock(&kernel->launch_lock);
+    r = k->with_args ? ocl_kernel_set_args(kernel, cb->device, k->num_args, k->args)
+                     : UR_RESULT_SUCCESS;
     cl_int err = CL_SUCCESS;
     if (r == UR_RESULT_SUCCESS)
-        err = a.e->ndrange(cb->cl, NULL, cb->core.updatable ? props : NULL, hKernel->cl, workDim,
-                           offset, global, local, a.num_sync, a.sync, &a.out,
+        err = a.e->ndrange(cb->cl, NULL, cb->core.updatable ? props : NULL, kernel->cl, k->work_dim,
+                           k->offset, k->global, local, a.num_sync, a.sync, &a.out,
                            cmd != NULL ? &mutable_cmd : NULL);
-    pthread_mutex_unlock(&hKernel->launch_lock);
+    pthread_mutex_unlock(&kernel->launch_lock);
     if (r != UR_RESULT_SUCCESS || err != CL_SUCCESS) {
         urc_cb_command_fini(&snapshot);
         free(cmd);
@@ -351,51 +297,20 @@ static ur_result_t append_kernel(ur_exp_command_buffer_handle_t cb, ur_kernel_ha
         // The snapshot's kernels stay valid as long as the command can switch to them.
         for (uint32_t i = 0; i < snapshot.k.num_alternatives; ++i)
             ocl_kernel_retain((ur_kernel_handle_t)snapshot.k.alternatives[i]);
-        *phCommand = cmd;
+        *s->out_command = cmd;
     } else {
         urc_cb_command_fini(&snapshot);
     }
-    return append_end(&a, CL_SUCCESS, "clCommandNDRangeKernelKHR", cmd, pSyncPoint);
+    return append_end(&a, CL_SUCCESS, "clCommandNDRangeKernelKHR", cmd, s->out_sync);
 }
 
-ur_result_t ocl_command_buffer_append_kernel_launch_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_kernel_handle_t hKernel, uint32_t workDim,
-    const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize,
-    uint32_t numKernelAlternatives, ur_kernel_handle_t *phKernelAlternatives,
-    uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList,
-    uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
-    ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
-    ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
-    return append_kernel(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize,
-                         pLocalWorkSize, 0, NULL, false, numKernelAlternatives,
-                         phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList,
-                         numEventsInWaitList, pSyncPoint, phEvent, phCommand);
-}
-
-ur_result_t ocl_command_buffer_append_kernel_launch_with_args_exp(
-    ur_exp_command_buffer_handle_t hCommandBuffer, ur_kernel_handle_t hKernel, uint32_t workDim,
-    const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize,
-    uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs, uint32_t numKernelAlternatives,
-    ur_kernel_handle_t *phKernelAlternatives, uint32_t numSyncPointsInWaitList,
-    const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
-    ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
-    (void)phEventWaitList;
-    return append_kernel(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize,
-                         pLocalWorkSize, numArgs, pArgs, true, numKernelAlternatives,
-                         phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList,
-                         numEventsInWaitList, pSyncPoint, phEvent, phCommand);
-}
+#define APPEND_KERNEL append_kernel
+#define PREFIX        ocl
+#include "queue/command_append_kernel.inc"
 
 /// The rule of the command's urEnqueue* twin (common/queue/command_rules.h), checked before
 /// the append begins.
-#define APPEND_RULE(cb, rule, ...)                                                                 \
-    do {                                                                                           \
-        OCL_CHECK_HANDLE((cb), URC_KIND_COMMAND_BUFFER,                                            \
-                         UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);                              \
-        OCL_TRY_UR(rule(&(cb)->core.rules, __VA_ARGS__));                                          \
-    } while (0)
+#define APPEND_RULE(cb, rule, ...) OCL_TRY_UR(rule(&(cb)->core.rules, __VA_ARGS__))
 
 /// The start of every append other than kernels: those commands cannot be updated, so a
 /// command handle is only checked for (an updatable buffer gets none).
@@ -448,8 +363,6 @@ ur_result_t ocl_command_buffer_append_mem_buffer_copy_exp(
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
     (void)phEventWaitList;
-    OCL_CHECK_HANDLE(hCommandBuffer, URC_KIND_COMMAND_BUFFER,
-                     UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
     OCL_TRY_UR(check_mem(hCommandBuffer, hSrcMem));
     OCL_TRY_UR(check_mem(hCommandBuffer, hDstMem));
     OCL_TRY_UR(urc_rule_buffer_range(hSrcMem->size, srcOffset, size));
@@ -470,8 +383,6 @@ ur_result_t ocl_command_buffer_append_mem_buffer_copy_rect_exp(
     ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
     ur_exp_command_buffer_command_handle_t *phCommand) {
     (void)phEventWaitList;
-    OCL_CHECK_HANDLE(hCommandBuffer, URC_KIND_COMMAND_BUFFER,
-                     UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
     OCL_TRY_UR(check_mem(hCommandBuffer, hSrcMem));
     OCL_TRY_UR(check_mem(hCommandBuffer, hDstMem));
     urc_rect_side_t side;
@@ -495,8 +406,6 @@ ur_result_t ocl_command_buffer_append_mem_buffer_fill_exp(
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
     (void)phEventWaitList;
-    OCL_CHECK_HANDLE(hCommandBuffer, URC_KIND_COMMAND_BUFFER,
-                     UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
     OCL_TRY_UR(check_mem(hCommandBuffer, hBuffer));
     OCL_TRY_UR(urc_rule_buffer_fill(hBuffer->size, offset, patternSize, size));
     append_t a;
@@ -572,9 +481,6 @@ ur_result_t ocl_enqueue_command_buffer_exp(ur_queue_handle_t hQueue,
                                            uint32_t numEventsInWaitList,
                                            const ur_event_handle_t *phEventWaitList,
                                            ur_event_handle_t *phEvent) {
-    OCL_CHECK_HANDLE(hQueue, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
-    OCL_CHECK_HANDLE(hCommandBuffer, URC_KIND_COMMAND_BUFFER,
-                     UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
     ur_exp_command_buffer_handle_t cb = hCommandBuffer;
     if (hQueue->context != cb->context || hQueue->device != cb->device)
         return urc_error_set(UR_RESULT_ERROR_INVALID_QUEUE, 0,
@@ -688,8 +594,6 @@ static ur_result_t make_config(const ur_exp_command_buffer_update_kernel_launch_
 ur_result_t ocl_command_buffer_update_kernel_launch_exp(
     ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numKernelUpdates,
     const ur_exp_command_buffer_update_kernel_launch_desc_t *pUpdateKernelLaunch) {
-    OCL_CHECK_HANDLE(hCommandBuffer, URC_KIND_COMMAND_BUFFER,
-                     UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
     urc_cb_t *core = &hCommandBuffer->core;
     OCL_TRY_UR(urc_cb_check_update_buffer(core));
     // Everything is checked before anything changes: an update applies whole or not at all.

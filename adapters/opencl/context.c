@@ -38,11 +38,7 @@ static void context_destroy(ur_context_handle_t c) {
     if (c->owns_native)
         clReleaseContext(c->cl);
     // Extended deleters run once the native context is gone, newest first.
-    for (ocl_deleter_t *d = c->deleters, *next; d != NULL; d = next) {
-        next = d->next;
-        d->fn(d->user_data);
-        free(d);
-    }
+    urc_deleters_run(&c->deleters);
     for (uint32_t i = 0; i < c->num_devices; ++i)
         ocl_device_release_internal(c->devices[i]);
     free(c->devices);
@@ -172,14 +168,5 @@ ur_result_t ocl_context_set_extended_deleter(ur_context_handle_t hContext,
                                              void *pUserData) {
     // Kept by the handle rather than clSetContextDestructorCallback (OpenCL 3.0), so it
     // works on every platform; it runs when the last reference to the handle goes.
-    ocl_deleter_t *d = URC_NEW(ocl_deleter_t);
-    if (d == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    d->fn = pfnDeleter;
-    d->user_data = pUserData;
-    pthread_mutex_lock(&hContext->lock);
-    d->next = hContext->deleters;
-    hContext->deleters = d;
-    pthread_mutex_unlock(&hContext->lock);
-    return UR_RESULT_SUCCESS;
+    return urc_deleter_add(&hContext->deleters, &hContext->lock, pfnDeleter, pUserData);
 }

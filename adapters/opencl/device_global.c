@@ -107,47 +107,38 @@ static ur_result_t transfer_failed(cl_int err, const char *what, const char *nam
     return ocl_fail(err, what);
 }
 
-ur_result_t ocl_enqueue_device_global_variable_write(
-    ur_queue_handle_t hQueue, ur_program_handle_t hProgram, const char *name, bool blockingWrite,
-    size_t count, size_t offset, const void *pSrc, uint32_t numEventsInWaitList,
-    const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {
+/// urEnqueueDeviceGlobalVariableWrite (`write`: from `host`) and ReadVariable.
+static ur_result_t global_transfer(bool write, ur_queue_handle_t hQueue,
+                                   ur_program_handle_t hProgram, const char *name, bool blocking,
+                                   size_t count, size_t offset, void *host,
+                                   uint32_t numEventsInWaitList,
+                                   const ur_event_handle_t *phEventWaitList,
+                                   ur_event_handle_t *phEvent) {
     const char *symbol = name;
     OCL_TRY_UR(prepare(hQueue, hProgram, name, count, offset, &symbol));
     ocl_wait_list_t wl;
     OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
-    cl_event ev = NULL;
-    cl_int err = hQueue->context->platform->ext.enqueue_write_global_variable(
-        hQueue->cl, hProgram->cl, symbol, blockingWrite, count, offset, pSrc, wl.count, wl.events,
-        phEvent != NULL ? &ev : NULL);
+    const ocl_ext_t *ext = &hQueue->context->platform->ext;
+    cl_event ev = NULL, *evp = phEvent != NULL ? &ev : NULL;
+    cl_int err =
+        write ? ext->enqueue_write_global_variable(hQueue->cl, hProgram->cl, symbol, blocking,
+                                                   count, offset, host, wl.count, wl.events, evp)
+              : ext->enqueue_read_global_variable(hQueue->cl, hProgram->cl, symbol, blocking, count,
+                                                  offset, host, wl.count, wl.events, evp);
     ocl_wait_list_fini(&wl);
     if (err != CL_SUCCESS)
-        return transfer_failed(err, "clEnqueueWriteGlobalVariableINTEL", name);
-    return ocl_assert_after_blocking(
-        hQueue, blockingWrite,
-        ocl_event_wrap(hQueue, UR_COMMAND_DEVICE_GLOBAL_VARIABLE_WRITE, ev, phEvent), phEvent);
+        return transfer_failed(
+            err, write ? "clEnqueueWriteGlobalVariableINTEL" : "clEnqueueReadGlobalVariableINTEL",
+            name);
+    return ocl_assert_after_blocking(hQueue, blocking,
+                                     ocl_event_wrap(hQueue,
+                                                    write ? UR_COMMAND_DEVICE_GLOBAL_VARIABLE_WRITE
+                                                          : UR_COMMAND_DEVICE_GLOBAL_VARIABLE_READ,
+                                                    ev, phEvent),
+                                     phEvent);
 }
 
-ur_result_t ocl_enqueue_device_global_variable_read(ur_queue_handle_t hQueue,
-                                                    ur_program_handle_t hProgram, const char *name,
-                                                    bool blockingRead, size_t count, size_t offset,
-                                                    void *pDst, uint32_t numEventsInWaitList,
-                                                    const ur_event_handle_t *phEventWaitList,
-                                                    ur_event_handle_t *phEvent) {
-    const char *symbol = name;
-    OCL_TRY_UR(prepare(hQueue, hProgram, name, count, offset, &symbol));
-    ocl_wait_list_t wl;
-    OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
-    cl_event ev = NULL;
-    cl_int err = hQueue->context->platform->ext.enqueue_read_global_variable(
-        hQueue->cl, hProgram->cl, symbol, blockingRead, count, offset, pDst, wl.count, wl.events,
-        phEvent != NULL ? &ev : NULL);
-    ocl_wait_list_fini(&wl);
-    if (err != CL_SUCCESS)
-        return transfer_failed(err, "clEnqueueReadGlobalVariableINTEL", name);
-    return ocl_assert_after_blocking(
-        hQueue, blockingRead,
-        ocl_event_wrap(hQueue, UR_COMMAND_DEVICE_GLOBAL_VARIABLE_READ, ev, phEvent), phEvent);
-}
+URC_DEVICE_GLOBAL_READ_WRITE(ocl, global_transfer)
 
 ur_result_t ocl_program_get_global_variable_pointer(ur_device_handle_t hDevice,
                                                     ur_program_handle_t hProgram,

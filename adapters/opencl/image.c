@@ -7,6 +7,18 @@
 #include "core/alloc.h"
 #include "ocl_internal.h"
 
+// A memory object's image description (NULL for a buffer) and its context.
+static const urc_image_t *image_of(ur_mem_handle_t m, const void **context) {
+    *context = m->context;
+    return m->is_image ? &m->image : NULL;
+}
+
+static const void *queue_context(ur_queue_handle_t q) {
+    return q->context;
+}
+
+URC_IMAGE_GET_INFO(ocl, image_of)
+
 static const cl_channel_order channel_orders[] = {
     [UR_IMAGE_CHANNEL_ORDER_A] = CL_A,
     [UR_IMAGE_CHANNEL_ORDER_R] = CL_R,
@@ -177,7 +189,7 @@ ur_result_t ocl_mem_image_create_with_native_handle(ur_native_handle_t hNativeMe
                                                     const ur_mem_native_properties_t *pProps,
                                                     ur_mem_handle_t *phMem) {
     urc_image_t img;
-    OCL_TRY_UR(urc_image_describe(&img, pImageFormat, pImageDesc, NULL));
+    OCL_TRY_UR(urc_image_describe_native(&img, hNativeMem, pImageFormat, pImageDesc));
     cl_mem cl = (cl_mem)hNativeMem;
     cl_context cl_ctx = NULL;
     cl_mem_object_type type = 0;
@@ -194,27 +206,14 @@ ur_result_t ocl_mem_image_create_with_native_handle(ur_native_handle_t hNativeMe
     return image_wrap(cl, hContext, owns, &img, phMem);
 }
 
-ur_result_t ocl_mem_image_get_info(ur_mem_handle_t hMemory, ur_image_info_t propName,
-                                   size_t propSize, void *pPropValue, size_t *pPropSizeRet) {
-    const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    return urc_image_info(&out, propName, hMemory->is_image ? &hMemory->image : NULL);
-}
-
 // ---- reads, writes and copies ------------------------------------------------------------------
-
-static ur_result_t check_queue_image(ur_queue_handle_t q, ur_mem_handle_t m) {
-    return urc_image_check_use(m->is_image ? &m->image : NULL, m->context, q->context);
-}
 
 // Reads and writes differ in the OpenCL call and the command; `host` is written only by reads.
 static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_t hImage,
                             bool blocking, ur_rect_offset_t origin, ur_rect_region_t region,
                             size_t row, size_t slice, void *host, uint32_t n,
                             const ur_event_handle_t *waits, ur_event_handle_t *phEvent) {
-    OCL_TRY_UR(check_queue_image(hQueue, hImage));
     const urc_image_t *img = &hImage->image;
-    OCL_TRY_UR(urc_image_check_region(img, origin, region));
-    OCL_TRY_UR(urc_image_host_pitches(img, &region, &row, &slice, NULL));
     // OpenCL refuses a slice pitch for images without slices.
     if (img->type == UR_MEM_TYPE_IMAGE1D || img->type == UR_MEM_TYPE_IMAGE2D)
         slice = 0;
@@ -243,18 +242,13 @@ static ur_result_t transfer(bool write, ur_queue_handle_t hQueue, ur_mem_handle_
     return ocl_assert_after_blocking(hQueue, blocking, res, phEvent);
 }
 
-URC_IMAGE_READ_WRITE(ocl, transfer)
+URC_IMAGE_READ_WRITE(ocl, image_of, queue_context, transfer)
 
-ur_result_t ocl_enqueue_mem_image_copy(ur_queue_handle_t hQueue, ur_mem_handle_t hImageSrc,
-                                       ur_mem_handle_t hImageDst, ur_rect_offset_t srcOrigin,
-                                       ur_rect_offset_t dstOrigin, ur_rect_region_t region,
-                                       uint32_t numEventsInWaitList,
-                                       const ur_event_handle_t *phEventWaitList,
-                                       ur_event_handle_t *phEvent) {
-    OCL_TRY_UR(check_queue_image(hQueue, hImageSrc));
-    OCL_TRY_UR(check_queue_image(hQueue, hImageDst));
-    OCL_TRY_UR(
-        urc_image_check_copy(&hImageSrc->image, &hImageDst->image, srcOrigin, dstOrigin, region));
+static ur_result_t copy(ur_queue_handle_t hQueue, ur_mem_handle_t hImageSrc,
+                        ur_mem_handle_t hImageDst, ur_rect_offset_t srcOrigin,
+                        ur_rect_offset_t dstOrigin, ur_rect_region_t region,
+                        uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,
+                        ur_event_handle_t *phEvent) {
     const size_t so[3] = {srcOrigin.x, srcOrigin.y, srcOrigin.z};
     const size_t dso[3] = {dstOrigin.x, dstOrigin.y, dstOrigin.z};
     const size_t r[3] = {region.width, region.height, region.depth};
@@ -266,3 +260,5 @@ ur_result_t ocl_enqueue_mem_image_copy(ur_queue_handle_t hQueue, ur_mem_handle_t
     return ocl_enqueue_done(err, "clEnqueueCopyImage", &wl, hQueue, UR_COMMAND_MEM_IMAGE_COPY, ev,
                             phEvent);
 }
+
+URC_IMAGE_COPY(ocl, image_of, queue_context, copy)

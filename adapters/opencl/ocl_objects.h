@@ -17,6 +17,7 @@
 #include "image/image.h"
 #include "env/log.h"
 #include "core/object.h"
+#include "core/deleters.h"
 #include "program/props.h"
 #include "queue/queue_registry.h"
 #include "program/requirements.h"
@@ -115,12 +116,6 @@ struct ur_device_handle_t_ {
 };
 
 /// A callback from urContextSetExtendedDeleter, run when the context is destroyed.
-typedef struct ocl_deleter_t {
-    ur_context_extended_deleter_t fn;
-    void *user_data;
-    struct ocl_deleter_t *next;
-} ocl_deleter_t;
-
 struct ur_context_handle_t_ {
     urc_object_t obj;
     cl_context cl;
@@ -129,7 +124,7 @@ struct ur_context_handle_t_ {
     ur_device_handle_t *devices; // each retained
     bool owns_native;
     pthread_mutex_t lock; // guards deleters
-    ocl_deleter_t *deleters;
+    urc_deleter_t *deleters;
 };
 
 /// A launch of an assert-using kernel whose fallback record is still to be read (assert.c).

@@ -281,12 +281,7 @@ ur_result_t ocl_platform_get_info(ur_platform_handle_t hPlatform, ur_platform_in
     return result;
 }
 
-ur_result_t ocl_platform_get_api_version(ur_platform_handle_t hPlatform,
-                                         ur_api_version_t *pVersion) {
-    (void)hPlatform; // checked by the generated wrapper
-    *pVersion = UR_API_VERSION_CURRENT;
-    return UR_RESULT_SUCCESS;
-}
+URC_PLATFORM_GET_API_VERSION(ocl)
 
 ur_result_t ocl_platform_get_native_handle(ur_platform_handle_t hPlatform,
                                            ur_native_handle_t *phNativePlatform) {
@@ -310,29 +305,16 @@ ur_result_t ocl_platform_create_with_native_handle(ur_native_handle_t hNativePla
                          "no OpenCL platform with native handle %p", (void *)hNativePlatform);
 }
 
-ur_result_t ocl_platform_get_backend_option(ur_platform_handle_t hPlatform,
-                                            const char *pFrontendOption,
-                                            const char **ppPlatformOption) {
-    (void)hPlatform; // checked by the generated wrapper
-    // The translations of UR's OpenCL adapter for the options SYCL passes.
-    static const struct {
-        const char *frontend, *backend;
-    } options[] = {
-        {"", ""},
-        {"-O0", "-cl-opt-disable"},
-        {"-O1", ""},
-        {"-O2", ""},
-        {"-O3", ""},
-        {"-ftarget-compile-fast", "-igc_opts 'PartitionUnit=1,SubroutineThreshold=50000'"},
-        {"-foffload-fp32-prec-div", "-cl-fp32-correctly-rounded-divide-sqrt"},
-        {"-foffload-fp32-prec-sqrt", "-cl-fp32-correctly-rounded-divide-sqrt"},
-    };
-    for (size_t i = 0; i < sizeof options / sizeof options[0]; ++i) {
-        if (strcmp(pFrontendOption, options[i].frontend) == 0) {
-            *ppPlatformOption = options[i].backend;
-            return UR_RESULT_SUCCESS;
-        }
-    }
-    return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "unknown frontend option '%s'",
-                         pFrontendOption);
-}
+// The translations of UR's OpenCL adapter for the options SYCL passes.
+static const urc_backend_option_t backend_options[] = {
+    {"", ""},
+    {"-O0", "-cl-opt-disable"},
+    {"-O1", ""},
+    {"-O2", ""},
+    {"-O3", ""},
+    {"-ftarget-compile-fast", "-igc_opts 'PartitionUnit=1,SubroutineThreshold=50000'"},
+    {"-foffload-fp32-prec-div", "-cl-fp32-correctly-rounded-divide-sqrt"},
+    {"-foffload-fp32-prec-sqrt", "-cl-fp32-correctly-rounded-divide-sqrt"},
+};
+
+URC_PLATFORM_GET_BACKEND_OPTION(ocl, backend_options)

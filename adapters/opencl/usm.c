@@ -170,21 +170,17 @@ static bool record_add(record_t r) {
     return false;
 }
 
+static bool record_of_context(const void *entry, const void *ctx) {
+    return ((const record_t *)entry)->ctx == ctx;
+}
+
 void ocl_usm_context_destroyed(ur_context_handle_t ctx) {
     // The runtime frees what is left of the context's memory with it.
     for (size_t s = 0; s < RECORD_SHARDS; ++s) {
         struct record_shard_t *sh = shard_of((const void *)(s << 6));
         pthread_mutex_lock(&sh->lock);
-        for (size_t i = 0; i < sh->count;)
-            if (sh->items[i].ctx == ctx)
-                sh->items[i] = sh->items[--sh->count];
-            else
-                ++i;
-        if (sh->count == 0) {
-            free(sh->items);
-            sh->items = NULL;
-            sh->cap = 0;
-        }
+        sh->items = urc_array_remove_if(sh->items, &sh->count, &sh->cap, sizeof *sh->items,
+                                        record_of_context, ctx);
         pthread_mutex_unlock(&sh->lock);
     }
 }

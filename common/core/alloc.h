@@ -4,6 +4,7 @@
 #ifndef URC_COMMON_CORE_ALLOC_H
 #define URC_COMMON_CORE_ALLOC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,5 +38,30 @@ static inline char *urc_strdup(const char *s) {
         free(p);                                                                                   \
         (p) = NULL;                                                                                \
     } while (0)
+
+/// Removes from the array `items` (`*count` entries of `size` bytes, room for `*capacity`) every
+/// entry that `drop(entry, arg)` picks, moving the last entry into each hole (order is not
+/// kept). An array left empty is freed and `*capacity` becomes 0, so a table keeps nothing
+/// while it records nothing. Answers the array, NULL once freed.
+static inline void *urc_array_remove_if(void *items, size_t *count, size_t *capacity, size_t size,
+                                        bool (*drop)(const void *entry, const void *arg),
+                                        const void *arg) {
+    unsigned char *a = items;
+    for (size_t i = 0; i < *count;) {
+        if (drop(a + i * size, arg)) {
+            --*count;
+            if (i != *count)
+                memcpy(a + i * size, a + *count * size, size);
+        } else {
+            ++i;
+        }
+    }
+    if (*count == 0) {
+        free(items);
+        *capacity = 0;
+        return NULL;
+    }
+    return items;
+}
 
 #endif // URC_COMMON_CORE_ALLOC_H

@@ -40,3 +40,11 @@ ur_result_t urc_error_wrong_handle(ur_result_t result, const char *entry_point, 
     return urc_error_set(result, 0, "%s: %s is not a handle of the kind it names from this adapter",
                          entry_point, param);
 }
+
+const char *urc_code_name(const urc_code_name_t *table, size_t count, int64_t code,
+                          const char *unknown) {
+    for (size_t i = 0; i < count; ++i)
+        if (table[i].code == code)
+            return table[i].name;
+    return unknown;
+}

@@ -4,6 +4,7 @@
 #ifndef URC_COMMON_CORE_ERROR_H
 #define URC_COMMON_CORE_ERROR_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ur_api.h"
@@ -26,5 +27,27 @@ ur_result_t urc_error_released(ur_result_t result, const char *entry_point);
 /// The answer of the generated handle checks: `param` of `entry_point` is not a handle of the
 /// kind it names, or was made by another adapter.
 ur_result_t urc_error_wrong_handle(ur_result_t result, const char *entry_point, const char *param);
+
+/// A native result code and its spelling: one entry of an adapter's table of code names.
+typedef struct urc_code_name_t {
+    int64_t code;
+    const char *name;
+} urc_code_name_t;
+
+/// A table entry for `code`, named as it is spelled.
+#define URC_CODE_NAME(code)                                                                        \
+    { (int64_t)(code), #code }
+
+/// The name of `code` in `table` (`count` entries), or `unknown` when the table lacks it.
+const char *urc_code_name(const urc_code_name_t *table, size_t count, int64_t code,
+                          const char *unknown);
+
+/// Defines `const char *fn(type code)`: the name of `code` among the URC_CODE_NAME entries that
+/// follow, or `unknown`.
+#define URC_CODE_NAMES(fn, type, unknown, ...)                                                     \
+    const char *fn(type code) {                                                                    \
+        static const urc_code_name_t names[] = {__VA_ARGS__};                                      \
+        return urc_code_name(names, sizeof names / sizeof *names, (int64_t)code, unknown);         \
+    }
 
 #endif // URC_COMMON_CORE_ERROR_H

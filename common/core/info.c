@@ -93,3 +93,15 @@ ur_result_t urc_info_mem(const urc_info_t *out, ur_mem_info_t propName, size_t s
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
     }
 }
+
+ur_result_t urc_backend_option(const urc_backend_option_t *table, size_t count,
+                               const char *frontend, const char **backend) {
+    for (size_t i = 0; i < count; ++i) {
+        if (strcmp(frontend, table[i].frontend) == 0) {
+            *backend = table[i].backend;
+            return UR_RESULT_SUCCESS;
+        }
+    }
+    return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "unknown frontend option '%s'",
+                         frontend);
+}

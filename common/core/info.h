@@ -71,10 +71,52 @@ static inline ur_result_t urc_info_string(const urc_info_t *out, const char *s) 
 ur_result_t urc_info_adapter(const urc_info_t *out, ur_adapter_info_t propName,
                              ur_backend_t backend, uint32_t refcount);
 
+/// urPlatformGetApiVersion of adapter `prefix`: the version of UR that urc implements.
+#define URC_PLATFORM_GET_API_VERSION(prefix)                                                       \
+    ur_result_t prefix##_platform_get_api_version(ur_platform_handle_t hPlatform,                  \
+                                                  ur_api_version_t *pVersion) {                    \
+        (void)hPlatform;                                                                           \
+        *pVersion = UR_API_VERSION_CURRENT;                                                        \
+        return UR_RESULT_SUCCESS;                                                                  \
+    }
+
+/// One translation of a front-end (SYCL) option into the backend's; "" drops it.
+typedef struct urc_backend_option_t {
+    const char *frontend;
+    const char *backend;
+} urc_backend_option_t;
+
+/// urPlatformGetBackendOption from an adapter's translations (`count` of them): an option
+/// missing from `table` is INVALID_VALUE.
+ur_result_t urc_backend_option(const urc_backend_option_t *table, size_t count,
+                               const char *frontend, const char **backend);
+
+/// urPlatformGetBackendOption of adapter `prefix`, whose translations are the array `table`.
+#define URC_PLATFORM_GET_BACKEND_OPTION(prefix, table)                                             \
+    ur_result_t prefix##_platform_get_backend_option(ur_platform_handle_t hPlatform,               \
+                                                     const char *pFrontendOption,                  \
+                                                     const char **ppPlatformOption) {              \
+        (void)hPlatform;                                                                           \
+        return urc_backend_option(table, sizeof table / sizeof *table, pFrontendOption,            \
+                                  ppPlatformOption);                                               \
+    }
+
 /// urContextGetInfo, which every adapter answers from the same facts: its devices, its
 /// reference count, and whether urEnqueueUSMMemcpy2D/Fill2D work there.
 ur_result_t urc_info_context(const urc_info_t *out, ur_context_info_t propName, uint32_t ndevices,
                              const ur_device_handle_t *devices, uint32_t refcount, bool usm_2d);
+
+/// urContextGetInfo of adapter `prefix` whose contexts `object(h)` keep `ndevices`, `devices`
+/// and the header `obj`, and where the 2D USM operations always work.
+#define URC_CONTEXT_GET_INFO(prefix, object)                                                       \
+    ur_result_t prefix##_context_get_info(ur_context_handle_t hContext,                            \
+                                          ur_context_info_t propName, size_t propSize,             \
+                                          void *pPropValue, size_t *pPropSizeRet) {                \
+        const urc_info_t out = {propSize, pPropValue, pPropSizeRet};                               \
+        return urc_info_context(&out, propName, object(hContext)->ndevices,                        \
+                                (ur_device_handle_t *)object(hContext)->devices,                   \
+                                urc_refcount(&object(hContext)->obj), true);                       \
+    }
 
 /// urQueueGetInfo's queries that every adapter answers from the same facts: CONTEXT, DEVICE,
 /// FLAGS and REFERENCE_COUNT. The adapter answers the others (EMPTY, DEVICE_DEFAULT, SIZE)

@@ -1536,17 +1536,17 @@ static ur_result_t UR_APICALL released_command_buffer_create_exp(ur_context_hand
 
 static ur_result_t UR_APICALL released_command_buffer_retain_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
     (void)hCommandBuffer;
-    return urc_released_call("urCommandBufferRetainExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferRetainExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_release_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
     (void)hCommandBuffer;
-    return urc_released_call("urCommandBufferReleaseExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferReleaseExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_finalize_exp(ur_exp_command_buffer_handle_t hCommandBuffer) {
     (void)hCommandBuffer;
-    return urc_released_call("urCommandBufferFinalizeExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferFinalizeExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_append_kernel_launch_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_kernel_handle_t hKernel, uint32_t workDim, const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize, uint32_t numKernelAlternatives, ur_kernel_handle_t *phKernelAlternatives, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
@@ -1565,7 +1565,7 @@ static ur_result_t UR_APICALL released_command_buffer_append_kernel_launch_exp(u
     (void)pSyncPoint;
     (void)phEvent;
     (void)phCommand;
-    return urc_released_call("urCommandBufferAppendKernelLaunchExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferAppendKernelLaunchExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_append_kernel_launch_with_args_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_kernel_handle_t hKernel, uint32_t workDim, const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize, uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs, uint32_t numKernelAlternatives, ur_kernel_handle_t *phKernelAlternatives, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
@@ -1586,7 +1586,7 @@ static ur_result_t UR_APICALL released_command_buffer_append_kernel_launch_with_
     (void)pSyncPoint;
     (void)phEvent;
     (void)phCommand;
-    return urc_released_call("urCommandBufferAppendKernelLaunchWithArgsExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferAppendKernelLaunchWithArgsExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_append_usm_memcpy_exp(ur_exp_command_buffer_handle_t hCommandBuffer, void *pDst, const void *pSrc, size_t size, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
@@ -1601,7 +1601,7 @@ static ur_result_t UR_APICALL released_command_buffer_append_usm_memcpy_exp(ur_e
     (void)pSyncPoint;
     (void)phEvent;
     (void)phCommand;
-    return urc_released_call("urCommandBufferAppendUSMMemcpyExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferAppendUSMMemcpyExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_append_usm_fill_exp(ur_exp_command_buffer_handle_t hCommandBuffer, void *pMemory, const void *pPattern, size_t patternSize, size_t size, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
@@ -1617,7 +1617,7 @@ static ur_result_t UR_APICALL released_command_buffer_append_usm_fill_exp(ur_exp
     (void)pSyncPoint;
     (void)phEvent;
     (void)phCommand;
-    return urc_released_call("urCommandBufferAppendUSMFillExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferAppendUSMFillExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_append_mem_buffer_copy_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hSrcMem, ur_mem_handle_t hDstMem, size_t srcOffset, size_t dstOffset, size_t size, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
@@ -1634,7 +1634,7 @@ static ur_result_t UR_APICALL released_command_buffer_append_mem_buffer_copy_exp
     (void)pSyncPoint;
     (void)phEvent;
     (void)phCommand;
-    return urc_released_call("urCommandBufferAppendMemBufferCopyExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferAppendMemBufferCopyExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_append_mem_buffer_write_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, size_t offset, size_t size, const void *pSrc, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
@@ -1650,7 +1650,7 @@ static ur_result_t UR_APICALL released_command_buffer_append_mem_buffer_write_ex
     (void)pSyncPoint;
     (void)phEvent;
     (void)phCommand;
-    return urc_released_call("urCommandBufferAppendMemBufferWriteExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferAppendMemBufferWriteExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_append_mem_buffer_read_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, size_t offset, size_t size, void *pDst, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
@@ -1666,7 +1666,7 @@ static ur_result_t UR_APICALL released_command_buffer_append_mem_buffer_read_exp
     (void)pSyncPoint;
     (void)phEvent;
     (void)phCommand;
-    return urc_released_call("urCommandBufferAppendMemBufferReadExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferAppendMemBufferReadExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_append_mem_buffer_copy_rect_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hSrcMem, ur_mem_handle_t hDstMem, ur_rect_offset_t srcOrigin, ur_rect_offset_t dstOrigin, ur_rect_region_t region, size_t srcRowPitch, size_t srcSlicePitch, size_t dstRowPitch, size_t dstSlicePitch, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
@@ -1687,7 +1687,7 @@ static ur_result_t UR_APICALL released_command_buffer_append_mem_buffer_copy_rec
     (void)pSyncPoint;
     (void)phEvent;
     (void)phCommand;
-    return urc_released_call("urCommandBufferAppendMemBufferCopyRectExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferAppendMemBufferCopyRectExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_append_mem_buffer_write_rect_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region, size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch, void *pSrc, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
@@ -1708,7 +1708,7 @@ static ur_result_t UR_APICALL released_command_buffer_append_mem_buffer_write_re
     (void)pSyncPoint;
     (void)phEvent;
     (void)phCommand;
-    return urc_released_call("urCommandBufferAppendMemBufferWriteRectExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferAppendMemBufferWriteRectExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_append_mem_buffer_read_rect_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, ur_rect_offset_t bufferOffset, ur_rect_offset_t hostOffset, ur_rect_region_t region, size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch, size_t hostSlicePitch, void *pDst, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
@@ -1729,7 +1729,7 @@ static ur_result_t UR_APICALL released_command_buffer_append_mem_buffer_read_rec
     (void)pSyncPoint;
     (void)phEvent;
     (void)phCommand;
-    return urc_released_call("urCommandBufferAppendMemBufferReadRectExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferAppendMemBufferReadRectExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_append_mem_buffer_fill_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_mem_handle_t hBuffer, const void *pPattern, size_t patternSize, size_t offset, size_t size, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
@@ -1746,7 +1746,7 @@ static ur_result_t UR_APICALL released_command_buffer_append_mem_buffer_fill_exp
     (void)pSyncPoint;
     (void)phEvent;
     (void)phCommand;
-    return urc_released_call("urCommandBufferAppendMemBufferFillExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferAppendMemBufferFillExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_append_usm_prefetch_exp(ur_exp_command_buffer_handle_t hCommandBuffer, const void *pMemory, size_t size, ur_usm_migration_flags_t flags, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
@@ -1761,7 +1761,7 @@ static ur_result_t UR_APICALL released_command_buffer_append_usm_prefetch_exp(ur
     (void)pSyncPoint;
     (void)phEvent;
     (void)phCommand;
-    return urc_released_call("urCommandBufferAppendUSMPrefetchExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferAppendUSMPrefetchExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_append_usm_advise_exp(ur_exp_command_buffer_handle_t hCommandBuffer, const void *pMemory, size_t size, ur_usm_advice_flags_t advice, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
@@ -1776,7 +1776,7 @@ static ur_result_t UR_APICALL released_command_buffer_append_usm_advise_exp(ur_e
     (void)pSyncPoint;
     (void)phEvent;
     (void)phCommand;
-    return urc_released_call("urCommandBufferAppendUSMAdviseExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferAppendUSMAdviseExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_append_native_command_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_exp_command_buffer_native_command_function_t pfnNativeCommand, void *pData, ur_exp_command_buffer_handle_t hChildCommandBuffer, uint32_t numSyncPointsInWaitList, const ur_exp_command_buffer_sync_point_t *pSyncPointWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint) {
@@ -1787,14 +1787,14 @@ static ur_result_t UR_APICALL released_command_buffer_append_native_command_exp(
     (void)numSyncPointsInWaitList;
     (void)pSyncPointWaitList;
     (void)pSyncPoint;
-    return urc_released_call("urCommandBufferAppendNativeCommandExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferAppendNativeCommandExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_update_kernel_launch_exp(ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numKernelUpdates, const ur_exp_command_buffer_update_kernel_launch_desc_t *pUpdateKernelLaunch) {
     (void)hCommandBuffer;
     (void)numKernelUpdates;
     (void)pUpdateKernelLaunch;
-    return urc_released_call("urCommandBufferUpdateKernelLaunchExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferUpdateKernelLaunchExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_update_signal_event_exp(ur_exp_command_buffer_command_handle_t hCommand, ur_event_handle_t *phSignalEvent) {
@@ -1816,13 +1816,13 @@ static ur_result_t UR_APICALL released_command_buffer_get_info_exp(ur_exp_comman
     (void)propSize;
     (void)pPropValue;
     (void)pPropSizeRet;
-    return urc_released_call("urCommandBufferGetInfoExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferGetInfoExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_command_buffer_get_native_handle_exp(ur_exp_command_buffer_handle_t hCommandBuffer, ur_native_handle_t *phNativeCommandBuffer) {
     (void)hCommandBuffer;
     (void)phNativeCommandBuffer;
-    return urc_released_call("urCommandBufferGetNativeHandleExp", UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    return urc_released_call("urCommandBufferGetNativeHandleExp", UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
 }
 
 static ur_result_t UR_APICALL released_graph_create_exp(ur_context_handle_t hContext, ur_exp_graph_handle_t *phGraph) {

@@ -1321,6 +1321,8 @@ ur_result_t UR_APICALL urc_unsupported_enqueue_command_buffer_exp(ur_queue_handl
         return result;
     if (!urc_is_kind_or_null(hQueue, URC_KIND_QUEUE))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueCommandBufferExp", "hQueue");
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urEnqueueCommandBufferExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_kind_or_null(phEventWaitList[i], URC_KIND_EVENT))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueCommandBufferExp", "phEventWaitList");
@@ -1872,6 +1874,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_retain_exp(ur_exp_command_
     ur_result_t result = urc_check_command_buffer_retain_exp(hCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferRetainExp", "hCommandBuffer");
     return UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
 
@@ -1879,6 +1883,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_release_exp(ur_exp_command
     ur_result_t result = urc_check_command_buffer_release_exp(hCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferReleaseExp", "hCommandBuffer");
     return UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
 
@@ -1886,6 +1892,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_finalize_exp(ur_exp_comman
     ur_result_t result = urc_check_command_buffer_finalize_exp(hCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferFinalizeExp", "hCommandBuffer");
     return UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
 
@@ -1893,6 +1901,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_append_kernel_launch_exp(u
     ur_result_t result = urc_check_command_buffer_append_kernel_launch_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendKernelLaunchExp", "hCommandBuffer");
     if (!urc_is_kind_or_null(hKernel, URC_KIND_KERNEL))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchExp", "hKernel");
     for (size_t i = 0; phKernelAlternatives != NULL && i < (size_t)(numKernelAlternatives); ++i)
@@ -1908,6 +1918,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_append_kernel_launch_with_
     ur_result_t result = urc_check_command_buffer_append_kernel_launch_with_args_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendKernelLaunchWithArgsExp", "hCommandBuffer");
     if (!urc_is_kind_or_null(hKernel, URC_KIND_KERNEL))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchWithArgsExp", "hKernel");
     for (size_t i = 0; phKernelAlternatives != NULL && i < (size_t)(numKernelAlternatives); ++i)
@@ -1923,6 +1935,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_append_usm_memcpy_exp(ur_e
     ur_result_t result = urc_check_command_buffer_append_usm_memcpy_exp(hCommandBuffer, pDst, pSrc, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendUSMMemcpyExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_kind_or_null(phEventWaitList[i], URC_KIND_EVENT))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMMemcpyExp", "phEventWaitList");
@@ -1933,6 +1947,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_append_usm_fill_exp(ur_exp
     ur_result_t result = urc_check_command_buffer_append_usm_fill_exp(hCommandBuffer, pMemory, pPattern, patternSize, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendUSMFillExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_kind_or_null(phEventWaitList[i], URC_KIND_EVENT))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMFillExp", "phEventWaitList");
@@ -1943,6 +1959,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_append_mem_buffer_copy_exp
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_copy_exp(hCommandBuffer, hSrcMem, hDstMem, srcOffset, dstOffset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferCopyExp", "hCommandBuffer");
     if (!urc_is_kind_or_null(hSrcMem, URC_KIND_MEM))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyExp", "hSrcMem");
     if (!urc_is_kind_or_null(hDstMem, URC_KIND_MEM))
@@ -1957,6 +1975,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_append_mem_buffer_write_ex
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_write_exp(hCommandBuffer, hBuffer, offset, size, pSrc, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferWriteExp", "hCommandBuffer");
     if (!urc_is_kind_or_null(hBuffer, URC_KIND_MEM))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferWriteExp", "hBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
@@ -1969,6 +1989,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_append_mem_buffer_read_exp
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_read_exp(hCommandBuffer, hBuffer, offset, size, pDst, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferReadExp", "hCommandBuffer");
     if (!urc_is_kind_or_null(hBuffer, URC_KIND_MEM))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferReadExp", "hBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
@@ -1981,6 +2003,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_append_mem_buffer_copy_rec
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_copy_rect_exp(hCommandBuffer, hSrcMem, hDstMem, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferCopyRectExp", "hCommandBuffer");
     if (!urc_is_kind_or_null(hSrcMem, URC_KIND_MEM))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyRectExp", "hSrcMem");
     if (!urc_is_kind_or_null(hDstMem, URC_KIND_MEM))
@@ -1995,6 +2019,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_append_mem_buffer_write_re
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_write_rect_exp(hCommandBuffer, hBuffer, bufferOffset, hostOffset, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferWriteRectExp", "hCommandBuffer");
     if (!urc_is_kind_or_null(hBuffer, URC_KIND_MEM))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferWriteRectExp", "hBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
@@ -2007,6 +2033,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_append_mem_buffer_read_rec
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_read_rect_exp(hCommandBuffer, hBuffer, bufferOffset, hostOffset, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferReadRectExp", "hCommandBuffer");
     if (!urc_is_kind_or_null(hBuffer, URC_KIND_MEM))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferReadRectExp", "hBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
@@ -2019,6 +2047,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_append_mem_buffer_fill_exp
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_fill_exp(hCommandBuffer, hBuffer, pPattern, patternSize, offset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferFillExp", "hCommandBuffer");
     if (!urc_is_kind_or_null(hBuffer, URC_KIND_MEM))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferFillExp", "hBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
@@ -2031,6 +2061,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_append_usm_prefetch_exp(ur
     ur_result_t result = urc_check_command_buffer_append_usm_prefetch_exp(hCommandBuffer, pMemory, size, flags, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendUSMPrefetchExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_kind_or_null(phEventWaitList[i], URC_KIND_EVENT))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMPrefetchExp", "phEventWaitList");
@@ -2041,6 +2073,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_append_usm_advise_exp(ur_e
     ur_result_t result = urc_check_command_buffer_append_usm_advise_exp(hCommandBuffer, pMemory, size, advice, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendUSMAdviseExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_kind_or_null(phEventWaitList[i], URC_KIND_EVENT))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMAdviseExp", "phEventWaitList");
@@ -2051,6 +2085,10 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_append_native_command_exp(
     ur_result_t result = urc_check_command_buffer_append_native_command_exp(hCommandBuffer, pfnNativeCommand, pData, hChildCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendNativeCommandExp", "hCommandBuffer");
+    if (!urc_is_kind_or_null(hChildCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendNativeCommandExp", "hChildCommandBuffer");
     return UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
 
@@ -2058,6 +2096,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_update_kernel_launch_exp(u
     ur_result_t result = urc_check_command_buffer_update_kernel_launch_exp(hCommandBuffer, numKernelUpdates, pUpdateKernelLaunch);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferUpdateKernelLaunchExp", "hCommandBuffer");
     return UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
 
@@ -2082,6 +2122,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_get_info_exp(ur_exp_comman
     ur_result_t result = urc_check_command_buffer_get_info_exp(hCommandBuffer, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferGetInfoExp", "hCommandBuffer");
     return UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
 
@@ -2089,6 +2131,8 @@ ur_result_t UR_APICALL urc_unsupported_command_buffer_get_native_handle_exp(ur_e
     ur_result_t result = urc_check_command_buffer_get_native_handle_exp(hCommandBuffer, phNativeCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_kind_or_null(hCommandBuffer, URC_KIND_COMMAND_BUFFER))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferGetNativeHandleExp", "hCommandBuffer");
     return UR_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
 

@@ -309,6 +309,26 @@ ur_result_t urc_image_check_copy_use(const urc_image_t *src, const void *src_con
     return res;
 }
 
+ur_result_t urc_image_describe_native(urc_image_t *img, ur_native_handle_t native,
+                                      const ur_image_format_t *format,
+                                      const ur_image_desc_t *desc) {
+    if (native == 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "the native image is 0");
+    return urc_image_describe(img, format, desc, NULL);
+}
+
+ur_result_t urc_image_check_transfer(const urc_image_t *img, const void *mem_context,
+                                     const void *queue_context, ur_rect_offset_t origin,
+                                     ur_rect_region_t region, size_t *row_pitch,
+                                     size_t *slice_pitch) {
+    ur_result_t res = urc_image_check_use(img, mem_context, queue_context);
+    if (res == UR_RESULT_SUCCESS)
+        res = urc_image_check_region(img, origin, region);
+    if (res == UR_RESULT_SUCCESS)
+        res = urc_image_host_pitches(img, &region, row_pitch, slice_pitch, NULL);
+    return res;
+}
+
 ur_result_t urc_image_info(const urc_info_t *out, ur_image_info_t prop, const urc_image_t *img) {
     if (img == NULL)
         return not_an_image();

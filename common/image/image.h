@@ -52,6 +52,11 @@ ur_result_t urc_image_check_format(const ur_image_format_t *format);
 ur_result_t urc_image_describe(urc_image_t *img, const ur_image_format_t *format,
                                const ur_image_desc_t *desc, const void *host);
 
+/// The checks of urMemImageCreateWithNativeHandle before the adapter looks at the native
+/// handle: 0 is INVALID_NULL_HANDLE, then urc_image_describe (without device limits).
+ur_result_t urc_image_describe_native(urc_image_t *img, ur_native_handle_t native,
+                                      const ur_image_format_t *format, const ur_image_desc_t *desc);
+
 /// A device's image limits (0: no limit known).
 typedef struct urc_image_limits_t {
     size_t max_1d_width; // also the width of 1D arrays; 0 means the 2D width
@@ -91,21 +96,72 @@ ur_result_t urc_image_check_copy_use(const urc_image_t *src, const void *src_con
                                      const void *queue_context, ur_rect_offset_t src_origin,
                                      ur_rect_offset_t dst_origin, ur_rect_region_t region);
 
-/// One image read or write entry point `name`, forwarded to `transfer(write, <its arguments>)`.
-#define URC_IMAGE_TRANSFER_ENTRY(name, transfer, write, blocking, host)                            \
+/// The checks of an image read or write: the memory is an image of the queue's context
+/// (urc_image_check_use), the box lies inside it (urc_image_check_region), and the host
+/// pitches fit (urc_image_host_pitches, which makes 0 pitches explicit).
+ur_result_t urc_image_check_transfer(const urc_image_t *img, const void *mem_context,
+                                     const void *queue_context, ur_rect_offset_t origin,
+                                     ur_rect_region_t region, size_t *row_pitch,
+                                     size_t *slice_pitch);
+
+/// One image read or write entry point `name`: the checks of urc_image_check_transfer, then
+/// `transfer(write, <its arguments, the pitches made explicit>)`. `image_of(hMem, &context)` is
+/// the memory's image (NULL for a buffer) and sets its context; `queue_context(hQueue)` is the
+/// queue's context.
+#define URC_IMAGE_TRANSFER_ENTRY(name, image_of, queue_context, transfer, write, blocking, host)   \
     ur_result_t name(ur_queue_handle_t hQueue, ur_mem_handle_t hImage, bool blocking,              \
                      ur_rect_offset_t origin, ur_rect_region_t region, size_t rowPitch,            \
                      size_t slicePitch, void *host, uint32_t numEventsInWaitList,                  \
                      const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {       \
-        return transfer(write, hQueue, hImage, blocking, origin, region, rowPitch, slicePitch,     \
-                        host, numEventsInWaitList, phEventWaitList, phEvent);                      \
+        const void *mem_context = NULL;                                                            \
+        const urc_image_t *img = image_of(hImage, &mem_context);                                   \
+        ur_result_t res = urc_image_check_transfer(img, mem_context, queue_context(hQueue),        \
+                                                   origin, region, &rowPitch, &slicePitch);        \
+        return res != UR_RESULT_SUCCESS                                                            \
+                   ? res                                                                           \
+                   : transfer(write, hQueue, hImage, blocking, origin, region, rowPitch,           \
+                              slicePitch, host, numEventsInWaitList, phEventWaitList, phEvent);    \
     }
 
-/// urEnqueueMemImageRead and urEnqueueMemImageWrite of adapter `prefix`, both forwarded to its
-/// `transfer(bool write, <the entry point's arguments>)`.
-#define URC_IMAGE_READ_WRITE(prefix, transfer)                                                     \
-    URC_IMAGE_TRANSFER_ENTRY(prefix##_enqueue_mem_image_read, transfer, false, blockingRead, pDst) \
-    URC_IMAGE_TRANSFER_ENTRY(prefix##_enqueue_mem_image_write, transfer, true, blockingWrite, pSrc)
+/// urEnqueueMemImageRead and urEnqueueMemImageWrite of adapter `prefix` (see
+/// URC_IMAGE_TRANSFER_ENTRY), both forwarded to its `transfer(bool write, <the entry point's
+/// arguments>)` once checked.
+#define URC_IMAGE_READ_WRITE(prefix, image_of, queue_context, transfer)                            \
+    URC_IMAGE_TRANSFER_ENTRY(prefix##_enqueue_mem_image_read, image_of, queue_context, transfer,   \
+                             false, blockingRead, pDst)                                            \
+    URC_IMAGE_TRANSFER_ENTRY(prefix##_enqueue_mem_image_write, image_of, queue_context, transfer,  \
+                             true, blockingWrite, pSrc)
+
+/// urMemImageGetInfo of adapter `prefix`, answered by urc_image_info from `image_of` (as for
+/// URC_IMAGE_TRANSFER_ENTRY).
+#define URC_IMAGE_GET_INFO(prefix, image_of)                                                       \
+    ur_result_t prefix##_mem_image_get_info(ur_mem_handle_t hMemory, ur_image_info_t propName,     \
+                                            size_t propSize, void *pPropValue,                     \
+                                            size_t *pPropSizeRet) {                                \
+        const void *mem_context = NULL;                                                            \
+        const urc_info_t out = {propSize, pPropValue, pPropSizeRet};                               \
+        return urc_image_info(&out, propName, image_of(hMemory, &mem_context));                    \
+    }
+
+/// urEnqueueMemImageCopy of adapter `prefix`: urc_image_check_copy_use (with `image_of` and
+/// `queue_context` as for URC_IMAGE_TRANSFER_ENTRY), then `copy(<the entry point's arguments>)`.
+#define URC_IMAGE_COPY(prefix, image_of, queue_context, copy)                                      \
+    ur_result_t prefix##_enqueue_mem_image_copy(                                                   \
+        ur_queue_handle_t hQueue, ur_mem_handle_t hImageSrc, ur_mem_handle_t hImageDst,            \
+        ur_rect_offset_t srcOrigin, ur_rect_offset_t dstOrigin, ur_rect_region_t region,           \
+        uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,                    \
+        ur_event_handle_t *phEvent) {                                                              \
+        const void *src_context = NULL, *dst_context = NULL;                                       \
+        const urc_image_t *src = image_of(hImageSrc, &src_context);                                \
+        const urc_image_t *dst = image_of(hImageDst, &dst_context);                                \
+        ur_result_t res =                                                                          \
+            urc_image_check_copy_use(src, src_context, dst, dst_context, queue_context(hQueue),    \
+                                     srcOrigin, dstOrigin, region);                                \
+        return res != UR_RESULT_SUCCESS                                                            \
+                   ? res                                                                           \
+                   : copy(hQueue, hImageSrc, hImageDst, srcOrigin, dstOrigin, region,              \
+                          numEventsInWaitList, phEventWaitList, phEvent);                          \
+    }
 
 /// Host pitches of a read or write of `region`: 0 means tight (row = width * element size,
 /// slice = row * rows, a 1D array's slice being one row); a given row pitch must cover the

@@ -31,6 +31,21 @@ ur_result_t urc_buffer_check_sub_buffer(bool parent_is_image, bool parent_is_sub
                                         size_t parent_size, ur_mem_flags_t parent_flags,
                                         ur_mem_flags_t *flags, const ur_buffer_region_t *region);
 
+/// urMemBufferPartition of adapter `prefix` whose memory objects `object(h)` keep `is_image`,
+/// `parent` (NULL for a buffer of its own), `size` and `flags`: urc_buffer_check_sub_buffer,
+/// then `sub_buffer(object(hBuffer), flags, pRegion, phMem)` makes the sub-buffer.
+#define URC_BUFFER_PARTITION(prefix, object, sub_buffer)                                           \
+    ur_result_t prefix##_mem_buffer_partition(                                                     \
+        ur_mem_handle_t hBuffer, ur_mem_flags_t flags, ur_buffer_create_type_t bufferCreateType,   \
+        const ur_buffer_region_t *pRegion, ur_mem_handle_t *phMem) {                               \
+        (void)bufferCreateType; /* REGION is the only type */                                      \
+        ur_result_t res = urc_buffer_check_sub_buffer(                                             \
+            object(hBuffer)->is_image, object(hBuffer)->parent != NULL, object(hBuffer)->size,     \
+            object(hBuffer)->flags, &flags, pRegion);                                              \
+        return res != UR_RESULT_SUCCESS ? res                                                      \
+                                        : sub_buffer(object(hBuffer), flags, pRegion, phMem);      \
+    }
+
 /// One rectangular buffer read or write entry point `name`, forwarded to
 /// `transfer_rect(write, <its arguments>)`.
 #define URC_BUFFER_RECT_ENTRY(name, transfer_rect, write, blocking, host)                          \

@@ -68,4 +68,24 @@ typedef ur_result_t (*urc_dg_lookup_t)(void *ctx, const char *name, const char *
 ur_result_t urc_dg_resolve(urc_dg_cache_t *cache, const urc_props_t *props, const char *name,
                            urc_dg_lookup_t lookup, void *ctx, uint64_t *address, size_t *size);
 
+/// urEnqueueDeviceGlobalVariableWrite and ReadVariable of adapter `prefix`, both forwarded to its
+/// `transfer(bool write, hQueue, hProgram, name, blocking, count, offset, void *host, <the wait
+/// list and event>)`; `host` is only read by a write.
+#define URC_DEVICE_GLOBAL_READ_WRITE(prefix, transfer)                                             \
+    ur_result_t prefix##_enqueue_device_global_variable_write(                                     \
+        ur_queue_handle_t hQueue, ur_program_handle_t hProgram, const char *name,                  \
+        bool blockingWrite, size_t count, size_t offset, const void *pSrc,                         \
+        uint32_t numEventsInWaitList, const ur_event_handle_t *phEventWaitList,                    \
+        ur_event_handle_t *phEvent) {                                                              \
+        return transfer(true, hQueue, hProgram, name, blockingWrite, count, offset, (void *)pSrc,  \
+                        numEventsInWaitList, phEventWaitList, phEvent);                            \
+    }                                                                                              \
+    ur_result_t prefix##_enqueue_device_global_variable_read(                                      \
+        ur_queue_handle_t hQueue, ur_program_handle_t hProgram, const char *name,                  \
+        bool blockingRead, size_t count, size_t offset, void *pDst, uint32_t numEventsInWaitList,  \
+        const ur_event_handle_t *phEventWaitList, ur_event_handle_t *phEvent) {                    \
+        return transfer(false, hQueue, hProgram, name, blockingRead, count, offset, pDst,          \
+                        numEventsInWaitList, phEventWaitList, phEvent);                            \
+    }
+
 #endif // URC_COMMON_PROGRAM_DEVGLOBAL_H

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "queue/command_append.h"
 
+#include <stdlib.h>
+
+#include "core/alloc.h"
 #include "core/error.h"
 #include "queue/command_rules.h"
 
@@ -165,4 +168,54 @@ ur_result_t urc_append_buffer_transfer_rect(const urc_append_ops_t *ops,
     if (res != UR_RESULT_SUCCESS)
         return res;
     return write ? ops->rect(h, &buf, &mem, &region, s) : ops->rect(h, &mem, &buf, &region, s);
+}
+
+ur_result_t urc_append_kernel_record(urc_cb_command_t *cmd, urc_cb_t *cb,
+                                     ur_exp_command_buffer_handle_t h, const urc_append_kernel_t *k,
+                                     urc_kernel_context_fn context_of) {
+    const uint32_t n = k->num_alternatives;
+    const void *inline_contexts[8];
+    const void **contexts =
+        n < 8 ? inline_contexts : (const void **)urc_calloc(n + 1u, sizeof *contexts);
+    if (contexts == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    ur_result_t res = UR_RESULT_SUCCESS;
+    // NULL alternatives are left to urc_cb_kernel_record, which names them.
+    for (uint32_t i = 0; i <= n && res == UR_RESULT_SUCCESS; ++i) {
+        ur_kernel_handle_t kernel = i == 0 ? k->kernel : k->alternatives[i - 1];
+        contexts[i] = NULL;
+        if (kernel != NULL && !context_of(h, kernel, &contexts[i]))
+            res = UR_RESULT_ERROR_INVALID_KERNEL;
+    }
+    if (res == UR_RESULT_SUCCESS)
+        res = urc_cb_kernel_record(cmd, cb, k->kernel, k->work_dim, k->offset, k->global, k->local,
+                                   n, (const void *const *)k->alternatives, contexts);
+    if (contexts != inline_contexts)
+        free(contexts);
+    return res;
+}
+
+ur_result_t urc_append_command_new(urc_cb_command_t *snap, const urc_cb_t *cb,
+                                   const urc_append_kernel_t *k, const urc_append_sync_t *s,
+                                   size_t size, void **out) {
+    *out = NULL;
+    if (s->out_command == NULL || !cb->updatable)
+        return UR_RESULT_SUCCESS;
+    ur_result_t res = urc_cb_args_copy(&snap->args, k->num_args, k->args);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    // One more than the list, so that an empty list is an allocation too.
+    snap->wait_events = urc_calloc(s->num_events + 1u, sizeof *snap->wait_events);
+    if (snap->wait_events == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    for (uint32_t i = 0; i < s->num_events; ++i)
+        snap->wait_events[i] = s->events[i];
+    *out = urc_calloc(1, size);
+    return *out != NULL ? UR_RESULT_SUCCESS : UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+}
+
+ur_result_t urc_append_command_discard(void *cmd, urc_cb_command_t *snap, ur_result_t res) {
+    free(cmd);
+    urc_cb_command_fini(snap);
+    return res;
 }

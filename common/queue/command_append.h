@@ -4,7 +4,9 @@
 // Level Zero): each entry point checks its command against the rule table (queue/command_rules.h)
 // once, turns buffers and offsets into pointers, and hands the adapter one of four native
 // operations (copy, fill, rectangular copy, ordering-only hint). The adapter keeps only what
-// differs: how it records a node or a command-list entry.
+// differs: how it records a node or a command-list entry. Kernel appends, on every adapter,
+// share their checks (urc_append_kernel_record) and their entry points
+// (command_append_kernel.inc).
 #ifndef URC_COMMON_QUEUE_COMMAND_APPEND_H
 #define URC_COMMON_QUEUE_COMMAND_APPEND_H
 
@@ -96,5 +98,45 @@ ur_result_t urc_append_buffer_transfer_rect(const urc_append_ops_t *ops,
                                             size_t buffer_row, size_t buffer_slice, size_t host_row,
                                             size_t host_slice, void *host,
                                             const urc_append_sync_t *s);
+
+/// A kernel append as UR passes it (urCommandBufferAppendKernelLaunchExp and
+/// urCommandBufferAppendKernelLaunchWithArgsExp).
+typedef struct urc_append_kernel_t {
+    ur_kernel_handle_t kernel;
+    uint32_t work_dim;
+    const size_t *offset;
+    const size_t *global;
+    const size_t *local;
+    bool with_args; // the WithArgs form: `args` are the command's, even when there are none
+    uint32_t num_args;
+    const ur_exp_kernel_arg_properties_t *args;
+    uint32_t num_alternatives;
+    ur_kernel_handle_t *alternatives;
+} urc_append_kernel_t;
+
+/// An adapter's answer about a kernel given to a kernel append: false when `kernel` is not one
+/// of its kernels, else true with `*context` the kernel's context where it can run on the
+/// device of the command buffer `h`, NULL where it cannot.
+typedef bool (*urc_kernel_context_fn)(ur_exp_command_buffer_handle_t h, ur_kernel_handle_t kernel,
+                                      const void **context);
+
+/// The checks of a kernel append and the command's snapshot (urc_cb_kernel_record): the
+/// command's kernel and every alternative must be the adapter's (INVALID_KERNEL), of the
+/// buffer's context and built for its device.
+ur_result_t urc_append_kernel_record(urc_cb_command_t *cmd, urc_cb_t *cb,
+                                     ur_exp_command_buffer_handle_t h, const urc_append_kernel_t *k,
+                                     urc_kernel_context_fn context_of);
+
+/// The handle of a kernel append's command where the buffer is updatable and `s` asks for one
+/// (else `*out` stays NULL): a zeroed object of `size` bytes that the adapter fills in once the
+/// command is recorded. `snap` (from urc_append_kernel_record) keeps the launch's arguments and
+/// the wait list's events for updates.
+ur_result_t urc_append_command_new(urc_cb_command_t *snap, const urc_cb_t *cb,
+                                   const urc_append_kernel_t *k, const urc_append_sync_t *s,
+                                   size_t size, void **out);
+
+/// Ends a kernel append that failed before its command was made: frees `cmd` (NULL when there
+/// is none) and what `snap` holds, and answers `res`.
+ur_result_t urc_append_command_discard(void *cmd, urc_cb_command_t *snap, ur_result_t res);
 
 #endif // URC_COMMON_QUEUE_COMMAND_APPEND_H

@@ -7,6 +7,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/object.h"
 
 ur_result_t urc_cb_check_create(const ur_exp_command_buffer_desc_t *desc,
                                 const urc_cb_caps_t *caps) {
@@ -43,6 +44,27 @@ void urc_cb_fini(urc_cb_t *cb) {
     URC_FREE(cb->commands);
     URC_FREE(cb->held);
     URC_FREE(cb->events);
+}
+
+ur_result_t urc_cb_create(bool in_context, const ur_exp_command_buffer_desc_t *desc,
+                          const urc_cb_caps_t *caps, const void *context, const ur_dditable_t *ddi,
+                          size_t size, size_t core_offset, void **out) {
+    if (!in_context)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_DEVICE, 0, "the device is not in the context");
+    ur_result_t res = urc_cb_check_create(desc, caps);
+    if (res != UR_RESULT_SUCCESS)
+        return res;
+    unsigned char *object = urc_calloc(1, size);
+    if (object == NULL)
+        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    res = urc_cb_init((urc_cb_t *)(object + core_offset), desc, caps, context);
+    if (res != UR_RESULT_SUCCESS) {
+        free(object);
+        return res;
+    }
+    urc_object_init((urc_object_t *)object, ddi, URC_KIND_COMMAND_BUFFER);
+    *out = object;
+    return UR_RESULT_SUCCESS;
 }
 
 /// Makes room for one more entry in an array that doubles (overflow-safe).
@@ -225,6 +247,7 @@ ur_result_t urc_cb_kernel_record(urc_cb_command_t *cmd, urc_cb_t *cb, const void
 void urc_cb_command_fini(urc_cb_command_t *cmd) {
     URC_FREE(cmd->k.alternatives);
     urc_cb_args_fini(&cmd->args);
+    URC_FREE(cmd->wait_events);
 }
 
 /// Bytes of an argument's value kept in the copy (8-byte slots keep each value aligned).

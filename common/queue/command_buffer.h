@@ -10,11 +10,14 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/info.h"
+#include "core/object.h"
 #include "queue/command_rules.h"
 #include "ur_api.h"
+#include "ur_ddi.h"
 
 typedef enum urc_cb_state_t {
     URC_CB_RECORDING = 0, // commands may be appended; it cannot be enqueued
@@ -83,6 +86,9 @@ typedef struct urc_cb_command_t {
     uint32_t num_wait_events; // length of the wait list given at append
     urc_cb_kernel_t k;        // for kernel commands
     urc_cb_args_t args;       // kept only by adapters that call urc_cb_args_copy
+    // The events it waits for now (the adapter's event handles, held by the buffer), kept by
+    // adapters whose event updates replace them one by one (urc_append_command_new).
+    void **wait_events;
 } urc_cb_command_t;
 
 /// The checks of urCommandBufferCreateExp after the generated ones: a device without command
@@ -94,6 +100,20 @@ ur_result_t urc_cb_check_create(const ur_exp_command_buffer_desc_t *desc,
 ur_result_t urc_cb_init(urc_cb_t *cb, const ur_exp_command_buffer_desc_t *desc,
                         const urc_cb_caps_t *caps, const void *context);
 void urc_cb_fini(urc_cb_t *cb);
+
+/// The start of urCommandBufferCreateExp after the generated checks: a device outside the
+/// context (`in_context` false) is INVALID_DEVICE, then urc_cb_check_create. On success `*out`
+/// is a new zeroed object of `size` bytes whose header (its first member) is initialised for
+/// `ddi` as a command buffer and whose urc_cb_t at `core_offset` by urc_cb_init; the adapter
+/// fills in the rest, the core's `rules` too. Free it with URC_OBJECT_FREE after urc_cb_fini.
+ur_result_t urc_cb_create(bool in_context, const ur_exp_command_buffer_desc_t *desc,
+                          const urc_cb_caps_t *caps, const void *context, const ur_dditable_t *ddi,
+                          size_t size, size_t core_offset, void **out);
+
+/// urc_cb_create of an adapter's command-buffer `type`, whose urc_cb_t is its member `core`.
+#define URC_CB_CREATE(type, in_context, desc, caps, context, ddi, out)                             \
+    urc_cb_create((in_context), (desc), (caps), (context), (ddi), sizeof(type),                    \
+                  offsetof(type, core), (void **)(out))
 
 static inline bool urc_cb_is_finalized(urc_cb_t *cb) {
     return atomic_load_explicit(&cb->state, memory_order_acquire) == URC_CB_FINALIZED;
@@ -151,6 +171,23 @@ ur_result_t urc_cb_check_wait_list(const urc_cb_t *cb, uint32_t n, const ur_even
 /// and releases the lock.
 ur_result_t urc_cb_finalize_begin(urc_cb_t *cb);
 ur_result_t urc_cb_finalize_end(urc_cb_t *cb, ur_result_t result);
+
+/// urCommandBufferFinalizeExp and urCommandBufferGetInfoExp of adapter `prefix`
+/// (`prefix`_command_buffer_finalize_exp, `prefix`_command_buffer_get_info_exp): `object(h)` is
+/// its command buffer (header `obj`, urc_cb_t `core`) and `close(object(h))` its native
+/// finalisation, run between urc_cb_finalize_begin and urc_cb_finalize_end.
+#define URC_COMMAND_BUFFER_FINALIZE_INFO(prefix, object, close)                                    \
+    ur_result_t prefix##_command_buffer_finalize_exp(ur_exp_command_buffer_handle_t h) {           \
+        ur_result_t res = urc_cb_finalize_begin(&object(h)->core);                                 \
+        return res != UR_RESULT_SUCCESS ? res                                                      \
+                                        : urc_cb_finalize_end(&object(h)->core, close(object(h))); \
+    }                                                                                              \
+    ur_result_t prefix##_command_buffer_get_info_exp(                                              \
+        ur_exp_command_buffer_handle_t h, ur_exp_command_buffer_info_t propName, size_t propSize,  \
+        void *pPropValue, size_t *pPropSizeRet) {                                                  \
+        const urc_info_t out = {propSize, pPropValue, pPropSizeRet};                               \
+        return urc_cb_get_info(&object(h)->core, urc_refcount(&object(h)->obj), propName, &out);   \
+    }
 
 /// An enqueue of a buffer still recording is INVALID_OPERATION. Counts the run otherwise.
 ur_result_t urc_cb_check_enqueue(urc_cb_t *cb);

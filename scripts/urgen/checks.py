@@ -151,6 +151,7 @@ HANDLE_KINDS = {
     "ur_sampler_handle_t": ("URC_KIND_SAMPLER", "INVALID_SAMPLER"),
     "ur_usm_pool_handle_t": ("URC_KIND_USM_POOL", "INVALID_NULL_HANDLE"),
     "ur_physical_mem_handle_t": ("URC_KIND_PHYSICAL_MEM", "INVALID_NULL_HANDLE"),
+    "ur_exp_command_buffer_handle_t": ("URC_KIND_COMMAND_BUFFER", "INVALID_COMMAND_BUFFER_EXP"),
 }
 KIND_PARAM = re.compile(r"^(?:const )?(ur_\w+_handle_t)(?: \*)?$")
 

@@ -1240,6 +1240,8 @@ static ur_result_t UR_APICALL checked_enqueue_command_buffer_exp(ur_queue_handle
         return result;
     if (!urc_is_own(hQueue, URC_KIND_QUEUE, &cuda_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueCommandBufferExp", "hQueue");
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urEnqueueCommandBufferExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueCommandBufferExp", "phEventWaitList");
@@ -1791,6 +1793,8 @@ static ur_result_t UR_APICALL checked_command_buffer_retain_exp(ur_exp_command_b
     ur_result_t result = urc_check_command_buffer_retain_exp(hCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferRetainExp", "hCommandBuffer");
     return cuda_command_buffer_retain_exp(hCommandBuffer);
 }
 
@@ -1798,6 +1802,8 @@ static ur_result_t UR_APICALL checked_command_buffer_release_exp(ur_exp_command_
     ur_result_t result = urc_check_command_buffer_release_exp(hCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferReleaseExp", "hCommandBuffer");
     return cuda_command_buffer_release_exp(hCommandBuffer);
 }
 
@@ -1805,6 +1811,8 @@ static ur_result_t UR_APICALL checked_command_buffer_finalize_exp(ur_exp_command
     ur_result_t result = urc_check_command_buffer_finalize_exp(hCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferFinalizeExp", "hCommandBuffer");
     return cuda_command_buffer_finalize_exp(hCommandBuffer);
 }
 
@@ -1812,6 +1820,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_kernel_launch_exp(ur
     ur_result_t result = urc_check_command_buffer_append_kernel_launch_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendKernelLaunchExp", "hCommandBuffer");
     if (!urc_is_own(hKernel, URC_KIND_KERNEL, &cuda_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchExp", "hKernel");
     for (size_t i = 0; phKernelAlternatives != NULL && i < (size_t)(numKernelAlternatives); ++i)
@@ -1827,6 +1837,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_kernel_launch_with_a
     ur_result_t result = urc_check_command_buffer_append_kernel_launch_with_args_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendKernelLaunchWithArgsExp", "hCommandBuffer");
     if (!urc_is_own(hKernel, URC_KIND_KERNEL, &cuda_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchWithArgsExp", "hKernel");
     for (size_t i = 0; phKernelAlternatives != NULL && i < (size_t)(numKernelAlternatives); ++i)
@@ -1842,6 +1854,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_usm_memcpy_exp(ur_ex
     ur_result_t result = urc_check_command_buffer_append_usm_memcpy_exp(hCommandBuffer, pDst, pSrc, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendUSMMemcpyExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMMemcpyExp", "phEventWaitList");
@@ -1852,6 +1866,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_usm_fill_exp(ur_exp_
     ur_result_t result = urc_check_command_buffer_append_usm_fill_exp(hCommandBuffer, pMemory, pPattern, patternSize, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendUSMFillExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMFillExp", "phEventWaitList");
@@ -1862,6 +1878,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_copy_exp(
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_copy_exp(hCommandBuffer, hSrcMem, hDstMem, srcOffset, dstOffset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferCopyExp", "hCommandBuffer");
     if (!urc_is_own(hSrcMem, URC_KIND_MEM, &cuda_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyExp", "hSrcMem");
     if (!urc_is_own(hDstMem, URC_KIND_MEM, &cuda_ddi))
@@ -1876,6 +1894,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_write_exp
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_write_exp(hCommandBuffer, hBuffer, offset, size, pSrc, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferWriteExp", "hCommandBuffer");
     if (!urc_is_own(hBuffer, URC_KIND_MEM, &cuda_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferWriteExp", "hBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
@@ -1888,6 +1908,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_read_exp(
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_read_exp(hCommandBuffer, hBuffer, offset, size, pDst, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferReadExp", "hCommandBuffer");
     if (!urc_is_own(hBuffer, URC_KIND_MEM, &cuda_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferReadExp", "hBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
@@ -1900,6 +1922,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_copy_rect
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_copy_rect_exp(hCommandBuffer, hSrcMem, hDstMem, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferCopyRectExp", "hCommandBuffer");
     if (!urc_is_own(hSrcMem, URC_KIND_MEM, &cuda_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyRectExp", "hSrcMem");
     if (!urc_is_own(hDstMem, URC_KIND_MEM, &cuda_ddi))
@@ -1914,6 +1938,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_write_rec
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_write_rect_exp(hCommandBuffer, hBuffer, bufferOffset, hostOffset, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferWriteRectExp", "hCommandBuffer");
     if (!urc_is_own(hBuffer, URC_KIND_MEM, &cuda_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferWriteRectExp", "hBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
@@ -1926,6 +1952,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_read_rect
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_read_rect_exp(hCommandBuffer, hBuffer, bufferOffset, hostOffset, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferReadRectExp", "hCommandBuffer");
     if (!urc_is_own(hBuffer, URC_KIND_MEM, &cuda_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferReadRectExp", "hBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
@@ -1938,6 +1966,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_fill_exp(
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_fill_exp(hCommandBuffer, hBuffer, pPattern, patternSize, offset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferFillExp", "hCommandBuffer");
     if (!urc_is_own(hBuffer, URC_KIND_MEM, &cuda_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferFillExp", "hBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
@@ -1950,6 +1980,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_usm_prefetch_exp(ur_
     ur_result_t result = urc_check_command_buffer_append_usm_prefetch_exp(hCommandBuffer, pMemory, size, flags, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendUSMPrefetchExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMPrefetchExp", "phEventWaitList");
@@ -1960,6 +1992,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_usm_advise_exp(ur_ex
     ur_result_t result = urc_check_command_buffer_append_usm_advise_exp(hCommandBuffer, pMemory, size, advice, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendUSMAdviseExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &cuda_ddi))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMAdviseExp", "phEventWaitList");
@@ -1970,6 +2004,10 @@ static ur_result_t UR_APICALL checked_command_buffer_append_native_command_exp(u
     ur_result_t result = urc_check_command_buffer_append_native_command_exp(hCommandBuffer, pfnNativeCommand, pData, hChildCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendNativeCommandExp", "hCommandBuffer");
+    if (!urc_is_own(hChildCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendNativeCommandExp", "hChildCommandBuffer");
     return cuda_command_buffer_append_native_command_exp(hCommandBuffer, pfnNativeCommand, pData, hChildCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint);
 }
 
@@ -1977,6 +2015,8 @@ static ur_result_t UR_APICALL checked_command_buffer_update_kernel_launch_exp(ur
     ur_result_t result = urc_check_command_buffer_update_kernel_launch_exp(hCommandBuffer, numKernelUpdates, pUpdateKernelLaunch);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferUpdateKernelLaunchExp", "hCommandBuffer");
     return cuda_command_buffer_update_kernel_launch_exp(hCommandBuffer, numKernelUpdates, pUpdateKernelLaunch);
 }
 
@@ -2001,6 +2041,8 @@ static ur_result_t UR_APICALL checked_command_buffer_get_info_exp(ur_exp_command
     ur_result_t result = urc_check_command_buffer_get_info_exp(hCommandBuffer, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferGetInfoExp", "hCommandBuffer");
     return cuda_command_buffer_get_info_exp(hCommandBuffer, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -2008,6 +2050,8 @@ static ur_result_t UR_APICALL checked_command_buffer_get_native_handle_exp(ur_ex
     ur_result_t result = urc_check_command_buffer_get_native_handle_exp(hCommandBuffer, phNativeCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &cuda_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferGetNativeHandleExp", "hCommandBuffer");
     return cuda_command_buffer_get_native_handle_exp(hCommandBuffer, phNativeCommandBuffer);
 }
 

@@ -1243,6 +1243,8 @@ static ur_result_t UR_APICALL checked_enqueue_command_buffer_exp(ur_queue_handle
         return result;
     if (!urc_is_own(hQueue, URC_KIND_QUEUE, &l0_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueCommandBufferExp", "hQueue");
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urEnqueueCommandBufferExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueCommandBufferExp", "phEventWaitList");
@@ -1714,6 +1716,8 @@ static ur_result_t UR_APICALL checked_command_buffer_retain_exp(ur_exp_command_b
     ur_result_t result = urc_check_command_buffer_retain_exp(hCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferRetainExp", "hCommandBuffer");
     return l0_command_buffer_retain_exp(hCommandBuffer);
 }
 
@@ -1721,6 +1725,8 @@ static ur_result_t UR_APICALL checked_command_buffer_release_exp(ur_exp_command_
     ur_result_t result = urc_check_command_buffer_release_exp(hCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferReleaseExp", "hCommandBuffer");
     return l0_command_buffer_release_exp(hCommandBuffer);
 }
 
@@ -1728,6 +1734,8 @@ static ur_result_t UR_APICALL checked_command_buffer_finalize_exp(ur_exp_command
     ur_result_t result = urc_check_command_buffer_finalize_exp(hCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferFinalizeExp", "hCommandBuffer");
     return l0_command_buffer_finalize_exp(hCommandBuffer);
 }
 
@@ -1735,6 +1743,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_kernel_launch_exp(ur
     ur_result_t result = urc_check_command_buffer_append_kernel_launch_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendKernelLaunchExp", "hCommandBuffer");
     if (!urc_is_own(hKernel, URC_KIND_KERNEL, &l0_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchExp", "hKernel");
     for (size_t i = 0; phKernelAlternatives != NULL && i < (size_t)(numKernelAlternatives); ++i)
@@ -1750,6 +1760,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_kernel_launch_with_a
     ur_result_t result = urc_check_command_buffer_append_kernel_launch_with_args_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendKernelLaunchWithArgsExp", "hCommandBuffer");
     if (!urc_is_own(hKernel, URC_KIND_KERNEL, &l0_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchWithArgsExp", "hKernel");
     for (size_t i = 0; phKernelAlternatives != NULL && i < (size_t)(numKernelAlternatives); ++i)
@@ -1765,6 +1777,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_usm_memcpy_exp(ur_ex
     ur_result_t result = urc_check_command_buffer_append_usm_memcpy_exp(hCommandBuffer, pDst, pSrc, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendUSMMemcpyExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMMemcpyExp", "phEventWaitList");
@@ -1775,6 +1789,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_usm_fill_exp(ur_exp_
     ur_result_t result = urc_check_command_buffer_append_usm_fill_exp(hCommandBuffer, pMemory, pPattern, patternSize, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendUSMFillExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMFillExp", "phEventWaitList");
@@ -1785,6 +1801,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_copy_exp(
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_copy_exp(hCommandBuffer, hSrcMem, hDstMem, srcOffset, dstOffset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferCopyExp", "hCommandBuffer");
     if (!urc_is_own(hSrcMem, URC_KIND_MEM, &l0_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyExp", "hSrcMem");
     if (!urc_is_own(hDstMem, URC_KIND_MEM, &l0_ddi))
@@ -1799,6 +1817,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_write_exp
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_write_exp(hCommandBuffer, hBuffer, offset, size, pSrc, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferWriteExp", "hCommandBuffer");
     if (!urc_is_own(hBuffer, URC_KIND_MEM, &l0_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferWriteExp", "hBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
@@ -1811,6 +1831,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_read_exp(
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_read_exp(hCommandBuffer, hBuffer, offset, size, pDst, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferReadExp", "hCommandBuffer");
     if (!urc_is_own(hBuffer, URC_KIND_MEM, &l0_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferReadExp", "hBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
@@ -1823,6 +1845,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_copy_rect
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_copy_rect_exp(hCommandBuffer, hSrcMem, hDstMem, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferCopyRectExp", "hCommandBuffer");
     if (!urc_is_own(hSrcMem, URC_KIND_MEM, &l0_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyRectExp", "hSrcMem");
     if (!urc_is_own(hDstMem, URC_KIND_MEM, &l0_ddi))
@@ -1837,6 +1861,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_write_rec
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_write_rect_exp(hCommandBuffer, hBuffer, bufferOffset, hostOffset, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferWriteRectExp", "hCommandBuffer");
     if (!urc_is_own(hBuffer, URC_KIND_MEM, &l0_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferWriteRectExp", "hBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
@@ -1849,6 +1875,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_read_rect
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_read_rect_exp(hCommandBuffer, hBuffer, bufferOffset, hostOffset, region, bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferReadRectExp", "hCommandBuffer");
     if (!urc_is_own(hBuffer, URC_KIND_MEM, &l0_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferReadRectExp", "hBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
@@ -1861,6 +1889,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_fill_exp(
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_fill_exp(hCommandBuffer, hBuffer, pPattern, patternSize, offset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferFillExp", "hCommandBuffer");
     if (!urc_is_own(hBuffer, URC_KIND_MEM, &l0_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferFillExp", "hBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
@@ -1873,6 +1903,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_usm_prefetch_exp(ur_
     ur_result_t result = urc_check_command_buffer_append_usm_prefetch_exp(hCommandBuffer, pMemory, size, flags, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendUSMPrefetchExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMPrefetchExp", "phEventWaitList");
@@ -1883,6 +1915,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_usm_advise_exp(ur_ex
     ur_result_t result = urc_check_command_buffer_append_usm_advise_exp(hCommandBuffer, pMemory, size, advice, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendUSMAdviseExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &l0_ddi))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMAdviseExp", "phEventWaitList");
@@ -1893,6 +1927,10 @@ static ur_result_t UR_APICALL checked_command_buffer_append_native_command_exp(u
     ur_result_t result = urc_check_command_buffer_append_native_command_exp(hCommandBuffer, pfnNativeCommand, pData, hChildCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendNativeCommandExp", "hCommandBuffer");
+    if (!urc_is_own(hChildCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendNativeCommandExp", "hChildCommandBuffer");
     return l0_command_buffer_append_native_command_exp(hCommandBuffer, pfnNativeCommand, pData, hChildCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint);
 }
 
@@ -1900,6 +1938,8 @@ static ur_result_t UR_APICALL checked_command_buffer_update_kernel_launch_exp(ur
     ur_result_t result = urc_check_command_buffer_update_kernel_launch_exp(hCommandBuffer, numKernelUpdates, pUpdateKernelLaunch);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferUpdateKernelLaunchExp", "hCommandBuffer");
     return l0_command_buffer_update_kernel_launch_exp(hCommandBuffer, numKernelUpdates, pUpdateKernelLaunch);
 }
 
@@ -1924,6 +1964,8 @@ static ur_result_t UR_APICALL checked_command_buffer_get_info_exp(ur_exp_command
     ur_result_t result = urc_check_command_buffer_get_info_exp(hCommandBuffer, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferGetInfoExp", "hCommandBuffer");
     return l0_command_buffer_get_info_exp(hCommandBuffer, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -1931,6 +1973,8 @@ static ur_result_t UR_APICALL checked_command_buffer_get_native_handle_exp(ur_ex
     ur_result_t result = urc_check_command_buffer_get_native_handle_exp(hCommandBuffer, phNativeCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &l0_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferGetNativeHandleExp", "hCommandBuffer");
     return l0_command_buffer_get_native_handle_exp(hCommandBuffer, phNativeCommandBuffer);
 }
 

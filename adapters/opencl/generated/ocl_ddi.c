@@ -1202,6 +1202,8 @@ static ur_result_t UR_APICALL checked_enqueue_command_buffer_exp(ur_queue_handle
         return result;
     if (!urc_is_own(hQueue, URC_KIND_QUEUE, &ocl_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_QUEUE, "urEnqueueCommandBufferExp", "hQueue");
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urEnqueueCommandBufferExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urEnqueueCommandBufferExp", "phEventWaitList");
@@ -1453,6 +1455,8 @@ static ur_result_t UR_APICALL checked_command_buffer_retain_exp(ur_exp_command_b
     ur_result_t result = urc_check_command_buffer_retain_exp(hCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferRetainExp", "hCommandBuffer");
     return ocl_command_buffer_retain_exp(hCommandBuffer);
 }
 
@@ -1460,6 +1464,8 @@ static ur_result_t UR_APICALL checked_command_buffer_release_exp(ur_exp_command_
     ur_result_t result = urc_check_command_buffer_release_exp(hCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferReleaseExp", "hCommandBuffer");
     return ocl_command_buffer_release_exp(hCommandBuffer);
 }
 
@@ -1467,6 +1473,8 @@ static ur_result_t UR_APICALL checked_command_buffer_finalize_exp(ur_exp_command
     ur_result_t result = urc_check_command_buffer_finalize_exp(hCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferFinalizeExp", "hCommandBuffer");
     return ocl_command_buffer_finalize_exp(hCommandBuffer);
 }
 
@@ -1474,6 +1482,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_kernel_launch_exp(ur
     ur_result_t result = urc_check_command_buffer_append_kernel_launch_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendKernelLaunchExp", "hCommandBuffer");
     if (!urc_is_own(hKernel, URC_KIND_KERNEL, &ocl_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchExp", "hKernel");
     for (size_t i = 0; phKernelAlternatives != NULL && i < (size_t)(numKernelAlternatives); ++i)
@@ -1489,6 +1499,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_kernel_launch_with_a
     ur_result_t result = urc_check_command_buffer_append_kernel_launch_with_args_exp(hCommandBuffer, hKernel, workDim, pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize, numArgs, pArgs, numKernelAlternatives, phKernelAlternatives, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendKernelLaunchWithArgsExp", "hCommandBuffer");
     if (!urc_is_own(hKernel, URC_KIND_KERNEL, &ocl_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_KERNEL, "urCommandBufferAppendKernelLaunchWithArgsExp", "hKernel");
     for (size_t i = 0; phKernelAlternatives != NULL && i < (size_t)(numKernelAlternatives); ++i)
@@ -1504,6 +1516,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_usm_memcpy_exp(ur_ex
     ur_result_t result = urc_check_command_buffer_append_usm_memcpy_exp(hCommandBuffer, pDst, pSrc, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendUSMMemcpyExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMMemcpyExp", "phEventWaitList");
@@ -1514,6 +1528,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_usm_fill_exp(ur_exp_
     ur_result_t result = urc_check_command_buffer_append_usm_fill_exp(hCommandBuffer, pMemory, pPattern, patternSize, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendUSMFillExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMFillExp", "phEventWaitList");
@@ -1524,6 +1540,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_copy_exp(
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_copy_exp(hCommandBuffer, hSrcMem, hDstMem, srcOffset, dstOffset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferCopyExp", "hCommandBuffer");
     if (!urc_is_own(hSrcMem, URC_KIND_MEM, &ocl_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyExp", "hSrcMem");
     if (!urc_is_own(hDstMem, URC_KIND_MEM, &ocl_ddi))
@@ -1538,6 +1556,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_copy_rect
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_copy_rect_exp(hCommandBuffer, hSrcMem, hDstMem, srcOrigin, dstOrigin, region, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferCopyRectExp", "hCommandBuffer");
     if (!urc_is_own(hSrcMem, URC_KIND_MEM, &ocl_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferCopyRectExp", "hSrcMem");
     if (!urc_is_own(hDstMem, URC_KIND_MEM, &ocl_ddi))
@@ -1552,6 +1572,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_mem_buffer_fill_exp(
     ur_result_t result = urc_check_command_buffer_append_mem_buffer_fill_exp(hCommandBuffer, hBuffer, pPattern, patternSize, offset, size, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendMemBufferFillExp", "hCommandBuffer");
     if (!urc_is_own(hBuffer, URC_KIND_MEM, &ocl_ddi))
         return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_MEM_OBJECT, "urCommandBufferAppendMemBufferFillExp", "hBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
@@ -1564,6 +1586,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_usm_prefetch_exp(ur_
     ur_result_t result = urc_check_command_buffer_append_usm_prefetch_exp(hCommandBuffer, pMemory, size, flags, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendUSMPrefetchExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMPrefetchExp", "phEventWaitList");
@@ -1574,6 +1598,8 @@ static ur_result_t UR_APICALL checked_command_buffer_append_usm_advise_exp(ur_ex
     ur_result_t result = urc_check_command_buffer_append_usm_advise_exp(hCommandBuffer, pMemory, size, advice, numSyncPointsInWaitList, pSyncPointWaitList, numEventsInWaitList, phEventWaitList, pSyncPoint, phEvent, phCommand);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendUSMAdviseExp", "hCommandBuffer");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (!urc_is_own(phEventWaitList[i], URC_KIND_EVENT, &ocl_ddi))
             return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, "urCommandBufferAppendUSMAdviseExp", "phEventWaitList");
@@ -1584,6 +1610,10 @@ static ur_result_t UR_APICALL checked_command_buffer_append_native_command_exp(u
     ur_result_t result = urc_check_command_buffer_append_native_command_exp(hCommandBuffer, pfnNativeCommand, pData, hChildCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendNativeCommandExp", "hCommandBuffer");
+    if (!urc_is_own(hChildCommandBuffer, URC_KIND_COMMAND_BUFFER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferAppendNativeCommandExp", "hChildCommandBuffer");
     return ocl_command_buffer_append_native_command_exp(hCommandBuffer, pfnNativeCommand, pData, hChildCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint);
 }
 
@@ -1591,6 +1621,8 @@ static ur_result_t UR_APICALL checked_command_buffer_update_kernel_launch_exp(ur
     ur_result_t result = urc_check_command_buffer_update_kernel_launch_exp(hCommandBuffer, numKernelUpdates, pUpdateKernelLaunch);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferUpdateKernelLaunchExp", "hCommandBuffer");
     return ocl_command_buffer_update_kernel_launch_exp(hCommandBuffer, numKernelUpdates, pUpdateKernelLaunch);
 }
 
@@ -1615,6 +1647,8 @@ static ur_result_t UR_APICALL checked_command_buffer_get_info_exp(ur_exp_command
     ur_result_t result = urc_check_command_buffer_get_info_exp(hCommandBuffer, propName, propSize, pPropValue, pPropSizeRet);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferGetInfoExp", "hCommandBuffer");
     return ocl_command_buffer_get_info_exp(hCommandBuffer, propName, propSize, pPropValue, pPropSizeRet);
 }
 
@@ -1622,6 +1656,8 @@ static ur_result_t UR_APICALL checked_command_buffer_get_native_handle_exp(ur_ex
     ur_result_t result = urc_check_command_buffer_get_native_handle_exp(hCommandBuffer, phNativeCommandBuffer);
     if (result != UR_RESULT_SUCCESS)
         return result;
+    if (!urc_is_own(hCommandBuffer, URC_KIND_COMMAND_BUFFER, &ocl_ddi))
+        return urc_error_wrong_handle(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP, "urCommandBufferGetNativeHandleExp", "hCommandBuffer");
     return ocl_command_buffer_get_native_handle_exp(hCommandBuffer, phNativeCommandBuffer);
 }
 

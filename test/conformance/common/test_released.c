@@ -424,9 +424,20 @@ START_TEST(command_buffer_and_command_after_release) {
         cb, k, 1, NULL, &global, NULL, nargs, args, 0, NULL, 0, NULL, 0, NULL, NULL, NULL,
         update != 0 ? &cmd : NULL));
     ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    ck_assert_ur_ok(urCommandBufferRetainExp(cb));
     ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
-    ck_assert_ur(urCommandBufferReleaseExp(cb), UR_RESULT_ERROR_INVALID_NULL_HANDLE);
-    ck_assert_ur(urCommandBufferFinalizeExp(cb), UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    // Gone: the released table answers with the kind's error, as for a context or a queue.
+    log_start();
+    ck_assert_ur(urCommandBufferReleaseExp(cb), UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
+    ck_assert_ptr_nonnull(strstr(logged, "urCommandBufferReleaseExp"));
+    ck_assert_ptr_nonnull(strstr(last_error(), "urCommandBufferReleaseExp"));
+    ck_assert_ur(urCommandBufferRetainExp(cb), UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
+    ck_assert_ur(urCommandBufferFinalizeExp(cb), UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
+    uint32_t refs = 0;
+    ck_assert_ur(urCommandBufferGetInfoExp(cb, UR_EXP_COMMAND_BUFFER_INFO_REFERENCE_COUNT,
+                                           sizeof refs, &refs, NULL),
+                 UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
     // Routed by a live queue: the adapter's own command-buffer check answers.
     ck_assert_ur(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL),
                  UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
