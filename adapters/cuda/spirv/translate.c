@@ -2,7 +2,7 @@
 // urc-spirv-ptx: SPIR-V → PTX for the CUDA adapter, run as a helper process.
 //
 //   urc-spirv-ptx [--sm N] [--libclc FILE] [--builtins FILE] [--spec ID=VALUE]... [--library]
-//                 [--no-contract] [--times] IN.spv OUT.ptx
+//                 [--no-contract] [--long-shared-ptr] [--times] IN.spv OUT.ptx
 //   urc-spirv-ptx --version
 //
 // The chain: the translator's reader (OpenCL 2.0 form) → retarget to nvptx64-nvidia-cuda
@@ -46,6 +46,12 @@
 
 #define NVPTX_TRIPLE "nvptx64-nvidia-cuda"
 #define NVPTX_LAYOUT "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+// With -nvptx-short-ptr: shared (3), constant (4) and local (5) pointers are 32-bit, as nvcc
+// makes them; shared-memory addressing takes one register instead of two.
+#define NVPTX_LAYOUT_SHORT "e-p3:32:32-p4:32:32-p5:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+
+// The data layout chosen for the module and the libraries linked into it.
+static const char *layout = NVPTX_LAYOUT;
 
 // SPIR calling conventions (llvm/IR/CallingConv.h).
 #define CC_SPIR_FUNC   75
@@ -216,8 +222,8 @@ static bool rewrite_line(text_t *out, const char *line, size_t n) {
     if (n >= 15 && strncmp(line, "target triple =", 15) == 0)
         return put_n(out, "target triple = \"" NVPTX_TRIPLE "\"", 37);
     if (n >= 19 && strncmp(line, "target datalayout =", 19) == 0)
-        return put_n(out, "target datalayout = \"" NVPTX_LAYOUT "\"",
-                     strlen("target datalayout = \"" NVPTX_LAYOUT "\""));
+        return put_n(out, "target datalayout = \"", 21) && put_n(out, layout, strlen(layout)) &&
+               put_n(out, "\"", 1);
     size_t i = 0;
     while (i < n) {
         if (n - i > 11 && memcmp(line + i, " addrspace(", 11) == 0) {
@@ -435,7 +441,7 @@ static bool link_text(LLVMContextRef ctx, LLVMModuleRef m, const char *ir, const
         return false;
     }
     LLVMSetTarget(lib, NVPTX_TRIPLE);
-    LLVMSetDataLayout(lib, NVPTX_LAYOUT);
+    LLVMSetDataLayout(lib, layout);
     return !LLVMLinkModules2(m, lib);
 }
 
@@ -666,7 +672,7 @@ static bool link_bitcode(LLVMContextRef ctx, LLVMModuleRef m, const char *path) 
         return false;
     }
     LLVMSetTarget(lib, NVPTX_TRIPLE);
-    LLVMSetDataLayout(lib, NVPTX_LAYOUT);
+    LLVMSetDataLayout(lib, layout);
     for (LLVMValueRef f = LLVMGetFirstFunction(lib); f != NULL; f = LLVMGetNextFunction(f)) {
         if (LLVMIsDeclaration(f) || LLVMGetLinkage(f) != LLVMExternalLinkage)
             continue;
@@ -685,7 +691,7 @@ static bool link_bitcode(LLVMContextRef ctx, LLVMModuleRef m, const char *path) 
 typedef struct opts_t {
     unsigned sm;
     const char *libclc, *builtins, *in, *out;
-    bool library, no_contract;
+    bool library, no_contract, long_ptr;
     size_t nspec;
     uint32_t spec_ids[256];
     uint64_t spec_values[256];
@@ -984,6 +990,26 @@ static bool simplify_builtin_chains(uint32_t **w_io, size_t *n_io) {
     return true;
 }
 
+// Whether a local-memory pointer sits inside an aggregate type (a struct, array or vector) of
+// the module's text (typed pointers: "T addrspace(3)*"). The producer laid such aggregates out
+// with 8-byte pointers (sizes, offsets, memcpy lengths); 32-bit shared pointers would change
+// their layout under it, so such modules keep 64-bit ones. Metadata braces count too: a
+// false alarm only costs the shorter addressing.
+static bool local_ptr_in_aggregate(const char *text) {
+    int depth = 0;
+    for (const char *p = text; *p != '\0'; ++p) {
+        if (*p == '\n')
+            depth = 0;
+        else if (*p == '{' || *p == '[' || *p == '<')
+            ++depth;
+        else if ((*p == '}' || *p == ']' || *p == '>') && depth > 0)
+            --depth;
+        else if (depth > 0 && *p == 'a' && strncmp(p, "addrspace(3)*", 13) == 0)
+            return true;
+    }
+    return false;
+}
+
 static bool is_kernel_name(const kernel_t *k, size_t nk, const char *name) {
     for (size_t i = 0; i < nk; ++i) {
         size_t len = strlen(k[i].name);
@@ -1064,6 +1090,9 @@ static int translate(const opts_t *o) {
                     LLVMSetInstructionCallConv(i, LLVMCCallConv);
     neutralize_casts(m);
     char *text = LLVMPrintModuleToString(m);
+    bool short_ptr = !o->long_ptr && !local_ptr_in_aggregate(text);
+    if (short_ptr)
+        layout = NVPTX_LAYOUT_SHORT;
     LLVMDisposeModule(m);
     LLVMContextDispose(read_ctx);
     LLVMContextRef ctx = LLVMContextCreate();
@@ -1082,6 +1111,18 @@ static int translate(const opts_t *o) {
     }
     free(nv);
 
+    // Code generation options, read when the target machine is made. Contraction: the module's
+    // own mad/fma (OpenCL's, or llvm.fmuladd from its producer) become fma; separate
+    // multiplies and adds are never fused here, so a ContractionOff kernel gets no fma it did
+    // not ask for; -nvptx-fma-level=0 makes that explicit for such modules.
+    const char *argv[3] = {"urc-spirv-ptx"};
+    int argc = 1;
+    if (short_ptr)
+        argv[argc++] = "-nvptx-short-ptr";
+    if (no_contract)
+        argv[argc++] = "-nvptx-fma-level=0";
+    if (argc > 1)
+        LLVMParseCommandLineOptions(argc, argv, NULL);
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
@@ -1192,13 +1233,6 @@ static int translate(const opts_t *o) {
     }
 
     enter_stage("optimising");
-    // Contraction: the module's own mad/fma (OpenCL's, or llvm.fmuladd from its producer)
-    // become fma; separate multiplies and adds are never fused here, so a ContractionOff
-    // kernel gets no fma it did not ask for. The option makes that explicit for such modules.
-    if (no_contract) {
-        const char *argv[] = {"urc-spirv-ptx", "-nvptx-fma-level=0"};
-        LLVMParseCommandLineOptions(2, argv, NULL);
-    }
     e = LLVMRunPasses(m, "default<O3>", tm, popts);
     if (e != NULL) {
         char *em = LLVMGetErrorMessage(e);
@@ -1231,7 +1265,8 @@ static int translate(const opts_t *o) {
 
 static int usage(void) {
     fputs("usage: urc-spirv-ptx [--sm N] [--libclc FILE] [--builtins FILE] [--spec ID=VALUE]...\n"
-          "                     [--library] [--no-contract] [--times] IN.spv OUT.ptx\n"
+          "                     [--library] [--no-contract] [--long-shared-ptr] [--times]\n"
+          "                     IN.spv OUT.ptx\n"
           "       urc-spirv-ptx --version\n",
           stderr);
     return EXIT_USAGE;
@@ -1271,6 +1306,8 @@ int main(int argc, char **argv) {
             o.spec_values[o.nspec++] = strtoull(end + 1, NULL, 0);
         } else if (strcmp(a, "--library") == 0) {
             o.library = true;
+        } else if (strcmp(a, "--long-shared-ptr") == 0) {
+            o.long_ptr = true;
         } else if (strcmp(a, "--times") == 0) {
             show_times = true;
         } else if (strcmp(a, "--no-contract") == 0) {
