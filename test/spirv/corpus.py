@@ -175,8 +175,11 @@ def main():
     own = [m for m in modules if ":" not in m[0] and "#" not in m[0]]
     carved = [m for m in modules if m not in own]
     distinct = len(carved)
+    # A fixed shuffle: a sample, or the part of a run seen before it was stopped, is spread over
+    # all the libraries.
+    random.Random(24).shuffle(carved)
     if args.sample and len(carved) > args.sample:
-        carved = random.Random(24).sample(carved, args.sample)
+        carved = carved[:args.sample]
     jobs = [(n, m, args, args.work) for n, m in own + carved]
     print("corpus: %d modules found, %d distinct (%d of the project's, %d carved); "
           "translating %d carved%s with %d jobs; ptxas: %s"
@@ -191,6 +194,9 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for name, what, rc, err, secs in pool.map(translate, jobs):
             times.append(secs)
+            if len(times) % 1000 == 0:
+                print("  %d of %d after %.0f s" % (len(times), len(jobs), time.monotonic() - began),
+                      flush=True)
             if what == "ok":
                 results["ok"] += 1
                 continue
@@ -204,6 +210,7 @@ def main():
             else:
                 results[what + " failed"] += 1
                 failures.append((name, what, rc, err.splitlines()[-3:]))
+                print("  failed: %s (%s, status %d)" % (name, what, rc), flush=True)
     print("corpus results:", dict(results))
     if times:
         times.sort()
