@@ -669,6 +669,33 @@ START_TEST(gpu_suite_matches_host) {
 }
 END_TEST
 
+// ---- built-in vectors read through access chains ----
+
+// builtin_chain.spvasm reads the global id, the offset and the local id through access chains
+// (translator 15's reader aborts on them unless the helper rewrites them). It builds; on a GPU
+// chain_ids(out, dim) writes out[i] = gid + 1000 * lid[dim] for an offset launch.
+START_TEST(builtin_chains_translate) {
+    ur_program_handle_t p = built("builtin_chain.spv");
+    ur_kernel_handle_t k = kernel(p, "chain_ids");
+    ck_assert_uint_eq(num_args(k), 2);
+    if (!on_sim()) {
+        enum { N = 64, OFFSET = 5 };
+        uint64_t *out = shared(N * sizeof(uint64_t));
+        size_t n = N, local = 16, offset = OFFSET;
+        for (uint32_t dim = 0; dim < 2; ++dim) {
+            ur_exp_kernel_arg_properties_t args[2] = {cudat_arg_pointer(0, out),
+                                                      cudat_arg_value(1, &dim, sizeof dim)};
+            launch(k, 1, &offset, &n, &local, 2, args);
+            for (uint64_t i = 0; i < N; ++i) // a 1-D range: lid[1] is 0
+                ck_assert_uint_eq(out[i], i + OFFSET + (dim == 0 ? 1000 * (i % 16) : 0));
+        }
+        ck_assert_ur_ok(urUSMFree(T.context, out));
+    }
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urProgramRelease(p));
+}
+END_TEST
+
 // ---- device assert from SPIR-V on a GPU ----
 
 // assert_nonzero (spirv_assert.cl) over 256 work-items whose input is 0 at `zero_at` (none when
@@ -810,6 +837,7 @@ static Suite *suite(void) {
     tcase_add_test(tc, ptx_cache_entry);
     tcase_add_test(tc, compile_and_link);
     tcase_add_test(tc, device_globals_by_unique_id);
+    tcase_add_test(tc, builtin_chains_translate);
     suite_add_tcase(s, tc);
     // These set up the fixture themselves (after URC_MASK_ASPECTS).
     TCase *vf = tcase_create("vf_link");
