@@ -990,21 +990,32 @@ static bool simplify_builtin_chains(uint32_t **w_io, size_t *n_io) {
     return true;
 }
 
-// Whether a local-memory pointer sits inside an aggregate type (a struct, array or vector) of
-// the module's text (typed pointers: "T addrspace(3)*"). The producer laid such aggregates out
-// with 8-byte pointers (sizes, offsets, memcpy lengths); 32-bit shared pointers would change
-// their layout under it, so such modules keep 64-bit ones. Metadata braces count too: a
-// false alarm only costs the shorter addressing.
-static bool local_ptr_in_aggregate(const char *text) {
+// Whether the module must keep 64-bit pointers in NVPTX's shared (3) and constant (4) spaces,
+// which -nvptx-short-ptr makes 32-bit. Two cases, from the module's text (typed pointers):
+// - a local pointer inside an aggregate type (struct, array, vector): the producer laid the
+//   aggregate out with 8-byte pointers (sizes, offsets, memcpy lengths);
+// - a SPIR constant pointer (addrspace(2), NVPTX's 4) in a function's signature: a kernel
+//   parameter holds a 64-bit device address, and the translator declares builtins with the
+//   constant pointer it passes where the library's definition takes a generic one.
+// Metadata braces count as aggregates too: a false alarm only costs the shorter addressing.
+static bool needs_long_pointers(const char *text) {
     int depth = 0;
+    bool signature = true; // at the start of a line
     for (const char *p = text; *p != '\0'; ++p) {
-        if (*p == '\n')
+        if (*p == '\n') {
             depth = 0;
-        else if (*p == '{' || *p == '[' || *p == '<')
+            signature = true;
+            continue;
+        }
+        if (p == text || p[-1] == '\n')
+            signature = strncmp(p, "define ", 7) == 0 || strncmp(p, "declare ", 8) == 0;
+        if (*p == '{' || *p == '[' || *p == '<')
             ++depth;
         else if ((*p == '}' || *p == ']' || *p == '>') && depth > 0)
             --depth;
-        else if (depth > 0 && *p == 'a' && strncmp(p, "addrspace(3)*", 13) == 0)
+        else if (*p == 'a' && depth > 0 && strncmp(p, "addrspace(3)*", 13) == 0)
+            return true;
+        else if (*p == 'a' && signature && strncmp(p, "addrspace(2)*", 13) == 0)
             return true;
     }
     return false;
@@ -1090,7 +1101,7 @@ static int translate(const opts_t *o) {
                     LLVMSetInstructionCallConv(i, LLVMCCallConv);
     neutralize_casts(m);
     char *text = LLVMPrintModuleToString(m);
-    bool short_ptr = !o->long_ptr && !local_ptr_in_aggregate(text);
+    bool short_ptr = !o->long_ptr && !needs_long_pointers(text);
     if (short_ptr)
         layout = NVPTX_LAYOUT_SHORT;
     LLVMDisposeModule(m);
