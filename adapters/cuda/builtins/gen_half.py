@@ -76,6 +76,9 @@ def vector_forms(n):
         out.append(elementwise(mangle(f, v + "S_S_"), n, "vvv", mangle(f, "DhDhDh"), "half"))
     for f in RELATIONAL:
         out.append(elementwise(mangle(f, v), n, "v", mangle(f, "Dh"), "i16"))
+    # nextafter works on the bits (above), not over float.
+    next_sym = mangle("nextafter", "DhDh")
+    out.append(elementwise(mangle("nextafter", v + "S_"), n, "vv", next_sym, "half"))
     # OpenCL's forms with a scalar operand.
     for f, args, params in (
         ("fmax", v + "Dh", "vs"),
