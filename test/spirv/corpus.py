@@ -25,15 +25,13 @@ import os
 import random
 import shutil
 import struct
+import statistics
 import subprocess
 import sys
+import time
 import zipfile
 
 MAGIC = 0x07230203
-# Modules of dpctl's test inputs that the SPIRV-LLVM-Translator 15 reader itself cannot read
-# (it aborts: "Unexpected pattern", SPIRVUtil.cpp, on their work-group-memory argument types).
-# The helper process reports the abort as a build failure; listed, not failed.
-KNOWN_READER_ABORTS = {"raw-arg-kernel.spv", "work-group-memory-kernel.spv"}
 # The project's modules that import a function from another module (program linking): they
 # translate for a link (--library), where an undefined function is the linker's business.
 LINK_INPUTS = {"vf_kernel.spv"}
@@ -74,14 +72,17 @@ def module_end(data, start):
     return last_end
 
 
-def inputs(paths, work):
-    """Yields (name, bytes) for every module of the inputs."""
+def inputs(paths, work, seen=None, found=None):
+    """Yields (name, bytes) for every distinct module of the inputs (by SHA-1): the same kernel
+    image sits in several of dpnp's libraries. `found` counts every module met."""
     carved = os.path.join(work, "carved")
     os.makedirs(carved, exist_ok=True)
-    seen = set()
+    seen = set() if seen is None else seen
+    found = collections.Counter() if found is None else found
 
     def emit(name, module):
-        digest = hashlib.sha1(module).hexdigest()[:16]
+        found["modules"] += 1
+        digest = hashlib.sha1(module).digest()
         if digest in seen:
             return None
         seen.add(digest)
@@ -93,7 +94,7 @@ def inputs(paths, work):
                 for f in sorted(files):
                     full = os.path.join(root, f)
                     if f.endswith(".spv") or f.endswith(".whl") or ".so" in f:
-                        yield from inputs([full], work)
+                        yield from inputs([full], work, seen, found)
         elif path.endswith(".spv"):
             with open(path, "rb") as fh:
                 item = emit(os.path.basename(path), fh.read())
@@ -131,17 +132,22 @@ def translate(job):
         cmd += ["--builtins", args.builtins]
     if args.libclc:
         cmd += ["--libclc", args.libclc]
+    began = time.monotonic()
     r = subprocess.run(cmd + [spv, ptx], capture_output=True, text=True, timeout=600)
+    secs = time.monotonic() - began
     if r.returncode != 0:
-        return (name, "translate", r.returncode, r.stderr.strip())
+        return (name, "translate", r.returncode, r.stderr.strip(), secs)
     if args.ptxas:
         # A link input is relocatable code (-c): its imports resolve at link time.
         compile_only = ["-c"] if name in LINK_INPUTS else []
         p = subprocess.run([args.ptxas, "-arch=sm_90"] + compile_only + [ptx, "-o", os.devnull],
                            capture_output=True, text=True, timeout=600)
         if p.returncode != 0:
-            return (name, "ptxas", p.returncode, p.stderr.strip())
-    return (name, "ok", 0, "")
+            return (name, "ptxas", p.returncode, p.stderr.strip(), secs)
+    # Neither file is needed any more: a whole-corpus run would otherwise fill the folder.
+    os.unlink(spv)
+    os.unlink(ptx)
+    return (name, "ok", 0, "", secs)
 
 
 def main():
@@ -163,20 +169,34 @@ def main():
     os.makedirs(os.path.join(args.work, "ptx"), exist_ok=True)
     if args.ptxas and not os.access(args.ptxas, os.X_OK):
         args.ptxas = None
-    modules = [m for m in inputs([p for p in args.paths if os.path.exists(p)], args.work)]
+    began = time.monotonic()
+    found = collections.Counter()
+    modules = list(inputs([p for p in args.paths if os.path.exists(p)], args.work, None, found))
     own = [m for m in modules if ":" not in m[0] and "#" not in m[0]]
     carved = [m for m in modules if m not in own]
+    distinct = len(carved)
+    # A fixed shuffle: a sample, or the part of a run seen before it was stopped, is spread over
+    # all the libraries.
+    random.Random(24).shuffle(carved)
     if args.sample and len(carved) > args.sample:
-        carved = random.Random(24).sample(carved, args.sample)
+        carved = carved[:args.sample]
     jobs = [(n, m, args, args.work) for n, m in own + carved]
-    print("corpus: %d modules (%d of the project's, %d carved); ptxas: %s"
-          % (len(jobs), len(own), len(carved), args.ptxas or "not found, skipped"))
+    print("corpus: %d modules found, %d distinct (%d of the project's, %d carved); "
+          "translating %d carved%s with %d jobs; ptxas: %s"
+          % (found["modules"], len(modules), len(own), distinct, len(carved),
+             " (a sample)" if len(carved) < distinct else "", args.jobs,
+             args.ptxas or "not found, skipped"), flush=True)
     strict = bool(args.builtins and os.path.exists(args.builtins))
     results = collections.Counter()
     missing = collections.Counter()
     failures = []
+    times = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for name, what, rc, err in pool.map(translate, jobs):
+        for name, what, rc, err, secs in pool.map(translate, jobs):
+            times.append(secs)
+            if len(times) % 1000 == 0:
+                print("  %d of %d after %.0f s" % (len(times), len(jobs), time.monotonic() - began),
+                      flush=True)
             if what == "ok":
                 results["ok"] += 1
                 continue
@@ -184,16 +204,19 @@ def main():
             only_builtins = (what == "translate" and rc == 3 and undefined
                              and all("undefined function" in l or "neither in libclc" in l
                                      for l in err.splitlines()))
-            if name in KNOWN_READER_ABORTS and what == "translate" and rc < 0:
-                results["known reader abort"] += 1
-                print("known translator limitation: %s (%s)" % (name, err.splitlines()[-1]))
-            elif only_builtins and not strict:
+            if only_builtins and not strict:
                 results["missing builtins"] += 1
                 missing.update(undefined)
             else:
                 results[what + " failed"] += 1
                 failures.append((name, what, rc, err.splitlines()[-3:]))
+                print("  failed: %s (%s, status %d)" % (name, what, rc), flush=True)
     print("corpus results:", dict(results))
+    if times:
+        times.sort()
+        print("translation per module: median %.3f s, 90th percentile %.3f s, max %.3f s; "
+              "whole run %.0f s" % (statistics.median(times), times[len(times) * 9 // 10],
+                                    times[-1], time.monotonic() - began))
     if missing:
         print("builtins neither libclc nor urc's library has (modules needing each):")
         for fn, n in missing.most_common(40):

@@ -34,6 +34,67 @@ def mangle(name, args):
     return "_Z%d%s%s" % (len(name), name, args)
 
 
+def elementwise(sym, n, params, scalar, ret):
+    """A function over halfN applying `scalar` (a half function of this file) to each element.
+    params: "v" for a halfN argument, "s" for a half one used for every element. ret "half" or
+    "i16" (a relational: the scalar's int result, true as -1)."""
+    vec = "<%d x half>" % n
+    args = ", ".join("%s %%a%d" % (vec if p == "v" else "half", i) for i, p in enumerate(params))
+    rvec = "<%d x %s>" % (n, ret)
+    lines = ["define %s @%s(%s) {" % (rvec, sym, args)]
+    acc = "undef"
+    for e in range(n):
+        ops = []
+        for i, p in enumerate(params):
+            if p == "v":
+                lines.append("  %%e%d_%d = extractelement %s %%a%d, i32 %d" % (e, i, vec, i, e))
+                ops.append("half %%e%d_%d" % (e, i))
+            else:
+                ops.append("half %%a%d" % i)
+        if ret == "half":
+            lines.append("  %%r%d = call half @%s(%s)" % (e, scalar, ", ".join(ops)))
+        else:
+            lines.append("  %%i%d = call i32 @%s(%s)" % (e, scalar, ", ".join(ops)))
+            lines.append("  %%t%d = icmp ne i32 %%i%d, 0" % (e, e))
+            lines.append("  %%r%d = sext i1 %%t%d to i16" % (e, e))
+        lines.append("  %%v%d = insertelement %s %s, %s %%r%d, i32 %d" % (e, rvec, acc, ret, e, e))
+        acc = "%%v%d" % e
+    lines.append("  ret %s %s\n}\n" % (rvec, acc))
+    return "\n".join(lines)
+
+
+def vector_forms(n):
+    """halfN forms of the scalar functions, element by element (dpnp's kernels call fmod on
+    half4, for one). In the mangled names a repeated vector type is the substitution S_."""
+    v = "Dv%d_Dh" % n
+    out = []
+    for f in UNARY:
+        out.append(elementwise(mangle(f, v), n, "v", mangle(f, "Dh"), "half"))
+    for f in BINARY:
+        out.append(elementwise(mangle(f, v + "S_"), n, "vv", mangle(f, "DhDh"), "half"))
+    for f in TERNARY:
+        out.append(elementwise(mangle(f, v + "S_S_"), n, "vvv", mangle(f, "DhDhDh"), "half"))
+    for f in RELATIONAL:
+        out.append(elementwise(mangle(f, v), n, "v", mangle(f, "Dh"), "i16"))
+    # nextafter works on the bits (above), not over float.
+    next_sym = mangle("nextafter", "DhDh")
+    out.append(elementwise(mangle("nextafter", v + "S_"), n, "vv", next_sym, "half"))
+    # OpenCL's forms with a scalar operand.
+    for f, args, params in (
+        ("fmax", v + "Dh", "vs"),
+        ("fmin", v + "Dh", "vs"),
+        ("max", v + "Dh", "vs"),
+        ("min", v + "Dh", "vs"),
+        ("clamp", v + "DhDh", "vss"),
+        ("mix", v + "S_Dh", "vvs"),
+        ("step", "Dh" + v, "sv"),
+        ("smoothstep", "DhDh" + v, "ssv"),
+    ):
+        scalar = mangle(f, "Dh" * len(params))
+        out.append(elementwise(mangle(f, args), n, params, scalar, "half"))
+    return out
+
+
 def emit(out):
     decls = set()
 
@@ -218,6 +279,8 @@ away:
             "  %%h = fptrunc float %%r to half\n"
             "  ret half %%h\n}\n" % (mangle("work_group_broadcast", "Dh" + dims), params, ff, params)
         )
+    for n in (2, 3, 4, 8, 16):
+        body.extend(vector_forms(n))
     out.write(HEAD + "\n")
     out.write("\n".join(sorted(decls)) + "\n\n")
     out.write("\n".join(body))

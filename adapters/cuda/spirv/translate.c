@@ -2,7 +2,7 @@
 // urc-spirv-ptx: SPIR-V → PTX for the CUDA adapter, run as a helper process.
 //
 //   urc-spirv-ptx [--sm N] [--libclc FILE] [--builtins FILE] [--spec ID=VALUE]... [--library]
-//                 [--no-contract] IN.spv OUT.ptx
+//                 [--no-contract] [--long-shared-ptr] [--times] IN.spv OUT.ptx
 //   urc-spirv-ptx --version
 //
 // The chain: the translator's reader (OpenCL 2.0 form) → retarget to nvptx64-nvidia-cuda
@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <llvm-c/Analysis.h>
@@ -45,6 +46,12 @@
 
 #define NVPTX_TRIPLE "nvptx64-nvidia-cuda"
 #define NVPTX_LAYOUT "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+// With -nvptx-short-ptr: shared (3), constant (4) and local (5) pointers are 32-bit, as nvcc
+// makes them; shared-memory addressing takes one register instead of two.
+#define NVPTX_LAYOUT_SHORT "e-p3:32:32-p4:32:32-p5:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+
+// The data layout chosen for the module and the libraries linked into it.
+static const char *layout = NVPTX_LAYOUT;
 
 // SPIR calling conventions (llvm/IR/CallingConv.h).
 #define CC_SPIR_FUNC   75
@@ -52,6 +59,24 @@
 
 // The stage named by a fatal error or a crash, for the build log.
 static const char *volatile stage = "start";
+
+// --times: how long each stage took, on stderr (to see where a translation's time goes).
+static bool show_times;
+static double stage_began;
+
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static void enter_stage(const char *next) {
+    double t = now_ms();
+    if (show_times)
+        fprintf(stderr, "urc-spirv-ptx: %8.1f ms %s\n", t - stage_began, stage);
+    stage_began = t;
+    stage = next;
+}
 
 static void write_str(const char *s) {
     ssize_t r = write(STDERR_FILENO, s, strlen(s));
@@ -197,8 +222,8 @@ static bool rewrite_line(text_t *out, const char *line, size_t n) {
     if (n >= 15 && strncmp(line, "target triple =", 15) == 0)
         return put_n(out, "target triple = \"" NVPTX_TRIPLE "\"", 37);
     if (n >= 19 && strncmp(line, "target datalayout =", 19) == 0)
-        return put_n(out, "target datalayout = \"" NVPTX_LAYOUT "\"",
-                     strlen("target datalayout = \"" NVPTX_LAYOUT "\""));
+        return put_n(out, "target datalayout = \"", 21) && put_n(out, layout, strlen(layout)) &&
+               put_n(out, "\"", 1);
     size_t i = 0;
     while (i < n) {
         if (n - i > 11 && memcmp(line + i, " addrspace(", 11) == 0) {
@@ -416,7 +441,7 @@ static bool link_text(LLVMContextRef ctx, LLVMModuleRef m, const char *ir, const
         return false;
     }
     LLVMSetTarget(lib, NVPTX_TRIPLE);
-    LLVMSetDataLayout(lib, NVPTX_LAYOUT);
+    LLVMSetDataLayout(lib, layout);
     return !LLVMLinkModules2(m, lib);
 }
 
@@ -626,6 +651,12 @@ static void resolve_generic_builtins(LLVMModuleRef m) {
     }
 }
 
+// Links a bitcode library, reading only what the module uses. The library is opened lazily:
+// a function's body is read when the linker first needs it, so of libclc's 8 MB only the few
+// builtins a kernel calls are parsed (parsing it all was most of a translation's time).
+// A library definition the module does not define already becomes linkonce_odr, linked only
+// where referenced; one the module defines weakly (urc's support code) keeps its linkage and
+// overrides it, as a strong definition should.
 static bool link_bitcode(LLVMContextRef ctx, LLVMModuleRef m, const char *path) {
     LLVMMemoryBufferRef buf = NULL;
     char *msg = NULL;
@@ -635,14 +666,21 @@ static bool link_bitcode(LLVMContextRef ctx, LLVMModuleRef m, const char *path) 
         return false;
     }
     LLVMModuleRef lib = NULL;
-    bool bad = LLVMParseBitcodeInContext2(ctx, buf, &lib);
-    LLVMDisposeMemoryBuffer(buf);
-    if (bad) {
+    if (LLVMGetBitcodeModuleInContext2(ctx, buf, &lib)) {
+        LLVMDisposeMemoryBuffer(buf); // owned by the module only when it was read
         failf(0, "%s is not LLVM bitcode this LLVM reads", path);
         return false;
     }
     LLVMSetTarget(lib, NVPTX_TRIPLE);
-    LLVMSetDataLayout(lib, NVPTX_LAYOUT);
+    LLVMSetDataLayout(lib, layout);
+    for (LLVMValueRef f = LLVMGetFirstFunction(lib); f != NULL; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f) || LLVMGetLinkage(f) != LLVMExternalLinkage)
+            continue;
+        size_t len = 0;
+        LLVMValueRef mine = LLVMGetNamedFunction(m, LLVMGetValueName2(f, &len));
+        if (mine == NULL || LLVMIsDeclaration(mine))
+            LLVMSetLinkage(f, LLVMLinkOnceODRLinkage);
+    }
     if (LLVMLinkModules2(m, lib)) {
         failf(0, "linking %s failed", path);
         return false;
@@ -653,7 +691,7 @@ static bool link_bitcode(LLVMContextRef ctx, LLVMModuleRef m, const char *path) 
 typedef struct opts_t {
     unsigned sm;
     const char *libclc, *builtins, *in, *out;
-    bool library, no_contract;
+    bool library, no_contract, long_ptr;
     size_t nspec;
     uint32_t spec_ids[256];
     uint64_t spec_values[256];
@@ -757,6 +795,232 @@ static void host_names_free(host_names_t *h) {
     free(h->v);
 }
 
+// ---- built-in variables read through access chains ----
+
+// Translator 15's reader turns each built-in variable (GlobalInvocationId, GlobalOffset, …) into
+// calls of the matching builtin and understands a load of the whole vector, but aborts
+// ("Unexpected pattern", SPIRVUtil.cpp) on a load through an access chain into it, the form
+// newer producers emit (dpctl's raw-arg-kernel.spv, work-group-memory-kernel.spv). Each such
+// chain whose only uses are loads becomes a load of the whole vector, and each load through it
+// an extraction of the component: the same value, in the form the reader knows.
+enum {
+    SPV_OP_TYPE_VECTOR = 23,
+    SPV_OP_TYPE_POINTER = 32,
+    SPV_OP_CONSTANT = 43,
+    SPV_OP_VARIABLE = 59,
+    SPV_OP_LOAD = 61,
+    SPV_OP_ACCESS_CHAIN = 65,
+    SPV_OP_IN_BOUNDS_ACCESS_CHAIN = 66,
+    SPV_OP_PTR_ACCESS_CHAIN = 67,
+    SPV_OP_IN_BOUNDS_PTR_ACCESS_CHAIN = 70,
+    SPV_OP_COMPOSITE_EXTRACT = 81,
+    SPV_OP_VECTOR_EXTRACT_DYNAMIC = 77,
+    SPV_DEC_BUILTIN = 11,
+};
+
+// What the rewrite knows of one id.
+typedef struct spv_id_t {
+    uint32_t uses;       // operand words naming it, OpName aside
+    uint32_t load_uses;  // loads through it
+    uint32_t vec_type;   // a built-in vector variable: its vector type; a chain: the vector type
+    uint32_t base;       // a chain: the variable
+    uint32_t index;      // a chain: the component's id
+    uint32_t value;      // a 32-bit (or small 64-bit) integer constant's value
+    uint8_t is_builtin;  // decorated BuiltIn
+    uint8_t is_constant; // value is set
+    uint8_t is_chain;    // a candidate chain
+    uint8_t components;  // a vector type: its component count
+} spv_id_t;
+
+static bool is_chain_op(uint32_t op) {
+    return op == SPV_OP_ACCESS_CHAIN || op == SPV_OP_IN_BOUNDS_ACCESS_CHAIN ||
+           op == SPV_OP_PTR_ACCESS_CHAIN || op == SPV_OP_IN_BOUNDS_PTR_ACCESS_CHAIN;
+}
+
+// How many operand words of an instruction may name ids, for counting uses. Literals that
+// happen to equal an id (a BuiltIn number, an alignment) would count as uses and stop a
+// rewrite, so the instructions whose trailing words are literals count only their ids.
+static uint32_t spv_id_words(uint32_t op, uint32_t count) {
+    switch (op) {
+    case SPV_OP_NAME:
+    case 6: // OpMemberName
+    case 3: // OpSource
+    case 4: // OpSourceExtension
+    case 7: // OpString
+    case SPV_OP_EXTENSION:
+    case 11: // OpExtInstImport
+    case 14: // OpMemoryModel
+    case SPV_OP_CAPABILITY:
+    case 330: // OpModuleProcessed
+        return 0;
+    case SPV_OP_DECORATE:
+    case 72: // OpMemberDecorate
+    case 16: // OpExecutionMode
+        return 1;
+    case SPV_OP_CONSTANT:
+    case 62: // OpStore
+        return 2;
+    case SPV_OP_LOAD:
+        return count > 4 ? 3 : count - 1;
+    default:
+        return count - 1;
+    }
+}
+
+// Rewrites `*w` (host order, *n words); on success *w may be a new allocation. false when out
+// of memory; a module without the pattern is left as it is.
+static bool simplify_builtin_chains(uint32_t **w_io, size_t *n_io) {
+    uint32_t *w = *w_io;
+    size_t n = *n_io;
+    uint32_t bound = n > 3 ? w[3] : 0;
+    if (bound == 0 || bound > (1u << 24))
+        return true;
+    spv_id_t *ids = calloc(bound, sizeof *ids);
+    uint32_t *pointee = calloc(bound, sizeof *pointee);
+    if (ids == NULL || pointee == NULL) {
+        free(ids);
+        free(pointee);
+        return false;
+    }
+#define SPV_ID_OK(x) ((x) != 0 && (x) < bound)
+    // First pass: built-ins, types, constants, and how every id is used.
+    for (size_t i = 5; i < n;) {
+        uint32_t count = w[i] >> 16, op = w[i] & 0xffff;
+        if (count == 0 || count > n - i)
+            break;
+        const uint32_t *a = w + i + 1;
+        if (op == SPV_OP_DECORATE && count >= 3 && a[1] == SPV_DEC_BUILTIN && SPV_ID_OK(a[0]))
+            ids[a[0]].is_builtin = 1;
+        else if (op == SPV_OP_TYPE_POINTER && count == 4 && SPV_ID_OK(a[0]))
+            pointee[a[0]] = a[2];
+        else if (op == SPV_OP_TYPE_VECTOR && count == 4 && SPV_ID_OK(a[0]))
+            ids[a[0]].components = a[2] <= 16 ? (uint8_t)a[2] : 0;
+        else if (op == SPV_OP_CONSTANT && (count == 4 || (count == 5 && a[3] == 0)) &&
+                 SPV_ID_OK(a[1])) {
+            ids[a[1]].is_constant = 1;
+            ids[a[1]].value = a[2];
+        } else if (op == SPV_OP_LOAD && count >= 4 && SPV_ID_OK(a[2]))
+            ids[a[2]].load_uses++;
+        for (uint32_t k = 0; k < spv_id_words(op, count); ++k)
+            if (SPV_ID_OK(a[k]))
+                ids[a[k]].uses++;
+        i += count;
+    }
+    // Second pass: the chains into built-in vectors that only loads use. A chain names its
+    // result (1), its variable and indices; each load names it once more.
+    size_t extra = 0, found = 0;
+    for (size_t i = 5; i < n;) {
+        uint32_t count = w[i] >> 16, op = w[i] & 0xffff;
+        if (count == 0 || count > n - i)
+            break;
+        const uint32_t *a = w + i + 1;
+        if (op == SPV_OP_VARIABLE && count >= 4 && SPV_ID_OK(a[1]) && SPV_ID_OK(a[0]) &&
+            ids[a[1]].is_builtin && SPV_ID_OK(pointee[a[0]]) && ids[pointee[a[0]]].components)
+            ids[a[1]].vec_type = pointee[a[0]];
+        bool ptr_chain = op == SPV_OP_PTR_ACCESS_CHAIN || op == SPV_OP_IN_BOUNDS_PTR_ACCESS_CHAIN;
+        // OpAccessChain: type, result, base, index; the Ptr forms add an element (0) first.
+        if (is_chain_op(op) && count == (ptr_chain ? 6u : 5u) && SPV_ID_OK(a[1]) &&
+            SPV_ID_OK(a[2]) && ids[a[2]].vec_type != 0 && SPV_ID_OK(a[count - 2])) {
+            spv_id_t *c = &ids[a[1]];
+            bool element_zero =
+                !ptr_chain || (SPV_ID_OK(a[3]) && ids[a[3]].is_constant && ids[a[3]].value == 0);
+            if (element_zero && c->load_uses > 0 && c->uses == 1 + c->load_uses) {
+                c->is_chain = 1;
+                c->base = a[2];
+                c->vec_type = ids[a[2]].vec_type;
+                c->index = a[count - 2];
+                ++found;
+                extra += c->load_uses;
+            }
+        }
+        i += count;
+    }
+    if (found == 0) {
+        free(ids);
+        free(pointee);
+        return true;
+    }
+    uint32_t *out = malloc((n + extra) * sizeof *out);
+    if (out == NULL) {
+        free(ids);
+        free(pointee);
+        return false;
+    }
+    memcpy(out, w, 5 * sizeof *out);
+    size_t to = 5;
+    for (size_t i = 5; i < n;) {
+        uint32_t count = w[i] >> 16, op = w[i] & 0xffff;
+        if (count == 0 || count > n - i) {
+            memcpy(out + to, w + i, (n - i) * sizeof *out);
+            to += n - i;
+            break;
+        }
+        const uint32_t *a = w + i + 1;
+        if (is_chain_op(op) && SPV_ID_OK(a[1]) && ids[a[1]].is_chain) {
+            const spv_id_t *c = &ids[a[1]];
+            out[to++] = (4u << 16) | SPV_OP_LOAD;
+            out[to++] = c->vec_type;
+            out[to++] = a[1];
+            out[to++] = c->base;
+        } else if (op == SPV_OP_LOAD && count >= 4 && SPV_ID_OK(a[2]) && ids[a[2]].is_chain) {
+            const spv_id_t *c = &ids[a[2]];
+            const spv_id_t *x = &ids[c->index];
+            // A constant component is a literal; any other is read at run time.
+            if (x->is_constant && x->value < ids[c->vec_type].components)
+                out[to++] = (5u << 16) | SPV_OP_COMPOSITE_EXTRACT;
+            else
+                out[to++] = (5u << 16) | SPV_OP_VECTOR_EXTRACT_DYNAMIC;
+            out[to++] = a[0];
+            out[to++] = a[1];
+            out[to++] = a[2];
+            out[to++] =
+                x->is_constant && x->value < ids[c->vec_type].components ? x->value : c->index;
+        } else {
+            memcpy(out + to, w + i, (size_t)count * sizeof *out);
+            to += count;
+        }
+        i += count;
+    }
+#undef SPV_ID_OK
+    free(ids);
+    free(pointee);
+    free(w);
+    *w_io = out;
+    *n_io = to;
+    return true;
+}
+
+// Whether the module must keep 64-bit pointers in NVPTX's shared (3) and constant (4) spaces,
+// which -nvptx-short-ptr makes 32-bit. Two cases, from the module's text (typed pointers):
+// - a local pointer inside an aggregate type (struct, array, vector): the producer laid the
+//   aggregate out with 8-byte pointers (sizes, offsets, memcpy lengths);
+// - a SPIR constant pointer (addrspace(2), NVPTX's 4) in a function's signature: a kernel
+//   parameter holds a 64-bit device address, and the translator declares builtins with the
+//   constant pointer it passes where the library's definition takes a generic one.
+// Metadata braces count as aggregates too: a false alarm only costs the shorter addressing.
+static bool needs_long_pointers(const char *text) {
+    int depth = 0;
+    bool signature = true; // at the start of a line
+    for (const char *p = text; *p != '\0'; ++p) {
+        if (*p == '\n') {
+            depth = 0;
+            signature = true;
+            continue;
+        }
+        if (p == text || p[-1] == '\n')
+            signature = strncmp(p, "define ", 7) == 0 || strncmp(p, "declare ", 8) == 0;
+        if (*p == '{' || *p == '[' || *p == '<')
+            ++depth;
+        else if ((*p == '}' || *p == ']' || *p == '>') && depth > 0)
+            --depth;
+        else if (*p == 'a' && depth > 0 && strncmp(p, "addrspace(3)*", 13) == 0)
+            return true;
+        else if (*p == 'a' && signature && strncmp(p, "addrspace(2)*", 13) == 0)
+            return true;
+    }
+    return false;
+}
+
 static bool is_kernel_name(const kernel_t *k, size_t nk, const char *name) {
     for (size_t i = 0; i < nk; ++i) {
         size_t len = strlen(k[i].name);
@@ -772,7 +1036,7 @@ static int translate(const opts_t *o) {
     char *spv = read_file(o->in, &size);
     if (spv == NULL)
         return failf(EXIT_USAGE, "cannot read %s: %s", o->in, strerror(errno));
-    stage = "checking the module";
+    enter_stage("checking the module");
     urc_spirv_info_t info;
     char err[256];
     if (!urc_spirv_scan(spv, size, &info, err, sizeof err)) {
@@ -784,7 +1048,8 @@ static int translate(const opts_t *o) {
     uint32_t *words = urc_spirv_native_words(spv, size);
     host_names_t host = {0};
     size_t nwords = size / 4;
-    if (words == NULL || !strip_host_access(words, &nwords, &host))
+    if (words == NULL || !strip_host_access(words, &nwords, &host) ||
+        !simplify_builtin_chains(&words, &nwords))
         return failf(EXIT_BUILD, "out of memory");
     free(spv);
     spv = (char *)words;
@@ -796,7 +1061,7 @@ static int translate(const opts_t *o) {
     LLVMContextSetOpaquePointers(read_ctx, 0);
     LLVMModuleRef m = NULL;
     char *msg = NULL;
-    stage = "reading SPIR-V";
+    enter_stage("reading SPIR-V");
     if (!urc_spirv_read(read_ctx, spv, size, o->spec_ids, o->spec_values, o->nspec, &m, &msg)) {
         free(spv);
         int r = failf(EXIT_INVALID, "the SPIR-V reader rejected the module: %s",
@@ -808,7 +1073,7 @@ static int translate(const opts_t *o) {
 
     name_host_globals(m, &host);
     host_names_free(&host);
-    stage = "retargeting to NVPTX";
+    enter_stage("retargeting to NVPTX");
     size_t nk = 0;
     kernel_t *kernels = NULL;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f != NULL; f = LLVMGetNextFunction(f)) {
@@ -836,6 +1101,9 @@ static int translate(const opts_t *o) {
                     LLVMSetInstructionCallConv(i, LLVMCCallConv);
     neutralize_casts(m);
     char *text = LLVMPrintModuleToString(m);
+    bool short_ptr = !o->long_ptr && !needs_long_pointers(text);
+    if (short_ptr)
+        layout = NVPTX_LAYOUT_SHORT;
     LLVMDisposeModule(m);
     LLVMContextDispose(read_ctx);
     LLVMContextRef ctx = LLVMContextCreate();
@@ -854,6 +1122,18 @@ static int translate(const opts_t *o) {
     }
     free(nv);
 
+    // Code generation options, read when the target machine is made. Contraction: the module's
+    // own mad/fma (OpenCL's, or llvm.fmuladd from its producer) become fma; separate
+    // multiplies and adds are never fused here, so a ContractionOff kernel gets no fma it did
+    // not ask for; -nvptx-fma-level=0 makes that explicit for such modules.
+    const char *argv[3] = {"urc-spirv-ptx"};
+    int argc = 1;
+    if (short_ptr)
+        argv[argc++] = "-nvptx-short-ptr";
+    if (no_contract)
+        argv[argc++] = "-nvptx-fma-level=0";
+    if (argc > 1)
+        LLVMParseCommandLineOptions(argc, argv, NULL);
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
@@ -879,7 +1159,7 @@ static int translate(const opts_t *o) {
             names_add(&own, fname, len, &dup);
     }
 
-    stage = "making kernels";
+    enter_stage("making kernels");
     if (!link_text(ctx, m, support_ir, "urc support"))
         return failf(EXIT_BUILD, "internal support code did not link");
     make_inlinable(ctx, m, kernels, nk);
@@ -911,7 +1191,7 @@ static int translate(const opts_t *o) {
     if (!link_text(ctx, m, offset_fallback_ir, "urc offset fallback"))
         return failf(EXIT_BUILD, "internal support code did not link");
 
-    stage = "verifying the retargeted module";
+    enter_stage("verifying the retargeted module");
     if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
         int r = failf(EXIT_BUILD, "the retargeted module is invalid: %s", msg);
         LLVMDisposeMessage(msg);
@@ -919,12 +1199,12 @@ static int translate(const opts_t *o) {
     }
     LLVMDisposeMessage(msg);
 
-    stage = "linking the builtins";
+    enter_stage("linking the builtins");
     if (o->builtins != NULL && access(o->builtins, R_OK) == 0 && !link_bitcode(ctx, m, o->builtins))
         return EXIT_BUILD;
     define_assert_fail(ctx, m);
     resolve_generic_builtins(m);
-    stage = "linking libclc";
+    enter_stage("linking libclc");
     if (!link_bitcode(ctx, m, o->libclc))
         return EXIT_BUILD;
 
@@ -963,14 +1243,7 @@ static int translate(const opts_t *o) {
                          missing);
     }
 
-    stage = "optimising";
-    // Contraction: the module's own mad/fma (OpenCL's, or llvm.fmuladd from its producer)
-    // become fma; separate multiplies and adds are never fused here, so a ContractionOff
-    // kernel gets no fma it did not ask for. The option makes that explicit for such modules.
-    if (no_contract) {
-        const char *argv[] = {"urc-spirv-ptx", "-nvptx-fma-level=0"};
-        LLVMParseCommandLineOptions(2, argv, NULL);
-    }
+    enter_stage("optimising");
     e = LLVMRunPasses(m, "default<O3>", tm, popts);
     if (e != NULL) {
         char *em = LLVMGetErrorMessage(e);
@@ -978,10 +1251,11 @@ static int translate(const opts_t *o) {
         LLVMDisposeErrorMessage(em);
         return r;
     }
-    stage = "emitting PTX";
+    enter_stage("emitting PTX");
     LLVMMemoryBufferRef ptx = NULL;
     if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMAssemblyFile, &msg, &ptx))
         return failf(EXIT_BUILD, "PTX emission: %s", msg);
+    enter_stage("writing and freeing");
     FILE *f = fopen(o->out, "wb");
     if (f == NULL)
         return failf(EXIT_USAGE, "cannot write %s: %s", o->out, strerror(errno));
@@ -996,12 +1270,14 @@ static int translate(const opts_t *o) {
     for (size_t i = 0; i < nk; ++i)
         free(kernels[i].name);
     free(kernels);
+    enter_stage("done");
     return ok ? 0 : failf(EXIT_USAGE, "cannot write %s", o->out);
 }
 
 static int usage(void) {
     fputs("usage: urc-spirv-ptx [--sm N] [--libclc FILE] [--builtins FILE] [--spec ID=VALUE]...\n"
-          "                     [--library] [--no-contract] IN.spv OUT.ptx\n"
+          "                     [--library] [--no-contract] [--long-shared-ptr] [--times]\n"
+          "                     IN.spv OUT.ptx\n"
           "       urc-spirv-ptx --version\n",
           stderr);
     return EXIT_USAGE;
@@ -1009,6 +1285,7 @@ static int usage(void) {
 
 int main(int argc, char **argv) {
     opts_t o = {.sm = 80, .libclc = "/usr/lib/clc/nvptx64--nvidiacl.bc"};
+    stage_began = now_ms();
     LLVMInstallFatalErrorHandler(on_fatal);
     signal(SIGABRT, on_signal);
     signal(SIGSEGV, on_signal);
@@ -1040,6 +1317,10 @@ int main(int argc, char **argv) {
             o.spec_values[o.nspec++] = strtoull(end + 1, NULL, 0);
         } else if (strcmp(a, "--library") == 0) {
             o.library = true;
+        } else if (strcmp(a, "--long-shared-ptr") == 0) {
+            o.long_ptr = true;
+        } else if (strcmp(a, "--times") == 0) {
+            show_times = true;
         } else if (strcmp(a, "--no-contract") == 0) {
             o.no_contract = true;
         } else if (a[0] == '-' && a[1] != '\0') {

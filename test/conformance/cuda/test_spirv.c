@@ -2,19 +2,24 @@
 // SPIR-V programs on CUDA (docs/spirv.md): creation, translation through urc-spirv-ptx, the
 // facts a SPIR-V module gives (kernel names, argument sizes, work-group sizes, specialization
 // constants), bad input, the PTX cache, and, on a GPU, every kernel of spirv_suite.cl against
-// a host reference. On the simulated driver the PTX is loaded (its entries and parameter sizes
-// are read) but only kernels the simulator knows by name run.
+// a host reference and SYCL's device assert delivered from a SPIR-V module. On the simulated driver
+// the PTX is loaded (its entries and parameter sizes are read) but only kernels the simulator knows
+// by name run.
 //
 // Run with URC_TEST_NO_TOOLCHAIN=1 and URC_CUDA_SPIRV_PTX naming no file (CTest's
 // test_cuda_spirv_no_toolchain_sim), only the "no_toolchain" case runs and checks the answers
 // of an adapter without the translator.
 #include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cudat.h"
+#include "urc_assert.h"
 
 static bool on_sim(void) {
     const char *s = getenv("CUDAT_NVML");
@@ -664,6 +669,125 @@ START_TEST(gpu_suite_matches_host) {
 }
 END_TEST
 
+// ---- built-in vectors read through access chains ----
+
+// builtin_chain.spvasm reads the global id, the offset and the local id through access chains
+// (translator 15's reader aborts on them unless the helper rewrites them). It builds; on a GPU
+// chain_ids(out, dim) writes out[i] = gid + 1000 * lid[dim] for an offset launch.
+START_TEST(builtin_chains_translate) {
+    ur_program_handle_t p = built("builtin_chain.spv");
+    ur_kernel_handle_t k = kernel(p, "chain_ids");
+    ck_assert_uint_eq(num_args(k), 2);
+    if (!on_sim()) {
+        enum { N = 64, OFFSET = 5 };
+        uint64_t *out = shared(N * sizeof(uint64_t));
+        size_t n = N, local = 16, offset = OFFSET;
+        for (uint32_t dim = 0; dim < 2; ++dim) {
+            ur_exp_kernel_arg_properties_t args[2] = {cudat_arg_pointer(0, out),
+                                                      cudat_arg_value(1, &dim, sizeof dim)};
+            launch(k, 1, &offset, &n, &local, 2, args);
+            for (uint64_t i = 0; i < N; ++i) // a 1-D range: lid[1] is 0
+                ck_assert_uint_eq(out[i], i + OFFSET + (dim == 0 ? 1000 * (i % 16) : 0));
+        }
+        ck_assert_ur_ok(urUSMFree(T.context, out));
+    }
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urProgramRelease(p));
+}
+END_TEST
+
+// ---- device assert from SPIR-V on a GPU ----
+
+// assert_nonzero (spirv_assert.cl) over 256 work-items whose input is 0 at `zero_at` (none when
+// negative); returns what urQueueFinish returned. Sets up and tears down itself: a failed
+// assert leaves the context unusable.
+static ur_result_t run_spirv_assert(int zero_at) {
+    cudat_setup();
+    ur_program_handle_t p = built("spirv_assert.spv");
+    ur_kernel_handle_t k = kernel(p, "assert_nonzero");
+    enum { N = 256 };
+    int *v = shared(N * sizeof(int));
+    for (int i = 0; i < N; ++i)
+        v[i] = i == zero_at ? 0 : i + 1;
+    ur_exp_kernel_arg_properties_t arg = cudat_arg_pointer(0, v);
+    size_t local = 64;
+    ck_assert_ur_ok(cudat_launch(T.queue, k, N, &local, 1, &arg, 0, NULL, NULL));
+    ur_result_t r = urQueueFinish(T.queue);
+    // After an assert the context is gone; the frees answer whatever they answer.
+    (void)urUSMFree(T.context, v);
+    ck_assert_ur_ok(urKernelRelease(k));
+    ck_assert_ur_ok(urProgramRelease(p));
+    return r;
+}
+
+START_TEST(spirv_assert_passing_is_silent) {
+    ck_assert_ur_ok(run_spirv_assert(-1));
+    cudat_teardown();
+}
+END_TEST
+
+// URC_ASSERT_MODE=report: the synchronising call returns the documented error (test_assert.c
+// checks the same for nvcc's PTX).
+START_TEST(spirv_assert_reported) {
+    setenv("URC_ASSERT_MODE", "report", 1);
+    ck_assert_ur(run_spirv_assert(77), UR_RESULT_ERROR_ADAPTER_SPECIFIC);
+    const char *message = NULL;
+    int32_t code = 0;
+    ck_assert_ur_ok(urAdapterGetLastError(T.adapter, &message, &code));
+    ck_assert_int_eq(code, URC_ERROR_DEVICE_ASSERT);
+    ck_assert_ptr_nonnull(strstr(message, "CUDA_ERROR_ASSERT (710)"));
+    cudat_teardown();
+}
+END_TEST
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    char *buf = calloc(1, 65536);
+    ck_assert_ptr_nonnull(buf);
+    size_t n = f != NULL ? fread(buf, 1, 65535, f) : 0;
+    if (f != NULL)
+        fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
+// The default mode: CUDA prints the SPIR-V module's assert message (its expression, from the
+// __devicelib_assert_fail call) and urc aborts the process, here a child whose output is kept.
+START_TEST(spirv_assert_message_delivered) {
+    char dir[1024], out_path[1100], err_path[1100];
+    urc_test_temp_dir(dir, sizeof dir);
+    snprintf(out_path, sizeof out_path, "%s/stdout", dir);
+    snprintf(err_path, sizeof err_path, "%s/stderr", dir);
+    int out_fd = open(out_path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    int err_fd = open(err_path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    ck_assert(out_fd >= 0 && err_fd >= 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(out_fd, STDOUT_FILENO);
+        dup2(err_fd, STDERR_FILENO);
+        setvbuf(stdout, NULL, _IONBF, 0); // abort() drops stdio buffers
+        setvbuf(stderr, NULL, _IONBF, 0);
+        unsetenv("URC_ASSERT_MODE");
+        run_spirv_assert(200);
+        _exit(3); // reached only when the process was not aborted
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    close(out_fd);
+    close(err_fd);
+    char *err = slurp(err_path), *out = slurp(out_path);
+    unlink(out_path);
+    unlink(err_path);
+    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
+                  "the child was not aborted (status 0x%x); stderr: %s", status, err);
+    ck_assert_msg(strstr(err, "v[i] != 0") != NULL || strstr(out, "v[i] != 0") != NULL,
+                  "no assert message; stderr: %s stdout: %s", err, out);
+    ck_assert_ptr_nonnull(strstr(err, "device assert fired"));
+    free(err);
+    free(out);
+}
+END_TEST
+
 // ---- without the toolchain ----
 
 START_TEST(no_toolchain_answers_unsupported) {
@@ -713,6 +837,7 @@ static Suite *suite(void) {
     tcase_add_test(tc, ptx_cache_entry);
     tcase_add_test(tc, compile_and_link);
     tcase_add_test(tc, device_globals_by_unique_id);
+    tcase_add_test(tc, builtin_chains_translate);
     suite_add_tcase(s, tc);
     // These set up the fixture themselves (after URC_MASK_ASPECTS).
     TCase *vf = tcase_create("vf_link");
@@ -725,6 +850,13 @@ static Suite *suite(void) {
         tcase_set_timeout(gpu, 240);
         tcase_add_test(gpu, gpu_suite_matches_host);
         suite_add_tcase(s, gpu);
+        // These set up the fixture themselves: an assert leaves the context unusable.
+        TCase *as = tcase_create("gpu_assert");
+        tcase_set_timeout(as, 240);
+        tcase_add_test(as, spirv_assert_passing_is_silent);
+        tcase_add_test(as, spirv_assert_reported);
+        tcase_add_test(as, spirv_assert_message_delivered);
+        suite_add_tcase(s, as);
     }
     return s;
 }

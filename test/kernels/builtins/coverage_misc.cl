@@ -34,3 +34,14 @@ kernel void half_math(global half *h, global int *n, global half *gh, local half
     h[6] = modf(x, gh) + modf(y, lh) + frexp(z, n + 2);
     n[3] = isnan(x) + isinf(x) + isfinite(x) + signbit(x) + isnormal(x) + e;
 }
+
+// Half vectors: element by element over the scalar functions (dpnp calls fmod on half4).
+kernel void half_vectors(global half4 *h4, global half2 *h2, global half8 *h8, global short4 *s) {
+    half4 a = h4[1], b = h4[2], c = h4[3];
+    h4[0] = fmod(a, b) + sqrt(a) + fma(a, b, c) + fmax(a, b) + fmax(a, c.x) + clamp(a, c.y, c.z) +
+            mix(a, b, c.w) + step(c.x, b) + smoothstep(c.x, c.y, a) + pow(a, b) + exp(c);
+    h2[0] = fmin(h2[1], h2[2]) + atan2(h2[1], h2[2]) + hypot(h2[1], h2[2]) +
+            nextafter(h2[1], h2[2]);
+    h8[0] = copysign(h8[1], h8[2]) + rsqrt(h8[1]);
+    s[0] = isnan(a) + isinf(b) + signbit(c);
+}
