@@ -192,7 +192,7 @@ ur_result_t cuda_virtual_mem_get_info(ur_context_handle_t hContext, const void *
         return res;
     if (propName != UR_VIRTUAL_MEM_INFO_ACCESS_MODE)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
-    if ((res = urc_vm_check_user_range(pStart, size, true)) != UR_RESULT_SUCCESS)
+    if ((res = urc_vm_check_info_range(pStart, size)) != UR_RESULT_SUCCESS)
         return res;
     if (cu.MemGetAccess == NULL)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0, "no cuMemGetAccess");

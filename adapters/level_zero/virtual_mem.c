@@ -137,7 +137,7 @@ ur_result_t l0_virtual_mem_get_info(ur_context_handle_t hContext, const void *pS
                                     void *pPropValue, size_t *pPropSizeRet) {
     if (propName != UR_VIRTUAL_MEM_INFO_ACCESS_MODE)
         return UR_RESULT_ERROR_INVALID_ENUMERATION;
-    ur_result_t res = urc_vm_check_user_range(pStart, size, true);
+    ur_result_t res = urc_vm_check_info_range(pStart, size);
     if (res != UR_RESULT_SUCCESS)
         return res;
     ze_memory_access_attribute_t a = ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;

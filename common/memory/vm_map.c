@@ -285,6 +285,14 @@ ur_result_t urc_vm_check_user_range(const void *start, size_t size, bool mapped)
     return res;
 }
 
+ur_result_t urc_vm_check_info_range(const void *start, size_t size) {
+    ur_result_t res = urc_vm_check_user_range(start, size, true);
+    if (res == UR_RESULT_SUCCESS && !urc_vm_holds(start))
+        res = urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                            "%p is not in a range of urVirtualMemReserve", start);
+    return res;
+}
+
 ur_result_t urc_vm_refuse_for(const void *ptr, const char *call) {
     if (urc_mem_export_holds(ptr))
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,

@@ -50,6 +50,11 @@ bool urc_vm_mapped_run(const void *ptr, const void **base, size_t *size);
 /// reservation urc made is left to the driver (SUCCESS).
 ur_result_t urc_vm_check_user_range(const void *start, size_t size, bool mapped);
 
+/// urVirtualMemGetInfo's range check: urc_vm_check_user_range with `mapped`, and INVALID_VALUE
+/// for a start outside every reservation urc made (a query of device USM: NVIDIA's driver
+/// answers one, UR names an error).
+ur_result_t urc_vm_check_info_range(const void *start, size_t size);
+
 /// INVALID_VALUE (with a message naming `call`) when `ptr` lies in exportable or reserved
 /// virtual memory, which no USM-only call (urIPCGetMemHandleExp, for one) may take.
 ur_result_t urc_vm_refuse_for(const void *ptr, const char *call);

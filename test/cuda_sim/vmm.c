@@ -189,9 +189,16 @@ SIM_EXPORT CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAcce
 SIM_EXPORT CUresult cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location,
                                    CUdeviceptr ptr) {
     if (flags == NULL || location == NULL || location->type != CU_MEM_LOCATION_TYPE_DEVICE ||
-        location->id != 0 || !reserved(ptr, 1))
+        location->id != 0)
         return CUDA_ERROR_INVALID_VALUE;
     sim_alloc_t a;
+    if (!reserved(ptr, 1)) {
+        // Driver 580 on an H200 answers for cuMemAlloc memory too: read-write.
+        if (!sim_find_alloc(ptr, &a))
+            return CUDA_ERROR_INVALID_VALUE;
+        *flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+        return CUDA_SUCCESS;
+    }
     if (!sim_find_alloc(ptr, &a)) {
         *flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
         return CUDA_SUCCESS;
