@@ -369,6 +369,40 @@ static ur_result_t append_begin_sync(append_t *a, ur_exp_command_buffer_handle_t
     return res;
 }
 
+/// append_end of a memory append. Asked for a command handle, an updatable buffer gives one
+/// whose wait and signal events can be updated (urCommandBufferUpdateWaitEventsExp,
+/// UpdateSignalEventExp), as UR's CUDA adapter does; it has no kernel to update.
+static ur_result_t memory_end(append_t *a, ur_result_t res, const urc_append_sync_t *s) {
+    static const urc_append_kernel_t no_kernel;
+    cuda_cb_cmd_t *cmd = NULL;
+    urc_cb_command_t snap;
+    memset(&snap, 0, sizeof snap);
+    snap.owner = &a->cb->core;
+    if (res == UR_RESULT_SUCCESS)
+        res =
+            urc_append_command_new(&snap, &a->cb->core, &no_kernel, s, sizeof *cmd, (void **)&cmd);
+    if (res == UR_RESULT_SUCCESS)
+        res = add_signal(a); // now, so that nothing fails once the handle is made
+    if (res != UR_RESULT_SUCCESS)
+        return append_end(a, urc_append_command_discard(cmd, &snap, res), NULL, NULL);
+    if (cmd == NULL) {
+        urc_cb_command_fini(&snap);
+        return append_end(a, res, NULL, s->out_sync);
+    }
+    urc_object_init(&cmd->obj, &cuda_ddi, URC_KIND_COMMAND_BUFFER_COMMAND);
+    cmd->core = snap;
+    cmd->buffer = a->cb;
+    cmd->node = a->node;
+    cmd->core.has_event = s->out_event != NULL;
+    cmd->core.num_wait_events = s->num_events;
+    cmd->signal = a->signal;
+    cmd->signal_node = a->signal_node;
+    cmd->wait_nodes = a->wait_nodes; // taken over from the append
+    a->wait_nodes = NULL;
+    *s->out_command = (ur_exp_command_buffer_command_handle_t)cmd;
+    return append_end(a, res, cmd, s->out_sync);
+}
+
 /// One side of a linear copy: device (or unified) memory, else pageable host memory.
 static void copy_side(CUmemorytype *type, const void **host, CUdeviceptr *device, const void *p) {
     cuda_pointer_t info;
@@ -402,9 +436,7 @@ static ur_result_t op_copy(ur_exp_command_buffer_handle_t h, void *dst, const vo
                            size_t size, const urc_append_sync_t *s) {
     append_t a;
     ur_result_t res = append_begin_sync(&a, h, s);
-    return res != UR_RESULT_SUCCESS
-               ? res
-               : append_end(&a, add_copy(&a, dst, src, size), NULL, s->out_sync);
+    return res != UR_RESULT_SUCCESS ? res : memory_end(&a, add_copy(&a, dst, src, size), s);
 }
 
 /// A fill as memset nodes, as the eager fill does it: one node when the pattern repeats one
@@ -467,7 +499,7 @@ static ur_result_t op_fill(ur_exp_command_buffer_handle_t h, void *dst, const vo
     if (res != UR_RESULT_SUCCESS)
         return res;
     res = add_fill(&a, (CUdeviceptr)(uintptr_t)dst, pattern, pattern_size, size);
-    return append_end(&a, res, NULL, s->out_sync);
+    return memory_end(&a, res, s);
 }
 
 // ---- rectangular copies ----
@@ -544,9 +576,7 @@ static ur_result_t op_rect(ur_exp_command_buffer_handle_t h, const urc_append_re
     rect_t to = rect_of(dst), from = rect_of(src);
     append_t a;
     ur_result_t res = append_begin_sync(&a, h, s);
-    return res != UR_RESULT_SUCCESS
-               ? res
-               : append_end(&a, add_rect(&a, &from, &to, region), NULL, s->out_sync);
+    return res != UR_RESULT_SUCCESS ? res : memory_end(&a, add_rect(&a, &from, &to, region), s);
 }
 
 /// Prefetch and advice are hints with no graph node: an empty node keeps the ordering.
@@ -557,7 +587,7 @@ static ur_result_t op_hint(ur_exp_command_buffer_handle_t h, const urc_append_sy
         return res;
     res =
         cuda_ok(cu.GraphAddEmptyNode(&a.node, a.cb->graph, a.deps, a.ndeps), "cuGraphAddEmptyNode");
-    return append_end(&a, res, NULL, s->out_sync);
+    return memory_end(&a, res, s);
 }
 
 static urc_cb_t *op_buffer(ur_exp_command_buffer_handle_t h) {

@@ -361,8 +361,8 @@ static int fixed_bool(ur_device_info_t name) {
         return 1;
     case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP: // ipc_event.c, when the driver has the calls
         return cuda_ipc_events_available();
-    case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:
-        return 0;
+    case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP: // a native command's child buffer
+        return cu.GraphAddChildGraphNode != NULL;            // is a child-graph node
     case UR_DEVICE_INFO_ENDIAN_LITTLE:
     case UR_DEVICE_INFO_AVAILABLE:
     case UR_DEVICE_INFO_BUILD_ON_SUBDEVICE:

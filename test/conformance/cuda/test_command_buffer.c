@@ -694,6 +694,47 @@ START_TEST(event_updates_between_replays) {
 }
 END_TEST
 
+// A memory command of an updatable buffer has a handle whose wait and signal events update
+// like a kernel's (UR's CTS CommandEventSyncUpdateTest); its kernel update is refused.
+START_TEST(memory_command_event_updates) {
+    int *src = device_ints(N), *dst = device_ints(N), out[N];
+    ur_event_handle_t filled[2] = {NULL, NULL}, signal[2] = {NULL, NULL};
+    int value[2] = {42, 43};
+    ck_assert_ur_ok(urEnqueueUSMFill(T.queue, src, sizeof value[0], &value[0], N * sizeof(int), 0,
+                                     NULL, &filled[0]));
+    ur_exp_command_buffer_handle_t cb = make_cb(true, false);
+    ur_exp_command_buffer_command_handle_t cmd = NULL;
+    ck_assert_ur_ok(urCommandBufferAppendUSMMemcpyExp(cb, dst, src, N * sizeof(int), 0, NULL, 1,
+                                                      &filled[0], NULL, &signal[0], &cmd));
+    ck_assert_ptr_nonnull(cmd);
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    ur_exp_command_buffer_update_kernel_launch_desc_t update = {
+        .stype = UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_KERNEL_LAUNCH_DESC, .hCommand = cmd};
+    ck_assert_ur(urCommandBufferUpdateKernelLaunchExp(cb, 1, &update),
+                 UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP);
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    ck_assert_ur_ok(urEventWait(1, &signal[0]));
+    read_ints(out, dst, N);
+    expect_all(out, N, 42, 0);
+    ck_assert_ur_ok(urEnqueueUSMFill(T.queue, src, sizeof value[1], &value[1], N * sizeof(int), 0,
+                                     NULL, &filled[1]));
+    ck_assert_ur_ok(urCommandBufferUpdateWaitEventsExp(cmd, 1, &filled[1]));
+    ck_assert_ur_ok(urCommandBufferUpdateSignalEventExp(cmd, &signal[1]));
+    ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+    ck_assert_ur_ok(urEventWait(1, &signal[1]));
+    read_ints(out, dst, N);
+    expect_all(out, N, 43, 1);
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    for (int run = 0; run < 2; ++run) {
+        ck_assert_ur_ok(urEventRelease(filled[run]));
+        ck_assert_ur_ok(urEventRelease(signal[run]));
+    }
+    ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    ck_assert_ur_ok(urUSMFree(T.context, src));
+    ck_assert_ur_ok(urUSMFree(T.context, dst));
+}
+END_TEST
+
 START_TEST(event_bad_input) {
     ur_kernel_handle_t k = kernel("add_value");
     int *a = device_ints(N), one = 1, out[N], zero = 0;
@@ -856,6 +897,7 @@ int main(void) {
     tcase_add_test(tc, native_command_in_child_graph);
     tcase_add_test(tc, command_event_signalled_by_each_run);
     tcase_add_test(tc, event_updates_between_replays);
+    tcase_add_test(tc, memory_command_event_updates);
     tcase_add_test(tc, event_bad_input);
     tcase_add_test(tc, simulator_refuses_a_copy_node_past_an_allocation);
     suite_add_tcase(s, tc);
