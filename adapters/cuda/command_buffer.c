@@ -309,6 +309,23 @@ static bool kernel_context(ur_exp_command_buffer_handle_t h, ur_kernel_handle_t 
     return true;
 }
 
+/// A command handle for the append in `a`, which succeeded: it takes the snapshot, the
+/// append's nodes and events (their wait nodes too), and is given to the caller.
+static void command_init(cuda_cb_cmd_t *cmd, append_t *a, const urc_cb_command_t *snap,
+                         const urc_append_sync_t *s) {
+    urc_object_init(&cmd->obj, &cuda_ddi, URC_KIND_COMMAND_BUFFER_COMMAND);
+    cmd->core = *snap;
+    cmd->buffer = a->cb;
+    cmd->node = a->node;
+    cmd->core.has_event = s->out_event != NULL;
+    cmd->core.num_wait_events = s->num_events;
+    cmd->signal = a->signal;
+    cmd->signal_node = a->signal_node;
+    cmd->wait_nodes = a->wait_nodes;
+    a->wait_nodes = NULL;
+    *s->out_command = (ur_exp_command_buffer_command_handle_t)cmd;
+}
+
 static ur_result_t append_kernel(ur_exp_command_buffer_handle_t h, const urc_append_kernel_t *k,
                                  const urc_append_sync_t *s) {
     cuda_cb_t *cb = CUDA_CMDBUF(h);
@@ -340,19 +357,9 @@ static ur_result_t append_kernel(ur_exp_command_buffer_handle_t h, const urc_app
     if (res != UR_RESULT_SUCCESS)
         return append_end(&a, urc_append_command_discard(cmd, &snap, res), NULL, NULL);
     if (cmd != NULL) {
-        urc_object_init(&cmd->obj, &cuda_ddi, URC_KIND_COMMAND_BUFFER_COMMAND);
-        cmd->core = snap;
-        cmd->buffer = cb;
-        cmd->node = a.node;
-        cmd->core.has_event = s->out_event != NULL;
-        cmd->core.num_wait_events = s->num_events;
-        cmd->signal = a.signal;
-        cmd->signal_node = a.signal_node;
-        cmd->wait_nodes = a.wait_nodes; // taken over from the append
-        a.wait_nodes = NULL;
+        command_init(cmd, &a, &snap, s);
         for (uint32_t i = 0; i < snap.k.num_alternatives; ++i)
             cuda_kernel_retain((ur_kernel_handle_t)snap.k.alternatives[i]);
-        *s->out_command = (ur_exp_command_buffer_command_handle_t)cmd;
     } else {
         urc_cb_command_fini(&snap);
     }
@@ -389,17 +396,7 @@ static ur_result_t memory_end(append_t *a, ur_result_t res, const urc_append_syn
         urc_cb_command_fini(&snap);
         return append_end(a, res, NULL, s->out_sync);
     }
-    urc_object_init(&cmd->obj, &cuda_ddi, URC_KIND_COMMAND_BUFFER_COMMAND);
-    cmd->core = snap;
-    cmd->buffer = a->cb;
-    cmd->node = a->node;
-    cmd->core.has_event = s->out_event != NULL;
-    cmd->core.num_wait_events = s->num_events;
-    cmd->signal = a->signal;
-    cmd->signal_node = a->signal_node;
-    cmd->wait_nodes = a->wait_nodes; // taken over from the append
-    a->wait_nodes = NULL;
-    *s->out_command = (ur_exp_command_buffer_command_handle_t)cmd;
+    command_init(cmd, a, &snap, s);
     return append_end(a, res, cmd, s->out_sync);
 }
 
