@@ -58,19 +58,19 @@ def run(cmd, what):
 
 
 def retarget(text):
-    """SPIR (generic 4, constant 2) to NVPTX (generic 0, constant 4); kernels annotated."""
+    """SPIR (generic 4, constant 2) to NVPTX (generic 0, global 1), as the helper maps them;
+    kernels annotated."""
     kernels = re.findall(r"^define [^@]*spir_kernel [^@]*@([\w.$]+)\(", text, re.M)
     text = re.sub(r"^target datalayout = .*$", 'target datalayout = "%s"' % NVPTX_LAYOUT, text,
                   flags=re.M)
     text = re.sub(r"^target triple = .*$", 'target triple = "nvptx64-nvidia-cuda"', text,
                   flags=re.M)
     text = text.replace("spir_kernel ", "").replace("spir_func ", "")
-    text = text.replace("addrspace(4)", "addrspace(@G@)").replace("addrspace(2)", "addrspace(4)")
+    text = text.replace("addrspace(4)", "addrspace(@G@)").replace("addrspace(2)", "addrspace(1)")
     text = text.replace(" addrspace(@G@)", "").replace("addrspace(@G@)", "")
     # Intrinsic names spell their pointers' address spaces.
     text = re.sub(r"(@llvm\.[\w.]*?)\.p4", r"\1.p0", text)
-    text = re.sub(r"(@llvm\.[\w.]*?)\.p2", r"\1.p4", text)
-    text = re.sub(r"(@llvm\.[\w.]*?)\.p4", r"\1.p0", text)
+    text = re.sub(r"(@llvm\.[\w.]*?)\.p2", r"\1.p1", text)
 
     # A cast between private and generic is now a cast within one space.
     def cast(m):

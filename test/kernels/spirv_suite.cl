@@ -86,3 +86,13 @@ kernel void vec4_generic(global const float *in, global float *out) {
 __attribute__((reqd_work_group_size(32, 1, 1))) kernel void fixed_wg(global int *out) {
     out[get_global_id(0)] = (int)get_local_size(0);
 }
+
+// The constant space: a kernel argument the host passes a device allocation for, and a
+// program-scope table, read directly and through vload4. CUDA's constant bank is not where
+// such an argument points, so both must be read as global memory.
+constant int weights[4] = {3, 5, 7, 11};
+kernel void constant_args(constant int *in, global int *out) {
+    size_t i = get_global_id(0);
+    int4 v = vload4(i / 4, in);
+    out[i] = in[i] * weights[i % 4] + v.x;
+}

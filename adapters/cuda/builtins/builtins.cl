@@ -610,7 +610,9 @@ URC_MAD_HI(ulong, m)
 // ---- pointer arguments in SPIR's spaces ----
 // libclc spells a generic pointer as NVPTX's space 0 (P) and a constant one as AS4, where the
 // translator writes PU3AS4 and PU3AS2; libclc's own AS4 overloads read constant memory, so a
-// generic pointer must never reach them. These forward to the overloads that fit.
+// generic pointer must never reach them. SPIR's constant space is read as global memory on
+// NVPTX (the translator maps it so), so its PU3AS2 overloads take global pointers. These
+// forward to the overloads that fit.
 
 #define URC_VLOAD(T, M, N, LEN)                                                                    \
     URC_FN(T##N, urc_vload##N##_generic_##M, "_Z" #LEN "vload" #N "mPU3AS4K" #M, size_t i,         \
@@ -618,7 +620,7 @@ URC_MAD_HI(ulong, m)
         return vload##N(i, p);                                                                     \
     }                                                                                              \
     URC_FN(T##N, urc_vload##N##_constant_##M, "_Z" #LEN "vload" #N "mPU3AS2K" #M, size_t i,        \
-           constant T *p) {                                                                        \
+           const global T *p) {                                                                    \
         return vload##N(i, p);                                                                     \
     }
 #define URC_VSTORE(T, M, N, LEN)                                                                   \

@@ -170,9 +170,11 @@ static bool put_n(text_t *t, const char *s, size_t n) {
 }
 
 // SPIR's address spaces on NVPTX: private 0 and generic 4 both become NVPTX's 0 (generic, where
-// allocas live); constant 2 becomes 4; global 1 and local 3 stay.
+// allocas live); global 1 and local 3 stay. Constant 2 becomes global too: a constant kernel
+// argument holds a device allocation's address, which NVPTX's constant space (CUDA's constant
+// bank) does not reach, and program-scope constants are read-only globals just as well.
 static int map_as(int as) {
-    return as == 4 ? 0 : as == 2 ? 4 : as;
+    return as == 4 ? 0 : as == 2 ? 1 : as;
 }
 
 static bool is_ident_char(char c) {
@@ -990,32 +992,21 @@ static bool simplify_builtin_chains(uint32_t **w_io, size_t *n_io) {
     return true;
 }
 
-// Whether the module must keep 64-bit pointers in NVPTX's shared (3) and constant (4) spaces,
-// which -nvptx-short-ptr makes 32-bit. Two cases, from the module's text (typed pointers):
-// - a local pointer inside an aggregate type (struct, array, vector): the producer laid the
-//   aggregate out with 8-byte pointers (sizes, offsets, memcpy lengths);
-// - a SPIR constant pointer (addrspace(2), NVPTX's 4) in a function's signature: a kernel
-//   parameter holds a 64-bit device address, and the translator declares builtins with the
-//   constant pointer it passes where the library's definition takes a generic one.
-// Metadata braces count as aggregates too: a false alarm only costs the shorter addressing.
+// Whether the module must keep 64-bit pointers in NVPTX's shared space (3), which
+// -nvptx-short-ptr makes 32-bit: a local pointer inside an aggregate type (struct, array,
+// vector) means the producer laid the aggregate out with 8-byte pointers (sizes, offsets, memcpy
+// lengths). Read from the module's text (typed pointers); metadata braces count as aggregates
+// too: a false alarm only costs the shorter addressing.
 static bool needs_long_pointers(const char *text) {
     int depth = 0;
-    bool signature = true; // at the start of a line
     for (const char *p = text; *p != '\0'; ++p) {
-        if (*p == '\n') {
+        if (*p == '\n')
             depth = 0;
-            signature = true;
-            continue;
-        }
-        if (p == text || p[-1] == '\n')
-            signature = strncmp(p, "define ", 7) == 0 || strncmp(p, "declare ", 8) == 0;
-        if (*p == '{' || *p == '[' || *p == '<')
+        else if (*p == '{' || *p == '[' || *p == '<')
             ++depth;
         else if ((*p == '}' || *p == ']' || *p == '>') && depth > 0)
             --depth;
         else if (*p == 'a' && depth > 0 && strncmp(p, "addrspace(3)*", 13) == 0)
-            return true;
-        else if (*p == 'a' && signature && strncmp(p, "addrspace(2)*", 13) == 0)
             return true;
     }
     return false;

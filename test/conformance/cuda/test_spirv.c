@@ -73,18 +73,18 @@ START_TEST(il_builds_and_names_kernels) {
     ur_program_handle_t p = built("spirv_suite.spv");
     size_t count = 0;
     ck_assert_ur_ok(urProgramGetInfo(p, UR_PROGRAM_INFO_NUM_KERNELS, sizeof count, &count, NULL));
-    ck_assert_uint_eq(count, 10);
+    ck_assert_uint_eq(count, 11);
     char *names = program_text(p, UR_PROGRAM_INFO_KERNEL_NAMES);
     ck_assert_str_eq(names, "vec_add;reduce_sum;offset_ids;generic_ptrs;wide_math;struct_arg;"
-                            "range3d;many_args;vec4_generic;fixed_wg");
+                            "range3d;many_args;vec4_generic;fixed_wg;constant_args");
     free(names);
     // Argument counts come from the translated entry (local pointers are 8-byte offsets).
     static const struct {
         const char *name;
         uint32_t args;
-    } kernels[] = {{"vec_add", 3},      {"reduce_sum", 3}, {"offset_ids", 2}, {"generic_ptrs", 2},
-                   {"wide_math", 2},    {"struct_arg", 2}, {"range3d", 1},    {"many_args", 19},
-                   {"vec4_generic", 2}, {"fixed_wg", 1}};
+    } kernels[] = {{"vec_add", 3},      {"reduce_sum", 3}, {"offset_ids", 2},   {"generic_ptrs", 2},
+                   {"wide_math", 2},    {"struct_arg", 2}, {"range3d", 1},      {"many_args", 19},
+                   {"vec4_generic", 2}, {"fixed_wg", 1},   {"constant_args", 2}};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; ++i) {
         ur_kernel_handle_t k = NULL;
         ck_assert_ur_ok(urKernelCreate(p, kernels[i].name, &k));
@@ -662,7 +662,21 @@ START_TEST(gpu_suite_matches_host) {
         ck_assert_int_eq(fw[i], 32);
     urKernelRelease(k);
 
-    void *all[] = {a, b, c, partial, ids, offs, gout, lv, dv, sout, r3, mout, kin, vin, vout, fw};
+    // constant_args: a constant-space argument and table, read as global memory
+    int *cin = shared(256 * 4), *cout = shared(256 * 4);
+    for (int i = 0; i < 256; ++i)
+        cin[i] = i + 1;
+    k = kernel(p, "constant_args");
+    ur_exp_kernel_arg_properties_t cargs[2] = {cudat_arg_pointer(0, cin),
+                                               cudat_arg_pointer(1, cout)};
+    launch(k, 1, NULL, &g256, &l64, 2, cargs);
+    static const int weights[4] = {3, 5, 7, 11};
+    for (int i = 0; i < 256; ++i)
+        ck_assert_int_eq(cout[i], (i + 1) * weights[i % 4] + (i / 4) * 4 + 1);
+    urKernelRelease(k);
+
+    void *all[] = {a,    b,  c,    partial, ids, offs, gout, lv,  dv,
+                   sout, r3, mout, kin,     vin, vout, fw,   cin, cout};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
         ck_assert_ur_ok(urUSMFree(T.context, all[i]));
     ck_assert_ur_ok(urProgramRelease(p));
