@@ -1022,62 +1022,96 @@ static bool is_kernel_name(const kernel_t *k, size_t nk, const char *name) {
     return false;
 }
 
-static int translate(const opts_t *o) {
+// What one translation holds; whatever path it leaves by, translation_free releases it all (a
+// helper that fails still exits clean under the sanitizers).
+typedef struct translation_t {
+    char *spv; // the module's bytes, then its native-endian words
+    host_names_t host;
+    LLVMContextRef read_ctx, ctx;
+    LLVMModuleRef m; // in read_ctx while it is read, then in ctx
+    LLVMTargetMachineRef tm;
+    LLVMPassBuilderOptionsRef popts;
+    kernel_t *kernels;
+    size_t nk;
+    names_t own;
+} translation_t;
+
+static void translation_free(translation_t *t) {
+    free(t->spv);
+    host_names_free(&t->host);
+    if (t->m != NULL)
+        LLVMDisposeModule(t->m);
+    if (t->read_ctx != NULL)
+        LLVMContextDispose(t->read_ctx);
+    if (t->ctx != NULL)
+        LLVMContextDispose(t->ctx);
+    if (t->tm != NULL)
+        LLVMDisposeTargetMachine(t->tm);
+    if (t->popts != NULL)
+        LLVMDisposePassBuilderOptions(t->popts);
+    for (size_t i = 0; i < t->nk; ++i)
+        free(t->kernels[i].name);
+    free(t->kernels);
+    names_free(&t->own);
+}
+
+static int translate_into(translation_t *t, const opts_t *o) {
     size_t size = 0;
-    char *spv = read_file(o->in, &size);
+    char *spv = t->spv = read_file(o->in, &size);
     if (spv == NULL)
         return failf(EXIT_USAGE, "cannot read %s: %s", o->in, strerror(errno));
     enter_stage("checking the module");
     urc_spirv_info_t info;
     char err[256];
-    if (!urc_spirv_scan(spv, size, &info, err, sizeof err)) {
-        free(spv);
+    if (!urc_spirv_scan(spv, size, &info, err, sizeof err))
         return failf(EXIT_INVALID, "%s", err);
-    }
     bool no_contract = o->no_contract || info.contraction_off;
     urc_spirv_info_free(&info);
     uint32_t *words = urc_spirv_native_words(spv, size);
-    host_names_t host = {0};
-    size_t nwords = size / 4;
-    if (words == NULL || !strip_host_access(words, &nwords, &host) ||
-        !simplify_builtin_chains(&words, &nwords))
+    if (words == NULL)
         return failf(EXIT_BUILD, "out of memory");
     free(spv);
-    spv = (char *)words;
+    t->spv = (char *)words;
+    size_t nwords = size / 4;
+    bool stripped =
+        strip_host_access(words, &nwords, &t->host) && simplify_builtin_chains(&words, &nwords);
+    t->spv = spv = (char *)words; // the rewrite may have moved them
+    if (!stripped)
+        return failf(EXIT_BUILD, "out of memory");
     size = nwords * 4;
 
     // The reader needs typed pointers; libclc-15's bitcode has opaque ones. The module goes
     // from one context to the other as text, which the retargeting rewrites on the way.
-    LLVMContextRef read_ctx = LLVMContextCreate();
+    LLVMContextRef read_ctx = t->read_ctx = LLVMContextCreate();
     LLVMContextSetOpaquePointers(read_ctx, 0);
     LLVMModuleRef m = NULL;
     char *msg = NULL;
     enter_stage("reading SPIR-V");
     if (!urc_spirv_read(read_ctx, spv, size, o->spec_ids, o->spec_values, o->nspec, &m, &msg)) {
-        free(spv);
         int r = failf(EXIT_INVALID, "the SPIR-V reader rejected the module: %s",
                       msg != NULL ? msg : "");
         free(msg);
         return r;
     }
-    free(spv);
+    t->m = m;
+    free(t->spv);
+    t->spv = spv = NULL;
 
-    name_host_globals(m, &host);
-    host_names_free(&host);
+    name_host_globals(m, &t->host);
     enter_stage("retargeting to NVPTX");
-    size_t nk = 0;
-    kernel_t *kernels = NULL;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f != NULL; f = LLVMGetNextFunction(f)) {
         unsigned cc = LLVMGetFunctionCallConv(f);
         if (cc == CC_SPIR_KERNEL && !LLVMIsDeclaration(f)) {
-            kernel_t *n = realloc(kernels, (nk + 1) * sizeof *n);
+            kernel_t *n = realloc(t->kernels, (t->nk + 1) * sizeof *n);
             if (n == NULL)
                 return failf(EXIT_BUILD, "out of memory");
-            kernels = n;
+            t->kernels = n;
             size_t len;
-            kernels[nk].name = strdup(LLVMGetValueName2(f, &len));
-            kernels[nk].wrapped = false;
-            ++nk;
+            n[t->nk].name = strdup(LLVMGetValueName2(f, &len));
+            n[t->nk].wrapped = false;
+            if (n[t->nk].name == NULL)
+                return failf(EXIT_BUILD, "out of memory");
+            ++t->nk;
         }
         if (cc == CC_SPIR_KERNEL || cc == CC_SPIR_FUNC)
             LLVMSetFunctionCallConv(f, LLVMCCallConv);
@@ -1097,7 +1131,9 @@ static int translate(const opts_t *o) {
         layout = NVPTX_LAYOUT_SHORT;
     LLVMDisposeModule(m);
     LLVMContextDispose(read_ctx);
-    LLVMContextRef ctx = LLVMContextCreate();
+    t->m = NULL;
+    t->read_ctx = NULL;
+    LLVMContextRef ctx = t->ctx = LLVMContextCreate();
     LLVMContextSetOpaquePointers(ctx, 1);
     size_t text_len = 0;
     char *nv = retarget_text(text, &text_len);
@@ -1105,13 +1141,14 @@ static int translate(const opts_t *o) {
     if (nv == NULL)
         return failf(EXIT_BUILD, "out of memory");
     LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(nv, text_len, "spirv", 0);
-    if (LLVMParseIRInContext(ctx, buf, &m, &msg)) {
-        free(nv);
+    bool parsed = !LLVMParseIRInContext(ctx, buf, &m, &msg);
+    free(nv);
+    if (!parsed) {
         int r = failf(EXIT_BUILD, "the retargeted module does not parse: %s", msg);
         LLVMDisposeMessage(msg);
         return r;
     }
-    free(nv);
+    t->m = m;
 
     // Code generation options, read when the target machine is made. Contraction: the module's
     // own mad/fma (OpenCL's, or llvm.fmuladd from its producer) become fma; separate
@@ -1134,26 +1171,25 @@ static int translate(const opts_t *o) {
         return failf(EXIT_BUILD, "no NVPTX target: %s", msg);
     char cpu[16];
     snprintf(cpu, sizeof cpu, "sm_%u", o->sm);
-    LLVMTargetMachineRef tm =
+    LLVMTargetMachineRef tm = t->tm =
         LLVMCreateTargetMachine(target, NVPTX_TRIPLE, cpu, "", LLVMCodeGenLevelAggressive,
                                 LLVMRelocPIC, LLVMCodeModelDefault);
-    LLVMPassBuilderOptionsRef popts = LLVMCreatePassBuilderOptions();
+    LLVMPassBuilderOptionsRef popts = t->popts = LLVMCreatePassBuilderOptions();
 
     // What the module itself defines, before urc's support code and the libraries join: kept
     // external in library mode (a compile for a later link), where everything else is not.
-    names_t own = {0};
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f != NULL; f = LLVMGetNextFunction(f)) {
         bool dup;
         size_t len;
         const char *fname = LLVMGetValueName2(f, &len);
         if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) == LLVMExternalLinkage)
-            names_add(&own, fname, len, &dup);
+            names_add(&t->own, fname, len, &dup);
     }
 
     enter_stage("making kernels");
     if (!link_text(ctx, m, support_ir, "urc support"))
         return failf(EXIT_BUILD, "internal support code did not link");
-    make_inlinable(ctx, m, kernels, nk);
+    make_inlinable(ctx, m, t->kernels, t->nk);
     LLVMErrorRef e = LLVMRunPasses(m, "always-inline", tm, popts);
     if (e != NULL) {
         char *em = LLVMGetErrorMessage(e);
@@ -1163,8 +1199,8 @@ static int translate(const opts_t *o) {
     }
     LLVMValueRef goff = LLVMGetNamedFunction(m, "_Z17get_global_offsetj");
     LLVMValueRef gid = LLVMGetNamedFunction(m, "_Z13get_global_idj");
-    for (size_t i = 0; i < nk; ++i) {
-        LLVMValueRef k = LLVMGetNamedFunction(m, kernels[i].name);
+    for (size_t i = 0; i < t->nk; ++i) {
+        LLVMValueRef k = LLVMGetNamedFunction(m, t->kernels[i].name);
         if (k == NULL)
             continue;
         bool offset_used = calls_any(k, goff, gid);
@@ -1172,8 +1208,8 @@ static int translate(const opts_t *o) {
         for (LLVMValueRef p = LLVMGetFirstParam(k); p != NULL; p = LLVMGetNextParam(p))
             local_args = local_args || pointer_as(LLVMTypeOf(p)) == 3;
         if ((offset_used || local_args) && LLVMGetFirstUse(k) == NULL) {
-            wrap_kernel(ctx, m, k, kernels[i].name, offset_used);
-            kernels[i].wrapped = true;
+            wrap_kernel(ctx, m, k, t->kernels[i].name, offset_used);
+            t->kernels[i].wrapped = true;
         } else {
             annotate_kernel(ctx, m, k);
         }
@@ -1205,17 +1241,16 @@ static int translate(const opts_t *o) {
             continue;
         size_t len;
         const char *fname = LLVMGetValueName2(f, &len);
-        if (is_kernel_name(kernels, nk, fname))
+        if (is_kernel_name(t->kernels, t->nk, fname))
             continue;
         bool dup = false;
         if (o->library) {
-            for (size_t i = 0; i < own.n && !dup; ++i)
-                dup = strcmp(own.v[i], fname) == 0;
+            for (size_t i = 0; i < t->own.n && !dup; ++i)
+                dup = strcmp(t->own.v[i], fname) == 0;
         }
         if (!dup)
             LLVMSetLinkage(f, LLVMInternalLinkage);
     }
-    names_free(&own);
 
     // Undefined functions left over are a build failure the log names (unless a library).
     if (!o->library) {
@@ -1244,25 +1279,31 @@ static int translate(const opts_t *o) {
     }
     enter_stage("emitting PTX");
     LLVMMemoryBufferRef ptx = NULL;
-    if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMAssemblyFile, &msg, &ptx))
-        return failf(EXIT_BUILD, "PTX emission: %s", msg);
+    if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMAssemblyFile, &msg, &ptx)) {
+        int r = failf(EXIT_BUILD, "PTX emission: %s", msg);
+        LLVMDisposeMessage(msg);
+        return r;
+    }
     enter_stage("writing and freeing");
     FILE *f = fopen(o->out, "wb");
-    if (f == NULL)
+    if (f == NULL) {
+        LLVMDisposeMemoryBuffer(ptx);
         return failf(EXIT_USAGE, "cannot write %s: %s", o->out, strerror(errno));
+    }
     size_t len = LLVMGetBufferSize(ptx);
     bool ok = fwrite(LLVMGetBufferStart(ptx), 1, len, f) == len;
     ok = fclose(f) == 0 && ok;
     LLVMDisposeMemoryBuffer(ptx);
-    LLVMDisposePassBuilderOptions(popts);
-    LLVMDisposeModule(m);
-    LLVMDisposeTargetMachine(tm);
-    LLVMContextDispose(ctx);
-    for (size_t i = 0; i < nk; ++i)
-        free(kernels[i].name);
-    free(kernels);
-    enter_stage("done");
     return ok ? 0 : failf(EXIT_USAGE, "cannot write %s", o->out);
+}
+
+static int translate(const opts_t *o) {
+    translation_t t = {0};
+    int r = translate_into(&t, o);
+    enter_stage("freeing");
+    translation_free(&t);
+    enter_stage("done");
+    return r;
 }
 
 static int usage(void) {
