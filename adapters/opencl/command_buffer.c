@@ -390,6 +390,7 @@ ur_result_t ocl_command_buffer_append_usm_memcpy_exp(
     ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
     ur_exp_command_buffer_command_handle_t *phCommand) {
     (void)phEventWaitList;
+    OCL_TRY_UR(ocl_usm_required(hCommandBuffer->device, "urCommandBufferAppendUSMMemcpyExp"));
     APPEND_RULE(hCommandBuffer, urc_rule_usm_memcpy, pDst, pSrc, size);
     append_t a;
     APPEND_BEGIN(a, hCommandBuffer);
@@ -416,6 +417,7 @@ ur_result_t ocl_command_buffer_append_usm_fill_exp(
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
     (void)phEventWaitList;
+    OCL_TRY_UR(ocl_usm_required(hCommandBuffer->device, "urCommandBufferAppendUSMFillExp"));
     APPEND_RULE(hCommandBuffer, urc_rule_usm_fill, pMemory, patternSize, size);
     append_t a;
     APPEND_BEGIN(a, hCommandBuffer);
@@ -554,6 +556,7 @@ ur_result_t ocl_command_buffer_append_usm_prefetch_exp(
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
     (void)flags, (void)phEventWaitList;
+    OCL_TRY_UR(ocl_usm_required(hCommandBuffer->device, "urCommandBufferAppendUSMPrefetchExp"));
     APPEND_RULE(hCommandBuffer, urc_rule_usm_hint, pMemory, size);
     return append_hint(hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList,
                        numEventsInWaitList, pSyncPoint, phEvent, phCommand);
@@ -566,6 +569,7 @@ ur_result_t ocl_command_buffer_append_usm_advise_exp(
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
     (void)advice, (void)phEventWaitList;
+    OCL_TRY_UR(ocl_usm_required(hCommandBuffer->device, "urCommandBufferAppendUSMAdviseExp"));
     APPEND_RULE(hCommandBuffer, urc_rule_usm_hint, pMemory, size);
     return append_hint(hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList,
                        numEventsInWaitList, pSyncPoint, phEvent, phCommand);

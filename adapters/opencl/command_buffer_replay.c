@@ -106,11 +106,11 @@ static cl_int submit(ur_exp_command_buffer_handle_t cb, ur_queue_handle_t queue,
                                    waits, ev);
     case OCL_REPLAY_COPY_RECT:
         return clEnqueueCopyBufferRect(q, c->src, c->dst, c->src_origin, c->dst_origin, c->region,
-                                       c->src_row, c->src_slice, c->dst_row, c->dst_slice, n,
-                                       waits, ev);
+                                       c->src_row, c->src_slice, c->dst_row, c->dst_slice, n, waits,
+                                       ev);
     case OCL_REPLAY_FILL:
-        return ocl_fill_buffer_cl(q, c->dst, c->pattern, c->pattern_size, c->dst_offset, c->size,
-                                  n, waits, ev);
+        return ocl_fill_buffer_cl(q, c->dst, c->pattern, c->pattern_size, c->dst_offset, c->size, n,
+                                  waits, ev);
     case OCL_REPLAY_USM_COPY:
         return e->enqueue_memcpy(q, CL_FALSE, c->dst_ptr, c->src_ptr, c->size, n, waits, ev);
     case OCL_REPLAY_USM_FILL:
@@ -146,16 +146,16 @@ cl_int ocl_replay_run(ur_exp_command_buffer_handle_t cb, ur_queue_handle_t q, cl
         // A kernel that may assert on a device that cannot assert natively is tracked like
         // an eager launch of it (assert.c).
         if (err == CL_SUCCESS && c->op == OCL_REPLAY_KERNEL && c->owner->may_assert &&
-            !cb->device->native_assert && ocl_assert_track(q, c->owner->program, events[done]) !=
-                                              UR_RESULT_SUCCESS)
+            !cb->device->native_assert &&
+            ocl_assert_track(q, c->owner->program, events[done]) != UR_RESULT_SUCCESS)
             err = CL_OUT_OF_HOST_MEMORY;
     }
     if (err == CL_SUCCESS) {
         // The run's event completes with every command (and, for an empty buffer, with the
         // run's wait list).
         err = count > 0 ? clEnqueueMarkerWithWaitList(q->cl, count, events, out)
-                        : clEnqueueMarkerWithWaitList(q->cl, num_waits, num_waits > 0 ? waits : NULL,
-                                                      out);
+                        : clEnqueueMarkerWithWaitList(q->cl, num_waits,
+                                                      num_waits > 0 ? waits : NULL, out);
     }
     // Commands already submitted by a failed run still run; their events go all the same.
     for (uint32_t i = 0; events != NULL && i < done; ++i)

@@ -28,9 +28,9 @@ typedef enum ocl_replay_op_t {
 /// which keeps the arguments set then.
 typedef struct ocl_replay_cmd_t {
     ocl_replay_op_t op;
-    cl_mem src, dst;        // retained
-    const void *src_ptr;    // USM copies
-    void *dst_ptr;          // USM copies and fills
+    cl_mem src, dst;     // retained
+    const void *src_ptr; // USM copies
+    void *dst_ptr;       // USM copies and fills
     size_t src_offset, dst_offset, size;
     size_t src_origin[3], dst_origin[3], region[3];
     size_t src_row, src_slice, dst_row, dst_slice;

@@ -215,6 +215,10 @@ cl_int ocl_usm_fill_cl(ur_context_handle_t ctx, cl_command_queue q, void *dst, c
                        size_t pattern_size, size_t size, cl_uint n, const cl_event *waits,
                        cl_event *out);
 
+/// USM commands, eager or appended, on a device without cl_intel_unified_shared_memory are
+/// UNSUPPORTED_FEATURE (`what` names the entry point in the message).
+ur_result_t ocl_usm_required(ur_device_handle_t d, const char *what);
+
 /// usm.c: forgets the record of the USM allocations of a context being destroyed.
 void ocl_usm_context_destroyed(ur_context_handle_t ctx);
 

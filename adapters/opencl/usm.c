@@ -420,9 +420,13 @@ ur_result_t ocl_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void 
 
 // ---- enqueue --------------------------------------------------------------------------------
 
+ur_result_t ocl_usm_required(ur_device_handle_t d, const char *what) {
+    return d->usm ? UR_RESULT_SUCCESS : no_usm(what);
+}
+
 static ur_result_t queue_checks(ur_queue_handle_t q, const char *what) {
     OCL_CHECK_HANDLE(q, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
-    return q->device->usm ? UR_RESULT_SUCCESS : no_usm(what);
+    return ocl_usm_required(q->device, what);
 }
 
 bool ocl_usm_lookup(void *backend, const void *ptr, const void **base, size_t *size) {

@@ -5,6 +5,7 @@
 // their urEnqueue* twins). Intel's runtime records natively (cl_khr_command_buffer 1.0); PoCL
 // 3.1 (a provisional 0.9.0) and Intel's runtime with URC_OPENCL_FORCE_COMMAND_BUFFER_REPLAY=1
 // take the replay path, which runs every case but updates and native commands.
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -737,6 +738,16 @@ START_TEST(launch_checks) {
                                                        NULL, NULL, NULL),
                  UR_RESULT_ERROR_INVALID_SIZE);
     ck_assert_ur_ok(urMemRelease(a));
+    if (!T.usm) {
+        // USM commands are UNSUPPORTED_FEATURE without USM, as their urEnqueueUSM* twins.
+        int x = 0, y = 0;
+        ck_assert_ur(urCommandBufferAppendUSMMemcpyExp(cb, &x, &y, sizeof x, 0, NULL, 0, NULL, NULL,
+                                                       NULL, NULL),
+                     UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+        ck_assert_ur(urCommandBufferAppendUSMPrefetchExp(cb, &x, SIZE_MAX / 2 + 1, 0, 0, NULL, 0,
+                                                         NULL, NULL, NULL, NULL),
+                     UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    }
     // Handles of the wrong kind.
     ck_assert_ur(urCommandBufferFinalizeExp((ur_exp_command_buffer_handle_t)T.queue),
                  UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP);
