@@ -22,6 +22,9 @@ static void cmd_fini(ocl_replay_cmd_t *c) {
         clReleaseKernel(c->kernel);
     if (c->owner != NULL)
         ocl_kernel_release(c->owner);
+    for (uint32_t i = 0; i < c->num_mems; ++i)
+        clReleaseMemObject(c->mems[i]);
+    free(c->mems);
     free(c->pattern);
     free(c->deps);
 }
@@ -89,6 +92,25 @@ ur_result_t ocl_replay_kernel(ur_exp_command_buffer_handle_t cb, ur_kernel_handl
         return ocl_fail(err, "clCloneKernel");
     ocl_kernel_retain(k);
     out->owner = k;
+    // ocl_kernel_set_args accepted every buffer argument as one of the adapter's.
+    uint32_t n = 0;
+    for (uint32_t i = 0; with_args && i < num_args; ++i)
+        n += args[i].type == UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ &&
+             args[i].value.memObjTuple.hMem != NULL;
+    if (n > 0) {
+        out->mems = urc_calloc(n, sizeof *out->mems);
+        if (out->mems == NULL) {
+            cmd_fini(out);
+            return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        }
+        for (uint32_t i = 0; i < num_args; ++i) {
+            ur_mem_handle_t m = args[i].value.memObjTuple.hMem;
+            if (args[i].type == UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ && m != NULL) {
+                clRetainMemObject(m->cl);
+                out->mems[out->num_mems++] = m->cl;
+            }
+        }
+    }
     return UR_RESULT_SUCCESS;
 }
 

@@ -25,7 +25,8 @@ typedef enum ocl_replay_op_t {
 
 /// One recorded command. What it names it holds: buffers and the kernel are retained, the
 /// fill pattern is copied, and a kernel command launches a clone of the kernel made at append,
-/// which keeps the arguments set then.
+/// which keeps the arguments set then (the buffers among the append's arguments are retained
+/// too; an append without arguments uses the kernel's, which the caller keeps alive).
 typedef struct ocl_replay_cmd_t {
     ocl_replay_op_t op;
     cl_mem src, dst;     // retained
@@ -38,6 +39,8 @@ typedef struct ocl_replay_cmd_t {
     size_t pattern_size;
     cl_kernel kernel;         // the clone (owned)
     ur_kernel_handle_t owner; // retained: the program a fallback-assert check reads
+    uint32_t num_mems;        // the buffers among the append's arguments, retained
+    cl_mem *mems;
     cl_uint work_dim;
     size_t offset[3], global[3], local[3];
     bool has_local;

@@ -414,6 +414,33 @@ START_TEST(release_while_runs_pending) {
 }
 END_TEST
 
+// Replayed: a kernel command holds the buffers among its arguments, so the caller may release
+// its handle after the append (a copy then takes the result to a buffer it still has).
+START_TEST(replayed_kernel_holds_its_buffer_arguments) {
+    if (!supported() || !replaying())
+        return;
+    ur_kernel_handle_t k = kernel("add_value");
+    ur_mem_handle_t a = make_buffer(N * sizeof(int)), b = make_buffer(N * sizeof(int));
+    int four = 4, zero = 0, out[N];
+    ck_assert_ur_ok(
+        urEnqueueMemBufferFill(T.queue, a, &zero, sizeof zero, 0, N * sizeof(int), 0, NULL, NULL));
+    ck_assert_ur_ok(urQueueFinish(T.queue));
+    ur_exp_command_buffer_handle_t cb = make_cb(false, true);
+    ck_assert_ur_ok(append_add(cb, k, a, &four, 0, NULL, NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferAppendMemBufferCopyExp(cb, a, b, 0, 0, N * sizeof(int), 0, NULL,
+                                                          0, NULL, NULL, NULL, NULL));
+    ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+    ck_assert_ur_ok(urMemRelease(a));
+    for (int run = 1; run <= 5; ++run) {
+        ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+        read_ints(b, out);
+        expect_all(out, 4 * run, run);
+    }
+    ck_assert_ur_ok(urMemRelease(b));
+    release_all(cb, k);
+}
+END_TEST
+
 // On an out-of-order queue: the run waits for its wait list (an eager fill), its two
 // independent commands both finish before the run's event, and (replaying) a fill pattern of
 // 256 bytes, past OpenCL's 128, is written from a host image.
@@ -929,6 +956,7 @@ int main(void) {
     tcase_add_test(tc, sync_points_order_an_out_of_order_buffer);
     tcase_add_test(tc, arguments_are_captured_at_append);
     tcase_add_test(tc, release_while_runs_pending);
+    tcase_add_test(tc, replayed_kernel_holds_its_buffer_arguments);
     tcase_add_test(tc, run_event_and_wait_list_on_out_of_order_queue);
     tcase_add_test(tc, copy_rect_and_empty_buffer);
     suite_add_tcase(s, tc);
