@@ -9,10 +9,10 @@
 #include "command_buffer_replay.h"
 #include "core/alloc.h"
 #include "core/release.h"
+#include "env/env.h"
 #include "ocl_internal.h"
 #include "queue/command_append.h"
 #include "queue/command_rules.h"
-#include "env/env.h"
 
 #ifndef CL_INCOMPATIBLE_COMMAND_QUEUE_KHR
 #define CL_INCOMPATIBLE_COMMAND_QUEUE_KHR -1141
@@ -43,7 +43,7 @@ static bool detect_native(ur_device_handle_t d, const char *extensions) {
     const ocl_cmdbuf_ext_t *e = &d->platform->ext.cb;
     // The entry points take their final parameters from version 0.9.5 on; PoCL 3.1 reports
     // 0.9.0, whose functions have other signatures (calling them as 1.0's crashes), so such a
-    // device reports no command buffers.
+    // device takes the replay path.
     if (!urc_device_info_word_listed(extensions, "cl_khr_command_buffer") ||
         extension_version(d->cl, "cl_khr_command_buffer") < OCL_MAKE_VERSION(0, 9, 5) ||
         e->create == NULL || e->finalize == NULL || e->retain == NULL || e->release == NULL ||
