@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 // Command buffers over cl_khr_command_buffer, updates over
-// cl_khr_command_buffer_mutable_dispatch. The state machine, sync points, kernel snapshots
-// and UR's rules are common/queue/command_buffer.c; this file translates to OpenCL.
+// cl_khr_command_buffer_mutable_dispatch; on devices without a usable extension, over the
+// recorder of command_buffer_replay.c. The state machine, sync points, kernel snapshots and
+// UR's rules are common/queue/command_buffer.c; this file translates to OpenCL.
 #include <stdlib.h>
 #include <string.h>
 
+#include "command_buffer_replay.h"
 #include "core/alloc.h"
 #include "core/release.h"
+#include "env/env.h"
 #include "ocl_internal.h"
 #include "queue/command_append.h"
 #include "queue/command_rules.h"
@@ -35,25 +38,25 @@ static cl_version extension_version(cl_device_id dev, const char *name) {
     return v;
 }
 
-void ocl_cb_detect(ur_device_handle_t d, const char *extensions) {
+/// The native path: true when the device has a usable cl_khr_command_buffer.
+static bool detect_native(ur_device_handle_t d, const char *extensions) {
     const ocl_cmdbuf_ext_t *e = &d->platform->ext.cb;
-    memset(&d->cb_caps, 0, sizeof d->cb_caps);
     // The entry points take their final parameters from version 0.9.5 on; PoCL 3.1 reports
     // 0.9.0, whose functions have other signatures (calling them as 1.0's crashes), so such a
-    // device reports no command buffers.
+    // device takes the replay path.
     if (!urc_device_info_word_listed(extensions, "cl_khr_command_buffer") ||
         extension_version(d->cl, "cl_khr_command_buffer") < OCL_MAKE_VERSION(0, 9, 5) ||
         e->create == NULL || e->finalize == NULL || e->retain == NULL || e->release == NULL ||
         e->enqueue == NULL || e->barrier == NULL || e->ndrange == NULL || e->copy == NULL ||
         e->copy_rect == NULL || e->fill == NULL)
-        return;
+        return false;
     cl_bitfield caps = 0;
     cl_command_queue_properties required = 0;
     if (clGetDeviceInfo(d->cl, OCL_DEVICE_COMMAND_BUFFER_CAPABILITIES, sizeof caps, &caps, NULL) !=
             CL_SUCCESS ||
         clGetDeviceInfo(d->cl, OCL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPS, sizeof required,
                         &required, NULL) != CL_SUCCESS)
-        return;
+        return false;
     d->cb_caps.supported = true;
     d->cb_simultaneous = (caps & OCL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE) != 0;
     d->cb_queue_properties = required;
@@ -79,6 +82,24 @@ void ocl_cb_detect(ur_device_handle_t d, const char *extensions) {
         // No kernel switch and no events: the extension has neither.
         d->cb_caps.update_caps = u;
     }
+    return true;
+}
+
+void ocl_cb_detect(ur_device_handle_t d, const char *extensions) {
+    memset(&d->cb_caps, 0, sizeof d->cb_caps);
+    d->cb_replay = false;
+    if (!urc_env_bool(URC_ENV_OPENCL_FORCE_COMMAND_BUFFER_REPLAY, false) &&
+        detect_native(d, extensions))
+        return;
+    memset(&d->cb_caps, 0, sizeof d->cb_caps);
+    if (!ocl_replay_possible(d))
+        return;
+    // Replayed buffers: sync points only (no events), nothing updatable, and each run after
+    // the previous one as on the native path.
+    d->cb_caps.supported = true;
+    d->cb_replay = true;
+    d->cb_simultaneous = false;
+    d->cb_queue_properties = 0;
 }
 
 // ---- the buffer ------------------------------------------------------------------------------
@@ -94,6 +115,7 @@ static void cb_destroy(ur_exp_command_buffer_handle_t cb) {
     }
     if (cb->last_run != NULL)
         clReleaseEvent(cb->last_run);
+    ocl_replay_fini(cb);
     if (cb->cl != NULL)
         e->release(cb->cl);
     if (cb->queue != NULL)
@@ -118,6 +140,11 @@ ur_result_t ocl_command_buffer_create_exp(ur_context_handle_t hContext, ur_devic
     ocl_rules(hContext, hDevice, &cb->core.rules);
     pthread_mutex_init(&cb->run_lock, NULL);
     ocl_context_retain_internal(hContext);
+    cb->replay = hDevice->cb_replay;
+    if (cb->replay) {
+        *phCommandBuffer = cb;
+        return UR_RESULT_SUCCESS;
+    }
     // An in-order queue of the device records the commands, so they also run in append order
     // (a valid order for a buffer created out of order too: sync points then add nothing).
     cl_queue_properties qp[] = {
@@ -145,6 +172,8 @@ ur_result_t ocl_command_buffer_create_exp(ur_context_handle_t hContext, ur_devic
 URC_COMMAND_BUFFER_RETAIN_RELEASE(ocl, , cb_destroy)
 
 static ur_result_t cb_close(ur_exp_command_buffer_handle_t cb) {
+    if (cb->replay)
+        return UR_RESULT_SUCCESS;
     cl_int err = cb->device->platform->ext.cb.finalize(cb->cl);
     return err == CL_SUCCESS ? UR_RESULT_SUCCESS : ocl_fail(err, "clFinalizeCommandBufferKHR");
 }
@@ -153,6 +182,9 @@ URC_COMMAND_BUFFER_FINALIZE_INFO(ocl, , cb_close)
 
 ur_result_t ocl_command_buffer_get_native_handle_exp(ur_exp_command_buffer_handle_t hCommandBuffer,
                                                      ur_native_handle_t *phNativeCommandBuffer) {
+    if (hCommandBuffer->replay)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "a replayed command buffer has no OpenCL command buffer");
     *phNativeCommandBuffer = (ur_native_handle_t)hCommandBuffer->cl;
     return UR_RESULT_SUCCESS;
 }
@@ -206,6 +238,28 @@ static ur_result_t append_end(append_t *a, cl_int err, const char *what, void *c
         free(a->sync);
     ur_result_t r = err == CL_SUCCESS ? UR_RESULT_SUCCESS : ocl_fail(err, what);
     return urc_cb_append_end(&a->cb->core, r, a->out, command, pSyncPoint);
+}
+
+/// Ends an append on the replay path: `c` is recorded after the append's sync points (the
+/// buffer takes over its references, also on failure).
+static ur_result_t append_record(append_t *a, const ocl_replay_cmd_t *c,
+                                 ur_exp_command_buffer_sync_point_t *pSyncPoint) {
+    cl_uint index = 0;
+    ur_result_t r = ocl_replay_record(a->cb, c, a->num_sync, a->sync, &index);
+    if (a->sync != NULL && a->sync != a->inline_sync)
+        free(a->sync);
+    return urc_cb_append_end(&a->cb->core, r, index, NULL, pSyncPoint);
+}
+
+/// A recorded memory command of `op` on buffers `src` and `dst` (either may be NULL), each
+/// retained for the command.
+static ocl_replay_cmd_t mem_command(ocl_replay_op_t op, ur_mem_handle_t src, ur_mem_handle_t dst) {
+    ocl_replay_cmd_t c = {.op = op};
+    if (src != NULL)
+        clRetainMemObject(c.src = src->cl);
+    if (dst != NULL)
+        clRetainMemObject(c.dst = dst->cl);
+    return c;
 }
 
 /// Ends an append that failed before reaching OpenCL.
@@ -265,6 +319,15 @@ static ur_result_t append_kernel(ur_exp_command_buffer_handle_t cb, const urc_ap
                                  sizeof compiled, compiled, NULL) == CL_SUCCESS &&
         compiled[0] != 0)
         local = compiled;
+    if (cb->replay) {
+        // Nothing is updatable here, so there is no command handle to make.
+        ocl_replay_cmd_t c;
+        urc_cb_command_fini(&snapshot);
+        free(cmd);
+        r = ocl_replay_kernel(cb, kernel, k->with_args, k->num_args, k->args, k->work_dim,
+                              k->offset, k->global, local, &c);
+        return r != UR_RESULT_SUCCESS ? append_abort(&a, r) : append_record(&a, &c, s->out_sync);
+    }
     cl_uint fields = cb->core.updatable
                          ? OCL_MUTABLE_DISPATCH_GLOBAL_OFFSET | OCL_MUTABLE_DISPATCH_GLOBAL_SIZE |
                                OCL_MUTABLE_DISPATCH_LOCAL_SIZE | OCL_MUTABLE_DISPATCH_ARGUMENTS
@@ -327,9 +390,18 @@ ur_result_t ocl_command_buffer_append_usm_memcpy_exp(
     ur_exp_command_buffer_sync_point_t *pSyncPoint, ur_event_handle_t *phEvent,
     ur_exp_command_buffer_command_handle_t *phCommand) {
     (void)phEventWaitList;
+    OCL_TRY_UR(ocl_usm_required(hCommandBuffer->device, "urCommandBufferAppendUSMMemcpyExp"));
     APPEND_RULE(hCommandBuffer, urc_rule_usm_memcpy, pDst, pSrc, size);
     append_t a;
     APPEND_BEGIN(a, hCommandBuffer);
+    if (hCommandBuffer->replay) {
+        if (hCommandBuffer->device->platform->ext.enqueue_memcpy == NULL)
+            return append_abort(&a, urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                                                  "clEnqueueMemcpyINTEL is not available"));
+        ocl_replay_cmd_t c = {
+            .op = OCL_REPLAY_USM_COPY, .dst_ptr = pDst, .src_ptr = pSrc, .size = size};
+        return append_record(&a, &c, pSyncPoint);
+    }
     if (a.e->svm_memcpy == NULL)
         return append_abort(&a, urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                                               "clCommandSVMMemcpyKHR is not available"));
@@ -345,9 +417,24 @@ ur_result_t ocl_command_buffer_append_usm_fill_exp(
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
     (void)phEventWaitList;
+    OCL_TRY_UR(ocl_usm_required(hCommandBuffer->device, "urCommandBufferAppendUSMFillExp"));
     APPEND_RULE(hCommandBuffer, urc_rule_usm_fill, pMemory, patternSize, size);
     append_t a;
     APPEND_BEGIN(a, hCommandBuffer);
+    if (hCommandBuffer->replay) {
+        const ocl_ext_t *x = &hCommandBuffer->device->platform->ext;
+        if (x->enqueue_mem_fill == NULL || x->enqueue_memcpy == NULL)
+            return append_abort(&a, urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                                                  "clEnqueueMemFillINTEL is not available"));
+        ocl_replay_cmd_t c = {.op = OCL_REPLAY_USM_FILL,
+                              .dst_ptr = pMemory,
+                              .size = size,
+                              .pattern = urc_memdup(pPattern, patternSize),
+                              .pattern_size = patternSize};
+        if (c.pattern == NULL)
+            return append_abort(&a, UR_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+        return append_record(&a, &c, pSyncPoint);
+    }
     if (a.e->svm_fill == NULL)
         return append_abort(&a, urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                                               "clCommandSVMMemFillKHR is not available"));
@@ -369,6 +456,13 @@ ur_result_t ocl_command_buffer_append_mem_buffer_copy_exp(
     OCL_TRY_UR(urc_rule_buffer_range(hDstMem->size, dstOffset, size));
     append_t a;
     APPEND_BEGIN(a, hCommandBuffer);
+    if (hCommandBuffer->replay) {
+        ocl_replay_cmd_t c = mem_command(OCL_REPLAY_COPY, hSrcMem, hDstMem);
+        c.src_offset = srcOffset;
+        c.dst_offset = dstOffset;
+        c.size = size;
+        return append_record(&a, &c, pSyncPoint);
+    }
     cl_int err = a.e->copy(hCommandBuffer->cl, NULL, NULL, hSrcMem->cl, hDstMem->cl, srcOffset,
                            dstOffset, size, a.num_sync, a.sync, &a.out, NULL);
     return append_end(&a, err, "clCommandCopyBufferKHR", NULL, pSyncPoint);
@@ -393,6 +487,17 @@ ur_result_t ocl_command_buffer_append_mem_buffer_copy_rect_exp(
     const size_t rg[3] = {region.width, region.height, region.depth};
     append_t a;
     APPEND_BEGIN(a, hCommandBuffer);
+    if (hCommandBuffer->replay) {
+        ocl_replay_cmd_t c = mem_command(OCL_REPLAY_COPY_RECT, hSrcMem, hDstMem);
+        memcpy(c.src_origin, so, sizeof so);
+        memcpy(c.dst_origin, dO, sizeof dO);
+        memcpy(c.region, rg, sizeof rg);
+        c.src_row = srcRowPitch;
+        c.src_slice = srcSlicePitch;
+        c.dst_row = dstRowPitch;
+        c.dst_slice = dstSlicePitch;
+        return append_record(&a, &c, pSyncPoint);
+    }
     cl_int err = a.e->copy_rect(hCommandBuffer->cl, NULL, NULL, hSrcMem->cl, hDstMem->cl, so, dO,
                                 rg, srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch,
                                 a.num_sync, a.sync, &a.out, NULL);
@@ -410,6 +515,18 @@ ur_result_t ocl_command_buffer_append_mem_buffer_fill_exp(
     OCL_TRY_UR(urc_rule_buffer_fill(hBuffer->size, offset, patternSize, size));
     append_t a;
     APPEND_BEGIN(a, hCommandBuffer);
+    if (hCommandBuffer->replay) {
+        ocl_replay_cmd_t c = mem_command(OCL_REPLAY_FILL, NULL, hBuffer);
+        c.dst_offset = offset;
+        c.size = size;
+        c.pattern_size = patternSize;
+        c.pattern = urc_memdup(pPattern, patternSize);
+        if (c.pattern == NULL) {
+            clReleaseMemObject(c.dst);
+            return append_abort(&a, UR_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+        }
+        return append_record(&a, &c, pSyncPoint);
+    }
     cl_int err = a.e->fill(hCommandBuffer->cl, NULL, NULL, hBuffer->cl, pPattern, patternSize,
                            offset, size, a.num_sync, a.sync, &a.out, NULL);
     return append_end(&a, err, "clCommandFillBufferKHR", NULL, pSyncPoint);
@@ -424,6 +541,10 @@ append_hint(ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numSyncPoint
             ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
     append_t a;
     APPEND_BEGIN(a, hCommandBuffer);
+    if (hCommandBuffer->replay) {
+        ocl_replay_cmd_t c = {.op = OCL_REPLAY_BARRIER};
+        return append_record(&a, &c, pSyncPoint);
+    }
     cl_int err = a.e->barrier(hCommandBuffer->cl, NULL, NULL, a.num_sync, a.sync, &a.out, NULL);
     return append_end(&a, err, "clCommandBarrierWithWaitListKHR", NULL, pSyncPoint);
 }
@@ -435,6 +556,7 @@ ur_result_t ocl_command_buffer_append_usm_prefetch_exp(
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
     (void)flags, (void)phEventWaitList;
+    OCL_TRY_UR(ocl_usm_required(hCommandBuffer->device, "urCommandBufferAppendUSMPrefetchExp"));
     APPEND_RULE(hCommandBuffer, urc_rule_usm_hint, pMemory, size);
     return append_hint(hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList,
                        numEventsInWaitList, pSyncPoint, phEvent, phCommand);
@@ -447,6 +569,7 @@ ur_result_t ocl_command_buffer_append_usm_advise_exp(
     const ur_event_handle_t *phEventWaitList, ur_exp_command_buffer_sync_point_t *pSyncPoint,
     ur_event_handle_t *phEvent, ur_exp_command_buffer_command_handle_t *phCommand) {
     (void)advice, (void)phEventWaitList;
+    OCL_TRY_UR(ocl_usm_required(hCommandBuffer->device, "urCommandBufferAppendUSMAdviseExp"));
     APPEND_RULE(hCommandBuffer, urc_rule_usm_hint, pMemory, size);
     return append_hint(hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList,
                        numEventsInWaitList, pSyncPoint, phEvent, phCommand);
@@ -461,6 +584,10 @@ ur_result_t ocl_command_buffer_append_native_command_exp(
     if (hChildCommandBuffer != NULL)
         return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                              "OpenCL command buffers take no child command buffers");
+    if (hCommandBuffer->replay)
+        return urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
+                             "a replayed command buffer has no OpenCL command buffer to record "
+                             "native commands into");
     append_t a;
     OCL_TRY_UR(append_begin(&a, hCommandBuffer, numSyncPointsInWaitList, pSyncPointWaitList, false,
                             0, NULL));
@@ -515,8 +642,9 @@ ur_result_t ocl_enqueue_command_buffer_exp(ur_queue_handle_t hQueue,
     }
     cl_event ev = NULL;
     cl_command_queue q = hQueue->cl;
-    cl_int err = e->enqueue(1, &q, cb->cl, num_waits, waits, &ev);
-    if (err == CL_INCOMPATIBLE_COMMAND_QUEUE_KHR) {
+    cl_int err = cb->replay ? ocl_replay_run(cb, hQueue, num_waits, waits, &ev)
+                            : e->enqueue(1, &q, cb->cl, num_waits, waits, &ev);
+    if (!cb->replay && err == CL_INCOMPATIBLE_COMMAND_QUEUE_KHR) {
         // The caller's queue differs from the recording queue in properties (out of order,
         // say): run on the recording queue, fenced by markers on the caller's queue.
         cl_event before = NULL, done = NULL;
@@ -538,8 +666,9 @@ ur_result_t ocl_enqueue_command_buffer_exp(ur_queue_handle_t hQueue,
     }
     pthread_mutex_unlock(&cb->run_lock);
     free(all);
-    ur_result_t r = ocl_enqueue_done(err, "clEnqueueCommandBufferKHR", &wl, hQueue,
-                                     UR_COMMAND_ENQUEUE_COMMAND_BUFFER_EXP, ev, phEvent);
+    ur_result_t r =
+        ocl_enqueue_done(err, cb->replay ? "command buffer replay" : "clEnqueueCommandBufferKHR",
+                         &wl, hQueue, UR_COMMAND_ENQUEUE_COMMAND_BUFFER_EXP, ev, phEvent);
     if (err == CL_SUCCESS && phEvent == NULL)
         clReleaseEvent(ev);
     return r;

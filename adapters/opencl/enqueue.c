@@ -209,6 +209,35 @@ static void CL_CALLBACK free_host_image(cl_event ev, cl_int status, void *data) 
     free(data);
 }
 
+cl_int ocl_fill_buffer_cl(cl_command_queue q, cl_mem m, const void *pattern, size_t pattern_size,
+                          size_t offset, size_t size, cl_uint n, const cl_event *waits,
+                          cl_event *out) {
+    if (pattern_size <= 128)
+        return clEnqueueFillBuffer(q, m, pattern, pattern_size, offset, size, n, waits, out);
+    // OpenCL fills with patterns of up to 128 bytes; larger ones are written from a host
+    // image of the range, freed once the write completes.
+    uint8_t *image = malloc(size);
+    if (image == NULL)
+        return CL_OUT_OF_HOST_MEMORY;
+    for (size_t at = 0; at < size; at += pattern_size)
+        memcpy(image + at, pattern, pattern_size);
+    cl_event ev = NULL;
+    cl_int err = clEnqueueWriteBuffer(q, m, CL_FALSE, offset, size, image, n, waits, &ev);
+    if (err != CL_SUCCESS) {
+        free(image);
+        return err;
+    }
+    if (clSetEventCallback(ev, CL_COMPLETE, free_host_image, image) != CL_SUCCESS) {
+        clWaitForEvents(1, &ev);
+        free(image);
+    }
+    if (out != NULL)
+        *out = ev;
+    else
+        clReleaseEvent(ev);
+    return CL_SUCCESS;
+}
+
 ur_result_t ocl_enqueue_mem_buffer_fill(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
                                         const void *pPattern, size_t patternSize, size_t offset,
                                         size_t size, uint32_t numEventsInWaitList,
@@ -219,37 +248,10 @@ ur_result_t ocl_enqueue_mem_buffer_fill(ur_queue_handle_t hQueue, ur_mem_handle_
     ocl_wait_list_t wl;
     OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
     cl_event ev = NULL;
-    if (patternSize <= 128) {
-        cl_int err = clEnqueueFillBuffer(hQueue->cl, hBuffer->cl, pPattern, patternSize, offset,
-                                         size, wl.count, wl.events, phEvent != NULL ? &ev : NULL);
-        return ocl_enqueue_done(err, "clEnqueueFillBuffer", &wl, hQueue, UR_COMMAND_MEM_BUFFER_FILL,
-                                ev, phEvent);
-    }
-    // OpenCL fills with patterns of up to 128 bytes; larger ones are written from a host
-    // image of the range, freed once the write completes.
-    uint8_t *image = malloc(size);
-    if (image == NULL) {
-        ocl_wait_list_fini(&wl);
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    for (size_t at = 0; at < size; at += patternSize)
-        memcpy(image + at, pPattern, patternSize);
-    cl_int err = clEnqueueWriteBuffer(hQueue->cl, hBuffer->cl, CL_FALSE, offset, size, image,
-                                      wl.count, wl.events, &ev);
-    ocl_wait_list_fini(&wl);
-    if (err != CL_SUCCESS) {
-        free(image);
-        return ocl_fail(err, "clEnqueueWriteBuffer");
-    }
-    if (clSetEventCallback(ev, CL_COMPLETE, free_host_image, image) != CL_SUCCESS) {
-        clWaitForEvents(1, &ev);
-        free(image);
-    }
-    if (phEvent == NULL) {
-        clReleaseEvent(ev);
-        return UR_RESULT_SUCCESS;
-    }
-    return ocl_event_wrap(hQueue, UR_COMMAND_MEM_BUFFER_FILL, ev, phEvent);
+    cl_int err = ocl_fill_buffer_cl(hQueue->cl, hBuffer->cl, pPattern, patternSize, offset, size,
+                                    wl.count, wl.events, phEvent != NULL ? &ev : NULL);
+    return ocl_enqueue_done(err, "clEnqueueFillBuffer", &wl, hQueue, UR_COMMAND_MEM_BUFFER_FILL, ev,
+                            phEvent);
 }
 
 ur_result_t ocl_enqueue_mem_buffer_map(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,

@@ -205,6 +205,20 @@ bool ocl_usm_lookup(void *backend, const void *ptr, const void **base, size_t *s
 uint32_t ocl_kernel_arg_count(const void *kernel);
 void ocl_rules(ur_context_handle_t ctx, ur_device_handle_t dev, urc_rules_t *out);
 
+/// The fill commands of urEnqueueMemBufferFill and urEnqueueUSMFill after their checks, at the
+/// OpenCL level so that command-buffer replays submit them too: patterns OpenCL cannot fill
+/// with are written from a host image freed when the write completes. `out` may be NULL.
+cl_int ocl_fill_buffer_cl(cl_command_queue q, cl_mem m, const void *pattern, size_t pattern_size,
+                          size_t offset, size_t size, cl_uint n, const cl_event *waits,
+                          cl_event *out);
+cl_int ocl_usm_fill_cl(ur_context_handle_t ctx, cl_command_queue q, void *dst, const void *pattern,
+                       size_t pattern_size, size_t size, cl_uint n, const cl_event *waits,
+                       cl_event *out);
+
+/// USM commands, eager or appended, on a device without cl_intel_unified_shared_memory are
+/// UNSUPPORTED_FEATURE (`what` names the entry point in the message).
+ur_result_t ocl_usm_required(ur_device_handle_t d, const char *what);
+
 /// usm.c: forgets the record of the USM allocations of a context being destroyed.
 void ocl_usm_context_destroyed(ur_context_handle_t ctx);
 

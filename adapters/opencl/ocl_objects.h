@@ -109,6 +109,7 @@ struct ur_device_handle_t_ {
     urc_cb_caps_t cb_caps;
     bool cb_simultaneous;
     cl_command_queue_properties cb_queue_properties;
+    bool cb_replay; // no usable extension: appends are recorded and replayed at each enqueue
     // SYCL aspects and limits for requirement checks, computed on first use (ocl_device_caps).
     _Atomic(urc_device_caps_t *) caps;
     struct ur_device_handle_t_ *next_sub; // the list of live sub-devices (device.c)
@@ -230,6 +231,11 @@ struct ur_exp_command_buffer_handle_t_ {
     ur_device_handle_t device;
     pthread_mutex_t run_lock; // guards last_run
     cl_event last_run;        // without simultaneous use, a run waits for the previous one
+    // The replay path (command_buffer_replay.c; `cl` and `queue` are NULL): the commands
+    // recorded, in append order.
+    bool replay;
+    uint32_t num_recorded, recorded_capacity;
+    struct ocl_replay_cmd_t *recorded;
 };
 
 /// A command handle (updatable buffers only): its mutable command and the kernel snapshot.

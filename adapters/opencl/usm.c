@@ -420,9 +420,13 @@ ur_result_t ocl_usm_get_mem_alloc_info(ur_context_handle_t hContext, const void 
 
 // ---- enqueue --------------------------------------------------------------------------------
 
+ur_result_t ocl_usm_required(ur_device_handle_t d, const char *what) {
+    return d->usm ? UR_RESULT_SUCCESS : no_usm(what);
+}
+
 static ur_result_t queue_checks(ur_queue_handle_t q, const char *what) {
     OCL_CHECK_HANDLE(q, URC_KIND_QUEUE, UR_RESULT_ERROR_INVALID_QUEUE);
-    return q->device->usm ? UR_RESULT_SUCCESS : no_usm(what);
+    return ocl_usm_required(q->device, what);
 }
 
 bool ocl_usm_lookup(void *backend, const void *ptr, const void **base, size_t *size) {
@@ -462,37 +466,36 @@ static void CL_CALLBACK free_host_copy(cl_event ev, cl_int status, void *data) {
     free(data);
 }
 
-/// Fill with a pattern clEnqueueMemFillINTEL cannot take (size not a power of two up to 128,
-/// or a misaligned destination): copy a host image of the filled range, freed when done.
-static ur_result_t fill_by_copy(ur_queue_handle_t q, void *dst, size_t pattern_size,
-                                const void *pattern, size_t size, ocl_wait_list_t *wl,
-                                ur_event_handle_t *phEvent) {
+cl_int ocl_usm_fill_cl(ur_context_handle_t ctx, cl_command_queue q, void *dst, const void *pattern,
+                       size_t pattern_size, size_t size, cl_uint n, const cl_event *waits,
+                       cl_event *out) {
+    const ocl_ext_t *e = &ctx->platform->ext;
+    if (pattern_size <= 128 && (pattern_size & (pattern_size - 1)) == 0 &&
+        (uintptr_t)dst % pattern_size == 0)
+        return e->enqueue_mem_fill(q, dst, pattern, pattern_size, size, n, waits, out);
+    // A pattern clEnqueueMemFillINTEL cannot take (size not a power of two up to 128, or a
+    // misaligned destination): copy a host image of the filled range, freed when done.
     uint8_t *image = malloc(size);
-    if (image == NULL) {
-        ocl_wait_list_fini(wl);
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
+    if (image == NULL)
+        return CL_OUT_OF_HOST_MEMORY;
     for (size_t at = 0; at < size; at += pattern_size)
         memcpy(image + at, pattern, pattern_size);
     cl_event ev = NULL;
-    cl_int err = q->context->platform->ext.enqueue_memcpy(q->cl, CL_FALSE, dst, image, size,
-                                                          wl->count, wl->events, &ev);
-    ocl_wait_list_fini(wl);
+    cl_int err = e->enqueue_memcpy(q, CL_FALSE, dst, image, size, n, waits, &ev);
     if (err != CL_SUCCESS) {
         free(image);
-        return ocl_fail(err, "clEnqueueMemcpyINTEL");
+        return err;
     }
-    err = clSetEventCallback(ev, CL_COMPLETE, free_host_copy, image);
-    if (err != CL_SUCCESS) {
+    if (clSetEventCallback(ev, CL_COMPLETE, free_host_copy, image) != CL_SUCCESS) {
         // Cannot be told when the copy ends: wait for it here instead.
         clWaitForEvents(1, &ev);
         free(image);
     }
-    if (phEvent == NULL) {
+    if (out != NULL)
+        *out = ev;
+    else
         clReleaseEvent(ev);
-        return UR_RESULT_SUCCESS;
-    }
-    return ocl_event_wrap(q, UR_COMMAND_USM_FILL, ev, phEvent);
+    return CL_SUCCESS;
 }
 
 ur_result_t ocl_enqueue_usm_fill(ur_queue_handle_t hQueue, void *pMem, size_t patternSize,
@@ -504,14 +507,9 @@ ur_result_t ocl_enqueue_usm_fill(ur_queue_handle_t hQueue, void *pMem, size_t pa
     OCL_TRY_UR(urc_rule_usm_fill(&rules, pMem, patternSize, size));
     ocl_wait_list_t wl;
     OCL_TRY_UR(ocl_wait_list_for_queue(&wl, hQueue, numEventsInWaitList, phEventWaitList));
-    bool native = patternSize <= 128 && (patternSize & (patternSize - 1)) == 0 &&
-                  (uintptr_t)pMem % patternSize == 0;
-    if (!native)
-        return fill_by_copy(hQueue, pMem, patternSize, pPattern, size, &wl, phEvent);
     cl_event ev = NULL;
-    cl_int err = hQueue->context->platform->ext.enqueue_mem_fill(
-        hQueue->cl, pMem, pPattern, patternSize, size, wl.count, wl.events,
-        phEvent != NULL ? &ev : NULL);
+    cl_int err = ocl_usm_fill_cl(hQueue->context, hQueue->cl, pMem, pPattern, patternSize, size,
+                                 wl.count, wl.events, phEvent != NULL ? &ev : NULL);
     return ocl_enqueue_done(err, "clEnqueueMemFillINTEL", &wl, hQueue, UR_COMMAND_USM_FILL, ev,
                             phEvent);
 }

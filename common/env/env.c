@@ -43,6 +43,10 @@ static const urc_env_info_t table[URC_ENV_COUNT] = {
     [URC_ENV_OPENCL_FORCE_FALLBACK_ASSERT] = {"URC_OPENCL_FORCE_FALLBACK_ASSERT", false,
                                               "boolean (test use): OpenCL devices ignore "
                                               "cl_intel_devicelib_assert and use the fallback"},
+    [URC_ENV_OPENCL_FORCE_COMMAND_BUFFER_REPLAY] = {"URC_OPENCL_FORCE_COMMAND_BUFFER_REPLAY", false,
+                                                    "boolean (test use): OpenCL command buffers "
+                                                    "are recorded and replayed even where "
+                                                    "cl_khr_command_buffer is usable"},
     [URC_ENV_LOG_TRACING] = {"UR_LOG_TRACING", false,
                              "where call tracing goes (with UR_ENABLE_LAYERS=UR_LAYER_TRACING)"},
     [URC_ENV_TRACE_FILE] = {"URC_TRACE_FILE", true,
