@@ -10,6 +10,7 @@
 #include "core/alloc.h"
 #include "core/release.h"
 #include "env/env.h"
+#include "memory/fill.h"
 #include "ocl_internal.h"
 #include "queue/command_append.h"
 #include "queue/command_rules.h"
@@ -102,6 +103,52 @@ void ocl_cb_detect(ur_device_handle_t d, const char *extensions) {
     d->cb_queue_properties = 0;
 }
 
+// ---- fill images ----------------------------------------------------------------------------
+// OpenCL's fill commands take patterns of up to 128 bytes (SVM fills: a power of two, on a
+// destination aligned to it), where urEnqueue*Fill takes any pattern that divides the size. As
+// the eager fills write a host image of the range, such an append copies from the image, made
+// at append in memory the command buffer holds (core.held) until it goes.
+
+typedef struct fill_image_t {
+    cl_mem buffer; // for a buffer fill
+    void *usm;     // for a USM fill: host USM
+} fill_image_t;
+
+static void fill_image_free(ur_exp_command_buffer_handle_t cb, fill_image_t *f) {
+    if (f->buffer != NULL)
+        clReleaseMemObject(f->buffer);
+    if (f->usm != NULL)
+        cb->context->platform->ext.mem_blocking_free(cb->context->cl, f->usm);
+    free(f);
+}
+
+/// Makes the image of `size` bytes of `pattern`, in a buffer or in host USM, held by `cb`.
+static cl_int fill_image(ur_exp_command_buffer_handle_t cb, const void *pattern,
+                         size_t pattern_size, size_t size, bool usm, fill_image_t **out) {
+    fill_image_t *f = urc_calloc(1, sizeof *f);
+    uint8_t *bytes = urc_fill2d_image(pattern, pattern_size, size, 1);
+    cl_int err = f != NULL && bytes != NULL ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    if (err == CL_SUCCESS && usm) {
+        const ocl_ext_t *e = &cb->context->platform->ext;
+        f->usm = e->host_mem_alloc(cb->context->cl, NULL, size, 0, &err);
+        if (err == CL_SUCCESS)
+            memcpy(f->usm, bytes, size);
+    } else if (err == CL_SUCCESS) {
+        f->buffer = clCreateBuffer(cb->context->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, size,
+                                   bytes, &err);
+    }
+    free(bytes);
+    if (err == CL_SUCCESS && urc_cb_hold(&cb->core, f) != UR_RESULT_SUCCESS)
+        err = CL_OUT_OF_HOST_MEMORY;
+    if (err != CL_SUCCESS) {
+        if (f != NULL)
+            fill_image_free(cb, f);
+        return err;
+    }
+    *out = f;
+    return CL_SUCCESS;
+}
+
 // ---- the buffer ------------------------------------------------------------------------------
 
 static void cb_destroy(ur_exp_command_buffer_handle_t cb) {
@@ -113,6 +160,8 @@ static void cb_destroy(ur_exp_command_buffer_handle_t cb) {
         urc_cb_command_fini(&c->core);
         URC_OBJECT_FREE(c);
     }
+    for (uint32_t i = 0; i < cb->core.num_held; ++i)
+        fill_image_free(cb, cb->core.held[i]);
     if (cb->last_run != NULL)
         clReleaseEvent(cb->last_run);
     ocl_replay_fini(cb);
@@ -435,12 +484,21 @@ ur_result_t ocl_command_buffer_append_usm_fill_exp(
             return append_abort(&a, UR_RESULT_ERROR_OUT_OF_HOST_MEMORY);
         return append_record(&a, &c, pSyncPoint);
     }
-    if (a.e->svm_fill == NULL)
+    if (a.e->svm_fill == NULL || a.e->svm_memcpy == NULL)
         return append_abort(&a, urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                                               "clCommandSVMMemFillKHR is not available"));
-    cl_int err = a.e->svm_fill(hCommandBuffer->cl, NULL, NULL, pMemory, pPattern, patternSize, size,
-                               a.num_sync, a.sync, &a.out, NULL);
-    return append_end(&a, err, "clCommandSVMMemFillKHR", NULL, pSyncPoint);
+    if (patternSize <= 128 && (patternSize & (patternSize - 1)) == 0 &&
+        (uintptr_t)pMemory % patternSize == 0) {
+        cl_int err = a.e->svm_fill(hCommandBuffer->cl, NULL, NULL, pMemory, pPattern, patternSize,
+                                   size, a.num_sync, a.sync, &a.out, NULL);
+        return append_end(&a, err, "clCommandSVMMemFillKHR", NULL, pSyncPoint);
+    }
+    fill_image_t *image = NULL;
+    cl_int err = fill_image(hCommandBuffer, pPattern, patternSize, size, true, &image);
+    if (err == CL_SUCCESS)
+        err = a.e->svm_memcpy(hCommandBuffer->cl, NULL, NULL, pMemory, image->usm, size, a.num_sync,
+                              a.sync, &a.out, NULL);
+    return append_end(&a, err, "clCommandSVMMemcpyKHR", NULL, pSyncPoint);
 }
 
 ur_result_t ocl_command_buffer_append_mem_buffer_copy_exp(
@@ -527,9 +585,17 @@ ur_result_t ocl_command_buffer_append_mem_buffer_fill_exp(
         }
         return append_record(&a, &c, pSyncPoint);
     }
-    cl_int err = a.e->fill(hCommandBuffer->cl, NULL, NULL, hBuffer->cl, pPattern, patternSize,
-                           offset, size, a.num_sync, a.sync, &a.out, NULL);
-    return append_end(&a, err, "clCommandFillBufferKHR", NULL, pSyncPoint);
+    if (patternSize <= 128) {
+        cl_int err = a.e->fill(hCommandBuffer->cl, NULL, NULL, hBuffer->cl, pPattern, patternSize,
+                               offset, size, a.num_sync, a.sync, &a.out, NULL);
+        return append_end(&a, err, "clCommandFillBufferKHR", NULL, pSyncPoint);
+    }
+    fill_image_t *image = NULL;
+    cl_int err = fill_image(hCommandBuffer, pPattern, patternSize, size, false, &image);
+    if (err == CL_SUCCESS)
+        err = a.e->copy(hCommandBuffer->cl, NULL, NULL, image->buffer, hBuffer->cl, 0, offset, size,
+                        a.num_sync, a.sync, &a.out, NULL);
+    return append_end(&a, err, "clCommandCopyBufferKHR", NULL, pSyncPoint);
 }
 
 /// Prefetch and advice are hints OpenCL has no command for: they become a barrier over

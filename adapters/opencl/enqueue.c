@@ -11,6 +11,7 @@
 #include "core/pnext.h"
 #include "memory/usm_range.h"
 #include "memory/buffer.h"
+#include "memory/fill.h"
 #include "queue/command_rules.h"
 
 ur_result_t ocl_enqueue_events_wait(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList,
@@ -216,11 +217,9 @@ cl_int ocl_fill_buffer_cl(cl_command_queue q, cl_mem m, const void *pattern, siz
         return clEnqueueFillBuffer(q, m, pattern, pattern_size, offset, size, n, waits, out);
     // OpenCL fills with patterns of up to 128 bytes; larger ones are written from a host
     // image of the range, freed once the write completes.
-    uint8_t *image = malloc(size);
+    uint8_t *image = urc_fill2d_image(pattern, pattern_size, size, 1);
     if (image == NULL)
         return CL_OUT_OF_HOST_MEMORY;
-    for (size_t at = 0; at < size; at += pattern_size)
-        memcpy(image + at, pattern, pattern_size);
     cl_event ev = NULL;
     cl_int err = clEnqueueWriteBuffer(q, m, CL_FALSE, offset, size, image, n, waits, &ev);
     if (err != CL_SUCCESS) {

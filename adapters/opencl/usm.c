@@ -475,11 +475,9 @@ cl_int ocl_usm_fill_cl(ur_context_handle_t ctx, cl_command_queue q, void *dst, c
         return e->enqueue_mem_fill(q, dst, pattern, pattern_size, size, n, waits, out);
     // A pattern clEnqueueMemFillINTEL cannot take (size not a power of two up to 128, or a
     // misaligned destination): copy a host image of the filled range, freed when done.
-    uint8_t *image = malloc(size);
+    uint8_t *image = urc_fill2d_image(pattern, pattern_size, size, 1);
     if (image == NULL)
         return CL_OUT_OF_HOST_MEMORY;
-    for (size_t at = 0; at < size; at += pattern_size)
-        memcpy(image + at, pattern, pattern_size);
     cl_event ev = NULL;
     cl_int err = e->enqueue_memcpy(q, CL_FALSE, dst, image, size, n, waits, &ev);
     if (err != CL_SUCCESS) {

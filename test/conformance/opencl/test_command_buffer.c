@@ -272,6 +272,36 @@ START_TEST(usm_chain_replayed_1000_times) {
 }
 END_TEST
 
+// USM fill patterns OpenCL's fill commands do not take (12 bytes, not a power of two; 256,
+// past 128) are written as urEnqueueUSMFill writes them, run after run.
+START_TEST(usm_fill_any_pattern) {
+    if (!supported() || !T.usm)
+        return;
+    enum { BYTES = 3 * 256 * 4 };
+    uint8_t *a = NULL;
+    ck_assert_ur_ok(urUSMSharedAlloc(T.context, T.device, NULL, NULL, BYTES, (void **)&a));
+    uint8_t pattern[256];
+    for (int i = 0; i < 256; ++i)
+        pattern[i] = (uint8_t)(i * 7 + 1);
+    static const size_t sizes[] = {12, 256};
+    for (size_t s = 0; s < 2; ++s) {
+        ur_exp_command_buffer_handle_t cb = make_cb(false, true);
+        ck_assert_ur_ok(urCommandBufferAppendUSMFillExp(cb, a, pattern, sizes[s], BYTES, 0, NULL, 0,
+                                                        NULL, NULL, NULL, NULL));
+        ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
+        for (int run = 0; run < 3; ++run) {
+            memset(a, 0, BYTES);
+            ck_assert_ur_ok(urEnqueueCommandBufferExp(T.queue, cb, 0, NULL, NULL));
+            ck_assert_ur_ok(urQueueFinish(T.queue));
+            for (size_t i = 0; i < BYTES; ++i)
+                ck_assert_uint_eq(a[i], pattern[i % sizes[s]]);
+        }
+        ck_assert_ur_ok(urCommandBufferReleaseExp(cb));
+    }
+    ck_assert_ur_ok(urUSMFree(T.context, a));
+}
+END_TEST
+
 // A run enqueued while the previous runs are still pending: 200 runs back to back, each
 // adding 2, on the in-order queue and, chained by events, on an out-of-order one.
 START_TEST(runs_enqueued_while_previous_run_pending) {
@@ -442,8 +472,8 @@ START_TEST(replayed_kernel_holds_its_buffer_arguments) {
 END_TEST
 
 // On an out-of-order queue: the run waits for its wait list (an eager fill), its two
-// independent commands both finish before the run's event, and (replaying) a fill pattern of
-// 256 bytes, past OpenCL's 128, is written from a host image.
+// independent commands both finish before the run's event, and a fill pattern of 256 bytes,
+// past OpenCL's 128, is written as urEnqueueMemBufferFill writes it.
 START_TEST(run_event_and_wait_list_on_out_of_order_queue) {
     if (!supported())
         return;
@@ -458,8 +488,7 @@ START_TEST(run_event_and_wait_list_on_out_of_order_queue) {
         big[i] = 1000 + i;
     ur_exp_command_buffer_handle_t cb = make_cb(false, false);
     ck_assert_ur_ok(append_add(cb, k, a, &two, 0, NULL, NULL, NULL));
-    // clCommandFillBufferKHR takes patterns of up to 128 bytes, like clEnqueueFillBuffer.
-    size_t pattern = replaying() ? sizeof big : 128;
+    size_t pattern = sizeof big;
     ck_assert_ur_ok(urCommandBufferAppendMemBufferFillExp(cb, b, big, pattern, 0, N * sizeof(int),
                                                           0, NULL, 0, NULL, NULL, NULL, NULL));
     ck_assert_ur_ok(urCommandBufferFinalizeExp(cb));
@@ -952,6 +981,7 @@ int main(void) {
     tc = oclt_tcase("urEnqueueCommandBufferExp");
     tcase_add_test(tc, chain_replayed_1000_times);
     tcase_add_test(tc, usm_chain_replayed_1000_times);
+    tcase_add_test(tc, usm_fill_any_pattern);
     tcase_add_test(tc, runs_enqueued_while_previous_run_pending);
     tcase_add_test(tc, sync_points_order_an_out_of_order_buffer);
     tcase_add_test(tc, arguments_are_captured_at_append);
