@@ -47,15 +47,22 @@ void cuda_cb_caps(const cuda_device_t *dev, urc_cb_caps_t *caps) {
         caps->update_caps |= UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_EVENTS;
 }
 
+static void release_kernel(void *kernel) {
+    (void)cuda_kernel_release(kernel);
+}
+
+static void release_event(void *event) {
+    cuda_event_release_internal(event);
+}
+
+static void free_command(void *command) {
+    free(((cuda_cb_cmd_t *)command)->wait_nodes);
+}
+
+static const urc_cb_release_t records = {sizeof(cuda_cb_cmd_t), release_kernel, release_event,
+                                         free_command};
+
 static void cb_destroy(cuda_cb_t *cb) {
-    for (uint32_t i = 0; i < cb->core.num_commands; ++i) {
-        cuda_cb_cmd_t *c = cb->core.commands[i];
-        for (uint32_t k = 0; k < c->core.k.num_alternatives; ++k)
-            cuda_kernel_release((ur_kernel_handle_t)c->core.k.alternatives[k]);
-        urc_cb_command_fini(&c->core);
-        free(c->wait_nodes);
-        URC_OBJECT_FREE(c);
-    }
     if (cb->exec != NULL || cb->graph != NULL)
         cuda_activate(cb->dev);
     // A graph still running keeps its own resources until it ends (CUDA defers the release).
@@ -65,11 +72,7 @@ static void cb_destroy(cuda_cb_t *cb) {
         cu.GraphDestroy(cb->graph);
     if (cb->ready != NULL)
         cu.EventDestroy(cb->ready);
-    for (uint32_t i = 0; i < cb->core.num_held; ++i)
-        cuda_kernel_release(cb->core.held[i]);
-    for (uint32_t i = 0; i < cb->core.num_events; ++i)
-        cuda_event_release_internal(cb->core.events[i]);
-    urc_cb_fini(&cb->core);
+    urc_cb_release_records(&cb->core, &records);
     cuda_context_release_internal(cb->ctx);
     URC_OBJECT_FREE(cb);
 }
@@ -656,10 +659,7 @@ ur_result_t cuda_enqueue_command_buffer_exp(ur_queue_handle_t hQueue,
                                             ur_event_handle_t *phEvent) {
     cuda_queue_t *q = CUDA_QUEUE(hQueue);
     cuda_cb_t *cb = (cuda_cb_t *)hCommandBuffer;
-    if (q->ctx != cb->ctx || q->dev != cb->dev)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_QUEUE, 0,
-                             "the queue is not of the command buffer's context and device");
-    ur_result_t res = urc_cb_check_enqueue(&cb->core);
+    ur_result_t res = urc_cb_check_enqueue(&cb->core, q->ctx == cb->ctx && q->dev == cb->dev);
     if (res != UR_RESULT_SUCCESS)
         return res;
     // CUDA orders a launch after earlier launches of the same executable graph, so a run

@@ -16,6 +16,8 @@
 #include "queue/command_buffer.h"
 #include "cuda_driver.h"
 #include "cuda_entry_points.h"
+// Casts of the public handles to the structs below, and cuda_is.
+#include "cuda_handles.h"
 #include "program/devglobal.h"
 #include "device/device_info.h"
 #include "core/error.h"
@@ -314,22 +316,6 @@ typedef struct cuda_cb_cmd_t {
     cuda_event_t *signal;
     CUgraphNode *wait_nodes;
 } cuda_cb_cmd_t;
-
-// ---- handles (every public handle is one of the structs above) ----
-#define CUDA_PLATFORM(h) ((cuda_platform_t *)(h))
-#define CUDA_DEVICE(h)   ((cuda_device_t *)(h))
-#define CUDA_CONTEXT(h)  ((cuda_context_t *)(h))
-#define CUDA_QUEUE(h)    ((cuda_queue_t *)(h))
-#define CUDA_EVENT(h)    ((cuda_event_t *)(h))
-#define CUDA_MEM(h)      ((cuda_mem_t *)(h))
-#define CUDA_SAMPLER(h)  ((cuda_sampler_t *)(h))
-#define CUDA_PROGRAM(h)  ((cuda_program_t *)(h))
-#define CUDA_KERNEL(h)   ((cuda_kernel_t *)(h))
-
-/// True when `handle` is one of ours and of the given kind (rejects another adapter's handles).
-static inline bool cuda_is(const void *handle, urc_kind_t kind) {
-    return urc_is_kind(handle, kind) && ((const urc_object_t *)handle)->ddi == &cuda_ddi;
-}
 
 urc_logger_t *cuda_log(void);
 /// The adapter's one handle.

@@ -347,110 +347,65 @@ void cuda_device_image_limits(const cuda_device_t *dev, urc_image_limits_t *lim)
                                    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS);
 }
 
-// Queries whose answer is a fixed boolean.
-static int fixed_bool(ur_device_info_t name) {
-    // Features no urc adapter implements (UNSUPPORTED_FEATURE) are reported absent.
-    if (urc_device_info_unimplemented_feature(name))
-        return 0;
-    switch (name) {
-    case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP: // host_task.c
-    case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
-    case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:
-    case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
-    case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP: // event.c: a CUevent recorded again
-        return 1;
-    case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP: // ipc_event.c, when the driver has the calls
-        return cuda_ipc_events_available();
-    case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP: // a native command's child buffer
-        return cu.GraphAddChildGraphNode != NULL;            // is a child-graph node
-    case UR_DEVICE_INFO_ENDIAN_LITTLE:
-    case UR_DEVICE_INFO_AVAILABLE:
-    case UR_DEVICE_INFO_BUILD_ON_SUBDEVICE:
-    case UR_DEVICE_INFO_PREFERRED_INTEROP_USER_SYNC:
-    case UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT:
-    case UR_DEVICE_INFO_USM_POOL_SUPPORT:                    // common/pool/pool_allocator
-    case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP:   // common/memory/usm_async
-    case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:              // virtual_mem.c
-    case UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP: // usm_exp.c
-    case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:
-    case UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP: // ipc.c
-        return 1;
-    case UR_DEVICE_INFO_IMAGE_SRGB:
-    case UR_DEVICE_INFO_MEM_CHANNEL_SUPPORT:
-    case UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT:
-    case UR_DEVICE_INFO_ESIMD_SUPPORT:
-    case UR_DEVICE_INFO_BFLOAT16_CONVERSIONS_NATIVE:
-    case UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS:
-    case UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS:
-    case UR_DEVICE_INFO_MULTI_DEVICE_COMPILE_SUPPORT_EXP:
-    case UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP:
-        return 0;
-    default:
-        return -1;
-    }
-}
-
-// Queries whose answer is a fixed uint32_t (UR's CUDA values).
-static bool fixed_u32(ur_device_info_t name, uint32_t *v) {
-    switch (name) {
-    case UR_DEVICE_INFO_VENDOR_ID:
-        *v = 4318; // 0x10de, NVIDIA
-        return true;
-    case UR_DEVICE_INFO_MAX_WORK_ITEM_DIMENSIONS:
-        *v = 3;
-        return true;
-    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_CHAR:
-    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_SHORT:
-    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_INT:
-    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG:
-    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG_LONG:
-    case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_FLOAT:
-    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_CHAR:
-    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_SHORT:
-    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_INT:
-    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG:
-    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG_LONG:
-    case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_FLOAT:
-        *v = 1;
-        return true;
-    case UR_DEVICE_INFO_PARTITION_MAX_SUB_DEVICES:
-    case UR_DEVICE_INFO_PARTITION_AFFINITY_DOMAIN:
-    case UR_DEVICE_INFO_QUEUE_ON_DEVICE_PROPERTIES:
-    case UR_DEVICE_INFO_2D_BLOCK_ARRAY_CAPABILITIES_EXP:
-        *v = 0;
-        return true;
-    case UR_DEVICE_INFO_GLOBAL_MEM_CACHELINE_SIZE:
-        *v = 128; // every NVIDIA GPU so far (CUDA programming guide, global memory)
-        return true;
-    case UR_DEVICE_INFO_MAX_CONSTANT_ARGS:
-        *v = 9;
-        return true;
-    case UR_DEVICE_INFO_MAX_COMPUTE_QUEUE_INDICES:
-        *v = 1;
-        return true;
-    case UR_DEVICE_INFO_EXECUTION_CAPABILITIES:
-        *v = UR_DEVICE_EXEC_CAPABILITY_FLAG_KERNEL;
-        return true;
-    case UR_DEVICE_INFO_QUEUE_PROPERTIES:
-        *v = UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE | UR_QUEUE_FLAG_PROFILING_ENABLE;
-        return true;
-    case UR_DEVICE_INFO_QUEUE_ON_HOST_PROPERTIES:
-        *v = UR_QUEUE_FLAG_PROFILING_ENABLE;
-        return true;
-    case UR_DEVICE_INFO_ADDRESS_BITS:
-        *v = 64;
-        return true;
-    case UR_DEVICE_INFO_GLOBAL_MEM_CACHE_TYPE:
-        *v = UR_DEVICE_MEM_CACHE_TYPE_READ_WRITE_CACHE;
-        return true;
-    case UR_DEVICE_INFO_LOCAL_MEM_TYPE:
-        *v = UR_DEVICE_LOCAL_MEM_TYPE_LOCAL;
-        return true;
-    default:
-        return false;
-    }
-}
+// Answers that are the same for every CUDA device (UR's CUDA values), asked after the
+// queries above that depend on the device or the driver (common/device/device_info).
+static const urc_device_fixed_t fixed_answers[] = {
+    URC_FIXED_TRUE(UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP), // host_task.c
+    URC_FIXED_TRUE(UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP), // event.c: a CUevent recorded again
+    URC_FIXED_TRUE(UR_DEVICE_INFO_ENDIAN_LITTLE),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_AVAILABLE),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_BUILD_ON_SUBDEVICE),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_PREFERRED_INTEROP_USER_SYNC),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_USM_POOL_SUPPORT),                  // common/pool/pool_allocator
+    URC_FIXED_TRUE(UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP), // common/memory/usm_async
+    URC_FIXED_TRUE(UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT),            // virtual_mem.c
+    URC_FIXED_TRUE(UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP), // usm_exp.c
+    URC_FIXED_TRUE(UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP), // ipc.c
+    URC_FIXED_FALSE(UR_DEVICE_INFO_IMAGE_SRGB),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_MEM_CHANNEL_SUPPORT),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_ESIMD_SUPPORT),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_BFLOAT16_CONVERSIONS_NATIVE),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_MULTI_DEVICE_COMPILE_SUPPORT_EXP),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP),
+    URC_FIXED_U32(UR_DEVICE_INFO_VENDOR_ID, 4318), // 0x10de, NVIDIA
+    URC_FIXED_U32(UR_DEVICE_INFO_MAX_WORK_ITEM_DIMENSIONS, 3),
+    URC_FIXED_U32(UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_CHAR, 1),
+    URC_FIXED_U32(UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_SHORT, 1),
+    URC_FIXED_U32(UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_INT, 1),
+    URC_FIXED_U32(UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG, 1),
+    URC_FIXED_U32(UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG_LONG, 1),
+    URC_FIXED_U32(UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_FLOAT, 1),
+    URC_FIXED_U32(UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_CHAR, 1),
+    URC_FIXED_U32(UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_SHORT, 1),
+    URC_FIXED_U32(UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_INT, 1),
+    URC_FIXED_U32(UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG, 1),
+    URC_FIXED_U32(UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG_LONG, 1),
+    URC_FIXED_U32(UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_FLOAT, 1),
+    URC_FIXED_U32(UR_DEVICE_INFO_PARTITION_MAX_SUB_DEVICES, 0),
+    URC_FIXED_U32(UR_DEVICE_INFO_PARTITION_AFFINITY_DOMAIN, 0),
+    URC_FIXED_U32(UR_DEVICE_INFO_QUEUE_ON_DEVICE_PROPERTIES, 0),
+    URC_FIXED_U32(UR_DEVICE_INFO_2D_BLOCK_ARRAY_CAPABILITIES_EXP, 0),
+    // Every NVIDIA GPU so far (CUDA programming guide, global memory).
+    URC_FIXED_U32(UR_DEVICE_INFO_GLOBAL_MEM_CACHELINE_SIZE, 128),
+    URC_FIXED_U32(UR_DEVICE_INFO_MAX_CONSTANT_ARGS, 9),
+    URC_FIXED_U32(UR_DEVICE_INFO_MAX_COMPUTE_QUEUE_INDICES, 1),
+    URC_FIXED_U32(UR_DEVICE_INFO_EXECUTION_CAPABILITIES, UR_DEVICE_EXEC_CAPABILITY_FLAG_KERNEL),
+    URC_FIXED_U32(UR_DEVICE_INFO_QUEUE_PROPERTIES,
+                  UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE | UR_QUEUE_FLAG_PROFILING_ENABLE),
+    URC_FIXED_U32(UR_DEVICE_INFO_QUEUE_ON_HOST_PROPERTIES, UR_QUEUE_FLAG_PROFILING_ENABLE),
+    URC_FIXED_U32(UR_DEVICE_INFO_ADDRESS_BITS, 64),
+    URC_FIXED_U32(UR_DEVICE_INFO_GLOBAL_MEM_CACHE_TYPE, UR_DEVICE_MEM_CACHE_TYPE_READ_WRITE_CACHE),
+    URC_FIXED_U32(UR_DEVICE_INFO_LOCAL_MEM_TYPE, UR_DEVICE_LOCAL_MEM_TYPE_LOCAL),
+};
 
 static ur_result_t version_string(const urc_info_t *out, int major, int minor) {
     char text[32];
@@ -488,7 +443,6 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
     const cuda_device_t *dev = CUDA_DEVICE(hDevice);
     const urc_device_caps_t *caps = &dev->caps;
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    uint32_t u32;
     // Shareable physical memory and exportable memory (ipc_physical.c, memory_export.c) need
     // memory the device can export as a POSIX file descriptor.
     if (propName == UR_DEVICE_INFO_IPC_PHYSICAL_MEMORY_SUPPORT_EXP ||
@@ -497,14 +451,16 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
     ur_result_t bindless;
     if (cuda_bindless_device_info(dev, propName, &out, &bindless)) // bindless.c
         return bindless;
-    int b = fixed_bool(propName);
-    if (b >= 0)
-        return urc_info_bool(&out, b != 0);
-    if (fixed_u32(propName, &u32))
-        return urc_info_u32(&out, u32);
+    ur_result_t fixed;
+    if (URC_DEVICE_INFO_FIXED(fixed_answers, propName, &out, &fixed))
+        return fixed;
 
     switch (propName) {
-    case UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP: // graph.c
+    case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP: // ipc_event.c, when the driver has the calls
+        return urc_info_bool(&out, cuda_ipc_events_available());
+    case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP: // a native command's child buffer
+        return urc_info_bool(&out, cu.GraphAddChildGraphNode != NULL); // is a child-graph node
+    case UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP:           // graph.c
         return urc_info_bool(&out, cuda_graph_capture_available());
     case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:
     case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP: // event nodes (command_buffer.c)

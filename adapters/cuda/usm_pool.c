@@ -64,52 +64,14 @@ static ur_result_t native_free(void *native, void *ptr) {
     return cuda_ok(cu.MemFree((CUdeviceptr)(uintptr_t)ptr), "cuMemFree");
 }
 
-static ur_result_t context_devices(ur_context_handle_t h, uint32_t *n, void *const **devices) {
-    if (!cuda_is(h, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
-    *n = CUDA_CONTEXT(h)->ndevices;
-    *devices = (void *const *)CUDA_CONTEXT(h)->devices;
-    return UR_RESULT_SUCCESS;
-}
-
-static void retain_context(ur_context_handle_t h) {
-    cuda_context_retain_internal(CUDA_CONTEXT(h));
-}
-
-static void release_context(ur_context_handle_t h) {
-    cuda_context_release_internal(CUDA_CONTEXT(h));
-}
-
 // cuMemAlloc guarantees 256 bytes, cuMemHostAlloc a page. Shared slabs need managed memory,
 // which every device urc supports has (a device without it refuses the pool allocation).
-const urc_usm_pool_adapter_t cuda_pool_adapter = {
-    .ddi = &cuda_ddi,
-    .ops = {native_alloc, native_free},
-    .caps = {.host_align = 4096, .device_align = 256, .host = true, .shared = true},
-    .context_devices = context_devices,
-    .retain_context = retain_context,
-    .release_context = release_context,
-};
+URC_USM_POOL_ADAPTER(cuda, CUDA_CONTEXT, native_alloc, native_free,
+                     {.host_align = 4096, .device_align = 256, .host = true, .shared = true});
 
 // ---- stream-ordered allocation: the pool plus the queue's order ----
 
-static ur_result_t queue_of(ur_queue_handle_t q, ur_context_handle_t *ctx,
-                            ur_device_handle_t *dev) {
-    if (!cuda_is(q, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
-    *ctx = (ur_context_handle_t)CUDA_QUEUE(q)->ctx;
-    *dev = (ur_device_handle_t)CUDA_QUEUE(q)->dev;
-    return UR_RESULT_SUCCESS;
-}
-
-static ur_result_t barrier(ur_queue_handle_t q, ur_command_t command, uint32_t n,
-                           const ur_event_handle_t *wait, ur_event_handle_t *phEvent) {
-    return cuda_enqueue_barrier(CUDA_QUEUE(q), command, n, wait, phEvent);
-}
-
-static const urc_usm_async_adapter_t cuda_async_adapter = {
-    &cuda_pool_adapter,      queue_of,        barrier,
-    cuda_event_set_callback, cuda_event_wait, cuda_event_release};
+URC_USM_ASYNC_ADAPTER(cuda, CUDA_QUEUE, cuda_enqueue_barrier);
 
 // Device memory for the device's default pool comes from the driver's own stream-ordered
 // allocator (cuMemAllocFromPoolAsync on the device's default memory pool, cuMemFreeAsync);

@@ -15,6 +15,13 @@
 #include "core/release.h"
 #include "queue/command_append.h"
 
+static void release_kernel(void *kernel) {
+    (void)l0_kernel_release(kernel);
+}
+
+// The list's events are held in `signals` and `waits`, not in the core's events.
+static const urc_cb_release_t records = {sizeof(l0_cb_cmd_t), release_kernel, NULL, NULL};
+
 static void cb_destroy(l0_cb_t *cb) {
     // The last run must be over before its list, queue and events go.
     if (cb->ran && cb->fence != NULL)
@@ -25,15 +32,7 @@ static void cb_destroy(l0_cb_t *cb) {
         (void)zeCommandListDestroy(cb->list);
     if (cb->zq != NULL)
         (void)zeCommandQueueDestroy(cb->zq);
-    for (uint32_t i = 0; i < cb->core.num_commands; ++i) {
-        l0_cb_cmd_t *c = cb->core.commands[i];
-        for (uint32_t k = 0; k < c->core.k.num_alternatives; ++k)
-            l0_kernel_release((ur_kernel_handle_t)c->core.k.alternatives[k]);
-        urc_cb_command_fini(&c->core);
-        URC_OBJECT_FREE(c);
-    }
-    for (uint32_t i = 0; i < cb->core.num_held; ++i)
-        l0_kernel_release(cb->core.held[i]);
+    urc_cb_release_records(&cb->core, &records);
     for (uint32_t i = 0; i < cb->nsignals; ++i)
         l0_event_release_internal(cb->signals[i]);
     for (uint32_t i = 0; i < cb->nwaits; ++i)
@@ -45,7 +44,6 @@ static void cb_destroy(l0_cb_t *cb) {
     if (cb->done != NULL)
         l0_context_give_event(cb->ctx, 0, cb->done);
     pthread_mutex_destroy(&cb->run_lock);
-    urc_cb_fini(&cb->core);
     l0_context_release_internal(cb->ctx);
     URC_OBJECT_FREE(cb);
 }
@@ -442,10 +440,7 @@ ur_result_t l0_enqueue_command_buffer_exp(ur_queue_handle_t hQueue,
                                           ur_event_handle_t *phEvent) {
     l0_queue_t *q = L0_QUEUE(hQueue);
     l0_cb_t *cb = (l0_cb_t *)hCommandBuffer;
-    if (q->ctx != cb->ctx || q->dev != cb->dev)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_QUEUE, 0,
-                             "the queue is not of the command buffer's context and device");
-    ur_result_t res = urc_cb_check_enqueue(&cb->core);
+    ur_result_t res = urc_cb_check_enqueue(&cb->core, q->ctx == cb->ctx && q->dev == cb->dev);
     if (res != UR_RESULT_SUCCESS)
         return res;
     // The list's start and done events are the buffer's own, so a run starts after the last

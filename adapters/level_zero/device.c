@@ -359,98 +359,63 @@ static uint32_t fp_config(ze_device_fp_flags_t f) {
     return (uint32_t)URC_FLAGS_MAP(f, fp_config_pairs);
 }
 
-// Queries whose answer is a fixed boolean.
-static int fixed_bool(ur_device_info_t name) {
-    // Features no urc adapter implements (UNSUPPORTED_FEATURE) are reported absent.
-    if (urc_device_info_unimplemented_feature(name))
-        return 0;
-    switch (name) {
-    case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP: // regular command lists (command_buffer.c)
-    case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP:   // events on commands of the list
-    case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP:        // reusable_event.c
-    case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP: // host_task.c
-    case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
-    case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:
-    case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
-        return 1;
-    case UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP:
-    case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:
-        return 0;
-    case UR_DEVICE_INFO_ENDIAN_LITTLE:
-    case UR_DEVICE_INFO_AVAILABLE:
-    case UR_DEVICE_INFO_PREFERRED_INTEROP_USER_SYNC:
-    case UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT:
-    case UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP: // memory_export.c
-    case UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS:
-    case UR_DEVICE_INFO_MULTI_DEVICE_COMPILE_SUPPORT_EXP:
-    case UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP:
-    case UR_DEVICE_INFO_USM_POOL_SUPPORT:                  // common/pool/pool_allocator
-    case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP: // common/memory/usm_async
-    case UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP:    // usm_exp.c
-    case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:            // virtual_mem.c
-    case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:               // usm_exp.c
-        return 1;
-    case UR_DEVICE_INFO_BUILD_ON_SUBDEVICE:
-    case UR_DEVICE_INFO_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-    case UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS:
-    case UR_DEVICE_INFO_MEM_CHANNEL_SUPPORT:
-    case UR_DEVICE_INFO_IMAGE_SRGB:
-    case UR_DEVICE_INFO_ASYNC_BARRIER:
-    case UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT:
-    case UR_DEVICE_INFO_BFLOAT16_CONVERSIONS_NATIVE:
-    case UR_DEVICE_INFO_CLOCK_WORK_GROUP_SUPPORT_EXP:
-    case UR_DEVICE_INFO_CLOCK_DEVICE_SUPPORT_EXP:
-    case UR_DEVICE_INFO_CLOCK_SUB_GROUP_SUPPORT_EXP:
-        return 0;
-    default:
-        return -1;
-    }
-}
-
-// Queries whose answer is a fixed uint32_t (UR's Level Zero values).
-static bool fixed_u32(ur_device_info_t name, uint32_t *v) {
-    switch (name) {
-    case UR_DEVICE_INFO_MAX_WORK_ITEM_DIMENSIONS:
-        *v = 3; // Level Zero defines three dimensions
-        return true;
-    case UR_DEVICE_INFO_ADDRESS_BITS:
-        *v = 64;
-        return true;
-    case UR_DEVICE_INFO_MAX_CONSTANT_ARGS:
-        *v = 64;
-        return true;
-    case UR_DEVICE_INFO_MEM_BASE_ADDR_ALIGN:
-        *v = 8; // in bits: Level Zero allows unaligned sub-buffers
-        return true;
-    case UR_DEVICE_INFO_GLOBAL_MEM_CACHE_TYPE:
-        *v = UR_DEVICE_MEM_CACHE_TYPE_READ_WRITE_CACHE;
-        return true;
-    case UR_DEVICE_INFO_LOCAL_MEM_TYPE:
-        *v = UR_DEVICE_LOCAL_MEM_TYPE_LOCAL;
-        return true;
-    case UR_DEVICE_INFO_EXECUTION_CAPABILITIES:
-        *v = UR_DEVICE_EXEC_CAPABILITY_FLAG_KERNEL;
-        return true;
-    case UR_DEVICE_INFO_QUEUE_PROPERTIES:
-        *v = UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE | UR_QUEUE_FLAG_PROFILING_ENABLE;
-        return true;
-    case UR_DEVICE_INFO_QUEUE_ON_DEVICE_PROPERTIES:
-    case UR_DEVICE_INFO_QUEUE_ON_HOST_PROPERTIES:
-    case UR_DEVICE_INFO_MAX_READ_WRITE_IMAGE_ARGS:
-    case UR_DEVICE_INFO_2D_BLOCK_ARRAY_CAPABILITIES_EXP:
-        *v = 0;
-        return true;
-    case UR_DEVICE_INFO_PARTITION_AFFINITY_DOMAIN:
-        *v =
-            UR_DEVICE_AFFINITY_DOMAIN_FLAG_NUMA | UR_DEVICE_AFFINITY_DOMAIN_FLAG_NEXT_PARTITIONABLE;
-        return true;
-    case UR_DEVICE_INFO_KERNEL_LAUNCH_CAPABILITIES:
-        *v = UR_KERNEL_LAUNCH_PROPERTIES_FLAG_COOPERATIVE;
-        return true;
-    default:
-        return false;
-    }
-}
+// Answers that are the same for every Level Zero device (UR's Level Zero values), asked after
+// the queries above that depend on the device (common/device/device_info).
+static const urc_device_fixed_t fixed_answers[] = {
+    // Regular command lists (command_buffer.c), with events on the list's commands.
+    URC_FIXED_TRUE(UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP),        // reusable_event.c
+    URC_FIXED_TRUE(UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP), // host_task.c
+    URC_FIXED_TRUE(UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_ENDIAN_LITTLE),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_AVAILABLE),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_PREFERRED_INTEROP_USER_SYNC),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_MEMORY_EXPORT_EXPORTABLE_DEVICE_MEM_EXP), // memory_export.c
+    URC_FIXED_TRUE(UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_MULTI_DEVICE_COMPILE_SUPPORT_EXP),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP),
+    URC_FIXED_TRUE(UR_DEVICE_INFO_USM_POOL_SUPPORT),                  // common/pool/pool_allocator
+    URC_FIXED_TRUE(UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP), // common/memory/usm_async
+    URC_FIXED_TRUE(UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP),    // usm_exp.c
+    URC_FIXED_TRUE(UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT),            // virtual_mem.c
+    URC_FIXED_TRUE(UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP),               // usm_exp.c
+    URC_FIXED_FALSE(UR_DEVICE_INFO_BUILD_ON_SUBDEVICE),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_MEM_CHANNEL_SUPPORT),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_IMAGE_SRGB),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_ASYNC_BARRIER),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_BFLOAT16_CONVERSIONS_NATIVE),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_CLOCK_WORK_GROUP_SUPPORT_EXP),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_CLOCK_DEVICE_SUPPORT_EXP),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_CLOCK_SUB_GROUP_SUPPORT_EXP),
+    URC_FIXED_U32(UR_DEVICE_INFO_MAX_WORK_ITEM_DIMENSIONS, 3), // Level Zero defines three
+    URC_FIXED_U32(UR_DEVICE_INFO_ADDRESS_BITS, 64),
+    URC_FIXED_U32(UR_DEVICE_INFO_MAX_CONSTANT_ARGS, 64),
+    // In bits: Level Zero allows unaligned sub-buffers.
+    URC_FIXED_U32(UR_DEVICE_INFO_MEM_BASE_ADDR_ALIGN, 8),
+    URC_FIXED_U32(UR_DEVICE_INFO_GLOBAL_MEM_CACHE_TYPE, UR_DEVICE_MEM_CACHE_TYPE_READ_WRITE_CACHE),
+    URC_FIXED_U32(UR_DEVICE_INFO_LOCAL_MEM_TYPE, UR_DEVICE_LOCAL_MEM_TYPE_LOCAL),
+    URC_FIXED_U32(UR_DEVICE_INFO_EXECUTION_CAPABILITIES, UR_DEVICE_EXEC_CAPABILITY_FLAG_KERNEL),
+    URC_FIXED_U32(UR_DEVICE_INFO_QUEUE_PROPERTIES,
+                  UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE | UR_QUEUE_FLAG_PROFILING_ENABLE),
+    URC_FIXED_U32(UR_DEVICE_INFO_QUEUE_ON_DEVICE_PROPERTIES, 0),
+    URC_FIXED_U32(UR_DEVICE_INFO_QUEUE_ON_HOST_PROPERTIES, 0),
+    URC_FIXED_U32(UR_DEVICE_INFO_MAX_READ_WRITE_IMAGE_ARGS, 0),
+    URC_FIXED_U32(UR_DEVICE_INFO_2D_BLOCK_ARRAY_CAPABILITIES_EXP, 0),
+    URC_FIXED_U32(UR_DEVICE_INFO_PARTITION_AFFINITY_DOMAIN,
+                  UR_DEVICE_AFFINITY_DOMAIN_FLAG_NUMA |
+                      UR_DEVICE_AFFINITY_DOMAIN_FLAG_NEXT_PARTITIONABLE),
+    URC_FIXED_U32(UR_DEVICE_INFO_KERNEL_LAUNCH_CAPABILITIES,
+                  UR_KERNEL_LAUNCH_PROPERTIES_FLAG_COOPERATIVE),
+};
 
 // Free memory through Sysman, as UR does; drivers without it leave the query unanswered.
 static ur_result_t free_memory(const l0_device_t *dev, uint64_t *out) {
@@ -507,15 +472,12 @@ ur_result_t l0_device_get_info(ur_device_handle_t hDevice, ur_device_info_t prop
     const ze_device_compute_properties_t *c = &dev->compute;
     const urc_device_caps_t *caps = &dev->caps;
     const urc_info_t out = {propSize, pPropValue, pPropSizeRet};
-    uint32_t u32;
     ur_result_t bindless;
     if (l0_bindless_device_info(dev, propName, &out, &bindless)) // bindless.c
         return bindless;
-    int b = fixed_bool(propName);
-    if (b >= 0)
-        return urc_info_bool(&out, b != 0);
-    if (fixed_u32(propName, &u32))
-        return urc_info_u32(&out, u32);
+    ur_result_t fixed;
+    if (URC_DEVICE_INFO_FIXED(fixed_answers, propName, &out, &fixed))
+        return fixed;
 
     switch (propName) {
     case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP: {

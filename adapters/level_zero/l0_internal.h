@@ -28,6 +28,8 @@
 #include "core/error.h"
 #include "core/info.h"
 #include "l0_entry_points.h"
+// Casts of the public handles to the structs below, and l0_is.
+#include "l0_handles.h"
 #include "env/log.h"
 #include "image/image.h"
 #include "memory/mapping.h"
@@ -315,22 +317,6 @@ typedef struct l0_cb_t {
     uint32_t pending_nwaits;
     bool events_on_command;
 } l0_cb_t;
-
-// ---- handles ----
-#define L0_PLATFORM(h) ((l0_platform_t *)(h))
-#define L0_DEVICE(h)   ((l0_device_t *)(h))
-#define L0_CONTEXT(h)  ((l0_context_t *)(h))
-#define L0_QUEUE(h)    ((l0_queue_t *)(h))
-#define L0_EVENT(h)    ((l0_event_t *)(h))
-#define L0_MEM(h)      ((l0_mem_t *)(h))
-#define L0_PROGRAM(h)  ((l0_program_t *)(h))
-#define L0_KERNEL(h)   ((l0_kernel_t *)(h))
-#define L0_SAMPLER(h)  ((l0_sampler_t *)(h))
-
-/// True when `handle` is one of ours and of the given kind (rejects another adapter's handles).
-static inline bool l0_is(const void *handle, urc_kind_t kind) {
-    return urc_is_kind(handle, kind) && ((const urc_object_t *)handle)->ddi == &l0_ddi;
-}
 
 urc_logger_t *l0_log(void);
 ur_adapter_handle_t l0_adapter_handle(void);

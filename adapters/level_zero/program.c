@@ -685,22 +685,29 @@ static ur_result_t program_in(ur_context_handle_t hContext, ur_program_handle_t 
     return res;
 }
 
-ur_result_t l0_program_build(ur_context_handle_t hContext, ur_program_handle_t hProgram,
-                             const char *pOptions) {
+// urProgramBuild and urProgramCompile: on every device of the program (the context's, for a
+// program made from IL).
+static ur_result_t on_every_device(ur_context_handle_t hContext, ur_program_handle_t hProgram,
+                                   const char *pOptions, bool compile_only) {
     l0_program_t *p;
     ur_result_t res = program_in(hContext, hProgram, &p);
     if (res != UR_RESULT_SUCCESS)
         return res;
-    // Every device of the program (the context's, for a program made from IL).
     ur_device_handle_t stack[8], *devs = p->ndevs <= 8 ? stack : urc_calloc(p->ndevs, sizeof *devs);
     if (devs == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     for (uint32_t i = 0; i < p->ndevs; ++i)
         devs[i] = (ur_device_handle_t)p->devs[i].dev;
-    res = build(p, p->ndevs, devs, 0, pOptions);
+    res =
+        compile_only ? compile(p, p->ndevs, devs, pOptions) : build(p, p->ndevs, devs, 0, pOptions);
     if (devs != stack)
         free(devs);
     return res;
+}
+
+ur_result_t l0_program_build(ur_context_handle_t hContext, ur_program_handle_t hProgram,
+                             const char *pOptions) {
+    return on_every_device(hContext, hProgram, pOptions, false);
 }
 
 ur_result_t l0_program_build_exp(ur_program_handle_t hProgram, uint32_t numDevices,
@@ -713,19 +720,7 @@ ur_result_t l0_program_build_exp(ur_program_handle_t hProgram, uint32_t numDevic
 
 ur_result_t l0_program_compile(ur_context_handle_t hContext, ur_program_handle_t hProgram,
                                const char *pOptions) {
-    l0_program_t *p;
-    ur_result_t res = program_in(hContext, hProgram, &p);
-    if (res != UR_RESULT_SUCCESS)
-        return res;
-    ur_device_handle_t stack[8], *devs = p->ndevs <= 8 ? stack : urc_calloc(p->ndevs, sizeof *devs);
-    if (devs == NULL)
-        return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    for (uint32_t i = 0; i < p->ndevs; ++i)
-        devs[i] = (ur_device_handle_t)p->devs[i].dev;
-    res = compile(p, p->ndevs, devs, pOptions);
-    if (devs != stack)
-        free(devs);
-    return res;
+    return on_every_device(hContext, hProgram, pOptions, true);
 }
 
 ur_result_t l0_program_compile_exp(ur_program_handle_t hProgram, uint32_t numDevices,

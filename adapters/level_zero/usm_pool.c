@@ -49,49 +49,13 @@ static ur_result_t native_free(void *native, void *ptr) {
     return l0_usm_release(t->context, ptr);
 }
 
-static ur_result_t context_devices(ur_context_handle_t h, uint32_t *n, void *const **devices) {
-    if (!l0_is(h, URC_KIND_CONTEXT))
-        return UR_RESULT_ERROR_INVALID_CONTEXT;
-    *n = L0_CONTEXT(h)->ndevices;
-    *devices = (void *const *)L0_CONTEXT(h)->devices;
-    return UR_RESULT_SUCCESS;
-}
-
-static void retain_context(ur_context_handle_t h) {
-    l0_context_retain_internal(L0_CONTEXT(h));
-}
-static void release_context(ur_context_handle_t h) {
-    l0_context_release_internal(L0_CONTEXT(h));
-}
-
 // zeMemAlloc* take any power-of-two alignment; a page is plenty for a slab.
-const urc_usm_pool_adapter_t l0_pool_adapter = {
-    .ddi = &l0_ddi,
-    .ops = {native_alloc, native_free},
-    .caps = {.host_align = 4096, .device_align = 4096, .host = true, .shared = true},
-    .context_devices = context_devices,
-    .retain_context = retain_context,
-    .release_context = release_context,
-};
+URC_USM_POOL_ADAPTER(l0, L0_CONTEXT, native_alloc, native_free,
+                     {.host_align = 4096, .device_align = 4096, .host = true, .shared = true});
 
 // ---- stream-ordered allocation: the pool plus the queue's order ----
 
-static ur_result_t queue_of(ur_queue_handle_t q, ur_context_handle_t *ctx,
-                            ur_device_handle_t *dev) {
-    if (!l0_is(q, URC_KIND_QUEUE))
-        return UR_RESULT_ERROR_INVALID_QUEUE;
-    *ctx = (ur_context_handle_t)L0_QUEUE(q)->ctx;
-    *dev = (ur_device_handle_t)L0_QUEUE(q)->dev;
-    return UR_RESULT_SUCCESS;
-}
-
-static ur_result_t barrier(ur_queue_handle_t q, ur_command_t command, uint32_t n,
-                           const ur_event_handle_t *wait, ur_event_handle_t *phEvent) {
-    return l0_enqueue_wait_command(L0_QUEUE(q), command, n, wait, phEvent);
-}
-
-static const urc_usm_async_adapter_t l0_async_adapter = {
-    &l0_pool_adapter, queue_of, barrier, l0_event_set_callback, l0_event_wait, l0_event_release};
+URC_USM_ASYNC_ADAPTER(l0, L0_QUEUE, l0_enqueue_wait_command);
 
 #define ASYNC  (&l0_async_adapter)
 #define A      (&l0_pool_adapter)

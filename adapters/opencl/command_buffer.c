@@ -151,17 +151,15 @@ static cl_int fill_image(ur_exp_command_buffer_handle_t cb, const void *pattern,
 
 // ---- the buffer ------------------------------------------------------------------------------
 
+static void release_kernel(void *kernel) {
+    (void)ocl_kernel_release(kernel);
+}
+
+static const urc_cb_release_t records = {sizeof(struct ur_exp_command_buffer_command_handle_t_),
+                                         release_kernel, NULL, NULL};
+
 static void cb_destroy(ur_exp_command_buffer_handle_t cb) {
     const ocl_cmdbuf_ext_t *e = &cb->device->platform->ext.cb;
-    for (uint32_t i = 0; i < cb->core.num_commands; ++i) {
-        ur_exp_command_buffer_command_handle_t c = cb->core.commands[i];
-        for (uint32_t k = 0; k < c->core.k.num_alternatives; ++k)
-            ocl_kernel_release((ur_kernel_handle_t)c->core.k.alternatives[k]);
-        urc_cb_command_fini(&c->core);
-        URC_OBJECT_FREE(c);
-    }
-    for (uint32_t i = 0; i < cb->core.num_held; ++i)
-        fill_image_free(cb, cb->core.held[i]);
     if (cb->last_run != NULL)
         clReleaseEvent(cb->last_run);
     ocl_replay_fini(cb);
@@ -169,8 +167,13 @@ static void cb_destroy(ur_exp_command_buffer_handle_t cb) {
         e->release(cb->cl);
     if (cb->queue != NULL)
         clReleaseCommandQueue(cb->queue);
+    // What the buffer holds here are fill images (the native buffer retains its kernels); the
+    // native buffer that copies from them is gone.
+    for (uint32_t i = 0; i < cb->core.num_held; ++i)
+        fill_image_free(cb, cb->core.held[i]);
+    cb->core.num_held = 0;
     pthread_mutex_destroy(&cb->run_lock);
-    urc_cb_fini(&cb->core);
+    urc_cb_release_records(&cb->core, &records);
     ocl_context_release_internal(cb->context);
     URC_OBJECT_FREE(cb);
 }
@@ -675,10 +678,8 @@ ur_result_t ocl_enqueue_command_buffer_exp(ur_queue_handle_t hQueue,
                                            const ur_event_handle_t *phEventWaitList,
                                            ur_event_handle_t *phEvent) {
     ur_exp_command_buffer_handle_t cb = hCommandBuffer;
-    if (hQueue->context != cb->context || hQueue->device != cb->device)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_QUEUE, 0,
-                             "the queue is not of the command buffer's context and device");
-    OCL_TRY_UR(urc_cb_check_enqueue(&cb->core));
+    OCL_TRY_UR(urc_cb_check_enqueue(&cb->core, hQueue->context == cb->context &&
+                                                   hQueue->device == cb->device));
     const ocl_cmdbuf_ext_t *e = &cb->device->platform->ext.cb;
     // Room for the caller's events and the previous run.
     ocl_wait_list_t wl;

@@ -423,9 +423,7 @@ ur_result_t ocl_event_create_with_native_handle(ur_native_handle_t hNativeEvent,
     }
     cl_context cl_ctx = NULL;
     OCL_TRY("clGetEventInfo", clGetEventInfo(cl, CL_EVENT_CONTEXT, sizeof cl_ctx, &cl_ctx, NULL));
-    if (cl_ctx != hContext->cl)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
-                             "the native event belongs to another context");
+    OCL_TRY_UR(ocl_native_in_context(cl_ctx, hContext, "event"));
     bool owns = pProps != NULL && pProps->isNativeHandleOwned;
     return ocl_event_make(hContext, NULL, cl, UR_COMMAND_FORCE_UINT32, owns, phEvent);
 }

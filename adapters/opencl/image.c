@@ -196,9 +196,7 @@ ur_result_t ocl_mem_image_create_with_native_handle(ur_native_handle_t hNativeMe
     OCL_TRY("clGetMemObjectInfo",
             clGetMemObjectInfo(cl, CL_MEM_CONTEXT, sizeof cl_ctx, &cl_ctx, NULL));
     OCL_TRY("clGetMemObjectInfo", clGetMemObjectInfo(cl, CL_MEM_TYPE, sizeof type, &type, NULL));
-    if (cl_ctx != hContext->cl)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
-                             "the native image belongs to another context");
+    OCL_TRY_UR(ocl_native_in_context(cl_ctx, hContext, "image"));
     if (type != cl_image_type(img.type))
         return urc_error_set(UR_RESULT_ERROR_INVALID_MEM_OBJECT, 0,
                              "the native memory object is not an image of the described type");

@@ -324,9 +324,7 @@ ur_result_t ocl_kernel_create_with_native_handle(ur_native_handle_t hNativeKerne
             clGetKernelInfo(cl, CL_KERNEL_CONTEXT, sizeof cl_ctx, &cl_ctx, NULL));
     OCL_TRY("clGetKernelInfo",
             clGetKernelInfo(cl, CL_KERNEL_PROGRAM, sizeof cl_prog, &cl_prog, NULL));
-    if (cl_ctx != hContext->cl)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
-                             "the native kernel belongs to another context");
+    OCL_TRY_UR(ocl_native_in_context(cl_ctx, hContext, "kernel"));
     bool owns = pProps != NULL && pProps->isNativeHandleOwned;
     if (hProgram != NULL) {
         OCL_CHECK_HANDLE(hProgram, URC_KIND_PROGRAM, UR_RESULT_ERROR_INVALID_PROGRAM);

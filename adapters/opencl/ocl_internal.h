@@ -12,6 +12,7 @@
 #include "core/info.h"
 #include "core/quarantine.h"
 #include "ocl_entry_points.h"
+#include "ocl_handles.h"
 #include "ocl_objects.h"
 #include "memory/ranges.h"
 
@@ -54,12 +55,17 @@ const char *ocl_error_name(cl_int err);
     } while (0)
 
 // ---- handle checks -------------------------------------------------------------------------
+// ocl_is (generated/ocl_handles.h, included above) catches handles of another kind or another
+// adapter; the generated checks already reject NULL.
 
-/// True when `h` is one of this adapter's handles of the given kind. The generated checks
-/// already reject NULL; this catches handles of another kind or another adapter.
-static inline bool ocl_is(const void *h, urc_kind_t kind) {
-    return h != NULL && ((const urc_object_t *)h)->ddi == &ocl_ddi &&
-           ((const urc_object_t *)h)->kind == kind;
+/// urXCreateWithNativeHandle: a native object of another OpenCL context than `context`'s
+/// (`native` is the one the runtime reports) is INVALID_CONTEXT; `what` names the object.
+static inline ur_result_t ocl_native_in_context(cl_context native, ur_context_handle_t context,
+                                                const char *what) {
+    if (native == context->cl)
+        return UR_RESULT_SUCCESS;
+    return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
+                         "the native %s belongs to another context", what);
 }
 
 #define OCL_CHECK_HANDLE(h, kind, result)                                                          \

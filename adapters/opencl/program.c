@@ -747,9 +747,7 @@ ur_result_t ocl_program_create_with_native_handle(ur_native_handle_t hNativeProg
     cl_context cl_ctx = NULL;
     OCL_TRY("clGetProgramInfo",
             clGetProgramInfo(cl, CL_PROGRAM_CONTEXT, sizeof cl_ctx, &cl_ctx, NULL));
-    if (cl_ctx != hContext->cl)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
-                             "the native program belongs to another context");
+    OCL_TRY_UR(ocl_native_in_context(cl_ctx, hContext, "program"));
     // The program's devices, as the context's handles.
     cl_uint n = 0;
     OCL_TRY("clGetProgramInfo", clGetProgramInfo(cl, CL_PROGRAM_NUM_DEVICES, sizeof n, &n, NULL));

@@ -186,9 +186,7 @@ ur_result_t ocl_queue_create_with_native_handle(ur_native_handle_t hNativeQueue,
             clGetCommandQueueInfo(cl, CL_QUEUE_CONTEXT, sizeof cl_ctx, &cl_ctx, NULL));
     OCL_TRY("clGetCommandQueueInfo",
             clGetCommandQueueInfo(cl, CL_QUEUE_DEVICE, sizeof cl_dev, &cl_dev, NULL));
-    if (cl_ctx != hContext->cl)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
-                             "the native queue belongs to another context");
+    OCL_TRY_UR(ocl_native_in_context(cl_ctx, hContext, "queue"));
     ur_device_handle_t device = NULL;
     for (uint32_t i = 0; i < hContext->num_devices; ++i)
         if (hContext->devices[i]->cl == cl_dev)

@@ -129,9 +129,7 @@ ur_result_t ocl_sampler_create_with_native_handle(ur_native_handle_t hNativeSamp
     cl_filter_mode filter = CL_FILTER_NEAREST;
     OCL_TRY("clGetSamplerInfo",
             clGetSamplerInfo(cl, CL_SAMPLER_CONTEXT, sizeof cl_ctx, &cl_ctx, NULL));
-    if (cl_ctx != hContext->cl)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_CONTEXT, 0,
-                             "the native sampler belongs to another context");
+    OCL_TRY_UR(ocl_native_in_context(cl_ctx, hContext, "sampler"));
     OCL_TRY("clGetSamplerInfo", clGetSamplerInfo(cl, CL_SAMPLER_NORMALIZED_COORDS,
                                                  sizeof normalized, &normalized, NULL));
     OCL_TRY("clGetSamplerInfo",

@@ -49,3 +49,20 @@ bool urc_device_info_word_listed(const char *list, const char *name) {
     }
     return false;
 }
+
+bool urc_device_info_fixed(const urc_device_fixed_t *table, size_t count, ur_device_info_t propName,
+                           const urc_info_t *out, ur_result_t *result) {
+    if (urc_device_info_unimplemented_feature(propName)) {
+        *result = urc_info_bool(out, false);
+        return true;
+    }
+    // A few dozen entries, asked once per query at start-up: a scan is enough.
+    for (size_t i = 0; i < count; ++i) {
+        if (table[i].name != propName)
+            continue;
+        *result = table[i].is_bool ? urc_info_bool(out, table[i].value != 0)
+                                   : urc_info_u32(out, table[i].value);
+        return true;
+    }
+    return false;
+}

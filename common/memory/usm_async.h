@@ -37,4 +37,27 @@ ur_result_t urc_usm_enqueue_free(const urc_usm_async_adapter_t *a, ur_queue_hand
                                  ur_usm_pool_handle_t pool, void *ptr, uint32_t n,
                                  const ur_event_handle_t *wait, ur_event_handle_t *event);
 
+/// Defines `static const urc_usm_async_adapter_t <prefix>_async_adapter` over
+/// `<prefix>_pool_adapter` for an adapter whose queues are structs with `ctx` and `dev`
+/// (CUDA, Level Zero): `CAST` is its queue cast, `barrier` its barrier of a given command type
+/// on such a struct, and its event entry points are `<prefix>_event_set_callback`, `_wait`
+/// and `_release`.
+#define URC_USM_ASYNC_ADAPTER(prefix, CAST, barrier)                                               \
+    static ur_result_t prefix##_async_queue_of(ur_queue_handle_t q, ur_context_handle_t *ctx,      \
+                                               ur_device_handle_t *dev) {                          \
+        if (!prefix##_is(q, URC_KIND_QUEUE))                                                       \
+            return UR_RESULT_ERROR_INVALID_QUEUE;                                                  \
+        *ctx = (ur_context_handle_t)CAST(q)->ctx;                                                  \
+        *dev = (ur_device_handle_t)CAST(q)->dev;                                                   \
+        return UR_RESULT_SUCCESS;                                                                  \
+    }                                                                                              \
+    static ur_result_t prefix##_async_barrier(ur_queue_handle_t q, ur_command_t command,           \
+                                              uint32_t n, const ur_event_handle_t *wait,           \
+                                              ur_event_handle_t *phEvent) {                        \
+        return barrier(CAST(q), command, n, wait, phEvent);                                        \
+    }                                                                                              \
+    static const urc_usm_async_adapter_t prefix##_async_adapter = {                                \
+        &prefix##_pool_adapter,      prefix##_async_queue_of, prefix##_async_barrier,              \
+        prefix##_event_set_callback, prefix##_event_wait,     prefix##_event_release}
+
 #endif // URC_COMMON_MEMORY_USM_ASYNC_H

@@ -154,4 +154,32 @@ ur_result_t urc_usm_pitch(size_t width, size_t height, size_t element, size_t al
 /// A context being destroyed: its default pool goes, and it is no pool's device any more.
 void urc_usm_pool_context_destroyed(ur_context_handle_t context);
 
+/// Defines `const urc_usm_pool_adapter_t <prefix>_pool_adapter` for an adapter whose contexts
+/// are structs with `ndevices` and `devices` (CUDA, Level Zero): `CAST` is its context cast,
+/// and it has `<prefix>_ddi`, `<prefix>_is` and `<prefix>_context_retain_internal` /
+/// `_release_internal`; `alloc`, `free` and `caps` are its driver's part.
+#define URC_USM_POOL_ADAPTER(prefix, CAST, alloc, free, ...)                                       \
+    static ur_result_t prefix##_pool_context_devices(ur_context_handle_t h, uint32_t *n,           \
+                                                     void *const **devices) {                      \
+        if (!prefix##_is(h, URC_KIND_CONTEXT))                                                     \
+            return UR_RESULT_ERROR_INVALID_CONTEXT;                                                \
+        *n = CAST(h)->ndevices;                                                                    \
+        *devices = (void *const *)CAST(h)->devices;                                                \
+        return UR_RESULT_SUCCESS;                                                                  \
+    }                                                                                              \
+    static void prefix##_pool_retain_context(ur_context_handle_t h) {                              \
+        prefix##_context_retain_internal(CAST(h));                                                 \
+    }                                                                                              \
+    static void prefix##_pool_release_context(ur_context_handle_t h) {                             \
+        prefix##_context_release_internal(CAST(h));                                                \
+    }                                                                                              \
+    const urc_usm_pool_adapter_t prefix##_pool_adapter = {                                         \
+        .ddi = &prefix##_ddi,                                                                      \
+        .ops = {(alloc), (free)},                                                                  \
+        .caps = __VA_ARGS__,                                                                       \
+        .context_devices = prefix##_pool_context_devices,                                          \
+        .retain_context = prefix##_pool_retain_context,                                            \
+        .release_context = prefix##_pool_release_context,                                          \
+    }
+
 #endif // URC_COMMON_POOL_POOL_HANDLE_H

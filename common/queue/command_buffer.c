@@ -8,6 +8,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/object.h"
+#include "core/quarantine.h"
 
 ur_result_t urc_cb_check_create(const ur_exp_command_buffer_desc_t *desc,
                                 const urc_cb_caps_t *caps) {
@@ -44,6 +45,23 @@ void urc_cb_fini(urc_cb_t *cb) {
     URC_FREE(cb->commands);
     URC_FREE(cb->held);
     URC_FREE(cb->events);
+}
+
+void urc_cb_release_records(urc_cb_t *cb, const urc_cb_release_t *ops) {
+    for (uint32_t i = 0; i < cb->num_commands; ++i) {
+        urc_cb_command_head_t *c = cb->commands[i];
+        for (uint32_t k = 0; k < c->core.k.num_alternatives; ++k)
+            ops->kernel((void *)c->core.k.alternatives[k]);
+        urc_cb_command_fini(&c->core);
+        if (ops->command != NULL)
+            ops->command(c);
+        urc_object_free(&c->obj, ops->command_size);
+    }
+    for (uint32_t i = 0; i < cb->num_held; ++i)
+        ops->kernel(cb->held[i]);
+    for (uint32_t i = 0; ops->event != NULL && i < cb->num_events; ++i)
+        ops->event(cb->events[i]);
+    urc_cb_fini(cb);
 }
 
 ur_result_t urc_cb_create(bool in_context, const ur_exp_command_buffer_desc_t *desc,
@@ -192,7 +210,10 @@ ur_result_t urc_cb_finalize_end(urc_cb_t *cb, ur_result_t result) {
     return result;
 }
 
-ur_result_t urc_cb_check_enqueue(urc_cb_t *cb) {
+ur_result_t urc_cb_check_enqueue(urc_cb_t *cb, bool queue_matches) {
+    if (!queue_matches)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_QUEUE, 0,
+                             "the queue is not of the command buffer's context and device");
     if (!urc_cb_is_finalized(cb))
         return urc_error_set(UR_RESULT_ERROR_INVALID_OPERATION, 0,
                              "the command buffer is not finalized");

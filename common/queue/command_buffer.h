@@ -189,8 +189,10 @@ ur_result_t urc_cb_finalize_end(urc_cb_t *cb, ur_result_t result);
         return urc_cb_get_info(&object(h)->core, urc_refcount(&object(h)->obj), propName, &out);   \
     }
 
-/// An enqueue of a buffer still recording is INVALID_OPERATION. Counts the run otherwise.
-ur_result_t urc_cb_check_enqueue(urc_cb_t *cb);
+/// The checks of urEnqueueCommandBufferExp: a queue of another context or device than the
+/// buffer's (`queue_matches` false) is INVALID_QUEUE, a buffer still recording
+/// INVALID_OPERATION. Counts the run otherwise.
+ur_result_t urc_cb_check_enqueue(urc_cb_t *cb, bool queue_matches);
 
 /// Records a kernel command's launch: the launch rule of urEnqueueKernelLaunch with the buffer's
 /// `rules` (urc_rule_launch: work dimension, zero global and local sizes, device limits,
@@ -203,6 +205,27 @@ ur_result_t urc_cb_kernel_record(urc_cb_command_t *cmd, urc_cb_t *cb, const void
                                  const void *const *alternatives,
                                  const void *const *kernel_contexts);
 void urc_cb_command_fini(urc_cb_command_t *cmd);
+
+/// The start every adapter's command handle has: its object header, then its common part.
+typedef struct urc_cb_command_head_t {
+    urc_object_t obj;
+    urc_cb_command_t core;
+} urc_cb_command_head_t;
+
+/// How an adapter's command-buffer destructor lets go of what the recorded commands hold.
+typedef struct urc_cb_release_t {
+    size_t command_size; // sizeof the adapter's command handle (urc_cb_command_head_t first)
+    void (*kernel)(void *kernel);   // a kernel the adapter retained (its kernel handle)
+    void (*event)(void *event);     // an event of urc_cb_t.events; NULL where none are held there
+    void (*command)(void *command); // the adapter's own members of a command handle, or NULL
+} urc_cb_release_t;
+
+/// The common end of a command-buffer destructor, once the native graph or list is gone (so
+/// nothing native still names a kernel): each command handle (the kernels an update may switch
+/// to, its common part, the adapter's part, then the handle, parked as released), the kernels
+/// and events the buffer holds, then urc_cb_fini. The buffer's own handle is the adapter's to
+/// free.
+void urc_cb_release_records(urc_cb_t *cb, const urc_cb_release_t *ops);
 
 /// The buffer-level checks of urCommandBufferUpdateKernelLaunchExp: an updatable
 /// (INVALID_OPERATION) and finalized (INVALID_OPERATION) buffer.

@@ -21,6 +21,37 @@ ADAPTERS = [
 
 PRODUCT_ADAPTERS = [a[0] for a in ADAPTERS if a[3] == "unsupported"]
 
+# The handle kinds an adapter keeps in structs of its own, named <prefix>_<kind>_t: its
+# <prefix>_handles.h casts a public handle to them (<PREFIX>_<KIND>(h)). Every product adapter
+# also gets <prefix>_is, the kind-and-origin test of a handle inside its code.
+HANDLE_STRUCTS = {
+    "cuda": ["platform", "device", "context", "queue", "event", "mem", "sampler", "program", "kernel"],
+    "l0": ["platform", "device", "context", "queue", "event", "mem", "program", "kernel", "sampler"],
+    "ocl": [],
+}
+
+
+def adapter_handles(prefix):
+    """<prefix>_handles.h: the casts of HANDLE_STRUCTS and <prefix>_is."""
+    guard = "URC_%s_GENERATED_%s_HANDLES_H" % (prefix.upper(), prefix.upper())
+    h = HEADER + ["// Handle casts and the kind-and-origin test of the %s adapter's handles." % prefix,
+                  "#ifndef " + guard, "#define " + guard, "", "#include <stdbool.h>", "",
+                  '#include "%s_entry_points.h"' % prefix, '#include "core/object.h"', ""]
+    kinds = HANDLE_STRUCTS[prefix]
+    if kinds:
+        h.append("// Every public handle of these kinds is one of the adapter's structs.")
+        width = max(len(k) for k in kinds)
+        for k in kinds:
+            h.append("#define %s_%s(h)%s ((%s_%s_t *)(h))" % (prefix.upper(), k.upper(), " " * (width - len(k)),
+                                                              prefix, k))
+        h.append("")
+    h += ["/// True when `handle` is one of this adapter's, of the given kind: NULL, another kind and",
+          "/// another adapter's handles are false.",
+          "static inline bool %s_is(const void *handle, urc_kind_t kind) {" % prefix,
+          "    return urc_is_kind(handle, kind) && ((const urc_object_t *)handle)->ddi == &%s_ddi;" % prefix,
+          "}", "", "#endif // " + guard, ""]
+    return "\n".join(h)
+
 
 def slot_index(spec):
     out, i = {}, 0

@@ -71,7 +71,7 @@ END_TEST
 START_TEST(state_machine) {
     urc_cb_t cb;
     init(&cb, false, &all_caps);
-    ck_assert_int_eq(urc_cb_check_enqueue(&cb), UR_RESULT_ERROR_INVALID_OPERATION);
+    ck_assert_int_eq(urc_cb_check_enqueue(&cb, true), UR_RESULT_ERROR_INVALID_OPERATION);
     ck_assert_int_eq(urc_cb_finalize_begin(&cb), UR_RESULT_SUCCESS);
     ck_assert_int_eq(urc_cb_finalize_end(&cb, UR_RESULT_ERROR_OUT_OF_RESOURCES),
                      UR_RESULT_ERROR_OUT_OF_RESOURCES);
@@ -80,8 +80,10 @@ START_TEST(state_machine) {
     ck_assert_int_eq(urc_cb_finalize_end(&cb, UR_RESULT_SUCCESS), UR_RESULT_SUCCESS);
     ck_assert_int_eq(urc_cb_finalize_begin(&cb), UR_RESULT_ERROR_INVALID_OPERATION);
     ck_assert_int_eq(append(&cb, 0, NULL, 0, NULL), UR_RESULT_ERROR_INVALID_OPERATION);
+    // A queue of another context or device is refused before the run is counted.
+    ck_assert_int_eq(urc_cb_check_enqueue(&cb, false), UR_RESULT_ERROR_INVALID_QUEUE);
     for (int i = 0; i < 3; ++i)
-        ck_assert_int_eq(urc_cb_check_enqueue(&cb), UR_RESULT_SUCCESS);
+        ck_assert_int_eq(urc_cb_check_enqueue(&cb, true), UR_RESULT_SUCCESS);
     ck_assert_uint_eq(cb.enqueues, 3);
     urc_cb_fini(&cb);
 }

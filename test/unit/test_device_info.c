@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// common/device/device_info: the features no adapter implements, and extension-list matching.
+// common/device/device_info: the features no adapter implements, the table of fixed answers, and
+// extension-list matching.
 #include "device/device_info.h"
 #include "urc_test.h"
 
@@ -34,11 +35,66 @@ START_TEST(word_listed_matches_whole_words) {
 }
 END_TEST
 
+static const urc_device_fixed_t table[] = {
+    URC_FIXED_TRUE(UR_DEVICE_INFO_AVAILABLE),
+    URC_FIXED_FALSE(UR_DEVICE_INFO_IMAGE_SRGB),
+    URC_FIXED_U32(UR_DEVICE_INFO_ADDRESS_BITS, 64),
+    // An unimplemented feature is false whatever a table says.
+    URC_FIXED_TRUE(UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP),
+};
+
+START_TEST(fixed_answers_come_from_the_table) {
+    ur_bool_t b = 7;
+    uint32_t u = 0;
+    size_t size = 0;
+    ur_result_t res = UR_RESULT_ERROR_UNKNOWN;
+    urc_info_t out = {sizeof b, &b, &size};
+    ck_assert(URC_DEVICE_INFO_FIXED(table, UR_DEVICE_INFO_AVAILABLE, &out, &res));
+    ck_assert_int_eq(res, UR_RESULT_SUCCESS);
+    ck_assert_int_eq(b, 1);
+    ck_assert_uint_eq(size, sizeof(ur_bool_t));
+    ck_assert(URC_DEVICE_INFO_FIXED(table, UR_DEVICE_INFO_IMAGE_SRGB, &out, &res));
+    ck_assert_int_eq(b, 0);
+    ck_assert(URC_DEVICE_INFO_FIXED(table, UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP, &out, &res));
+    ck_assert_int_eq(b, 0);
+    out = (urc_info_t){sizeof u, &u, &size};
+    ck_assert(URC_DEVICE_INFO_FIXED(table, UR_DEVICE_INFO_ADDRESS_BITS, &out, &res));
+    ck_assert_int_eq(res, UR_RESULT_SUCCESS);
+    ck_assert_uint_eq(u, 64);
+    ck_assert_uint_eq(size, sizeof(uint32_t));
+}
+END_TEST
+
+START_TEST(fixed_answers_keep_the_size_rule) {
+    uint8_t small = 0;
+    size_t size = 0;
+    ur_result_t res = UR_RESULT_SUCCESS;
+    const urc_info_t out = {sizeof small, &small, &size};
+    ck_assert(URC_DEVICE_INFO_FIXED(table, UR_DEVICE_INFO_ADDRESS_BITS, &out, &res));
+    ck_assert_int_eq(res, UR_RESULT_ERROR_INVALID_SIZE);
+    ck_assert_uint_eq(size, sizeof(uint32_t));
+}
+END_TEST
+
+START_TEST(queries_outside_the_table_are_the_adapters) {
+    ur_result_t res = UR_RESULT_ERROR_UNKNOWN;
+    const urc_info_t out = {0, NULL, NULL};
+    ck_assert(!URC_DEVICE_INFO_FIXED(table, UR_DEVICE_INFO_NAME, &out, &res));
+    ck_assert_int_eq(res, UR_RESULT_ERROR_UNKNOWN); // untouched
+    ck_assert(!urc_device_info_fixed(NULL, 0, UR_DEVICE_INFO_NAME, &out, &res));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("device_info");
     TCase *tc = tcase_create("urc_device_info_unimplemented_feature");
     tcase_add_test(tc, unimplemented_features_are_listed);
     tcase_add_test(tc, adapter_specific_answers_are_not_listed);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("urc_device_info_fixed");
+    tcase_add_test(tc, fixed_answers_come_from_the_table);
+    tcase_add_test(tc, fixed_answers_keep_the_size_rule);
+    tcase_add_test(tc, queries_outside_the_table_are_the_adapters);
     suite_add_tcase(s, tc);
     tc = tcase_create("urc_device_info_word_listed");
     tcase_add_test(tc, word_listed_matches_whole_words);

@@ -510,3 +510,20 @@ void image_cases_add_info(TCase *tc) {
     tcase_add_test(tc, info_answers_the_shape);
     tcase_add_test(tc, native_handle_round_trip);
 }
+
+TCase *image_cases_add_all(Suite *s, TCase *(*tcase)(const char *name),
+                           const image_cases_formats_t *formats) {
+    TCase *creation = tcase("urMemImageCreate");
+    image_cases_add_creation(creation);
+    suite_add_tcase(s, creation);
+    TCase *tc = tcase("urEnqueueMemImageReadWrite");
+    image_cases_add_transfers(tc, formats);
+    suite_add_tcase(s, tc);
+    tc = tcase("urEnqueueMemImageCopy");
+    image_cases_add_copies(tc);
+    suite_add_tcase(s, tc);
+    tc = tcase("urMemImageGetInfo");
+    image_cases_add_info(tc);
+    suite_add_tcase(s, tc);
+    return creation;
+}

@@ -49,4 +49,12 @@ void image_cases_add_copies(TCase *tc);
 /// info_answers_the_shape, native_handle_round_trip.
 void image_cases_add_info(TCase *tc);
 
+/// The four test cases every adapter's image suite has, made with the adapter's `tcase` and
+/// added to `s` in this order: urMemImageCreate (image_cases_add_creation),
+/// urEnqueueMemImageReadWrite (image_cases_add_transfers with `formats`),
+/// urEnqueueMemImageCopy, urMemImageGetInfo. Returns the urMemImageCreate case, for the
+/// adapter's own creation tests.
+TCase *image_cases_add_all(Suite *s, TCase *(*tcase)(const char *name),
+                           const image_cases_formats_t *formats);
+
 #endif // URC_TEST_CONFORMANCE_COMMON_IMAGE_CASES_H

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/platform_cases.h"
 #include "cudat.h"
 
 START_TEST(platform_get_info_name_and_version) {
@@ -12,18 +13,6 @@ START_TEST(platform_get_info_name_and_version) {
     ck_assert_ur_ok(
         urPlatformGetInfo(T.platform, UR_PLATFORM_INFO_VERSION, sizeof version, version, NULL));
     ck_assert_int_eq(strncmp(version, "CUDA ", 5), 0);
-}
-END_TEST
-
-START_TEST(platform_get_info_backend_and_adapter) {
-    ur_backend_t backend = UR_BACKEND_UNKNOWN;
-    ur_adapter_handle_t adapter = NULL;
-    ck_assert_ur_ok(
-        urPlatformGetInfo(T.platform, UR_PLATFORM_INFO_BACKEND, sizeof backend, &backend, NULL));
-    ck_assert_ur_ok(
-        urPlatformGetInfo(T.platform, UR_PLATFORM_INFO_ADAPTER, sizeof adapter, &adapter, NULL));
-    ck_assert_int_eq(backend, UR_BACKEND_CUDA);
-    ck_assert_ptr_eq(adapter, T.adapter);
 }
 END_TEST
 
@@ -183,13 +172,6 @@ START_TEST(device_get_info_power_and_throttling) {
 }
 END_TEST
 
-START_TEST(device_get_info_small_buffer_is_invalid_size) {
-    char name[2];
-    ck_assert_ur(urDeviceGetInfo(T.device, UR_DEVICE_INFO_NAME, sizeof name, name, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-}
-END_TEST
-
 // URC_MASK_ASPECTS=fp64 (set for this test binary's masked case below) removes fp64 from
 // every query that reports it.
 START_TEST(device_get_info_masked_fp64) {
@@ -252,15 +234,6 @@ START_TEST(device_get_info_masked_capabilities_agree) {
 }
 END_TEST
 
-START_TEST(device_native_handle_round_trip) {
-    ur_native_handle_t native = 0;
-    ur_device_handle_t again = NULL;
-    ck_assert_ur_ok(urDeviceGetNativeHandle(T.device, &native));
-    ck_assert_ur_ok(urDeviceCreateWithNativeHandle(native, T.adapter, NULL, &again));
-    ck_assert_ptr_eq(again, T.device);
-}
-END_TEST
-
 START_TEST(device_global_timestamps_ordered) {
     uint64_t dev = 0, host = 0;
     ck_assert_ur_ok(urDeviceGetGlobalTimestamps(T.device, &dev, &host));
@@ -283,7 +256,7 @@ int main(void) {
     Suite *s = suite_create("cuda platform and device");
     TCase *tc = cudat_tcase("urPlatformGetInfo");
     tcase_add_test(tc, platform_get_info_name_and_version);
-    tcase_add_test(tc, platform_get_info_backend_and_adapter);
+    platform_cases_add_backend(tc, UR_BACKEND_CUDA);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urPlatformGetBackendOption");
     tcase_add_test(tc, platform_get_backend_option);
@@ -298,7 +271,7 @@ int main(void) {
     tcase_add_test(tc, device_get_info_capabilities_agree);
     tcase_add_test(tc, device_get_info_features_present_and_absent);
     tcase_add_test(tc, device_get_info_unknown_is_unsupported_enumeration);
-    tcase_add_test(tc, device_get_info_small_buffer_is_invalid_size);
+    platform_cases_add_device_info(tc);
     tcase_add_test(tc, device_get_info_linear_image_limits);
     tcase_add_test(tc, device_get_info_power_and_throttling);
     suite_add_tcase(s, tc);
@@ -308,7 +281,7 @@ int main(void) {
     tcase_add_test(tc, device_get_info_masked_capabilities_agree);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urDeviceGetNativeHandle");
-    tcase_add_test(tc, device_native_handle_round_trip);
+    platform_cases_add_device_native(tc);
     suite_add_tcase(s, tc);
     tc = cudat_tcase("urDeviceGetGlobalTimestamps");
     tcase_add_test(tc, device_global_timestamps_ordered);

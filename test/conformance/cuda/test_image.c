@@ -289,21 +289,10 @@ END_TEST
 
 int main(void) {
     Suite *s = suite_create("cuda image");
-    TCase *tc = cudat_tcase("urEnqueueMemImageReadWrite");
-    image_cases_add_transfers(tc, &formats);
-    suite_add_tcase(s, tc);
-    tc = cudat_tcase("urEnqueueMemImageCopy");
-    image_cases_add_copies(tc);
-    suite_add_tcase(s, tc);
-    tc = cudat_tcase("urMemImageCreate");
+    TCase *tc = image_cases_add_all(s, cudat_tcase, &formats);
     tcase_add_test(tc, device_reports_image_limits);
-    image_cases_add_creation(tc);
     tcase_add_test(tc, formats_cuda_cannot_map);
     tcase_add_test(tc, native_handle_must_be_an_array);
-    suite_add_tcase(s, tc);
-    tc = cudat_tcase("urMemImageGetInfo");
-    image_cases_add_info(tc);
-    suite_add_tcase(s, tc);
     tc = cudat_tcase("urEnqueueKernelLaunchWithArgsExp");
     tcase_add_test(tc, sampler_words_and_surfaces_reach_kernels);
     tcase_add_test(tc, kernels_write_and_read_through_surfaces);

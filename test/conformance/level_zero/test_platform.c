@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/platform_cases.h"
 #include "l0t.h"
 
 // ---- urAdapter* ----
@@ -66,16 +67,6 @@ START_TEST(platform_info_names_ur_level_zero) {
     ck_assert_ur_ok(
         urPlatformGetInfo(T.platform, UR_PLATFORM_INFO_ADAPTER, sizeof adapter, &adapter, NULL));
     ck_assert_ptr_eq(adapter, T.adapter);
-}
-END_TEST
-
-START_TEST(platform_native_handle_round_trip) {
-    ur_native_handle_t native = 0;
-    ck_assert_ur_ok(urPlatformGetNativeHandle(T.platform, &native));
-    ck_assert_uint_ne(native, 0);
-    ur_platform_handle_t again = NULL;
-    ck_assert_ur_ok(urPlatformCreateWithNativeHandle(native, T.adapter, NULL, &again));
-    ck_assert_ptr_eq(again, T.platform);
 }
 END_TEST
 
@@ -180,13 +171,6 @@ START_TEST(device_global_variables_and_dynamic_link_supported) {
 }
 END_TEST
 
-START_TEST(device_info_small_buffer_is_invalid_size) {
-    char name[2];
-    ck_assert_ur(urDeviceGetInfo(T.device, UR_DEVICE_INFO_NAME, sizeof name, name, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
-}
-END_TEST
-
 START_TEST(device_partition_without_sub_devices_fails) {
     ur_device_partition_property_t prop = {UR_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, {0}};
     prop.value.affinity_domain = UR_DEVICE_AFFINITY_DOMAIN_FLAG_NEXT_PARTITIONABLE;
@@ -226,12 +210,10 @@ START_TEST(device_global_timestamps_advance) {
 }
 END_TEST
 
-START_TEST(device_native_handle_round_trip) {
+// The round trip itself is a shared case (platform_cases).
+START_TEST(device_native_handle_of_no_device_is_invalid_operation) {
     ur_native_handle_t native = 0;
-    ck_assert_ur_ok(urDeviceGetNativeHandle(T.device, &native));
     ur_device_handle_t again = NULL;
-    ck_assert_ur_ok(urDeviceCreateWithNativeHandle(native, T.adapter, NULL, &again));
-    ck_assert_ptr_eq(again, T.device);
     ck_assert_ur(
         urDeviceCreateWithNativeHandle((ur_native_handle_t)&native, T.adapter, NULL, &again),
         UR_RESULT_ERROR_INVALID_OPERATION);
@@ -245,20 +227,29 @@ static Suite *suite(void) {
         {"urAdapterGetLastError", {adapter_last_error_explains_a_failure}},
         {"urPlatformGet", {platform_get_finds_one}},
         {"urPlatformGetInfo", {platform_info_names_ur_level_zero}},
-        {"urPlatformGetNativeHandle", {platform_native_handle_round_trip}},
         {"urPlatformGetBackendOption", {platform_backend_options_translate}},
         {"urDeviceGet", {device_get_finds_the_gpu}},
-        {"urDeviceGetInfo",
-         {device_info_answers_every_query, device_info_answers_sycl_startup_queries,
-          device_info_describes_the_simulated_gpu, device_native_assert_is_reported_consistently,
-          device_global_variables_and_dynamic_link_supported,
-          device_info_small_buffer_is_invalid_size}},
         {"urDevicePartition", {device_partition_without_sub_devices_fails}},
         {"urDeviceSelectBinary", {device_select_binary_prefers_native}},
         {"urDeviceGetGlobalTimestamps", {device_global_timestamps_advance}},
-        {"urDeviceGetNativeHandle", {device_native_handle_round_trip}},
     };
     urc_test_add_cases(s, l0t_tcase, cases, sizeof cases / sizeof cases[0]);
+    // The cases every adapter shares (test/conformance/common/platform_cases).
+    TCase *tc = l0t_tcase("urPlatformGetNativeHandle");
+    platform_cases_add_native(tc);
+    suite_add_tcase(s, tc);
+    tc = l0t_tcase("urDeviceGetInfo");
+    tcase_add_test(tc, device_info_answers_every_query);
+    tcase_add_test(tc, device_info_answers_sycl_startup_queries);
+    tcase_add_test(tc, device_info_describes_the_simulated_gpu);
+    tcase_add_test(tc, device_native_assert_is_reported_consistently);
+    tcase_add_test(tc, device_global_variables_and_dynamic_link_supported);
+    platform_cases_add_device_info(tc);
+    suite_add_tcase(s, tc);
+    tc = l0t_tcase("urDeviceGetNativeHandle");
+    platform_cases_add_device_native(tc);
+    tcase_add_test(tc, device_native_handle_of_no_device_is_invalid_operation);
+    suite_add_tcase(s, tc);
     return s;
 }
 

@@ -7,6 +7,7 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
+#include "../common/platform_cases.h"
 #include "oclt.h"
 
 START_TEST(get_all_finds_the_device) {
@@ -59,13 +60,6 @@ END_TEST
 START_TEST(get_info_answers_sycl_startup_queries) {
     urc_test_assert_device_answers(T.device, urc_test_sycl_startup_queries,
                                    urc_test_sycl_startup_query_count);
-}
-END_TEST
-
-START_TEST(get_info_small_buffer_is_invalid_size) {
-    char name[2];
-    ck_assert_ur(urDeviceGetInfo(T.device, UR_DEVICE_INFO_NAME, sizeof name, name, NULL),
-                 UR_RESULT_ERROR_INVALID_SIZE);
 }
 END_TEST
 
@@ -364,15 +358,6 @@ START_TEST(select_binary_without_match_is_invalid_binary) {
 }
 END_TEST
 
-START_TEST(native_handle_round_trip) {
-    ur_native_handle_t native = 0;
-    ck_assert_ur_ok(urDeviceGetNativeHandle(T.device, &native));
-    ur_device_handle_t again = NULL;
-    ck_assert_ur_ok(urDeviceCreateWithNativeHandle(native, T.adapter, NULL, &again));
-    ck_assert_ptr_eq(again, T.device);
-}
-END_TEST
-
 START_TEST(create_with_native_sub_device_finds_parent) {
     // A sub-device made outside UR gets a handle whose parent is the root device's handle.
     ur_native_handle_t native = 0;
@@ -424,7 +409,7 @@ int main(void) {
     tc = oclt_tcase("urDeviceGetInfo");
     tcase_add_test(tc, get_info_answers_every_query);
     tcase_add_test(tc, get_info_answers_sycl_startup_queries);
-    tcase_add_test(tc, get_info_small_buffer_is_invalid_size);
+    platform_cases_add_device_info(tc);
     tcase_add_test(tc, get_info_bool_is_one_byte);
     tcase_add_test(tc, native_assert_agrees_with_extensions);
     tcase_add_test(tc, global_variable_support_follows_the_runtime);
@@ -458,7 +443,7 @@ int main(void) {
     tcase_add_test(tc, select_binary_without_match_is_invalid_binary);
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urDeviceGetNativeHandle");
-    tcase_add_test(tc, native_handle_round_trip);
+    platform_cases_add_device_native(tc);
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urDeviceCreateWithNativeHandle");
     tcase_add_test(tc, create_with_native_sub_device_finds_parent);

@@ -75,19 +75,8 @@ END_TEST
 
 int main(void) {
     Suite *s = suite_create("opencl image");
-    TCase *tc = oclt_tcase("urMemImageCreate");
-    image_cases_add_creation(tc);
-    suite_add_tcase(s, tc);
-    tc = oclt_tcase("urEnqueueMemImageReadWrite");
-    image_cases_add_transfers(tc, &formats);
-    suite_add_tcase(s, tc);
-    tc = oclt_tcase("urEnqueueMemImageCopy");
-    image_cases_add_copies(tc);
-    suite_add_tcase(s, tc);
-    tc = oclt_tcase("urMemImageGetInfo");
-    image_cases_add_info(tc);
-    suite_add_tcase(s, tc);
-    tc = oclt_tcase("urMemImageCreateWithNativeHandle");
+    image_cases_add_all(s, oclt_tcase, &formats);
+    TCase *tc = oclt_tcase("urMemImageCreateWithNativeHandle");
     tcase_add_test(tc, native_handle_is_the_cl_image);
     suite_add_tcase(s, tc);
     return oclt_main(s);

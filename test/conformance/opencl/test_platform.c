@@ -2,6 +2,7 @@
 // urPlatform* of the OpenCL adapter, through the loader.
 #include <string.h>
 
+#include "../common/platform_cases.h"
 #include "oclt.h"
 
 START_TEST(get_counts_platforms) {
@@ -42,18 +43,6 @@ START_TEST(get_info_version_is_opencl) {
 }
 END_TEST
 
-START_TEST(get_info_backend_and_adapter) {
-    ur_backend_t backend = UR_BACKEND_UNKNOWN;
-    ur_adapter_handle_t adapter = NULL;
-    ck_assert_ur_ok(
-        urPlatformGetInfo(T.platform, UR_PLATFORM_INFO_BACKEND, sizeof backend, &backend, NULL));
-    ck_assert_ur_ok(
-        urPlatformGetInfo(T.platform, UR_PLATFORM_INFO_ADAPTER, sizeof adapter, &adapter, NULL));
-    ck_assert_int_eq(backend, UR_BACKEND_OPENCL);
-    ck_assert_ptr_eq(adapter, T.adapter);
-}
-END_TEST
-
 START_TEST(get_info_small_buffer_is_invalid_size) {
     char name[2];
     ck_assert_ur(urPlatformGetInfo(T.platform, UR_PLATFORM_INFO_NAME, sizeof name, name, NULL),
@@ -72,16 +61,6 @@ START_TEST(get_api_version_is_current) {
     ur_api_version_t v = 0;
     ck_assert_ur_ok(urPlatformGetApiVersion(T.platform, &v));
     ck_assert_int_eq(v, UR_API_VERSION_CURRENT);
-}
-END_TEST
-
-START_TEST(native_handle_round_trip) {
-    ur_native_handle_t native = 0;
-    ck_assert_ur_ok(urPlatformGetNativeHandle(T.platform, &native));
-    ck_assert(native != 0);
-    ur_platform_handle_t again = NULL;
-    ck_assert_ur_ok(urPlatformCreateWithNativeHandle(native, T.adapter, NULL, &again));
-    ck_assert_ptr_eq(again, T.platform);
 }
 END_TEST
 
@@ -122,7 +101,7 @@ int main(void) {
     tc = oclt_tcase("urPlatformGetInfo");
     tcase_add_test(tc, get_info_name);
     tcase_add_test(tc, get_info_version_is_opencl);
-    tcase_add_test(tc, get_info_backend_and_adapter);
+    platform_cases_add_backend(tc, UR_BACKEND_OPENCL);
     tcase_add_test(tc, get_info_small_buffer_is_invalid_size);
     tcase_add_test(tc, get_info_unknown_query_is_invalid_enumeration);
     suite_add_tcase(s, tc);
@@ -130,7 +109,7 @@ int main(void) {
     tcase_add_test(tc, get_api_version_is_current);
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urPlatformGetNativeHandle");
-    tcase_add_test(tc, native_handle_round_trip);
+    platform_cases_add_native(tc);
     suite_add_tcase(s, tc);
     tc = oclt_tcase("urPlatformCreateWithNativeHandle");
     tcase_add_test(tc, create_with_unknown_native_handle_is_invalid_platform);
