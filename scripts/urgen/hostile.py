@@ -33,8 +33,9 @@ HOST_LENGTHS = {
     ("urEnqueueWriteHostPipe", "size"),
 }
 
-# Sizes and offsets that must stay inside memory urc made and knows the extent of (a virtual
-# reservation, a physical allocation): past it is an error, like a USM range past its end.
+# Sizes and offsets that must stay inside memory urc made or imported and knows the extent of (a
+# virtual reservation, a physical allocation, imported external memory): past it is an error,
+# like a USM range past its end.
 RANGE_SIZES = {
     ("urVirtualMemFree", "size"),
     ("urVirtualMemMap", "size"),
@@ -43,6 +44,9 @@ RANGE_SIZES = {
     ("urVirtualMemSetAccess", "size"),
     ("urVirtualMemGetInfo", "size"),
     ("urPhysicalMemCreate", "size"),
+    ("urBindlessImagesImportExternalMemoryExp", "size"),
+    ("urBindlessImagesMapExternalLinearMemoryExp", "offset"),
+    ("urBindlessImagesMapExternalLinearMemoryExp", "size"),
 }
 
 # Integer values that name an object urc made (bindless image memory and image handles): the

@@ -249,6 +249,8 @@ static void describe(FILE *out, const char *what, size_t i) {
             fprintf(out, "any error");
         else
             fprintf(out, "%s", urc_result_name(o->expected));
+    } else if (o->state == ST_PASS) {
+        fprintf(out, ": %s", urc_result_name(o->result));
     }
     if (o->alone_passed)
         fprintf(out, " (passes alone: an earlier case in its child did the damage)");
@@ -299,10 +301,11 @@ int main(int argc, char **argv) {
     // does not check kinds, get a child per table.
     size_t begin = 0;
     while (begin < ncases) {
-        bool kind = cases[begin].mutation == HM_WRONG_KIND;
+        bool kind = hostile_is_kind_mutation((hostile_mutation_t)cases[begin].mutation);
         size_t batch = kind ? 1 : 500;
         size_t end = begin + 1;
-        while (end < ncases && (cases[end].mutation == HM_WRONG_KIND) == kind &&
+        while (end < ncases &&
+               hostile_is_kind_mutation((hostile_mutation_t)cases[end].mutation) == kind &&
                (end - begin < batch || strcmp(hostile_fns[cases[end].fn].table,
                                               hostile_fns[cases[end - 1].fn].table) == 0))
             ++end;
