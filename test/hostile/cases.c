@@ -489,13 +489,15 @@ static bool applies(const hostile_fn_t *fn, const hostile_param_t *p, hostile_mu
         return is_external_type(fn, p);
     case HM_WRONG_NEAR:
         return p->kind == HOSTILE_HANDLE;
+    case HM_WRONG_ELEMENT:
+        return p->kind == HOSTILE_HANDLE_ARRAY && !(opt && is_destroying(fn));
     default:
         return false;
     }
 }
 
 bool hostile_is_kind_mutation(hostile_mutation_t m) {
-    return m == HM_WRONG_KIND || m == HM_WRONG_NEAR;
+    return m == HM_WRONG_KIND || m == HM_WRONG_NEAR || m == HM_WRONG_ELEMENT;
 }
 
 size_t hostile_cases(hostile_case_t *out, size_t max) {
@@ -523,6 +525,7 @@ const char *hostile_mutation_class(hostile_mutation_t m) {
         return "null";
     case HM_WRONG_KIND:
     case HM_WRONG_NEAR:
+    case HM_WRONG_ELEMENT:
         return "kind";
     case HM_FD_NEGATIVE:
     case HM_FD_CLOSED:
@@ -611,7 +614,8 @@ const char *hostile_mutation_name(hostile_mutation_t m) {
                                                  "fd struct naming itself",
                                                  "past the exported memory",
                                                  "a type it is not",
-                                                 "a handle of a near kind"};
+                                                 "a handle of a near kind",
+                                                 "an element of a near kind"};
     return m < HM_COUNT_ ? names[m] : "?";
 }
 
@@ -653,6 +657,18 @@ static int32_t mutate(const hostile_fixture_t *f, const hostile_fn_t *fn, unsign
         if (get_ptr(&a[i]) == NULL || p->handle < 0)
             return HOSTILE_EXPECT_ANY;
         return (int32_t)hostile_kind_results[p->handle];
+    }
+    case HM_WRONG_ELEMENT: {
+        // An array of one element whose handle is of another kind: any error will do (a wait
+        // list answers INVALID_EVENT_WAIT_LIST or INVALID_EVENT).
+        hostile_handle_kind_t other = near_kind(f, p->handle);
+        if (other == HOSTILE_HK_NONE)
+            other = p->handle == HOSTILE_HK_CONTEXT ? HOSTILE_HK_QUEUE : HOSTILE_HK_CONTEXT;
+        handle_arrays[i][0] = f->handles[other];
+        put_ptr(&a[i], handle_arrays[i]);
+        set_count(fn, p, a, 1);
+        return handle_arrays[i][0] != NULL && p->handle >= 0 ? HOSTILE_EXPECT_FAILURE
+                                                             : HOSTILE_EXPECT_ANY;
     }
     case HM_BAD_ENUM:
         put_number(&a[i], p->size, p->bad);

@@ -52,6 +52,7 @@ typedef enum hostile_mutation_t {
                       // value for a binary semaphore
     HM_WRONG_NEAR,    // a live handle of a kind close to the expected one (a kernel for a
                       // program, an event for a command buffer, ...)
+    HM_WRONG_ELEMENT, // the first handle of an input array (one made of one) of a near kind
     HM_COUNT_
 } hostile_mutation_t;
 
