@@ -87,7 +87,8 @@ class _Model:
         """What UR answers for a handle of the wrong kind: UR_RESULT_ERROR_INVALID_<KIND>."""
         word = handle[3:-len("_handle_t")].upper()
         special = {"MEM": "MEM_OBJECT", "EXP_COMMAND_BUFFER": "COMMAND_BUFFER_EXP",
-                   "EXP_COMMAND_BUFFER_COMMAND": "COMMAND_BUFFER_COMMAND_HANDLE_EXP"}
+                   "EXP_COMMAND_BUFFER_COMMAND": "COMMAND_BUFFER_COMMAND_HANDLE_EXP",
+                   "EXP_GRAPH": "GRAPH", "EXP_EXECUTABLE_GRAPH": "GRAPH"}
         name = "UR_RESULT_ERROR_INVALID_" + special.get(word, word)
         return name if name in self.results else "UR_RESULT_ERROR_INVALID_NULL_HANDLE"
 

@@ -207,8 +207,10 @@ static hostile_handle_kind_t near_kind(const hostile_fixture_t *f, hostile_handl
         c[0] = HOSTILE_HK_EXP_COMMAND_BUFFER, c[1] = HOSTILE_HK_KERNEL;
         break;
     case HOSTILE_HK_EXP_GRAPH:
+        c[0] = HOSTILE_HK_EXP_EXECUTABLE_GRAPH, c[1] = HOSTILE_HK_EXP_COMMAND_BUFFER;
+        break;
     case HOSTILE_HK_EXP_EXECUTABLE_GRAPH:
-        c[0] = HOSTILE_HK_EXP_COMMAND_BUFFER, c[1] = HOSTILE_HK_EVENT;
+        c[0] = HOSTILE_HK_EXP_GRAPH, c[1] = HOSTILE_HK_EXP_COMMAND_BUFFER;
         break;
     default:
         break;

@@ -159,6 +159,14 @@ static void make_other_handles(hostile_fixture_t *f) {
     if (f->usm_device != NULL && urIPCGetMemHandleExp(ctx, f->usm_device, &f->ipc_mem,
                                                       &f->ipc_mem_bytes) != UR_RESULT_SUCCESS)
         f->ipc_mem = NULL;
+    // A graph and its executable form, where queues capture into graphs.
+    ur_exp_graph_handle_t graph = NULL;
+    ur_exp_executable_graph_handle_t exec = NULL;
+    if (urGraphCreateExp(ctx, &graph) == UR_RESULT_SUCCESS) {
+        f->handles[HOSTILE_HK_EXP_GRAPH] = graph;
+        if (urGraphInstantiateGraphExp(graph, &exec) == UR_RESULT_SUCCESS)
+            f->handles[HOSTILE_HK_EXP_EXECUTABLE_GRAPH] = exec;
+    }
     if (f->handles[HOSTILE_HK_EVENT] != NULL &&
         urIPCGetEventHandleExp(f->handles[HOSTILE_HK_EVENT], &f->ipc_event, &f->ipc_event_bytes) !=
             UR_RESULT_SUCCESS)

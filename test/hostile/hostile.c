@@ -79,7 +79,7 @@ static void child_run(size_t begin, size_t end, int log_fd) {
     if (ok < 0)
         _exit(78);
     memcpy(shm->platform, f.platform_name, sizeof shm->platform);
-    snprintf(shm->fixture, sizeof shm->fixture, "%s%s%s%s%s%s%s%s%s%s%s",
+    snprintf(shm->fixture, sizeof shm->fixture, "%s%s%s%s%s%s%s%s%s%s%s%s%s",
              f.handles[HOSTILE_HK_KERNEL] != NULL ? "kernel" : "no kernel",
              f.usm != NULL ? ", USM" : ", no USM",
              f.handles[HOSTILE_HK_MEM] != NULL ? ", buffer" : ", no buffer",
@@ -88,7 +88,9 @@ static void child_run(size_t begin, size_t end, int log_fd) {
              f.handles[HOSTILE_HK_USM_POOL] != NULL ? ", pool" : "",
              f.va != NULL ? ", virtual memory" : "", f.image_mem != 0 ? ", bindless images" : "",
              f.exportable != NULL ? ", exportable memory" : "", f.ipc_mem != NULL ? ", IPC" : "",
-             f.handles[HOSTILE_HK_EXP_EXTERNAL_MEM] != NULL ? ", external memory" : "");
+             f.handles[HOSTILE_HK_EXP_EXTERNAL_MEM] != NULL ? ", external memory" : "",
+             f.handles[HOSTILE_HK_EXP_EXTERNAL_SEMAPHORE] != NULL ? ", external semaphore" : "",
+             f.handles[HOSTILE_HK_EXP_GRAPH] != NULL ? ", graph" : "");
     for (size_t i = begin; i < end; ++i) {
         shm->current = (int64_t)i;
         outcome_t *o = &outcomes[i];
