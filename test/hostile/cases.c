@@ -829,6 +829,7 @@ static int32_t mutate(const hostile_fixture_t *f, const hostile_fn_t *fn, unsign
             put_number(&a[i], p->size, end); // from the baseline's offset of 64
         } else {
             put_number(&a[i], p->size, end + 1);
+            return f->ext_size_known ? HOSTILE_EXPECT_FAILURE : HOSTILE_EXPECT_ANY;
         }
         return HOSTILE_EXPECT_FAILURE;
     }

@@ -210,8 +210,10 @@ static int export_fd(hostile_fixture_t *f) {
         urMemoryExportExportMemoryHandleExp(
             f->handles[HOSTILE_HK_CONTEXT], f->handles[HOSTILE_HK_DEVICE],
             UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, f->exportable, &fd) == UR_RESULT_SUCCESS &&
-        fd >= 0)
+        fd >= 0) {
+        f->ext_exported = true;
         return fd;
+    }
     fd = memfd_create("urc-hostile-external", MFD_CLOEXEC);
     if (fd >= 0 && ftruncate(fd, USM_BYTES) != 0) {
         close(fd);
@@ -228,13 +230,14 @@ static void make_external(hostile_fixture_t *f) {
     ur_device_handle_t dev = f->handles[HOSTILE_HK_DEVICE];
     f->devnull_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
     f->ext_fd = export_fd(f);
-    // What the descriptor holds: a driver may round an exportable allocation up to its
-    // granularity, and an import of up to that much is valid.
+    // What the descriptor holds, where it tells (a memfd: the simulated drivers' exports); a
+    // driver may round an exportable allocation up to its granularity, and an import of up to
+    // that much is valid. A real driver's descriptor tells no size: there the driver alone
+    // knows whether an import is too large.
     struct stat st;
-    f->ext_bytes = f->ext_fd >= 0 && fstat(f->ext_fd, &st) == 0 && S_ISREG(st.st_mode) &&
-                           (size_t)st.st_size > USM_BYTES
-                       ? (size_t)st.st_size
-                       : USM_BYTES;
+    f->ext_size_known = f->ext_fd >= 0 && fstat(f->ext_fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                        st.st_size >= (off_t)USM_BYTES;
+    f->ext_bytes = f->ext_size_known ? (size_t)st.st_size : USM_BYTES;
     f->sem_fd = memfd_create("urc-hostile-semaphore", MFD_CLOEXEC);
     ur_exp_file_descriptor_t file = {UR_STRUCTURE_TYPE_EXP_FILE_DESCRIPTOR, NULL, -1};
     ur_exp_external_mem_desc_t md = {UR_STRUCTURE_TYPE_EXP_EXTERNAL_MEM_DESC, &file};

@@ -32,6 +32,8 @@ typedef struct hostile_fixture_t {
     // a semaphore's; and /dev/null, which names nothing a driver exports.
     int ext_fd, sem_fd, devnull_fd;
     size_t ext_bytes;
+    bool ext_exported;     // ext_fd came from urMemoryExportExportMemoryHandleExp
+    bool ext_size_known;   // ext_fd tells its size (ext_bytes): a larger import is refused
     void *semaphore_queue; // a queue of its own for the semaphore waits and signals
     char platform_name[256];
 } hostile_fixture_t;

@@ -88,7 +88,9 @@ static void child_run(size_t begin, size_t end, int log_fd) {
              f.handles[HOSTILE_HK_USM_POOL] != NULL ? ", pool" : "",
              f.va != NULL ? ", virtual memory" : "", f.image_mem != 0 ? ", bindless images" : "",
              f.exportable != NULL ? ", exportable memory" : "", f.ipc_mem != NULL ? ", IPC" : "",
-             f.handles[HOSTILE_HK_EXP_EXTERNAL_MEM] != NULL ? ", external memory" : "",
+             f.handles[HOSTILE_HK_EXP_EXTERNAL_MEM] == NULL ? ""
+             : f.ext_exported                               ? ", external memory (exported)"
+                                                            : ", external memory (memfd)",
              f.handles[HOSTILE_HK_EXP_EXTERNAL_SEMAPHORE] != NULL ? ", external semaphore" : "",
              f.handles[HOSTILE_HK_EXP_GRAPH] != NULL ? ", graph" : "");
     for (size_t i = begin; i < end; ++i) {
