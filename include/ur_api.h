@@ -4893,6 +4893,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesReleaseExternalSemaphoreExp(
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hSemaphore`
+///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
+///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesWaitExternalSemaphoreExp(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_exp_external_semaphore_handle_t hSemaphore,  ///< [in]
@@ -4909,6 +4911,8 @@ UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesWaitExternalSemaphoreExp(
 /// @returns, besides the results of the call itself:
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hQueue`
 ///   - UR_RESULT_ERROR_INVALID_NULL_HANDLE when `NULL == hSemaphore`
+///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList == NULL && numEventsInWaitList > 0`
+///   - UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST when `phEventWaitList != NULL && numEventsInWaitList == 0`
 UR_APIEXPORT ur_result_t UR_APICALL urBindlessImagesSignalExternalSemaphoreExp(
     ur_queue_handle_t hQueue,  ///< [in]
     ur_exp_external_semaphore_handle_t hSemaphore,  ///< [in]

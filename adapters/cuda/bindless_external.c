@@ -12,11 +12,6 @@
 
 #include "bindless.h"
 
-// Kinds of the two handle types, outside urc_kind_t's range: the generated wrappers do not
-// check these handles, this file does.
-#define CUDA_KIND_EXTERNAL_MEM       ((urc_kind_t)0x55524201)
-#define CUDA_KIND_EXTERNAL_SEMAPHORE ((urc_kind_t)0x55524202)
-
 typedef struct cuda_external_mem_t {
     urc_object_t obj;
     cuda_context_t *ctx;
@@ -151,7 +146,7 @@ ur_result_t cuda_bindless_images_import_external_memory_exp(
         free(m);
         return r;
     }
-    urc_object_init(&m->obj, &cuda_ddi, CUDA_KIND_EXTERNAL_MEM);
+    urc_object_init(&m->obj, &cuda_ddi, URC_KIND_EXTERNAL_MEM);
     m->ctx = ctx;
     m->size = size;
     *phExternalMem = (ur_exp_external_mem_handle_t)m;
@@ -162,7 +157,7 @@ static ur_result_t external_mem_of(ur_exp_external_mem_handle_t h, const cuda_co
                                    cuda_external_mem_t **m) {
     // Not a handle of this kind (or one released): INVALID_NULL_HANDLE, the answer of every kind
     // without an error of its own (docs/released-handles.md).
-    if (!cuda_is(h, CUDA_KIND_EXTERNAL_MEM))
+    if (!cuda_is(h, URC_KIND_EXTERNAL_MEM))
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0,
                              "%p is not external memory (released already?)", (void *)h);
     if (((cuda_external_mem_t *)h)->ctx != ctx)
@@ -183,11 +178,8 @@ ur_result_t cuda_bindless_images_map_external_linear_memory_exp(
         r = external_mem_of(hExternalMem, ctx, &m);
     if (r != UR_RESULT_SUCCESS)
         return r;
-    if (size == 0 || offset > m->size || size > m->size - offset)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "external memory: %llu bytes at %llu of %llu imported",
-                             (unsigned long long)size, (unsigned long long)offset,
-                             (unsigned long long)m->size);
+    if ((r = urc_bindless_check_external_range(offset, size, m->size)) != UR_RESULT_SUCCESS)
+        return r;
     CUDA_EXTERNAL_MEMORY_BUFFER_DESC d;
     memset(&d, 0, sizeof d);
     d.offset = offset;
@@ -234,6 +226,8 @@ ur_result_t cuda_bindless_images_map_external_array_exp(
     cuda_bl_mem_t rec = {.ctx = ctx, .dev = dev};
     if (r == UR_RESULT_SUCCESS)
         r = cuda_bl_describe_array(dev, pImageFormat, pImageDesc, &rec.desc, &d.arrayDesc);
+    if (r == UR_RESULT_SUCCESS)
+        r = urc_bindless_check_external_fit(&rec.desc, m->size);
     if (r != UR_RESULT_SUCCESS)
         return r;
     d.numLevels = rec.desc.levels;
@@ -327,7 +321,8 @@ ur_result_t cuda_bindless_images_import_external_semaphore_exp(
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "external import: the descriptor's stype is not "
                              "EXP_EXTERNAL_SEMAPHORE_DESC");
-    if ((r = chained_fd(pExternalSemaphoreDesc->pNext, &d.handle.fd)) != UR_RESULT_SUCCESS)
+    if ((r = chained_fd(pExternalSemaphoreDesc->pNext, &d.handle.fd)) != UR_RESULT_SUCCESS ||
+        (r = urc_bindless_check_external_fd(d.handle.fd, 0)) != UR_RESULT_SUCCESS)
         return r;
     cuda_external_semaphore_t *s = URC_NEW(cuda_external_semaphore_t);
     if (s == NULL)
@@ -337,7 +332,7 @@ ur_result_t cuda_bindless_images_import_external_semaphore_exp(
         free(s);
         return r;
     }
-    urc_object_init(&s->obj, &cuda_ddi, CUDA_KIND_EXTERNAL_SEMAPHORE);
+    urc_object_init(&s->obj, &cuda_ddi, URC_KIND_EXTERNAL_SEMAPHORE);
     s->ctx = ctx;
     s->timeline = semHandleType == UR_EXP_EXTERNAL_SEMAPHORE_TYPE_TIMELINE_FD;
     *phExternalSemaphore = (ur_exp_external_semaphore_handle_t)s;
@@ -346,7 +341,7 @@ ur_result_t cuda_bindless_images_import_external_semaphore_exp(
 
 static ur_result_t semaphore_of(ur_exp_external_semaphore_handle_t h, const cuda_context_t *ctx,
                                 cuda_external_semaphore_t **s) {
-    if (!cuda_is(h, CUDA_KIND_EXTERNAL_SEMAPHORE))
+    if (!cuda_is(h, URC_KIND_EXTERNAL_SEMAPHORE))
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0,
                              "%p is not an external semaphore (released already?)", (void *)h);
     if (((cuda_external_semaphore_t *)h)->ctx != ctx)

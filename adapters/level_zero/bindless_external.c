@@ -11,7 +11,10 @@
 #include "bindless.h"
 #include "core/ptrset.h"
 
+// A handle like any other (the loader routes by its first word), found through `ext_mems`
+// before it is read.
 typedef struct l0_ext_mem_t {
+    urc_object_t obj;
     l0_context_t *ctx;
     l0_device_t *dev;
     ze_external_memory_import_fd_t import; // its pNext is set at each use
@@ -100,8 +103,11 @@ ur_result_t l0_bindless_images_import_external_memory_exp(
     l0_ext_mem_t *e = URC_NEW(l0_ext_mem_t);
     if (e == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    *e = (l0_ext_mem_t){
-        ctx, dev, {ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD, NULL, flag, fd->fd}, size};
+    *e = (l0_ext_mem_t){.ctx = ctx,
+                        .dev = dev,
+                        .import = {ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD, NULL, flag, fd->fd},
+                        .size = size};
+    urc_object_init(&e->obj, &l0_ddi, URC_KIND_EXTERNAL_MEM);
     if (!urc_ptrset_add(&ext_mems, e)) {
         free(e);
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
@@ -126,7 +132,7 @@ l0_bindless_images_release_external_memory_exp(ur_context_handle_t hContext,
     if (!urc_ptrset_remove(&ext_mems, e))
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0,
                              "external memory: %p was released by another thread", (void *)e);
-    free(e);
+    URC_OBJECT_FREE(e); // a later call through it is answered, not a use after free
     return UR_RESULT_SUCCESS;
 }
 
@@ -141,11 +147,8 @@ ur_result_t l0_bindless_images_map_external_linear_memory_exp(
     l0_ext_mem_t *e = NULL;
     if ((r = ext_of(ctx, hExternalMem, &e)) != UR_RESULT_SUCCESS)
         return r;
-    if (offset > e->size || size > e->size - offset || e->size > SIZE_MAX)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "external memory: %llu bytes at %llu leave the %llu imported",
-                             (unsigned long long)size, (unsigned long long)offset,
-                             (unsigned long long)e->size);
+    if ((r = urc_bindless_check_external_range(offset, size, e->size)) != UR_RESULT_SUCCESS)
+        return r;
     l0_ext_map_t *m = URC_NEW(l0_ext_map_t);
     if (m == NULL)
         return UR_RESULT_ERROR_OUT_OF_HOST_MEMORY;
@@ -211,10 +214,8 @@ ur_result_t l0_bindless_images_map_external_array_exp(
     ze_image_desc_t zd;
     if ((r = l0_bl_describe(dev, pImageFormat, pImageDesc, false, &b, &zd)) != UR_RESULT_SUCCESS)
         return r;
-    if (b.size > e->size)
-        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "external memory: a %zu-byte image does not fit %llu bytes", b.size,
-                             (unsigned long long)e->size);
+    if ((r = urc_bindless_check_external_fit(&b, e->size)) != UR_RESULT_SUCCESS)
+        return r;
     ze_external_memory_import_fd_t import = e->import;
     ze_image_bindless_exp_desc_t bd = {ZE_STRUCTURE_TYPE_BINDLESS_IMAGE_EXP_DESC, &import,
                                        ZE_IMAGE_BINDLESS_EXP_FLAG_BINDLESS};

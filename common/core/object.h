@@ -29,6 +29,11 @@ typedef enum urc_kind_t {
     URC_KIND_PHYSICAL_MEM,
 } urc_kind_t;
 
+/// Kinds of imported external memory and semaphores: outside urc_kind_t's range, so the
+/// generated entry checks leave these handles to the adapter that imports them.
+#define URC_KIND_EXTERNAL_MEM       ((urc_kind_t)0x55524201)
+#define URC_KIND_EXTERNAL_SEMAPHORE ((urc_kind_t)0x55524202)
+
 /// First member of every handle. `ddi` must stay at offset 0: UR's loader and ours read the
 /// first word of a handle to find the adapter's table.
 ///

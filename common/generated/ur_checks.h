@@ -3313,6 +3313,10 @@ static inline ur_result_t urc_check_bindless_images_wait_external_semaphore_exp(
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesWaitExternalSemaphoreExp: %s", "NULL == hQueue");
     if (NULL == hSemaphore)
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesWaitExternalSemaphoreExp: %s", "NULL == hSemaphore");
+    if (phEventWaitList == NULL && numEventsInWaitList > 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urBindlessImagesWaitExternalSemaphoreExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
+    if (phEventWaitList != NULL && numEventsInWaitList == 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urBindlessImagesWaitExternalSemaphoreExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;
@@ -3331,6 +3335,10 @@ static inline ur_result_t urc_check_bindless_images_signal_external_semaphore_ex
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesSignalExternalSemaphoreExp: %s", "NULL == hQueue");
     if (NULL == hSemaphore)
         return urc_error_set(UR_RESULT_ERROR_INVALID_NULL_HANDLE, 0, "urBindlessImagesSignalExternalSemaphoreExp: %s", "NULL == hSemaphore");
+    if (phEventWaitList == NULL && numEventsInWaitList > 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urBindlessImagesSignalExternalSemaphoreExp: %s", "phEventWaitList == NULL && numEventsInWaitList > 0");
+    if (phEventWaitList != NULL && numEventsInWaitList == 0)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST, 0, "urBindlessImagesSignalExternalSemaphoreExp: %s", "phEventWaitList != NULL && numEventsInWaitList == 0");
     for (size_t i = 0; phEventWaitList != NULL && i < (size_t)(numEventsInWaitList); ++i)
         if (phEventWaitList[i] == NULL)
             return UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST;

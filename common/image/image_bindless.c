@@ -277,12 +277,14 @@ ur_result_t urc_bindless_check_external_fd(int fd, uint64_t size) {
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "external memory: %d is not an open file descriptor", fd);
+                             "external import: %d is not an open file descriptor", fd);
     mode_t kind = st.st_mode & S_IFMT;
     if (kind == S_IFDIR || kind == S_IFIFO || kind == S_IFSOCK || kind == S_IFBLK ||
         (kind == S_IFCHR && major(st.st_rdev) == 1))
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
-                             "external memory: file descriptor %d names no exported memory", fd);
+                             "external import: file descriptor %d names nothing exported", fd);
+    if (size == 0)
+        return UR_RESULT_SUCCESS; // a semaphore: nothing to measure
     uint64_t known = 0;
     if (kind == S_IFREG && st.st_size > 0) {
         known = (uint64_t)st.st_size;
@@ -299,5 +301,22 @@ ur_result_t urc_bindless_check_external_fd(int fd, uint64_t size) {
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "external memory: %llu bytes asked of a descriptor of %llu",
                              (unsigned long long)size, (unsigned long long)known);
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t urc_bindless_check_external_fit(const urc_bindless_t *b, uint64_t size) {
+    if ((uint64_t)b->size > size)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "external memory: a %zu-byte image does not fit the %llu imported",
+                             b->size, (unsigned long long)size);
+    return UR_RESULT_SUCCESS;
+}
+
+ur_result_t urc_bindless_check_external_range(uint64_t offset, uint64_t size, uint64_t imported) {
+    if (size == 0 || offset > imported || size > imported - offset)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "external memory: %llu bytes at %llu of the %llu imported",
+                             (unsigned long long)size, (unsigned long long)offset,
+                             (unsigned long long)imported);
     return UR_RESULT_SUCCESS;
 }

@@ -83,12 +83,21 @@ ur_result_t urc_bindless_check_copy(const urc_bindless_t *src, const urc_bindles
 /// NUM_MIP_LEVELS, NUM_SAMPLES (1).
 ur_result_t urc_bindless_info(const urc_info_t *out, ur_image_info_t prop, const urc_bindless_t *b);
 
-/// urBindlessImagesImportExternalMemoryExp's checks of a file descriptor before the driver
-/// maps it (INVALID_VALUE with a message): it must be open (fstat), must not be a directory,
-/// pipe, socket, block device or one of the kernel's memory devices (/dev/null, /dev/zero,
-/// ...: character major 1), and where its size can be known (a regular file such as a memfd,
-/// or what lseek to the end answers for a DMA buffer) `size` bytes must fit in it. A driver's
-/// own device file (NVIDIA's opaque descriptors) tells no size: there the driver decides.
+/// The external imports' checks of a file descriptor before the driver takes it (INVALID_VALUE
+/// with a message): it must be open (fstat), must not be a directory, pipe, socket, block
+/// device or one of the kernel's memory devices (/dev/null, /dev/zero, ...: character major
+/// 1), and for memory (`size` not 0) where its size can be known (a regular file such as a
+/// memfd, or what lseek to the end answers for a DMA buffer) `size` bytes must fit in it. A
+/// driver's own device file (NVIDIA's opaque descriptors) tells no size: there the driver
+/// decides. A semaphore's descriptor (`size` 0) has only the first checks.
 ur_result_t urc_bindless_check_external_fd(int fd, uint64_t size);
+
+/// urBindlessImagesMapExternalLinearMemoryExp: INVALID_VALUE unless `size` bytes from `offset`
+/// (at least one) lie inside the `imported` bytes.
+ur_result_t urc_bindless_check_external_range(uint64_t offset, uint64_t size, uint64_t imported);
+
+/// urBindlessImagesMapExternalArrayExp: INVALID_VALUE when the image `b` describes spans more
+/// than the `size` bytes imported.
+ur_result_t urc_bindless_check_external_fit(const urc_bindless_t *b, uint64_t size);
 
 #endif // URC_COMMON_IMAGE_IMAGE_BINDLESS_H

@@ -33,8 +33,9 @@ HOST_LENGTHS = {
     ("urEnqueueWriteHostPipe", "size"),
 }
 
-# Sizes and offsets that must stay inside memory urc made and knows the extent of (a virtual
-# reservation, a physical allocation): past it is an error, like a USM range past its end.
+# Sizes and offsets that must stay inside memory urc made or imported and knows the extent of (a
+# virtual reservation, a physical allocation, imported external memory): past it is an error,
+# like a USM range past its end.
 RANGE_SIZES = {
     ("urVirtualMemFree", "size"),
     ("urVirtualMemMap", "size"),
@@ -43,6 +44,9 @@ RANGE_SIZES = {
     ("urVirtualMemSetAccess", "size"),
     ("urVirtualMemGetInfo", "size"),
     ("urPhysicalMemCreate", "size"),
+    ("urBindlessImagesImportExternalMemoryExp", "size"),
+    ("urBindlessImagesMapExternalLinearMemoryExp", "offset"),
+    ("urBindlessImagesMapExternalLinearMemoryExp", "size"),
 }
 
 # Integer values that name an object urc made (bindless image memory and image handles): the
@@ -83,7 +87,8 @@ class _Model:
         """What UR answers for a handle of the wrong kind: UR_RESULT_ERROR_INVALID_<KIND>."""
         word = handle[3:-len("_handle_t")].upper()
         special = {"MEM": "MEM_OBJECT", "EXP_COMMAND_BUFFER": "COMMAND_BUFFER_EXP",
-                   "EXP_COMMAND_BUFFER_COMMAND": "COMMAND_BUFFER_COMMAND_HANDLE_EXP"}
+                   "EXP_COMMAND_BUFFER_COMMAND": "COMMAND_BUFFER_COMMAND_HANDLE_EXP",
+                   "EXP_GRAPH": "GRAPH", "EXP_EXECUTABLE_GRAPH": "GRAPH"}
         name = "UR_RESULT_ERROR_INVALID_" + special.get(word, word)
         return name if name in self.results else "UR_RESULT_ERROR_INVALID_NULL_HANDLE"
 

@@ -5,6 +5,7 @@
 #include "cases.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_PARAMS    32
 #define SCRATCH_BYTES 4096
@@ -14,6 +15,7 @@ static _Alignas(64) unsigned char scratch[MAX_PARAMS][SCRATCH_BYTES];
 static _Alignas(64) unsigned char structs[MAX_PARAMS][STRUCT_BYTES];
 static _Alignas(64) ur_base_properties_t cycle_partner;
 static void *handle_arrays[MAX_PARAMS][4];
+static ur_exp_file_descriptor_t import_file; // what an import descriptor's chain names
 static size_t ones[4] = {1, 1, 1, 1};
 static size_t work[4];
 static ur_exp_kernel_arg_properties_t bad_arg;
@@ -115,6 +117,110 @@ static bool is_named(const hostile_fn_t *fn, const char *prefix) {
     return strncmp(fn->name, prefix, strlen(prefix)) == 0;
 }
 
+// The descriptor of an external memory or semaphore import, whose chain names the file
+// descriptor to import.
+static bool is_import_desc(const hostile_param_t *p) {
+    return p->kind == HOSTILE_STRUCT && (strcmp(p->type, "ur_exp_external_mem_desc_t") == 0 ||
+                                         strcmp(p->type, "ur_exp_external_semaphore_desc_t") == 0);
+}
+
+// Parameters that measure or place something inside the exported memory: past its end is an
+// error.
+static bool is_external_extent(const hostile_fn_t *fn, const hostile_param_t *p) {
+    if (strcmp(fn->name, "urBindlessImagesImportExternalMemoryExp") == 0)
+        return strcmp(p->name, "size") == 0;
+    if (strcmp(fn->name, "urBindlessImagesMapExternalLinearMemoryExp") == 0)
+        return strcmp(p->name, "size") == 0 || strcmp(p->name, "offset") == 0;
+    if (strcmp(fn->name, "urBindlessImagesMapExternalArrayExp") == 0)
+        return strcmp(p->name, "pImageDesc") == 0;
+    return false;
+}
+
+// urBindlessImagesWaitExternalSemaphoreExp and urBindlessImagesSignalExternalSemaphoreExp.
+static bool is_semaphore_op(const hostile_fn_t *fn) {
+    return strcmp(fn->name, "urBindlessImagesWaitExternalSemaphoreExp") == 0 ||
+           strcmp(fn->name, "urBindlessImagesSignalExternalSemaphoreExp") == 0;
+}
+
+// A handle type or a value the import or semaphore is not: a Win32 handle type, a timeline
+// value to wait for or signal on a binary semaphore.
+static bool is_external_type(const hostile_fn_t *fn, const hostile_param_t *p) {
+    if (p->kind == HOSTILE_ENUM)
+        return is_named(fn, "urBindlessImagesImportExternal") &&
+               strncmp(p->type, "ur_exp_external_", strlen("ur_exp_external_")) == 0;
+    return p->kind == HOSTILE_BOOL && is_semaphore_op(fn);
+}
+
+// A handle of a kind close to `k` that the fixture made (the first of a short list), or
+// HOSTILE_HK_NONE: what a caller holding several handles might pass by mistake, and what an
+// adapter checking only a part of the kind tag would take.
+static hostile_handle_kind_t near_kind(const hostile_fixture_t *f, hostile_handle_kind_t k) {
+    hostile_handle_kind_t c[2] = {HOSTILE_HK_NONE, HOSTILE_HK_NONE};
+    switch (k) {
+    case HOSTILE_HK_LOADER_CONFIG:
+        c[0] = HOSTILE_HK_ADAPTER;
+        break;
+    case HOSTILE_HK_PLATFORM:
+        c[0] = HOSTILE_HK_DEVICE;
+        break;
+    case HOSTILE_HK_ADAPTER:
+    case HOSTILE_HK_DEVICE:
+        c[0] = HOSTILE_HK_PLATFORM;
+        break;
+    case HOSTILE_HK_CONTEXT:
+        c[0] = HOSTILE_HK_DEVICE;
+        break;
+    case HOSTILE_HK_EVENT:
+        c[0] = HOSTILE_HK_EXP_COMMAND_BUFFER, c[1] = HOSTILE_HK_KERNEL;
+        break;
+    case HOSTILE_HK_PROGRAM:
+        c[0] = HOSTILE_HK_KERNEL, c[1] = HOSTILE_HK_MEM;
+        break;
+    case HOSTILE_HK_KERNEL:
+        c[0] = HOSTILE_HK_PROGRAM, c[1] = HOSTILE_HK_MEM;
+        break;
+    case HOSTILE_HK_QUEUE:
+        c[0] = HOSTILE_HK_EVENT;
+        break;
+    case HOSTILE_HK_SAMPLER:
+        c[0] = HOSTILE_HK_MEM;
+        break;
+    case HOSTILE_HK_MEM:
+        c[0] = HOSTILE_HK_EXP_EXTERNAL_MEM, c[1] = HOSTILE_HK_SAMPLER;
+        break;
+    case HOSTILE_HK_PHYSICAL_MEM:
+        c[0] = HOSTILE_HK_USM_POOL, c[1] = HOSTILE_HK_MEM;
+        break;
+    case HOSTILE_HK_USM_POOL:
+        c[0] = HOSTILE_HK_PHYSICAL_MEM, c[1] = HOSTILE_HK_MEM;
+        break;
+    case HOSTILE_HK_EXP_EXTERNAL_MEM:
+        c[0] = HOSTILE_HK_EXP_EXTERNAL_SEMAPHORE, c[1] = HOSTILE_HK_MEM;
+        break;
+    case HOSTILE_HK_EXP_EXTERNAL_SEMAPHORE:
+        c[0] = HOSTILE_HK_EXP_EXTERNAL_MEM, c[1] = HOSTILE_HK_EVENT;
+        break;
+    case HOSTILE_HK_EXP_COMMAND_BUFFER:
+        c[0] = HOSTILE_HK_EVENT;
+        break;
+    case HOSTILE_HK_EXP_COMMAND_BUFFER_COMMAND:
+        c[0] = HOSTILE_HK_EXP_COMMAND_BUFFER, c[1] = HOSTILE_HK_KERNEL;
+        break;
+    case HOSTILE_HK_EXP_GRAPH:
+        c[0] = HOSTILE_HK_EXP_EXECUTABLE_GRAPH, c[1] = HOSTILE_HK_EXP_COMMAND_BUFFER;
+        break;
+    case HOSTILE_HK_EXP_EXECUTABLE_GRAPH:
+        c[0] = HOSTILE_HK_EXP_GRAPH, c[1] = HOSTILE_HK_EXP_COMMAND_BUFFER;
+        break;
+    default:
+        break;
+    }
+    for (int i = 0; i < 2; ++i)
+        if (c[i] != HOSTILE_HK_NONE && f->handles[c[i]] != NULL)
+            return c[i];
+    return HOSTILE_HK_NONE;
+}
+
 // What a parameter of the newer features starts from, beyond the generic baseline: the
 // fixture's memory of the kind it names, sizes that fit it, IPC handle data, bindless image
 // handles and descriptors that describe the fixture's image.
@@ -169,6 +275,29 @@ static void baseline_features(const hostile_fixture_t *f, const hostile_fn_t *fn
             r->copyExtent =
                 (ur_rect_region_t){hostile_image_desc.width, hostile_image_desc.height, 1};
         }
+    }
+    if (is_import_desc(p)) {
+        // A copy of the fixture's descriptor: CUDA takes (and closes) what it imports.
+        bool sem = strstr(p->type, "semaphore") != NULL;
+        int src = sem ? f->sem_fd : f->ext_fd;
+        import_file = (ur_exp_file_descriptor_t){UR_STRUCTURE_TYPE_EXP_FILE_DESCRIPTOR, NULL,
+                                                 src >= 0 ? dup(src) : -1};
+        ((ur_base_desc_t *)(void *)structs[i])->pNext = &import_file;
+        return;
+    }
+    if (strcmp(fn->name, "urBindlessImagesImportExternalMemoryExp") == 0 &&
+        strcmp(p->name, "size") == 0) {
+        put_number(&a[i], p->size, f->ext_bytes);
+        return;
+    }
+    if (is_semaphore_op(fn)) {
+        // Waits and signals of the fixture's binary semaphore, on a queue of their own: a wait
+        // nothing signals blocks that queue and no other case's.
+        if (p->kind == HOSTILE_BOOL)
+            a[i].bytes[0] = 0;
+        else if (p->kind == HOSTILE_HANDLE && p->handle == HOSTILE_HK_QUEUE &&
+                 f->semaphore_queue != NULL)
+            put_ptr(&a[i], f->semaphore_queue);
     }
     // A copy from host memory into the fixture's image.
     if (strcmp(fn->name, "urBindlessImagesImageCopyExp") == 0) {
@@ -350,9 +479,27 @@ static bool applies(const hostile_fn_t *fn, const hostile_param_t *p, hostile_mu
     }
     case HM_DATA_FORGED:
         return is_named(fn, "urIPCOpen") && strstr(p->name, "HandleData") != NULL;
+    case HM_FD_NEGATIVE:
+    case HM_FD_CLOSED:
+    case HM_FD_DEVNULL:
+    case HM_FD_STYPE:
+    case HM_FD_LOOP:
+        return is_import_desc(p);
+    case HM_PAST_END:
+        return is_external_extent(fn, p);
+    case HM_TYPE_OTHER:
+        return is_external_type(fn, p);
+    case HM_WRONG_NEAR:
+        return p->kind == HOSTILE_HANDLE;
+    case HM_WRONG_ELEMENT:
+        return p->kind == HOSTILE_HANDLE_ARRAY && !(opt && is_destroying(fn));
     default:
         return false;
     }
+}
+
+bool hostile_is_kind_mutation(hostile_mutation_t m) {
+    return m == HM_WRONG_KIND || m == HM_WRONG_NEAR || m == HM_WRONG_ELEMENT;
 }
 
 size_t hostile_cases(hostile_case_t *out, size_t max) {
@@ -362,7 +509,8 @@ size_t hostile_cases(hostile_case_t *out, size_t max) {
             const hostile_fn_t *fn = &hostile_fns[f];
             for (unsigned i = 0; i < fn->nparams && i < MAX_PARAMS; ++i)
                 for (int m = 0; m < HM_COUNT_; ++m) {
-                    if ((m == HM_WRONG_KIND) != (phase == 1) || !applies(fn, &fn->params[i], m))
+                    if (hostile_is_kind_mutation(m) != (phase == 1) ||
+                        !applies(fn, &fn->params[i], m))
                         continue;
                     if (n < max)
                         out[n] = (hostile_case_t){(uint16_t)f, (uint8_t)i, (uint8_t)m};
@@ -378,7 +526,17 @@ const char *hostile_mutation_class(hostile_mutation_t m) {
     case HM_NULL_ELEMENT:
         return "null";
     case HM_WRONG_KIND:
+    case HM_WRONG_NEAR:
+    case HM_WRONG_ELEMENT:
         return "kind";
+    case HM_FD_NEGATIVE:
+    case HM_FD_CLOSED:
+    case HM_FD_DEVNULL:
+    case HM_FD_STYPE:
+    case HM_FD_LOOP:
+        return "fd";
+    case HM_TYPE_OTHER:
+        return "type";
     case HM_BAD_ENUM:
         return "enum";
     case HM_BAD_FLAGS:
@@ -450,7 +608,16 @@ const char *hostile_mutation_name(hostile_mutation_t m) {
                                                  "mapped reservation",
                                                  "unmapped reservation",
                                                  "exportable memory",
-                                                 "forged handle data"};
+                                                 "forged handle data",
+                                                 "fd -1",
+                                                 "a closed fd",
+                                                 "/dev/null's fd",
+                                                 "fd struct of a Win32 handle's stype",
+                                                 "fd struct naming itself",
+                                                 "past the exported memory",
+                                                 "a type it is not",
+                                                 "a handle of a near kind",
+                                                 "an element of a near kind"};
     return m < HM_COUNT_ ? names[m] : "?";
 }
 
@@ -483,13 +650,27 @@ static int32_t mutate(const hostile_fixture_t *f, const hostile_fn_t *fn, unsign
     case HM_NULL_ELEMENT:
         handle_arrays[i][0] = NULL;
         return HOSTILE_EXPECT_ANY;
-    case HM_WRONG_KIND: {
-        hostile_handle_kind_t other =
-            p->handle == HOSTILE_HK_CONTEXT ? HOSTILE_HK_QUEUE : HOSTILE_HK_CONTEXT;
-        put_ptr(&a[i], f->handles[other]);
+    case HM_WRONG_KIND:
+    case HM_WRONG_NEAR: {
+        hostile_handle_kind_t other = m == HM_WRONG_NEAR                ? near_kind(f, p->handle)
+                                      : p->handle == HOSTILE_HK_CONTEXT ? HOSTILE_HK_QUEUE
+                                                                        : HOSTILE_HK_CONTEXT;
+        put_ptr(&a[i], other != HOSTILE_HK_NONE ? f->handles[other] : NULL);
         if (get_ptr(&a[i]) == NULL || p->handle < 0)
             return HOSTILE_EXPECT_ANY;
         return (int32_t)hostile_kind_results[p->handle];
+    }
+    case HM_WRONG_ELEMENT: {
+        // An array of one element whose handle is of another kind: any error will do (a wait
+        // list answers INVALID_EVENT_WAIT_LIST or INVALID_EVENT).
+        hostile_handle_kind_t other = near_kind(f, p->handle);
+        if (other == HOSTILE_HK_NONE)
+            other = p->handle == HOSTILE_HK_CONTEXT ? HOSTILE_HK_QUEUE : HOSTILE_HK_CONTEXT;
+        handle_arrays[i][0] = f->handles[other];
+        put_ptr(&a[i], handle_arrays[i]);
+        set_count(fn, p, a, 1);
+        return handle_arrays[i][0] != NULL && p->handle >= 0 ? HOSTILE_EXPECT_FAILURE
+                                                             : HOSTILE_EXPECT_ANY;
     }
     case HM_BAD_ENUM:
         put_number(&a[i], p->size, p->bad);
@@ -591,7 +772,8 @@ static int32_t mutate(const hostile_fixture_t *f, const hostile_fn_t *fn, unsign
         memcpy(d + p->desc.size_off, &huge, sizeof huge);
         // Only what makes something from the descriptor must refuse an extent of SIZE_MAX.
         return strstr(fn->name, "Create") != NULL || strstr(fn->name, "Alloc") != NULL ||
-                       strstr(fn->name, "Partition") != NULL
+                       strstr(fn->name, "Partition") != NULL ||
+                       strstr(fn->name, "MapExternal") != NULL
                    ? HOSTILE_EXPECT_FAILURE
                    : HOSTILE_EXPECT_ANY;
     }
@@ -613,6 +795,49 @@ static int32_t mutate(const hostile_fixture_t *f, const hostile_fn_t *fn, unsign
     case HM_DATA_FORGED:
         memset(scratch[i], 0xa5, SCRATCH_BYTES);
         put_ptr(&a[i], scratch[i]);
+        return HOSTILE_EXPECT_FAILURE;
+    case HM_FD_NEGATIVE:
+    case HM_FD_CLOSED:
+    case HM_FD_DEVNULL:
+    case HM_FD_STYPE:
+    case HM_FD_LOOP: {
+        // The baseline's copy of the fixture's descriptor is given up here, except where the
+        // struct itself is what is spoiled; a closed one keeps its number.
+        bool keep = m == HM_FD_STYPE || m == HM_FD_LOOP;
+        if (!keep && import_file.fd >= 0)
+            close(import_file.fd);
+        if (m == HM_FD_NEGATIVE)
+            import_file.fd = -1;
+        else if (m == HM_FD_DEVNULL)
+            import_file.fd = f->devnull_fd >= 0 ? dup(f->devnull_fd) : -1;
+        else if (m == HM_FD_STYPE)
+            import_file.stype = UR_STRUCTURE_TYPE_EXP_WIN32_HANDLE;
+        else if (m == HM_FD_LOOP)
+            import_file.pNext = &import_file;
+        ((ur_base_desc_t *)(uintptr_t)get_ptr(&a[i]))->pNext = &import_file;
+        return m == HM_FD_LOOP ? UR_RESULT_ERROR_INVALID_VALUE : HOSTILE_EXPECT_FAILURE;
+    }
+    case HM_PAST_END: {
+        size_t end = f->ext_bytes;
+        if (p->kind == HOSTILE_STRUCT) {
+            // A taller image than the memory holds.
+            ur_image_desc_t *d = (void *)structs[i];
+            d->height = end / (16 * 4) + 4096;
+        } else if (strcmp(p->name, "offset") == 0) {
+            put_number(&a[i], p->size, end - 1); // the baseline's 64 bytes from here run past
+        } else if (strcmp(fn->name, "urBindlessImagesMapExternalLinearMemoryExp") == 0) {
+            put_number(&a[i], p->size, end); // from the baseline's offset of 64
+        } else {
+            put_number(&a[i], p->size, end + 1);
+            return f->ext_size_known ? HOSTILE_EXPECT_FAILURE : HOSTILE_EXPECT_ANY;
+        }
+        return HOSTILE_EXPECT_FAILURE;
+    }
+    case HM_TYPE_OTHER:
+        if (p->kind == HOSTILE_BOOL)
+            a[i].bytes[0] = 1; // a value, for the fixture's binary semaphore
+        else
+            put_number(&a[i], p->size, 1); // WIN32_NT, of memory or of a semaphore
         return HOSTILE_EXPECT_FAILURE;
     default:
         return HOSTILE_EXPECT_ANY;

@@ -42,6 +42,17 @@ typedef enum hostile_mutation_t {
     HM_MEM_VA_FREE,   // an unmapped one,
     HM_MEM_EXPORT,    // exportable memory
     HM_DATA_FORGED,   // IPC handle data of bytes no export wrote
+    HM_FD_NEGATIVE,   // an import descriptor's file descriptor -1,
+    HM_FD_CLOSED,     // one no longer open,
+    HM_FD_DEVNULL,    // /dev/null's,
+    HM_FD_STYPE,      // the file descriptor struct's stype another (a Win32 handle's),
+    HM_FD_LOOP,       // the file descriptor struct's pNext naming itself
+    HM_PAST_END,      // an import or mapping one byte past the exported memory
+    HM_TYPE_OTHER,    // a declared handle type the import is not (a Win32 one), a timeline
+                      // value for a binary semaphore
+    HM_WRONG_NEAR,    // a live handle of a kind close to the expected one (a kernel for a
+                      // program, an event for a command buffer, ...)
+    HM_WRONG_ELEMENT, // the first handle of an input array (one made of one) of a near kind
     HM_COUNT_
 } hostile_mutation_t;
 
@@ -62,9 +73,12 @@ enum {
 /// Returns how many were written into `out` (at most `max`).
 size_t hostile_cases(hostile_case_t *out, size_t max);
 
+/// Whether a mutation puts a handle of the wrong kind in (those run in children of their own).
+bool hostile_is_kind_mutation(hostile_mutation_t m);
+
 /// The short name of a mutation's class, as the known-failures list names it: "null",
 /// "kind", "enum", "flags", "pnext", "size", "count", "rect", "work", "argindex", "desc",
-/// "value", "memory", "data".
+/// "value", "memory", "data", "fd", "type".
 const char *hostile_mutation_class(hostile_mutation_t m);
 const char *hostile_mutation_name(hostile_mutation_t m);
 

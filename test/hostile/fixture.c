@@ -3,10 +3,12 @@
 // child that runs the cases (a runtime is never started in the parent, which only forks).
 #include "fixture.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define USM_BYTES (64u * 1024u)
@@ -157,6 +159,14 @@ static void make_other_handles(hostile_fixture_t *f) {
     if (f->usm_device != NULL && urIPCGetMemHandleExp(ctx, f->usm_device, &f->ipc_mem,
                                                       &f->ipc_mem_bytes) != UR_RESULT_SUCCESS)
         f->ipc_mem = NULL;
+    // A graph and its executable form, where queues capture into graphs.
+    ur_exp_graph_handle_t graph = NULL;
+    ur_exp_executable_graph_handle_t exec = NULL;
+    if (urGraphCreateExp(ctx, &graph) == UR_RESULT_SUCCESS) {
+        f->handles[HOSTILE_HK_EXP_GRAPH] = graph;
+        if (urGraphInstantiateGraphExp(graph, &exec) == UR_RESULT_SUCCESS)
+            f->handles[HOSTILE_HK_EXP_EXECUTABLE_GRAPH] = exec;
+    }
     if (f->handles[HOSTILE_HK_EVENT] != NULL &&
         urIPCGetEventHandleExp(f->handles[HOSTILE_HK_EVENT], &f->ipc_event, &f->ipc_event_bytes) !=
             UR_RESULT_SUCCESS)
@@ -192,35 +202,60 @@ static void make_virtual_memory(hostile_fixture_t *f) {
         f->va_free = va;
 }
 
-// External memory and a semaphore imported from memfds (what the simulated drivers take for
-// another API's export; a real driver refuses them and the cases start from NULL handles).
+// The file descriptor of the exportable memory's export, where the device exports one; else a
+// memfd of the same size (what the simulated drivers also take for another API's export).
+static int export_fd(hostile_fixture_t *f) {
+    int fd = -1;
+    if (f->exportable != NULL &&
+        urMemoryExportExportMemoryHandleExp(
+            f->handles[HOSTILE_HK_CONTEXT], f->handles[HOSTILE_HK_DEVICE],
+            UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, f->exportable, &fd) == UR_RESULT_SUCCESS &&
+        fd >= 0) {
+        f->ext_exported = true;
+        return fd;
+    }
+    fd = memfd_create("urc-hostile-external", MFD_CLOEXEC);
+    if (fd >= 0 && ftruncate(fd, USM_BYTES) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+// External memory imported from that descriptor and a semaphore imported from a memfd (a real
+// driver refuses the memfd: there the semaphore cases start from a NULL handle). Imports take
+// copies: CUDA owns a descriptor it imported, so the fixture's own stay open for the cases.
 static void make_external(hostile_fixture_t *f) {
     ur_context_handle_t ctx = f->handles[HOSTILE_HK_CONTEXT];
     ur_device_handle_t dev = f->handles[HOSTILE_HK_DEVICE];
-    int fd = memfd_create("urc-hostile-external", MFD_CLOEXEC);
-    if (fd < 0)
-        return;
-    ur_exp_file_descriptor_t file = {UR_STRUCTURE_TYPE_EXP_FILE_DESCRIPTOR, NULL, fd};
+    f->devnull_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+    f->ext_fd = export_fd(f);
+    // What the descriptor holds, where it tells (a memfd: the simulated drivers' exports); a
+    // driver may round an exportable allocation up to its granularity, and an import of up to
+    // that much is valid. A real driver's descriptor tells no size: there the driver alone
+    // knows whether an import is too large.
+    struct stat st;
+    f->ext_size_known = f->ext_fd >= 0 && fstat(f->ext_fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                        st.st_size >= (off_t)USM_BYTES;
+    f->ext_bytes = f->ext_size_known ? (size_t)st.st_size : USM_BYTES;
+    f->sem_fd = memfd_create("urc-hostile-semaphore", MFD_CLOEXEC);
+    ur_exp_file_descriptor_t file = {UR_STRUCTURE_TYPE_EXP_FILE_DESCRIPTOR, NULL, -1};
     ur_exp_external_mem_desc_t md = {UR_STRUCTURE_TYPE_EXP_EXTERNAL_MEM_DESC, &file};
     ur_exp_external_mem_handle_t ext = NULL;
-    if (ftruncate(fd, USM_BYTES) == 0 &&
-        urBindlessImagesImportExternalMemoryExp(ctx, dev, USM_BYTES,
+    if (f->ext_fd >= 0 && (file.fd = dup(f->ext_fd)) >= 0 &&
+        urBindlessImagesImportExternalMemoryExp(ctx, dev, f->ext_bytes,
                                                 UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &md,
                                                 &ext) == UR_RESULT_SUCCESS)
         f->handles[HOSTILE_HK_EXP_EXTERNAL_MEM] = ext;
-    else
-        close(fd);
-    fd = memfd_create("urc-hostile-semaphore", MFD_CLOEXEC);
-    if (fd < 0)
-        return;
-    file.fd = fd;
     ur_exp_external_semaphore_desc_t sd = {UR_STRUCTURE_TYPE_EXP_EXTERNAL_SEMAPHORE_DESC, &file};
     ur_exp_external_semaphore_handle_t sem = NULL;
-    if (urBindlessImagesImportExternalSemaphoreExp(
+    if (f->sem_fd >= 0 && (file.fd = dup(f->sem_fd)) >= 0 &&
+        urBindlessImagesImportExternalSemaphoreExp(
             ctx, dev, UR_EXP_EXTERNAL_SEMAPHORE_TYPE_OPAQUE_FD, &sd, &sem) == UR_RESULT_SUCCESS)
         f->handles[HOSTILE_HK_EXP_EXTERNAL_SEMAPHORE] = sem;
-    else
-        close(fd);
+    ur_queue_handle_t q = NULL;
+    if (sem != NULL && urQueueCreate(ctx, dev, NULL, &q) == UR_RESULT_SUCCESS)
+        f->semaphore_queue = q;
 }
 
 static void make_bindless_images(hostile_fixture_t *f) {
@@ -243,6 +278,7 @@ static void make_bindless_images(hostile_fixture_t *f) {
 
 int hostile_fixture_open(hostile_fixture_t *f) {
     memset(f, 0, sizeof *f);
+    f->ext_fd = f->sem_fd = f->devnull_fd = -1;
     if (urLoaderInit(0, NULL) != UR_RESULT_SUCCESS)
         return -1;
     ur_adapter_handle_t adapter = NULL;

@@ -27,6 +27,14 @@ typedef struct hostile_fixture_t {
     size_t ipc_mem_bytes, ipc_phys_bytes, ipc_event_bytes;
     // Bindless images: a 2D image's memory, an unsampled and a sampled handle of it (0: none).
     uintptr_t image_mem, image, sampled_image;
+    // File descriptors the external-memory and semaphore imports start from (-1: none): the
+    // export of the exportable memory (a memfd where the device exports none), of ext_bytes;
+    // a semaphore's; and /dev/null, which names nothing a driver exports.
+    int ext_fd, sem_fd, devnull_fd;
+    size_t ext_bytes;
+    bool ext_exported;     // ext_fd came from urMemoryExportExportMemoryHandleExp
+    bool ext_size_known;   // ext_fd tells its size (ext_bytes): a larger import is refused
+    void *semaphore_queue; // a queue of its own for the semaphore waits and signals
     char platform_name[256];
 } hostile_fixture_t;
 

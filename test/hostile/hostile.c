@@ -79,7 +79,7 @@ static void child_run(size_t begin, size_t end, int log_fd) {
     if (ok < 0)
         _exit(78);
     memcpy(shm->platform, f.platform_name, sizeof shm->platform);
-    snprintf(shm->fixture, sizeof shm->fixture, "%s%s%s%s%s%s%s%s%s%s%s",
+    snprintf(shm->fixture, sizeof shm->fixture, "%s%s%s%s%s%s%s%s%s%s%s%s%s",
              f.handles[HOSTILE_HK_KERNEL] != NULL ? "kernel" : "no kernel",
              f.usm != NULL ? ", USM" : ", no USM",
              f.handles[HOSTILE_HK_MEM] != NULL ? ", buffer" : ", no buffer",
@@ -88,7 +88,11 @@ static void child_run(size_t begin, size_t end, int log_fd) {
              f.handles[HOSTILE_HK_USM_POOL] != NULL ? ", pool" : "",
              f.va != NULL ? ", virtual memory" : "", f.image_mem != 0 ? ", bindless images" : "",
              f.exportable != NULL ? ", exportable memory" : "", f.ipc_mem != NULL ? ", IPC" : "",
-             f.handles[HOSTILE_HK_EXP_EXTERNAL_MEM] != NULL ? ", external memory" : "");
+             f.handles[HOSTILE_HK_EXP_EXTERNAL_MEM] == NULL ? ""
+             : f.ext_exported                               ? ", external memory (exported)"
+                                                            : ", external memory (memfd)",
+             f.handles[HOSTILE_HK_EXP_EXTERNAL_SEMAPHORE] != NULL ? ", external semaphore" : "",
+             f.handles[HOSTILE_HK_EXP_GRAPH] != NULL ? ", graph" : "");
     for (size_t i = begin; i < end; ++i) {
         shm->current = (int64_t)i;
         outcome_t *o = &outcomes[i];
@@ -249,6 +253,8 @@ static void describe(FILE *out, const char *what, size_t i) {
             fprintf(out, "any error");
         else
             fprintf(out, "%s", urc_result_name(o->expected));
+    } else if (o->state == ST_PASS) {
+        fprintf(out, ": %s", urc_result_name(o->result));
     }
     if (o->alone_passed)
         fprintf(out, " (passes alone: an earlier case in its child did the damage)");
@@ -299,10 +305,11 @@ int main(int argc, char **argv) {
     // does not check kinds, get a child per table.
     size_t begin = 0;
     while (begin < ncases) {
-        bool kind = cases[begin].mutation == HM_WRONG_KIND;
+        bool kind = hostile_is_kind_mutation((hostile_mutation_t)cases[begin].mutation);
         size_t batch = kind ? 1 : 500;
         size_t end = begin + 1;
-        while (end < ncases && (cases[end].mutation == HM_WRONG_KIND) == kind &&
+        while (end < ncases &&
+               hostile_is_kind_mutation((hostile_mutation_t)cases[end].mutation) == kind &&
                (end - begin < batch || strcmp(hostile_fns[cases[end].fn].table,
                                               hostile_fns[cases[end - 1].fn].table) == 0))
             ++end;

@@ -956,6 +956,64 @@ START_TEST(external_semaphores_order_queue_work) {
 }
 END_TEST
 
+// What the adapter can tell of an import before the driver sees it: a semaphore's descriptor
+// must be open and name no kernel memory device (/dev/null once imported as a semaphore on the
+// simulator), an image mapped from imported memory must fit in it (the simulator made a fresh
+// array of any size), and a wait or signal's wait list must agree with its count (a NULL list
+// of one event was read).
+START_TEST(external_imports_are_checked_before_the_driver) {
+    int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+    ck_assert_int_ge(null_fd, 0);
+    int closed = dup(null_fd);
+    ck_assert_int_ge(closed, 0);
+    close(closed);
+    ur_exp_file_descriptor_t file = {UR_STRUCTURE_TYPE_EXP_FILE_DESCRIPTOR, NULL, null_fd};
+    ur_exp_external_semaphore_desc_t sd = {UR_STRUCTURE_TYPE_EXP_EXTERNAL_SEMAPHORE_DESC, &file};
+    ur_exp_external_semaphore_handle_t sem = NULL;
+    ck_assert_ur(urBindlessImagesImportExternalSemaphoreExp(
+                     T.context, T.device, UR_EXP_EXTERNAL_SEMAPHORE_TYPE_OPAQUE_FD, &sd, &sem),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    file.fd = closed;
+    ck_assert_ur(urBindlessImagesImportExternalSemaphoreExp(
+                     T.context, T.device, UR_EXP_EXTERNAL_SEMAPHORE_TYPE_OPAQUE_FD, &sd, &sem),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    close(null_fd);
+    if (!on_simulator())
+        return; // a real driver imports only what another API exported
+    file.fd = memfd_create("urc_bindless_semaphore", MFD_CLOEXEC);
+    ck_assert_ur_ok(urBindlessImagesImportExternalSemaphoreExp(
+        T.context, T.device, UR_EXP_EXTERNAL_SEMAPHORE_TYPE_OPAQUE_FD, &sd, &sem));
+    ck_assert_ur(urBindlessImagesSignalExternalSemaphoreExp(T.queue, sem, false, 0, 1, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    ck_assert_ur(urBindlessImagesWaitExternalSemaphoreExp(T.queue, sem, false, 0, 1, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+    // Imported memory is refused where a semaphore is expected, and the other way round.
+    ur_exp_external_mem_handle_t ext = NULL;
+    int fd = exported_memory();
+    file.fd = fd;
+    ur_exp_external_mem_desc_t ed = {UR_STRUCTURE_TYPE_EXP_EXTERNAL_MEM_DESC, &file};
+    ck_assert_ur_ok(urBindlessImagesImportExternalMemoryExp(
+        T.context, T.device, EXT_SIZE, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &ed, &ext));
+    ck_assert_ur(urBindlessImagesWaitExternalSemaphoreExp(
+                     T.queue, (ur_exp_external_semaphore_handle_t)ext, false, 0, 0, NULL, NULL),
+                 UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    ck_assert_ur(urBindlessImagesReleaseExternalMemoryExp(T.context, T.device,
+                                                          (ur_exp_external_mem_handle_t)sem),
+                 UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+    ck_assert_ur(urMemRetain((ur_mem_handle_t)ext), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    // 2048 x 2048 bytes do not fit the 2 MiB imported; a mapping of no bytes is refused.
+    ur_image_desc_t d = desc(UR_MEM_TYPE_IMAGE2D, 2048, 2048, 0, 0, 1);
+    ur_exp_image_mem_native_handle_t img = 0;
+    ck_assert_ur(urBindlessImagesMapExternalArrayExp(T.context, T.device, &r8, &d, ext, &img),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    void *p = NULL;
+    ck_assert_ur(urBindlessImagesMapExternalLinearMemoryExp(T.context, T.device, 0, 0, ext, &p),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur_ok(urBindlessImagesReleaseExternalMemoryExp(T.context, T.device, ext));
+    ck_assert_ur_ok(urBindlessImagesReleaseExternalSemaphoreExp(T.context, T.device, sem));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("cuda bindless images");
     TCase *tc = cudat_tcase("urBindlessImagesImageAllocateExp");
@@ -978,6 +1036,7 @@ int main(void) {
     tc = cudat_tcase("urBindlessImagesImportExternalMemoryExp");
     tcase_add_test(tc, external_memory_maps_as_linear_memory_and_images);
     tcase_add_test(tc, external_semaphores_order_queue_work);
+    tcase_add_test(tc, external_imports_are_checked_before_the_driver);
     suite_add_tcase(s, tc);
     return cudat_main(s, true);
 }

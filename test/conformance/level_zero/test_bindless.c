@@ -463,6 +463,31 @@ START_TEST(external_memory_maps_as_linear_memory_and_images) {
 }
 END_TEST
 
+// Imported memory is a handle like any other: the loader routes a call by its first word, so
+// given where another kind is expected it is refused as that kind, not read as a dispatch table
+// (it once began with its context's address); released, it is still answered. A linear mapping
+// of no bytes is refused, as on CUDA.
+START_TEST(external_memory_is_a_handle_of_its_own_kind) {
+    int mfd = memfd_create("l0t_external_kind", MFD_CLOEXEC);
+    ck_assert_int_ge(mfd, 0);
+    ck_assert_int_eq(ftruncate(mfd, 4096), 0);
+    ur_exp_file_descriptor_t fd = {UR_STRUCTURE_TYPE_EXP_FILE_DESCRIPTOR, NULL, mfd};
+    ur_exp_external_mem_desc_t md = {UR_STRUCTURE_TYPE_EXP_EXTERNAL_MEM_DESC, &fd};
+    ur_exp_external_mem_handle_t ext = NULL;
+    ck_assert_ur_ok(urBindlessImagesImportExternalMemoryExp(
+        T.context, T.device, 4096, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, &md, &ext));
+    ck_assert_ur(urMemRetain((ur_mem_handle_t)ext), UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    ck_assert_ur(urContextRetain((ur_context_handle_t)ext), UR_RESULT_ERROR_INVALID_CONTEXT);
+    ck_assert_ur(urQueueFinish((ur_queue_handle_t)ext), UR_RESULT_ERROR_INVALID_QUEUE);
+    void *lin = NULL;
+    ck_assert_ur(urBindlessImagesMapExternalLinearMemoryExp(T.context, T.device, 0, 0, ext, &lin),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur_ok(urBindlessImagesReleaseExternalMemoryExp(T.context, T.device, ext));
+    ck_assert_int_ne(urMemRetain((ur_mem_handle_t)ext), UR_RESULT_SUCCESS);
+    close(mfd);
+}
+END_TEST
+
 START_TEST(support_queries_follow_level_zero) {
     struct {
         ur_image_desc_t d;
@@ -557,6 +582,7 @@ int main(void) {
     tcase_add_test(tc, refusals_get_clear_results);
     tcase_add_test(tc, what_level_zero_lacks_is_unsupported);
     tcase_add_test(tc, external_memory_maps_as_linear_memory_and_images);
+    tcase_add_test(tc, external_memory_is_a_handle_of_its_own_kind);
     tcase_add_test(tc, support_queries_follow_level_zero);
     tcase_add_test(tc, threads_make_copy_and_free_at_once);
     suite_add_tcase(s, tc);

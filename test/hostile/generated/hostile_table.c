@@ -53,8 +53,8 @@ const ur_result_t hostile_kind_results[HOSTILE_HK_COUNT] = {
     UR_RESULT_ERROR_INVALID_NULL_HANDLE,
     UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_EXP,
     UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP,
-    UR_RESULT_ERROR_INVALID_NULL_HANDLE,
-    UR_RESULT_ERROR_INVALID_NULL_HANDLE,
+    UR_RESULT_ERROR_INVALID_GRAPH,
+    UR_RESULT_ERROR_INVALID_GRAPH,
 };
 
 static const hostile_param_t params_loader_config_create[] = {
@@ -5802,7 +5802,7 @@ static ur_result_t check_bindless_images_mipmap_free_exp(const hostile_slot_t *a
 static const hostile_param_t params_bindless_images_import_external_memory_exp[] = {
     {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
     {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
-    {"size", "size_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "size_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(size_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
     {"memHandleType", "ur_exp_external_mem_type_t", HOSTILE_ENUM, 0, HOSTILE_HK_NONE, sizeof(ur_exp_external_mem_type_t), -1, false, UR_EXP_EXTERNAL_MEM_TYPE_OPAQUE_FD, 0x5, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
     {"pExternalMemDesc", "ur_exp_external_mem_desc_t", HOSTILE_STRUCT, 0, HOSTILE_HK_NONE, sizeof(ur_exp_external_mem_desc_t), UR_STRUCTURE_TYPE_EXP_EXTERNAL_MEM_DESC, true, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
     {"phExternalMem", "ur_exp_external_mem_handle_t", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(ur_exp_external_mem_handle_t *), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
@@ -5884,8 +5884,8 @@ static ur_result_t check_bindless_images_map_external_array_exp(const hostile_sl
 static const hostile_param_t params_bindless_images_map_external_linear_memory_exp[] = {
     {"hContext", "ur_context_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_CONTEXT, sizeof(ur_context_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
     {"hDevice", "ur_device_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_DEVICE, sizeof(ur_device_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
-    {"offset", "uint64_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint64_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
-    {"size", "uint64_t", HOSTILE_NUMBER, 0, HOSTILE_HK_NONE, sizeof(uint64_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"offset", "uint64_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(uint64_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
+    {"size", "uint64_t", HOSTILE_NUMBER, HOSTILE_BOUNDS_SIZE, HOSTILE_HK_NONE, sizeof(uint64_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
     {"hExternalMem", "ur_exp_external_mem_handle_t", HOSTILE_HANDLE, 0, HOSTILE_HK_EXP_EXTERNAL_MEM, sizeof(ur_exp_external_mem_handle_t), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
     {"ppRetMem", "void *", HOSTILE_PTR, HOSTILE_OUT, HOSTILE_HK_NONE, sizeof(void **), -1, false, 0, 0, 0, -1, 0, {0, 0, 0, SIZE_MAX}},
 };
