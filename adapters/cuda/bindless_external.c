@@ -135,7 +135,8 @@ ur_result_t cuda_bindless_images_import_external_memory_exp(
     if (size == 0)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0, "external import: size 0");
     if ((r = chained_fd(pExternalMemDesc->pNext, &d.handle.fd)) != UR_RESULT_SUCCESS ||
-        (r = urc_bindless_check_external_fd(d.handle.fd, size)) != UR_RESULT_SUCCESS)
+        (r = urc_bindless_check_external_fd(d.handle.fd, size, dev->total_mem)) !=
+            UR_RESULT_SUCCESS)
         return r;
     d.size = size;
     cuda_external_mem_t *m = URC_NEW(cuda_external_mem_t);
@@ -322,7 +323,7 @@ ur_result_t cuda_bindless_images_import_external_semaphore_exp(
                              "external import: the descriptor's stype is not "
                              "EXP_EXTERNAL_SEMAPHORE_DESC");
     if ((r = chained_fd(pExternalSemaphoreDesc->pNext, &d.handle.fd)) != UR_RESULT_SUCCESS ||
-        (r = urc_bindless_check_external_fd(d.handle.fd, 0)) != UR_RESULT_SUCCESS)
+        (r = urc_bindless_check_external_fd(d.handle.fd, 0, 0)) != UR_RESULT_SUCCESS)
         return r;
     cuda_external_semaphore_t *s = URC_NEW(cuda_external_semaphore_t);
     if (s == NULL)

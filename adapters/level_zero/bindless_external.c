@@ -98,7 +98,7 @@ ur_result_t l0_bindless_images_import_external_memory_exp(
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
                              "external memory: no file descriptor in the chain, or a size of 0");
     // Level Zero maps the descriptor only at each use: what can be checked now is.
-    if ((r = urc_bindless_check_external_fd(fd->fd, size)) != UR_RESULT_SUCCESS)
+    if ((r = urc_bindless_check_external_fd(fd->fd, size, dev->global_mem)) != UR_RESULT_SUCCESS)
         return r;
     l0_ext_mem_t *e = URC_NEW(l0_ext_mem_t);
     if (e == NULL)

@@ -273,7 +273,7 @@ ur_result_t urc_bindless_info(const urc_info_t *out, ur_image_info_t prop,
     }
 }
 
-ur_result_t urc_bindless_check_external_fd(int fd, uint64_t size) {
+ur_result_t urc_bindless_check_external_fd(int fd, uint64_t size, uint64_t device_memory) {
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0)
         return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
@@ -285,6 +285,10 @@ ur_result_t urc_bindless_check_external_fd(int fd, uint64_t size) {
                              "external import: file descriptor %d names nothing exported", fd);
     if (size == 0)
         return UR_RESULT_SUCCESS; // a semaphore: nothing to measure
+    if (device_memory != 0 && size > device_memory)
+        return urc_error_set(UR_RESULT_ERROR_INVALID_VALUE, 0,
+                             "external memory: %llu bytes asked, more than the device's %llu",
+                             (unsigned long long)size, (unsigned long long)device_memory);
     uint64_t known = 0;
     if (kind == S_IFREG && st.st_size > 0) {
         known = (uint64_t)st.st_size;

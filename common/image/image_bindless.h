@@ -89,8 +89,10 @@ ur_result_t urc_bindless_info(const urc_info_t *out, ur_image_info_t prop, const
 /// 1), and for memory (`size` not 0) where its size can be known (a regular file such as a
 /// memfd, or what lseek to the end answers for a DMA buffer) `size` bytes must fit in it. A
 /// driver's own device file (NVIDIA's opaque descriptors) tells no size: there the driver
-/// decides. A semaphore's descriptor (`size` 0) has only the first checks.
-ur_result_t urc_bindless_check_external_fd(int fd, uint64_t size);
+/// decides, and urc refuses only a `size` past the importing device's `device_memory` (no
+/// allocation of a device is larger than the device; 0: not known). A semaphore's descriptor
+/// (`size` 0) has only the first checks.
+ur_result_t urc_bindless_check_external_fd(int fd, uint64_t size, uint64_t device_memory);
 
 /// urBindlessImagesMapExternalLinearMemoryExp: INVALID_VALUE unless `size` bytes from `offset`
 /// (at least one) lie inside the `imported` bytes.

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 // common/image/image_bindless: descriptors of image memory and of plain memory, mip levels, the
 // sides of a copy, copy boxes (x in bytes, layers in z), limits, info; and the cubemap filter mode
-// common/image/image's sampler reads for bindless textures.
+// common/image/image's sampler reads for bindless textures; the checks of external descriptors.
+#include <fcntl.h>
 #include <stdint.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "image/image_bindless.h"
 #include "urc_test.h"
@@ -220,6 +224,35 @@ START_TEST(sampler_reads_the_cubemap_filter_mode) {
 }
 END_TEST
 
+// A descriptor whose size can be read (a memfd) bounds the import; one that tells none (an
+// anonymous inode, like a driver's opaque descriptor) leaves only the device's memory as the
+// bound; closed descriptors and /dev/null are refused.
+START_TEST(external_descriptors_are_checked) {
+    const uint64_t device = 1ull << 30;
+    int mem = memfd_create("urc-external", MFD_CLOEXEC);
+    ck_assert_int_ge(mem, 0);
+    ck_assert_int_eq(ftruncate(mem, 8192), 0);
+    ck_assert_ur_ok(urc_bindless_check_external_fd(mem, 8192, device));
+    ck_assert_ur(urc_bindless_check_external_fd(mem, 8193, device), UR_RESULT_ERROR_INVALID_VALUE);
+    int opaque = eventfd(0, EFD_CLOEXEC);
+    ck_assert_int_ge(opaque, 0);
+    ck_assert_ur_ok(urc_bindless_check_external_fd(opaque, device, device));
+    ck_assert_ur(urc_bindless_check_external_fd(opaque, device + 1, device),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urc_bindless_check_external_fd(opaque, UINT64_MAX, device),
+                 UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur_ok(urc_bindless_check_external_fd(opaque, UINT64_MAX, 0)); // device unknown
+    ck_assert_ur_ok(urc_bindless_check_external_fd(opaque, 0, device));     // a semaphore
+    int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    ck_assert_ur(urc_bindless_check_external_fd(null, 4096, device), UR_RESULT_ERROR_INVALID_VALUE);
+    close(null);
+    close(opaque);
+    close(mem);
+    ck_assert_ur(urc_bindless_check_external_fd(mem, 4096, device), UR_RESULT_ERROR_INVALID_VALUE);
+    ck_assert_ur(urc_bindless_check_external_fd(-1, 0, device), UR_RESULT_ERROR_INVALID_VALUE);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("image_bindless");
     TCase *tc = tcase_create("urc_bindless_describe");
@@ -232,6 +265,9 @@ int main(void) {
     tc = tcase_create("urc_bindless_check_copy");
     tcase_add_test(tc, copy_sides_follow_direction_and_types);
     tcase_add_test(tc, copy_boxes_stay_inside_both_sides);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("urc_bindless_check_external_fd");
+    tcase_add_test(tc, external_descriptors_are_checked);
     suite_add_tcase(s, tc);
     tc = tcase_create("urc_sampler_describe");
     tcase_add_test(tc, sampler_reads_the_cubemap_filter_mode);
