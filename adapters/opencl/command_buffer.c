@@ -490,8 +490,7 @@ ur_result_t ocl_command_buffer_append_usm_fill_exp(
     if (a.e->svm_fill == NULL || a.e->svm_memcpy == NULL)
         return append_abort(&a, urc_error_set(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, 0,
                                               "clCommandSVMMemFillKHR is not available"));
-    if (patternSize <= 128 && (patternSize & (patternSize - 1)) == 0 &&
-        (uintptr_t)pMemory % patternSize == 0) {
+    if (ocl_usm_fill_takes(pMemory, patternSize)) {
         cl_int err = a.e->svm_fill(hCommandBuffer->cl, NULL, NULL, pMemory, pPattern, patternSize,
                                    size, a.num_sync, a.sync, &a.out, NULL);
         return append_end(&a, err, "clCommandSVMMemFillKHR", NULL, pSyncPoint);

@@ -204,29 +204,18 @@ ur_result_t ocl_enqueue_mem_buffer_copy_rect(ur_queue_handle_t hQueue, ur_mem_ha
                             UR_COMMAND_MEM_BUFFER_COPY_RECT, ev, phEvent);
 }
 
-static void CL_CALLBACK free_host_image(cl_event ev, cl_int status, void *data) {
+void CL_CALLBACK ocl_free_host_image(cl_event ev, cl_int status, void *data) {
     (void)ev;
     (void)status;
     free(data);
 }
 
-cl_int ocl_fill_buffer_cl(cl_command_queue q, cl_mem m, const void *pattern, size_t pattern_size,
-                          size_t offset, size_t size, cl_uint n, const cl_event *waits,
-                          cl_event *out) {
-    if (pattern_size <= 128)
-        return clEnqueueFillBuffer(q, m, pattern, pattern_size, offset, size, n, waits, out);
-    // OpenCL fills with patterns of up to 128 bytes; larger ones are written from a host
-    // image of the range, freed once the write completes.
-    uint8_t *image = urc_fill2d_image(pattern, pattern_size, size, 1);
-    if (image == NULL)
-        return CL_OUT_OF_HOST_MEMORY;
-    cl_event ev = NULL;
-    cl_int err = clEnqueueWriteBuffer(q, m, CL_FALSE, offset, size, image, n, waits, &ev);
+cl_int ocl_free_image_after(cl_int err, cl_event ev, void *image, cl_event *out) {
     if (err != CL_SUCCESS) {
         free(image);
         return err;
     }
-    if (clSetEventCallback(ev, CL_COMPLETE, free_host_image, image) != CL_SUCCESS) {
+    if (clSetEventCallback(ev, CL_COMPLETE, ocl_free_host_image, image) != CL_SUCCESS) {
         clWaitForEvents(1, &ev);
         free(image);
     }
@@ -235,6 +224,21 @@ cl_int ocl_fill_buffer_cl(cl_command_queue q, cl_mem m, const void *pattern, siz
     else
         clReleaseEvent(ev);
     return CL_SUCCESS;
+}
+
+cl_int ocl_fill_buffer_cl(cl_command_queue q, cl_mem m, const void *pattern, size_t pattern_size,
+                          size_t offset, size_t size, cl_uint n, const cl_event *waits,
+                          cl_event *out) {
+    if (pattern_size <= 128)
+        return clEnqueueFillBuffer(q, m, pattern, pattern_size, offset, size, n, waits, out);
+    // OpenCL fills with patterns of up to 128 bytes; larger ones are written from a host
+    // image of the range.
+    uint8_t *image = urc_fill2d_image(pattern, pattern_size, size, 1);
+    if (image == NULL)
+        return CL_OUT_OF_HOST_MEMORY;
+    cl_event ev = NULL;
+    cl_int err = clEnqueueWriteBuffer(q, m, CL_FALSE, offset, size, image, n, waits, &ev);
+    return ocl_free_image_after(err, ev, image, out);
 }
 
 ur_result_t ocl_enqueue_mem_buffer_fill(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,

@@ -4,6 +4,7 @@
 #define URC_OCL_INTERNAL_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "memory/buffer.h"
@@ -220,6 +221,21 @@ cl_int ocl_fill_buffer_cl(cl_command_queue q, cl_mem m, const void *pattern, siz
 cl_int ocl_usm_fill_cl(ur_context_handle_t ctx, cl_command_queue q, void *dst, const void *pattern,
                        size_t pattern_size, size_t size, cl_uint n, const cl_event *waits,
                        cl_event *out);
+
+/// Whether OpenCL's USM fills take `pattern_size` at `dst`: a power of two up to 128 bytes, the
+/// destination aligned to it.
+static inline bool ocl_usm_fill_takes(const void *dst, size_t pattern_size) {
+    return pattern_size <= 128 && (pattern_size & (pattern_size - 1)) == 0 &&
+           (uintptr_t)dst % pattern_size == 0;
+}
+
+/// An event callback that frees the host memory `data` (a host image a write was made from).
+void CL_CALLBACK ocl_free_host_image(cl_event ev, cl_int status, void *data);
+
+/// Ends a non-blocking write from the host `image` enqueued with result `err` and event `ev`:
+/// the image is freed when the write completes (or, where no callback can be set, after
+/// waiting for it; at once when the enqueue failed), and the event goes to `out` or is released.
+cl_int ocl_free_image_after(cl_int err, cl_event ev, void *image, cl_event *out);
 
 /// USM commands, eager or appended, on a device without cl_intel_unified_shared_memory are
 /// UNSUPPORTED_FEATURE (`what` names the entry point in the message).

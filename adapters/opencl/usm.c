@@ -460,40 +460,19 @@ static urc_rules_t queue_rules(ur_queue_handle_t q) {
     return r;
 }
 
-static void CL_CALLBACK free_host_copy(cl_event ev, cl_int status, void *data) {
-    (void)ev;
-    (void)status;
-    free(data);
-}
-
 cl_int ocl_usm_fill_cl(ur_context_handle_t ctx, cl_command_queue q, void *dst, const void *pattern,
                        size_t pattern_size, size_t size, cl_uint n, const cl_event *waits,
                        cl_event *out) {
     const ocl_ext_t *e = &ctx->platform->ext;
-    if (pattern_size <= 128 && (pattern_size & (pattern_size - 1)) == 0 &&
-        (uintptr_t)dst % pattern_size == 0)
+    if (ocl_usm_fill_takes(dst, pattern_size))
         return e->enqueue_mem_fill(q, dst, pattern, pattern_size, size, n, waits, out);
-    // A pattern clEnqueueMemFillINTEL cannot take (size not a power of two up to 128, or a
-    // misaligned destination): copy a host image of the filled range, freed when done.
+    // A pattern clEnqueueMemFillINTEL cannot take: copy a host image of the filled range.
     uint8_t *image = urc_fill2d_image(pattern, pattern_size, size, 1);
     if (image == NULL)
         return CL_OUT_OF_HOST_MEMORY;
     cl_event ev = NULL;
     cl_int err = e->enqueue_memcpy(q, CL_FALSE, dst, image, size, n, waits, &ev);
-    if (err != CL_SUCCESS) {
-        free(image);
-        return err;
-    }
-    if (clSetEventCallback(ev, CL_COMPLETE, free_host_copy, image) != CL_SUCCESS) {
-        // Cannot be told when the copy ends: wait for it here instead.
-        clWaitForEvents(1, &ev);
-        free(image);
-    }
-    if (out != NULL)
-        *out = ev;
-    else
-        clReleaseEvent(ev);
-    return CL_SUCCESS;
+    return ocl_free_image_after(err, ev, image, out);
 }
 
 ur_result_t ocl_enqueue_usm_fill(ur_queue_handle_t hQueue, void *pMem, size_t patternSize,
@@ -577,7 +556,7 @@ static ur_result_t rows_done(ur_queue_handle_t q, ur_command_t command, cl_event
     if (image != NULL) {
         // Free the host copy when the rows are done; without a marker, wait for them here.
         if (ev == NULL ||
-            clSetEventCallback(ev, CL_COMPLETE, free_host_copy, image) != CL_SUCCESS) {
+            clSetEventCallback(ev, CL_COMPLETE, ocl_free_host_image, image) != CL_SUCCESS) {
             if (done > 0)
                 clWaitForEvents((cl_uint)done, rows);
             free(image);
