@@ -347,8 +347,8 @@ void cuda_device_image_limits(const cuda_device_t *dev, urc_image_limits_t *lim)
                                    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS);
 }
 
-// Answers that are the same for every CUDA device (UR's CUDA values), asked after the
-// queries above that depend on the device or the driver (common/device/device_info).
+// Answers that are the same for every CUDA device (UR's CUDA values), looked up for the
+// queries cuda_device_get_info's switch leaves (common/device/device_info).
 static const urc_device_fixed_t fixed_answers[] = {
     URC_FIXED_TRUE(UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP), // host_task.c
     URC_FIXED_TRUE(UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP),
@@ -451,10 +451,6 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
     ur_result_t bindless;
     if (cuda_bindless_device_info(dev, propName, &out, &bindless)) // bindless.c
         return bindless;
-    ur_result_t fixed;
-    if (URC_DEVICE_INFO_FIXED(fixed_answers, propName, &out, &fixed))
-        return fixed;
-
     switch (propName) {
     case UR_DEVICE_INFO_IPC_EVENT_SUPPORT_EXP: // ipc_event.c, when the driver has the calls
         return urc_info_bool(&out, cuda_ipc_events_available());
@@ -752,9 +748,15 @@ ur_result_t cuda_device_get_info(ur_device_handle_t hDevice, ur_device_info_t pr
     case UR_DEVICE_INFO_CURRENT_CLOCK_THROTTLE_REASONS:
     case UR_DEVICE_INFO_FAN_SPEED:
         return nvml_info(dev, propName, &out);
-    default:
+    default: {
+        // The answers every device of the adapter gives, and features no adapter has; last,
+        // so the queries above take the switch's jump and only the rest scan the table.
+        ur_result_t fixed;
+        if (URC_DEVICE_INFO_FIXED(fixed_answers, propName, &out, &fixed))
+            return fixed;
         // Intel GPU topology, Windows LUIDs, image details of the unsupported image features,
         // and values added after this snapshot.
         return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    }
     }
 }

@@ -359,8 +359,8 @@ static uint32_t fp_config(ze_device_fp_flags_t f) {
     return (uint32_t)URC_FLAGS_MAP(f, fp_config_pairs);
 }
 
-// Answers that are the same for every Level Zero device (UR's Level Zero values), asked after
-// the queries above that depend on the device (common/device/device_info).
+// Answers that are the same for every Level Zero device (UR's Level Zero values), looked up
+// for the queries l0_device_get_info's switch leaves (common/device/device_info).
 static const urc_device_fixed_t fixed_answers[] = {
     // Regular command lists (command_buffer.c), with events on the list's commands.
     URC_FIXED_TRUE(UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP),
@@ -475,10 +475,6 @@ ur_result_t l0_device_get_info(ur_device_handle_t hDevice, ur_device_info_t prop
     ur_result_t bindless;
     if (l0_bindless_device_info(dev, propName, &out, &bindless)) // bindless.c
         return bindless;
-    ur_result_t fixed;
-    if (URC_DEVICE_INFO_FIXED(fixed_answers, propName, &out, &fixed))
-        return fixed;
-
     switch (propName) {
     case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP: {
         urc_cb_caps_t cb; // mutable command lists (command_buffer.c)
@@ -728,7 +724,13 @@ ur_result_t l0_device_get_info(ur_device_handle_t hDevice, ur_device_info_t prop
                  pci.address.bus & 0xffu, pci.address.device & 0xffu, pci.address.function & 0xfu);
         return urc_info_string(&out, text);
     }
-    default:
+    default: {
+        // The answers every device of the adapter gives, and features no adapter has; last,
+        // so the queries above take the switch's jump and only the rest scan the table.
+        ur_result_t fixed;
+        if (URC_DEVICE_INFO_FIXED(fixed_answers, propName, &out, &fixed))
+            return fixed;
         return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    }
     }
 }

@@ -56,7 +56,8 @@ bool urc_device_info_fixed(const urc_device_fixed_t *table, size_t count, ur_dev
         *result = urc_info_bool(out, false);
         return true;
     }
-    // A few dozen entries, asked once per query at start-up: a scan is enough.
+    // A few dozen entries, reached only by the queries an adapter's switch leaves: a scan is
+    // enough.
     for (size_t i = 0; i < count; ++i) {
         if (table[i].name != propName)
             continue;
