@@ -59,8 +59,8 @@ static void free_command(void *command) {
     free(((cuda_cb_cmd_t *)command)->wait_nodes);
 }
 
-static const urc_cb_release_t records = {sizeof(cuda_cb_cmd_t), release_kernel, release_event,
-                                         free_command};
+static const urc_cb_release_t records = {sizeof(cuda_cb_cmd_t), release_kernel, release_kernel,
+                                         release_event, free_command};
 
 static void cb_destroy(cuda_cb_t *cb) {
     if (cb->exec != NULL || cb->graph != NULL)

@@ -20,7 +20,8 @@ static void release_kernel(void *kernel) {
 }
 
 // The list's events are held in `signals` and `waits`, not in the core's events.
-static const urc_cb_release_t records = {sizeof(l0_cb_cmd_t), release_kernel, NULL, NULL};
+static const urc_cb_release_t records = {sizeof(l0_cb_cmd_t), release_kernel, release_kernel, NULL,
+                                         NULL};
 
 static void cb_destroy(l0_cb_t *cb) {
     // The last run must be over before its list, queue and events go.

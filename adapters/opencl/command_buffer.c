@@ -110,15 +110,17 @@ void ocl_cb_detect(ur_device_handle_t d, const char *extensions) {
 // at append in memory the command buffer holds (core.held) until it goes.
 
 typedef struct fill_image_t {
-    cl_mem buffer; // for a buffer fill
-    void *usm;     // for a USM fill: host USM
+    ur_context_handle_t context; // not retained: the command buffer holds it
+    cl_mem buffer;               // for a buffer fill
+    void *usm;                   // for a USM fill: host USM
 } fill_image_t;
 
-static void fill_image_free(ur_exp_command_buffer_handle_t cb, fill_image_t *f) {
+static void fill_image_free(void *image) {
+    fill_image_t *f = image;
     if (f->buffer != NULL)
         clReleaseMemObject(f->buffer);
     if (f->usm != NULL)
-        cb->context->platform->ext.mem_blocking_free(cb->context->cl, f->usm);
+        f->context->platform->ext.mem_blocking_free(f->context->cl, f->usm);
     free(f);
 }
 
@@ -126,6 +128,8 @@ static void fill_image_free(ur_exp_command_buffer_handle_t cb, fill_image_t *f) 
 static cl_int fill_image(ur_exp_command_buffer_handle_t cb, const void *pattern,
                          size_t pattern_size, size_t size, bool usm, fill_image_t **out) {
     fill_image_t *f = urc_calloc(1, sizeof *f);
+    if (f != NULL)
+        f->context = cb->context;
     uint8_t *bytes = urc_fill2d_image(pattern, pattern_size, size, 1);
     cl_int err = f != NULL && bytes != NULL ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     if (err == CL_SUCCESS && usm) {
@@ -142,7 +146,7 @@ static cl_int fill_image(ur_exp_command_buffer_handle_t cb, const void *pattern,
         err = CL_OUT_OF_HOST_MEMORY;
     if (err != CL_SUCCESS) {
         if (f != NULL)
-            fill_image_free(cb, f);
+            fill_image_free(f);
         return err;
     }
     *out = f;
@@ -155,8 +159,9 @@ static void release_kernel(void *kernel) {
     (void)ocl_kernel_release(kernel);
 }
 
+// What an OpenCL buffer holds are fill images (the native buffer retains its own kernels).
 static const urc_cb_release_t records = {sizeof(struct ur_exp_command_buffer_command_handle_t_),
-                                         release_kernel, NULL, NULL};
+                                         release_kernel, fill_image_free, NULL, NULL};
 
 static void cb_destroy(ur_exp_command_buffer_handle_t cb) {
     const ocl_cmdbuf_ext_t *e = &cb->device->platform->ext.cb;
@@ -167,11 +172,6 @@ static void cb_destroy(ur_exp_command_buffer_handle_t cb) {
         e->release(cb->cl);
     if (cb->queue != NULL)
         clReleaseCommandQueue(cb->queue);
-    // What the buffer holds here are fill images (the native buffer retains its kernels); the
-    // native buffer that copies from them is gone.
-    for (uint32_t i = 0; i < cb->core.num_held; ++i)
-        fill_image_free(cb, cb->core.held[i]);
-    cb->core.num_held = 0;
     pthread_mutex_destroy(&cb->run_lock);
     urc_cb_release_records(&cb->core, &records);
     ocl_context_release_internal(cb->context);

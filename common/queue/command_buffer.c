@@ -58,7 +58,7 @@ void urc_cb_release_records(urc_cb_t *cb, const urc_cb_release_t *ops) {
         urc_object_free(&c->obj, ops->command_size);
     }
     for (uint32_t i = 0; i < cb->num_held; ++i)
-        ops->kernel(cb->held[i]);
+        ops->held(cb->held[i]);
     for (uint32_t i = 0; ops->event != NULL && i < cb->num_events; ++i)
         ops->event(cb->events[i]);
     urc_cb_fini(cb);

@@ -216,13 +216,14 @@ typedef struct urc_cb_command_head_t {
 typedef struct urc_cb_release_t {
     size_t command_size; // sizeof the adapter's command handle (urc_cb_command_head_t first)
     void (*kernel)(void *kernel);   // a kernel the adapter retained (its kernel handle)
+    void (*held)(void *object);     // an object of urc_cb_t.held (urc_cb_hold)
     void (*event)(void *event);     // an event of urc_cb_t.events; NULL where none are held there
     void (*command)(void *command); // the adapter's own members of a command handle, or NULL
 } urc_cb_release_t;
 
 /// The common end of a command-buffer destructor, once the native graph or list is gone (so
 /// nothing native still names a kernel): each command handle (the kernels an update may switch
-/// to, its common part, the adapter's part, then the handle, parked as released), the kernels
+/// to, its common part, the adapter's part, then the handle, parked as released), the objects
 /// and events the buffer holds, then urc_cb_fini. The buffer's own handle is the adapter's to
 /// free.
 void urc_cb_release_records(urc_cb_t *cb, const urc_cb_release_t *ops);
